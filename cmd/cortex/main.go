@@ -1,0 +1,12 @@
+// Command cortex is the reference command line of CodeCortex: it answers
+// questions about the repository it runs in, with the evidence behind each
+// answer. Run "cortex help" for the commands.
+package main
+
+import (
+	"os"
+
+	"github.com/codecortex/codecortex/internal/cli"
+)
+
+func main() { os.Exit(cli.Main()) }

@@ -1,0 +1,3 @@
+module github.com/codecortex/codecortex
+
+go 1.26
