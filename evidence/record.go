@@ -1,8 +1,6 @@
 package evidence
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"strconv"
 
 	"github.com/codecortex/codecortex/trust"
@@ -122,21 +120,46 @@ func MarkStale(r Record) Record {
 }
 
 // ID returns a stable identifier for the record: the same kind, method,
-// location and symbols give the same id in every run. Providers and
-// confidence are not part of it, so fused records keep the id of the
-// location they describe.
+// location and symbols give the same id in every run and release (a 48-bit
+// FNV-1a hash, written "e" and 12 hex digits). Providers and confidence are
+// not part of it, so fused records keep the id of the location they
+// describe.
 func (r *Record) ID() string {
-	h := sha256.New()
-	for _, s := range []string{
-		string(r.Kind), string(r.Provenance), r.Path,
-		strconv.Itoa(r.StartLine), strconv.Itoa(r.StartColumn),
-		strconv.Itoa(r.EndLine), strconv.Itoa(r.EndColumn),
-		r.Symbol, r.TargetSymbol,
-	} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	h := uint64(offset64)
+	str := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * prime64
+		}
+		h *= prime64 // a zero byte separates fields
 	}
-	return "e" + hex.EncodeToString(h.Sum(nil)[:6])
+	num := func(n int) {
+		var buf [20]byte
+		for _, c := range strconv.AppendInt(buf[:0], int64(n), 10) {
+			h = (h ^ uint64(c)) * prime64
+		}
+		h *= prime64
+	}
+	str(string(r.Kind))
+	str(string(r.Provenance))
+	str(r.Path)
+	num(r.StartLine)
+	num(r.StartColumn)
+	num(r.EndLine)
+	num(r.EndColumn)
+	str(r.Symbol)
+	str(r.TargetSymbol)
+	const digits = "0123456789abcdef"
+	var id [13]byte
+	id[0] = 'e'
+	for i := 12; i >= 1; i-- {
+		id[i] = digits[h&0xf]
+		h >>= 4
+	}
+	return string(id[:])
 }
 
 // Location formats the record's location as path:line:col-line:col, or ""

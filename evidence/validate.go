@@ -54,12 +54,11 @@ func (r *Record) Validate() error {
 	if r.Exact && r.Trust != trust.Exact {
 		bad("exact", "exact is set on tier %s", r.Trust)
 	}
-	if !r.Exact && r.Trust == trust.Exact {
-		if r.Stale {
-			bad("trust", "stale evidence cannot claim the exact tier (it reads as %s)", trust.InferredHigh)
-		} else {
-			bad("exact", "tier exact without the exact flag")
-		}
+	if r.Stale && r.Trust == trust.Exact {
+		bad("trust", "stale evidence cannot claim the exact tier (it reads as %s)", trust.InferredHigh)
+	}
+	if !r.Exact && !r.Stale && r.Trust == trust.Exact {
+		bad("exact", "tier exact without the exact flag")
 	}
 	if r.Metadata.StaleFrom != 0 {
 		switch {
