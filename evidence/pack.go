@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -88,7 +89,7 @@ const (
 func Pack(records []Record, budget int) Context {
 	order := rankOrder(records)
 	ctx := Context{Budget: budget, Trace: make([]TraceEntry, len(records))}
-	maxBytes := max(budget, 0) * BytesPerToken
+	maxBytes := min(max(budget, 0), math.MaxInt/BytesPerToken) * BytesPerToken
 	// Reserve room for the omitted count at its widest.
 	fixed := len(envelopeHead) + len(envelopeTail) + len(strconv.Itoa(len(records))) + 1
 	room := maxBytes - fixed

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -104,6 +105,13 @@ func TestPackSkipsWholeRecords(t *testing.T) {
 	}
 	if !strings.Contains(string(ctx.Prompt), `"omitted":1`) {
 		t.Errorf("prompt does not say what was omitted: %s", ctx.Prompt)
+	}
+}
+
+func TestPackHugeBudget(t *testing.T) {
+	ctx := Pack([]Record{goodRecord()}, math.MaxInt)
+	if ctx.Included != 1 || ctx.Omitted != 0 {
+		t.Errorf("a huge budget included %d, omitted %d", ctx.Included, ctx.Omitted)
 	}
 }
 

@@ -110,6 +110,13 @@ func (r *Record) validateLocation(bad func(field, format string, args ...any)) {
 	}
 }
 
+// isDrivePath reports whether p starts with a Windows drive, such as "C:" or
+// "c:/x"; "a:b.go" is an ordinary file name.
+func isDrivePath(p string) bool {
+	letter := len(p) >= 2 && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z') && p[1] == ':'
+	return letter && (len(p) == 2 || p[2] == '/')
+}
+
 // CheckPath reports whether p is a valid root-relative record path: slash
 // separated, not absolute, without ".", ".." or empty elements, without NUL
 // bytes or backslashes, and not the root itself. It is a lexical check; the
@@ -118,7 +125,7 @@ func CheckPath(p string) error {
 	switch {
 	case p == "" || p == ".":
 		return errors.New("the project root itself is not a file path")
-	case strings.HasPrefix(p, "/") || (len(p) >= 2 && p[1] == ':'):
+	case strings.HasPrefix(p, "/") || isDrivePath(p):
 		return fmt.Errorf("%q is absolute", p)
 	case strings.ContainsRune(p, 0):
 		return fmt.Errorf("%q contains a NUL byte", p)

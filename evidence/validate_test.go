@@ -65,6 +65,7 @@ func TestValidate(t *testing.T) {
 		{"positions without path", func(r *Record) { r.Path = "" }, []string{"start_line", "start_column", "end_line", "end_column"}},
 		{"absolute path", func(r *Record) { r.Path = "/etc/passwd" }, []string{"path"}},
 		{"windows absolute path", func(r *Record) { r.Path = "C:/x.go" }, []string{"path"}},
+		{"windows drive", func(r *Record) { r.Path = "d:" }, []string{"path"}},
 		{"parent escape", func(r *Record) { r.Path = "../outside.go" }, []string{"path"}},
 		{"inner escape", func(r *Record) { r.Path = "a/../../b.go" }, []string{"path"}},
 		{"bare dotdot", func(r *Record) { r.Path = ".." }, []string{"path"}},
@@ -161,7 +162,7 @@ func TestIDStable(t *testing.T) {
 }
 
 func TestCheckPathAcceptsOrdinaryPaths(t *testing.T) {
-	for _, p := range []string{"a.go", "a/b/c.go", "日本/é.py", "..a/b", "a/..b", "a/b..", ".github/x.yml", "with space/x"} {
+	for _, p := range []string{"a.go", "a:b.go", "a/b/c.go", "日本/é.py", "..a/b", "a/..b", "a/b..", ".github/x.yml", "with space/x"} {
 		if err := CheckPath(p); err != nil {
 			t.Errorf("CheckPath(%q) = %v", p, err)
 		}
