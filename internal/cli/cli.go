@@ -125,15 +125,22 @@ func flags(e *Env, name, argsUsage string) (*flag.FlagSet, *bool) {
 	return fs, asJSON
 }
 
-// parse parses a command's flags and checks that between minArgs and
-// maxArgs positional arguments remain (maxArgs < 0: no limit); ok is false
-// with the exit code to return.
-func parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (code int, ok bool) {
+// parse parses a command's flags; ok is false with the exit code to return.
+func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK, false
 		}
 		return ExitUsage, false
+	}
+	return 0, true
+}
+
+// parseArgs is parse followed by a check that between minArgs and maxArgs
+// positional arguments remain (maxArgs < 0: no limit).
+func parseArgs(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (code int, ok bool) {
+	if code, ok := parse(fs, args); !ok {
+		return code, false
 	}
 	if n := fs.NArg(); n < minArgs || (maxArgs >= 0 && n > maxArgs) {
 		fmt.Fprintf(fs.Output(), "%s: unexpected arguments %q (flags go before arguments)\n", fs.Name(), fs.Args())
@@ -181,7 +188,7 @@ func fail(e *Env, red *redact.Redactor, err error) int {
 
 func runVersion(ctx context.Context, e *Env, args []string) int {
 	fs, asJSON := flags(e, "version", "")
-	if code, ok := parse(fs, args, 0, 0); !ok {
+	if code, ok := parseArgs(fs, args, 0, 0); !ok {
 		return code
 	}
 	if *asJSON {
