@@ -136,9 +136,9 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	return 0, true
 }
 
-// parseArgs is parse followed by a check that between minArgs and maxArgs
+// parseN is parse followed by a check that between minArgs and maxArgs
 // positional arguments remain (maxArgs < 0: no limit).
-func parseArgs(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (code int, ok bool) {
+func parseN(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (code int, ok bool) {
 	if code, ok := parse(fs, args); !ok {
 		return code, false
 	}
@@ -188,7 +188,7 @@ func fail(e *Env, red *redact.Redactor, err error) int {
 
 func runVersion(ctx context.Context, e *Env, args []string) int {
 	fs, asJSON := flags(e, "version", "")
-	if code, ok := parseArgs(fs, args, 0, 0); !ok {
+	if code, ok := parseN(fs, args, 0, 0); !ok {
 		return code
 	}
 	if *asJSON {

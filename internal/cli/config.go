@@ -9,7 +9,7 @@ import (
 
 func runConfig(ctx context.Context, e *Env, args []string) int {
 	fs, asJSON := flags(e, "config", "")
-	if code, ok := parseArgs(fs, args, 0, 0); !ok {
+	if code, ok := parseN(fs, args, 0, 0); !ok {
 		return code
 	}
 	p, err := openProject(e)

@@ -40,7 +40,7 @@ var layerChecks = []struct {
 
 func runDoctor(ctx context.Context, e *Env, args []string) int {
 	fs, asJSON := flags(e, "doctor", "")
-	if code, ok := parseArgs(fs, args, 0, 0); !ok {
+	if code, ok := parseN(fs, args, 0, 0); !ok {
 		return code
 	}
 	p, err := openProject(e)
