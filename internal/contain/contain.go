@@ -57,6 +57,9 @@ func (e *PathError) Unwrap() error { return e.Err }
 // the kernel's own limit (MAXSYMLINKS, 40 on Linux) does.
 const maxLinks = 40
 
+// maxPath bounds the length of a path, as the kernel's PATH_MAX does.
+const maxPath = 4096
+
 // A Root is an opened project root. It is safe for concurrent use.
 type Root struct {
 	given string // absolute and clean, as the caller named it
@@ -296,11 +299,13 @@ func equal(a, b []string) bool {
 }
 
 // checkName rejects names no project file should have: empty, NUL bytes,
-// control characters, bidirectional controls, invalid UTF-8.
+// control characters, bidirectional controls, invalid UTF-8, over 4096 bytes.
 func checkName(p string) error {
 	switch {
 	case p == "":
 		return &PathError{Path: p, Reason: "empty path", Err: ErrInvalidName}
+	case len(p) > maxPath:
+		return &PathError{Path: p[:64] + "...", Reason: fmt.Sprintf("longer than %d bytes", maxPath), Err: ErrInvalidName}
 	case !utf8.ValidString(p):
 		return &PathError{Path: p, Reason: "not valid UTF-8", Err: ErrInvalidName}
 	}

@@ -579,3 +579,23 @@ func FuzzRel(f *testing.F) {
 		checkInside(t, fx.root, p, rel)
 	})
 }
+
+func TestLongPaths(t *testing.T) {
+	fx := newFixture(t)
+	long := strings.Repeat("a/", maxPath/2) + "x"
+	if _, err := fx.root.Rel(long); !errors.Is(err, ErrInvalidName) {
+		t.Errorf("Rel of a %d-byte path: %v, want ErrInvalidName", len(long), err)
+	}
+	if rel, err := fx.root.Rel(strings.Repeat("a/", 1000) + "x"); err != nil || len(rel) != 2001 {
+		t.Errorf("Rel of a 2001-byte path: %d bytes, %v", len(rel), err)
+	}
+	if _, err := fx.root.Rel(strings.Repeat("x", 300)); !errors.Is(err, ErrInvalidName) { // ENAMETOOLONG
+		t.Errorf("Rel of a 300-byte element: %v", err)
+	}
+	if _, err := fx.root.Rel(strings.Repeat("to-root/", 41) + "file.txt"); !errors.Is(err, ErrInvalidName) {
+		t.Errorf("41 links in one path: %v, want ErrInvalidName", err)
+	}
+	if rel, err := fx.root.Rel(strings.Repeat("to-root/", 40) + "file.txt"); err != nil || !strings.HasSuffix(rel, "/file.txt") {
+		t.Errorf("40 links in one path: %q, %v", rel, err)
+	}
+}
