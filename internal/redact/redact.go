@@ -50,50 +50,59 @@ const secretName = `[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|ap
 
 // A shape is a credential form. The text it matches becomes its template
 // expanded: ${keep} is text kept before the mask, ${tail} text kept after.
+// The regexp runs only when the lower-cased text holds one of its needles,
+// which every match must contain; most text holds none.
 type shape struct {
-	re *regexp.Regexp
+	re      *regexp.Regexp
+	needles []string
 }
 
+// nameNeedles are in every secret-sounding name.
+var nameNeedles = []string{"pass", "secret", "token", "key", "credential", "auth"}
+
 var shapes = func() []shape {
-	exprs := []string{
+	specs := []struct {
+		expr    string
+		needles []string
+	}{
 		// Private key blocks, first: their bodies must not be half-matched
 		// by the token forms below.
-		`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`,
+		{`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`, []string{"private key-----"}},
 		// Authorization headers: the whole value after the scheme.
-		`(?i)(?P<keep>\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256)\s+)?)[^\s"',;][^\r\n"']*`,
+		{`(?i)(?P<keep>\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256)\s+)?)[^\s"',;][^\r\n"']*`, []string{"authorization"}},
 		// Bearer tokens anywhere.
-		`(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`,
+		{`(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, []string{"bearer"}},
 		// Context7 keys.
-		`\bctx7sk[A-Za-z0-9_-]{6,}`,
+		{`\bctx7sk[A-Za-z0-9_-]{6,}`, []string{"ctx7sk"}},
 		// OpenAI/Anthropic-style secret keys; "sk-learn" is too short.
-		`\bsk-[A-Za-z0-9_-]{16,}`,
+		{`\bsk-[A-Za-z0-9_-]{16,}`, []string{"sk-"}},
 		// Stripe keys.
-		`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,}`,
+		{`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,}`, []string{"k_live_", "k_test_"}},
 		// GitHub tokens.
-		`\bgh[pousr]_[A-Za-z0-9]{20,}`,
-		`\bgithub_pat_[A-Za-z0-9_]{20,}`,
+		{`\bgh[pousr]_[A-Za-z0-9]{20,}`, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
+		{`\bgithub_pat_[A-Za-z0-9_]{20,}`, []string{"github_pat_"}},
 		// AWS access key ids.
-		`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`,
+		{`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`, []string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}},
 		// Google API keys, npm tokens, Slack tokens.
-		`\bAIza[0-9A-Za-z_-]{35}`,
-		`\bnpm_[A-Za-z0-9]{36}`,
-		`\bxox[abprs]-[A-Za-z0-9-]{10,}`,
+		{`\bAIza[0-9A-Za-z_-]{35}`, []string{"aiza"}},
+		{`\bnpm_[A-Za-z0-9]{36}`, []string{"npm_"}},
+		{`\bxox[abprs]-[A-Za-z0-9-]{10,}`, []string{"xox"}},
 		// JSON Web Tokens.
-		`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
+		{`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, []string{"eyj"}},
 		// JSON "name": "value", escapes included.
-		`(?i)(?P<keep>"` + secretName + `"\s*:\s*")(?:[^"\\]|\\.)*`,
+		{`(?i)(?P<keep>"` + secretName + `"\s*:\s*")(?:[^"\\]|\\.)*`, nameNeedles},
 		// name="value", name='value', name=value, name: value.
-		`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*")(?:[^"\\\r\n]|\\.)*`,
-		`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*')[^'\r\n]*`,
-		`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*)[^\s"'&,;<>]+`,
+		{`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*")(?:[^"\\\r\n]|\\.)*`, nameNeedles},
+		{`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*')[^'\r\n]*`, nameNeedles},
+		{`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*)[^\s"'&,;<>]+`, nameNeedles},
 		// --name value.
-		`(?i)(?P<keep>(?:^|\s)--?` + secretName + `\s+)[^\s"'-][^\s"']*`,
+		{`(?i)(?P<keep>(?:^|\s)--?` + secretName + `\s+)[^\s"'-][^\s"']*`, nameNeedles},
 		// Credentials in URLs: scheme://user:password@host.
-		`(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/?#]+(?P<tail>@)`,
+		{`(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/?#]+(?P<tail>@)`, []string{"://"}},
 	}
-	out := make([]shape, len(exprs))
-	for i, e := range exprs {
-		out[i] = shape{regexp.MustCompile(e)}
+	out := make([]shape, len(specs))
+	for i, sp := range specs {
+		out[i] = shape{regexp.MustCompile(sp.expr), sp.needles}
 	}
 	return out
 }()
@@ -151,10 +160,24 @@ func (r *Redactor) String(s string) string {
 	if r != nil && len(r.secrets) > 0 {
 		s = maskSpans(s, r.secrets)
 	}
+	// Masking only removes text, so needles absent from the input stay
+	// absent.
+	lower := strings.ToLower(s)
 	for _, sh := range shapes {
-		s = sh.re.ReplaceAllString(s, template)
+		if containsAny(lower, sh.needles) {
+			s = sh.re.ReplaceAllString(s, template)
+		}
 	}
 	return s
+}
+
+func containsAny(s string, needles []string) bool {
+	for _, n := range needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // maskSpans replaces every byte covered by an occurrence of any secret,
