@@ -222,7 +222,11 @@ func TestLoad(t *testing.T) {
 	}{
 		{"no file", fstest.MapFS{}, Default(), nil},
 		{"spec example", fstest.MapFS{File: {Data: specExample(t)}},
-			func() Config { c := Default(); c.PrecisionIndex.Path = ".codecortex/precision/index.cortexidx"; return c }(), nil},
+			func() Config {
+				c := Default()
+				c.PrecisionIndex.Path = ".codecortex/precision/index.cortexidx"
+				return c
+			}(), nil},
 		{"oversized", fstest.MapFS{File: {Data: []byte(big)}}, Default(),
 			[]diag{{Error, "", "larger than the 1048576-byte limit"}}},
 		{"a directory", fstest.MapFS{File + "/x": {Data: []byte("{}")}}, Default(),

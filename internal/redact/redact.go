@@ -45,8 +45,9 @@ const Mask = "[REDACTED]"
 // without protecting anything.
 const MinSecretLen = 4
 
-// secretName matches names whose values are secrets; see the package doc.
-const secretName = `[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)`
+// secretName matches the end of a name whose value is a secret; see the
+// package doc. What comes before it is not matched, only kept.
+const secretName = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)`
 
 // A shape is a credential form. The text it matches becomes its template
 // expanded: ${keep} is text kept before the mask, ${tail} text kept after.
@@ -54,7 +55,7 @@ const secretName = `[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|ap
 // which every match must contain; most text holds none.
 type shape struct {
 	re      *regexp.Regexp
-	needles []string
+	needles []int // indices into needles.list
 }
 
 // nameNeedles are in every secret-sounding name.
@@ -90,22 +91,64 @@ var shapes = func() []shape {
 		// JSON Web Tokens.
 		{`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, []string{"eyj"}},
 		// JSON "name": "value", escapes included.
-		{`(?i)(?P<keep>"` + secretName + `"\s*:\s*")(?:[^"\\]|\\.)*`, nameNeedles},
+		{`(?i)(?P<keep>` + secretName + `"\s*:\s*")(?:[^"\\]|\\.)*`, nameNeedles},
 		// name="value", name='value', name=value, name: value.
-		{`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*")(?:[^"\\\r\n]|\\.)*`, nameNeedles},
-		{`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*')[^'\r\n]*`, nameNeedles},
-		{`(?i)(?P<keep>\b` + secretName + `\s*[=:]\s*)[^\s"'&,;<>]+`, nameNeedles},
+		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*")(?:[^"\\\r\n]|\\.)*`, nameNeedles},
+		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*')[^'\r\n]*`, nameNeedles},
+		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*)[^\s"'&,;<>]+`, nameNeedles},
 		// --name value.
-		{`(?i)(?P<keep>(?:^|\s)--?` + secretName + `\s+)[^\s"'-][^\s"']*`, nameNeedles},
+		{`(?i)(?P<keep>(?:^|\s)--?[A-Za-z0-9_.-]*` + secretName + `\s+)[^\s"'-][^\s"']*`, nameNeedles},
 		// Credentials in URLs: scheme://user:password@host.
 		{`(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/?#]+(?P<tail>@)`, []string{"://"}},
 	}
 	out := make([]shape, len(specs))
 	for i, sp := range specs {
-		out[i] = shape{regexp.MustCompile(sp.expr), sp.needles}
+		out[i] = shape{re: regexp.MustCompile(sp.expr)}
+		for _, n := range sp.needles {
+			out[i].needles = append(out[i].needles, needles.add(n))
+		}
 	}
 	return out
 }()
+
+// needles finds every needle in a text in one pass: a table of the
+// needles' first two bytes says where to look closer.
+var needles = &needleSet{byPair: map[[2]byte][]int{}}
+
+type needleSet struct {
+	list   []string
+	pair   [256][256]bool
+	byPair map[[2]byte][]int
+}
+
+func (ns *needleSet) add(n string) int {
+	for i, m := range ns.list {
+		if m == n {
+			return i
+		}
+	}
+	ns.list = append(ns.list, n)
+	k := [2]byte{n[0], n[1]}
+	ns.pair[k[0]][k[1]] = true
+	ns.byPair[k] = append(ns.byPair[k], len(ns.list)-1)
+	return len(ns.list) - 1
+}
+
+// find reports which needles occur in s.
+func (ns *needleSet) find(s string) []bool {
+	seen := make([]bool, len(ns.list))
+	for i := 0; i+1 < len(s); i++ {
+		if !ns.pair[s[i]][s[i+1]] {
+			continue
+		}
+		for _, j := range ns.byPair[[2]byte{s[i], s[i+1]}] {
+			if strings.HasPrefix(s[i:], ns.list[j]) {
+				seen[j] = true
+			}
+		}
+	}
+	return seen
+}
 
 const template = "${keep}" + Mask + "${tail}"
 
@@ -162,22 +205,18 @@ func (r *Redactor) String(s string) string {
 	}
 	// Masking only removes text, so needles absent from the input stay
 	// absent.
-	lower := strings.ToLower(s)
+	// Masking only removes text, so needles absent from the input stay
+	// absent.
+	seen := needles.find(strings.ToLower(s))
 	for _, sh := range shapes {
-		if containsAny(lower, sh.needles) {
-			s = sh.re.ReplaceAllString(s, template)
+		for _, n := range sh.needles {
+			if seen[n] {
+				s = sh.re.ReplaceAllString(s, template)
+				break
+			}
 		}
 	}
 	return s
-}
-
-func containsAny(s string, needles []string) bool {
-	for _, n := range needles {
-		if strings.Contains(s, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // maskSpans replaces every byte covered by an occurrence of any secret,
