@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"reflect"
 	"regexp"
 	"sort"
@@ -52,6 +53,9 @@ type DependencyDocs struct {
 	APIKeyEnv             string `json:"api_key_env"`
 	CacheTTLSeconds       int    `json:"cache_ttl_seconds"`
 	ServeStaleWhenOffline bool   `json:"serve_stale_when_offline"`
+	// BaseURL is the provider's API address; empty means the default
+	// provider's public address.
+	BaseURL string `json:"base_url"`
 }
 
 // Structural configures structural search and rewrite.
@@ -390,7 +394,8 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func (d *DependencyDocs) normalize() {}
 
 // Validate checks the documentation section: api_key_env is an
-// environment variable name, cache_ttl_seconds is within 0..MaxTTLSeconds.
+// environment variable name, cache_ttl_seconds is within 0..MaxTTLSeconds,
+// base_url, when set, is an http(s) address without credentials.
 func (d DependencyDocs) Validate() error {
 	if !envName.MatchString(d.APIKeyEnv) {
 		// The value is not echoed: a common mistake is to put the key
@@ -399,6 +404,13 @@ func (d DependencyDocs) Validate() error {
 	}
 	if d.CacheTTLSeconds < 0 || d.CacheTTLSeconds > MaxTTLSeconds {
 		return fmt.Errorf("cache_ttl_seconds: %d is outside 0..%d", d.CacheTTLSeconds, MaxTTLSeconds)
+	}
+	if d.BaseURL != "" {
+		u, err := url.Parse(d.BaseURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+			// Not echoed either: it may carry credentials.
+			return errors.New("base_url: not an http(s) address without credentials")
+		}
 	}
 	return nil
 }

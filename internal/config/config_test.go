@@ -48,9 +48,14 @@ func TestSpecExample(t *testing.T) {
 	if err := json.Unmarshal(b, &def); err != nil {
 		t.Fatal(err)
 	}
+	// Keys later layers added (such as base_url) are not in the spec.
 	spec["precision_index"]["path"] = ""
-	if diff := cmp.Diff(spec, def); diff != "" {
-		t.Errorf("Default() as JSON differs from the spec example (-spec +default):\n%s", diff)
+	for section, keys := range spec {
+		for k, v := range keys {
+			if diff := cmp.Diff(v, def[section][k]); diff != "" {
+				t.Errorf("default %s.%s differs from the spec example (-spec +default):\n%s", section, k, diff)
+			}
+		}
 	}
 	if err := Default().Validate(); err != nil {
 		t.Errorf("Default().Validate() = %v", err)
@@ -158,6 +163,12 @@ func TestParse(t *testing.T) {
 			[]diag{{Error, "dependency_docs", "api_key_env"}}},
 		{"empty env var", `{"dependency_docs": {"api_key_env": ""}}`, def,
 			[]diag{{Error, "dependency_docs", "api_key_env"}}},
+		{"base url", `{"dependency_docs": {"base_url": "http://127.0.0.1:8080/api"}}`,
+			with(func(c *Config) { c.DependencyDocs.BaseURL = "http://127.0.0.1:8080/api" }), nil},
+		{"base url with credentials", `{"dependency_docs": {"base_url": "https://user:pw@example.com"}}`, def,
+			[]diag{{Error, "dependency_docs", "base_url: not an http(s) address without credentials"}}},
+		{"base url not http", `{"dependency_docs": {"base_url": "file:///etc/passwd"}}`, def,
+			[]diag{{Error, "dependency_docs", "base_url"}}},
 		{"absolute index path", `{"precision_index": {"path": "/etc/index.scip"}` + other + `}`, with(otherApplied),
 			[]diag{{Error, "precision_index", "is absolute"}}},
 		{"escaping index path", `{"precision_index": {"path": "../other/index.scip"}` + other + `}`, with(otherApplied),
@@ -204,11 +215,17 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestDiagnosticsDoNotEchoTheKey(t *testing.T) {
+func TestDiagnosticsDoNotEchoSecrets(t *testing.T) {
 	const key = "sk-live-0123456789abcdef"
-	_, diags := Parse([]byte(`{"dependency_docs": {"api_key_env": "` + key + `"}}`))
-	if len(diags) != 1 || strings.Contains(diags[0].String(), key) {
-		t.Errorf("diagnostics %v echo the key", diags)
+	for _, in := range []string{
+		`{"dependency_docs": {"api_key_env": "` + key + `"}}`,
+		`{"dependency_docs": {"base_url": "https://u:` + key + `@x"}}`,
+		`{"dependency_docs": {"base_url": "ftp://u:` + key + `@x"}}`,
+	} {
+		_, diags := Parse([]byte(in))
+		if len(diags) != 1 || strings.Contains(diags[0].String(), key) {
+			t.Errorf("diagnostics %v echo the key", diags)
+		}
 	}
 }
 

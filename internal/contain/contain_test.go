@@ -599,3 +599,78 @@ func TestLongPaths(t *testing.T) {
 		t.Errorf("40 links in one path: %q, %v", rel, err)
 	}
 }
+
+// TestWriteFileAtomicReadersSeeWholeFiles has a reader race a writer that
+// alternates two contents of different lengths: every read must be one of
+// them whole.
+func TestWriteFileAtomicReadersSeeWholeFiles(t *testing.T) {
+	fx := newFixture(t)
+	a, b := strings.Repeat("a", 1<<16), strings.Repeat("b", 1<<10)
+	must(t, fx.root.WriteFileAtomic("race.txt", []byte(a), 0o644))
+	done := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(done)
+		for i := range 20 {
+			data := a
+			if i%2 == 0 {
+				data = b
+			}
+			if err := fx.root.WriteFileAtomic("race.txt", []byte(data), 0o644); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	reads := 0
+	for running := true; running; reads++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		got, err := fx.root.ReadFile("race.txt")
+		if err != nil {
+			t.Fatalf("read %d: %v", reads, err)
+		}
+		if s := string(got); s != a && s != b {
+			t.Fatalf("read %d saw a mix of %d bytes", reads, len(got))
+		}
+	}
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+	if diff := cmp.Diff([]string{"race.txt"}, filterPrefix(listDir(t, fx.real), "race")); diff != "" {
+		t.Errorf("leftovers (-want +got):\n%s", diff)
+	}
+	for _, name := range listDir(t, fx.real) {
+		if strings.HasPrefix(name, ".cortex-tmp-") {
+			t.Errorf("temporary file %s left behind", name)
+		}
+	}
+}
+
+func filterPrefix(names []string, prefix string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func BenchmarkRel(b *testing.B) {
+	fx := newFixture(b)
+	for _, p := range []string{"dir/sub/deep.txt", "in-rel/sub/deep.txt", "deeplink/../file.txt", "a/b/c/d/e/f/g/h/missing.go"} {
+		b.Run(p, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := fx.root.Rel(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
