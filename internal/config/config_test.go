@@ -381,3 +381,10 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParseSpecExample(b *testing.B) {
+	data := specExample(b)
+	for b.Loop() {
+		Parse(data)
+	}
+}

@@ -509,3 +509,17 @@ func TestStartRejectsStdin(t *testing.T) {
 		t.Errorf("err = %v, want ErrInvalid", err)
 	}
 }
+
+// BenchmarkRunTrue measures the fixed cost of one run: pipes, fork/exec in
+// a new process group, wait, group kill, drain.
+func BenchmarkRunTrue(b *testing.B) {
+	truePath, err := LookPath("true")
+	if err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		if _, err := Run(context.Background(), Invocation{Path: truePath}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
