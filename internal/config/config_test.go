@@ -267,13 +267,14 @@ func TestIndexPath(t *testing.T) {
 	for _, c := range IndexCandidates {
 		all[c] = file
 	}
-	tests := []struct {
+	type indexCase struct {
 		name       string
 		configured string
 		fsys       fstest.MapFS
 		want       string
 		found      bool
-	}{
+	}
+	tests := []indexCase{
 		{"none", "", fstest.MapFS{}, IndexCandidates[0], false},
 		{"all present: the first wins", "", all, IndexCandidates[0], true},
 		{"configured path wins over candidates", "custom/my.scip", func() fstest.MapFS {
@@ -290,24 +291,12 @@ func TestIndexPath(t *testing.T) {
 	}
 	// Each candidate alone, and each with every later one present.
 	for i, c := range IndexCandidates {
-		tests = append(tests, struct {
-			name       string
-			configured string
-			fsys       fstest.MapFS
-			want       string
-			found      bool
-		}{"only " + c, "", fstest.MapFS{c: file}, c, true})
+		tests = append(tests, indexCase{"only " + c, "", fstest.MapFS{c: file}, c, true})
 		later := fstest.MapFS{}
 		for _, l := range IndexCandidates[i:] {
 			later[l] = file
 		}
-		tests = append(tests, struct {
-			name       string
-			configured string
-			fsys       fstest.MapFS
-			want       string
-			found      bool
-		}{c + " before later ones", "", later, c, true})
+		tests = append(tests, indexCase{c + " before later ones", "", later, c, true})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
