@@ -160,8 +160,9 @@ func (inv *Invocation) command(ctx context.Context) *exec.Cmd {
 }
 
 // signalGroup signals the process group led by p. The group outlives its
-// leader while any member lives, and its id cannot be reused until every
-// member is gone, so this never reaches an unrelated process group.
+// leader while any member lives, and the kernel does not reuse its id while
+// any member does; only in the moment after the last member is gone could
+// the id go to a new group, which would take a wrap of the whole pid space.
 func signalGroup(p *os.Process, sig syscall.Signal) error {
 	if p == nil {
 		return nil
@@ -181,8 +182,8 @@ type pipes struct {
 	wg    sync.WaitGroup
 }
 
-// capture connects w (the child's end) to a new pipe whose read end is
-// drained into c once [pipes.start] runs.
+// capture returns the write end of a new pipe, for the child; the read end
+// is drained into c until every writer has closed it or drain closes it.
 func (ps *pipes) capture(c *capped) (w *os.File, err error) {
 	r, w, err := os.Pipe()
 	if err != nil {
