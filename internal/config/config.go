@@ -9,9 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/url"
+	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -49,6 +53,9 @@ type DependencyDocs struct {
 	APIKeyEnv             string `json:"api_key_env"`
 	CacheTTLSeconds       int    `json:"cache_ttl_seconds"`
 	ServeStaleWhenOffline bool   `json:"serve_stale_when_offline"`
+	// BaseURL is the provider's API address; empty means the default
+	// provider's public address.
+	BaseURL string `json:"base_url"`
 }
 
 // Structural configures structural search and rewrite.
@@ -114,62 +121,101 @@ func (d Diagnostic) String() string {
 
 // Load reads the configuration from fsys, the project root (see
 // [contain.Root.FS]). A missing file gives the defaults and no diagnostics.
+// A file that is not a regular file, or is larger than [MaxFileSize], is
+// not read: the defaults apply, with an Error diagnostic.
 func Load(fsys fs.FS) (Config, []Diagnostic) {
-	data, err := fs.ReadFile(fsys, File)
+	data, err := readFile(fsys)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Default(), nil
 	case err != nil:
 		return Default(), []Diagnostic{{Error, "", fmt.Sprintf("cannot read %s: %v; using defaults", File, err)}}
-	case len(data) > MaxFileSize:
-		return Default(), []Diagnostic{{Error, "", fmt.Sprintf("%s is %d bytes, over the %d-byte limit; using defaults", File, len(data), MaxFileSize)}}
 	}
 	return Parse(data)
 }
 
-// section decodes one section of the file into its default value.
+// errTooLarge reports a configuration file over MaxFileSize.
+var errTooLarge = fmt.Errorf("larger than the %d-byte limit", MaxFileSize)
+
+// readFile reads File without following it into a device or a FIFO, and
+// without reading more than MaxFileSize+1 bytes of it.
+func readFile(fsys fs.FS) ([]byte, error) {
+	fi, err := fs.Stat(fsys, File)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, errTooLarge
+	}
+	f, err := fsys.Open(File)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, errTooLarge // it grew after the stat
+	}
+	return data, nil
+}
+
+// A section is one top-level key of the file and how to apply it.
 type section struct {
-	name   string
-	decode func(json.RawMessage, *Config) error
+	name  string
+	apply func(raw json.RawMessage, c *Config) (unknown []string, err error)
 }
 
 var sections = []section{
-	{"precision_index", func(raw json.RawMessage, c *Config) error {
-		return decodeSection(raw, &c.PrecisionIndex, validatePrecision)
+	{"precision_index", func(raw json.RawMessage, c *Config) ([]string, error) {
+		return decodeSection(raw, &c.PrecisionIndex)
 	}},
-	{"dependency_docs", func(raw json.RawMessage, c *Config) error {
-		return decodeSection(raw, &c.DependencyDocs, validateDocs)
+	{"dependency_docs", func(raw json.RawMessage, c *Config) ([]string, error) {
+		return decodeSection(raw, &c.DependencyDocs)
 	}},
-	{"structural", func(raw json.RawMessage, c *Config) error {
-		return decodeSection(raw, &c.Structural, validateStructural)
+	{"structural", func(raw json.RawMessage, c *Config) ([]string, error) {
+		return decodeSection(raw, &c.Structural)
 	}},
 }
 
-// Parse decodes a configuration file's content.
+// Parse decodes a configuration file's content. Each section is decoded on
+// its own: one that is malformed (not an object, null, a value of the wrong
+// type, a number out of range, a value its Validate rejects) leaves that
+// section at its defaults and adds an Error diagnostic, while the other
+// sections apply. Unknown keys and sections add Warning diagnostics and are
+// ignored. Keys match exactly: "Enabled" is an unknown key, not "enabled".
+// A file that is not a JSON object at all gives the defaults and one Error.
+// The result always passes [Config.Validate].
 func Parse(data []byte) (Config, []Diagnostic) {
 	cfg := Default()
-	var diags []Diagnostic
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return cfg, []Diagnostic{{Error, "", fmt.Sprintf("%s is not a JSON object (%v); using defaults", File, err)}}
+	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+		why := "null"
+		if err != nil {
+			why = brief(err)
+		}
+		return cfg, []Diagnostic{{Error, "", fmt.Sprintf("%s is not a JSON object (%s); using defaults", File, why)}}
 	}
+	var diags []Diagnostic
 	known := map[string]bool{}
 	for _, s := range sections {
 		known[s.name] = true
 		raw, ok := top[s.name]
-		if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		if !ok {
 			continue
 		}
-		for _, k := range unknownKeys(raw, sectionKeys(s.name)) {
-			diags = append(diags, Diagnostic{Warning, s.name, fmt.Sprintf("unknown key %q ignored", k)})
+		unknown, err := s.apply(raw, &cfg)
+		for _, k := range unknown {
+			diags = append(diags, Diagnostic{Warning, s.name, fmt.Sprintf("unknown key %s ignored", quote(k))})
 		}
-		// Decode into a copy so a failure leaves the defaults untouched.
-		trial := cfg
-		if err := s.decode(raw, &trial); err != nil {
+		if err != nil {
 			diags = append(diags, Diagnostic{Error, s.name, err.Error() + "; section uses its defaults"})
-			continue
 		}
-		cfg = trial
 	}
 	var unknown []string
 	for k := range top {
@@ -179,65 +225,154 @@ func Parse(data []byte) (Config, []Diagnostic) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		diags = append(diags, Diagnostic{Warning, "", fmt.Sprintf("unknown section %q ignored", k)})
+		diags = append(diags, Diagnostic{Warning, "", fmt.Sprintf("unknown section %s ignored", quote(k))})
 	}
 	return cfg, diags
 }
 
-func decodeSection[T any](raw json.RawMessage, into *T, validate func(*T) error) error {
-	v := *into
-	if err := json.Unmarshal(raw, &v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return fmt.Errorf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)
-		}
-		return fmt.Errorf("malformed: %v", err)
-	}
-	if err := validate(&v); err != nil {
-		return err
-	}
-	*into = v
-	return nil
+// validator is a section: a struct that checks its own invariants and
+// fills in the normal form of what the file left out.
+type validator interface {
+	Validate() error
+	normalize()
 }
 
-// sectionKeys lists the JSON keys of a section's struct.
-func sectionKeys(name string) map[string]bool {
-	d := Default()
-	var v any
-	switch name {
-	case "precision_index":
-		v = d.PrecisionIndex
-	case "dependency_docs":
-		v = d.DependencyDocs
-	case "structural":
-		v = d.Structural
+// decodeSection decodes raw over *into's current (default) value. Unknown
+// keys are returned and not applied; on any error *into is left unchanged.
+func decodeSection[T any, P interface {
+	*T
+	validator
+}](raw json.RawMessage, into *T) (unknown []string, err error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, fmt.Errorf("must be a JSON object, got %s", jsonKind(trimmed))
 	}
-	b, _ := json.Marshal(v)
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(b, &m)
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("malformed: %s", brief(err))
+	}
+	keys := jsonKeys[T]()
+	for k := range fields {
+		if !keys[k] {
+			unknown = append(unknown, k)
+			delete(fields, k)
+		}
+	}
+	sort.Strings(unknown)
+	// Only exact keys reach the decoder: encoding/json would otherwise
+	// match "ENABLED" to Enabled while we warn that it was ignored.
+	known, err := json.Marshal(fields)
+	if err != nil {
+		return unknown, fmt.Errorf("malformed: %s", brief(err))
+	}
+	v := *into
+	if err := json.Unmarshal(known, &v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return unknown, fmt.Errorf("%s: expected %s, got JSON %s", te.Field, jsonType(te.Type.String()), te.Value)
+		}
+		return unknown, fmt.Errorf("malformed: %s", brief(err))
+	}
+	P(&v).normalize()
+	if err := P(&v).Validate(); err != nil {
+		return unknown, err
+	}
+	*into = v
+	return unknown, nil
+}
+
+// jsonKeys lists the JSON keys of a section's struct.
+func jsonKeys[T any]() map[string]bool {
 	keys := map[string]bool{}
-	for k := range m {
-		keys[k] = true
+	t := reflect.TypeFor[T]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys[name] = true
 	}
 	return keys
 }
 
-func unknownKeys(raw json.RawMessage, known map[string]bool) []string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil // not an object: the decode reports it
+func jsonKind(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return "nothing"
+	case b[0] == '[':
+		return "an array"
+	case b[0] == '"':
+		return "a string"
+	case bytes.Equal(b, []byte("null")):
+		return "null"
+	case bytes.Equal(b, []byte("true")), bytes.Equal(b, []byte("false")):
+		return "a boolean"
 	}
-	var out []string
-	for k := range m {
-		if !known[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return "a number"
 }
 
-func validatePrecision(p *PrecisionIndex) error {
+// jsonType names a Go type as the JSON value it decodes from.
+func jsonType(goType string) string {
+	switch {
+	case goType == "bool":
+		return "a boolean"
+	case goType == "string" || goType == "*string":
+		return "a string"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array of strings"
+	case strings.HasPrefix(goType, "int"):
+		return "an integer in range"
+	}
+	return goType
+}
+
+// brief shortens a decoding error for a diagnostic.
+func brief(err error) string {
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return msg
+}
+
+// quote quotes a key from the file for a diagnostic, shortened.
+func quote(k string) string {
+	if len(k) > 64 {
+		return strconv.Quote(k[:64]) + "…"
+	}
+	return strconv.Quote(k)
+}
+
+// MaxTTLSeconds bounds every time-to-live: ten years, far below what a
+// time.Duration can hold, so callers may multiply by time.Second safely.
+const MaxTTLSeconds = 10 * 365 * 24 * 60 * 60
+
+// Validate reports whether the configuration is usable: every section
+// satisfies its own Validate.
+func (c Config) Validate() error {
+	var errs []error
+	for _, s := range []struct {
+		name string
+		err  error
+	}{
+		{"precision_index", c.PrecisionIndex.Validate()},
+		{"dependency_docs", c.DependencyDocs.Validate()},
+		{"structural", c.Structural.Validate()},
+	} {
+		if s.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s.name, s.err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *PrecisionIndex) normalize() {
+	if p.GeneratorCommand == nil {
+		p.GeneratorCommand = []string{}
+	}
+}
+
+// Validate checks the precision section: a configured path is clean,
+// relative and inside the root; generator_command has no empty or
+// NUL-bearing argument; auto_generate needs a generator_command.
+func (p PrecisionIndex) Validate() error {
 	if p.Path != "" {
 		if err := evidence.CheckPath(p.Path); err != nil {
 			return fmt.Errorf("path: %v", err)
@@ -251,25 +386,41 @@ func validatePrecision(p *PrecisionIndex) error {
 	if p.AutoGenerate && len(p.GeneratorCommand) == 0 {
 		return errors.New("auto_generate is set but generator_command is empty")
 	}
-	if p.GeneratorCommand == nil {
-		p.GeneratorCommand = []string{}
-	}
 	return nil
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-func validateDocs(d *DependencyDocs) error {
+func (d *DependencyDocs) normalize() {}
+
+// Validate checks the documentation section: api_key_env is an
+// environment variable name, cache_ttl_seconds is within 0..MaxTTLSeconds,
+// base_url, when set, is an http(s) address without credentials.
+func (d DependencyDocs) Validate() error {
 	if !envName.MatchString(d.APIKeyEnv) {
-		return fmt.Errorf("api_key_env: %q is not an environment variable name", d.APIKeyEnv)
+		// The value is not echoed: a common mistake is to put the key
+		// itself here, and a diagnostic must not print it.
+		return errors.New("api_key_env: not an environment variable name (letters, digits and _, not starting with a digit); it names the variable that holds the key, never the key itself")
 	}
-	if d.CacheTTLSeconds < 0 {
-		return fmt.Errorf("cache_ttl_seconds: %d is negative", d.CacheTTLSeconds)
+	if d.CacheTTLSeconds < 0 || d.CacheTTLSeconds > MaxTTLSeconds {
+		return fmt.Errorf("cache_ttl_seconds: %d is outside 0..%d", d.CacheTTLSeconds, MaxTTLSeconds)
+	}
+	if d.BaseURL != "" {
+		u, err := url.Parse(d.BaseURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+			// Not echoed either: it may carry credentials.
+			return errors.New("base_url: not an http(s) address without credentials")
+		}
 	}
 	return nil
 }
 
-func validateStructural(s *Structural) error {
+func (s *Structural) normalize() {}
+
+// Validate checks the structural section: a command, when set, is a
+// non-empty string without NUL bytes; every limit is at least 1;
+// preview_ttl_seconds is at most MaxTTLSeconds.
+func (s Structural) Validate() error {
 	if s.Command != nil && (*s.Command == "" || strings.ContainsRune(*s.Command, 0)) {
 		return errors.New("command: empty or contains a NUL byte (use null for the built-in engine)")
 	}
@@ -286,6 +437,9 @@ func validateStructural(s *Structural) error {
 			return fmt.Errorf("%s: %d is below 1", f.name, f.v)
 		}
 	}
+	if s.PreviewTTLSeconds > MaxTTLSeconds {
+		return fmt.Errorf("preview_ttl_seconds: %d is above %d", s.PreviewTTLSeconds, MaxTTLSeconds)
+	}
 	return nil
 }
 
@@ -301,17 +455,22 @@ var IndexCandidates = []string{
 }
 
 // IndexPath returns the precision index to use: the configured path, or the
-// first candidate that exists in fsys. found is false when no configured
+// first candidate that is a regular file in fsys. found is false when no configured
 // path is set and no candidate exists; path is then the first candidate.
 func (c *Config) IndexPath(fsys fs.FS) (path string, found bool) {
 	if c.PrecisionIndex.Path != "" {
-		_, err := fs.Stat(fsys, c.PrecisionIndex.Path)
-		return c.PrecisionIndex.Path, err == nil
+		return c.PrecisionIndex.Path, isFile(fsys, c.PrecisionIndex.Path)
 	}
 	for _, p := range IndexCandidates {
-		if fi, err := fs.Stat(fsys, p); err == nil && fi.Mode().IsRegular() {
+		if isFile(fsys, p) {
 			return p, true
 		}
 	}
 	return IndexCandidates[0], false
+}
+
+// isFile reports whether p is a regular file in fsys (links followed).
+func isFile(fsys fs.FS, p string) bool {
+	fi, err := fs.Stat(fsys, p)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -64,8 +65,13 @@ var (
 	ErrTimeout     = errors.New("safeexec: timed out")
 )
 
-// An ExitError reports a program that ran and exited non-zero; the Result
-// is returned alongside it.
+// ErrInvalid is matched by every rejection of a malformed [Invocation]:
+// a NUL byte in the path, an argument or the environment, a relative working
+// directory, an environment entry without "=", a negative limit.
+var ErrInvalid = errors.New("safeexec: invalid invocation")
+
+// An ExitError reports a program that ran and exited non-zero, or was
+// killed by a signal (Code -1); the Result is returned alongside it.
 type ExitError struct {
 	Path string
 	Code int
@@ -109,16 +115,35 @@ func (inv *Invocation) check() error {
 		return fmt.Errorf("%w: %q", ErrNotAbsolute, inv.Path)
 	}
 	if inv.Dir != "" && !filepath.IsAbs(inv.Dir) {
-		return fmt.Errorf("safeexec: working directory %q is not absolute", inv.Dir)
+		return fmt.Errorf("%w: working directory %q is not absolute", ErrInvalid, inv.Dir)
 	}
 	for _, s := range append([]string{inv.Path, inv.Dir}, inv.Args...) {
 		if strings.ContainsRune(s, 0) {
-			return errors.New("safeexec: NUL byte in path or argument")
+			return fmt.Errorf("%w: NUL byte in path or argument", ErrInvalid)
 		}
+	}
+	for _, kv := range inv.Env {
+		if strings.ContainsRune(kv, 0) || strings.IndexByte(kv, '=') < 1 {
+			return fmt.Errorf("%w: environment entries must be NAME=value without NUL bytes", ErrInvalid)
+		}
+	}
+	if inv.Timeout < 0 || inv.Grace < 0 || inv.MaxStdout < 0 || inv.MaxStderr < 0 {
+		return fmt.Errorf("%w: negative timeout, grace or output cap", ErrInvalid)
 	}
 	return nil
 }
 
+func (inv *Invocation) grace() time.Duration {
+	if inv.Grace == 0 {
+		return DefaultGrace
+	}
+	return inv.Grace
+}
+
+// command prepares the process in its own process group. When ctx is done
+// the group is interrupted; if the leader is still there after the grace
+// period it is killed, and the caller kills the rest of the group once Wait
+// has returned.
 func (inv *Invocation) command(ctx context.Context) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, inv.Path, inv.Args...)
 	cmd.Dir = inv.Dir
@@ -127,31 +152,77 @@ func (inv *Invocation) command(ctx context.Context) *exec.Cmd {
 		cmd.Env = []string{}
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// Interrupt the whole process group first; WaitDelay then kills it.
 	cmd.Cancel = func() error {
 		return signalGroup(cmd.Process, syscall.SIGINT)
 	}
-	cmd.WaitDelay = inv.Grace
-	if cmd.WaitDelay == 0 {
-		cmd.WaitDelay = DefaultGrace
-	}
+	cmd.WaitDelay = inv.grace()
 	return cmd
 }
 
+// signalGroup signals the process group led by p. The group outlives its
+// leader while any member lives, and the kernel does not reuse its id while
+// any member does; only in the moment after the last member is gone could
+// the id go to a new group, which would take a wrap of the whole pid space.
 func signalGroup(p *os.Process, sig syscall.Signal) error {
 	if p == nil {
 		return nil
 	}
 	if err := syscall.Kill(-p.Pid, sig); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return os.ErrProcessDone
+		}
 		return p.Signal(sig)
 	}
 	return nil
 }
 
+// pipes are the read ends of a child's output pipes, drained into caps.
+type pipes struct {
+	files []*os.File
+	wg    sync.WaitGroup
+}
+
+// capture returns the write end of a new pipe, for the child; the read end
+// is drained into c until every writer has closed it or drain closes it.
+func (ps *pipes) capture(c *capped) (w *os.File, err error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	ps.files = append(ps.files, r)
+	ps.wg.Add(1)
+	go func() {
+		defer ps.wg.Done()
+		_, _ = io.Copy(c, r)
+	}()
+	return w, nil
+}
+
+// drain waits for every writer of the pipes to go, at most grace; then it
+// closes the read ends, which ends the copies. A process that left the
+// group (setsid) and keeps a pipe open cannot hold the caller longer.
+func (ps *pipes) drain(grace time.Duration) {
+	done := make(chan struct{})
+	go func() { ps.wg.Wait(); close(done) }()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	for _, f := range ps.files {
+		_ = f.Close()
+	}
+	<-done
+}
+
 // Run executes inv and waits for it. It returns the captured output whether
 // or not the program succeeded; the error is an [*ExitError] for a non-zero
 // exit, wraps [ErrTimeout] when the timeout expired, and wraps ctx.Err() when
-// the caller cancelled.
+// the caller cancelled. On timeout or cancellation the program's process
+// group is interrupted, and killed when the program is still there after
+// inv.Grace. When the program exits, whatever it left running in its process
+// group is killed.
 func Run(ctx context.Context, inv Invocation) (Result, error) {
 	if err := inv.check(); err != nil {
 		return Result{}, err
@@ -167,32 +238,49 @@ func Run(ctx context.Context, inv Invocation) (Result, error) {
 	cmd.Stdin = inv.Stdin
 	stdout := &capped{max: orDefault(inv.MaxStdout)}
 	stderr := &capped{max: orDefault(inv.MaxStderr)}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// Our own pipes rather than exec's copying goroutines: Wait then returns
+	// when the program exits, even if a grandchild still holds its output.
+	var ps pipes
+	outW, err := ps.capture(stdout)
+	if err != nil {
+		return Result{}, fmt.Errorf("safeexec: %w", err)
+	}
+	errW, err := ps.capture(stderr)
+	if err != nil {
+		_ = outW.Close()
+		ps.drain(0)
+		return Result{}, fmt.Errorf("safeexec: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
 
 	start := time.Now()
-	err := cmd.Run()
-	// Whatever happened, leave no member of the group behind.
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	err = cmd.Start()
+	_ = outW.Close()
+	_ = errW.Close()
+	if err == nil {
+		err = cmd.Wait()
+		// Whatever happened, leave no member of the group behind.
+		_ = signalGroup(cmd.Process, syscall.SIGKILL)
 	}
+	ps.drain(inv.grace())
 	res := Result{
-		Stdout: stdout.buf.Bytes(), Stderr: stderr.buf.Bytes(),
-		StdoutTruncated: stdout.truncated, StderrTruncated: stderr.truncated,
+		Stdout: stdout.Bytes(), Stderr: stderr.Bytes(),
+		StdoutTruncated: stdout.Truncated(), StderrTruncated: stderr.Truncated(),
 		Duration: time.Since(start), ExitCode: -1,
 	}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
 	switch {
+	case err == nil:
+		return res, nil
 	case ctx.Err() != nil:
 		return res, fmt.Errorf("safeexec: %s: %w", filepath.Base(inv.Path), ctx.Err())
 	case tctx.Err() != nil:
 		return res, fmt.Errorf("%w after %v: %s", ErrTimeout, timeout, filepath.Base(inv.Path))
-	case err == nil:
-		return res, nil
 	}
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && res.ExitCode >= 0 {
+	if errors.As(err, &ee) {
 		return res, &ExitError{Path: inv.Path, Code: res.ExitCode}
 	}
 	return res, fmt.Errorf("safeexec: %s: %w", filepath.Base(inv.Path), err)
@@ -205,14 +293,18 @@ func orDefault(n int64) int64 {
 	return n
 }
 
-// capped keeps the first max bytes written to it and counts the rest.
+// capped keeps the first max bytes written to it and notes the rest. It is
+// safe for concurrent use.
 type capped struct {
+	mu        sync.Mutex
 	buf       bytes.Buffer
 	max       int64
 	truncated bool
 }
 
 func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	room := c.max - int64(c.buf.Len())
 	if int64(len(p)) > room {
 		c.truncated = true
@@ -225,11 +317,29 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Bytes returns a copy of what was kept.
+func (c *capped) Bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return bytes.Clone(c.buf.Bytes())
+}
+
+func (c *capped) Truncated() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.truncated
+}
+
 // A Process is a long-running program spoken to over its standard streams,
 // such as a language server.
 type Process struct {
-	cmd    *exec.Cmd
-	Stdin  io.WriteCloser
+	cmd *exec.Cmd
+	// Stdin is the program's standard input; closing it tells most
+	// programs to finish.
+	Stdin io.WriteCloser
+	// Stdout is the program's standard output. It reaches EOF once the
+	// program (and everything in its process group) has exited, and is
+	// closed by [Process.Close].
 	Stdout io.ReadCloser
 	stderr *capped
 	done   chan struct{}
@@ -238,30 +348,52 @@ type Process struct {
 
 // Start launches inv and returns it running, with pipes to its standard
 // input and output. Standard error is captured up to MaxStderr. The process
-// lives until ctx is cancelled (interrupt, then kill after the grace period)
-// or [Process.Close] is called; inv.Timeout is not applied.
+// lives until ctx is cancelled (its group is interrupted, then the program
+// killed after the grace period) or [Process.Close] is called; inv.Timeout
+// is not applied, and inv.Stdin must be nil. When the program exits, the rest
+// of its process group is killed.
 func Start(ctx context.Context, inv Invocation) (*Process, error) {
 	if err := inv.check(); err != nil {
 		return nil, err
 	}
+	if inv.Stdin != nil {
+		return nil, fmt.Errorf("%w: Start provides standard input itself", ErrInvalid)
+	}
 	cmd := inv.command(ctx)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("safeexec: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own stdout pipe: exec's StdoutPipe is closed by Wait, which would
+	// race with the caller still reading the program's last words.
+	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("safeexec: %w", err)
 	}
-	p := &Process{cmd: cmd, Stdin: stdin, Stdout: stdout,
+	p := &Process{cmd: cmd, Stdin: stdin, Stdout: outR,
 		stderr: &capped{max: orDefault(inv.MaxStderr)}, done: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	var ps pipes
+	errW, err := ps.capture(p.stderr)
+	if err != nil {
+		_ = outR.Close()
+		_ = outW.Close()
+		return nil, fmt.Errorf("safeexec: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	_ = outW.Close()
+	_ = errW.Close()
+	if err != nil {
+		_ = outR.Close()
+		ps.drain(0)
 		return nil, fmt.Errorf("safeexec: start %s: %w", filepath.Base(inv.Path), err)
 	}
+	grace := inv.grace()
 	go func() {
-		p.err = cmd.Wait()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err := cmd.Wait()
+		_ = signalGroup(cmd.Process, syscall.SIGKILL)
+		ps.drain(grace)
+		p.err = err
 		close(p.done)
 	}()
 	return p, nil
@@ -271,25 +403,34 @@ func Start(ctx context.Context, inv Invocation) (*Process, error) {
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Stderr returns what the process has written to standard error so far,
-// up to the cap. Call it after Done is closed.
-func (p *Process) Stderr() []byte { return p.stderr.buf.Bytes() }
+// up to the cap.
+func (p *Process) Stderr() []byte { return p.stderr.Bytes() }
 
 // Close closes the process's standard input, waits up to grace for it to
-// exit, then interrupts and finally kills its process group. It returns the
-// process's exit error, if any.
+// exit, then interrupts its process group, waits up to grace again, and
+// kills the group. It closes Stdout and returns the process's exit error,
+// if any (an [*exec.ExitError] when it was interrupted or killed).
 func (p *Process) Close(grace time.Duration) error {
 	_ = p.Stdin.Close()
-	select {
-	case <-p.done:
-		return p.err
-	case <-time.After(grace):
+	if !p.waitFor(grace) {
+		_ = signalGroup(p.cmd.Process, syscall.SIGINT)
+		if !p.waitFor(grace) {
+			_ = signalGroup(p.cmd.Process, syscall.SIGKILL)
+			<-p.done
+		}
 	}
-	_ = signalGroup(p.cmd.Process, syscall.SIGINT)
-	select {
-	case <-p.done:
-	case <-time.After(grace):
-		_ = signalGroup(p.cmd.Process, syscall.SIGKILL)
-		<-p.done
-	}
+	_ = p.Stdout.Close()
 	return p.err
+}
+
+// waitFor reports whether the process exited within d.
+func (p *Process) waitFor(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
 }

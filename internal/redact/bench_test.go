@@ -1,0 +1,38 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// benchText is diagnostic-like JSON without credentials, about 10 KB.
+var benchText = strings.Repeat(`{"layer": "precision intelligence", "state": "stale", "reason": "index older than 3 files", "path": "internal/contain/contain.go", "guidance": "run scip-go --output index.scip"}`+"\n", 55)
+
+func BenchmarkStringClean(b *testing.B) {
+	r := New("Zq8-v&x<9/y+z=w")
+	b.SetBytes(int64(len(benchText)))
+	for b.Loop() {
+		r.String(benchText)
+	}
+}
+
+// The same text with a credential-bearing line every few lines.
+func BenchmarkStringWithCredentials(b *testing.B) {
+	text := strings.ReplaceAll(benchText, `"stale"`, `"token=abc Authorization: Bearer xyz0123456789 Zq8-v&x<9/y+z=w"`)
+	r := New("Zq8-v&x<9/y+z=w")
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.String(text)
+	}
+}
+
+// Adversarial: 64 KB of repeated secret-sounding names, every one a
+// candidate match. The work grows linearly (RE2 semantics).
+func BenchmarkStringAdversarial(b *testing.B) {
+	text := strings.Repeat(`"token":"`, 1<<16/9)
+	r := New()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.String(text)
+	}
+}
