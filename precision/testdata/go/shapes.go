@@ -1,0 +1,22 @@
+// Package shapes is a fixture: non-ASCII text stands before identifiers on
+// purpose (é, 日本, 😀), so every column conversion is exercised.
+package shapes
+
+import "example.com/shapes/other"
+
+// Shape is implemented by Square.
+type Shape interface{ Area() float64 }
+
+// Square is a Shape.
+type Square struct{ Side float64 }
+
+/* é */ func (s Square) Area() float64 { return s.Side * s.Side }
+
+/* 日本 */ var Unit Shape = Square{Side: 1}
+
+/* 😀 */ func Total(xs []Shape) (t float64) {
+	for _, x := range xs { /* 😀 */ t += x.Area() }
+	return t
+}
+
+func Both() (Shape, other.Shape) { /* é日本😀 */ return Unit, other.Shape{Name: "é"} }
