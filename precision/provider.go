@@ -318,6 +318,13 @@ func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 		for _, l := range ix.References(s) {
 			recs = append(recs, ix.record(evidence.Reference, l, s.Name, ""))
 		}
+		// Calls through an interface method s implements (TargetSymbol
+		// names that method).
+		for _, l := range ix.DynamicReferences(s) {
+			r := ix.record(evidence.Reference, l, s.Name, l.Symbol)
+			r.Metadata.Attributes["via"] = "interface method " + l.Symbol
+			recs = append(recs, r)
+		}
 	}
 	if q.Wants(evidence.Implementation) {
 		for _, impl := range ix.Implementations(s) {

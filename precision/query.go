@@ -258,3 +258,28 @@ func parseGlobal(sym string) (last, pkg string, ok bool) {
 	parts = slices.DeleteFunc(parts, func(p string) bool { return p == "" || p == "." })
 	return s.Descriptors[len(s.Descriptors)-1].Name, strings.Join(parts, " "), true
 }
+
+// DynamicReferences returns, for a method, the references of the abstract
+// methods it implements: a call through the interface may reach it. gopls
+// counts these among a concrete method's references, and so does the
+// reference answer of the [Provider]. Types get none: a use of an interface
+// type is not a use of its implementations.
+func (ix *Index) DynamicReferences(s Symbol) []Location {
+	if !isMethodLike(s.Name) {
+		return nil
+	}
+	var out []Location
+	for _, target := range ix.implOf[s.id] {
+		if isMethodLike(ix.syms[target].name) {
+			out = append(out, ix.locations(ix.refs[ix.refOff[target]:ix.refOff[target+1]])...)
+		}
+	}
+	return out
+}
+
+// isMethodLike reports whether a global symbol's last descriptor is a
+// method ("m()." ) or a term ("m." as scip-go names interface methods)
+// rather than a type ("T#") or namespace ("p/").
+func isMethodLike(sym string) bool {
+	return !isLocal(sym) && strings.HasSuffix(sym, ".") && strings.Contains(sym, "#")
+}
