@@ -460,3 +460,12 @@ func tail(b []byte, n int) []byte {
 	}
 	return b
 }
+
+// DisableGeneration stops this provider from running the generator, even
+// with AutoGenerate set; cortex doctor uses it so that a check never runs
+// anything.
+func (p *Provider) DisableGeneration() {
+	p.mu.Lock()
+	p.opts.AutoGenerate = false
+	p.mu.Unlock()
+}
