@@ -2,6 +2,7 @@ package precision
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -232,23 +233,44 @@ func TestRealIndexerGo(t *testing.T) {
 		t.Fatalf("tool = %q", ix.Metadata().Tool)
 	}
 	checkEveryPosition(t, ix, dir, UTF8)
+	// scip-go writes the generated test main under the build cache, with
+	// a path that climbs out of the root: dropped, counted, never served.
+	dropped := ix.Dropped()
+	if len(dropped) == 0 {
+		t.Error("no document dropped; scip-go v0.1.26 writes the test main outside the root")
+	}
+	for _, d := range dropped {
+		if !strings.HasPrefix(d.Path, "../") || d.Reason != "outside the project root" {
+			t.Errorf("dropped %+v", d)
+		}
+		if _, _, err := ix.SymbolAt(d.Path, 1, 1); !errors.Is(err, ErrNoDocument) {
+			t.Errorf("dropped document %s is served: %v", d.Path, err)
+		}
+	}
 	// Hand-checked: Area after "é" is at code point 25 (byte 26).
 	expectDef(t, ix, dir, "shapes.go", "x.Area()", "Area", "shapes.go", 8, 23)
-	expectDef(t, ix, dir, "shapes.go", "/* 日本 */ var Unit Shape = Square", "Square", "shapes.go", 11, 6)
+	expectDef(t, ix, dir, "shapes.go", `"日本", Shape(Square`, "Square", "shapes.go", 11, 6)
 	expectDef(t, ix, dir, "shapes.go", "return Unit, other.Shape", "Shape{", "other/other.go", 5, 6)
-	// The measured fact: after "/* 😀 */ func " scip-go's column is a
-	// byte offset: 16, where code points give 13 (zero-based).
-	s, err := ix.Lookup("scip-go gomod example.com/shapes . `example.com/shapes`/Total().", "")
+	expectDef(t, ix, dir, "shapes.go", `"é日本😀" + greeting`, "greeting", "shapes.go", 15, 5)
+	// The measured fact: after `var greeting, Unit = "日本", ` scip-go's
+	// column is a byte offset: 31, where code points give 27 (zero-based).
+	s, err := ix.Lookup("scip-go gomod example.com/shapes . `example.com/shapes`/Shape#", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs := ix.defs[ix.defOff[s.id]:ix.defOff[s.id+1]]
-	if len(defs) != 1 {
-		t.Fatalf("Total has %d definitions", len(defs))
+	found := false
+	for _, r := range ix.refs[ix.refOff[s.id]:ix.refOff[s.id+1]] {
+		raw := ix.docs[r.doc].occs[r.occ]
+		if raw.sl != 14 {
+			continue
+		}
+		found = true
+		if got := ix.location(r.doc, r.occ); raw.sc != 31 || got.StartColumn != 28 || got.EndColumn != 33 {
+			t.Errorf("Shape on line 15: raw column %d, converted %d-%d; want raw 31 (bytes), converted 28-33 (one-based code points)", raw.sc, got.StartColumn, got.EndColumn)
+		}
 	}
-	raw := ix.docs[defs[0].doc].occs[defs[0].occ]
-	if got := ix.Definitions(s)[0]; raw.sc != 16 || got.StartColumn != 14 || got.EndColumn != 19 {
-		t.Errorf("Total: raw column %d, converted %d-%d; want raw 16 (bytes), converted 14-19 (one-based code points)", raw.sc, got.StartColumn, got.EndColumn)
+	if !found {
+		t.Error("no reference to Shape on line 15")
 	}
 }
 

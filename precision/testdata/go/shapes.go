@@ -10,13 +10,15 @@ type Shape interface{ Area() float64 }
 // Square is a Shape.
 type Square struct{ Side float64 }
 
-/* é */ func (s Square) Area() float64 { return s.Side * s.Side }
+func (s Square) Area() float64 { return float64(len("é")) * s.Side * s.Side }
 
-/* 日本 */ var Unit Shape = Square{Side: 1}
+var greeting, Unit = "日本", Shape(Square{Side: 1})
 
-/* 😀 */ func Total(xs []Shape) (t float64) {
-	for _, x := range xs { /* 😀 */ t += x.Area() }
+func Total(xs []Shape) (t float64) {
+	for _, x := range xs {
+		_, t = "😀", t+x.Area()
+	}
 	return t
 }
 
-func Both() (Shape, other.Shape) { /* é日本😀 */ return Unit, other.Shape{Name: "é"} }
+func Both() (Shape, other.Shape) { return Unit, other.Shape{Name: "é日本😀" + greeting} }

@@ -4,4 +4,4 @@ package other
 // Shape is not the shapes.Shape interface.
 type Shape struct{ Name string }
 
-/* 日本 */ func (s Shape) Label() string { x := s.Name; return x }
+func (s Shape) Label() string { x := "日本" + s.Name; return x }
