@@ -7,10 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -19,8 +17,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/scip-code/scip/bindings/go/scip"
 
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/trust"
 )
 
 // The real-indexer tests index the fixtures in testdata/{go,ts,py} with the
@@ -319,51 +319,6 @@ func TestRealIndexerPython(t *testing.T) {
 	}
 }
 
-var goplsLoc = regexp.MustCompile(`^(.+?):(\d+):(\d+)-(?:(\d+):)?(\d+)`)
-
-// goplsLocations runs a gopls query and returns its in-repository
-// locations as one-based code points (gopls prints byte columns).
-func goplsLocations(t *testing.T, dir string, args ...string) []string {
-	t.Helper()
-	exe := testtool.Require(t, "gopls", installHint)
-	res, err := safeexec.Run(context.Background(), safeexec.Invocation{
-		Path: exe, Args: args, Dir: dir, Env: safeexec.Environ(toolEnv...)})
-	if err != nil {
-		// gopls refuses implementation queries on vars and functions.
-		if args[0] == "implementation" && regexp.MustCompile(`is a \w+, not a (type|method)`).Match(res.Stderr) {
-			return nil
-		}
-		t.Fatalf("gopls %s: %v\n%s", strings.Join(args, " "), err, res.Stderr)
-	}
-	var out []string
-	for _, line := range strings.Split(string(res.Stdout), "\n") {
-		m := goplsLoc.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		rel, err := filepath.Rel(dir, m[1])
-		if err != nil || strings.HasPrefix(rel, "..") {
-			continue // outside the repository
-		}
-		src, err := os.ReadFile(m[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := splitLines(string(src))
-		sl, _ := strconv.Atoi(m[2])
-		sc, _ := strconv.Atoi(m[3])
-		el := sl
-		if m[4] != "" {
-			el, _ = strconv.Atoi(m[4])
-		}
-		ec, _ := strconv.Atoi(m[5])
-		out = append(out, fmt.Sprintf("%s:%d:%d-%d:%d", filepath.ToSlash(rel),
-			sl, ToCodePoints(lines[sl-1], sc-1, UTF8)+1, el, ToCodePoints(lines[el-1], ec-1, UTF8)+1))
-	}
-	sort.Strings(out)
-	return out
-}
-
 func fmtLocs(ls []Location) []string {
 	var out []string
 	for _, l := range ls {
@@ -373,18 +328,36 @@ func fmtLocs(ls []Location) []string {
 	return slices.Compact(out)
 }
 
-// TestAgainstGopls asks gopls and the index the same questions at one
-// occurrence of every global symbol in the Go fixture: definition,
-// references (with the declaration) and implementation. In-repository
-// locations must agree exactly.
+func fmtRecords(rs []evidence.Record, kind evidence.Kind) []string {
+	var out []string
+	for _, r := range rs {
+		if r.Kind == kind {
+			out = append(out, r.Location())
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// TestAgainstGopls asks gopls (one server, through the LSP provider) and
+// the index the same questions at one occurrence of every global symbol in
+// the Go fixture: definition, references and implementation. In-repository
+// locations must agree exactly. It also checks the LSP provider's records
+// are near_exact and that one server serves every query.
 func TestAgainstGopls(t *testing.T) {
 	testtool.Require(t, "gopls", installHint)
 	ix, dir := indexFixture(t, "go")
+	lsp := NewLSP(LSPOptions{Dir: dir})
+	defer func() {
+		if err := lsp.Close(); err != nil {
+			t.Errorf("gopls did not shut down cleanly: %v", err)
+		}
+	}()
+	var firstProc any
 	seen := map[uint32]bool{}
+	nonEmpty := map[evidence.Kind]int{}
 	for di := range ix.docs {
 		d := &ix.docs[di]
-		src, _ := os.ReadFile(filepath.Join(dir, d.path))
-		lines := splitLines(string(src))
 		for oi, o := range d.occs {
 			e := ix.syms[o.sym]
 			if seen[o.sym] || isLocal(e.name) || strings.HasSuffix(e.name, "/") {
@@ -393,16 +366,32 @@ func TestAgainstGopls(t *testing.T) {
 			seen[o.sym] = true
 			l := ix.location(uint32(di), uint32(oi))
 			s := ix.symbol(o.sym)
-			// gopls takes byte columns.
-			pos := fmt.Sprintf("%s:%d:%d", d.path, l.StartLine, FromCodePoints(lines[l.StartLine-1], l.StartColumn-1, UTF8)+1)
+			pos := fmt.Sprintf("%s:%d:%d", d.path, l.StartLine, l.StartColumn)
 			t.Run(pos, func(t *testing.T) {
-				if diff := cmp.Diff(goplsLocations(t, dir, "definition", pos), fmtLocs(ix.Definitions(s))); diff != "" {
-					t.Errorf("definition of %s (-gopls +index):\n%s", e.name, diff)
+				resp, err := lsp.Gather(context.Background(), evidence.Query{Path: d.path, Line: l.StartLine, Column: l.StartColumn})
+				if err != nil {
+					t.Fatal(err)
 				}
-				refs := append(ix.Definitions(s), ix.References(s)...)
-				refs = append(refs, ix.DynamicReferences(s)...)
-				if diff := cmp.Diff(goplsLocations(t, dir, "references", "-d", pos), fmtLocs(refs)); diff != "" {
-					t.Errorf("references of %s (-gopls +index):\n%s", e.name, diff)
+				for _, r := range resp.Records {
+					nonEmpty[r.Kind]++
+					if r.Trust != trust.NearExact || r.Exact || r.Provenance != trust.LanguageServer {
+						t.Errorf("LSP record %s: trust %s exact %v provenance %s", r.Location(), r.Trust, r.Exact, r.Provenance)
+					}
+					if err := r.Validate(); err != nil {
+						t.Error(err)
+					}
+				}
+				if firstProc == nil {
+					firstProc = lsp.proc
+				} else if firstProc != any(lsp.proc) {
+					t.Error("a second language server was started")
+				}
+				if diff := cmp.Diff(fmtLocs(ix.Definitions(s)), fmtRecords(resp.Records, evidence.Definition)); diff != "" {
+					t.Errorf("definition of %s (-index +gopls):\n%s", e.name, diff)
+				}
+				refs := append(ix.References(s), ix.DynamicReferences(s)...)
+				if diff := cmp.Diff(fmtLocs(refs), fmtRecords(resp.Records, evidence.Reference)); diff != "" {
+					t.Errorf("references of %s (-index +gopls):\n%s", e.name, diff)
 				}
 				// gopls answers both directions: implementations of an
 				// interface, and the interfaces a concrete type implements.
@@ -410,9 +399,8 @@ func TestAgainstGopls(t *testing.T) {
 				for _, o := range append(ix.Implementations(s), ix.Implements(s)...) {
 					impl = append(impl, ix.Definitions(o)...)
 				}
-				want := goplsLocations(t, dir, "implementation", pos)
-				if diff := cmp.Diff(want, fmtLocs(impl)); diff != "" {
-					t.Errorf("implementation of %s (-gopls +index):\n%s", e.name, diff)
+				if diff := cmp.Diff(fmtLocs(impl), fmtRecords(resp.Records, evidence.Implementation)); diff != "" {
+					t.Errorf("implementation of %s (-index +gopls):\n%s", e.name, diff)
 				}
 			})
 		}
@@ -420,4 +408,10 @@ func TestAgainstGopls(t *testing.T) {
 	if len(seen) < 8 {
 		t.Errorf("compared only %d symbols", len(seen))
 	}
+	for _, k := range []evidence.Kind{evidence.Definition, evidence.Reference, evidence.Implementation} {
+		if nonEmpty[k] < 2 {
+			t.Errorf("gopls gave only %d %s records: the comparison proves little", nonEmpty[k], k)
+		}
+	}
+	t.Logf("compared %d symbols; gopls records: %v", len(seen), nonEmpty)
 }
