@@ -95,6 +95,7 @@ func runPrecisionStatus(ctx context.Context, e *Env, args []string) int {
 func positionCommand(name string, kind evidence.Kind) func(ctx context.Context, e *Env, args []string) int {
 	return func(ctx context.Context, e *Env, args []string) int {
 		fs, asJSON := flags(e, name, "FILE:LINE:COL")
+		useLSP := fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server (gopls); its answers are near_exact")
 		if code, ok := parse(fs, args); !ok {
 			return code
 		}
@@ -118,8 +119,14 @@ func positionCommand(name string, kind evidence.Kind) func(ctx context.Context, 
 		}
 		prov := precisionProvider(e, p)
 		defer prov.Close()
+		var provider evidence.Provider = prov
+		if *useLSP {
+			lsp := precision.NewLSP(precision.LSPOptions{Dir: p.root.Dir()})
+			defer lsp.Close()
+			provider = &precision.Fallback{Index: prov, Server: lsp}
+		}
 		q := evidence.Query{Path: rel, Line: line, Column: col, Kinds: []evidence.Kind{kind}}
-		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{prov}, evidence.CollectOptions{
+		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{provider}, evidence.CollectOptions{
 			Check: func(r *evidence.Record) error {
 				if !p.root.Inside(r.Path) {
 					return errors.New("location outside the project root")
@@ -162,7 +169,7 @@ func printRecords(e *Env, p *project, recs []evidence.Record, reps []evidence.Re
 		fmt.Fprintln(e.Stdout, p.red.String(line))
 	}
 	for _, rep := range reps {
-		if rep.State == evidence.Available && len(rep.Dropped) == 0 {
+		if rep.State == evidence.Available && rep.Reason == "" && len(rep.Dropped) == 0 {
 			continue
 		}
 		msg := fmt.Sprintf("%s: %s", rep.Provider, rep.State)

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 const cliSym = "scip-go gomod example.com/m v1.0.0 `example.com/m`/Héllo()."
@@ -178,5 +179,16 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 	_, stdout, _ = runCLI(t, dir, "doctor")
 	if !strings.Contains(stdout, "precision intelligence   disabled") {
 		t.Errorf("doctor:\n%s", stdout)
+	}
+}
+
+func TestDefFallsBackToLanguageServer(t *testing.T) {
+	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	dir := precisionProject(t)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.Remove(filepath.Join(dir, "index.scip"))
+	code, stdout, stderr := runCLI(t, dir, "def", "--lsp", "m.go:5:9")
+	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\t\n" {
+		t.Errorf("def --lsp without an index (exit %d):\n%q\n%s", code, stdout, stderr)
 	}
 }
