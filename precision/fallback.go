@@ -43,7 +43,7 @@ func (f *Fallback) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	switch {
 	case errors.As(err, &ue):
 		out.Report = evidence.Report{State: evidence.Available, Guidance: ue.Guidance,
-			Reason: "index unavailable (" + ue.Error() + "); answered by the language server (near_exact)",
+			Reason:  "index unavailable (" + ue.Error() + "); answered by the language server (near_exact)",
 			Dropped: lresp.Report.Dropped}
 	case err != nil:
 		out.Report = evidence.Report{State: evidence.Available,

@@ -329,7 +329,9 @@ type rpcError struct {
 	Message string `json:"message"`
 }
 
-func (e *rpcError) Error() string { return fmt.Sprintf("language server error %d: %s", e.Code, e.Message) }
+func (e *rpcError) Error() string {
+	return fmt.Sprintf("language server error %d: %s", e.Code, e.Message)
+}
 
 func newLSPConn(w io.Writer, r io.Reader) *lspConn {
 	return &lspConn{w: w, r: bufio.NewReader(r), pending: map[int]chan rpcResult{}, closed: make(chan struct{})}
