@@ -168,7 +168,8 @@ func Load(ctx context.Context, r io.Reader, opts LoadOptions) (ix *Index, err er
 type builder struct {
 	ix      *Index
 	sawMeta bool
-	rels    [][2]uint32 // implementer, implemented
+	rels    [][2]uint32         // implementer, implemented
+	locals  []map[string]uint32 // per document: local symbol → id
 }
 
 func newBuilder() *builder {
@@ -319,17 +320,39 @@ func isLocal(sym string) bool { return strings.HasPrefix(sym, "local ") }
 func localKey(docPath, sym string) string { return docPath + "\x00" + sym }
 
 func (b *builder) intern(sym string, doc int32) uint32 {
-	key := sym
-	if isLocal(sym) {
-		if doc < 0 {
-			doc = -2 // a local outside any document: keep it apart from globals
-			key = "\x00" + sym
-		} else {
-			key = localKey(b.ix.docs[doc].path, sym)
+	if isLocal(sym) && doc >= 0 {
+		// Locals are looked up per document first, which spares building
+		// the scoped key for every occurrence.
+		for int(doc) >= len(b.locals) {
+			b.locals = append(b.locals, nil)
 		}
-	} else {
+		m := b.locals[doc]
+		if id, ok := m[sym]; ok {
+			return id
+		}
+		if m == nil {
+			m = map[string]uint32{}
+			b.locals[doc] = m
+		}
+		id := b.add(localKey(b.ix.docs[doc].path, sym), sym, doc)
+		m[sym] = id
+		return id
+	}
+	key := sym
+	switch {
+	case isLocal(sym):
+		doc = -2 // a local outside any document: keep it apart from globals
+		key = "\x00" + sym
+	default:
 		doc = -1
 	}
+	if id, ok := b.ix.symID[key]; ok {
+		return id
+	}
+	return b.add(key, sym, doc)
+}
+
+func (b *builder) add(key, sym string, doc int32) uint32 {
 	if id, ok := b.ix.symID[key]; ok {
 		return id
 	}
