@@ -331,3 +331,28 @@ func TestNoSourceIsNotExact(t *testing.T) {
 		}
 	}
 }
+
+// scip-python writes locals outside the symbol grammar, such as
+// "local 38(x)"; they are tolerated and scoped to their document like any
+// local.
+func TestOddLocals(t *testing.T) {
+	ix := fixtureIndex()
+	ix.Metadata.ToolInfo.Name = "scip-python"
+	ix.Documents[1].Occurrences = append(ix.Documents[1].Occurrences, occ([]int32{0, 0, 1}, "local 38(x)", scip.SymbolRole_Definition))
+	ix.Documents[2].Occurrences = append(ix.Documents[2].Occurrences, occ([]int32{0, 0, 1}, "local 38(x)", scip.SymbolRole_Definition))
+	data := marshal(t, ix)
+	got, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{Source: fixtureSources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := got.SymbolAt("b/b.go", 1, 1)
+	if err != nil || s.Name != "local 38(x)" || s.Document != "b/b.go" {
+		t.Fatalf("SymbolAt = %+v, %v", s, err)
+	}
+	if defs := got.Definitions(s); len(defs) != 1 || defs[0].Path != "b/b.go" {
+		t.Errorf("definitions of b/b.go's local 38(x): %+v", defs)
+	}
+	if c := got.LookupName("x"); len(c) != 0 {
+		t.Errorf("a local is a name-lookup candidate: %+v", c)
+	}
+}
