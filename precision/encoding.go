@@ -78,21 +78,19 @@ func ResolveEncoding(declared scip.PositionEncoding, tool string) (Encoding, Enc
 	return CodePoints, Assumed
 }
 
-// unitsOf returns how many code units of encoding e the rune r takes.
-func unitsOf(e Encoding, r rune) int {
+// next decodes the character at line[i:] and returns its size in bytes and
+// in code units of e. An invalid byte counts as one byte and one unit.
+func next(line string, i int, e Encoding) (size, units int) {
+	r, size := utf8.DecodeRuneInString(line[i:])
 	switch e {
 	case UTF8:
-		if r == utf8.RuneError {
-			return 1 // an invalid byte counts as itself
-		}
-		return utf8.RuneLen(r)
+		return size, size
 	case UTF16:
 		if r >= 0x10000 {
-			return 2
+			return size, 2
 		}
-		return 1
 	}
-	return 1
+	return size, 1
 }
 
 // ToCodePoints converts a zero-based column in code units of e on line to a
@@ -100,22 +98,12 @@ func unitsOf(e Encoding, r rune) int {
 // half of a surrogate pair, a continuation byte) maps to the character's own
 // column; a column past the end of the line keeps its distance past the end.
 func ToCodePoints(line string, col int, e Encoding) int {
-	if col <= 0 {
-		return 0
-	}
-	if e == CodePoints {
-		return col
+	if col <= 0 || e == CodePoints {
+		return max(col, 0)
 	}
 	units, cps := 0, 0
 	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRuneInString(line[i:])
-		if size == 1 && r == utf8.RuneError {
-			r = utf8.RuneError
-		}
-		n := unitsOf(e, r)
-		if e == UTF8 {
-			n = size
-		}
+		size, n := next(line, i, e)
 		if units+n > col {
 			return cps
 		}
@@ -133,22 +121,12 @@ func ToCodePoints(line string, col int, e Encoding) int {
 // units of e. A column past the end of the line keeps its distance past the
 // end.
 func FromCodePoints(line string, col int, e Encoding) int {
-	if col <= 0 {
-		return 0
-	}
-	if e == CodePoints {
-		return col
+	if col <= 0 || e == CodePoints {
+		return max(col, 0)
 	}
 	units, cps := 0, 0
-	for i := 0; i < len(line); {
-		if cps == col {
-			return units
-		}
-		r, size := utf8.DecodeRuneInString(line[i:])
-		n := unitsOf(e, r)
-		if e == UTF8 {
-			n = size
-		}
+	for i := 0; i < len(line) && cps < col; {
+		size, n := next(line, i, e)
 		units += n
 		cps++
 		i += size

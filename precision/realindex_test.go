@@ -78,7 +78,9 @@ func indexFixture(t *testing.T, lang string) (*Index, string) {
 	case "go":
 		run(t, dir, "scip-go", "--output", out)
 	case "ts":
-		run(t, dir, "scip-typescript", "index", "--output", out)
+		// Two tsconfig projects include the same files, so every document
+		// is written twice.
+		run(t, dir, "scip-typescript", "index", "tsconfig.json", "tsconfig.b.json", "--output", out)
 	case "py":
 		run(t, dir, "scip-python", "index", ".", "--project-name", "shapes", "--project-version", "0.1.0", "--output", out)
 	}
@@ -227,6 +229,21 @@ func expectDef(t *testing.T, ix *Index, dir, path, marker, ident string, defPath
 	t.Fatalf("marker %q not in %s", marker, path)
 }
 
+// implementers returns the names of the symbols implementing the one at
+// the position.
+func implementers(t *testing.T, ix *Index, path string, line, col int) []string {
+	t.Helper()
+	s, _, err := ix.SymbolAt(path, line, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, i := range ix.Implementations(s) {
+		names = append(names, i.Name)
+	}
+	return names
+}
+
 func TestRealIndexerGo(t *testing.T) {
 	ix, dir := indexFixture(t, "go")
 	if ix.Metadata().Tool != "scip-go" {
@@ -277,6 +294,17 @@ func TestRealIndexerGo(t *testing.T) {
 func TestRealIndexerTypeScript(t *testing.T) {
 	ix, dir := indexFixture(t, "ts")
 	checkEveryPosition(t, ix, dir, UTF16)
+	// The repeats are merged by path, their occurrences deduplicated.
+	if st := ix.Stats(); st.MergedDocuments != 3 || st.Documents != 3 {
+		t.Errorf("stats = %+v, want 3 documents and 3 merged repeats", st)
+	}
+	s, err := ix.Lookup("scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/total().", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, r := ix.Definitions(s), ix.References(s); len(d) != 1 || len(r) != 2 {
+		t.Errorf("total: %d definitions and %d references, want 1 and 2 (repeats deduplicated)", len(d), len(r))
+	}
 	// "new Square" refers to the constructor, defined after "é" on line 4.
 	expectDef(t, ix, dir, "src/shapes.ts", "/* 日本 */ export const unit: Shape = new Square", "Square", "src/shapes.ts", 4, 48)
 	expectDef(t, ix, dir, "src/shapes.ts", "/* 日本 */ export const unit: Shape", "Shape", "src/shapes.ts", 2, 18)
@@ -287,15 +315,7 @@ func TestRealIndexerTypeScript(t *testing.T) {
 	if len(c) != 2 || c[0].Symbol.Name == c[1].Symbol.Name {
 		t.Errorf("LookupName(Shape) = %+v, want two distinct symbols", c)
 	}
-	s, _, err := ix.SymbolAt("src/shapes.ts", 2, 18)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var impls []string
-	for _, i := range ix.Implementations(s) {
-		impls = append(impls, i.Name)
-	}
-	if diff := cmp.Diff([]string{"scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/Square#"}, impls); diff != "" {
+	if diff := cmp.Diff([]string{"scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/Square#"}, implementers(t, ix, "src/shapes.ts", 2, 18)); diff != "" {
 		t.Errorf("implementations of Shape (-want +got):\n%s", diff)
 	}
 }
@@ -303,18 +323,11 @@ func TestRealIndexerTypeScript(t *testing.T) {
 func TestRealIndexerPython(t *testing.T) {
 	ix, dir := indexFixture(t, "py")
 	checkEveryPosition(t, ix, dir, UTF16)
+
 	expectDef(t, ix, dir, "pkg/shapes.py", `t = "日本"; unit = Square(1)`, "Square", "pkg/shapes.py", 9, 7)
 	expectDef(t, ix, dir, "main.py", `b = total(`, "total", "pkg/shapes.py", 20, 5)
 	expectDef(t, ix, dir, "pkg/other.py", `e = "😀é"; x = s.name`, "name", "pkg/other.py", 6, 14)
-	s, _, err := ix.SymbolAt("pkg/shapes.py", 4, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var impls []string
-	for _, i := range ix.Implementations(s) {
-		impls = append(impls, i.Name)
-	}
-	if diff := cmp.Diff([]string{"scip-python python shapes 0.1.0 `pkg.shapes`/Square#"}, impls); diff != "" {
+	if diff := cmp.Diff([]string{"scip-python python shapes 0.1.0 `pkg.shapes`/Square#"}, implementers(t, ix, "pkg/shapes.py", 4, 7)); diff != "" {
 		t.Errorf("implementations of Shape (-want +got):\n%s", diff)
 	}
 }
