@@ -3,6 +3,7 @@ package precision
 import (
 	"bytes"
 	"context"
+	"io"
 	"testing"
 	"unicode/utf8"
 
@@ -104,8 +105,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte{0x12, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Add([]byte{0x0a, 0x00})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, size := range []int64{0, int64(len(data))} {
-			ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{Source: fixtureSources, Size: size})
+		// A reader of unknown size (as a pipe is) and one of known size.
+		for _, r := range []io.Reader{struct{ io.Reader }{bytes.NewReader(data)}, bytes.NewReader(data)} {
+			ix, err := Load(context.Background(), r, LoadOptions{Source: fixtureSources})
 			if err != nil {
 				continue
 			}

@@ -2,8 +2,10 @@ package precision
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -19,15 +21,36 @@ const maxFrame = 64 << 20
 // corrupt length can never make the parser allocate gigabytes; between
 // boundaries it passes bytes through unchanged. The parser reads tags and
 // lengths a byte at a time, so the guard also supplies the buffering.
+//
+// When the input's size is unknown (a pipe), each message is first read
+// whole into a buffer that grows only as bytes arrive, so a length that
+// promises more than the stream holds is caught before the parser
+// allocates for it.
 type frameGuard struct {
 	r      *bufio.Reader
 	remain int64 // bytes left in the input, or -1 when unknown
 	pos    int64
 	next   int64 // offset of the next message boundary
 	err    error
+	whole  bytes.Buffer // the current message, when the size is unknown
 }
 
+// newFrameGuard wraps r; size is the input's length, or -1 when unknown.
+// A reader that knows its own size (bytes.Reader, strings.Reader) or an
+// *os.File supplies it when size is unknown.
 func newFrameGuard(r io.Reader, size int64) *frameGuard {
+	if size < 0 {
+		switch v := r.(type) {
+		case interface{ Len() int }:
+			size = int64(v.Len())
+		case *os.File:
+			if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
+				if off, err := v.Seek(0, io.SeekCurrent); err == nil {
+					size = fi.Size() - off
+				}
+			}
+		}
+	}
 	return &frameGuard{r: bufio.NewReaderSize(r, 256<<10), remain: size}
 }
 
@@ -44,6 +67,9 @@ func (e *FrameError) Error() string {
 func (g *frameGuard) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
+	}
+	if g.remain < 0 {
+		return g.readWhole(p)
 	}
 	if g.pos == g.next {
 		if err := g.checkFrame(); err != nil {
@@ -62,6 +88,28 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 		g.remain -= int64(n)
 	}
 	return n, err
+}
+
+// readWhole serves the parser from a buffer holding the whole current
+// message, reading the next one when it is used up.
+func (g *frameGuard) readWhole(p []byte) (int, error) {
+	if g.whole.Len() == 0 {
+		if err := g.checkFrame(); err != nil {
+			if err != io.EOF {
+				g.err = err
+			}
+			return 0, err
+		}
+		n := g.next - g.pos
+		g.whole.Reset()
+		got, err := io.CopyN(&g.whole, g.r, n)
+		g.pos += got
+		if err != nil {
+			g.err = &FrameError{g.pos, fmt.Sprintf("message of %d bytes ends after %d (truncated)", n, got)}
+			return 0, g.err
+		}
+	}
+	return g.whole.Read(p)
 }
 
 // checkFrame validates the message starting at the current position and

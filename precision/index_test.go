@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"testing"
 	"testing/fstest"
 
@@ -261,10 +262,14 @@ func TestLoadFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, size := range []int64{0, int64(len(tt.data))} {
-				_, err := Load(context.Background(), bytes.NewReader(tt.data), LoadOptions{Size: size})
+			readers := map[string]io.Reader{
+				"unknown size": struct{ io.Reader }{bytes.NewReader(tt.data)},
+				"known size":   bytes.NewReader(tt.data),
+			}
+			for name, r := range readers {
+				_, err := Load(context.Background(), r, LoadOptions{})
 				if !errors.Is(err, tt.want) {
-					t.Errorf("size %d: Load error = %v, want %v", size, err, tt.want)
+					t.Errorf("%s: Load error = %v, want %v", name, err, tt.want)
 				}
 			}
 		})
