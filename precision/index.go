@@ -10,7 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/scip-code/scip/bindings/go/scip"
@@ -35,8 +35,8 @@ type Index struct {
 	dropped []DroppedDocument
 	stats   Stats
 
-	src   fs.FS
-	texts textCache
+	src       fs.FS
+	textBytes atomic.Int64 // non-ASCII source text cached in documents
 }
 
 // Metadata is what the index says about itself.
@@ -78,6 +78,9 @@ type document struct {
 	encSrc   EncodingSource
 	text     string // Document.text, when the index embeds the source
 	occs     []occurrence
+	// src caches what position conversion needs from the source; it is
+	// filled on first use.
+	src atomic.Pointer[fileText]
 }
 
 // occurrence is a range in the index's own code units, zero-based and
@@ -455,31 +458,26 @@ func (ix *Index) Encoding(p string) (Encoding, EncodingSource, bool) {
 	return ix.docs[di].enc, ix.docs[di].encSrc, true
 }
 
-// textCache holds, per document, what position conversion needs: whether
-// the text is pure ASCII (then every encoding agrees and nothing is kept),
+// fileText is what position conversion needs from a document's source:
+// whether it is pure ASCII (then every encoding agrees and nothing is kept),
 // else its lines.
-type textCache struct {
-	mu    sync.Mutex
-	files map[int32]*fileText
-	bytes int
-}
-
 type fileText struct {
 	ascii bool
 	lines []string
 	err   error
 }
 
-// maxCachedText bounds the non-ASCII text kept for conversion.
+// maxCachedText bounds the non-ASCII text kept for conversion; past it,
+// further files are read on every use instead of kept.
 const maxCachedText = 32 << 20
 
+// text returns the document's source for position conversion, reading it
+// on first use. Reads are lock-free once cached.
 func (ix *Index) text(di int32) *fileText {
-	ix.texts.mu.Lock()
-	defer ix.texts.mu.Unlock()
-	if ft, ok := ix.texts.files[di]; ok {
+	d := &ix.docs[di]
+	if ft := d.src.Load(); ft != nil {
 		return ft
 	}
-	d := &ix.docs[di]
 	var data []byte
 	var err error
 	switch {
@@ -498,16 +496,13 @@ func (ix *Index) text(di int32) *fileText {
 		ft.ascii = isASCII(data)
 		if !ft.ascii {
 			ft.lines = splitLines(string(data))
-			if ix.texts.bytes+len(data) > maxCachedText {
-				ix.texts.files, ix.texts.bytes = nil, 0
+			if ix.textBytes.Add(int64(len(data))) > maxCachedText {
+				ix.textBytes.Add(-int64(len(data)))
+				return ft
 			}
-			ix.texts.bytes += len(data)
 		}
 	}
-	if ix.texts.files == nil {
-		ix.texts.files = map[int32]*fileText{}
-	}
-	ix.texts.files[di] = ft
+	d.src.Store(ft)
 	return ft
 }
 
