@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 	"testing/fstest"
@@ -359,5 +360,30 @@ func TestOddLocals(t *testing.T) {
 	}
 	if c := got.LookupName("x"); len(c) != 0 {
 		t.Errorf("a local is a name-lookup candidate: %+v", c)
+	}
+}
+
+// Queries share the index and its source cache; run them side by side
+// (go test -race checks the sharing).
+func TestConcurrentQueries(t *testing.T) {
+	ix := loadFixture(t)
+	done := make(chan string, 8)
+	for range 8 {
+		go func() {
+			for range 50 {
+				s, l, err := ix.SymbolAt("a.go", 2, 12)
+				if err != nil || s.Name != square || l.StartColumn != 12 {
+					done <- fmt.Sprintf("SymbolAt = %q %+v %v", s.Name, l, err)
+					return
+				}
+				ix.References(s)
+			}
+			done <- ""
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
 	}
 }
