@@ -63,3 +63,22 @@ func TestFallbackToLanguageServer(t *testing.T) {
 		t.Errorf("no index: %v (report %+v)", tiers(resp), resp.Report)
 	}
 }
+
+func TestLSPUnavailable(t *testing.T) {
+	dir := writeProject(t)
+	lsp := NewLSP(LSPOptions{Dir: dir, Command: []string{"no-such-language-server-xyz"}})
+	defer lsp.Close()
+	_, reps := evidence.Collect(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12},
+		[]evidence.Provider{lsp}, evidence.CollectOptions{})
+	if reps[0].State != evidence.Unavailable || !strings.Contains(reps[0].Reason, "language server no-such-language-server-xyz not found") {
+		t.Errorf("report = %+v", reps[0])
+	}
+	// With no fresh index either, the fallback reports the index's reason.
+	os.Remove(filepath.Join(dir, "index.scip"))
+	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
+	defer f.Index.Close()
+	_, err := f.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12})
+	if err == nil || !strings.Contains(err.Error(), "no precision index") {
+		t.Errorf("Gather error = %v", err)
+	}
+}

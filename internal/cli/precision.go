@@ -121,7 +121,7 @@ func positionCommand(name string, kind evidence.Kind) func(ctx context.Context, 
 		defer prov.Close()
 		var provider evidence.Provider = prov
 		if *useLSP {
-			lsp := precision.NewLSP(precision.LSPOptions{Dir: p.root.Dir()})
+			lsp := precision.NewLSP(precision.LSPOptions{Dir: p.root.Dir(), Command: p.cfg.PrecisionIndex.LanguageServer})
 			defer lsp.Close()
 			provider = &precision.Fallback{Index: prov, Server: lsp}
 		}

@@ -39,6 +39,9 @@ type PrecisionIndex struct {
 	// GeneratorCommand is the argv that regenerates the index; never a
 	// shell string.
 	GeneratorCommand []string `json:"generator_command"`
+	// LanguageServer is the argv of the language server asked when no
+	// fresh index answers (cortex def --lsp); empty means gopls.
+	LanguageServer []string `json:"language_server"`
 }
 
 // DependencyDocs configures the documentation provider.
@@ -72,6 +75,7 @@ func Default() Config {
 			Enabled:          true,
 			Path:             "",
 			GeneratorCommand: []string{},
+			LanguageServer:   []string{},
 		},
 		DependencyDocs: DependencyDocs{
 			APIKeyEnv:             "CODECORTEX_DEPENDENCY_DOCS_API_KEY",
@@ -247,6 +251,14 @@ func validatePrecision(p *PrecisionIndex) error {
 		if a == "" || strings.ContainsRune(a, 0) {
 			return fmt.Errorf("generator_command[%d]: empty or contains a NUL byte", i)
 		}
+	}
+	for i, a := range p.LanguageServer {
+		if a == "" || strings.ContainsRune(a, 0) {
+			return fmt.Errorf("language_server[%d]: empty or contains a NUL byte", i)
+		}
+	}
+	if p.LanguageServer == nil {
+		p.LanguageServer = []string{}
 	}
 	if p.AutoGenerate && len(p.GeneratorCommand) == 0 {
 		return errors.New("auto_generate is set but generator_command is empty")
