@@ -182,7 +182,10 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	}
 	if snap.stale.Stale && p.canGenerate() {
 		if err := p.generate(ctx, snap.stale.Reason); err != nil {
-			return snapshot{}, err
+			// The stale index still answers, marked stale; the failure is
+			// part of the reason.
+			snap.stale.Reason += "; regenerating it failed: " + err.Error()
+			return snap, nil
 		}
 		return p.acquireLoaded(ctx, rel)
 	}

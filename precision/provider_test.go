@@ -311,3 +311,24 @@ func TestEdges(t *testing.T) {
 		t.Errorf("edges (-want +got):\n%s", diff)
 	}
 }
+
+func TestFailedRegenerationKeepsStaleAnswers(t *testing.T) {
+	dir := writeProject(t)
+	touch(t, filepath.Join(dir, "a.go"), time.Now().Add(time.Hour))
+	var progress bytes.Buffer
+	p := New(Options{Dir: dir, AutoGenerate: true, GeneratorCommand: []string{"false"}, Progress: &progress})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 1 || !resp.Records[0].Stale {
+		t.Errorf("records = %+v, want the stale answer", resp.Records)
+	}
+	if resp.Report.State != evidence.StaleState || !strings.Contains(resp.Report.Reason, "regenerating it failed: index generation failed") {
+		t.Errorf("report = %+v", resp.Report)
+	}
+	if !strings.Contains(progress.String(), "regenerating the precision index") {
+		t.Errorf("progress = %q", progress.String())
+	}
+}
