@@ -199,6 +199,7 @@ func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Re
 	}
 	var recs []evidence.Record
 	var dropped []string
+	files := map[string][]string{q.Path: lines} // lines of each file, read once per request
 	ask := func(kind evidence.Kind, method string, params map[string]any) error {
 		if !q.Wants(kind) {
 			return nil
@@ -218,7 +219,7 @@ func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Re
 			return fmt.Errorf("%s: %w", method, err)
 		}
 		for _, l := range locs {
-			r, ok, why := p.record(kind, l)
+			r, ok, why := p.record(kind, l, files)
 			if !ok {
 				dropped = append(dropped, why)
 				continue
@@ -273,7 +274,7 @@ func decodeLocations(raw json.RawMessage) ([]lspLocation, error) {
 
 // record converts an LSP location (UTF-16, zero-based) to a near_exact
 // record in code points; locations outside the root are not served.
-func (p *LSPProvider) record(kind evidence.Kind, l lspLocation) (evidence.Record, bool, string) {
+func (p *LSPProvider) record(kind evidence.Kind, l lspLocation, files map[string][]string) (evidence.Record, bool, string) {
 	u, err := url.Parse(l.URI)
 	if err != nil || u.Scheme != "file" {
 		return evidence.Record{}, false, "not a file location: " + l.URI
@@ -282,11 +283,15 @@ func (p *LSPProvider) record(kind evidence.Kind, l lspLocation) (evidence.Record
 	if err != nil {
 		return evidence.Record{}, false, "outside the project root: " + u.Path
 	}
-	data, err := p.root.ReadFile(rel)
-	if err != nil {
-		return evidence.Record{}, false, "unreadable: " + rel
+	lines, ok := files[rel]
+	if !ok {
+		data, err := p.root.ReadFile(rel)
+		if err != nil {
+			return evidence.Record{}, false, "unreadable: " + rel
+		}
+		lines = splitLines(string(data))
+		files[rel] = lines
 	}
-	lines := splitLines(string(data))
 	line := func(n int) string {
 		if n >= 0 && n < len(lines) {
 			return lines[n]
