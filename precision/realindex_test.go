@@ -82,7 +82,14 @@ func indexFixture(t *testing.T, lang string) (*Index, string) {
 		// is written twice.
 		run(t, dir, "scip-typescript", "index", "tsconfig.json", "tsconfig.b.json", "--output", out)
 	case "py":
-		run(t, dir, "scip-python", "index", ".", "--project-name", "shapes", "--project-version", "0.1.0", "--output", out)
+		// An empty environment list: the fixture has no dependencies, and
+		// without it scip-python runs pip, which CI machines may lack.
+		env := filepath.Join(t.TempDir(), "environment.json")
+		if err := os.WriteFile(env, []byte("[]"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(t, dir, "scip-python", "index", ".", "--project-name", "shapes", "--project-version", "0.1.0",
+			"--environment", env, "--output", out)
 	}
 	f, err := os.Open(out)
 	if err != nil {
