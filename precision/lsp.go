@@ -2,6 +2,7 @@ package precision
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -427,10 +428,12 @@ func (c *lspConn) readMessages() error {
 		if length < 0 {
 			return errors.New("message without Content-Length")
 		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(c.r, body); err != nil {
+		// Grown as bytes arrive, so a lying length allocates nothing.
+		var buf bytes.Buffer
+		if _, err := io.CopyN(&buf, c.r, int64(length)); err != nil {
 			return err
 		}
+		body := buf.Bytes()
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
