@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/config"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
@@ -45,6 +46,10 @@ func commands() []command {
 		{"version", "print the version", runVersion},
 		{"doctor", "report each layer's state and configuration problems", runDoctor},
 		{"config", "print the effective configuration (secrets redacted)", runConfig},
+		{"precision-status", "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
+		{"def", "definition of the symbol at FILE:LINE:COL (one-based code points)", positionCommand("def", evidence.Definition)},
+		{"refs", "references of the symbol at FILE:LINE:COL", positionCommand("refs", evidence.Reference)},
+		{"impl", "implementations of the symbol at FILE:LINE:COL", positionCommand("impl", evidence.Implementation)},
 	}
 }
 

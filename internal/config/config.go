@@ -43,6 +43,9 @@ type PrecisionIndex struct {
 	// GeneratorCommand is the argv that regenerates the index; never a
 	// shell string.
 	GeneratorCommand []string `json:"generator_command"`
+	// LanguageServer is the argv of the language server asked when no
+	// fresh index answers (cortex def --lsp); empty means gopls.
+	LanguageServer []string `json:"language_server"`
 }
 
 // DependencyDocs configures the documentation provider.
@@ -79,6 +82,7 @@ func Default() Config {
 			Enabled:          true,
 			Path:             "",
 			GeneratorCommand: []string{},
+			LanguageServer:   []string{},
 		},
 		DependencyDocs: DependencyDocs{
 			APIKeyEnv:             "CODECORTEX_DEPENDENCY_DOCS_API_KEY",
@@ -367,6 +371,9 @@ func (p *PrecisionIndex) normalize() {
 	if p.GeneratorCommand == nil {
 		p.GeneratorCommand = []string{}
 	}
+	if p.LanguageServer == nil {
+		p.LanguageServer = []string{}
+	}
 }
 
 // Validate checks the precision section: a configured path is clean,
@@ -381,6 +388,11 @@ func (p PrecisionIndex) Validate() error {
 	for i, a := range p.GeneratorCommand {
 		if a == "" || strings.ContainsRune(a, 0) {
 			return fmt.Errorf("generator_command[%d]: empty or contains a NUL byte", i)
+		}
+	}
+	for i, a := range p.LanguageServer {
+		if a == "" || strings.ContainsRune(a, 0) {
+			return fmt.Errorf("language_server[%d]: empty or contains a NUL byte", i)
 		}
 	}
 	if p.AutoGenerate && len(p.GeneratorCommand) == 0 {

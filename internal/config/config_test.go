@@ -120,7 +120,7 @@ func TestParse(t *testing.T) {
 			"dependency_docs": {"enabled": true, "api_key_env": "MY_KEY", "cache_ttl_seconds": 60, "serve_stale_when_offline": false},
 			"structural": {"enabled": false, "command": "/usr/local/bin/ast-grep", "max_rewrite_files": 1, "max_rewrite_matches": 2, "max_rewrite_bytes": 3, "preview_ttl_seconds": 4, "allow_apply": false}}`,
 			Config{
-				PrecisionIndex: PrecisionIndex{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}},
+				PrecisionIndex: PrecisionIndex{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
 				DependencyDocs: DependencyDocs{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
 				Structural:     Structural{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
 			}, nil},

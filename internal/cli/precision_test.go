@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/scip-code/scip/bindings/go/scip"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+const cliSym = "scip-go gomod example.com/m v1.0.0 `example.com/m`/Héllo()."
+
+// precisionProject writes a Go file with "é" before an identifier and a
+// scip-go index of it (UTF-8 byte columns), sources dated before the index.
+func precisionProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := "package m\n\n/* é */ func Héllo() {}\n\nvar _ = Héllo\n"
+	p := filepath.Join(dir, "m.go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p, old, old)
+	ix := &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go", Version: "0.1.26"}},
+		Documents: []*scip.Document{{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
+			// "/* é */ func " is 14 bytes, 13 code points; "Héllo" is 6 bytes.
+			{Range: []int32{2, 14, 20}, Symbol: cliSym, SymbolRoles: int32(scip.SymbolRole_Definition)},
+			{Range: []int32{4, 8, 14}, Symbol: cliSym, SymbolRoles: int32(scip.SymbolRole_ReadAccess)},
+		}}},
+	}
+	b, err := proto.Marshal(ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.scip"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), append([]string{"-C", dir}, args...), &Env{Stdout: &out, Stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestDefCommand(t *testing.T) {
+	dir := precisionProject(t)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string
+		inStderr string
+	}{
+		{"definition from the reference", []string{"def", "m.go:5:9"}, ExitOK,
+			"m.go:3:14-3:19\texact\t" + cliSym + "\n", ""},
+		{"references from the definition", []string{"refs", "m.go:3:14"}, ExitOK,
+			"m.go:5:9-5:14\texact\t" + cliSym + "\n", ""},
+		{"end column belongs to the next token", []string{"def", "m.go:3:19"}, ExitFail, "", "no results"},
+		{"no implementations", []string{"impl", "m.go:3:14"}, ExitFail, "", "no results"},
+		{"bad position", []string{"def", "m.go:x:1"}, ExitUsage, "", "LINE and COL must be positive"},
+		{"missing argument", []string{"def"}, ExitUsage, "", "usage: cortex def"},
+		{"outside the root", []string{"def", "../x.go:1:1"}, ExitFail, "", "climbs out of the root"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, dir, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr)
+			}
+			if diff := cmp.Diff(tt.stdout, stdout); diff != "" {
+				t.Errorf("stdout (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(stderr, tt.inStderr) {
+				t.Errorf("stderr %q does not mention %q", stderr, tt.inStderr)
+			}
+		})
+	}
+}
+
+func TestDefJSON(t *testing.T) {
+	dir := precisionProject(t)
+	code, stdout, _ := runCLI(t, dir, "def", "--json", "m.go:5:10")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var out struct {
+		Records []evidence.Record `json:"records"`
+		Reports []evidence.Report `json:"reports"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Records) != 1 {
+		t.Fatalf("records = %+v", out.Records)
+	}
+	r := out.Records[0]
+	if err := r.Validate(); err != nil {
+		t.Error(err)
+	}
+	if r.Location() != "m.go:3:14-3:19" || !r.Exact || r.Provenance != "precision-index" || r.Metadata.Attributes["encoding"] != "utf-8" {
+		t.Errorf("record = %+v", r)
+	}
+}
+
+func TestPrecisionStatusAndDoctor(t *testing.T) {
+	dir := precisionProject(t)
+	code, stdout, _ := runCLI(t, dir, "precision-status", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stdout)
+	}
+	var st struct {
+		State     string `json:"state"`
+		IndexPath string `json:"index_path"`
+		Metadata  struct{ Tool string }
+		Stats     struct{ Documents, Occurrences int }
+		Staleness struct {
+			Stale   bool
+			Checked int
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "available" || st.IndexPath != "index.scip" || st.Metadata.Tool != "scip-go" ||
+		st.Stats.Documents != 1 || st.Stats.Occurrences != 2 || st.Staleness.Stale || st.Staleness.Checked != 1 {
+		t.Errorf("status = %+v", st)
+	}
+	_, stdout, _ = runCLI(t, dir, "doctor")
+	if !strings.Contains(stdout, "precision intelligence   available") {
+		t.Errorf("doctor:\n%s", stdout)
+	}
+
+	// Stale: results still come, marked stale, with the reindex command.
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "m.go"), later, later)
+	code, stdout, _ = runCLI(t, dir, "precision-status")
+	if code != ExitFail || !strings.Contains(stdout, "stale — 1 of 1 indexed documents changed") ||
+		!strings.Contains(stdout, "run: scip-go --output index.scip") {
+		t.Errorf("stale status (exit %d):\n%s", code, stdout)
+	}
+	code, stdout, stderr := runCLI(t, dir, "def", "m.go:5:9")
+	if code != ExitOK || !strings.Contains(stdout, "inferred_high (stale)") || !strings.Contains(stderr, "→ run: scip-go --output index.scip") {
+		t.Errorf("stale def (exit %d):\n%s\n%s", code, stdout, stderr)
+	}
+	_, stdout, _ = runCLI(t, dir, "doctor")
+	if !strings.Contains(stdout, "precision intelligence   stale") {
+		t.Errorf("doctor:\n%s", stdout)
+	}
+
+	// Unavailable: a truncated index.
+	os.WriteFile(filepath.Join(dir, "index.scip"), []byte{0x0a, 0x40, 1}, 0o644)
+	code, _, stderr = runCLI(t, dir, "def", "m.go:5:9")
+	if code != ExitFail || !strings.Contains(stderr, "precision: unavailable — precision index index.scip is unusable") {
+		t.Errorf("corrupt def (exit %d): %s", code, stderr)
+	}
+	_, stdout, _ = runCLI(t, dir, "doctor")
+	if !strings.Contains(stdout, "precision intelligence   unavailable — precision index index.scip is unusable") {
+		t.Errorf("doctor:\n%s", stdout)
+	}
+
+	// Disabled by configuration.
+	os.MkdirAll(filepath.Join(dir, ".codecortex"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".codecortex/config.json"), []byte(`{"precision_index":{"enabled":false}}`), 0o644)
+	_, stdout, _ = runCLI(t, dir, "doctor")
+	if !strings.Contains(stdout, "precision intelligence   disabled") {
+		t.Errorf("doctor:\n%s", stdout)
+	}
+}
+
+func TestDefFallsBackToLanguageServer(t *testing.T) {
+	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	dir := precisionProject(t)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.Remove(filepath.Join(dir, "index.scip"))
+	code, stdout, stderr := runCLI(t, dir, "def", "--lsp", "m.go:5:9")
+	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\t\n" {
+		t.Errorf("def --lsp without an index (exit %d):\n%q\n%s", code, stdout, stderr)
+	}
+}

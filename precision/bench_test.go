@@ -1,0 +1,150 @@
+package precision
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/scip-code/scip/bindings/go/scip"
+)
+
+// BenchmarkStaleness stats 600 documents, the spec's headline size, with
+// both methods.
+func BenchmarkStaleness(b *testing.B) {
+	dir := b.TempDir()
+	ix := &scip.Index{Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go"}}}
+	old := time.Now().Add(-time.Hour)
+	for i := range 600 {
+		p := fmt.Sprintf("pkg%02d/file%03d.go", i%30, i)
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(abs), 0o755)
+		os.WriteFile(abs, []byte("package x\n"), 0o644)
+		os.Chtimes(abs, old, old)
+		ix.Documents = append(ix.Documents, &scip.Document{RelativePath: p,
+			Occurrences: []*scip.Occurrence{occ([]int32{0, 8, 9}, "local 0", 1)}})
+	}
+	indexPath := filepath.Join(dir, "index.scip")
+	os.WriteFile(indexPath, marshal(b, ix), 0o644)
+	f, _ := os.Open(indexPath)
+	loaded, err := Load(context.Background(), f, LoadOptions{})
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	info, _ := os.Stat(indexPath)
+	if err := RecordSources(dir, indexPath, loaded); err != nil {
+		b.Fatal(err)
+	}
+	m, _ := readManifest(indexPath)
+	for _, tc := range []struct {
+		name string
+		m    *Manifest
+	}{{"index-mtime", nil}, {"manifest", m}} {
+		b.Run(tc.name+"/600docs", func(b *testing.B) {
+			fr := newFreshness(dir, loaded, info, tc.m)
+			for b.Loop() {
+				if s := fr.check(); s.Stale || s.Checked != 600 {
+					b.Fatalf("staleness = %+v", s)
+				}
+			}
+		})
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchIndex is a large real index for BenchmarkLargeIndex; set
+// CODECORTEX_BENCH_INDEX to its path and CODECORTEX_BENCH_ROOT to the
+// project it was built from (see docs/benchmarks-precision.md).
+func benchIndex(b *testing.B) (string, string) {
+	p, root := os.Getenv("CODECORTEX_BENCH_INDEX"), os.Getenv("CODECORTEX_BENCH_ROOT")
+	if p == "" || root == "" {
+		b.Skip("set CODECORTEX_BENCH_INDEX and CODECORTEX_BENCH_ROOT to benchmark a large index")
+	}
+	return p, root
+}
+
+func loadFile(b *testing.B, p, root string) *Index {
+	f, err := os.Open(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	ix, err := Load(context.Background(), f, LoadOptions{Source: os.DirFS(root), Size: fi.Size()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
+
+// BenchmarkLargeIndex measures load time and live heap, 10,000 definition
+// lookups at reference positions, and staleness over every document.
+func BenchmarkLargeIndex(b *testing.B) {
+	p, root := benchIndex(b)
+	b.Run("load", func(b *testing.B) {
+		var ix *Index
+		// CPU time is reported beside wall time: on a shared machine it
+		// moves far less.
+		cpu0 := cpuTime()
+		for b.Loop() {
+			ix = loadFile(b, p, root)
+		}
+		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-heap-MB")
+		b.ReportMetric(float64(ix.Stats().Documents), "docs")
+		runtime.KeepAlive(ix)
+	})
+	ix := loadFile(b, p, root)
+	// 10,000 reference positions spread over the index, as one-based code
+	// points (the cache of source text is warmed by the first round).
+	type pos struct {
+		path      string
+		line, col int
+	}
+	var qs []pos
+	step := max(1, len(ix.refs)/10000)
+	for i := 0; i < len(ix.refs) && len(qs) < 10000; i += step {
+		l := ix.location(ix.refs[i].doc, ix.refs[i].occ)
+		qs = append(qs, pos{l.Path, l.StartLine, l.StartColumn})
+	}
+	b.Run("10000-definitions", func(b *testing.B) {
+		found := 0
+		for b.Loop() {
+			found = 0
+			for _, q := range qs {
+				s, _, err := ix.SymbolAt(q.path, q.line, q.col)
+				if err != nil {
+					continue
+				}
+				if len(ix.Definitions(s)) > 0 {
+					found++
+				}
+			}
+		}
+		b.ReportMetric(float64(found), "found")
+	})
+	b.Run("staleness-all-docs", func(b *testing.B) {
+		info, err := os.Stat(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fr := newFreshness(root, ix, info, nil)
+		for b.Loop() {
+			fr.check()
+		}
+		b.ReportMetric(float64(len(fr.abs)), "docs")
+	})
+}

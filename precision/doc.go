@@ -1,0 +1,58 @@
+// Package precision gives exact answers to position questions — what is
+// defined here, what references this, what implements this — from a SCIP
+// index of the repository, resolved by symbol identity and never by name.
+//
+// # Reading
+//
+// [Load] reads an index with the streaming visitor of the SCIP Go bindings,
+// one document at a time, and builds lookup tables once: occurrences per
+// document ordered by position, symbol → definitions and references, a
+// reverse index of implementations (a relationship with is_implementation
+// sits on the implementing symbol) and symbol information. Local symbols
+// ("local N") are scoped to their document, because every indexer restarts
+// them per file; scip-python's locals that break the symbol grammar, such as
+// "local 38(x)", are tolerated. Documents repeated under one path (as
+// scip-typescript writes them for each tsconfig project) are merged. Any
+// occurrence that is not a definition is a reference, whatever its other
+// roles (scip-typescript writes role 0, scip-go ReadAccess).
+//
+// # Positions
+//
+// Indexes count columns in the code unit their indexer used. The document's
+// position_encoding is honoured when set; when it is unset (as in every
+// index scip-go v0.1.26, scip-typescript 0.4.0 and scip-python 0.6.6 write)
+// the encoding comes from a table of measured tool behaviour
+// ([ResolveEncoding]): scip-go writes UTF-8 bytes, scip-typescript and
+// scip-python UTF-16 code units. An unknown tool is assumed to write code
+// points, and its records are not exact. Everything is converted at the
+// boundary: a [Location] is one-based, half-open, in code points, so a caret
+// at a range's end column belongs to the next token.
+//
+// # Unavailable, never broken
+//
+// No index, an unreadable or truncated one, an unsupported protocol version
+// or a document path that breaks the protocol make the [Provider] return an
+// [evidence.UnavailableError] naming the reason, and the other layers carry
+// on. Documents whose paths climb out of the root (scip-go writes generated
+// test files under the build cache as "../../...") are dropped, counted and
+// never served. A corrupt index never panics the loader (see FuzzLoad).
+//
+// # Freshness
+//
+// Every served document is stat-ed on every request, never sampled and never
+// hashed (see [Staleness]). A stale index still answers: its records are
+// marked with [evidence.MarkStale] and the report carries the exact command
+// that rebuilds the index. With auto-generation configured, a missing or
+// stale index is regenerated through the safe subprocess helper first.
+//
+// # Edges
+//
+// [Provider.Edges] lists the edges the index proves — reference site →
+// defining symbol, implementation → what it implements — as exact records
+// for the graph and impact layers.
+//
+// # Live language server
+//
+// [LSPProvider] asks a language server (gopls by default) over stdio when no
+// fresh index answers; its records are near_exact, never exact.
+package precision

@@ -1,0 +1,86 @@
+package precision_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing/fstest"
+	"time"
+
+	"github.com/scip-code/scip/bindings/go/scip"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
+)
+
+// An index as scip-go writes it: columns in UTF-8 bytes, with no declared
+// encoding. "é" is two bytes, so Hello starts at byte 14, code point 13.
+func exampleIndex() []byte {
+	const hello = "scip-go gomod example.com/m v1.0.0 `example.com/m`/Hello()."
+	b, _ := proto.Marshal(&scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go", Version: "0.1.26"}},
+		Documents: []*scip.Document{{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
+			{Range: []int32{2, 14, 19}, Symbol: hello, SymbolRoles: int32(scip.SymbolRole_Definition)},
+			{Range: []int32{4, 8, 13}, Symbol: hello, SymbolRoles: int32(scip.SymbolRole_ReadAccess)},
+		}}},
+	})
+	return b
+}
+
+func ExampleLoad() {
+	src := fstest.MapFS{"m.go": {Data: []byte("package m\n\n/* é */ func Hello() {}\n\nvar _ = Hello\n")}}
+	ix, err := precision.Load(context.Background(), bytes.NewReader(exampleIndex()), precision.LoadOptions{Source: src})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// One-based code points in, one-based code points out.
+	sym, _, err := ix.SymbolAt("m.go", 5, 9)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range ix.Definitions(sym) {
+		fmt.Printf("%s:%d:%d-%d:%d %s (%s)\n", d.Path, d.StartLine, d.StartColumn, d.EndLine, d.EndColumn, d.Encoding, d.EncodingSource)
+	}
+	// Output:
+	// m.go:3:14-3:19 utf-8 (measured)
+}
+
+func ExampleResolveEncoding() {
+	for _, tool := range []string{"scip-go", "scip-typescript", "my-indexer"} {
+		enc, how := precision.ResolveEncoding(scip.PositionEncoding_UnspecifiedPositionEncoding, tool)
+		fmt.Println(tool, enc, how)
+	}
+	// Output:
+	// scip-go utf-8 measured
+	// scip-typescript utf-16 measured
+	// my-indexer code-points assumed
+}
+
+func ExampleProvider() {
+	dir, _ := os.MkdirTemp("", "precision-example")
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, "m.go")
+	os.WriteFile(src, []byte("package m\n\n/* é */ func Hello() {}\n\nvar _ = Hello\n"), 0o644)
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(src, old, old) // written before the index
+	os.WriteFile(filepath.Join(dir, "index.scip"), exampleIndex(), 0o644)
+
+	p := precision.New(precision.Options{Dir: dir})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "m.go", Line: 3, Column: 14,
+		Kinds: []evidence.Kind{evidence.Reference}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range resp.Records {
+		fmt.Println(r.Kind, r.Location(), r.Trust, r.Exact)
+	}
+	// Output:
+	// reference m.go:5:9-5:14 exact true
+}

@@ -1,0 +1,84 @@
+package precision
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/trust"
+)
+
+func TestFallbackToLanguageServer(t *testing.T) {
+	testtool.Require(t, "gopls", installHint)
+	testtool.Require(t, "scip-go", installHint)
+	dir := copyFixture(t, "go")
+	run(t, dir, "scip-go", "--output", "index.scip")
+	lsp := NewLSP(LSPOptions{Dir: dir})
+	defer lsp.Close()
+	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
+	defer f.Index.Close()
+	ctx := context.Background()
+	// Greeting on line 24 ("é日本😀" + greeting), defined at 15:5.
+	q := evidence.Query{Path: "shapes.go", Line: 24, Column: 78, Kinds: []evidence.Kind{evidence.Definition}}
+	tiers := func(resp evidence.Response) []string {
+		var out []string
+		for _, r := range resp.Records {
+			out = append(out, r.Location()+" "+r.Trust.String())
+		}
+		return out
+	}
+
+	resp, err := f.Gather(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tiers(resp); len(got) != 1 || got[0] != "shapes.go:15:5-15:13 exact" {
+		t.Fatalf("fresh index: %v, want only the exact record", got)
+	}
+
+	// Stale: the stale index record and the server's near_exact one.
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "other/other.go"), later, later)
+	resp, err = f.Gather(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(tiers(resp), ", ")
+	if got != "shapes.go:15:5-15:13 inferred_high, shapes.go:15:5-15:13 near_exact" || resp.Report.State != evidence.StaleState {
+		t.Errorf("stale index: %s (report %+v)", got, resp.Report)
+	}
+
+	// No index: the server alone.
+	os.Remove(filepath.Join(dir, "index.scip"))
+	resp, err = f.Gather(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 1 || resp.Records[0].Trust != trust.NearExact || !strings.Contains(resp.Report.Reason, "answered by the language server") {
+		t.Errorf("no index: %v (report %+v)", tiers(resp), resp.Report)
+	}
+}
+
+func TestLSPUnavailable(t *testing.T) {
+	dir := writeProject(t)
+	lsp := NewLSP(LSPOptions{Dir: dir, Command: []string{"no-such-language-server-xyz"}})
+	defer lsp.Close()
+	_, reps := evidence.Collect(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12},
+		[]evidence.Provider{lsp}, evidence.CollectOptions{})
+	if reps[0].State != evidence.Unavailable || !strings.Contains(reps[0].Reason, "language server no-such-language-server-xyz not found") {
+		t.Errorf("report = %+v", reps[0])
+	}
+	// With no fresh index either, the fallback reports the index's reason.
+	os.Remove(filepath.Join(dir, "index.scip"))
+	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
+	defer f.Index.Close()
+	_, err := f.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12})
+	if err == nil || !strings.Contains(err.Error(), "no precision index") {
+		t.Errorf("Gather error = %v", err)
+	}
+}

@@ -1,0 +1,389 @@
+package precision
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/scip-code/scip/bindings/go/scip"
+	"google.golang.org/protobuf/proto"
+)
+
+const (
+	pkgA   = "scip-go gomod example.com/a v1.0.0 `example.com/a`/"
+	pkgB   = "scip-go gomod example.com/b v1.0.0 `example.com/b`/"
+	shapeA = pkgA + "Shape#"
+	shapeB = pkgB + "Shape#"
+	square = pkgA + "Square#"
+)
+
+// fixtureSources are the files the synthetic index describes. Line 1 of
+// a.go has "😀" (4 bytes, 2 UTF-16 units, 1 code point) before Square.
+var fixtureSources = fstest.MapFS{
+	"a.go":     {Data: []byte("package a\n/*😀*/ type Square struct{}\ntype Shape interface{}\nvar v Shape = Square{}\n")},
+	"b/b.go":   {Data: []byte("package b\ntype Shape struct{}\nfunc f() { x := 1; _ = x }\n")},
+	"b/c.go":   {Data: []byte("package b\nfunc g() { x := 2; _ = x }\nvar s Shape\n")},
+	"multi.go": {Data: []byte("package a\nvar long = `a\nb`\n")},
+}
+
+func occ(rg []int32, sym string, roles scip.SymbolRole) *scip.Occurrence {
+	return &scip.Occurrence{Range: rg, Symbol: sym, SymbolRoles: int32(roles)}
+}
+
+// fixtureIndex is a small scip-go index over fixtureSources, in UTF-8 byte
+// columns: Square starts at byte 14 on line 1 (code point 11, zero-based).
+func fixtureIndex() *scip.Index {
+	def := scip.SymbolRole_Definition
+	return &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go", Version: "0.1.26"}, ProjectRoot: "file:///src"},
+		Documents: []*scip.Document{
+			{RelativePath: "a.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{1, 14, 20}, square, def),
+				occ([]int32{2, 5, 10}, shapeA, def),
+				occ([]int32{3, 6, 11}, shapeA, scip.SymbolRole_ReadAccess),
+				occ([]int32{3, 14, 20}, square, 0), // role 0 is a reference too
+			}, Symbols: []*scip.SymbolInformation{
+				{Symbol: square, DisplayName: "Square", Relationships: []*scip.Relationship{{Symbol: shapeA, IsImplementation: true}}},
+				{Symbol: shapeA, DisplayName: "Shape", Documentation: []string{"Shape is an interface."}},
+			}},
+			{RelativePath: "b/b.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{1, 5, 10}, shapeB, def),
+				occ([]int32{2, 11, 12}, "local 0", def),
+				occ([]int32{2, 23, 24}, "local 0", scip.SymbolRole_ReadAccess),
+			}},
+			{RelativePath: "b/c.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{1, 11, 12}, "local 0", def),
+				occ([]int32{1, 23, 24}, "local 0", scip.SymbolRole_ReadAccess),
+			}},
+			// scip-typescript repeats a document for every project that
+			// includes it: the repeat is merged by path.
+			{RelativePath: "b/c.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{1, 11, 12}, "local 0", def),
+				occ([]int32{2, 6, 11}, shapeB, 0),
+			}},
+			// A 4-element range.
+			{RelativePath: "multi.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{1, 4, 8}, pkgA+"long.", def),
+				occ([]int32{1, 11, 2, 2}, pkgA+"long.", scip.SymbolRole_ReadAccess),
+			}},
+			// scip-go writes generated test files from the build cache.
+			{RelativePath: "../../root/.cache/go-build/ab/x_test.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, square, 0),
+			}},
+		},
+	}
+}
+
+func marshal(t testing.TB, ix *scip.Index) []byte {
+	t.Helper()
+	b, err := proto.Marshal(ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func loadFixture(t testing.TB) *Index {
+	t.Helper()
+	data := marshal(t, fixtureIndex())
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{Source: fixtureSources, Size: int64(len(data))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func loc(path string, sl, sc, el, ec int, sym string, roles scip.SymbolRole) Location {
+	return Location{Path: path, StartLine: sl, StartColumn: sc, EndLine: el, EndColumn: ec, Symbol: sym,
+		Roles: int32(roles), Encoding: UTF8, EncodingSource: Measured, Exact: true}
+}
+
+func TestLoadStats(t *testing.T) {
+	ix := loadFixture(t)
+	want := Stats{Documents: 4, Symbols: 6, Occurrences: 12, MergedDocuments: 1,
+		Encodings: map[string]int{"utf-8 (measured)": 4}}
+	if diff := cmp.Diff(want, ix.Stats()); diff != "" {
+		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+	wantDropped := []DroppedDocument{{Path: "../../root/.cache/go-build/ab/x_test.go", Reason: "outside the project root"}}
+	if diff := cmp.Diff(wantDropped, ix.Dropped()); diff != "" {
+		t.Errorf("Dropped (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Metadata{Tool: "scip-go", ToolVersion: "0.1.26", ProjectRoot: "file:///src"}, ix.Metadata()); diff != "" {
+		t.Errorf("Metadata (-want +got):\n%s", diff)
+	}
+}
+
+func TestSymbolAtAndAnswers(t *testing.T) {
+	ix := loadFixture(t)
+	def := scip.SymbolRole_Definition
+	tests := []struct {
+		name            string
+		path            string
+		line, col       int
+		wantSym         string
+		wantErr         error
+		wantDefs        []Location
+		wantRefs        []Location
+		wantImpls       []string
+		wantImplementsN int
+	}{
+		{name: "after emoji: code point 12 is byte 15 (one-based)", path: "a.go", line: 2, col: 12, wantSym: square,
+			wantDefs:        []Location{loc("a.go", 2, 12, 2, 18, square, def)},
+			wantRefs:        []Location{loc("a.go", 4, 15, 4, 21, square, 0)},
+			wantImplementsN: 1},
+		{name: "last character of the token", path: "a.go", line: 2, col: 17, wantSym: square,
+			wantDefs:        []Location{loc("a.go", 2, 12, 2, 18, square, def)},
+			wantRefs:        []Location{loc("a.go", 4, 15, 4, 21, square, 0)},
+			wantImplementsN: 1},
+		{name: "end column belongs to the next token", path: "a.go", line: 2, col: 18, wantErr: ErrNoSymbol},
+		{name: "before the token", path: "a.go", line: 2, col: 11, wantErr: ErrNoSymbol},
+		{name: "interface", path: "a.go", line: 3, col: 6, wantSym: shapeA,
+			wantDefs:  []Location{loc("a.go", 3, 6, 3, 11, shapeA, def)},
+			wantRefs:  []Location{loc("a.go", 4, 7, 4, 12, shapeA, scip.SymbolRole_ReadAccess)},
+			wantImpls: []string{square}},
+		{name: "same name, other package", path: "b/b.go", line: 2, col: 6, wantSym: shapeB,
+			wantDefs: []Location{loc("b/b.go", 2, 6, 2, 11, shapeB, def)},
+			wantRefs: []Location{loc("b/c.go", 3, 7, 3, 12, shapeB, 0)}},
+		{name: "local scoped to its document", path: "b/c.go", line: 2, col: 24, wantSym: "local 0",
+			wantDefs: []Location{loc("b/c.go", 2, 12, 2, 13, "local 0", def)},
+			wantRefs: []Location{loc("b/c.go", 2, 24, 2, 25, "local 0", scip.SymbolRole_ReadAccess)}},
+		{name: "4-element range", path: "multi.go", line: 3, col: 1, wantSym: pkgA + "long.",
+			wantDefs: []Location{loc("multi.go", 2, 5, 2, 9, pkgA+"long.", def)},
+			wantRefs: []Location{loc("multi.go", 2, 12, 3, 3, pkgA+"long.", scip.SymbolRole_ReadAccess)}},
+		{name: "dropped document is never served", path: "../../root/.cache/go-build/ab/x_test.go", line: 1, col: 1, wantErr: ErrNoDocument},
+		{name: "unknown document", path: "nope.go", line: 1, col: 1, wantErr: ErrNoDocument},
+		{name: "zero position", path: "a.go", line: 0, col: 0, wantErr: ErrNoSymbol},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _, err := ix.SymbolAt(tt.path, tt.line, tt.col)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("SymbolAt error = %v, want %v", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Name != tt.wantSym {
+				t.Fatalf("SymbolAt = %q, want %q", s.Name, tt.wantSym)
+			}
+			if diff := cmp.Diff(tt.wantDefs, ix.Definitions(s)); diff != "" {
+				t.Errorf("Definitions (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantRefs, ix.References(s)); diff != "" {
+				t.Errorf("References (-want +got):\n%s", diff)
+			}
+			var impls []string
+			for _, i := range ix.Implementations(s) {
+				impls = append(impls, i.Name)
+			}
+			if diff := cmp.Diff(tt.wantImpls, impls); diff != "" {
+				t.Errorf("Implementations (-want +got):\n%s", diff)
+			}
+			if got := len(ix.Implements(s)); got != tt.wantImplementsN {
+				t.Errorf("Implements: %d symbols, want %d", got, tt.wantImplementsN)
+			}
+		})
+	}
+}
+
+func TestLocalsAreScopedPerDocument(t *testing.T) {
+	ix := loadFixture(t)
+	inB, err := ix.Lookup("local 0", "b/b.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inC, err := ix.Lookup("local 0", "b/c.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inB.id == inC.id {
+		t.Fatal("local 0 of b/b.go and b/c.go are one symbol")
+	}
+	for _, l := range ix.References(inB) {
+		if l.Path != "b/b.go" {
+			t.Errorf("a reference of b/b.go's local 0 is in %s", l.Path)
+		}
+	}
+}
+
+func TestLookupNameKeepsPackages(t *testing.T) {
+	ix := loadFixture(t)
+	got := ix.LookupName("Shape")
+	var pkgs, syms []string
+	for _, c := range got {
+		pkgs = append(pkgs, c.Package)
+		syms = append(syms, c.Symbol.Name)
+	}
+	if diff := cmp.Diff([]string{"gomod example.com/a v1.0.0", "gomod example.com/b v1.0.0"}, pkgs); diff != "" {
+		t.Errorf("packages (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{shapeA, shapeB}, syms); diff != "" {
+		t.Errorf("symbols (-want +got):\n%s", diff)
+	}
+	if len(got) == 2 && got[0].Symbol.Info.Documentation != "Shape is an interface." {
+		t.Errorf("documentation = %q", got[0].Symbol.Info.Documentation)
+	}
+}
+
+func TestLoadFailures(t *testing.T) {
+	good := marshal(t, fixtureIndex())
+	withDoc := func(p string) []byte {
+		ix := fixtureIndex()
+		ix.Documents = append(ix.Documents, &scip.Document{RelativePath: p})
+		return marshal(t, ix)
+	}
+	future := fixtureIndex()
+	future.Metadata.Version = 7
+	noMeta := fixtureIndex()
+	noMeta.Metadata = nil
+	tests := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"truncated", good[:len(good)-3], ErrUnreadable},
+		{"garbage", []byte("this is not an index"), ErrUnreadable},
+		{"huge length", []byte{0x12, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, ErrUnreadable},
+		{"no metadata", marshal(t, noMeta), ErrUnreadable},
+		{"empty", nil, ErrUnreadable},
+		{"future protocol", marshal(t, future), ErrUnsupported},
+		{"absolute path", withDoc("/etc/passwd"), ErrProtocol},
+		{"backslash path", withDoc(`a\b.go`), ErrProtocol},
+		{"unclean path", withDoc("a/./b.go"), ErrProtocol},
+		{"empty path", withDoc(""), ErrProtocol},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			readers := map[string]io.Reader{
+				"unknown size": struct{ io.Reader }{bytes.NewReader(tt.data)},
+				"known size":   bytes.NewReader(tt.data),
+			}
+			for name, r := range readers {
+				_, err := Load(context.Background(), r, LoadOptions{})
+				if !errors.Is(err, tt.want) {
+					t.Errorf("%s: Load error = %v, want %v", name, err, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func TestInvalidRangesAreSkipped(t *testing.T) {
+	ix := fixtureIndex()
+	ix.Documents[0].Occurrences = append(ix.Documents[0].Occurrences,
+		occ([]int32{1, 2}, square, 0), occ([]int32{5, 4, 3}, square, 0), occ([]int32{-1, 0, 1}, square, 0))
+	data := marshal(t, ix)
+	got, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := got.Stats().InvalidOccurrences; n != 3 {
+		t.Errorf("InvalidOccurrences = %d, want 3", n)
+	}
+}
+
+func TestDeclaredEncodingWins(t *testing.T) {
+	ix := fixtureIndex()
+	// Declared UTF-16: "😀" is 2 units, so Square starts at unit 6+... on
+	// line 1 ("/*😀*/ type " = 2+2+2+1+5 = 12 units).
+	ix.Documents[0].PositionEncoding = scip.PositionEncoding_UTF16CodeUnitOffsetFromLineStart
+	ix.Documents[0].Occurrences[0].Range = []int32{1, 12, 18}
+	ix.Metadata.ToolInfo.Name = "some-new-indexer"
+	ix.Documents[1].PositionEncoding = 0
+	data := marshal(t, ix)
+	got, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{Source: fixtureSources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, l, err := got.SymbolAt("a.go", 2, 12)
+	if err != nil || s.Name != square {
+		t.Fatalf("SymbolAt = %q, %v", s.Name, err)
+	}
+	want := Location{Path: "a.go", StartLine: 2, StartColumn: 12, EndLine: 2, EndColumn: 18, Symbol: square,
+		Roles: int32(scip.SymbolRole_Definition), Encoding: UTF16, EncodingSource: Declared, Exact: true}
+	if diff := cmp.Diff(want, l); diff != "" {
+		t.Errorf("location (-want +got):\n%s", diff)
+	}
+	// The unknown tool's undeclared document is assumed code points and
+	// not exact.
+	s, l, err = got.SymbolAt("b/b.go", 2, 6)
+	if err != nil || s.Name != shapeB {
+		t.Fatalf("SymbolAt = %q, %v", s.Name, err)
+	}
+	if l.EncodingSource != Assumed || l.Exact {
+		t.Errorf("undeclared encoding of an unknown tool: source %s exact %v, want assumed, not exact", l.EncodingSource, l.Exact)
+	}
+}
+
+func TestNoSourceIsNotExact(t *testing.T) {
+	data := marshal(t, fixtureIndex())
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := ix.Lookup(square, "")
+	for _, l := range ix.Definitions(s) {
+		if l.Exact {
+			t.Errorf("%+v is exact without source text to convert from", l)
+		}
+	}
+}
+
+// scip-python writes locals outside the symbol grammar, such as
+// "local 38(x)"; they are tolerated and scoped to their document like any
+// local.
+func TestOddLocals(t *testing.T) {
+	ix := fixtureIndex()
+	ix.Metadata.ToolInfo.Name = "scip-python"
+	ix.Documents[1].Occurrences = append(ix.Documents[1].Occurrences, occ([]int32{0, 0, 1}, "local 38(x)", scip.SymbolRole_Definition))
+	ix.Documents[2].Occurrences = append(ix.Documents[2].Occurrences, occ([]int32{0, 0, 1}, "local 38(x)", scip.SymbolRole_Definition))
+	data := marshal(t, ix)
+	got, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{Source: fixtureSources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := got.SymbolAt("b/b.go", 1, 1)
+	if err != nil || s.Name != "local 38(x)" || s.Document != "b/b.go" {
+		t.Fatalf("SymbolAt = %+v, %v", s, err)
+	}
+	if defs := got.Definitions(s); len(defs) != 1 || defs[0].Path != "b/b.go" {
+		t.Errorf("definitions of b/b.go's local 38(x): %+v", defs)
+	}
+	if c := got.LookupName("x"); len(c) != 0 {
+		t.Errorf("a local is a name-lookup candidate: %+v", c)
+	}
+}
+
+// Queries share the index and its source cache; run them side by side
+// (go test -race checks the sharing).
+func TestConcurrentQueries(t *testing.T) {
+	ix := loadFixture(t)
+	done := make(chan string, 8)
+	for range 8 {
+		go func() {
+			for range 50 {
+				s, l, err := ix.SymbolAt("a.go", 2, 12)
+				if err != nil || s.Name != square || l.StartColumn != 12 {
+					done <- fmt.Sprintf("SymbolAt = %q %+v %v", s.Name, l, err)
+					return
+				}
+				ix.References(s)
+			}
+			done <- ""
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}

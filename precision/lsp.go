@@ -1,0 +1,481 @@
+package precision
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// LSPName is the provider name language-server records carry.
+const LSPName = "language-server"
+
+// LSPOptions configures an [LSPProvider]. The zero value runs gopls in the
+// working directory.
+type LSPOptions struct {
+	// Dir is the project root; empty means the working directory.
+	Dir string
+	// Command is the server's argv; empty means gopls. The server must
+	// speak LSP over standard input and output.
+	Command []string
+	// Env is the server's environment; nil passes PATH, HOME and the Go,
+	// Node and Python variables an indexer would get.
+	Env []string
+	// RequestTimeout bounds each request, including the first one, which
+	// waits for the server to initialise; zero means 60 seconds.
+	RequestTimeout time.Duration
+}
+
+// An LSPProvider answers definition, reference and implementation questions
+// by asking a live language server over stdio. Its records are near_exact,
+// never exact. The server is started through safeexec on first use,
+// initialised once, reused for every later query and shut down by Close.
+// It is safe for concurrent use.
+type LSPProvider struct {
+	opts LSPOptions
+
+	mu      sync.Mutex
+	root    *contain.Root
+	conn    *lspConn
+	proc    *safeexec.Process
+	started bool
+	err     error // the start or initialise failure, kept
+}
+
+// NewLSP returns a language-server provider; nothing starts until it is
+// used.
+func NewLSP(opts LSPOptions) *LSPProvider { return &LSPProvider{opts: opts} }
+
+// Name returns "language-server".
+func (p *LSPProvider) Name() string { return LSPName }
+
+func (p *LSPProvider) timeout() time.Duration {
+	if p.opts.RequestTimeout > 0 {
+		return p.opts.RequestTimeout
+	}
+	return 60 * time.Second
+}
+
+// start launches and initialises the server once. p.mu is held.
+func (p *LSPProvider) start(ctx context.Context) error {
+	if p.started {
+		return p.err
+	}
+	p.started = true
+	p.err = p.startLocked(ctx)
+	return p.err
+}
+
+func (p *LSPProvider) startLocked(ctx context.Context) error {
+	dir := p.opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	root, err := contain.Open(dir)
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "project root cannot be opened", Err: err}
+	}
+	p.root = root
+	argv := p.opts.Command
+	if len(argv) == 0 {
+		argv = []string{"gopls"}
+	}
+	exe, err := safeexec.LookPath(argv[0])
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " not found", Err: err,
+			Guidance: "install it (for gopls: go install golang.org/x/tools/gopls@v0.23.0)"}
+	}
+	env := p.opts.Env
+	if env == nil {
+		env = safeexec.Environ(generatorEnv...)
+	}
+	// The server lives until Close, not until this request's context ends.
+	proc, err := safeexec.Start(context.WithoutCancel(ctx), safeexec.Invocation{
+		Path: exe, Args: argv[1:], Dir: root.Dir(), Env: env})
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " cannot start", Err: err}
+	}
+	p.proc = proc
+	p.conn = newLSPConn(proc.Stdin, proc.Stdout)
+	go p.conn.readLoop()
+	rootURI := fileURI(root.Dir())
+	params := map[string]any{
+		"processId": nil,
+		"rootUri":   rootURI,
+		"workspaceFolders": []map[string]string{
+			{"uri": rootURI, "name": filepath.Base(root.Dir())},
+		},
+		"capabilities": map[string]any{
+			"textDocument": map[string]any{
+				"definition":     map[string]any{"linkSupport": false},
+				"implementation": map[string]any{"linkSupport": false},
+				"references":     map[string]any{},
+			},
+			"workspace": map[string]any{"workspaceFolders": true, "configuration": true},
+		},
+	}
+	ictx, cancel := context.WithTimeout(ctx, p.timeout())
+	defer cancel()
+	if _, err := p.conn.call(ictx, "initialize", params); err != nil {
+		p.closeLocked()
+		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " did not initialise", Err: err}
+	}
+	if err := p.conn.notify("initialized", map[string]any{}); err != nil {
+		p.closeLocked()
+		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " did not initialise", Err: err}
+	}
+	return nil
+}
+
+// Close shuts the server down cleanly (shutdown, exit), then waits for it,
+// interrupting and finally killing it if it lingers.
+func (p *LSPProvider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closeLocked()
+}
+
+func (p *LSPProvider) closeLocked() error {
+	var err error
+	if p.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _ = p.conn.call(ctx, "shutdown", nil)
+		cancel()
+		_ = p.conn.notify("exit", nil)
+		p.conn = nil
+	}
+	if p.proc != nil {
+		err = p.proc.Close(2 * time.Second)
+		p.proc = nil
+	}
+	if p.root != nil {
+		p.root.Close()
+		p.root = nil
+	}
+	p.err = errors.New("language server closed")
+	return err
+}
+
+// Gather asks the server about the position in q, for the kinds q wants.
+// Queries without a position get no records.
+func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	if q.Path == "" || q.Line < 1 || q.Column < 1 {
+		return evidence.Response{}, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.start(ctx); err != nil {
+		return evidence.Response{}, err
+	}
+	abs, err := p.root.Abs(q.Path)
+	if err != nil {
+		return evidence.Response{}, err
+	}
+	data, err := p.root.ReadFile(q.Path)
+	if err != nil {
+		return evidence.Response{}, err
+	}
+	lines := splitLines(string(data))
+	if q.Line > len(lines) {
+		return evidence.Response{}, nil
+	}
+	pos := map[string]any{
+		"textDocument": map[string]string{"uri": fileURI(abs)},
+		"position": map[string]int{"line": q.Line - 1,
+			"character": FromCodePoints(lines[q.Line-1], q.Column-1, UTF16)},
+	}
+	var recs []evidence.Record
+	var dropped []string
+	files := map[string][]string{q.Path: lines} // lines of each file, read once per request
+	ask := func(kind evidence.Kind, method string, params map[string]any) error {
+		if !q.Wants(kind) {
+			return nil
+		}
+		rctx, cancel := context.WithTimeout(ctx, p.timeout())
+		defer cancel()
+		raw, err := p.conn.call(rctx, method, params)
+		var re *rpcError
+		if errors.As(err, &re) {
+			return nil // the server has no answer here, such as implementation of a var
+		}
+		if err != nil {
+			return err
+		}
+		locs, err := decodeLocations(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		for _, l := range locs {
+			r, ok, why := p.record(kind, l, files)
+			if !ok {
+				dropped = append(dropped, why)
+				continue
+			}
+			recs = append(recs, r)
+		}
+		return nil
+	}
+	refParams := map[string]any{"context": map[string]bool{"includeDeclaration": false}}
+	for k, v := range pos {
+		refParams[k] = v
+	}
+	for _, a := range []struct {
+		kind   evidence.Kind
+		method string
+		params map[string]any
+	}{
+		{evidence.Definition, "textDocument/definition", pos},
+		{evidence.Reference, "textDocument/references", refParams},
+		{evidence.Implementation, "textDocument/implementation", pos},
+	} {
+		if err := ask(a.kind, a.method, a.params); err != nil {
+			return evidence.Response{}, &evidence.UnavailableError{Reason: "language server request failed", Err: err}
+		}
+	}
+	return evidence.Response{Records: recs, Report: evidence.Report{Dropped: dropped}}, nil
+}
+
+type lspLocation struct {
+	URI   string `json:"uri"`
+	Range struct {
+		Start struct{ Line, Character int } `json:"start"`
+		End   struct{ Line, Character int } `json:"end"`
+	} `json:"range"`
+}
+
+// decodeLocations reads a Location, a Location[] or null.
+func decodeLocations(raw json.RawMessage) ([]lspLocation, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return nil, nil
+	}
+	if strings.HasPrefix(s, "{") {
+		var l lspLocation
+		err := json.Unmarshal(raw, &l)
+		return []lspLocation{l}, err
+	}
+	var ls []lspLocation
+	err := json.Unmarshal(raw, &ls)
+	return ls, err
+}
+
+// record converts an LSP location (UTF-16, zero-based) to a near_exact
+// record in code points; locations outside the root are not served.
+func (p *LSPProvider) record(kind evidence.Kind, l lspLocation, files map[string][]string) (evidence.Record, bool, string) {
+	u, err := url.Parse(l.URI)
+	if err != nil || u.Scheme != "file" {
+		return evidence.Record{}, false, "not a file location: " + l.URI
+	}
+	rel, err := p.root.Rel(u.Path)
+	if err != nil {
+		return evidence.Record{}, false, "outside the project root: " + u.Path
+	}
+	lines, ok := files[rel]
+	if !ok {
+		data, err := p.root.ReadFile(rel)
+		if err != nil {
+			return evidence.Record{}, false, "unreadable: " + rel
+		}
+		lines = splitLines(string(data))
+		files[rel] = lines
+	}
+	line := func(n int) string {
+		if n >= 0 && n < len(lines) {
+			return lines[n]
+		}
+		return ""
+	}
+	rg := l.Range
+	return evidence.Record{
+		Kind: kind, Provider: LSPName, Provenance: trust.LanguageServer, Trust: trust.NearExact,
+		Confidence: 0.9,
+		Path:       rel,
+		StartLine:  rg.Start.Line + 1, StartColumn: ToCodePoints(line(rg.Start.Line), rg.Start.Character, UTF16) + 1,
+		EndLine: rg.End.Line + 1, EndColumn: ToCodePoints(line(rg.End.Line), rg.End.Character, UTF16) + 1,
+	}, true, ""
+}
+
+func fileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// lspConn is a JSON-RPC 2.0 connection with LSP's Content-Length framing.
+type lspConn struct {
+	w       io.Writer
+	r       *bufio.Reader
+	wmu     sync.Mutex
+	mu      sync.Mutex
+	nextID  int
+	pending map[int]chan rpcResult
+	closed  chan struct{}
+	readErr error
+}
+
+type rpcResult struct {
+	result json.RawMessage
+	err    error
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *rpcError) Error() string {
+	return fmt.Sprintf("language server error %d: %s", e.Code, e.Message)
+}
+
+func newLSPConn(w io.Writer, r io.Reader) *lspConn {
+	return &lspConn{w: w, r: bufio.NewReader(r), pending: map[int]chan rpcResult{}, closed: make(chan struct{})}
+}
+
+func (c *lspConn) write(msg any) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n", len(b)); err != nil {
+		return err
+	}
+	_, err = c.w.Write(b)
+	return err
+}
+
+func (c *lspConn) notify(method string, params any) error {
+	return c.write(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+func (c *lspConn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	c.mu.Lock()
+	if c.readErr != nil {
+		err := c.readErr
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.nextID++
+	id := c.nextID
+	ch := make(chan rpcResult, 1)
+	c.pending[id] = ch
+	c.mu.Unlock()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	if err := c.write(msg); err != nil {
+		return nil, err
+	}
+	select {
+	case r := <-ch:
+		return r.result, r.err
+	case <-c.closed:
+		return nil, fmt.Errorf("language server exited: %w", c.readErr)
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+		_ = c.notify("$/cancelRequest", map[string]int{"id": id})
+		return nil, ctx.Err()
+	}
+}
+
+// maxMessage caps one message from the server.
+const maxMessage = 64 << 20
+
+func (c *lspConn) readLoop() {
+	err := c.readMessages()
+	c.mu.Lock()
+	c.readErr = err
+	c.mu.Unlock()
+	close(c.closed)
+}
+
+func (c *lspConn) readMessages() error {
+	for {
+		length := -1
+		for {
+			line, err := c.r.ReadString('\n')
+			if err != nil {
+				return err
+			}
+			line = strings.TrimRight(line, "\r\n")
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
+				n, err := strconv.Atoi(strings.TrimSpace(v))
+				if err != nil || n < 0 || n > maxMessage {
+					return fmt.Errorf("bad Content-Length %q", v)
+				}
+				length = n
+			}
+		}
+		if length < 0 {
+			return errors.New("message without Content-Length")
+		}
+		// Grown as bytes arrive, so a lying length allocates nothing.
+		var buf bytes.Buffer
+		if _, err := io.CopyN(&buf, c.r, int64(length)); err != nil {
+			return err
+		}
+		body := buf.Bytes()
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			Result json.RawMessage `json:"result"`
+			Error  *rpcError       `json:"error"`
+		}
+		if err := json.Unmarshal(body, &msg); err != nil {
+			continue
+		}
+		switch {
+		case msg.Method != "" && len(msg.ID) > 0:
+			c.answerServer(msg.ID, msg.Method, msg.Params)
+		case msg.Method == "" && len(msg.ID) > 0:
+			id, err := strconv.Atoi(string(msg.ID))
+			if err != nil {
+				continue
+			}
+			c.mu.Lock()
+			ch := c.pending[id]
+			delete(c.pending, id)
+			c.mu.Unlock()
+			if ch != nil {
+				r := rpcResult{result: msg.Result}
+				if msg.Error != nil {
+					r.err = msg.Error
+				}
+				ch <- r
+			}
+		}
+		// Notifications from the server (logs, diagnostics) are ignored.
+	}
+}
+
+// answerServer replies to a request from the server: configuration gets
+// one null per item, everything else a null result.
+func (c *lspConn) answerServer(id json.RawMessage, method string, params json.RawMessage) {
+	var result any
+	if method == "workspace/configuration" {
+		var p struct{ Items []json.RawMessage }
+		_ = json.Unmarshal(params, &p)
+		result = make([]any, len(p.Items))
+	}
+	go func() { _ = c.write(map[string]any{"jsonrpc": "2.0", "id": id, "result": result}) }()
+}

@@ -1,0 +1,474 @@
+package precision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/config"
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// Name is the provider name precision records carry.
+const Name = "precision"
+
+// Options configures a [Provider]. The zero value serves the index found in
+// the working directory.
+type Options struct {
+	// Dir is the project root; empty means the working directory.
+	Dir string
+	// IndexPath is the index, relative to Dir; empty means the first of
+	// the discovery locations that exists.
+	IndexPath string
+	// Disabled switches the provider off: Gather returns
+	// evidence.ErrDisabled.
+	Disabled bool
+	// AutoGenerate regenerates a missing or stale index with
+	// GeneratorCommand (an argv list, never a shell string) and reloads it.
+	AutoGenerate     bool
+	GeneratorCommand []string
+	// GenerateTimeout bounds one generation; zero means 10 minutes.
+	GenerateTimeout time.Duration
+	// Progress receives one line when generation starts and one when it
+	// ends; nil discards them.
+	Progress io.Writer
+}
+
+// FromConfig returns the options of the precision_index configuration
+// section for the project at dir.
+func FromConfig(dir string, c config.PrecisionIndex) Options {
+	return Options{Dir: dir, IndexPath: c.Path, Disabled: !c.Enabled,
+		AutoGenerate: c.AutoGenerate, GeneratorCommand: c.GeneratorCommand}
+}
+
+// A Provider answers definition, reference and implementation questions
+// from a SCIP index. It loads the index on first use, keeps it while the
+// index file is unchanged, and checks staleness on every request. It is
+// safe for concurrent use.
+type Provider struct {
+	opts Options
+
+	mu       sync.Mutex
+	root     *contain.Root
+	ix       *Index
+	rel      string // index path relative to the root
+	info     fs.FileInfo
+	fresh    *freshness
+	loadTime time.Duration
+}
+
+// New returns a provider; nothing is read until it is used.
+func New(opts Options) *Provider { return &Provider{opts: opts} }
+
+// Name returns "precision".
+func (p *Provider) Name() string { return Name }
+
+// Close releases the project root.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.root != nil {
+		err := p.root.Close()
+		p.root = nil
+		return err
+	}
+	return nil
+}
+
+// Status is the precision layer's state in detail, for precision-status and
+// doctor.
+type Status struct {
+	State     evidence.State `json:"state"`
+	Reason    string         `json:"reason,omitempty"`
+	Guidance  string         `json:"guidance,omitempty"`
+	IndexPath string         `json:"index_path"`
+	// Loaded reports whether an index was read; the fields below are set
+	// only then.
+	Loaded    bool              `json:"loaded"`
+	Metadata  Metadata          `json:"metadata"`
+	Stats     Stats             `json:"stats"`
+	Dropped   []DroppedDocument `json:"dropped,omitempty"`
+	Staleness Staleness         `json:"staleness"`
+	LoadTime  string            `json:"load_time,omitempty"`
+}
+
+// snapshot is a consistent view of the loaded index for one request.
+type snapshot struct {
+	ix    *Index
+	stale Staleness
+	rel   string
+}
+
+// Status loads the index if needed and reports the layer's state. It never
+// fails: every problem is a state with a reason.
+func (p *Provider) Status(ctx context.Context) Status {
+	st := Status{State: evidence.Available}
+	snap, err := p.acquire(ctx)
+	p.mu.Lock()
+	st.IndexPath = p.rel
+	if p.ix != nil {
+		st.Loaded = true
+		st.Metadata = p.ix.Metadata()
+		st.Stats = p.ix.Stats()
+		st.Dropped = p.ix.Dropped()
+		st.LoadTime = p.loadTime.Round(time.Millisecond).String()
+	}
+	p.mu.Unlock()
+	var ue *evidence.UnavailableError
+	switch {
+	case errors.Is(err, evidence.ErrDisabled):
+		st.State, st.Reason = evidence.Disabled, "precision_index.enabled is false"
+		return st
+	case errors.As(err, &ue):
+		st.State, st.Reason, st.Guidance = evidence.Unavailable, ue.Error(), ue.Guidance
+		return st
+	case err != nil:
+		st.State, st.Reason = evidence.Unavailable, err.Error()
+		return st
+	}
+	st.Staleness = snap.stale
+	if snap.stale.Stale {
+		st.State, st.Reason, st.Guidance = evidence.StaleState, snap.stale.Reason, p.guidance(snap.ix, snap.rel)
+	}
+	return st
+}
+
+// acquire returns the current index, loading, reloading or regenerating it
+// as needed, with a fresh staleness check.
+func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
+	if p.opts.Disabled {
+		return snapshot{}, evidence.ErrDisabled
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.root == nil {
+		dir := p.opts.Dir
+		if dir == "" {
+			dir = "."
+		}
+		root, err := contain.Open(dir)
+		if err != nil {
+			return snapshot{}, &evidence.UnavailableError{Reason: "project root cannot be opened", Err: err}
+		}
+		p.root = root
+	}
+	rel, found := p.indexPath()
+	p.rel = rel
+	if !found {
+		if p.canGenerate() {
+			if err := p.generate(ctx, "no index at "+rel); err != nil {
+				return snapshot{}, err
+			}
+			return p.acquireLoaded(ctx, rel)
+		}
+		p.ix = nil
+		return snapshot{}, &evidence.UnavailableError{
+			Reason:   "no precision index at " + rel,
+			Guidance: p.guidance(nil, rel),
+		}
+	}
+	snap, err := p.acquireLoaded(ctx, rel)
+	if err != nil {
+		return snap, err
+	}
+	if snap.stale.Stale && p.canGenerate() {
+		if err := p.generate(ctx, snap.stale.Reason); err != nil {
+			// The stale index still answers, marked stale; the failure is
+			// part of the reason.
+			snap.stale.Reason += "; regenerating it failed: " + err.Error()
+			return snap, nil
+		}
+		return p.acquireLoaded(ctx, rel)
+	}
+	return snap, nil
+}
+
+func (p *Provider) canGenerate() bool { return p.opts.AutoGenerate && len(p.opts.GeneratorCommand) > 0 }
+
+// indexPath returns the configured or discovered index path.
+func (p *Provider) indexPath() (string, bool) {
+	if p.opts.IndexPath != "" {
+		fi, err := p.root.Stat(p.opts.IndexPath)
+		return p.opts.IndexPath, err == nil && fi.Mode().IsRegular()
+	}
+	cfg := config.Default()
+	return cfg.IndexPath(p.root.FS())
+}
+
+// acquireLoaded (re)loads the index at rel when it is not loaded or its
+// file changed, then checks staleness. p.mu is held.
+func (p *Provider) acquireLoaded(ctx context.Context, rel string) (snapshot, error) {
+	abs, err := p.root.Abs(rel)
+	if err != nil {
+		return snapshot{}, &evidence.UnavailableError{Reason: "precision index path " + rel + " is outside the project root", Err: err}
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		p.ix = nil
+		return snapshot{}, &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err,
+			Guidance: p.guidance(nil, rel)}
+	}
+	if p.ix == nil || p.info == nil || !sameFile(p.info, info) {
+		p.ix, p.info = nil, nil
+		start := time.Now()
+		f, err := os.Open(abs)
+		if err != nil {
+			return snapshot{}, &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+		}
+		ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: info.Size()})
+		f.Close()
+		if err != nil {
+			return snapshot{}, &evidence.UnavailableError{Reason: "precision index " + rel + " is unusable",
+				Err: err, Guidance: p.guidance(nil, rel)}
+		}
+		m, err := readManifest(abs)
+		if err != nil {
+			m = nil // a broken manifest falls back to the index time
+		}
+		p.ix, p.info, p.loadTime = ix, info, time.Since(start)
+		p.fresh = newFreshness(p.root.Dir(), ix, info, m)
+	}
+	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel}, nil
+}
+
+func sameFile(a, b fs.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// guidance is the exact command that (re)builds the index.
+func (p *Provider) guidance(ix *Index, rel string) string {
+	if len(p.opts.GeneratorCommand) > 0 {
+		return "run: " + strings.Join(p.opts.GeneratorCommand, " ")
+	}
+	tool := ""
+	if ix != nil {
+		tool = ix.Metadata().Tool
+	}
+	switch tool {
+	case "scip-go":
+		return "run: scip-go --output " + rel
+	case "scip-typescript":
+		return "run: scip-typescript index --output " + rel
+	case "scip-python":
+		return "run: scip-python index . --project-name <name> --project-version <version> --output " + rel
+	case "":
+		return "generate a SCIP index at " + rel + " (for Go: scip-go --output " + rel + "), or set precision_index.generator_command with auto_generate"
+	}
+	return "regenerate the index with " + tool + " at " + rel
+}
+
+// Gather answers q: the definitions, references and implementations (as
+// q.Kinds selects) of the symbol at q's position, or of q.Symbol, which is a
+// SCIP symbol string or a name looked up with its package identity. Records
+// from a stale index are marked stale with reindex guidance in the report.
+func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	snap, err := p.acquire(ctx)
+	if err != nil {
+		return evidence.Response{}, err
+	}
+	var syms []Symbol
+	switch {
+	case q.Path != "" && q.Line > 0:
+		s, _, err := snap.ix.SymbolAt(q.Path, q.Line, q.Column)
+		if err != nil && !errors.Is(err, ErrNoSymbol) && !errors.Is(err, ErrNoDocument) {
+			return evidence.Response{}, err
+		}
+		if err == nil {
+			syms = []Symbol{s}
+		}
+	case q.Symbol != "":
+		if s, err := snap.ix.Lookup(q.Symbol, q.Path); err == nil {
+			syms = []Symbol{s}
+		} else {
+			for _, c := range snap.ix.LookupName(q.Symbol) {
+				syms = append(syms, c.Symbol)
+			}
+		}
+	}
+	var recs []evidence.Record
+	for _, s := range syms {
+		recs = append(recs, snap.ix.answer(s, &q)...)
+	}
+	resp := evidence.Response{Records: recs}
+	if snap.stale.Stale {
+		for i := range resp.Records {
+			resp.Records[i] = evidence.MarkStale(resp.Records[i])
+		}
+		resp.Report = evidence.Report{State: evidence.StaleState, Reason: snap.stale.Reason,
+			Guidance: p.guidance(snap.ix, snap.rel)}
+	}
+	return resp, nil
+}
+
+// answer returns the records q asks for about s.
+func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
+	var recs []evidence.Record
+	if q.Wants(evidence.Definition) {
+		for _, l := range ix.Definitions(s) {
+			recs = append(recs, ix.record(evidence.Definition, l, s.Name, ""))
+		}
+	}
+	if q.Wants(evidence.Reference) {
+		for _, l := range ix.References(s) {
+			recs = append(recs, ix.record(evidence.Reference, l, s.Name, ""))
+		}
+		// Calls through an interface method s implements (TargetSymbol
+		// names that method).
+		for _, l := range ix.DynamicReferences(s) {
+			r := ix.record(evidence.Reference, l, s.Name, l.Symbol)
+			r.Metadata.Attributes["via"] = "interface method " + l.Symbol
+			recs = append(recs, r)
+		}
+	}
+	if q.Wants(evidence.Implementation) {
+		for _, impl := range ix.Implementations(s) {
+			for _, l := range ix.Definitions(impl) {
+				recs = append(recs, ix.record(evidence.Implementation, l, impl.Name, s.Name))
+			}
+		}
+	}
+	return recs
+}
+
+// record turns a location into evidence: exact when the position is known
+// exactly; near_exact when the encoding was assumed or the source could not
+// be read to convert it, since the identity is resolved but the columns may
+// be off.
+func (ix *Index) record(kind evidence.Kind, l Location, sym, target string) evidence.Record {
+	r := evidence.Record{
+		Kind: kind, Provider: Name, Provenance: trust.PrecisionIndex,
+		Trust: trust.Exact, Exact: true, Confidence: 1,
+		Path: l.Path, StartLine: l.StartLine, StartColumn: l.StartColumn,
+		EndLine: l.EndLine, EndColumn: l.EndColumn,
+		Symbol: sym, TargetSymbol: target,
+		Metadata: evidence.Metadata{Attributes: map[string]string{
+			"indexer":         strings.TrimSpace(ix.meta.Tool + " " + ix.meta.ToolVersion),
+			"encoding":        l.Encoding.String(),
+			"encoding_source": string(l.EncodingSource),
+		}},
+	}
+	if !l.Exact {
+		r.Trust, r.Exact, r.Confidence = trust.NearExact, false, 0.9
+		r.Metadata.Attributes["position"] = "unconverted or assumed: columns may be off"
+	}
+	return r
+}
+
+// Edges returns the exact edges the index proves, for the graph and impact
+// layers: one reference record per reference site (Symbol and TargetSymbol
+// both the defining symbol) and one implementation record per implementing
+// definition (Symbol the implementer, TargetSymbol what it implements). They
+// are exact when the index is fresh and marked stale otherwise; the report
+// says which.
+func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], evidence.Report, error) {
+	snap, err := p.acquire(ctx)
+	if err != nil {
+		return nil, evidence.Report{}, err
+	}
+	rep := evidence.Report{Provider: Name, State: evidence.Available}
+	if snap.stale.Stale {
+		rep = evidence.Report{Provider: Name, State: evidence.StaleState, Reason: snap.stale.Reason,
+			Guidance: p.guidance(snap.ix, snap.rel)}
+	}
+	ix := snap.ix
+	seq := func(yield func(evidence.Record) bool) {
+		emit := func(r evidence.Record) bool {
+			if snap.stale.Stale {
+				r = evidence.MarkStale(r)
+			}
+			return yield(r)
+		}
+		for id := range ix.syms {
+			s := ix.symbol(uint32(id))
+			for _, ref := range ix.refs[ix.refOff[id]:ix.refOff[id+1]] {
+				if ctx.Err() != nil {
+					return
+				}
+				if !emit(ix.record(evidence.Reference, ix.location(ref.doc, ref.occ), s.Name, s.Name)) {
+					return
+				}
+			}
+			for _, target := range ix.Implements(s) {
+				for _, l := range ix.Definitions(s) {
+					if !emit(ix.record(evidence.Implementation, l, s.Name, target.Name)) {
+						return
+					}
+				}
+			}
+		}
+	}
+	return seq, rep, nil
+}
+
+// generate runs the generator command through safeexec and records the
+// sources manifest beside the new index. p.mu is held.
+func (p *Provider) generate(ctx context.Context, why string) error {
+	argv := p.opts.GeneratorCommand
+	exe, err := lookPath(argv[0])
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "index generator " + argv[0] + " not found", Err: err,
+			Guidance: "install " + argv[0] + " or fix precision_index.generator_command"}
+	}
+	timeout := p.opts.GenerateTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Minute
+	}
+	progress := p.opts.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	fmt.Fprintf(progress, "cortex: regenerating the precision index (%s): %s (timeout %s)\n", why, strings.Join(argv, " "), timeout)
+	res, err := runGenerator(ctx, exe, argv[1:], p.root.Dir(), timeout)
+	if err != nil {
+		msg := strings.TrimSpace(string(tail(res.Stderr, 400)))
+		return &evidence.UnavailableError{Reason: "index generation failed", Err: fmt.Errorf("%w: %s", err, msg),
+			Guidance: "run it by hand to see why: " + strings.Join(argv, " ")}
+	}
+	fmt.Fprintf(progress, "cortex: precision index regenerated in %s\n", res.Duration.Round(time.Millisecond))
+	rel, found := p.indexPath()
+	if !found {
+		return &evidence.UnavailableError{Reason: "the generator ran but wrote no index at " + rel,
+			Guidance: "make precision_index.generator_command write " + rel}
+	}
+	abs, err := p.root.Abs(rel)
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "index path outside the root", Err: err}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "generated index cannot be read", Err: err}
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: fi.Size()})
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "generated index is unusable", Err: err}
+	}
+	p.ix = nil // force a reload through acquireLoaded
+	return RecordSources(p.root.Dir(), abs, ix)
+}
+
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+// DisableGeneration stops this provider from running the generator, even
+// with AutoGenerate set; cortex doctor uses it so that a check never runs
+// anything.
+func (p *Provider) DisableGeneration() {
+	p.mu.Lock()
+	p.opts.AutoGenerate = false
+	p.mu.Unlock()
+}

@@ -1,0 +1,334 @@
+package precision
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// writeProject lays fixtureSources and the fixture index out in a temporary
+// project; the sources are dated an hour before the index.
+func writeProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for name, f := range fixtureSources {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, fixtureIndex()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func touch(t *testing.T, p string, when time.Time) {
+	t.Helper()
+	if err := os.Chtimes(p, when, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGatherFresh(t *testing.T) {
+	dir := writeProject(t)
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 4, Column: 15,
+		Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []evidence.Record{{
+		Kind: evidence.Definition, Provider: Name, Provenance: trust.PrecisionIndex, Trust: trust.Exact,
+		Path: "a.go", StartLine: 2, StartColumn: 12, EndLine: 2, EndColumn: 18,
+		Symbol: square, Confidence: 1, Exact: true,
+		Metadata: evidence.Metadata{Attributes: map[string]string{
+			"indexer": "scip-go 0.1.26", "encoding": "utf-8", "encoding_source": "measured"}},
+	}}
+	if diff := cmp.Diff(want, resp.Records); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	if resp.Report.State != "" && resp.Report.State != evidence.Available {
+		t.Errorf("report = %+v, want available", resp.Report)
+	}
+	for _, r := range resp.Records {
+		if err := r.Validate(); err != nil {
+			t.Errorf("invalid record: %v", err)
+		}
+	}
+}
+
+func TestGatherKindsAndSymbols(t *testing.T) {
+	dir := writeProject(t)
+	p := New(Options{Dir: dir, IndexPath: "index.scip"})
+	defer p.Close()
+	tests := []struct {
+		name string
+		q    evidence.Query
+		want []string // kind symbol target location
+	}{
+		{"implementations of the interface", evidence.Query{Path: "a.go", Line: 3, Column: 7, Kinds: []evidence.Kind{evidence.Implementation}},
+			[]string{"implementation " + square + " " + shapeA + " a.go:2:12-2:18"}},
+		{"references by symbol string", evidence.Query{Symbol: shapeB, Kinds: []evidence.Kind{evidence.Reference}},
+			[]string{"reference " + shapeB + "  b/c.go:3:7-3:12"}},
+		{"name lookup keeps both packages", evidence.Query{Symbol: "Shape", Kinds: []evidence.Kind{evidence.Definition}},
+			[]string{"definition " + shapeA + "  a.go:3:6-3:11", "definition " + shapeB + "  b/b.go:2:6-2:11"}},
+		{"no symbol at the position", evidence.Query{Path: "a.go", Line: 1, Column: 1}, nil},
+		{"unknown document", evidence.Query{Path: "zzz.go", Line: 1, Column: 1}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := p.Gather(context.Background(), tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range resp.Records {
+				got = append(got, strings.Join([]string{string(r.Kind), r.Symbol, r.TargetSymbol, r.Location()}, " "))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStaleness(t *testing.T) {
+	ctx := context.Background()
+	t.Run("index-mtime", func(t *testing.T) {
+		dir := writeProject(t)
+		p := New(Options{Dir: dir})
+		defer p.Close()
+		if st := p.Status(ctx); st.State != evidence.Available || st.Staleness.Method != "index-mtime" || st.Staleness.Checked != 4 {
+			t.Fatalf("fresh status = %+v", st)
+		}
+		touch(t, filepath.Join(dir, "b/c.go"), time.Now().Add(time.Hour))
+		st := p.Status(ctx)
+		if st.State != evidence.StaleState || !strings.Contains(st.Reason, "b/c.go (modified after the index)") {
+			t.Fatalf("status after a change = %+v", st)
+		}
+		if st.Guidance != "run: scip-go --output index.scip" {
+			t.Errorf("guidance = %q", st.Guidance)
+		}
+		resp, err := p.Gather(ctx, evidence.Query{Path: "a.go", Line: 2, Column: 12})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Report.State != evidence.StaleState || resp.Report.Guidance == "" {
+			t.Errorf("report = %+v, want stale with guidance", resp.Report)
+		}
+		if len(resp.Records) == 0 {
+			t.Fatal("a stale index returned nothing: stale results must still be returned")
+		}
+		for _, r := range resp.Records {
+			if !r.Stale || r.Exact || r.Trust != trust.InferredHigh || r.Metadata.StaleFrom != trust.Exact {
+				t.Errorf("stale record %s: stale %v exact %v trust %s", r.Location(), r.Stale, r.Exact, r.Trust)
+			}
+		}
+	})
+	t.Run("missing document", func(t *testing.T) {
+		dir := writeProject(t)
+		os.Remove(filepath.Join(dir, "multi.go"))
+		st := New(Options{Dir: dir}).Status(ctx)
+		if st.State != evidence.StaleState || !strings.Contains(st.Reason, "multi.go (missing)") {
+			t.Fatalf("status = %+v", st)
+		}
+	})
+	t.Run("manifest catches an older time", func(t *testing.T) {
+		dir := writeProject(t)
+		ix := loadFixture(t)
+		if err := RecordSources(dir, filepath.Join(dir, "index.scip"), ix); err != nil {
+			t.Fatal(err)
+		}
+		p := New(Options{Dir: dir})
+		defer p.Close()
+		if st := p.Status(ctx); st.State != evidence.Available || st.Staleness.Method != "manifest" {
+			t.Fatalf("fresh status = %+v", st)
+		}
+		// A checkout that restores an older time with new content.
+		a := filepath.Join(dir, "a.go")
+		os.WriteFile(a, []byte("package a // changed\n"), 0o644)
+		touch(t, a, time.Now().Add(-48*time.Hour))
+		st := p.Status(ctx)
+		if st.State != evidence.StaleState || !strings.Contains(st.Reason, "a.go (changed)") {
+			t.Fatalf("status = %+v", st)
+		}
+	})
+}
+
+func TestUnavailable(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		setup  func(dir string)
+		opts   Options
+		reason string
+	}{
+		{"no index", func(dir string) { os.Remove(filepath.Join(dir, "index.scip")) }, Options{}, "no precision index at"},
+		{"truncated index", func(dir string) {
+			p := filepath.Join(dir, "index.scip")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, b[:len(b)-5], 0o644)
+		}, Options{}, "unreadable index"},
+		{"unsupported protocol", func(dir string) {
+			ix := fixtureIndex()
+			ix.Metadata.Version = 3
+			os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644)
+		}, Options{}, "unsupported SCIP protocol version"},
+		{"path breaking the protocol", func(dir string) {
+			ix := fixtureIndex()
+			ix.Documents[0].RelativePath = "/abs/a.go"
+			os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644)
+		}, Options{}, "breaks the SCIP protocol"},
+		{"configured path outside the root", func(string) {}, Options{IndexPath: "../index.scip"}, "no precision index at ../index.scip"},
+		{"generator missing", func(dir string) { os.Remove(filepath.Join(dir, "index.scip")) },
+			Options{AutoGenerate: true, GeneratorCommand: []string{"no-such-indexer-xyz"}}, "index generator no-such-indexer-xyz not found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeProject(t)
+			tt.setup(dir)
+			opts := tt.opts
+			opts.Dir = dir
+			p := New(opts)
+			defer p.Close()
+			_, err := p.Gather(ctx, evidence.Query{Path: "a.go", Line: 2, Column: 12})
+			var ue *evidence.UnavailableError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.reason) {
+				t.Fatalf("Gather error = %v, want unavailable mentioning %q", err, tt.reason)
+			}
+			// Collect turns it into a report; nothing aborts.
+			recs, reps := evidence.Collect(ctx, evidence.Query{Path: "a.go", Line: 2, Column: 12}, []evidence.Provider{p}, evidence.CollectOptions{})
+			if len(recs) != 0 || reps[0].State != evidence.Unavailable || !strings.Contains(reps[0].Reason, tt.reason) {
+				t.Errorf("Collect = %d records, report %+v", len(recs), reps[0])
+			}
+			if st := p.Status(ctx); st.State != evidence.Unavailable {
+				t.Errorf("Status = %+v", st)
+			}
+		})
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	p := New(Options{Dir: t.TempDir(), Disabled: true})
+	_, err := p.Gather(context.Background(), evidence.Query{Symbol: "x"})
+	if !errors.Is(err, evidence.ErrDisabled) {
+		t.Fatalf("Gather error = %v, want ErrDisabled", err)
+	}
+	if st := p.Status(context.Background()); st.State != evidence.Disabled {
+		t.Errorf("Status = %+v", st)
+	}
+}
+
+func TestAutoGenerate(t *testing.T) {
+	dir := writeProject(t)
+	idx := filepath.Join(dir, "index.scip")
+	data, _ := os.ReadFile(idx)
+	os.Remove(idx)
+	if err := os.WriteFile(filepath.Join(dir, "prepared.scip"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	// cp stands in for an indexer: it writes the index where configured.
+	p := New(Options{Dir: dir, IndexPath: "index.scip", AutoGenerate: true,
+		GeneratorCommand: []string{"cp", "prepared.scip", "index.scip"}, Progress: &progress})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 1 || !resp.Records[0].Exact {
+		t.Fatalf("records = %+v", resp.Records)
+	}
+	if !strings.Contains(progress.String(), "regenerating the precision index (no index at index.scip): cp prepared.scip index.scip") {
+		t.Errorf("progress = %q", progress.String())
+	}
+	if _, err := os.Stat(idx + ManifestSuffix); err != nil {
+		t.Errorf("no sources manifest after generation: %v", err)
+	}
+	if st := p.Status(context.Background()); st.Staleness.Method != "manifest" || st.State != evidence.Available {
+		t.Errorf("status = %+v", st)
+	}
+	// A change makes it stale; the next request regenerates it.
+	a := filepath.Join(dir, "a.go")
+	touch(t, a, time.Now().Add(time.Hour))
+	progress.Reset()
+	resp, err = p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "a.go (changed)") || resp.Report.State == evidence.StaleState {
+		t.Errorf("after a change: progress %q, report %+v", progress.String(), resp.Report)
+	}
+}
+
+func TestEdges(t *testing.T) {
+	dir := writeProject(t)
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	seq, rep, err := p.Edges(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.State != evidence.Available {
+		t.Errorf("report = %+v", rep)
+	}
+	var got []string
+	for r := range seq {
+		if !r.Exact {
+			t.Errorf("edge %s is not exact", r.Location())
+		}
+		got = append(got, string(r.Kind)+" "+r.Location()+" → "+r.TargetSymbol)
+	}
+	want := []string{
+		"reference a.go:4:15-4:21 → " + square,
+		"implementation a.go:2:12-2:18 → " + shapeA,
+		"reference a.go:4:7-4:12 → " + shapeA,
+		"reference b/c.go:3:7-3:12 → " + shapeB,
+		"reference b/b.go:3:24-3:25 → local 0",
+		"reference b/c.go:2:24-2:25 → local 0",
+		"reference multi.go:2:12-3:3 → " + pkgA + "long.",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("edges (-want +got):\n%s", diff)
+	}
+}
+
+func TestFailedRegenerationKeepsStaleAnswers(t *testing.T) {
+	dir := writeProject(t)
+	touch(t, filepath.Join(dir, "a.go"), time.Now().Add(time.Hour))
+	var progress bytes.Buffer
+	p := New(Options{Dir: dir, AutoGenerate: true, GeneratorCommand: []string{"false"}, Progress: &progress})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 1 || !resp.Records[0].Stale {
+		t.Errorf("records = %+v, want the stale answer", resp.Records)
+	}
+	if resp.Report.State != evidence.StaleState || !strings.Contains(resp.Report.Reason, "regenerating it failed: index generation failed") {
+		t.Errorf("report = %+v", resp.Report)
+	}
+	if !strings.Contains(progress.String(), "regenerating the precision index") {
+		t.Errorf("progress = %q", progress.String())
+	}
+}

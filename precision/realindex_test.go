@@ -1,0 +1,437 @@
+package precision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/scip-code/scip/bindings/go/scip"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// The real-indexer tests index the fixtures in testdata/{go,ts,py} with the
+// real indexers, which .ci/install-precision.sh installs at pinned versions.
+// Each fixture has é, 日本 and 😀 before identifiers.
+
+const installHint = "bash .ci/install-precision.sh"
+
+// toolEnv is what the indexers and gopls need from the environment.
+var toolEnv = []string{"PATH", "HOME", "TMPDIR", "GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOROOT", "GOTOOLCHAIN"}
+
+// copyFixture copies testdata/<name> into a temporary directory.
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	dst := t.TempDir()
+	src := filepath.Join("testdata", name)
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func run(t *testing.T, dir, tool string, args ...string) safeexec.Result {
+	t.Helper()
+	exe := testtool.Require(t, tool, installHint)
+	res, err := safeexec.Run(context.Background(), safeexec.Invocation{
+		Path: exe, Args: args, Dir: dir, Env: safeexec.Environ(toolEnv...)})
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s%s", tool, strings.Join(args, " "), err, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+// indexFixture indexes a fixture with its real indexer and loads it.
+func indexFixture(t *testing.T, lang string) (*Index, string) {
+	t.Helper()
+	dir := copyFixture(t, lang)
+	out := filepath.Join(t.TempDir(), "index.scip")
+	switch lang {
+	case "go":
+		run(t, dir, "scip-go", "--output", out)
+	case "ts":
+		// Two tsconfig projects include the same files, so every document
+		// is written twice.
+		run(t, dir, "scip-typescript", "index", "tsconfig.json", "tsconfig.b.json", "--output", out)
+	case "py":
+		// An empty environment list: the fixture has no dependencies, and
+		// without it scip-python runs pip, which CI machines may lack.
+		env := filepath.Join(t.TempDir(), "environment.json")
+		if err := os.WriteFile(env, []byte("[]"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(t, dir, "scip-python", "index", ".", "--project-name", "shapes", "--project-version", "0.1.0",
+			"--environment", env, "--output", out)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ix, err := Load(context.Background(), f, LoadOptions{Source: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, dir
+}
+
+// sliceCodePoints returns line[from:to) counted in code points.
+func sliceCodePoints(line string, from, to int) string {
+	r := []rune(line)
+	if from < 0 || to > len(r) || from > to {
+		return "\x00out of range"
+	}
+	return string(r[from:to])
+}
+
+// coversDescriptor reports whether text is (the end of) one of the
+// symbol's descriptor names: "Square" for Square#, "other" for the
+// `pkg.other` module, "constructor" or the class name for a constructor.
+func coversDescriptor(s *scip.Symbol, text string) bool {
+	if text == "" {
+		return false
+	}
+	text = strings.TrimPrefix(text, "./")
+	for _, d := range s.Descriptors {
+		name := strings.TrimSuffix(d.Name, ".ts")
+		if strings.HasSuffix(name, text) || (d.Name == "<constructor>" && text == "constructor") {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '_' && c != '$' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEveryPosition converts every occurrence of the index and checks the
+// source text the converted range covers: a global symbol's range must
+// cover (a suffix of) its last descriptor's name, and a local's an
+// identifier, the same at every occurrence. A wrong encoding shifts columns
+// after é, 日本 and 😀 and fails this.
+func checkEveryPosition(t *testing.T, ix *Index, dir string, wantEnc Encoding) {
+	t.Helper()
+	checked, nonASCII := 0, 0
+	localText := map[string]string{}
+	for di := range ix.docs {
+		d := &ix.docs[di]
+		if d.enc != wantEnc || d.encSrc != Measured {
+			t.Errorf("%s: encoding %s (%s), want %s (measured)", d.path, d.enc, d.encSrc, wantEnc)
+		}
+		src, err := os.ReadFile(filepath.Join(dir, d.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := splitLines(string(src))
+		for oi := range d.occs {
+			l := ix.location(uint32(di), uint32(oi))
+			if !l.Exact {
+				t.Errorf("%s:%d:%d is not exact", l.Path, l.StartLine, l.StartColumn)
+			}
+			if l.StartLine != l.EndLine || l.StartColumn == l.EndColumn {
+				continue // module occurrences are zero-width or span lines
+			}
+			line := lines[l.StartLine-1]
+			text := sliceCodePoints(line, l.StartColumn-1, l.EndColumn-1)
+			where := fmt.Sprintf("%s:%d:%d-%d %q", l.Path, l.StartLine, l.StartColumn, l.EndColumn, text)
+			checked++
+			if !isASCII([]byte(line[:min(len(line), int(d.occs[oi].sc))])) {
+				nonASCII++
+			}
+			if isLocal(l.Symbol) {
+				if !isIdent(text) {
+					t.Errorf("%s: local %s covers a non-identifier", where, l.Symbol)
+				}
+				key := l.Path + " " + l.Symbol
+				if prev, ok := localText[key]; ok && prev != text {
+					t.Errorf("%s: local %s covers %q elsewhere", where, l.Symbol, prev)
+				}
+				localText[key] = text
+				continue
+			}
+			parsed, err := scip.ParseSymbol(l.Symbol)
+			if err != nil {
+				t.Errorf("%s: symbol %q does not parse: %v", where, l.Symbol, err)
+				continue
+			}
+			if !coversDescriptor(parsed, strings.Trim(text, `"'`)) {
+				t.Errorf("%s: covers %q, not a name of %s", where, text, l.Symbol)
+			}
+		}
+	}
+	if nonASCII == 0 {
+		t.Errorf("no occurrence after non-ASCII text was checked (%d checked)", checked)
+	}
+	t.Logf("checked %d converted positions, %d after non-ASCII text", checked, nonASCII)
+}
+
+// expectDef checks a hand-checked expectation: the identifier ident on the
+// line containing marker, at its n-th occurrence, resolves to a symbol whose
+// definition is at the one-based code-point position (defLine, defCol).
+func expectDef(t *testing.T, ix *Index, dir, path, marker, ident string, defPath string, defLine, defCol int) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(dir, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range splitLines(string(src)) {
+		m := strings.Index(line, marker)
+		if m < 0 {
+			continue
+		}
+		b := m + strings.Index(line[m:], ident)
+		col := utf8.RuneCountInString(line[:b]) + 1
+		s, _, err := ix.SymbolAt(path, i+1, col)
+		if err != nil {
+			t.Fatalf("%s:%d:%d (%s): %v", path, i+1, col, ident, err)
+		}
+		defs := ix.Definitions(s)
+		var got []string
+		for _, d := range defs {
+			got = append(got, fmt.Sprintf("%s:%d:%d", d.Path, d.StartLine, d.StartColumn))
+		}
+		want := []string{fmt.Sprintf("%s:%d:%d", defPath, defLine, defCol)}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("definition of %s at %s:%d:%d (-want +got):\n%s", ident, path, i+1, col, diff)
+		}
+		return
+	}
+	t.Fatalf("marker %q not in %s", marker, path)
+}
+
+// implementers returns the names of the symbols implementing the one at
+// the position.
+func implementers(t *testing.T, ix *Index, path string, line, col int) []string {
+	t.Helper()
+	s, _, err := ix.SymbolAt(path, line, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, i := range ix.Implementations(s) {
+		names = append(names, i.Name)
+	}
+	return names
+}
+
+func TestRealIndexerGo(t *testing.T) {
+	ix, dir := indexFixture(t, "go")
+	if ix.Metadata().Tool != "scip-go" {
+		t.Fatalf("tool = %q", ix.Metadata().Tool)
+	}
+	checkEveryPosition(t, ix, dir, UTF8)
+	// scip-go writes the generated test main under the build cache, with
+	// a path that climbs out of the root: dropped, counted, never served.
+	dropped := ix.Dropped()
+	if len(dropped) == 0 {
+		t.Error("no document dropped; scip-go v0.1.26 writes the test main outside the root")
+	}
+	for _, d := range dropped {
+		if !strings.HasPrefix(d.Path, "../") || d.Reason != "outside the project root" {
+			t.Errorf("dropped %+v", d)
+		}
+		if _, _, err := ix.SymbolAt(d.Path, 1, 1); !errors.Is(err, ErrNoDocument) {
+			t.Errorf("dropped document %s is served: %v", d.Path, err)
+		}
+	}
+	// Hand-checked: Area after "é" is at code point 25 (byte 26).
+	expectDef(t, ix, dir, "shapes.go", "x.Area()", "Area", "shapes.go", 8, 23)
+	expectDef(t, ix, dir, "shapes.go", `"日本", Shape(Square`, "Square", "shapes.go", 11, 6)
+	expectDef(t, ix, dir, "shapes.go", "return Unit, other.Shape", "Shape{", "other/other.go", 5, 6)
+	expectDef(t, ix, dir, "shapes.go", `"é日本😀" + greeting`, "greeting", "shapes.go", 15, 5)
+	// The measured fact: after `var greeting, Unit = "日本", ` scip-go's
+	// column is a byte offset: 31, where code points give 27 (zero-based).
+	s, err := ix.Lookup("scip-go gomod example.com/shapes . `example.com/shapes`/Shape#", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range ix.refs[ix.refOff[s.id]:ix.refOff[s.id+1]] {
+		raw := ix.docs[r.doc].occs[r.occ]
+		if raw.sl != 14 {
+			continue
+		}
+		found = true
+		if got := ix.location(r.doc, r.occ); raw.sc != 31 || got.StartColumn != 28 || got.EndColumn != 33 {
+			t.Errorf("Shape on line 15: raw column %d, converted %d-%d; want raw 31 (bytes), converted 28-33 (one-based code points)", raw.sc, got.StartColumn, got.EndColumn)
+		}
+	}
+	if !found {
+		t.Error("no reference to Shape on line 15")
+	}
+}
+
+func TestRealIndexerTypeScript(t *testing.T) {
+	ix, dir := indexFixture(t, "ts")
+	checkEveryPosition(t, ix, dir, UTF16)
+	// The repeats are merged by path, their occurrences deduplicated.
+	if st := ix.Stats(); st.MergedDocuments != 3 || st.Documents != 3 {
+		t.Errorf("stats = %+v, want 3 documents and 3 merged repeats", st)
+	}
+	s, err := ix.Lookup("scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/total().", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, r := ix.Definitions(s), ix.References(s); len(d) != 1 || len(r) != 2 {
+		t.Errorf("total: %d definitions and %d references, want 1 and 2 (repeats deduplicated)", len(d), len(r))
+	}
+	// "new Square" refers to the constructor, defined after "é" on line 4.
+	expectDef(t, ix, dir, "src/shapes.ts", "/* 日本 */ export const unit: Shape = new Square", "Square", "src/shapes.ts", 4, 48)
+	expectDef(t, ix, dir, "src/shapes.ts", "/* 日本 */ export const unit: Shape", "Shape", "src/shapes.ts", 2, 18)
+	expectDef(t, ix, dir, "src/main.ts", "const all = total", "total", "src/shapes.ts", 8, 25)
+	expectDef(t, ix, dir, "src/other.ts", "function label(s: Shape)", "Shape", "src/other.ts", 2, 22)
+	// Two Shapes, two packages' worth of identity.
+	c := ix.LookupName("Shape")
+	if len(c) != 2 || c[0].Symbol.Name == c[1].Symbol.Name {
+		t.Errorf("LookupName(Shape) = %+v, want two distinct symbols", c)
+	}
+	if diff := cmp.Diff([]string{"scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/Square#"}, implementers(t, ix, "src/shapes.ts", 2, 18)); diff != "" {
+		t.Errorf("implementations of Shape (-want +got):\n%s", diff)
+	}
+}
+
+func TestRealIndexerPython(t *testing.T) {
+	ix, dir := indexFixture(t, "py")
+	checkEveryPosition(t, ix, dir, UTF16)
+
+	expectDef(t, ix, dir, "pkg/shapes.py", `t = "日本"; unit = Square(1)`, "Square", "pkg/shapes.py", 9, 7)
+	expectDef(t, ix, dir, "main.py", `b = total(`, "total", "pkg/shapes.py", 20, 5)
+	expectDef(t, ix, dir, "pkg/other.py", `e = "😀é"; x = s.name`, "name", "pkg/other.py", 6, 14)
+	if diff := cmp.Diff([]string{"scip-python python shapes 0.1.0 `pkg.shapes`/Square#"}, implementers(t, ix, "pkg/shapes.py", 4, 7)); diff != "" {
+		t.Errorf("implementations of Shape (-want +got):\n%s", diff)
+	}
+}
+
+func fmtLocs(ls []Location) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, fmt.Sprintf("%s:%d:%d-%d:%d", l.Path, l.StartLine, l.StartColumn, l.EndLine, l.EndColumn))
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+func fmtRecords(rs []evidence.Record, kind evidence.Kind) []string {
+	var out []string
+	for _, r := range rs {
+		if r.Kind == kind {
+			out = append(out, r.Location())
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// TestAgainstGopls asks gopls (one server, through the LSP provider) and
+// the index the same questions at one occurrence of every global symbol in
+// the Go fixture: definition, references and implementation. In-repository
+// locations must agree exactly. It also checks the LSP provider's records
+// are near_exact and that one server serves every query.
+func TestAgainstGopls(t *testing.T) {
+	testtool.Require(t, "gopls", installHint)
+	ix, dir := indexFixture(t, "go")
+	lsp := NewLSP(LSPOptions{Dir: dir})
+	defer func() {
+		if err := lsp.Close(); err != nil {
+			t.Errorf("gopls did not shut down cleanly: %v", err)
+		}
+	}()
+	var firstProc any
+	seen := map[uint32]bool{}
+	nonEmpty := map[evidence.Kind]int{}
+	for di := range ix.docs {
+		d := &ix.docs[di]
+		for oi, o := range d.occs {
+			e := ix.syms[o.sym]
+			if seen[o.sym] || isLocal(e.name) || strings.HasSuffix(e.name, "/") {
+				continue // packages are not symbols gopls resolves
+			}
+			seen[o.sym] = true
+			l := ix.location(uint32(di), uint32(oi))
+			s := ix.symbol(o.sym)
+			pos := fmt.Sprintf("%s:%d:%d", d.path, l.StartLine, l.StartColumn)
+			t.Run(pos, func(t *testing.T) {
+				resp, err := lsp.Gather(context.Background(), evidence.Query{Path: d.path, Line: l.StartLine, Column: l.StartColumn})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range resp.Records {
+					nonEmpty[r.Kind]++
+					if r.Trust != trust.NearExact || r.Exact || r.Provenance != trust.LanguageServer {
+						t.Errorf("LSP record %s: trust %s exact %v provenance %s", r.Location(), r.Trust, r.Exact, r.Provenance)
+					}
+					if err := r.Validate(); err != nil {
+						t.Error(err)
+					}
+				}
+				if firstProc == nil {
+					firstProc = lsp.proc
+				} else if firstProc != any(lsp.proc) {
+					t.Error("a second language server was started")
+				}
+				if diff := cmp.Diff(fmtLocs(ix.Definitions(s)), fmtRecords(resp.Records, evidence.Definition)); diff != "" {
+					t.Errorf("definition of %s (-index +gopls):\n%s", e.name, diff)
+				}
+				refs := append(ix.References(s), ix.DynamicReferences(s)...)
+				if diff := cmp.Diff(fmtLocs(refs), fmtRecords(resp.Records, evidence.Reference)); diff != "" {
+					t.Errorf("references of %s (-index +gopls):\n%s", e.name, diff)
+				}
+				// gopls answers both directions: implementations of an
+				// interface, and the interfaces a concrete type implements.
+				var impl []Location
+				for _, o := range append(ix.Implementations(s), ix.Implements(s)...) {
+					impl = append(impl, ix.Definitions(o)...)
+				}
+				if diff := cmp.Diff(fmtLocs(impl), fmtRecords(resp.Records, evidence.Implementation)); diff != "" {
+					t.Errorf("implementation of %s (-index +gopls):\n%s", e.name, diff)
+				}
+			})
+		}
+	}
+	if len(seen) < 8 {
+		t.Errorf("compared only %d symbols", len(seen))
+	}
+	for _, k := range []evidence.Kind{evidence.Definition, evidence.Reference, evidence.Implementation} {
+		if nonEmpty[k] < 2 {
+			t.Errorf("gopls gave only %d %s records: the comparison proves little", nonEmpty[k], k)
+		}
+	}
+	t.Logf("compared %d symbols; gopls records: %v", len(seen), nonEmpty)
+}
