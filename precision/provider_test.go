@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/evidence/evidencetest"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -331,4 +332,34 @@ func TestFailedRegenerationKeepsStaleAnswers(t *testing.T) {
 	if !strings.Contains(progress.String(), "regenerating the precision index") {
 		t.Errorf("progress = %q", progress.String())
 	}
+}
+
+// The provider keeps the evidence contract checked by the conformance kit
+// hosts run on their own providers: fresh answers, a stale index, and
+// position and symbol queries of every kind.
+func TestConformance(t *testing.T) {
+	dir := writeProject(t)
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	queries := []evidence.Query{
+		{Path: "a.go", Line: 4, Column: 15},
+		{Path: "a.go", Line: 4, Column: 15, Kinds: []evidence.Kind{evidence.Reference}},
+		{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Implementation}},
+		{Symbol: square},
+		{Path: "missing.go", Line: 1, Column: 1},
+	}
+	evidencetest.TestProvider(t, p, dir, queries...)
+
+	// Touch a source so the index is stale: the records must still conform.
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(dir, "a.go"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	stale := New(Options{Dir: dir})
+	defer stale.Close()
+	resp, err := stale.Gather(context.Background(), queries[0])
+	if err != nil || resp.Report.State != evidence.StaleState || len(resp.Records) == 0 || !resp.Records[0].Stale {
+		t.Fatalf("touching a.go did not make the answers stale: %+v, %v", resp, err)
+	}
+	evidencetest.TestProvider(t, stale, dir, queries...)
 }
