@@ -21,7 +21,10 @@ func dumpTree(t *tree) string {
 }
 
 func TestDump(t *testing.T) {
-	for _, s := range []struct{ l Language; src string }{{Go, "fmt.Println(µµµARGS)"}, {JavaScript, "import $D, { $$$N } from $M"}, {Rust, "impl µT for µS { µµµ }"}, {Java, "throw new $E($$$)"}} {
+	for _, s := range []struct {
+		l   Language
+		src string
+	}{{Go, "fmt.Println(µµµARGS)"}, {JavaScript, "import $D, { $$$N } from $M"}, {Rust, "impl µT for µS { µµµ }"}, {Java, "throw new $E($$$)"}} {
 		g, _ := grammarOf(s.l)
 		p, _ := newParser(g)
 		nodes, _ := p.parse([]byte(s.src))

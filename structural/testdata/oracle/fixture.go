@@ -30,7 +30,7 @@ func load(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
-	fmt.Println(  /* note */ len(data), path,
+	fmt.Println( /* note */ len(data), path,
 		"done")
 	fmt.Println()
 	return data, nil
