@@ -164,6 +164,9 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 			}
 			m.Path = rel
 			m.Language = req.Language
+			if err := m.Validate(); err != nil {
+				return nil, err
+			}
 			res.Matches = append(res.Matches, m)
 		}
 	}
@@ -335,7 +338,7 @@ func (sm *sgMatch) toMatch() (Match, error) {
 			return Match{}, fmt.Errorf("metavariable %s is both single and multi", m.Captures[i].Name)
 		}
 	}
-	if err := m.Validate(); err != nil {
+	if err := m.validateShape(); err != nil {
 		return Match{}, err
 	}
 	return m, nil

@@ -94,6 +94,11 @@ func (m *Match) Validate() error {
 	if err := evidence.CheckPath(m.Path); err != nil || m.Path == "" {
 		return fmt.Errorf("structural: match path %q: %v", m.Path, err)
 	}
+	return m.validateShape()
+}
+
+// validateShape checks every invariant but the path's.
+func (m *Match) validateShape() error {
 	if err := m.Range.Validate(); err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
-const astGrepInstall = "bash .ci/install-structural.sh (npm install @ast-grep/cli@0.51.1)"
+
 
 // oracleCorpus copies the fixtures and real code that the Go toolchain
 // and the module cache already hold (Go's own sources, the grammar
