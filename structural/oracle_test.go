@@ -22,8 +22,6 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
-
-
 // oracleCorpus copies the fixtures and real code that the Go toolchain
 // and the module cache already hold (Go's own sources, the grammar
 // modules' examples) into one directory, so that both engines see the same

@@ -27,7 +27,7 @@ func TestCompileErrors(t *testing.T) {
 		{Language("cobol"), "x", ProblemLanguage},
 		{JavaScript, `import $D, { $$$N } from $M`, ProblemSyntax}, // ast-grep matches with this broken pattern
 		{Go, "foo($X)", ""},
-		{Java, "throw new $E($$$)", ""},       // the missing ";" is tolerated
+		{Java, "throw new $E($$$)", ""},      // the missing ";" is tolerated
 		{Rust, "impl $T for $S { $$$ }", ""}, // $$$ where an item belongs
 		{Python, "print($$$ARGS)", ""},
 		{TSX, "<$C $$$P />", ""},

@@ -67,7 +67,7 @@ func TestRewrite(t *testing.T) {
 		},
 		{
 			name: "multi-line capture re-indented with spaces", file: "a.py", lang: Python,
-			src: "def f():\n    if ok:\n        run(\n            a,\n            b)\n",
+			src:     "def f():\n    if ok:\n        run(\n            a,\n            b)\n",
 			pattern: "run($$$ARGS)", template: "with ctx:\n    go(\n        $$$ARGS)",
 			want: "def f():\n    if ok:\n        with ctx:\n            go(\n                a,\n                b)\n",
 		},
