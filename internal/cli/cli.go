@@ -45,6 +45,9 @@ func commands() []command {
 		{"version", "print the version", runVersion},
 		{"doctor", "report each layer's state and configuration problems", runDoctor},
 		{"config", "print the effective configuration (secrets redacted)", runConfig},
+		{"search", "find code by syntax: cortex search PATTERN [--lang L] [PATH...]", runSearch},
+		{"structural", "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
+		{"sg", "alias of structural", runStructural},
 	}
 }
 
