@@ -2,8 +2,10 @@ package structural
 
 // The matcher follows ast-grep 0.51.1's "smart" strictness
 // (crates/core/src/match_tree): every node of the pattern must match, the
-// file's unnamed tokens and comments may be skipped (but a multi
-// metavariable keeps the comments it spans, as ast-grep does), a multi metavariable
+// file's unnamed tokens may be skipped, and so may its comments where the
+// pattern expects a leaf or a metavariable (where it expects a larger
+// node, ast-grep 0.51.1 does not skip a comment, and neither does this; a
+// multi metavariable keeps the comments it spans), a multi metavariable
 // takes candidates lazily until the next pattern node matches, and a
 // repeated single metavariable must bind identical code.
 
@@ -82,10 +84,7 @@ func (m *matcher) matchNode(g *pnode, c uint32) outcome {
 		return noMatch
 	default:
 		if g.sym != n.sym {
-			if m.t.g.isComment(n.sym) {
-				return skipCandidate
-			}
-			return noMatch
+			return noMatch // even a comment: ast-grep 0.51.1 skips none here
 		}
 		start := len(m.arena)
 		m.arena = m.t.appendKids(m.arena, c)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/structural"
 )
 
@@ -139,14 +140,23 @@ func structuralSearch(ctx context.Context, e *Env, f *structuralFlags, pattern s
 	recs := ans.Records(pattern)
 	switch {
 	case *f.asJSON && *f.rewrite != "":
-		_ = writeJSON(e.Stdout, p.red, map[string]any{"edits": edits, "report": ans.Report})
+		// Redact the values, not the encoded JSON, which a redaction
+		// pattern could cut through.
+		for i := range edits {
+			edits[i].Old, edits[i].New = p.red.String(edits[i].Old), p.red.String(edits[i].New)
+		}
+		b, err := json.MarshalIndent(map[string]any{"edits": edits, "report": ans.Report}, "", "  ")
+		if err != nil {
+			return fail(e, p.red, err)
+		}
+		fmt.Fprintln(e.Stdout, string(b))
 	case *f.asJSON:
 		for _, r := range recs {
-			b, err := json.Marshal(r)
+			b, err := json.Marshal(redactRecord(p, r))
 			if err != nil {
 				return fail(e, p.red, err)
 			}
-			fmt.Fprintln(e.Stdout, p.red.String(string(b)))
+			fmt.Fprintln(e.Stdout, string(b))
 		}
 	case *f.rewrite != "":
 		if err := printDiff(e.Stdout, p, edits); err != nil {
@@ -159,6 +169,17 @@ func structuralSearch(ctx context.Context, e *Env, f *structuralFlags, pattern s
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// redactRecord redacts the text a record carries from the source.
+func redactRecord(p *project, r evidence.Record) evidence.Record {
+	r.Metadata.Excerpt = p.red.String(r.Metadata.Excerpt)
+	attrs := make(map[string]string, len(r.Metadata.Attributes))
+	for k, v := range r.Metadata.Attributes {
+		attrs[k] = p.red.String(v)
+	}
+	r.Metadata.Attributes = attrs
+	return r
 }
 
 func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {

@@ -19,3 +19,9 @@ if (def) {
   greet(a, b);
 }
 module.exports = { greet, e: new Emitter() };
+foo(1, /* c */ 2);
+foo(/* c */ bar());
+foo(/* c */ a);
+foo(a /* c */);
+foo(a, /* c */ b);
+foo(/* c */);
