@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/codecortex/codecortex/internal/contain"
 )
@@ -322,7 +323,9 @@ type cacheEntry struct {
 	nodes []flatNode
 }
 
-func (e *cacheEntry) bytes() int64 { return int64(len(e.src)) + int64(len(e.nodes))*24 }
+func (e *cacheEntry) bytes() int64 {
+	return int64(len(e.src)) + int64(len(e.nodes))*int64(unsafe.Sizeof(flatNode{}))
+}
 
 // treeCache keeps parsed files up to a byte budget; when full it keeps
 // what it has and adds nothing more, so a repeated search over an

@@ -160,7 +160,7 @@ func (m *matcher) same(a, b uint32) bool {
 		return true
 	}
 	na, nb := &m.t.nodes[a], &m.t.nodes[b]
-	if na.nnamed == 0 || nb.nnamed == 0 {
+	if m.t.namedLeaf(a) || m.t.namedLeaf(b) {
 		return string(m.t.textBytes(a)) == string(m.t.textBytes(b))
 	}
 	if na.sym != nb.sym || na.nkids != nb.nkids {

@@ -6,6 +6,7 @@ package structural
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#include <string.h>
 
 // The few tree-sitter runtime entry points used here, declared by hand: the
 // runtime itself is compiled into github.com/tree-sitter/go-tree-sitter,
@@ -30,65 +31,72 @@ bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
 uint16_t ts_node_symbol(TSNode self);
-bool ts_node_is_named(TSNode self);
 bool ts_node_is_missing(TSNode self);
-bool ts_node_is_extra(TSNode self);
-bool ts_node_is_error(TSNode self);
 uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
-uint32_t ts_node_child_count(TSNode self);
-uint32_t ts_node_named_child_count(TSNode self);
 void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
                       void *(*new_realloc)(void *, size_t), void (*new_free)(void *));
 
 // cc_node mirrors flatNode in tree.go.
 typedef struct {
-	uint32_t start, end, next, nkids, nnamed;
+	uint32_t start, end, next, nkids;
 	uint16_t sym;
 	uint8_t flags, pad;
 } cc_node;
 
-enum { F_NAMED = 1, F_MISSING = 2, F_EXTRA = 4, F_ERROR = 8 };
+enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
 
 // cc_parse parses src and writes the tree's visible nodes in pre-order into
 // out (at most cap of them). It returns the number of nodes in the tree,
 // which is more than cap when out was too small, or -1 when parsing failed.
-static int64_t cc_parse(TSParser *p, const char *src, uint32_t len, cc_node *out, uint32_t cap) {
+// named[sym] says whether a kind is named (symbols past nsyms are not),
+// which saves a call per node; child counts come from the walk itself.
+static int64_t cc_parse(TSParser *p, const char *src, uint32_t len, cc_node *out, uint32_t cap,
+                        const uint8_t *named, uint32_t nsyms) {
 	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
 	if (!t) return -1;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	uint32_t depth = 0, stack_cap = 256, n = 0;
-	uint32_t *prev = malloc(stack_cap * sizeof(uint32_t));
+	// prev[d]: the last node seen at depth d under the current parent;
+	// parent[d]: the node at depth d on the path from the root.
+	uint32_t *prev = malloc(2 * stack_cap * sizeof(uint32_t));
 	if (!prev) { ts_tree_cursor_delete(&c); ts_tree_delete(t); return -1; }
+	uint32_t *parent = prev + stack_cap;
 	prev[0] = UINT32_MAX;
 	for (;;) {
 		TSNode nd = ts_tree_cursor_current_node(&c);
 		if (n < cap) {
 			cc_node *o = &out[n];
+			uint16_t sym = ts_node_symbol(nd);
 			uint8_t f = 0;
-			if (ts_node_is_named(nd)) f |= F_NAMED;
+			if (sym < nsyms && named[sym]) f |= F_NAMED;
+			if (sym == 65535) f |= F_ERROR | F_NAMED;
 			if (ts_node_is_missing(nd)) f |= F_MISSING;
-			if (ts_node_is_extra(nd)) f |= F_EXTRA;
-			if (ts_node_is_error(nd)) f |= F_ERROR;
 			o->start = ts_node_start_byte(nd);
 			o->end = ts_node_end_byte(nd);
 			o->next = 0;
-			o->nkids = ts_node_child_count(nd);
-			o->nnamed = ts_node_named_child_count(nd);
-			o->sym = ts_node_symbol(nd);
+			o->nkids = 0;
+			o->sym = sym;
 			o->flags = f;
 			o->pad = 0;
-			if (prev[depth] != UINT32_MAX && prev[depth] < cap) out[prev[depth]].next = n;
+			if (prev[depth] != UINT32_MAX) out[prev[depth]].next = n;
+			if (depth > 0) out[parent[depth - 1]].nkids++;
 		}
 		prev[depth] = n;
+		parent[depth] = n;
 		n++;
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			depth++;
 			if (depth >= stack_cap) {
-				stack_cap *= 2;
-				uint32_t *np = realloc(prev, stack_cap * sizeof(uint32_t));
+				uint32_t ncap = stack_cap * 2;
+				uint32_t *np = malloc(2 * ncap * sizeof(uint32_t));
 				if (!np) { free(prev); ts_tree_cursor_delete(&c); ts_tree_delete(t); return -1; }
+				memcpy(np, prev, stack_cap * sizeof(uint32_t));
+				memcpy(np + ncap, parent, stack_cap * sizeof(uint32_t));
+				free(prev);
 				prev = np;
+				parent = np + ncap;
+				stack_cap = ncap;
 			}
 			prev[depth] = UINT32_MAX;
 			continue;
@@ -163,10 +171,13 @@ func grammarOf(l Language) (*grammar, bool) {
 	}
 	tl := sitter.NewLanguage(ptr())
 	n := int(tl.NodeKindCount())
-	g := &grammar{lang: l, ptr: ptr(), names: make([]string, n), comment: make([]bool, n)}
+	g := &grammar{lang: l, ptr: ptr(), names: make([]string, n), comment: make([]bool, n), named: make([]uint8, n)}
 	for i := range n {
 		g.names[i] = tl.NodeKindForId(uint16(i))
 		g.comment[i] = containsComment(g.names[i])
+		if tl.NodeKindIsNamed(uint16(i)) {
+			g.named[i] = 1
+		}
 	}
 	grammars[l] = g
 	return g, true
@@ -175,6 +186,7 @@ func grammarOf(l Language) (*grammar, bool) {
 // A parser parses files of one language; it is not safe for concurrent use.
 type parser struct {
 	p   *C.TSParser
+	g   *grammar
 	buf []flatNode
 }
 
@@ -187,7 +199,7 @@ func newParser(g *grammar) (*parser, error) {
 		C.ts_parser_delete(p)
 		return nil, ErrUnavailable
 	}
-	return &parser{p: p}, nil
+	return &parser{p: p, g: g}, nil
 }
 
 // Close releases the C parser.
@@ -201,6 +213,7 @@ func (p *parser) Close() {
 // parse returns the flattened syntax tree of src. The tree owns a copy of
 // its nodes but shares src.
 func (p *parser) parse(src []byte) ([]flatNode, bool) {
+	named := p.g.named
 	if len(src) >= 1<<31 {
 		return nil, false
 	}
@@ -217,7 +230,8 @@ func (p *parser) parse(src []byte) ([]flatNode, bool) {
 			srcPtr = (*C.char)(unsafe.Pointer(&emptySource[0]))
 		}
 		n := int64(C.cc_parse(p.p, srcPtr, C.uint32_t(len(src)),
-			(*C.cc_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf))))
+			(*C.cc_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
+			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
 		if n < 0 {
 			return nil, false
 		}

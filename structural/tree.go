@@ -13,7 +13,6 @@ type flatNode struct {
 	start, end uint32 // byte offsets, half-open
 	next       uint32 // index of the next sibling; 0 when there is none
 	nkids      uint32 // visible children
-	nnamed     uint32 // named children
 	sym        uint16 // node kind id (alias-resolved symbol)
 	flags      uint8
 	_          uint8
@@ -22,7 +21,6 @@ type flatNode struct {
 const (
 	flagNamed   = 1
 	flagMissing = 2
-	flagExtra   = 4
 	flagError   = 8
 )
 
@@ -32,6 +30,7 @@ type grammar struct {
 	ptr     unsafe.Pointer // const TSLanguage*
 	names   []string       // kind name by symbol id
 	comment []bool         // the kind is a comment
+	named   []uint8        // 1 when the kind is named
 }
 
 func containsComment(kind string) bool { return strings.Contains(kind, "comment") }
@@ -81,6 +80,18 @@ func (t *tree) appendKids(dst []uint32, i uint32) []uint32 {
 		c = t.nodes[c].next
 	}
 	return dst
+}
+
+// namedLeaf reports whether i has no named children.
+func (t *tree) namedLeaf(i uint32) bool {
+	c := i + 1
+	for k := uint32(0); k < t.nodes[i].nkids; k++ {
+		if t.nodes[c].flags&flagNamed != 0 {
+			return false
+		}
+		c = t.nodes[c].next
+	}
+	return true
 }
 
 // child returns i's k-th child.
