@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -261,7 +262,7 @@ const MaxStreamLine = 16 << 20
 // caller checks them against the root. Separator tokens in multi captures
 // are recognised by their text (punctuation only), since the stream does
 // not say which nodes are named.
-func ParseAstGrepStream(r interface{ Read([]byte) (int, error) }) ([]Match, error) {
+func ParseAstGrepStream(r io.Reader) ([]Match, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxStreamLine)
 	var out []Match
