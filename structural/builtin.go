@@ -226,15 +226,14 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 	}
 	key := cacheKey{path: rel, lang: p.lang, size: fi.Size(), mtime: fi.ModTime()}
 	if e, ok := b.cache.get(key); ok {
-		if e.nodes == nil && !p.mayMatch(e.src) {
+		if !p.mayMatch(e.src) {
 			return nil, false, nil
 		}
 		if e.nodes != nil {
-			if !p.mayMatch(e.src) {
-				return nil, false, nil
-			}
 			return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
 		}
+		// Read before but never parsed: parse the cached source.
+		return b.parseInto(key, e.src, p, parsers)
 	}
 	src, err := fs.ReadFile(fsys, rel)
 	if err != nil {
@@ -244,8 +243,15 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 		b.cache.put(key, &cacheEntry{src: src})
 		return nil, false, nil
 	}
+	return b.parseInto(key, src, p, parsers)
+}
+
+// parseInto parses src with the worker's parser for p's language and
+// caches the result.
+func (b *Builtin) parseInto(key cacheKey, src []byte, p *Pattern, parsers map[Language]*parser) (*tree, bool, error) {
 	ps := parsers[p.lang]
 	if ps == nil {
+		var err error
 		ps, err = newParser(p.g)
 		if err != nil {
 			return nil, false, err
@@ -254,7 +260,7 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 	}
 	nodes, ok := ps.parse(src)
 	if !ok {
-		return nil, true, fmt.Errorf("structural: %s could not be parsed", rel)
+		return nil, true, fmt.Errorf("structural: %s could not be parsed", key.path)
 	}
 	b.cache.put(key, &cacheEntry{src: src, nodes: nodes})
 	return &tree{g: p.g, src: src, nodes: nodes}, true, nil
@@ -265,7 +271,7 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 	m.p, m.t = p, t
 	var li *lineIndex
 	var out []Match
-	m.find(limit, func(node uint32, env []binding) bool {
+	m.find(func(node uint32, env []binding) bool {
 		if li == nil {
 			li = newLineIndex(t.src)
 		}

@@ -46,7 +46,7 @@ type matcher struct {
 
 // find returns every node the pattern matches, in pre-order (so by start
 // offset, outer before inner), with the bindings of each.
-func (m *matcher) find(limit int, emit func(node uint32, env []binding) bool) {
+func (m *matcher) find(emit func(node uint32, env []binding) bool) {
 	root := &m.p.root
 	anyKind := root.kind == pMeta
 	for i := range m.t.nodes {
