@@ -111,14 +111,9 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	defer root.Close()
 	want := func(f string) bool { l, ok := LanguageOf(f); return ok && l == req.Language }
-	files, err := collectFiles(root, req.Paths, want, lim.MaxFiles)
+	files, res, err := startResult(AstGrepName, root, req, lim, want)
 	if err != nil {
 		return nil, err
-	}
-	res := &Result{Engine: AstGrepName, Files: len(files.files), Matches: []Match{}}
-	if files.truncated {
-		res.Truncated = true
-		res.Notes = append(res.Notes, fmt.Sprintf("searched only the first %d files (limit max_files)", lim.MaxFiles))
 	}
 	if len(files.files) == 0 {
 		return res, nil
@@ -171,12 +166,7 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 			res.Matches = append(res.Matches, m)
 		}
 	}
-	sortMatches(res.Matches)
-	if len(res.Matches) > lim.MaxMatches {
-		res.Matches = res.Matches[:lim.MaxMatches]
-		res.Truncated = true
-		res.Notes = append(res.Notes, fmt.Sprintf("returned only the first %d matches (limit max_matches)", lim.MaxMatches))
-	}
+	finishResult(res, lim)
 	return res, nil
 }
 

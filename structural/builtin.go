@@ -81,14 +81,9 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 	} else {
 		want = func(f string) bool { _, ok := LanguageOf(f); return ok }
 	}
-	files, err := collectFiles(root, req.Paths, want, lim.MaxFiles)
+	files, res, err := startResult(BuiltinName, root, req, lim, want)
 	if err != nil {
 		return nil, err
-	}
-	res := &Result{Engine: BuiltinName, Files: len(files.files)}
-	if files.truncated {
-		res.Truncated = true
-		res.Notes = append(res.Notes, fmt.Sprintf("searched only the first %d files (limit max_files)", lim.MaxFiles))
 	}
 	if req.Language == "" {
 		if err := compileEach(req.Pattern, files.files, patterns, res); err != nil {
@@ -157,12 +152,10 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 	for _, ms := range perFile {
 		res.Matches = append(res.Matches, ms...)
 	}
-	sortMatches(res.Matches)
-	if len(res.Matches) > lim.MaxMatches {
-		res.Matches = res.Matches[:lim.MaxMatches]
-		res.Truncated = true
-		res.Notes = append(res.Notes, fmt.Sprintf("returned only the first %d matches (limit max_matches)", lim.MaxMatches))
-	} else if total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files.files) {
+	stoppedEarly := total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files.files)
+	found := len(res.Matches)
+	finishResult(res, lim)
+	if stoppedEarly && found <= lim.MaxMatches {
 		res.Truncated = true
 		res.Notes = append(res.Notes, fmt.Sprintf("stopped after %d matches (limit max_matches)", lim.MaxMatches))
 	}
@@ -170,9 +163,6 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
 	}
 	res.Parsed = int(parsed.Load())
-	if res.Matches == nil {
-		res.Matches = []Match{}
-	}
 	return res, nil
 }
 

@@ -2,7 +2,10 @@ package structural
 
 import (
 	"context"
+	"fmt"
 	"sort"
+
+	"github.com/codecortex/codecortex/internal/contain"
 )
 
 // An Engine runs structural searches inside a project root.
@@ -91,4 +94,29 @@ func sortMatches(ms []Match) {
 		}
 		return a.Range.EndByte > b.Range.EndByte
 	})
+}
+
+// startResult resolves the request's files and starts the result that
+// says how many there are and whether the file limit cut them.
+func startResult(engine string, root *contain.Root, req Request, lim Limits, want func(string) bool) (fileSet, *Result, error) {
+	files, err := collectFiles(root, req.Paths, want, lim.MaxFiles)
+	if err != nil {
+		return fileSet{}, nil, err
+	}
+	res := &Result{Engine: engine, Files: len(files.files), Matches: []Match{}}
+	if files.truncated {
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("searched only the first %d files (limit max_files)", lim.MaxFiles))
+	}
+	return files, res, nil
+}
+
+// finishResult orders the matches and applies the match limit.
+func finishResult(res *Result, lim Limits) {
+	sortMatches(res.Matches)
+	if len(res.Matches) > lim.MaxMatches {
+		res.Matches = res.Matches[:lim.MaxMatches]
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("returned only the first %d matches (limit max_matches)", lim.MaxMatches))
+	}
 }

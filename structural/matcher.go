@@ -182,15 +182,11 @@ func (m *matcher) matchChildren(goals []pnode, cands []uint32) bool {
 	}
 	gi, ci := 0, 0
 	for {
-		switch m.ellipsis(goals, &gi, cands, &ci) {
-		case flowFail:
-			return false
-		case flowReturn:
-			return true
-		case flowContinue:
-			continue
+		f := m.ellipsis(goals, &gi, cands, &ci)
+		if f == flowFallthrough {
+			f = m.single(goals, &gi, cands, &ci)
 		}
-		switch m.single(goals, &gi, cands, &ci) {
+		switch f {
 		case flowFail:
 			return false
 		case flowReturn:
