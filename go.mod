@@ -3,6 +3,7 @@ module github.com/codecortex/codecortex
 go 1.26
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-go v0.25.0
 	github.com/tree-sitter/tree-sitter-java v0.23.5
@@ -12,7 +13,4 @@ require (
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
 )
 
-require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/mattn/go-pointer v0.0.1 // indirect
-)
+require github.com/mattn/go-pointer v0.0.1 // indirect
