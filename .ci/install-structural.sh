@@ -13,7 +13,12 @@ fi
 prefix=/usr/local/lib/ast-grep-0.51.1
 mkdir -p "$prefix"
 npm install --prefix "$prefix" --no-audit --no-fund --no-save @ast-grep/cli@0.51.1 >/dev/null
-ln -sf "$prefix/node_modules/.bin/ast-grep" /usr/local/bin/ast-grep
+# The platform package holds the real binary; the cli package's copy of
+# it comes from a postinstall script that newer npm may hold back.
+bin="$prefix/node_modules/@ast-grep/cli-linux-x64-gnu/ast-grep"
+case "$(uname -m)" in aarch64|arm64) bin="$prefix/node_modules/@ast-grep/cli-linux-arm64-gnu/ast-grep" ;; esac
+[ -x "$bin" ] || bin="$prefix/node_modules/.bin/ast-grep"
+ln -sf "$bin" /usr/local/bin/ast-grep
 got="$(ast-grep --version)"
 if [ "$got" != "$want" ]; then
   echo "install-structural: expected '$want', got '$got'" >&2
