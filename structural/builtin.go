@@ -116,8 +116,14 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 			}()
 			var m matcher
 			for {
+				// Files are claimed in order and none once the match limit
+				// is reached, so the searched files are always a prefix of
+				// the sorted list and the first matches are deterministic.
+				if ctx.Err() != nil || total.Load() >= int64(lim.MaxMatches) {
+					return
+				}
 				i := int(next.Add(1) - 1)
-				if i >= len(files.files) || ctx.Err() != nil || total.Load() >= int64(lim.MaxMatches) {
+				if i >= len(files.files) {
 					return
 				}
 				rel := files.files[i]
