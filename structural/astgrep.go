@@ -100,6 +100,14 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	if strings.TrimSpace(req.Pattern) == "" {
 		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemEmpty, Offset: -1}
 	}
+	// ast-grep silently runs some broken patterns (an ERROR node at the
+	// root matches any kind); where this build can parse, the same
+	// checks as the built-in engine's reject them first.
+	if cgoEnabled {
+		if _, err := Compile(req.Pattern, req.Language); err != nil {
+			return nil, err
+		}
+	}
 	path, _, err := a.Check(ctx)
 	if err != nil {
 		return nil, err

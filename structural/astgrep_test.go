@@ -189,10 +189,12 @@ func TestAstGrepAdapterReal(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("matches (-want +got):\n%s", diff)
 	}
-	_, err = a.Search(context.Background(), Request{Root: root, Pattern: "foo(", Language: JavaScript})
-	var pe *PatternError
-	if !errors.As(err, &pe) {
-		t.Fatalf("unparsable pattern: err = %v, want a PatternError", err)
+	for _, bad := range []string{"foo(", "import $D, { $$$N } from $M"} {
+		_, err = a.Search(context.Background(), Request{Root: root, Pattern: bad, Language: JavaScript})
+		var pe *PatternError
+		if !errors.As(err, &pe) {
+			t.Errorf("unparsable pattern %q: err = %v, want a PatternError", bad, err)
+		}
 	}
 }
 
