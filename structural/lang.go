@@ -20,6 +20,8 @@ const (
 	TSX        Language = "tsx"
 	Rust       Language = "rust"
 	Java       Language = "java"
+	C          Language = "c"
+	JSON       Language = "json"
 )
 
 type langInfo struct {
@@ -39,6 +41,10 @@ var languages = map[Language]langInfo{
 	TSX:        {[]string{"tsx"}, []string{"tsx"}, '$'},
 	Rust:       {[]string{"rust", "rs"}, []string{"rs"}, 'µ'},
 	Java:       {[]string{"java"}, []string{"java"}, '$'},
+	// C takes _ because its tree-sitter grammar rejects non-ASCII letters
+	// in identifiers (ast-grep does the same).
+	C:    {[]string{"c"}, []string{"c", "h"}, '_'},
+	JSON: {[]string{"json"}, []string{"json"}, '$'},
 }
 
 // Languages returns every known language, sorted by name.

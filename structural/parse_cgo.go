@@ -126,9 +126,11 @@ import (
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
@@ -151,6 +153,8 @@ var grammarPointers = map[Language]func() unsafe.Pointer{
 	TSX:        tsts.LanguageTSX,
 	Rust:       tsrust.Language,
 	Java:       tsjava.Language,
+	C:          tsc.Language,
+	JSON:       tsjson.Language,
 }
 
 var (

@@ -31,6 +31,9 @@ func TestCompileErrors(t *testing.T) {
 		{Rust, "impl $T for $S { $$$ }", ""}, // $$$ where an item belongs
 		{Python, "print($$$ARGS)", ""},
 		{TSX, "<$C $$$P />", ""},
+		{C, "$P = malloc($N)", ""},
+		{JSON, `{"a": $X}`, ProblemSyntax}, // ast-grep runs this one anyway
+		{JSON, `[$$$ITEMS]`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.lang)+"/"+tc.pattern, func(t *testing.T) {

@@ -32,7 +32,7 @@ func newStructuralFlags(e *Env, name, argsUsage string, patternFlag bool) *struc
 	if patternFlag {
 		f.pattern = fs.String("p", "", "the ast-grep style `pattern`, such as 'old_api($$$ARGS)'")
 		fs.StringVar(f.pattern, "pattern", "", "same as -p")
-		f.lang = fs.String("l", "", "the pattern's `language` (go, python, javascript, typescript, tsx, rust, java)")
+		f.lang = fs.String("l", "", "the pattern's `language` (c, go, java, javascript, json, python, rust, tsx, typescript)")
 		fs.StringVar(f.lang, "lang", "", "same as -l")
 	} else {
 		f.lang = fs.String("lang", "", "the pattern's `language`; empty means every language the pattern parses in")
