@@ -22,8 +22,8 @@
 // Matching is ast-grep's "smart" strictness: the pattern's own tokens must
 // match, the file's unnamed tokens may be skipped, and so may its comments
 // where the pattern expects a leaf or a metavariable. Languages where $
-// cannot start an identifier (Go, Python, Rust) get ast-grep's placeholder
-// treatment. Nested matches are all reported, in a deterministic order:
+// cannot start an identifier (Go, Python, Rust, C) get ast-grep's
+// placeholder treatment. Nested matches are all reported, in a deterministic order:
 // path, then start offset, outer before inner.
 //
 // A pattern that cannot be used is a [*PatternError] (errors.Is
@@ -35,8 +35,9 @@
 //
 // # Engines
 //
-// [Builtin] parses in process with the official tree-sitter grammars (it
-// needs cgo; without it, it reports [ErrUnavailable]). It never parses a
+// [Builtin] parses in process with the official tree-sitter grammars for
+// Go, Python, JavaScript, TypeScript, TSX, Rust, Java, C and JSON (it needs
+// cgo; without it, it reports [ErrUnavailable]). It never parses a
 // file that lacks a literal the pattern needs, parses the others in
 // parallel, and keeps parsed files keyed by path, size and modification
 // time, so a repeated query on an unchanged tree is fast. [AstGrep] runs an
