@@ -13,6 +13,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.25.0
 	github.com/tree-sitter/tree-sitter-rust v0.24.1
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
+	pgregory.net/rapid v1.3.0
 )
 
 require github.com/mattn/go-pointer v0.0.1 // indirect
