@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +32,7 @@ var oracleCorpus = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	oracleDirMade.Store(true)
 	goroot := runtime.GOROOT()
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
@@ -71,6 +73,19 @@ var oracleCorpus = sync.OnceValues(func() (string, error) {
 	}
 	return dir, nil
 })
+
+// TestMain removes the oracle corpus after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if oracleDirMade.Load() {
+		if dir, err := oracleCorpus(); err == nil {
+			os.RemoveAll(dir)
+		}
+	}
+	os.Exit(code)
+}
+
+var oracleDirMade atomic.Bool
 
 type oracleCase struct {
 	lang    Language
