@@ -9,4 +9,16 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require github.com/sourcegraph/beaut v0.0.0-20240611013027-627e4c25335a // indirect
+require (
+	github.com/mattn/go-pointer v0.0.1 // indirect
+	github.com/sourcegraph/beaut v0.0.0-20240611013027-627e4c25335a // indirect
+	github.com/tree-sitter/go-tree-sitter v0.25.0
+	github.com/tree-sitter/tree-sitter-c v0.24.1
+	github.com/tree-sitter/tree-sitter-go v0.25.0
+	github.com/tree-sitter/tree-sitter-java v0.23.5
+	github.com/tree-sitter/tree-sitter-javascript v0.25.0
+	github.com/tree-sitter/tree-sitter-json v0.24.8
+	github.com/tree-sitter/tree-sitter-python v0.25.0
+	github.com/tree-sitter/tree-sitter-rust v0.24.1
+	github.com/tree-sitter/tree-sitter-typescript v0.23.2
+)

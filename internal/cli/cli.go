@@ -50,6 +50,8 @@ func commands() []command {
 		{"def", "definition of the symbol at FILE:LINE:COL (one-based code points)", positionCommand("def", evidence.Definition)},
 		{"refs", "references of the symbol at FILE:LINE:COL", positionCommand("refs", evidence.Reference)},
 		{"impl", "implementations of the symbol at FILE:LINE:COL", positionCommand("impl", evidence.Implementation)},
+		{"search", "find code by syntax: cortex search PATTERN [--lang L] [PATH...]", runSearch},
+		{"structural", "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
 	}
 }
 

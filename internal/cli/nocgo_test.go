@@ -1,0 +1,5 @@
+//go:build !cgo
+
+package cli
+
+const cgoBuild = false

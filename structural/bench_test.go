@@ -1,0 +1,45 @@
+//go:build cgo
+
+package structural
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// BenchmarkSearch runs one pattern over the tree named by
+// CODECORTEX_BENCH_DIR (such as prometheus from the module cache, see
+// scripts/bench-structural.sh), without and with the parse cache.
+func BenchmarkSearch(b *testing.B) {
+	dir := os.Getenv("CODECORTEX_BENCH_DIR")
+	if dir == "" {
+		b.Skip("set CODECORTEX_BENCH_DIR to a source tree")
+	}
+	for _, bc := range []struct{ name, pattern string }{
+		{"selective", "errors.Is($E, context.Canceled)"},
+		{"common", "if err != nil { return $$$ }"},
+		{"never", "zzNeverMatches($A, $B)"},
+	} {
+		b.Run(bc.name+"/cold", func(b *testing.B) {
+			for b.Loop() {
+				e := NewBuiltin(BuiltinOptions{CacheBytes: -1})
+				if _, err := e.Search(context.Background(), Request{Root: dir, Pattern: bc.pattern, Language: Go}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(bc.name+"/cached", func(b *testing.B) {
+			e := NewBuiltin(BuiltinOptions{CacheBytes: 1 << 30})
+			req := Request{Root: dir, Pattern: bc.pattern, Language: Go}
+			if _, err := e.Search(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := e.Search(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

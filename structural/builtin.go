@@ -1,0 +1,379 @@
+package structural
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/codecortex/codecortex/internal/contain"
+)
+
+// BuiltinName is the name of the built-in engine.
+const BuiltinName = "tree-sitter"
+
+// BuiltinOptions tune the built-in engine. The zero value is ready to use.
+type BuiltinOptions struct {
+	// Workers is how many files are parsed at once; 0 means one per CPU.
+	Workers int
+	// CacheBytes bounds the memory kept for parsed files between searches
+	// (keyed by path, size and modification time); 0 means 256 MiB, a
+	// negative value disables the cache.
+	CacheBytes int64
+}
+
+// Builtin is the in-process engine: tree-sitter grammars compiled into
+// the binary (it needs cgo) and a matcher for ast-grep's pattern language.
+// It is safe for concurrent use.
+type Builtin struct {
+	opts  BuiltinOptions
+	cache *treeCache
+}
+
+// NewBuiltin returns the built-in engine.
+func NewBuiltin(opts BuiltinOptions) *Builtin {
+	limit := opts.CacheBytes
+	if limit == 0 {
+		limit = 256 << 20
+	}
+	return &Builtin{opts: opts, cache: newTreeCache(limit)}
+}
+
+// Name returns "tree-sitter".
+func (b *Builtin) Name() string { return BuiltinName }
+
+// Available returns nil when the engine can run in this build, and an
+// error wrapping [ErrUnavailable] that says why not otherwise.
+func (b *Builtin) Available() error {
+	if !cgoEnabled {
+		return fmt.Errorf("%w: cortex was built without cgo, so the tree-sitter grammars are not linked in", ErrUnavailable)
+	}
+	return nil
+}
+
+// Search runs req in process.
+func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
+	if err := b.Available(); err != nil {
+		return nil, err
+	}
+	lim := req.Limits.withDefaults()
+	root, err := contain.Open(req.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+
+	patterns := map[Language]*Pattern{}
+	var want func(string) bool
+	if req.Language != "" {
+		p, err := Compile(req.Pattern, req.Language)
+		if err != nil {
+			return nil, err
+		}
+		patterns[req.Language] = p
+		want = func(f string) bool { l, ok := LanguageOf(f); return ok && l == req.Language }
+	} else {
+		want = func(f string) bool { _, ok := LanguageOf(f); return ok }
+	}
+	files, res, err := startResult(BuiltinName, root, req, lim, want)
+	if err != nil {
+		return nil, err
+	}
+	if req.Language == "" {
+		if err := compileEach(req.Pattern, files.files, patterns, res); err != nil {
+			return nil, err
+		}
+	}
+
+	perFile := make([][]Match, len(files.files))
+	var (
+		next    atomic.Int64
+		total   atomic.Int64
+		parsed  atomic.Int64
+		skipped atomic.Int64
+		wg      sync.WaitGroup
+	)
+	workers := b.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	fsys := root.FS()
+	for range min(workers, max(len(files.files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parsers := map[Language]*parser{}
+			defer func() {
+				for _, p := range parsers {
+					p.Close()
+				}
+			}()
+			var m matcher
+			for {
+				// Files are claimed in order and none once the match limit
+				// is reached, so the searched files are always a prefix of
+				// the sorted list and the first matches are deterministic.
+				if ctx.Err() != nil || total.Load() >= int64(lim.MaxMatches) {
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(files.files) {
+					return
+				}
+				rel := files.files[i]
+				lang, _ := LanguageOf(rel)
+				if req.Language != "" {
+					lang = req.Language
+				}
+				p := patterns[lang]
+				if p == nil {
+					continue
+				}
+				t, didParse, err := b.load(fsys, rel, p, parsers, lim.MaxFileBytes)
+				if didParse {
+					parsed.Add(1)
+				}
+				if err != nil {
+					skipped.Add(1)
+					continue
+				}
+				if t == nil {
+					continue
+				}
+				perFile[i] = searchTree(&m, p, t, rel, lim.MaxMatches)
+				total.Add(int64(len(perFile[i])))
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, ms := range perFile {
+		res.Matches = append(res.Matches, ms...)
+	}
+	stoppedEarly := total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files.files)
+	found := len(res.Matches)
+	finishResult(res, lim)
+	if stoppedEarly && found <= lim.MaxMatches {
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("stopped after %d matches (limit max_matches)", lim.MaxMatches))
+	}
+	if n := skipped.Load(); n > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
+	}
+	res.Parsed = int(parsed.Load())
+	return res, nil
+}
+
+// compileEach compiles the pattern for every language among files; a
+// language where it does not compile is left out with a note. When it
+// compiles for none, the first language's error is returned.
+func compileEach(pattern string, files []string, patterns map[Language]*Pattern, res *Result) error {
+	langs := map[Language]bool{}
+	for _, f := range files {
+		if l, ok := LanguageOf(f); ok {
+			langs[l] = true
+		}
+	}
+	sorted := make([]Language, 0, len(langs))
+	for l := range langs {
+		sorted = append(sorted, l)
+	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	var first error
+	for _, l := range sorted {
+		p, err := Compile(pattern, l)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			var pe *PatternError
+			if !errors.As(err, &pe) {
+				return err
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("%s files not searched: %v", l, err))
+			continue
+		}
+		patterns[l] = p
+	}
+	if len(patterns) == 0 && first != nil {
+		return first
+	}
+	return nil
+}
+
+// load returns the parsed tree of rel, from the cache when the file's
+// size and modification time are unchanged. It returns a nil tree for a
+// file that cannot contain a match.
+func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]*parser, maxBytes int64) (t *tree, parsed bool, err error) {
+	fi, err := fs.Stat(fsys, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	if fi.Size() > maxBytes {
+		return nil, false, fmt.Errorf("structural: %s is larger than %d bytes", rel, maxBytes)
+	}
+	key := cacheKey{path: rel, lang: p.lang, size: fi.Size(), mtime: fi.ModTime()}
+	if e, ok := b.cache.get(key); ok {
+		if !p.mayMatch(e.src) {
+			return nil, false, nil
+		}
+		if e.nodes != nil {
+			return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
+		}
+		// Read before but never parsed: parse the cached source.
+		return b.parseInto(key, e.src, p, parsers)
+	}
+	src, err := fs.ReadFile(fsys, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	if !p.mayMatch(src) {
+		b.cache.put(key, &cacheEntry{src: src})
+		return nil, false, nil
+	}
+	return b.parseInto(key, src, p, parsers)
+}
+
+// parseInto parses src with the worker's parser for p's language and
+// caches the result.
+func (b *Builtin) parseInto(key cacheKey, src []byte, p *Pattern, parsers map[Language]*parser) (*tree, bool, error) {
+	ps := parsers[p.lang]
+	if ps == nil {
+		var err error
+		ps, err = newParser(p.g)
+		if err != nil {
+			return nil, false, err
+		}
+		parsers[p.lang] = ps
+	}
+	nodes, ok := ps.parse(src)
+	if !ok {
+		return nil, true, fmt.Errorf("structural: %s could not be parsed", key.path)
+	}
+	b.cache.put(key, &cacheEntry{src: src, nodes: nodes})
+	return &tree{g: p.g, src: src, nodes: nodes}, true, nil
+}
+
+// searchTree returns the pattern's matches in one parsed file.
+func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match {
+	m.p, m.t = p, t
+	var li *lineIndex
+	var out []Match
+	m.find(func(node uint32, env []binding) bool {
+		if li == nil {
+			li = newLineIndex(t.src)
+		}
+		out = append(out, buildMatch(rel, p.lang, t, li, node, env))
+		return len(out) < limit
+	})
+	m.p, m.t = nil, nil
+	return out
+}
+
+func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node uint32, env []binding) Match {
+	n := &t.nodes[node]
+	m := Match{
+		Path:     rel,
+		Language: lang,
+		Range:    li.rng(int(n.start), int(n.end)),
+		Text:     string(t.src[n.start:n.end]),
+		Lines:    li.lines(int(n.start), int(n.end)),
+	}
+	capNode := func(i uint32) Node {
+		c := &t.nodes[i]
+		return Node{Text: string(t.src[c.start:c.end]), Range: li.rng(int(c.start), int(c.end)), Named: c.flags&flagNamed != 0}
+	}
+	for _, b := range env {
+		c := Capture{Name: b.name, Multi: b.multi}
+		if b.multi {
+			c.Nodes = make([]Node, 0, len(b.nodes))
+			for _, i := range b.nodes {
+				c.Nodes = append(c.Nodes, capNode(i))
+			}
+			if len(b.nodes) > 0 {
+				c.Text = string(t.src[t.nodes[b.nodes[0]].start:t.nodes[b.nodes[len(b.nodes)-1]].end])
+			}
+		} else {
+			c.Nodes = []Node{capNode(b.node)}
+			c.Text = c.Nodes[0].Text
+		}
+		m.Captures = append(m.Captures, c)
+	}
+	sort.Slice(m.Captures, func(i, j int) bool { return m.Captures[i].Name < m.Captures[j].Name })
+	return m
+}
+
+// A cacheKey identifies one version of a file.
+type cacheKey struct {
+	path  string
+	lang  Language
+	size  int64
+	mtime time.Time
+}
+
+// A cacheEntry is a file's content and, once parsed, its nodes.
+type cacheEntry struct {
+	src   []byte
+	nodes []flatNode
+}
+
+func (e *cacheEntry) bytes() int64 {
+	return int64(len(e.src)) + int64(len(e.nodes))*int64(unsafe.Sizeof(flatNode{}))
+}
+
+// treeCache keeps parsed files up to a byte budget; when full it keeps
+// what it has and adds nothing more, so a repeated search over an
+// unchanged tree finds what the first one left.
+type treeCache struct {
+	mu    sync.Mutex
+	limit int64
+	used  int64
+	m     map[string]cacheSlot
+}
+
+type cacheSlot struct {
+	key   cacheKey
+	entry *cacheEntry
+}
+
+func newTreeCache(limit int64) *treeCache {
+	return &treeCache{limit: limit, m: map[string]cacheSlot{}}
+}
+
+func (c *treeCache) get(k cacheKey) (*cacheEntry, bool) {
+	if c.limit < 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[k.path]
+	if !ok || s.key != k {
+		return nil, false
+	}
+	return s.entry, true
+}
+
+func (c *treeCache) put(k cacheKey, e *cacheEntry) {
+	if c.limit < 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[k.path]; ok {
+		c.used -= old.entry.bytes()
+		delete(c.m, k.path)
+	}
+	if c.used+e.bytes() > c.limit {
+		return
+	}
+	c.m[k.path] = cacheSlot{key: k, entry: e}
+	c.used += e.bytes()
+}

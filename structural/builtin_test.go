@@ -1,0 +1,155 @@
+//go:build cgo
+
+package structural
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/contain"
+)
+
+func paths(res *Result) []string {
+	var out []string
+	for _, m := range res.Matches {
+		out = append(out, fmt.Sprintf("%s:%d:%d %s", m.Path, m.Range.StartLine, m.Range.StartColumn, m.Text))
+	}
+	return out
+}
+
+func TestBuiltinSearch(t *testing.T) {
+	root := projectWith(t, map[string]string{
+		"b.go":                 "package b\n\nfunc f() { call(1); call(call(2)) }\n",
+		"a/a.go":               "package a\n\n// call(0) in a comment is not code\nvar s = \"call(9)\"\nfunc g() { x.call(3); call(4) }\n",
+		"a/a_test.py":          "call(5)\n",
+		"vendor/v.go":          "package v\nfunc h() { call(6) }\n",
+		"node_modules/m/m.go":  "package m\nfunc h() { call(7) }\n",
+		".git/objects/x.go":    "package x\nfunc h() { call(8) }\n",
+		"deep/er/still/c.go":   "package c\nfunc h() { call(10, 11) }\n",
+		"deep/er/still/README": "call(12)\n",
+		"js/m.js":              "obj.call(3);\nobj.other.call(4, 5);\n",
+	})
+	e := NewBuiltin(BuiltinOptions{})
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		req  Request
+		want []string
+	}{
+		{"whole root in path then offset order, nested both reported",
+			Request{Pattern: "call($X)", Language: Go},
+			[]string{"a/a.go:5:23 call(4)", "b.go:3:12 call(1)", "b.go:3:21 call(call(2))", "b.go:3:26 call(2)"}},
+		{"multi", Request{Pattern: "call($$$A)", Language: Go, Paths: []string{"deep"}},
+			[]string{"deep/er/still/c.go:2:12 call(10, 11)"}},
+		{"glob", Request{Pattern: "call($$$)", Language: Go, Paths: []string{"**/c.go"}},
+			[]string{"deep/er/still/c.go:2:12 call(10, 11)"}},
+		{"method call on a metavariable receiver", Request{Pattern: "$R.call($$$A)", Language: JavaScript},
+			[]string{"js/m.js:1:1 obj.call(3)", "js/m.js:2:1 obj.other.call(4, 5)"}},
+		{"explicit file", Request{Pattern: "call($X)", Language: Go, Paths: []string{"b.go"}},
+			[]string{"b.go:3:12 call(1)", "b.go:3:21 call(call(2))", "b.go:3:26 call(2)"}},
+		{"language inferred per file", Request{Pattern: "call($X)", Paths: []string{"a"}},
+			[]string{"a/a.go:5:23 call(4)", "a/a_test.py:1:1 call(5)"}},
+		{"max matches", Request{Pattern: "call($X)", Language: Go, Limits: Limits{MaxMatches: 2}},
+			[]string{"a/a.go:5:23 call(4)", "b.go:3:12 call(1)"}},
+		{"no match", Request{Pattern: "nothing($X)", Language: Go}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.Root = root
+			res, err := e.Search(ctx, tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, paths(res)); diff != "" {
+				t.Errorf("matches (-want +got):\n%s", diff)
+			}
+			for i := range res.Matches {
+				m := &res.Matches[i]
+				if err := m.Validate(); err != nil {
+					t.Errorf("invalid match %+v: %v", m, err)
+				}
+				rec := m.Record(res.Engine, tc.req.Pattern)
+				if err := rec.Validate(); err != nil {
+					t.Errorf("invalid record: %v", err)
+				}
+			}
+		})
+	}
+	res, err := e.Search(ctx, Request{Root: root, Pattern: "call($X)", Language: Go, Limits: Limits{MaxMatches: 2}})
+	if err != nil || !res.Truncated {
+		t.Errorf("max matches: truncated %v, err %v", res.Truncated, err)
+	}
+	res, err = e.Search(ctx, Request{Root: root, Pattern: "call($X)", Language: Go, Limits: Limits{MaxFiles: 1}})
+	if err != nil || !res.Truncated || res.Files != 1 {
+		t.Errorf("max files: %+v, err %v", res, err)
+	}
+}
+
+func TestBuiltinRejectsPathsOutsideRoot(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.go": "package a\n"})
+	outside := projectWith(t, map[string]string{"x.go": "package x\nfunc f() { call(1) }\n"})
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	e := NewBuiltin(BuiltinOptions{})
+	for _, p := range []string{"../x.go", outside, "link/x.go", "../**/*.go"} {
+		_, err := e.Search(context.Background(), Request{Root: root, Pattern: "call($X)", Language: Go, Paths: []string{p}})
+		if err == nil {
+			t.Errorf("path %q outside the root was accepted", p)
+		}
+		if p == "link/x.go" && !errors.Is(err, contain.ErrEscape) {
+			t.Errorf("symlink escape: err = %v, want contain.ErrEscape", err)
+		}
+	}
+	// Walking the root does not follow the link out of it either.
+	res, err := e.Search(context.Background(), Request{Root: root, Pattern: "call($X)", Language: Go})
+	if err != nil || len(res.Matches) != 0 {
+		t.Errorf("walk followed a link out of the root: %v %v", paths(res), err)
+	}
+}
+
+func TestBuiltinPatternErrorIsNotEmptyResult(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.js": "foo(1)\n"})
+	_, err := NewBuiltin(BuiltinOptions{}).Search(context.Background(), Request{Root: root, Pattern: "foo(", Language: JavaScript})
+	var pe *PatternError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a PatternError", err)
+	}
+}
+
+func TestBuiltinCache(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.go": "package a\nfunc f() { call(1) }\n"})
+	e := NewBuiltin(BuiltinOptions{})
+	req := Request{Root: root, Pattern: "call($X)", Language: Go}
+	first, err := e.Search(context.Background(), req)
+	if err != nil || first.Parsed != 1 {
+		t.Fatalf("first search parsed %d, err %v", first.Parsed, err)
+	}
+	second, err := e.Search(context.Background(), req)
+	if err != nil || second.Parsed != 0 || len(second.Matches) != 1 {
+		t.Fatalf("repeated search parsed %d files (want 0 from the cache), %d matches, err %v", second.Parsed, len(second.Matches), err)
+	}
+	// A changed file is parsed again.
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc f() { call(1); call(2) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	third, err := e.Search(context.Background(), req)
+	if err != nil || third.Parsed != 1 || len(third.Matches) != 2 {
+		t.Fatalf("after a change: parsed %d, %d matches, err %v", third.Parsed, len(third.Matches), err)
+	}
+}
+
+func TestBuiltinCancelled(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.go": "package a\nfunc f() { call(1) }\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewBuiltin(BuiltinOptions{}).Search(ctx, Request{Root: root, Pattern: "call($X)", Language: Go}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}

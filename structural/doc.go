@@ -1,0 +1,62 @@
+// Package structural finds code by its syntax rather than its text — old_api($X)
+// matches the calls and not the comment that mentions them — and gives each
+// match to the caller as structural evidence, with exact positions and the
+// code its metavariables captured.
+//
+// # Patterns
+//
+// Patterns use ast-grep's language (its users already write them) and are
+// parsed as code of the target language, descending through single-child
+// wrappers, so foo($X) is a call and not a statement:
+//
+//   - $X captures one named node; $$X also accepts unnamed tokens.
+//   - $_ and $_NAME match one node without capturing; repeated, they need
+//     not be equal.
+//   - $$$ and $$$NAME match zero or more nodes lazily, stopping at the
+//     first sibling that matches the next pattern node. A multi capture
+//     keeps the separators between its items ([Capture.Nodes]) and offers
+//     the items alone ([Capture.Items]).
+//   - Names are [A-Z_][A-Z0-9_]*; a name used twice must bind identical
+//     code.
+//
+// Matching is ast-grep's "smart" strictness: the pattern's own tokens must
+// match, the file's unnamed tokens may be skipped, and so may its comments
+// where the pattern expects a leaf or a metavariable. Languages where $
+// cannot start an identifier (Go, Python, Rust, C) get ast-grep's
+// placeholder treatment. Nested matches are all reported, in a deterministic order:
+// path, then start offset, outer before inner.
+//
+// A pattern that cannot be used is a [*PatternError] (errors.Is
+// [ErrInvalidPattern]): empty, unparsable (an ERROR node, unless its whole
+// text is a metavariable), incomplete (a MISSING node other than a left-out
+// statement terminator), several top-level nodes, or a bare $$$. So an
+// invalid pattern is never confused with a valid one that found nothing,
+// and can never drive a rewrite.
+//
+// # Engines
+//
+// [Builtin] parses in process with the official tree-sitter grammars for
+// Go, Python, JavaScript, TypeScript, TSX, Rust, Java, C and JSON (it needs
+// cgo; without it, it reports [ErrUnavailable]). It never parses a
+// file that lacks a literal the pattern needs, parses the others in
+// parallel, and keeps parsed files keyed by path, size and modification
+// time, so a repeated query on an unchanged tree is fast. [AstGrep] runs an
+// external ast-grep, pinned to exactly [AstGrepVersion]. [Search] picks the
+// configured engine and falls back to [LexicalSearch], whose results are
+// weak evidence and say plainly that they lack structural precision.
+//
+// # Evidence
+//
+// [Match.Record] turns a match into an [evidence.Record] of kind structural
+// match, provenance structural-match and tier structural: an AST match is
+// structural however confident the engine is. Ranges are one-based,
+// half-open, in Unicode code points, with the byte offsets alongside.
+//
+// # Rewrites
+//
+// [Expand] and [Rewrite] compute replacements as a pure function over
+// matches: captures substituted (multi captures with their original
+// separators), multi-line text re-indented to the match's indentation with
+// tabs or spaces as the file has them, and only the outermost of nested
+// matches rewritten. [ApplyEdits] applies them to a source in memory.
+package structural

@@ -1,0 +1,122 @@
+package structural
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/codecortex/codecortex/internal/contain"
+)
+
+// An Engine runs structural searches inside a project root.
+type Engine interface {
+	// Name identifies the engine in records and reports, such as
+	// "tree-sitter" or "ast-grep".
+	Name() string
+	// Search finds the pattern's matches. An unusable pattern is a
+	// [*PatternError]; an engine that cannot run here wraps
+	// [ErrUnavailable].
+	Search(ctx context.Context, req Request) (*Result, error)
+}
+
+// A Request is one structural search.
+type Request struct {
+	// Root is the project root directory; every path stays inside it.
+	Root string
+	// Pattern is the ast-grep style pattern, such as "old_api($$$ARGS)".
+	Pattern string
+	// Language is the pattern's language. Empty means every language whose
+	// files are searched and in which the pattern compiles.
+	Language Language
+	// Paths are files, directories or globs (with ** for any depth),
+	// relative to Root or absolute inside it. Empty means all of Root.
+	// .git, vendor and node_modules directories are never entered.
+	Paths []string
+	// Limits bound the work; the zero value uses the defaults.
+	Limits Limits
+}
+
+// Limits bound a search. Zero fields take the defaults.
+type Limits struct {
+	// MaxFiles caps the files searched (default 100000).
+	MaxFiles int
+	// MaxMatches caps the matches returned (default 10000).
+	MaxMatches int
+	// MaxFileBytes skips larger files (default 4 MiB).
+	MaxFileBytes int64
+}
+
+// The default limits.
+const (
+	DefaultMaxFiles     = 100000
+	DefaultMaxMatches   = 10000
+	DefaultMaxFileBytes = 4 << 20
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = DefaultMaxFiles
+	}
+	if l.MaxMatches <= 0 {
+		l.MaxMatches = DefaultMaxMatches
+	}
+	if l.MaxFileBytes <= 0 {
+		l.MaxFileBytes = DefaultMaxFileBytes
+	}
+	return l
+}
+
+// A Result is what a search found.
+type Result struct {
+	// Engine is the name of the engine that ran.
+	Engine string `json:"engine"`
+	// Matches are ordered by path, then start offset, outer before inner.
+	Matches []Match `json:"matches"`
+	// Files is how many files were searched; Parsed how many of them had
+	// to be parsed (the others lacked a literal the pattern needs).
+	Files  int `json:"files"`
+	Parsed int `json:"parsed"`
+	// Truncated says a limit cut the search short, and Notes say which.
+	Truncated bool     `json:"truncated"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+// sortMatches puts matches in the deterministic order: path, start
+// offset, then the longer (outer) match first.
+func sortMatches(ms []Match) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := &ms[i], &ms[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Range.StartByte != b.Range.StartByte {
+			return a.Range.StartByte < b.Range.StartByte
+		}
+		return a.Range.EndByte > b.Range.EndByte
+	})
+}
+
+// startResult resolves the request's files and starts the result that
+// says how many there are and whether the file limit cut them.
+func startResult(engine string, root *contain.Root, req Request, lim Limits, want func(string) bool) (fileSet, *Result, error) {
+	files, err := collectFiles(root, req.Paths, want, lim.MaxFiles)
+	if err != nil {
+		return fileSet{}, nil, err
+	}
+	res := &Result{Engine: engine, Files: len(files.files), Matches: []Match{}}
+	if files.truncated {
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("searched only the first %d files (limit max_files)", lim.MaxFiles))
+	}
+	return files, res, nil
+}
+
+// finishResult orders the matches and applies the match limit.
+func finishResult(res *Result, lim Limits) {
+	sortMatches(res.Matches)
+	if len(res.Matches) > lim.MaxMatches {
+		res.Matches = res.Matches[:lim.MaxMatches]
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("returned only the first %d matches (limit max_matches)", lim.MaxMatches))
+	}
+}

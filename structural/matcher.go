@@ -1,0 +1,307 @@
+package structural
+
+// The matcher follows ast-grep 0.51.1's "smart" strictness
+// (crates/core/src/match_tree): every node of the pattern must match, the
+// file's unnamed tokens may be skipped, and so may its comments where the
+// pattern expects a leaf or a metavariable (where it expects a larger
+// node, ast-grep 0.51.1 does not skip a comment, and neither does this; a
+// multi metavariable keeps the comments it spans), a multi metavariable
+// takes candidates lazily until the next pattern node matches, and a
+// repeated single metavariable must bind identical code.
+
+type outcome uint8
+
+const (
+	noMatch outcome = iota
+	matchedBoth
+	skipCandidate
+)
+
+type flow uint8
+
+const (
+	flowFail flow = iota
+	flowReturn
+	flowContinue
+	flowFallthrough
+)
+
+// binding is one metavariable's value.
+type binding struct {
+	name  string
+	multi bool
+	node  uint32   // single
+	nodes []uint32 // multi, in order, separators included
+}
+
+// matcher matches one pattern against one tree; it is not safe for
+// concurrent use.
+type matcher struct {
+	p     *Pattern
+	t     *tree
+	env   []binding
+	arena []uint32 // scratch for children lists
+	depth int      // 0 while matching the pattern's root
+}
+
+// find returns every node the pattern matches, in pre-order (so by start
+// offset, outer before inner), with the bindings of each.
+func (m *matcher) find(emit func(node uint32, env []binding) bool) {
+	root := &m.p.root
+	anyKind := root.kind == pMeta
+	for i := range m.t.nodes {
+		if !anyKind && m.t.nodes[i].sym != root.sym {
+			continue
+		}
+		m.env = m.env[:0]
+		m.arena = m.arena[:0]
+		if m.matchNode(root, uint32(i)) == matchedBoth {
+			if !emit(uint32(i), m.env) {
+				return
+			}
+		}
+	}
+}
+
+func (m *matcher) matchNode(g *pnode, c uint32) outcome {
+	n := &m.t.nodes[c]
+	switch g.kind {
+	case pTerminal:
+		if g.sym == n.sym && (!g.named || g.text == string(m.t.src[n.start:n.end])) {
+			return matchedBoth
+		}
+		if n.flags&flagNamed == 0 || m.t.g.isComment(n.sym) {
+			return skipCandidate
+		}
+		return noMatch
+	case pMeta:
+		if m.t.g.isComment(n.sym) && m.depth > 0 {
+			return skipCandidate
+		}
+		if m.matchMeta(&g.mv, c) {
+			return matchedBoth
+		}
+		return noMatch
+	default:
+		if g.sym != n.sym {
+			return noMatch // even a comment: ast-grep 0.51.1 skips none here
+		}
+		start := len(m.arena)
+		m.arena = m.t.appendKids(m.arena, c)
+		m.depth++
+		kids := m.arena[start:len(m.arena):len(m.arena)]
+		ok := m.matchChildren(g.kids, kids)
+		m.depth--
+		m.arena = m.arena[:start]
+		if ok {
+			return matchedBoth
+		}
+		return noMatch
+	}
+}
+
+func (m *matcher) matchMeta(mv *metaVar, c uint32) bool {
+	switch mv.kind {
+	case mvCapture:
+		if mv.named && !m.t.named(c) {
+			return false
+		}
+		return m.bindSingle(mv.name, c)
+	case mvDropped:
+		return !mv.named || m.t.named(c)
+	case mvMulti:
+		return true
+	case mvMultiCap:
+		m.bindMulti(mv.name, []uint32{c}, 0)
+		return true
+	}
+	return false
+}
+
+func (m *matcher) bindSingle(name string, c uint32) bool {
+	for i := range m.env {
+		if b := &m.env[i]; !b.multi && b.name == name {
+			if !m.same(b.node, c) {
+				return false
+			}
+			b.node = c // ast-grep keeps the latest occurrence
+			return true
+		}
+	}
+	m.env = append(m.env, binding{name: name, node: c})
+	return true
+}
+
+// bindMulti binds name to nodes less the last skipped ones (separator
+// tokens the pattern itself spells after the metavariable).
+func (m *matcher) bindMulti(name string, nodes []uint32, skipped int) {
+	if name == "" {
+		return
+	}
+	keep := len(nodes) - skipped
+	if keep < 0 {
+		keep = 0
+	}
+	val := append([]uint32(nil), nodes[:keep]...)
+	for i := range m.env {
+		if b := &m.env[i]; b.multi && b.name == name {
+			b.nodes = val
+			return
+		}
+	}
+	m.env = append(m.env, binding{name: name, multi: true, nodes: val})
+}
+
+// same reports whether two nodes are the same code, as ast-grep's
+// does_node_match_exactly decides it: leaves compare by text, other
+// nodes by kind and child by child.
+func (m *matcher) same(a, b uint32) bool {
+	if a == b {
+		return true
+	}
+	na, nb := &m.t.nodes[a], &m.t.nodes[b]
+	if m.t.namedLeaf(a) || m.t.namedLeaf(b) {
+		return string(m.t.textBytes(a)) == string(m.t.textBytes(b))
+	}
+	if na.sym != nb.sym || na.nkids != nb.nkids {
+		return false
+	}
+	ca, cb := a+1, b+1
+	for k := uint32(0); k < na.nkids; k++ {
+		if !m.same(ca, cb) {
+			return false
+		}
+		ca, cb = m.t.nodes[ca].next, m.t.nodes[cb].next
+	}
+	return true
+}
+
+func (m *matcher) matchChildren(goals []pnode, cands []uint32) bool {
+	if len(cands) == 0 {
+		return false
+	}
+	gi, ci := 0, 0
+	for {
+		f := m.ellipsis(goals, &gi, cands, &ci)
+		if f == flowFallthrough {
+			f = m.single(goals, &gi, cands, &ci)
+		}
+		switch f {
+		case flowFail:
+			return false
+		case flowReturn:
+			return true
+		case flowContinue:
+			continue
+		}
+		if gi < len(goals) {
+			gi++
+			ci++
+		}
+		if gi >= len(goals) {
+			return true // trailing candidates are trivia in smart mode
+		}
+		if ci >= len(cands) {
+			return false
+		}
+	}
+}
+
+func (m *matcher) ellipsis(goals []pnode, gi *int, cands []uint32, ci *int) flow {
+	if *gi >= len(goals) {
+		return flowReturn
+	}
+	name, ok := goals[*gi].ellipsis()
+	if !ok {
+		return flowFallthrough
+	}
+	var taken []uint32
+	*gi++
+	if *gi >= len(goals) {
+		m.bindMulti(name, cands[*ci:], 0)
+		*ci = len(cands)
+		return flowReturn
+	}
+	skipped := 0
+	for goals[*gi].trivial() {
+		*gi++
+		skipped++
+		if *gi >= len(goals) {
+			m.bindMulti(name, cands[*ci:], skipped)
+			*ci = len(cands)
+			return flowReturn
+		}
+	}
+	if _, ok := goals[*gi].ellipsis(); ok {
+		if *ci >= len(cands) {
+			return flowFail
+		}
+		taken = cands[*ci : *ci+1]
+		*ci++
+		if *ci >= len(cands) {
+			return flowFail
+		}
+		m.bindMulti(name, taken, skipped)
+		return flowContinue
+	}
+	from := *ci
+	for {
+		if *ci >= len(cands) {
+			return flowFail
+		}
+		// Probe the next pattern node; a failed probe leaves no binding.
+		mark := len(m.env)
+		saved := m.snapshotMulti()
+		r := m.matchNode(&goals[*gi], cands[*ci])
+		m.env = m.env[:mark]
+		m.restoreMulti(saved)
+		if r == matchedBoth {
+			m.bindMulti(name, cands[from:*ci], skipped)
+			return flowFallthrough
+		}
+		*ci++
+	}
+}
+
+// snapshotMulti and restoreMulti keep the multi bindings that existed
+// before a probe, which the probe may have overwritten in place.
+func (m *matcher) snapshotMulti() [][]uint32 {
+	var s [][]uint32
+	for i := range m.env {
+		if m.env[i].multi {
+			s = append(s, m.env[i].nodes)
+		}
+	}
+	return s
+}
+
+func (m *matcher) restoreMulti(s [][]uint32) {
+	k := 0
+	for i := range m.env {
+		if m.env[i].multi {
+			m.env[i].nodes = s[k]
+			k++
+		}
+	}
+}
+
+func (m *matcher) single(goals []pnode, gi *int, cands []uint32, ci *int) flow {
+	for {
+		if *ci >= len(cands) {
+			for ; *gi < len(goals); *gi++ {
+				if _, ok := goals[*gi].ellipsis(); !ok {
+					return flowFail
+				}
+			}
+			return flowFallthrough
+		}
+		switch m.matchNode(&goals[*gi], cands[*ci]) {
+		case matchedBoth:
+			return flowFallthrough
+		case skipCandidate:
+			*ci++
+		default:
+			return flowFail
+		}
+	}
+}

@@ -1,0 +1,287 @@
+//go:build cgo
+
+package structural
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// oracleCorpus copies the fixtures and real code that the Go toolchain
+// and the module cache already hold (Go's own sources, the grammar
+// modules' examples) into one directory, so that both engines see the same
+// files under the same names.
+var oracleCorpus = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "structural-oracle-")
+	if err != nil {
+		return "", err
+	}
+	oracleDirMade.Store(true)
+	goroot := runtime.GOROOT()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", err
+	}
+	mod := filepath.Join(strings.TrimSpace(string(out)), "github.com", "tree-sitter")
+	sources := []string{
+		"testdata/oracle/fixture.go", "testdata/oracle/fixture.py", "testdata/oracle/Fixture.java",
+		"testdata/oracle/fixture.rs", "testdata/oracle/fixture.ts", "testdata/oracle/fixture.tsx",
+		"testdata/oracle/fixture.js",
+		filepath.Join(goroot, "src/strings/builder.go"),
+		filepath.Join(goroot, "src/strings/strings.go"),
+		filepath.Join(goroot, "src/encoding/json/decode.go"),
+		filepath.Join(goroot, "src/sync/mutex.go"),
+		filepath.Join(goroot, "src/runtime/runtime-gdb.py"),
+		filepath.Join(goroot, "lib/wasm/wasm_exec.js"),
+		filepath.Join(mod, "tree-sitter-go@v0.25.0/examples/proc.go"),
+		filepath.Join(mod, "tree-sitter-javascript@v0.25.0/examples/jquery.js"),
+		filepath.Join(mod, "tree-sitter-python@v0.25.0/examples/python3.8_grammar.py"),
+		filepath.Join(mod, "tree-sitter-rust@v0.24.1/examples/ast.rs"),
+		filepath.Join(mod, "tree-sitter-rust@v0.24.1/examples/weird-exprs.rs"),
+		filepath.Join(mod, "tree-sitter-typescript@v0.23.2/examples/parser.ts"),
+		filepath.Join(mod, "tree-sitter-typescript@v0.23.2/common/define-grammar.js"),
+		filepath.Join(mod, "tree-sitter-c@v0.24.1/examples/cluster.c"),
+		filepath.Join(mod, "tree-sitter-c@v0.24.1/examples/malloc.c"),
+		filepath.Join(mod, "tree-sitter-json@v0.24.8/src/node-types.json"),
+		filepath.Join(mod, "tree-sitter-python@v0.25.0/src/node-types.json"),
+	}
+	for i, s := range sources {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			return "", err
+		}
+		name := fmt.Sprintf("c%02d_%s", i, filepath.Base(s))
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+})
+
+// TestMain removes the oracle corpus after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if oracleDirMade.Load() {
+		if dir, err := oracleCorpus(); err == nil {
+			os.RemoveAll(dir)
+		}
+	}
+	os.Exit(code)
+}
+
+var oracleDirMade atomic.Bool
+
+type oracleCase struct {
+	lang    Language
+	pattern string
+	// broken marks a pattern that does not parse, which ast-grep runs
+	// anyway (its ERROR root matches any kind) and this package rejects.
+	broken bool
+}
+
+// oracleCases: variadics, repeated metavariables, method calls on
+// metavariable receivers, imports, decorators and annotations, JSX, and
+// patterns that match nothing.
+var oracleCases = []oracleCase{
+	{Go, "fmt.Errorf($F, $$$ARGS)", false},
+	{Go, "$S.items[$K] = $V", false},
+	{Go, "$X.Lock()", false},
+	{Go, "defer $M.Unlock()", false},
+	{Go, "if err != nil { return $$$R }", false},
+	{Go, "$A == $A", false},
+	{Go, "append($S, $$$)", false},
+	{Go, "append($S, $$$REST, 3)", false},
+	{Go, "for $I, $V := range $X { $$$BODY }", false},
+	{Go, "func ($R $T) $NAME($$$P) error { $$$ }", false},
+	{Go, "len($A) == 0", false},
+	{Go, "make(map[$K]$V)", false},
+	{Go, "return nil, $E", false},
+	{Go, "$A, $B := $C, $D", false},
+	{Go, "Index($S, $T)", false},
+	{Go, "import ($$$SPECS)", false},
+	{Go, "$$X", false},
+	{Go, "nonexistentFunctionZZ($A)", false},
+	{Python, "print($$$ARGS)", false},
+	{Python, "self.$ATTR = $VAL", false},
+	{Python, "import $M", false},
+	{Python, "from $M import $$$NAMES", false},
+	{Python, "$A == $A", false},
+	{Python, "[$E for $X in $Y]", false},
+	{Python, "lambda $$$A: $B", false},
+	{Python, "@$DEC\ndef $F($$$P):\n    $$$B", false},
+	{Python, "def $F(self, $$$P):\n    $$$B", false},
+	{Python, "len($X)", false},
+	{Python, "nonexistent_zz($X)", false},
+	{JavaScript, "console.log($$$)", false},
+	{JavaScript, "$O.on($EVT, $H)", false},
+	{JavaScript, "require($M)", false},
+	{JavaScript, "function $F($$$P) { $$$B }", false},
+	{JavaScript, "new $C($$$ARGS)", false},
+	{JavaScript, "$A ? $B : $C", false},
+	{JavaScript, "$A === $A", false},
+	{JavaScript, `import $D, { $$$N } from "./mod"`, false},
+	{JavaScript, "if ($C) { $$$ }", false},
+	{JavaScript, "$X.length", false},
+	{JavaScript, "zzNothing($A)", false},
+	{JavaScript, "foo(1, 2)", false},
+	{JavaScript, "foo(bar())", false},
+	{JavaScript, "foo($A)", false},
+	{JavaScript, "foo($_)", false},
+	{JavaScript, "foo()", false},
+	{JavaScript, "foo($A, $B)", false},
+	{Go, "if err != nil { return $$$ }", false},
+	{TypeScript, "$X as $T", false},
+	{TypeScript, "interface $I { $$$ }", false},
+	{TypeScript, `import { $$$N } from "fs"`, false},
+	{TypeScript, "this.$P.$F($$$A)", false},
+	{TypeScript, "$A !== undefined", false},
+	{TypeScript, "@Component($$$A)", false},
+	{TypeScript, "type $T = $U", false},
+	{TypeScript, "function $F($$$P): $R { $$$B }", false},
+	{TypeScript, "new Promise($$$)", false},
+	{TSX, "<$C $$$P />", false},
+	{TSX, "useState($INIT)", false},
+	{TSX, "const [$A, $B] = useState($$$)", false},
+	{TSX, "<span>$$$C</span>", false},
+	{Rust, "println!($$$)", false},
+	{Rust, "$X.unwrap()", false},
+	{Rust, "fn $F($$$P) -> $R { $$$B }", false},
+	{Rust, "impl $T for $S { $$$ }", false},
+	{Rust, "Some($X)", false},
+	{Rust, "use $P;", false},
+	{Rust, "let $P = $E;", false},
+	{Rust, "$A == $A", false},
+	{Java, "System.out.println($$$A)", false},
+	{Java, "$O.equals($A)", false},
+	{Java, "new $C($$$A)", false},
+	{Java, "for ($T $V : $C) { $$$ }", false},
+	{Java, "import $P;", false},
+	{Java, "$A == null", false},
+	{Java, "throw new $E($$$)", false},
+	{Java, "$X.equals($X)", false},
+	{C, "$P = malloc($N)", false},
+	{C, "if ($C) { $$$ }", false},
+	{C, "$X->$F", false},
+	{C, "sizeof($T)", false},
+	{C, "return $E;", false},
+	{C, "for ($I; $C; $U) $B", false},
+	{C, "free($P);", false},
+	{C, "zzNothing($A)", false},
+	{JSON, `{"type": "string", "named": true}`, false},
+	{JSON, `"fields"`, false},
+	{JSON, `[$$$]`, false},
+	{JSON, `{"type": $T, "named": $N}`, true},
+	{JSON, `"fields": $F`, true},
+	{JavaScript, "import $D, { $$$N } from $M", true},
+}
+
+// negativeCases are patterns that must match nothing in the corpus.
+var negativeCases = map[string]bool{
+	"foo(bar())": true, // only foo(/* c */ bar()): a comment before a non-leaf node is not skipped
+}
+
+// outcome of one engine on one case: "error" or the match set.
+func matchKeys(ms []Match) []string {
+	var out []string
+	for _, m := range ms {
+		var caps []string
+		for _, c := range m.Captures {
+			var ns []string
+			for _, n := range c.Nodes {
+				ns = append(ns, fmt.Sprintf("%d-%d", n.Range.StartByte, n.Range.EndByte))
+			}
+			kind := "$"
+			if c.Multi {
+				kind = "$$$"
+			}
+			caps = append(caps, kind+c.Name+"="+strings.Join(ns, ","))
+		}
+		out = append(out, fmt.Sprintf("%s:%d-%d [%d:%d-%d:%d] %s", m.Path, m.Range.StartByte, m.Range.EndByte,
+			m.Range.StartLine, m.Range.StartColumn, m.Range.EndLine, m.Range.EndColumn, strings.Join(caps, " ")))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestOracleAstGrep(t *testing.T) {
+	sg := testtool.Require(t, "ast-grep", astGrepInstall)
+	dir, err := oracleCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewBuiltin(BuiltinOptions{})
+	langs := map[Language]bool{}
+	for _, tc := range oracleCases {
+		langs[tc.lang] = true
+		t.Run(string(tc.lang)+"/"+tc.pattern, func(t *testing.T) {
+			if tc.broken {
+				_, err := e.Search(context.Background(), Request{Root: dir, Pattern: tc.pattern, Language: tc.lang})
+				if !errors.Is(err, ErrInvalidPattern) {
+					t.Fatalf("broken pattern: err = %v, want ErrInvalidPattern", err)
+				}
+				if _, err := runAstGrep(t, sg, dir, tc); err != nil {
+					t.Logf("ast-grep now rejects it too: %v", err)
+				}
+				return
+			}
+			ours, ourErr := e.Search(context.Background(), Request{Root: dir, Pattern: tc.pattern, Language: tc.lang, Limits: Limits{MaxMatches: 1 << 20}})
+			theirs, theirErr := runAstGrep(t, sg, dir, tc)
+			if (ourErr != nil) != (theirErr != nil) {
+				t.Fatalf("errors differ: ours %v, ast-grep %v", ourErr, theirErr)
+			}
+			if ourErr != nil {
+				return
+			}
+			if diff := cmp.Diff(matchKeys(theirs), matchKeys(ours.Matches)); diff != "" {
+				t.Errorf("match sets differ (-ast-grep +ours):\n%s", diff)
+			}
+			if len(ours.Matches) == 0 && !strings.Contains(strings.ToLower(tc.pattern), "zz") && !negativeCases[tc.pattern] {
+				t.Errorf("pattern matched nothing; the case proves little")
+			}
+		})
+	}
+	if len(langs) < 5 || len(oracleCases) < 30 {
+		t.Errorf("oracle suite too small: %d patterns, %d languages", len(oracleCases), len(langs))
+	}
+}
+
+func runAstGrep(t *testing.T, sg, dir string, tc oracleCase) ([]Match, error) {
+	t.Helper()
+	var files []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if l, ok := LanguageOf(e.Name()); ok && l == tc.lang {
+			files = append(files, e.Name())
+		}
+	}
+	args := append([]string{"run", "--pattern", tc.pattern, "--lang", string(tc.lang), "--json=stream", "--"}, files...)
+	res, err := safeexec.Run(context.Background(), safeexec.Invocation{Path: sg, Args: args, Dir: dir, MaxStdout: 256 << 20})
+	var ee *safeexec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	if perr := patternWarning(Request{Pattern: tc.pattern, Language: tc.lang}, res.Stdout, res.Stderr); perr != nil {
+		return nil, perr
+	}
+	ms, err := ParseAstGrepStream(bytes.NewReader(res.Stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms, nil
+}

@@ -1,0 +1,241 @@
+package structural
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+)
+
+type pkind uint8
+
+const (
+	pTerminal pkind = iota // a leaf: matched by kind, and by text when named
+	pInternal              // a node with children: matched by kind and children
+	pMeta                  // a metavariable
+)
+
+// pnode is one node of a compiled pattern.
+type pnode struct {
+	kind  pkind
+	sym   uint16
+	named bool
+	text  string
+	mv    metaVar
+	kids  []pnode
+}
+
+// trivial reports whether the node is an unnamed token, which a multi
+// metavariable skips over when it looks for the next pattern node.
+func (p *pnode) trivial() bool { return p.kind == pTerminal && !p.named }
+
+// ellipsis reports whether p is a multi-node metavariable, and its name.
+func (p *pnode) ellipsis() (name string, ok bool) {
+	if p.kind != pMeta {
+		return "", false
+	}
+	switch p.mv.kind {
+	case mvMulti:
+		return "", true
+	case mvMultiCap:
+		return p.mv.name, true
+	}
+	return "", false
+}
+
+// A Pattern is a compiled structural pattern for one language. It is
+// immutable and safe for concurrent use.
+type Pattern struct {
+	source string
+	lang   Language
+	g      *grammar
+	root   pnode
+	// literals are the texts of the pattern's named leaves, longest first:
+	// every one of them occurs verbatim in any code the pattern matches,
+	// so a file lacking one is never parsed.
+	literals [][]byte
+	vars     []string
+}
+
+// Source returns the pattern as written.
+func (p *Pattern) Source() string { return p.source }
+
+// Language returns the pattern's language.
+func (p *Pattern) Language() Language { return p.lang }
+
+// Vars returns the names of the pattern's capturing metavariables, sorted.
+func (p *Pattern) Vars() []string { return append([]string(nil), p.vars...) }
+
+// Compile parses pattern as code of lang, following ast-grep's pattern
+// language. The error is a [*PatternError] for a pattern that cannot be
+// used (empty, unparsable, incomplete, several nodes, a bare $$$), and
+// wraps [ErrUnavailable] when this build has no built-in engine.
+func Compile(pattern string, lang Language) (*Pattern, error) {
+	if !lang.Valid() {
+		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemLanguage, Offset: -1}
+	}
+	g, ok := grammarOf(lang)
+	if !ok {
+		return nil, fmt.Errorf("%w: this build has no tree-sitter (built without cgo)", ErrUnavailable)
+	}
+	if !utf8.ValidString(pattern) {
+		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "not valid UTF-8"}
+	}
+	src, offsets := preprocessMap(pattern, lang.expando())
+	ps, err := newParser(g)
+	if err != nil {
+		return nil, err
+	}
+	defer ps.Close()
+	nodes, ok := ps.parse([]byte(src))
+	if !ok {
+		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "the parser gave up"}
+	}
+	t := &tree{g: g, src: []byte(src), nodes: nodes}
+	return compileTree(pattern, lang, t, offsets)
+}
+
+func compileTree(pattern string, lang Language, t *tree, offsets []int) (*Pattern, error) {
+	perr := func(pr PatternProblem, at uint32) error {
+		off := -1
+		if int(at) < len(offsets) {
+			off = offsets[at]
+		} else if int(at) == len(offsets) {
+			off = len(pattern)
+		}
+		return &PatternError{Pattern: pattern, Language: lang, Problem: pr, Offset: off}
+	}
+	root := uint32(0)
+	if t.nodes[root].nkids == 0 {
+		return nil, perr(ProblemEmpty, 0)
+	}
+	if !t.single(root) {
+		return nil, perr(ProblemMultiple, t.nodes[t.child(root, 1)].start)
+	}
+	// Descend through single-child wrappers (source_file, statement...).
+	// An ERROR wrapper on the way is tolerated, as ast-grep does: Go's
+	// grammar wraps a lone call at the end of input in one though the call
+	// itself parses. Below the pattern's own root nothing may be broken.
+	for t.single(root) {
+		root = root + 1 // the first child
+	}
+	if bad, ok := t.firstBroken(root, lang.expando()); ok {
+		n := &t.nodes[bad]
+		if n.flags&flagMissing != 0 {
+			return nil, perr(ProblemMissing, n.start)
+		}
+		return nil, perr(ProblemSyntax, n.start)
+	}
+	p := &Pattern{source: pattern, lang: lang, g: t.g}
+	p.root = p.convert(t, root)
+	if _, ok := p.root.ellipsis(); ok {
+		return nil, perr(ProblemBareMulti, t.nodes[root].start)
+	}
+	p.collect(&p.root, map[string]bool{}, map[string]bool{})
+	sort.Slice(p.literals, func(i, j int) bool { return len(p.literals[i]) > len(p.literals[j]) })
+	sort.Strings(p.vars)
+	return p, nil
+}
+
+// firstBroken returns the first ERROR or MISSING node in i's subtree
+// that makes the pattern unusable. Two kinds are tolerated, as ast-grep
+// tolerates them: an ERROR node whose whole text is a metavariable (such
+// as $$$ where the grammar wants an item, which becomes the metavariable),
+// and a MISSING ";" (a statement terminator the pattern left out).
+func (t *tree) firstBroken(i uint32, sigil rune) (uint32, bool) {
+	n := &t.nodes[i]
+	if n.flags&flagError != 0 {
+		if _, ok := extractMetaVar(t.text(i), sigil); ok {
+			return 0, false
+		}
+		return i, true
+	}
+	if n.flags&flagMissing != 0 && t.g.name(n.sym) != ";" {
+		return i, true
+	}
+	for _, c := range t.appendKids(nil, i) {
+		if b, ok := t.firstBroken(c, sigil); ok {
+			return b, true
+		}
+	}
+	return 0, false
+}
+
+// single reports whether node i is a wrapper around one child, as ast-grep
+// decides it: one child, or two where the second is MISSING or has an
+// empty kind (Go's implicit statement terminator at the end of input).
+func (t *tree) single(i uint32) bool {
+	switch t.nodes[i].nkids {
+	case 1:
+		return true
+	case 2:
+		c := t.nodes[t.child(i, 1)]
+		return c.flags&flagMissing != 0 || t.g.name(c.sym) == ""
+	}
+	return false
+}
+
+func (p *Pattern) convert(t *tree, i uint32) pnode {
+	n := &t.nodes[i]
+	if mv, ok := extractMetaVar(t.text(i), p.lang.expando()); ok {
+		return pnode{kind: pMeta, mv: mv, sym: n.sym}
+	}
+	if n.nkids == 0 {
+		return pnode{kind: pTerminal, sym: n.sym, named: n.flags&flagNamed != 0, text: t.text(i)}
+	}
+	out := pnode{kind: pInternal, sym: n.sym, named: n.flags&flagNamed != 0}
+	for _, c := range t.appendKids(nil, i) {
+		if t.nodes[c].flags&flagMissing != 0 {
+			continue
+		}
+		out.kids = append(out.kids, p.convert(t, c))
+	}
+	return out
+}
+
+func (p *Pattern) collect(n *pnode, lits, vars map[string]bool) {
+	switch n.kind {
+	case pTerminal:
+		if n.named && n.text != "" && !lits[n.text] {
+			lits[n.text] = true
+			p.literals = append(p.literals, []byte(n.text))
+		}
+	case pMeta:
+		if n.mv.name != "" && !vars[n.mv.name] {
+			vars[n.mv.name] = true
+			p.vars = append(p.vars, n.mv.name)
+		}
+	case pInternal:
+		for i := range n.kids {
+			p.collect(&n.kids[i], lits, vars)
+		}
+	}
+}
+
+// mayMatch reports whether src contains every literal the pattern needs.
+func (p *Pattern) mayMatch(src []byte) bool {
+	for _, l := range p.literals {
+		if !bytes.Contains(src, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// preprocessMap is preprocess that also returns, for every byte of the
+// result, the byte offset in pattern it came from.
+func preprocessMap(pattern string, expando rune) (string, []int) {
+	out := preprocess(pattern, expando)
+	offsets := make([]int, 0, len(out))
+	i, j := 0, 0
+	for i < len(pattern) && j < len(out) {
+		_, on := utf8.DecodeRuneInString(out[j:])
+		_, pn := utf8.DecodeRuneInString(pattern[i:])
+		for k := 0; k < on; k++ {
+			offsets = append(offsets, i)
+		}
+		j += on
+		i += pn
+	}
+	return out, offsets
+}
