@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -20,11 +18,10 @@ func structuralDoctor(t *testing.T, config string) layerStatus {
 			t.Fatal(err)
 		}
 	}
-	var out, errb bytes.Buffer
-	Run(context.Background(), []string{"-C", dir, "doctor", "--json"}, &Env{Stdout: &out, Stderr: &errb})
+	_, out, errs := run(t, dir, nil, "doctor", "--json")
 	var rep struct{ Layers []layerStatus }
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("doctor --json: %v\n%s\n%s", err, out.String(), errb.String())
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s\n%s", err, out, errs)
 	}
 	for _, l := range rep.Layers {
 		if l.Layer == "structural engine" {

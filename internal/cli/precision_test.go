@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -50,13 +48,6 @@ func precisionProject(t *testing.T) string {
 	return dir
 }
 
-func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), append([]string{"-C", dir}, args...), &Env{Stdout: &out, Stderr: &errb})
-	return code, out.String(), errb.String()
-}
-
 func TestDefCommand(t *testing.T) {
 	dir := precisionProject(t)
 	tests := []struct {
@@ -78,7 +69,7 @@ func TestDefCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, dir, tt.args...)
+			code, stdout, stderr := run(t, dir, nil, tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr)
 			}
@@ -94,7 +85,7 @@ func TestDefCommand(t *testing.T) {
 
 func TestDefJSON(t *testing.T) {
 	dir := precisionProject(t)
-	code, stdout, _ := runCLI(t, dir, "def", "--json", "m.go:5:10")
+	code, stdout, _ := run(t, dir, nil, "def", "--json", "m.go:5:10")
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -119,7 +110,7 @@ func TestDefJSON(t *testing.T) {
 
 func TestPrecisionStatusAndDoctor(t *testing.T) {
 	dir := precisionProject(t)
-	code, stdout, _ := runCLI(t, dir, "precision-status", "--json")
+	code, stdout, _ := run(t, dir, nil, "precision-status", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stdout)
 	}
@@ -140,7 +131,7 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 		st.Stats.Documents != 1 || st.Stats.Occurrences != 2 || st.Staleness.Stale || st.Staleness.Checked != 1 {
 		t.Errorf("status = %+v", st)
 	}
-	_, stdout, _ = runCLI(t, dir, "doctor")
+	_, stdout, _ = run(t, dir, nil, "doctor")
 	if !strings.Contains(stdout, "precision intelligence   available") {
 		t.Errorf("doctor:\n%s", stdout)
 	}
@@ -148,27 +139,27 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 	// Stale: results still come, marked stale, with the reindex command.
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(dir, "m.go"), later, later)
-	code, stdout, _ = runCLI(t, dir, "precision-status")
+	code, stdout, _ = run(t, dir, nil, "precision-status")
 	if code != ExitFail || !strings.Contains(stdout, "stale — 1 of 1 indexed documents changed") ||
 		!strings.Contains(stdout, "run: scip-go --output index.scip") {
 		t.Errorf("stale status (exit %d):\n%s", code, stdout)
 	}
-	code, stdout, stderr := runCLI(t, dir, "def", "m.go:5:9")
+	code, stdout, stderr := run(t, dir, nil, "def", "m.go:5:9")
 	if code != ExitOK || !strings.Contains(stdout, "inferred_high (stale)") || !strings.Contains(stderr, "→ run: scip-go --output index.scip") {
 		t.Errorf("stale def (exit %d):\n%s\n%s", code, stdout, stderr)
 	}
-	_, stdout, _ = runCLI(t, dir, "doctor")
+	_, stdout, _ = run(t, dir, nil, "doctor")
 	if !strings.Contains(stdout, "precision intelligence   stale") {
 		t.Errorf("doctor:\n%s", stdout)
 	}
 
 	// Unavailable: a truncated index.
 	os.WriteFile(filepath.Join(dir, "index.scip"), []byte{0x0a, 0x40, 1}, 0o644)
-	code, _, stderr = runCLI(t, dir, "def", "m.go:5:9")
+	code, _, stderr = run(t, dir, nil, "def", "m.go:5:9")
 	if code != ExitFail || !strings.Contains(stderr, "precision: unavailable — precision index index.scip is unusable") {
 		t.Errorf("corrupt def (exit %d): %s", code, stderr)
 	}
-	_, stdout, _ = runCLI(t, dir, "doctor")
+	_, stdout, _ = run(t, dir, nil, "doctor")
 	if !strings.Contains(stdout, "precision intelligence   unavailable — precision index index.scip is unusable") {
 		t.Errorf("doctor:\n%s", stdout)
 	}
@@ -176,7 +167,7 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 	// Disabled by configuration.
 	os.MkdirAll(filepath.Join(dir, ".codecortex"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".codecortex/config.json"), []byte(`{"precision_index":{"enabled":false}}`), 0o644)
-	_, stdout, _ = runCLI(t, dir, "doctor")
+	_, stdout, _ = run(t, dir, nil, "doctor")
 	if !strings.Contains(stdout, "precision intelligence   disabled") {
 		t.Errorf("doctor:\n%s", stdout)
 	}
@@ -187,7 +178,7 @@ func TestDefFallsBackToLanguageServer(t *testing.T) {
 	dir := precisionProject(t)
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
 	os.Remove(filepath.Join(dir, "index.scip"))
-	code, stdout, stderr := runCLI(t, dir, "def", "--lsp", "m.go:5:9")
+	code, stdout, stderr := run(t, dir, nil, "def", "--lsp", "m.go:5:9")
 	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\t\n" {
 		t.Errorf("def --lsp without an index (exit %d):\n%q\n%s", code, stdout, stderr)
 	}

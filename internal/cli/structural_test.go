@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -36,12 +34,6 @@ func structuralProject(t *testing.T, config string) string {
 	return dir
 }
 
-func runCortex(dir string, args ...string) (stdout, stderr string, code int) {
-	var out, errb bytes.Buffer
-	code = Run(context.Background(), append([]string{"-C", dir}, args...), &Env{Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
-}
-
 func TestStructuralCommands(t *testing.T) {
 	if !cgoBuild {
 		t.Skip("the built-in engine needs cgo")
@@ -65,7 +57,7 @@ func TestStructuralCommands(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errs, code := runCortex(dir, tc.args...)
+			code, out, errs := run(t, dir, nil, tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errs)
 			}
@@ -85,7 +77,7 @@ func TestStructuralJSONRecords(t *testing.T) {
 		t.Skip("the built-in engine needs cgo")
 	}
 	dir := structuralProject(t, "")
-	out, _, code := runCortex(dir, "search", "old_api($$$A)", "--lang", "python", "--json")
+	code, out, _ := run(t, dir, nil, "search", "old_api($$$A)", "--lang", "python", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -109,11 +101,11 @@ func TestStructuralJSONRecords(t *testing.T) {
 
 func TestStructuralDisabledFallsBack(t *testing.T) {
 	dir := structuralProject(t, `{"structural":{"enabled":false}}`)
-	out, _, code := runCortex(dir, "search", "old_api($X)", "--lang", "python")
+	code, out, _ := run(t, dir, nil, "search", "old_api($X)", "--lang", "python")
 	if code != ExitOK || !strings.Contains(out, "without structural precision") || !strings.Contains(out, "a.py:3:7:") {
 		t.Fatalf("exit %d, stdout:\n%s", code, out)
 	}
-	out, _, _ = runCortex(dir, "search", "old_api($X)", "--lang", "python", "--json")
+	_, out, _ = run(t, dir, nil, "search", "old_api($X)", "--lang", "python", "--json")
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var r evidence.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
