@@ -115,7 +115,7 @@ func TestGoPatternReadings(t *testing.T) {
 	}{
 		{pattern: "a.B(c)", kind: "call_expression"},
 		{pattern: "$X.Lock()", kind: "call_expression"},
-		{pattern: "[]int($X)", kind: "type_conversion_expression"}, // a conversion in a body too
+		{pattern: "[]int($X)", kind: "type_conversion_expression"},  // a conversion in a body too
 		{pattern: "$F[$T]($X)", kind: "type_conversion_expression"}, // as tree-sitter-go reads generic calls in bodies
 		{pattern: "<-$CH", kind: "unary_expression"},                // does not parse at the top level
 		{pattern: "func $F($$$) { $$$ }", kind: "function_declaration"},
