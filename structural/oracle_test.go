@@ -5,6 +5,7 @@ package structural
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -42,7 +43,7 @@ var oracleCorpus = sync.OnceValues(func() (string, error) {
 	sources := []string{
 		"testdata/oracle/fixture.go", "testdata/oracle/fixture.py", "testdata/oracle/Fixture.java",
 		"testdata/oracle/fixture.rs", "testdata/oracle/fixture.ts", "testdata/oracle/fixture.tsx",
-		"testdata/oracle/fixture.js",
+		"testdata/oracle/fixture.js", "testdata/gostmt/stmt.go",
 		filepath.Join(goroot, "src/strings/builder.go"),
 		filepath.Join(goroot, "src/strings/strings.go"),
 		filepath.Join(goroot, "src/encoding/json/decode.go"),
@@ -261,16 +262,20 @@ func TestOracleAstGrep(t *testing.T) {
 	}
 }
 
-func runAstGrep(t *testing.T, sg, dir string, tc oracleCase) ([]Match, error) {
-	t.Helper()
+func oracleFiles(dir string, lang Language) []string {
 	var files []string
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if l, ok := LanguageOf(e.Name()); ok && l == tc.lang {
+		if l, ok := LanguageOf(e.Name()); ok && l == lang {
 			files = append(files, e.Name())
 		}
 	}
-	args := append([]string{"run", "--pattern", tc.pattern, "--lang", string(tc.lang), "--json=stream", "--"}, files...)
+	return files
+}
+
+func runAstGrep(t *testing.T, sg, dir string, tc oracleCase) ([]Match, error) {
+	t.Helper()
+	args := append([]string{"run", "--pattern", tc.pattern, "--lang", string(tc.lang), "--json=stream", "--"}, oracleFiles(dir, tc.lang)...)
 	res, err := safeexec.Run(context.Background(), safeexec.Invocation{Path: sg, Args: args, Dir: dir, MaxStdout: 256 << 20})
 	var ee *safeexec.ExitError
 	if err != nil && !errors.As(err, &ee) {
@@ -284,4 +289,106 @@ func runAstGrep(t *testing.T, sg, dir string, tc oracleCase) ([]Match, error) {
 		t.Fatal(err)
 	}
 	return ms, nil
+}
+
+// goBodyCases are Go patterns that Compile reads in a function body
+// (statementContexts). Their matches are compared with those of
+// ast-grep's rule {pattern: {context: "func _() {\n<pattern>\n}",
+// selector: <our root kind>}}, which asks ast-grep for the same reading.
+//
+// divergent marks a deliberate, documented divergence from ast-grep's
+// plain run: ast-grep reads the pattern at the top of a file, where
+// tree-sitter-go takes a.B($X) for a conversion to the type a.B (its
+// --debug-query=pattern shows a type_conversion_expression over a
+// qualified_type, and its --debug-query=ast of the raw pattern an ERROR
+// node at the $), so it finds nothing in code full of such calls, while
+// this package finds the calls. The test requires ast-grep's plain answer
+// to be empty for that reason and ours to be the context rule's.
+var goBodyCases = []struct {
+	pattern   string
+	divergent bool
+}{
+	{"fmt.Println($X)", true},
+	{"$F.Println($$$A)", true},
+	{"$B.grow($N)", true},
+	{"pkg.Func($A, $B)", false},
+	{"errors.Is($E, context.Canceled)", false},
+	{"x := $Y", false},
+	{"return $X, nil", false},
+	{"if err != nil { return $$$ }", false},
+	{"defer $F.Close()", false},
+	{"go $F($$$)", false},
+	{"$X.Lock()", false},
+}
+
+func TestOracleAstGrepGoBody(t *testing.T) {
+	sg := testtool.Require(t, "ast-grep", astGrepInstall)
+	dir, err := oracleCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewBuiltin(BuiltinOptions{})
+	files := oracleFiles(dir, Go)
+	scan := func(t *testing.T, rule string) []Match {
+		t.Helper()
+		args := append([]string{"scan", "--inline-rules", rule, "--json=stream", "--"}, files...)
+		res, err := safeexec.Run(context.Background(), safeexec.Invocation{Path: sg, Args: args, Dir: dir, MaxStdout: 256 << 20})
+		if err != nil {
+			t.Fatalf("ast-grep scan: %v\n%s", err, res.Stderr)
+		}
+		ms, err := ParseAstGrepStream(bytes.NewReader(res.Stdout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+	for _, tc := range goBodyCases {
+		t.Run(tc.pattern, func(t *testing.T) {
+			p, err := Compile(tc.pattern, Go)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours, err := e.Search(context.Background(), Request{Root: dir, Pattern: tc.pattern, Language: Go, Limits: Limits{MaxMatches: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ours.Matches) == 0 {
+				t.Errorf("pattern matched nothing; the case proves little")
+			}
+			rule, err := json.Marshal(map[string]any{"id": "body", "language": "go", "rule": map[string]any{
+				"pattern": map[string]string{"context": "func _() {\n" + tc.pattern + "\n}", "selector": p.g.name(p.root.sym)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(matchKeys(scan(t, string(rule))), matchKeys(ours.Matches)); diff != "" {
+				t.Errorf("match sets differ (-ast-grep context rule +ours):\n%s", diff)
+			}
+			plain, plainErr := runAstGrep(t, sg, dir, oracleCase{lang: Go, pattern: tc.pattern})
+			if plainErr != nil {
+				t.Fatalf("ast-grep rejects the pattern: %v", plainErr)
+			}
+			if !tc.divergent {
+				if diff := cmp.Diff(matchKeys(plain), matchKeys(ours.Matches)); diff != "" {
+					t.Errorf("match sets differ (-ast-grep +ours):\n%s", diff)
+				}
+				return
+			}
+			t.Logf("divergence: ast-grep finds %d, this package and ast-grep's context rule %d", len(plain), len(ours.Matches))
+			if len(plain) != 0 {
+				t.Errorf("divergent case: ast-grep now finds %d matches; drop the divergence", len(plain))
+			}
+			for q, want := range map[string]string{"pattern": "type_conversion_expression", "ast": "ERROR"} {
+				// ast-grep exits 1 when it finds nothing; its debug output is on stderr.
+				res, err := safeexec.Run(context.Background(), safeexec.Invocation{Path: sg, Dir: dir,
+					Args: []string{"run", "--pattern", tc.pattern, "--lang", "go", "--debug-query=" + q, "--", files[0]}})
+				var ee *safeexec.ExitError
+				if err != nil && !errors.As(err, &ee) {
+					t.Fatal(err)
+				}
+				if out := string(res.Stdout) + string(res.Stderr); !strings.Contains(out, want) {
+					t.Errorf("divergent case: ast-grep's --debug-query=%s no longer shows %s:\n%s", q, want, out)
+				}
+			}
+		})
+	}
 }
