@@ -26,12 +26,20 @@
 // placeholder treatment. Nested matches are all reported, in a deterministic order:
 // path, then start offset, outer before inner.
 //
+// A Go pattern is read where the code it looks for lives, in a function
+// body, whenever it parses cleanly there: at the top of a file
+// tree-sitter-go reads fmt.Println($X) as a conversion to the type
+// fmt.Println, which no call matches (ast-grep does so and finds nothing).
+// What only exists at the top level (functions, methods, imports) keeps
+// its top-level reading. The other languages read the same either way.
+//
 // A pattern that cannot be used is a [*PatternError] (errors.Is
 // [ErrInvalidPattern]): empty, unparsable (an ERROR node, unless its whole
-// text is a metavariable), incomplete (a MISSING node other than a left-out
-// statement terminator), several top-level nodes, or a bare $$$. So an
-// invalid pattern is never confused with a valid one that found nothing,
-// and can never drive a rewrite.
+// text is a metavariable standing for the items between brackets, as in
+// impl $T for $S { $$$ }), incomplete (a MISSING node other than a
+// left-out statement terminator), several top-level nodes, or a bare $$$.
+// So an invalid pattern is never confused with a valid one that found
+// nothing, and can never drive a rewrite.
 //
 // # Engines
 //

@@ -197,9 +197,10 @@ func compileTree(pattern string, lang Language, t *tree, offsets []int) (*Patter
 		return nil, perr(ProblemMultiple, t.nodes[t.child(root, 1)].start)
 	}
 	// Descend through single-child wrappers (source_file, statement...).
-	// An ERROR wrapper on the way is tolerated, as ast-grep does: Go's
-	// grammar wraps a lone call at the end of input in one though the call
-	// itself parses. Below the pattern's own root nothing may be broken.
+	// An ERROR wrapper on the way is tolerated, as ast-grep does: Rust's
+	// grammar wraps some expressions without their ";" at the end of input
+	// in one (&m.metadata) though the expression itself parses. Below the
+	// pattern's own root nothing may be broken.
 	for t.single(root) {
 		root = root + 1 // the first child
 	}
