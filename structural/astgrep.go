@@ -103,9 +103,17 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	// ast-grep silently runs some broken patterns (an ERROR node at the
 	// root matches any kind); where this build can parse, the same
 	// checks as the built-in engine's reject them first.
+	// A Go pattern such as fmt.Println($X), which ast-grep reads at the top
+	// of a file as a type conversion and so never matches, goes to ast-grep
+	// as a rule with the built-in engine's reading instead.
+	query := []string{"run", "--pattern", req.Pattern, "--lang", string(req.Language)}
 	if cgoEnabled {
-		if _, err := Compile(req.Pattern, req.Language); err != nil {
+		p, err := Compile(req.Pattern, req.Language)
+		if err != nil {
 			return nil, err
+		}
+		if rule := p.astGrepRule(); rule != "" {
+			query = []string{"scan", "--inline-rules", rule}
 		}
 	}
 	path, _, err := a.Check(ctx)
@@ -137,8 +145,7 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	const batch = 2000 // files per run, well inside the argument limit
 	for i := 0; i < len(files.files); i += batch {
 		chunk := files.files[i:min(i+batch, len(files.files))]
-		args := append([]string{"run", "--pattern", req.Pattern, "--lang", string(req.Language),
-			"--json=stream", "--color=never", "--no-ignore=hidden", "--"}, chunk...)
+		args := append(append(query[:len(query):len(query)], "--json=stream", "--color=never", "--no-ignore=hidden", "--"), chunk...)
 		out, err := safeexec.Run(ctx, safeexec.Invocation{
 			Path: path, Args: args, Dir: root.Dir(), Env: safeexec.Environ("PATH", "HOME"),
 			Timeout: timeout, MaxStdout: maxOut, MaxStderr: 1 << 20,

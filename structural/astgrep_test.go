@@ -189,6 +189,28 @@ func TestAstGrepAdapterReal(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("matches (-want +got):\n%s", diff)
 	}
+	// A Go call pattern that ast-grep's --pattern reads as a type
+	// conversion goes to it as a rule with the built-in engine's reading
+	// (which a build without cgo does not have).
+	if cgoEnabled {
+		goRoot := projectWith(t, map[string]string{"m.go": "package m\n\nfunc f() {\n\tfmt.Println(\"é\")\n\tfoo.Bar(1)\n}\n"})
+		for _, pat := range []string{"fmt.Println($X)", "$P.Bar($$$)", "foo.Bar(1)"} {
+			res, err := a.Search(context.Background(), Request{Root: goRoot, Pattern: pat, Language: Go})
+			if err != nil {
+				t.Fatal(err)
+			}
+			built, err := NewBuiltin(BuiltinOptions{}).Search(context.Background(), Request{Root: goRoot, Pattern: pat, Language: Go})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Matches) != 1 {
+				t.Errorf("%s: ast-grep adapter found %d matches, want 1", pat, len(res.Matches))
+			}
+			if diff := cmp.Diff(built.Matches, res.Matches); diff != "" {
+				t.Errorf("%s: adapter and built-in differ (-built-in +adapter):\n%s", pat, diff)
+			}
+		}
+	}
 	for _, bad := range []string{"foo(", "import $D, { $$$N } from $M"} {
 		_, err = a.Search(context.Background(), Request{Root: root, Pattern: bad, Language: JavaScript})
 		var pe *PatternError

@@ -2,6 +2,7 @@ package structural
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -57,6 +58,9 @@ type Pattern struct {
 	// so a file lacking one is never parsed.
 	literals [][]byte
 	vars     []string
+	// context is the statement context the pattern was read in, or nil
+	// for the top-level reading.
+	context *stmtContext
 }
 
 // Source returns the pattern as written.
@@ -94,7 +98,7 @@ func Compile(pattern string, lang Language) (*Pattern, error) {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "the parser gave up"}
 	}
 	if sc, ok := statementContexts[lang]; ok {
-		if p, ok := compileInContext(pattern, lang, ps, src, offsets, sc); ok {
+		if p, ok := compileInContext(pattern, lang, g, ps, src, offsets, sc); ok {
 			return p, nil
 		}
 	}
@@ -136,7 +140,7 @@ var statementContexts = map[Language]stmtContext{
 // tolerated ones of firstBroken) and some node spans exactly the
 // pattern's text; otherwise ok is false and the top-level reading decides,
 // including the error and its offset.
-func compileInContext(pattern string, lang Language, ps *parser, src string, offsets []int, sc stmtContext) (*Pattern, bool) {
+func compileInContext(pattern string, lang Language, g *grammar, ps *parser, src string, offsets []int, sc stmtContext) (*Pattern, bool) {
 	body := strings.TrimRightFunc(src, unicode.IsSpace)
 	lead := len(body) - len(strings.TrimLeftFunc(body, unicode.IsSpace))
 	if lead == len(body) {
@@ -147,7 +151,7 @@ func compileInContext(pattern string, lang Language, ps *parser, src string, off
 	if !ok {
 		return nil, false
 	}
-	t := &tree{g: ps.g, src: []byte(wrapped), nodes: nodes}
+	t := &tree{g: g, src: []byte(wrapped), nodes: nodes}
 	if _, broken := t.firstBroken(0, lang.expando()); broken {
 		return nil, false
 	}
@@ -172,7 +176,27 @@ func compileInContext(pattern string, lang Language, ps *parser, src string, off
 	if err != nil {
 		return nil, false
 	}
+	p.context = &sc
 	return p, true
+}
+
+// astGrepRule returns an ast-grep rule (JSON, which its YAML reader
+// accepts) that gives ast-grep this pattern's reading: the pattern in its
+// statement context, selecting the node of the pattern's root kind. It is
+// "" for a top-level reading, which ast-grep's --pattern gives alike.
+func (p *Pattern) astGrepRule() string {
+	if p.context == nil {
+		return ""
+	}
+	b, err := json.Marshal(map[string]any{"id": "cortex", "language": string(p.lang), "rule": map[string]any{
+		"pattern": map[string]string{
+			"context":  p.context.prefix + p.source + p.context.suffix,
+			"selector": p.g.name(p.root.sym),
+		}}})
+	if err != nil { // a map of strings always marshals
+		panic(err)
+	}
+	return string(b)
 }
 
 func patternErrAt(pattern string, lang Language, offsets []int, pr PatternProblem, at uint32) error {
