@@ -102,10 +102,10 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	// ast-grep silently runs some broken patterns (an ERROR node at the
 	// root matches any kind); where this build can parse, the same
-	// checks as the built-in engine's reject them first.
-	// A Go pattern such as fmt.Println($X), which ast-grep reads at the top
-	// of a file as a type conversion and so never matches, goes to ast-grep
-	// as a rule with the built-in engine's reading instead.
+	// checks as the built-in engine's reject them first. And a Go pattern
+	// such as fmt.Println($X), which ast-grep reads at the top of a file as
+	// a type conversion and so never matches, goes to ast-grep as a rule
+	// with the built-in engine's reading instead.
 	query := []string{"run", "--pattern", req.Pattern, "--lang", string(req.Language)}
 	if cgoEnabled {
 		p, err := Compile(req.Pattern, req.Language)

@@ -156,12 +156,7 @@ func TestGoPatternReadings(t *testing.T) {
 // metavariable is accepted where it stands for bracketed items, and not
 // where it displaces a required part.
 func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
-	g, _ := grammarOf(Go)
-	ps, err := newParser(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ps.Close()
+	g, ps := goParser(t)
 	for _, tc := range []struct {
 		src    string
 		broken bool
@@ -189,12 +184,7 @@ func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
 // before, 291 of them failed: calls such as b.grow(n), which
 // tree-sitter-go reads there as type conversions, found nothing.
 func TestStatementContextMeasured(t *testing.T) {
-	g, _ := grammarOf(Go)
-	ps, err := newParser(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ps.Close()
+	g, ps := goParser(t)
 	var files []string
 	for _, pkg := range []string{"strings", "encoding/json"} {
 		fs, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", pkg, "*.go"))
@@ -248,4 +238,16 @@ func TestStatementContextMeasured(t *testing.T) {
 		t.Errorf("only %d statements tried", tried)
 	}
 	t.Logf("%d one-line statements, %d failed", tried, failed)
+}
+
+// goParser returns Go's grammar and a parser closed with the test.
+func goParser(t *testing.T) (*grammar, *parser) {
+	t.Helper()
+	g, _ := grammarOf(Go)
+	ps, err := newParser(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ps.Close)
+	return g, ps
 }
