@@ -125,7 +125,12 @@ func TestGoPatternReadings(t *testing.T) {
 		{pattern: "switch $X { $$$ }", kind: "expression_switch_statement"},
 		{pattern: "  fmt.Println($X)\n", kind: "call_expression"},
 		{pattern: "x := 1; y := 2", problem: ProblemMultiple, offset: 6}, // the top level's answer: at the first ";"
-		{pattern: "fmt.Println($X", problem: ProblemSyntax, offset: 0},
+		// Neither reading parses: the function body's error is reported,
+		// at its place in the pattern as written ($ is one byte, its
+		// stand-in µ two; the top level's ERROR wraps it all at byte 0).
+		{pattern: "fmt.Println($X", problem: ProblemMissing, offset: 14},
+		{pattern: "return $X, nil)", problem: ProblemSyntax, offset: 14},
+		{pattern: "µ := $Y +", problem: ProblemSyntax, offset: 9},
 		{pattern: "$$$", problem: ProblemBareMulti, offset: 0},
 		{pattern: "case $X: $$$", problem: ProblemSyntax, offset: 0},
 	}

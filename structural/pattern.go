@@ -97,13 +97,22 @@ func Compile(pattern string, lang Language) (*Pattern, error) {
 	if !ok {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "the parser gave up"}
 	}
+	var ctxErr error
 	if sc, ok := statementContexts[lang]; ok {
-		if p, ok := compileInContext(pattern, lang, g, ps, src, offsets, sc); ok {
+		var p *Pattern
+		if p, ctxErr = compileInContext(pattern, lang, g, ps, src, offsets, sc); p != nil {
 			return p, nil
 		}
 	}
 	t := &tree{g: g, src: []byte(src), nodes: nodes}
-	return compileTree(pattern, lang, t, offsets)
+	p, err := compileTree(pattern, lang, t, offsets)
+	if err != nil && ctxErr != nil {
+		// Neither reading is usable. The statement context's error is
+		// where a statement parser stopped, inside the pattern; the top
+		// level's ERROR often wraps the whole pattern (byte 0).
+		return nil, ctxErr
+	}
+	return p, err
 }
 
 // A stmtContext is code that puts a pattern where statements belong: the
@@ -138,24 +147,38 @@ var statementContexts = map[Language]stmtContext{
 // compileInContext compiles the pattern from its reading inside sc, when
 // that reading is clean (no ERROR or MISSING node anywhere but the
 // tolerated ones of firstBroken) and some node spans exactly the
-// pattern's text; otherwise ok is false and the top-level reading decides,
-// including the error and its offset.
-func compileInContext(pattern string, lang Language, g *grammar, ps *parser, src string, offsets []int, sc stmtContext) (*Pattern, bool) {
+// pattern's text. Otherwise the pattern is nil, and the error says what
+// is wrong inside the pattern's text when the reading shows it (offsets
+// in the pattern as written); it is nil when the reading only fails
+// around the pattern (nothing spans it exactly, a broken node in the
+// wrapper).
+func compileInContext(pattern string, lang Language, g *grammar, ps *parser, src string, offsets []int, sc stmtContext) (*Pattern, error) {
 	body := strings.TrimRightFunc(src, unicode.IsSpace)
 	lead := len(body) - len(strings.TrimLeftFunc(body, unicode.IsSpace))
 	if lead == len(body) {
-		return nil, false
+		return nil, nil
 	}
 	wrapped := sc.prefix + src + sc.suffix
 	nodes, ok := ps.parse([]byte(wrapped))
 	if !ok {
-		return nil, false
+		return nil, nil
 	}
 	t := &tree{g: g, src: []byte(wrapped), nodes: nodes}
-	if _, broken := t.firstBroken(0, lang.expando()); broken {
-		return nil, false
-	}
+	// Offsets in t are those of src shifted by the prefix.
+	shifted := make([]int, len(sc.prefix)+len(offsets))
+	copy(shifted[len(sc.prefix):], offsets)
 	lo, hi := uint32(len(sc.prefix)+lead), uint32(len(sc.prefix)+len(body))
+	if bad, broken := t.firstBroken(0, lang.expando()); broken {
+		n := &t.nodes[bad]
+		if n.start < lo || n.start > hi {
+			return nil, nil
+		}
+		pr := ProblemSyntax
+		if n.flags&flagMissing != 0 {
+			pr = ProblemMissing
+		}
+		return nil, patternErrAt(pattern, lang, shifted, pr, n.start)
+	}
 	root, found := uint32(0), false
 	for i := range t.nodes { // pre-order: the first exact node is the outermost
 		if t.nodes[i].start == lo && t.nodes[i].end == hi {
@@ -164,20 +187,17 @@ func compileInContext(pattern string, lang Language, g *grammar, ps *parser, src
 		}
 	}
 	if !found || t.g.name(t.nodes[root].sym) == sc.list && !t.single(root) {
-		return nil, false
+		return nil, nil
 	}
 	for t.single(root) {
 		root++
 	}
-	// Offsets in t are those of src shifted by the prefix.
-	shifted := make([]int, len(sc.prefix)+len(offsets))
-	copy(shifted[len(sc.prefix):], offsets)
 	p, err := buildPattern(pattern, lang, t, root, shifted)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	p.context = &sc
-	return p, true
+	return p, nil
 }
 
 // astGrepRule returns an ast-grep rule (JSON, which its YAML reader
