@@ -96,6 +96,9 @@ func FuzzCompile(f *testing.F) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("Compile(%q, %s) returned an untyped error: %v", pattern, lang, err)
 			}
+			if pe.Offset < -1 || pe.Offset > len(pattern) {
+				t.Fatalf("Compile(%q, %s): offset %d outside the pattern", pattern, lang, pe.Offset)
+			}
 			return
 		}
 		if _, ok := p.root.ellipsis(); ok {
