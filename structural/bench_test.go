@@ -43,3 +43,24 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompile compiles Go patterns, which are read both at the top
+// level and in a function body, and a Python one, read once.
+func BenchmarkCompile(b *testing.B) {
+	for _, bc := range []struct {
+		lang    Language
+		pattern string
+	}{
+		{Go, "fmt.Println($X)"},
+		{Go, "func ($R $T) $NAME($$$P) error { $$$ }"},
+		{Python, "print($$$ARGS)"},
+	} {
+		b.Run(string(bc.lang)+"/"+bc.pattern, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Compile(bc.pattern, bc.lang); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
