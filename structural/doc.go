@@ -31,7 +31,9 @@
 // tree-sitter-go reads fmt.Println($X) as a conversion to the type
 // fmt.Println, which no call matches (ast-grep does so and finds nothing).
 // What only exists at the top level (functions, methods, imports) keeps
-// its top-level reading. The other languages read the same either way.
+// its top-level reading, and a pattern the top level reads as a type
+// (strings.Builder) matches both the type and the selector expression.
+// The other languages read the same either way.
 //
 // A pattern that cannot be used is a [*PatternError] (errors.Is
 // [ErrInvalidPattern]): empty, unparsable (an ERROR node, unless its whole

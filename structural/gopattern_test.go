@@ -70,6 +70,14 @@ func TestGoStatementPatterns(t *testing.T) {
 		{"defer $F.Close()", "defer_statement", []string{
 			`20:2-20:17 defer f.Close() | F=f@20:8-20:9`,
 		}},
+		// A type or a selector expression: both readings match.
+		{"strings.Builder", "selector_expression", []string{
+			`32:7-32:22 strings.Builder`,
+			`35:48-35:63 strings.Builder`,
+		}},
+		{"$A.buf", "selector_expression", []string{
+			`35:36-35:41 a.buf | A=a@35:36-35:37`,
+		}},
 		{"go $F($$$)", "go_statement", []string{
 			`21:2-21:19 go worker(ctx, x) | F=worker@21:5-21:11`,
 			`22:2-22:16 go func() {}() | F=func() {}@22:5-22:14`,

@@ -47,20 +47,39 @@ type matcher struct {
 // find returns every node the pattern matches, in pre-order (so by start
 // offset, outer before inner), with the bindings of each.
 func (m *matcher) find(emit func(node uint32, env []binding) bool) {
-	root := &m.p.root
-	anyKind := root.kind == pMeta
-	for i := range m.t.nodes {
-		if !anyKind && m.t.nodes[i].sym != root.sym {
-			continue
-		}
-		m.env = m.env[:0]
-		m.arena = m.arena[:0]
-		if m.matchNode(root, uint32(i)) == matchedBoth {
-			if !emit(uint32(i), m.env) {
+	if len(m.p.alts) == 0 {
+		root := &m.p.root
+		anyKind := root.kind == pMeta
+		for i := range m.t.nodes {
+			if !anyKind && m.t.nodes[i].sym != root.sym {
+				continue
+			}
+			if m.matchRoot(root, uint32(i)) && !emit(uint32(i), m.env) {
 				return
 			}
 		}
+		return
 	}
+	roots := m.p.roots()
+	for i := range m.t.nodes {
+		for _, root := range roots {
+			if root.kind != pMeta && m.t.nodes[i].sym != root.sym {
+				continue
+			}
+			if m.matchRoot(root, uint32(i)) {
+				if !emit(uint32(i), m.env) {
+					return
+				}
+				break // a node is one match however many readings match it
+			}
+		}
+	}
+}
+
+func (m *matcher) matchRoot(root *pnode, i uint32) bool {
+	m.env = m.env[:0]
+	m.arena = m.arena[:0]
+	return m.matchNode(root, i) == matchedBoth
 }
 
 func (m *matcher) matchNode(g *pnode, c uint32) outcome {

@@ -61,6 +61,35 @@ type Pattern struct {
 	// context is the statement context the pattern was read in, or nil
 	// for the top-level reading.
 	context *stmtContext
+	// alts are other readings of the same text (the top-level type reading
+	// of a Go pattern read in a body); a node matching any reading matches.
+	alts []pnode
+}
+
+// roots returns the pattern's readings, the main one first.
+func (p *Pattern) roots() []*pnode {
+	out := []*pnode{&p.root}
+	for i := range p.alts {
+		out = append(out, &p.alts[i])
+	}
+	return out
+}
+
+// addAlternative adds other's reading to p. Only literals both readings
+// need stay a prefilter.
+func (p *Pattern) addAlternative(other *Pattern) {
+	p.alts = append(p.alts, other.root)
+	both := map[string]bool{}
+	for _, l := range other.literals {
+		both[string(l)] = true
+	}
+	kept := p.literals[:0]
+	for _, l := range p.literals {
+		if both[string(l)] {
+			kept = append(kept, l)
+		}
+	}
+	p.literals = kept
 }
 
 // Source returns the pattern as written.
@@ -97,14 +126,21 @@ func Compile(pattern string, lang Language) (*Pattern, error) {
 	if !ok {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "the parser gave up"}
 	}
+	t := &tree{g: g, src: []byte(src), nodes: nodes}
 	var ctxErr error
 	if sc, ok := statementContexts[lang]; ok {
 		var p *Pattern
 		if p, ctxErr = compileInContext(pattern, lang, g, ps, src, offsets, sc); p != nil {
+			// A type cannot be a statement, so in a body a.B is a selector
+			// expression; where the top level reads a type (strings.Builder
+			// as the qualified_type of var b strings.Builder), the pattern
+			// matches either.
+			if top, err := compileTree(pattern, lang, t, offsets); err == nil && strings.HasSuffix(g.name(top.root.sym), "_type") {
+				p.addAlternative(top)
+			}
 			return p, nil
 		}
 	}
-	t := &tree{g: g, src: []byte(src), nodes: nodes}
 	p, err := compileTree(pattern, lang, t, offsets)
 	if err != nil && ctxErr != nil {
 		// Neither reading is usable. The statement context's error is
@@ -208,11 +244,14 @@ func (p *Pattern) astGrepRule() string {
 	if p.context == nil {
 		return ""
 	}
-	b, err := json.Marshal(map[string]any{"id": "cortex", "language": string(p.lang), "rule": map[string]any{
-		"pattern": map[string]string{
-			"context":  p.context.prefix + p.source + p.context.suffix,
-			"selector": p.g.name(p.root.sym),
-		}}})
+	rule := map[string]any{"pattern": map[string]string{
+		"context":  p.context.prefix + p.source + p.context.suffix,
+		"selector": p.g.name(p.root.sym),
+	}}
+	if len(p.alts) > 0 { // the top-level reading, which --pattern gives
+		rule = map[string]any{"any": []any{rule, map[string]any{"pattern": p.source}}}
+	}
+	b, err := json.Marshal(map[string]any{"id": "cortex", "language": string(p.lang), "rule": rule})
 	if err != nil { // a map of strings always marshals
 		panic(err)
 	}

@@ -26,3 +26,10 @@ func run(ctx context.Context, pkg *api) (int, error) {
 	fmt.Sprint(y)
 	return y, nil
 }
+
+type api struct {
+	mu  sync.Mutex
+	buf *strings.Builder
+}
+
+func (a *api) Func(s ...any) int { a.buf = new(strings.Builder); return len(s) }
