@@ -1,0 +1,408 @@
+package depdocs
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"deps.dev/util/semver"
+
+	"github.com/codecortex/codecortex/internal/contain"
+)
+
+// A Project is every manifest and lockfile of a repository, read and
+// joined: a lockfile's resolved versions carry the constraints its
+// manifests declare.
+type Project struct {
+	Files []*File `json:"files"`
+	// Deps is every dependency, lockfile rows joined with their manifests'
+	// declarations; a manifest's rows appear on their own only when no
+	// lockfile beside it resolved them.
+	Deps []Dependency `json:"dependencies"`
+	// MultiVersions lists the packages resolved to several versions.
+	MultiVersions []MultiVersion `json:"multi_versions,omitempty"`
+	// GoMode is "workspace" when a go.work governs the Go modules, else
+	// "module" (or empty without Go).
+	GoMode Mode `json:"go_mode,omitempty"`
+	// Errors are files that could not be read, with why.
+	Errors []FileError `json:"errors,omitempty"`
+}
+
+// A FileError is a file the scan could not read.
+type FileError struct {
+	Path string `json:"path"`
+	Err  string `json:"error"`
+}
+
+// ScanOptions tunes [Scan]. The zero value is ready to use.
+type ScanOptions struct {
+	ReadOptions
+	// MaxFiles bounds how many files are read; 0 means 2000.
+	MaxFiles int
+	// SkipDirs are directory names never entered, in addition to
+	// node_modules, .git, vendor, target, .venv, __pycache__ and .codecortex.
+	SkipDirs []string
+}
+
+var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", "venv", "__pycache__", ".codecortex", ".yarn", ".pnpm-store"}
+
+// Scan finds and reads every manifest and lockfile under root, follows
+// requirements includes (each file once, so cycles end), and joins
+// lockfiles with the manifests beside them.
+func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
+	max := opts.MaxFiles
+	if max == 0 {
+		max = 2000
+	}
+	skip := map[string]bool{}
+	for _, s := range append(append([]string{}, defaultSkip...), opts.SkipDirs...) {
+		skip[s] = true
+	}
+	var paths []string
+	err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable directories are skipped
+		}
+		if d.IsDir() {
+			if p != "." && skip[d.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if _, ok := Detect(p); ok {
+			paths = append(paths, p)
+		}
+		if len(paths) >= max {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	pr := &Project{}
+	seen := map[string]bool{}
+	queue := append([]string{}, paths...)
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		f, err := ReadFile(root, p, opts.ReadOptions)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			pr.Errors = append(pr.Errors, FileError{p, err.Error()})
+			continue
+		}
+		pr.Files = append(pr.Files, f)
+		if f.Format == FormatRequirements {
+			for _, inc := range f.Includes {
+				if !seen[inc] && root.Inside(inc) {
+					queue = append(queue, inc)
+				}
+			}
+		}
+		if f.Format == FormatGoWork {
+			pr.GoMode = ModeWorkspace
+		} else if f.Format == FormatGoMod && pr.GoMode == "" {
+			pr.GoMode = ModeModule
+		}
+	}
+	sort.Slice(pr.Files, func(i, j int) bool { return pr.Files[i].Path < pr.Files[j].Path })
+	pr.Deps = Join(pr.Files)
+	pr.MultiVersions = MultiVersions(pr.Deps)
+	return pr, nil
+}
+
+// lockManifests names, for each lockfile format, the manifests whose
+// declarations it resolves.
+var lockManifests = map[Format][]Format{
+	FormatPackageLock: {FormatPackageJSON},
+	FormatYarnLock:    {FormatPackageJSON},
+	FormatPNPMLock:    {FormatPackageJSON},
+	FormatBunLock:     {FormatPackageJSON},
+	FormatCargoLock:   {FormatCargoToml},
+	FormatPoetryLock:  {FormatPyproject},
+	FormatPDMLock:     {FormatPyproject},
+	FormatUVLock:      {FormatPyproject},
+	FormatPipfileLock: {FormatPipfile},
+	FormatNuGetLock:   {FormatCsproj},
+	FormatGradleLock:  {FormatGradle},
+}
+
+// Join joins each lockfile with the manifests it resolves: its own
+// directory's and, for workspaces, its members' (the files under its
+// directory that the lockfile or root manifest names). Each lockfile row
+// that a manifest declares becomes one row per declaration, Direct, with
+// the declared constraint and scope; rows no manifest declares keep what
+// the lockfile says. Manifests joined into a lockfile contribute no rows
+// of their own.
+func Join(files []*File) []Dependency {
+	consumed := map[string]bool{}
+	var out []Dependency
+	for _, lock := range files {
+		mf, ok := lockManifests[lock.Format]
+		if !ok {
+			continue
+		}
+		ldir := dir(lock.Path)
+		var manifests []*File
+		for _, m := range files {
+			if !containsFormat(mf, m.Format) || !isUnder(dir(m.Path), ldir) {
+				continue
+			}
+			if dir(m.Path) != ldir && !memberOf(m, lock, files) {
+				continue
+			}
+			manifests = append(manifests, m)
+		}
+		if len(manifests) == 0 {
+			out = append(out, lock.Deps...)
+			continue
+		}
+		var decls []Dependency
+		for _, m := range manifests {
+			consumed[m.Path] = true
+			for _, d := range m.Deps {
+				if d.Relation != Direct {
+					continue
+				}
+				imp := dir(m.Path)
+				if rel := strings.TrimPrefix(strings.TrimPrefix(imp, ldir), "/"); rel != "" {
+					d.Importer = rel
+				}
+				decls = append(decls, d)
+			}
+		}
+		fillWorkspaceDecls(decls, manifests)
+		out = append(out, joinDecls(lock, decls)...)
+	}
+	for _, f := range files {
+		if _, isLock := lockManifests[f.Format]; isLock || consumed[f.Path] {
+			continue
+		}
+		out = append(out, f.Deps...)
+	}
+	SortDeps(out)
+	return out
+}
+
+func containsFormat(list []Format, f Format) bool {
+	for _, x := range list {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+func isUnder(d, base string) bool {
+	return base == "" || d == base || strings.HasPrefix(d, base+"/")
+}
+
+// memberOf reports whether manifest m is a workspace member of lock's
+// project: some file of lock's directory (the lock itself or its root
+// manifest) includes m's directory, by path or glob.
+func memberOf(m, lock *File, files []*File) bool {
+	md := dir(m.Path)
+	for _, f := range files {
+		if dir(f.Path) != dir(lock.Path) || f.Ecosystem != lock.Ecosystem {
+			continue
+		}
+		for _, inc := range f.Includes {
+			inc = strings.TrimSuffix(strings.TrimSuffix(inc, "/go.mod"), "/pom.xml")
+			if inc == md {
+				return true
+			}
+			if ok, _ := path.Match(inc, md); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fillWorkspaceDecls gives Cargo's `dep = { workspace = true }` the
+// constraint of the root's [workspace.dependencies].
+func fillWorkspaceDecls(decls []Dependency, manifests []*File) {
+	ws := map[string]Dependency{}
+	for _, m := range manifests {
+		for _, d := range m.Deps {
+			if d.Importer == "workspace" {
+				ws[d.Name] = d
+			}
+		}
+	}
+	for i := range decls {
+		d := &decls[i]
+		if !strings.HasPrefix(d.SourceDetail, "workspace") {
+			continue
+		}
+		key := d.Name
+		if r, ok := strings.CutPrefix(d.SourceDetail, "workspace renamed "); ok {
+			key = r
+		}
+		if w, ok := ws[key]; ok {
+			d.Declared, d.Source = w.Declared, w.Source
+			d.SourceDetail = w.SourceDetail
+			if w.SourceDetail == "" || strings.HasPrefix(w.SourceDetail, "renamed") {
+				d.SourceDetail = "workspace"
+			}
+		}
+	}
+}
+
+// joinDecls applies declarations to a lockfile's rows.
+func joinDecls(lock *File, decls []Dependency) []Dependency {
+	byName := map[string][]Dependency{}
+	for _, d := range decls {
+		if d.Importer == "workspace" {
+			continue // [workspace.dependencies] declare nothing by themselves
+		}
+		byName[normName(lock.Ecosystem, d.Name)] = append(byName[normName(lock.Ecosystem, d.Name)], d)
+	}
+	sys := semverSystem(lock.Ecosystem)
+	var out []Dependency
+	for _, l := range lock.Deps {
+		cands := byName[normName(lock.Ecosystem, l.Name)]
+		if len(cands) == 0 || (l.Relation == Transitive && !lockLacksDirect(lock.Format)) {
+			out = append(out, l)
+			continue
+		}
+		// Prefer the declarations the lockfile itself says this row
+		// satisfies (yarn's keys), then those whose constraint matches the
+		// resolved version; fall back to every declaration of the name.
+		if lock.Format == FormatPipfileLock {
+			// Pipfile's [packages] resolve into "default", [dev-packages]
+			// into "develop".
+			var same []Dependency
+			for _, c := range cands {
+				if (c.Scope == Dev) == (l.Scope == Dev) {
+					same = append(same, c)
+				}
+			}
+			if cands = same; len(cands) == 0 {
+				out = append(out, l)
+				continue
+			}
+		}
+		pick := bySpecs(l, cands)
+		if len(pick) == 0 && l.Importer != "" && l.Relation == Direct {
+			for _, c := range cands {
+				if c.Importer == l.Importer || (c.Importer == "." && l.Importer == "") {
+					pick = append(pick, c)
+				}
+			}
+		}
+		if len(pick) == 0 {
+			for _, c := range cands {
+				if constraintMatches(sys, c.Declared, l.Resolved) {
+					pick = append(pick, c)
+				}
+			}
+		}
+		if len(pick) == 0 && !hasSpecs(l) {
+			pick = cands
+		}
+		if len(pick) == 0 {
+			out = append(out, l)
+			continue
+		}
+		for _, c := range pick {
+			r := l
+			if r.Relation != Root {
+				r.Relation = Direct
+			}
+			if c.Declared != "" || r.Declared == "" {
+				r.Declared = c.Declared
+			}
+			r.Scope = c.Scope
+			r.Importer = firstNonEmpty(c.Importer, ".")
+			if r.Markers == "" {
+				r.Markers = c.Markers
+			}
+			if r.SourceDetail == "" {
+				r.SourceDetail = c.SourceDetail
+			}
+			if c.Source != Registry && r.Source == Registry {
+				r.Source = c.Source
+			}
+			r.Groups = mergeGroups(c.Groups, l.Groups)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// lockLacksDirect reports formats that do not say which packages are
+// direct, so every row may be a manifest's direct dependency.
+func lockLacksDirect(f Format) bool {
+	switch f {
+	case FormatYarnLock, FormatPoetryLock, FormatPDMLock, FormatPipfileLock, FormatPackageLock, FormatGradleLock:
+		return true
+	}
+	return false
+}
+
+func hasSpecs(d Dependency) bool { return len(d.Specs) > 0 }
+
+func bySpecs(l Dependency, cands []Dependency) []Dependency {
+	if len(l.Specs) == 0 {
+		return nil
+	}
+	var out []Dependency
+	for _, c := range cands {
+		for _, s := range l.Specs {
+			n, r := yarnKeyName(s)
+			if n != c.Name {
+				continue
+			}
+			if r == c.Declared || strings.TrimPrefix(r, "npm:") == c.Declared {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func mergeGroups(a, b []string) []string {
+	var out []string
+	for _, g := range append(append([]string{}, a...), b...) {
+		out = appendUnique(out, g)
+	}
+	return out
+}
+
+func normName(e Ecosystem, n string) string {
+	switch e {
+	case PyPI:
+		return pep503(n)
+	case NuGet:
+		return strings.ToLower(n)
+	}
+	return n
+}
+
+// constraintMatches reports whether a declared constraint admits version
+// under the ecosystem's rules; an unparsable constraint matches nothing.
+func constraintMatches(sys semver.System, constraint, version string) bool {
+	constraint = strings.TrimSpace(strings.Trim(strings.TrimSpace(constraint), "()"))
+	if constraint == "" || version == "" {
+		return false
+	}
+	c, err := sys.ParseConstraint(constraint)
+	if err != nil {
+		return false
+	}
+	return c.Match(version)
+}
