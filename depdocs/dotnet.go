@@ -142,6 +142,13 @@ func readPackagesProps(file string, data []byte) (*File, error) {
 				f.Deps = append(f.Deps, d)
 			}
 		}
+		for _, r := range g.Refs {
+			if r.Include == "" {
+				continue
+			}
+			f.Deps = append(f.Deps, Dependency{Name: r.Include, Declared: expandMSBuild(firstNonEmpty(r.Version, r.VersionElem), props),
+				Relation: Direct, Importer: ".", Markers: strings.TrimSpace(g.Condition)})
+		}
 		for _, v := range g.GlobalRefs {
 			f.Deps = append(f.Deps, Dependency{Name: v.Include, Declared: expandMSBuild(v.Version, props),
 				Relation: Direct, Scope: Build, Groups: []string{"GlobalPackageReference"}, Importer: "."})

@@ -88,6 +88,7 @@ func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 	pr := &Project{}
 	seen := map[string]bool{}
 	queue := append([]string{}, paths...)
+	included := map[string]bool{}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
@@ -95,7 +96,11 @@ func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 			continue
 		}
 		seen[p] = true
-		f, err := ReadFile(root, p, opts.ReadOptions)
+		ro := opts.ReadOptions
+		if included[p] {
+			ro.Format = FormatRequirements
+		}
+		f, err := ReadFile(root, p, ro)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -107,6 +112,7 @@ func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 		if f.Format == FormatRequirements {
 			for _, inc := range f.Includes {
 				if !seen[inc] && root.Inside(inc) {
+					included[inc] = true
 					queue = append(queue, inc)
 				}
 			}

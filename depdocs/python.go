@@ -732,10 +732,7 @@ func editableDep(arg string) Dependency {
 		arg = strings.TrimSpace(arg[at+3:])
 	}
 	if name == "" {
-		name = strings.TrimSuffix(strings.TrimRight(arg, "/"), ".git")
-		if i := strings.LastIndexAny(name, "/@"); i >= 0 {
-			name = name[i+1:]
-		}
+		name = urlProjectName(arg)
 	}
 	return Dependency{Ecosystem: PyPI, Name: pep503(name), Declared: arg, Source: pyURLSource(arg), SourceDetail: arg,
 		Relation: Direct, Importer: "."}
@@ -757,4 +754,24 @@ func pinned(spec string) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// urlProjectName guesses a distribution name from a URL without #egg=:
+// the repository of a GitHub or GitLab address, else the last path element
+// without archive suffixes.
+func urlProjectName(u string) string {
+	u = strings.TrimPrefix(u, "git+")
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	u = strings.SplitN(u, "#", 2)[0]
+	parts := strings.Split(strings.Trim(u, "/"), "/")
+	if len(parts) >= 3 && (parts[0] == "github.com" || parts[0] == "gitlab.com") {
+		return strings.TrimSuffix(strings.SplitN(parts[2], "@", 2)[0], ".git")
+	}
+	last := parts[len(parts)-1]
+	for _, ext := range []string{".tar.gz", ".zip", ".tgz", ".whl", ".git"} {
+		last = strings.TrimSuffix(last, ext)
+	}
+	return strings.SplitN(last, "@", 2)[0]
 }

@@ -96,15 +96,25 @@ func isRequirements(b string) bool {
 func isPackageLock(b string) bool { return b == "package-lock.json" || b == "npm-shrinkwrap.json" }
 
 // Detect returns the format of a file from its name, and false for a file
-// no reader handles.
+// no reader handles. Text files in a directory named "requirements"
+// (requirements/dev.txt, requirements/main.in) are requirements files.
 func Detect(name string) (Format, bool) {
-	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
+	r, ok := readerFor(name)
+	return r.format, ok
+}
+
+func readerFor(name string) (reader, bool) {
+	name = strings.ReplaceAll(name, `\`, "/")
+	base := path.Base(name)
+	if path.Base(path.Dir(name)) == "requirements" && (strings.HasSuffix(base, ".txt") || strings.HasSuffix(base, ".in")) {
+		base = "requirements-" + base
+	}
 	for _, r := range readers() {
 		if r.match(base) {
-			return r.format, true
+			return r, true
 		}
 	}
-	return "", false
+	return reader{}, false
 }
 
 // DefaultMaxFileSize caps the size of a file the readers accept.
@@ -114,6 +124,9 @@ const DefaultMaxFileSize = 16 << 20
 type ReadOptions struct {
 	// MaxFileSize caps a file's size in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
+	// Format, if set, chooses the reader instead of the file's name (an
+	// included requirements file can be named anything).
+	Format Format
 }
 
 func (o ReadOptions) maxSize() int64 {
@@ -166,18 +179,35 @@ func ReadFile(root *contain.Root, file string, opts ReadOptions) (*File, error) 
 	if int64(len(data)) > opts.maxSize() {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: ErrTooLarge}
 	}
+	if opts.Format != "" {
+		return ParseAs(opts.Format, rel, data)
+	}
 	return Parse(rel, data)
+}
+
+// ParseAs is [Parse] with the format given rather than detected.
+func ParseAs(format Format, file string, data []byte) (*File, error) {
+	for _, r := range readers() {
+		if r.format == format {
+			return parseWith(r, file, data)
+		}
+	}
+	return nil, &ParseError{File: file, Format: format, Err: ErrUnknownFormat}
 }
 
 // Parse reads the content of one manifest or lockfile named file (a
 // root-relative slash path, used to choose the reader and recorded on every
 // dependency).
 func Parse(file string, data []byte) (*File, error) {
-	base := path.Base(file)
-	for _, r := range readers() {
-		if !r.match(base) {
-			continue
-		}
+	r, ok := readerFor(file)
+	if !ok {
+		return nil, &ParseError{File: file, Err: ErrUnknownFormat}
+	}
+	return parseWith(r, file, data)
+}
+
+func parseWith(r reader, file string, data []byte) (*File, error) {
+	{
 		f, err := r.read(file, data)
 		if err != nil {
 			return nil, &ParseError{File: file, Format: r.format, Err: err}
@@ -203,7 +233,6 @@ func Parse(file string, data []byte) (*File, error) {
 		}
 		return f, nil
 	}
-	return nil, &ParseError{File: file, Err: ErrUnknownFormat}
 }
 
 // dir returns the directory of a root-relative file, "" for the root.

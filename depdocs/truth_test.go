@@ -17,7 +17,7 @@ import (
 // an independent tool read it (npm ls, go list, js-yaml, tomllib...).
 
 type truthRow struct {
-	line                                            int
+	line                                           int
 	eco, name, declared, resolved, relation, scope string
 }
 

@@ -1,0 +1,114 @@
+package depdocs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// copyCorpus copies corpus files (relative to testdata/corpus) into a new
+// temporary directory, keeping their relative paths, and opens it.
+func copyCorpus(t *testing.T, files ...string) *contain.Root {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join("testdata", "corpus", filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return root
+}
+
+// TestGoBuildListTruth reproduces the Go truth rows that only the module
+// graph gives (modules go.mod does not name) with the go command's
+// minimal version selection, fetching go.mod files through the module
+// proxy. etcd's truth needs six workspace go.mod files the corpus does not
+// hold, so only its go.mod-declared rows are checked (in TestTruth).
+func TestGoBuildListTruth(t *testing.T) {
+	testtool.Require(t, "go", "the Go toolchain (already on CI machines)")
+	for _, c := range []struct {
+		truth, dir string
+	}{
+		{"go__tools__go.mod.tsv", "go/tools"},
+		{"go__tools__gopls__go.mod.tsv", "go/tools/gopls"},
+	} {
+		t.Run(c.truth, func(t *testing.T) {
+			root := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
+			f, err := GoBuildList(context.Background(), root, c.dir, GoBuildOptions{Online: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Mode != ModeModule {
+				t.Errorf("mode %q, want module", f.Mode)
+			}
+			rows := readTruth(t, c.truth)
+			for _, r := range rows {
+				if r.relation == "main-module" {
+					r.declared = ""
+				}
+				found := false
+				for i := range f.Deps {
+					if matches(r, &f.Deps[i]) || r.relation == "main-module" && f.Deps[i].Name == r.name && f.Deps[i].Relation == Root {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("line %d: %s %s %s not in the build list", r.line, r.name, r.resolved, r.relation)
+				}
+			}
+			if len(f.Deps) != len(rows) {
+				t.Errorf("build list has %d modules, truth %d", len(f.Deps), len(rows))
+			}
+		})
+	}
+}
+
+// TestGoWorkspaceMode: go.work switches the scan to workspace mode and
+// names its modules.
+func TestGoWorkspaceMode(t *testing.T) {
+	root := copyCorpus(t, "go/etcd/go.work", "go/etcd/go.mod", "go/etcd/api/go.mod")
+	p, err := Scan(root, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.GoMode != ModeWorkspace {
+		t.Errorf("GoMode = %q, want workspace", p.GoMode)
+	}
+	var work *File
+	for _, f := range p.Files {
+		if f.Format == FormatGoWork {
+			work = f
+		}
+	}
+	if work == nil || len(work.Includes) != 14 || !strings.HasSuffix(work.Includes[1], "api/go.mod") {
+		t.Fatalf("go.work includes = %v", work)
+	}
+}
+
+func openRoot(t *testing.T, dir string) *contain.Root {
+	t.Helper()
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return root
+}
