@@ -1,6 +1,7 @@
 package depdocs
 
 import (
+	"fmt"
 	"strings"
 
 	"deps.dev/util/semver"
@@ -69,6 +70,9 @@ func SameRelease(e Ecosystem, a, b string) bool {
 	if sys == semver.DefaultSystem {
 		return stripV(a) == stripV(b)
 	}
+	if !fullSemver(e, a) || !fullSemver(e, b) {
+		return false
+	}
 	va, err := sys.Parse(stripV(a))
 	if err != nil || va.IsWildcard() {
 		return false
@@ -81,6 +85,19 @@ func SameRelease(e Ecosystem, a, b string) bool {
 		return false
 	}
 	return buildOf(e, va) == buildOf(e, vb)
+}
+
+// fullSemver reports whether s has the three numeric components npm and
+// Cargo versions always have; "15.1" is a range there, not a release.
+func fullSemver(e Ecosystem, s string) bool {
+	if e != NPM && e != Cargo {
+		return true
+	}
+	core := stripV(s)
+	if i := strings.IndexAny(core, "-+"); i >= 0 {
+		core = core[:i]
+	}
+	return strings.Count(core, ".") == 2
 }
 
 // buildOf is a version's build metadata (PEP 440's local version) as a
@@ -119,7 +136,7 @@ func IsVersion(e Ecosystem, label string) bool {
 		return false
 	}
 	v, err := sys.Parse(stripV(label))
-	return err == nil && !v.IsWildcard() && label[len(label)-1] != '.' && hasDigit(label)
+	return err == nil && !v.IsWildcard() && fullSemver(e, label) && hasDigit(label)
 }
 
 func hasDigit(s string) bool {
@@ -157,11 +174,19 @@ func MatchLabel(e Ecosystem, resolved string, labels []string) LabelMatch {
 
 // Satisfies reports whether version satisfies constraint under e's rules.
 // It returns an error when either cannot be parsed.
+//
+// Go has no ranges: a go.mod requirement is a minimum, so for Go the
+// constraint is a version and Satisfies reports version >= constraint.
 func Satisfies(e Ecosystem, constraint, version string) (bool, error) {
-	sys := semverSystem(e)
 	if e == Go {
-		version = "v" + stripV(version)
+		c, okc := goVersion(strings.TrimSpace(constraint))
+		v, okv := goVersion(strings.TrimSpace(version))
+		if !okc || !okv {
+			return false, fmt.Errorf("depdocs: invalid Go version in %q, %q", constraint, version)
+		}
+		return gosemver.Compare(v, c) >= 0, nil
 	}
+	sys := semverSystem(e)
 	c, err := sys.ParseConstraint(strings.TrimSpace(constraint))
 	if err != nil {
 		return false, err
