@@ -44,6 +44,8 @@ func isNameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 }
 
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+
 // parsePEP508 parses a dependency specification (PEP 508).
 func parsePEP508(s string) (pep508, error) {
 	var r pep508
@@ -52,7 +54,7 @@ func parsePEP508(s string) (pep508, error) {
 	for i < len(s) && isNameChar(s[i]) {
 		i++
 	}
-	if i == 0 {
+	if i == 0 || pep503(s[:i]) == "" || !isAlnum(s[0]) {
 		return r, fmt.Errorf("%q: no distribution name", s)
 	}
 	r.Name = s[:i]
