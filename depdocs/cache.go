@@ -97,13 +97,11 @@ func (c *Cache) load(req DocsRequest) (cacheEntry, bool) {
 }
 
 func (c *Cache) store(req DocsRequest, r Resolution) error {
+	// The entry's age is measured by the cache's clock.
 	e := cacheEntry{Format: 1, Library: req.Name, Version: req.Version, Question: strings.TrimSpace(req.Question),
-		Resolved: r, FetchedAt: r.FetchedAt}
+		Resolved: r, FetchedAt: c.opts.Now().UTC()}
 	e.Resolved.Cached, e.Resolved.Stale = false, false
-	if e.FetchedAt.IsZero() {
-		e.FetchedAt = c.opts.Now().UTC()
-		e.Resolved.FetchedAt = e.FetchedAt
-	}
+	e.Resolved.FetchedAt = e.FetchedAt
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err

@@ -117,3 +117,11 @@ func (d Disabled) Docs(_ context.Context, req DocsRequest) (Resolution, error) {
 	}
 	return unavailable(req, DocsDisabled, reason), nil
 }
+
+// DocsProviderFunc adapts a function to [DocsProvider].
+type DocsProviderFunc func(context.Context, DocsRequest) (Resolution, error)
+
+// Docs implements [DocsProvider].
+func (f DocsProviderFunc) Docs(ctx context.Context, req DocsRequest) (Resolution, error) {
+	return f(ctx, req)
+}

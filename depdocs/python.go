@@ -44,7 +44,9 @@ func isNameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 }
 
-func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // parsePEP508 parses a dependency specification (PEP 508).
 func parsePEP508(s string) (pep508, error) {
@@ -673,7 +675,9 @@ func readRequirements(file string, data []byte) (*File, error) {
 			}
 			continue
 		case "-e", "--editable":
-			f.Deps = append(f.Deps, editableDep(arg))
+			if strings.TrimSpace(arg) != "" {
+				f.Deps = append(f.Deps, editableDep(arg))
+			}
 			continue
 		case "":
 		default:
@@ -736,7 +740,11 @@ func editableDep(arg string) Dependency {
 	if name == "" {
 		name = urlProjectName(arg)
 	}
-	return Dependency{Ecosystem: PyPI, Name: pep503(name), Declared: arg, Source: pyURLSource(arg), SourceDetail: arg,
+	n := pep503(name)
+	if n == "" {
+		n = strings.TrimSpace(arg) // a local directory such as "-e ." is named by its path
+	}
+	return Dependency{Ecosystem: PyPI, Name: n, Declared: arg, Source: pyURLSource(arg), SourceDetail: arg,
 		Relation: Direct, Importer: "."}
 }
 
