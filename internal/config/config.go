@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -49,6 +50,9 @@ type DependencyDocs struct {
 	APIKeyEnv             string `json:"api_key_env"`
 	CacheTTLSeconds       int    `json:"cache_ttl_seconds"`
 	ServeStaleWhenOffline bool   `json:"serve_stale_when_offline"`
+	// BaseURL is the provider's API address; empty means the default
+	// provider's public address.
+	BaseURL string `json:"base_url"`
 }
 
 // Structural configures structural search and rewrite.
@@ -265,6 +269,12 @@ func validateDocs(d *DependencyDocs) error {
 	}
 	if d.CacheTTLSeconds < 0 {
 		return fmt.Errorf("cache_ttl_seconds: %d is negative", d.CacheTTLSeconds)
+	}
+	if d.BaseURL != "" {
+		u, err := url.Parse(d.BaseURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+			return fmt.Errorf("base_url: %q is not an http(s) address without credentials", d.BaseURL)
+		}
 	}
 	return nil
 }
