@@ -280,7 +280,7 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 	var out []Dependency
 	for _, l := range lock.Deps {
 		cands := byName[normName(lock.Ecosystem, l.Name)]
-		if len(cands) == 0 || (l.Relation == Transitive && !lockLacksDirect(lock.Format)) {
+		if len(cands) == 0 || (l.Relation == Transitive && !lockLacksDirect(lock)) {
 			out = append(out, l)
 			continue
 		}
@@ -351,10 +351,12 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 
 // lockLacksDirect reports formats that do not say which packages are
 // direct, so every row may be a manifest's direct dependency.
-func lockLacksDirect(f Format) bool {
-	switch f {
-	case FormatYarnLock, FormatPoetryLock, FormatPDMLock, FormatPipfileLock, FormatPackageLock, FormatGradleLock:
+func lockLacksDirect(f *File) bool {
+	switch f.Format {
+	case FormatYarnLock, FormatPoetryLock, FormatPDMLock, FormatPipfileLock, FormatGradleLock:
 		return true
+	case FormatPackageLock:
+		return f.FormatVersion == "1" // versions 2 and 3 record the root's declarations
 	}
 	return false
 }

@@ -45,6 +45,8 @@ func commands() []command {
 		{"version", "print the version", runVersion},
 		{"doctor", "report each layer's state and configuration problems", runDoctor},
 		{"config", "print the effective configuration (secrets redacted)", runConfig},
+		{"deps", "list dependencies (declared vs resolved); deps why NAME", runDeps},
+		{"docs", "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
 	}
 }
 
