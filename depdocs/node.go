@@ -122,26 +122,35 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// lockEntry is an entry of version 1's nested "dependencies" tree.
 type lockEntry struct {
-	Name         string               `json:"name"`
-	Version      string               `json:"version"`
-	Resolved     string               `json:"resolved"`
-	Link         bool                 `json:"link"`
-	Dev          bool                 `json:"dev"`
-	Optional     bool                 `json:"optional"`
-	DevOptional  bool                 `json:"devOptional"`
-	Peer         bool                 `json:"peer"`
-	Dependencies json.RawMessage      `json:"dependencies"`
-	Requires     json.RawMessage      `json:"requires"`
-	Optional2    map[string]string    `json:"optionalDependencies"`
-	Dev2         map[string]string    `json:"devDependencies"`
-	Peer2        map[string]string    `json:"peerDependencies"`
-	Nested       map[string]lockEntry `json:"-"`
+	Version      string          `json:"version"`
+	Dev          bool            `json:"dev"`
+	Optional     bool            `json:"optional"`
+	DevOptional  bool            `json:"devOptional"`
+	Peer         bool            `json:"peer"`
+	Dependencies json.RawMessage `json:"dependencies"`
+}
+
+// lockPackage is an entry of version 2 and 3's flat "packages" map.
+type lockPackage struct {
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Resolved     string            `json:"resolved"`
+	Link         bool              `json:"link"`
+	Dev          bool              `json:"dev"`
+	Optional     bool              `json:"optional"`
+	DevOptional  bool              `json:"devOptional"`
+	Peer         bool              `json:"peer"`
+	Dependencies map[string]string `json:"dependencies"`
+	Optional2    map[string]string `json:"optionalDependencies"`
+	Dev2         map[string]string `json:"devDependencies"`
+	Peer2        map[string]string `json:"peerDependencies"`
 }
 
 type packageLock struct {
-	LockfileVersion json.RawMessage      `json:"lockfileVersion"`
-	Packages        map[string]lockEntry `json:"packages"`
+	LockfileVersion json.RawMessage        `json:"lockfileVersion"`
+	Packages        map[string]lockPackage `json:"packages"`
 	Dependencies    json.RawMessage      `json:"dependencies"`
 }
 
@@ -186,18 +195,22 @@ func nameFromInstallPath(p string) string {
 }
 
 func lockScope(e *lockEntry) Scope {
+	return scopeOf(e.Dev, e.DevOptional, e.Peer, e.Optional)
+}
+
+func scopeOf(dev, devOptional, peer, optional bool) Scope {
 	switch {
-	case e.Dev || e.DevOptional:
+	case dev || devOptional:
 		return Dev
-	case e.Peer:
+	case peer:
 		return Peer
-	case e.Optional:
+	case optional:
 		return Optional
 	}
 	return Normal
 }
 
-func readLockPackages(f *File, pkgs map[string]lockEntry) {
+func readLockPackages(f *File, pkgs map[string]lockPackage) {
 	// Importers are the root ("") and workspace members (paths outside
 	// node_modules); their declared dependencies are direct.
 	importers := map[string]*packageJSON{}
@@ -205,10 +218,8 @@ func readLockPackages(f *File, pkgs map[string]lockEntry) {
 		if strings.Contains(p, "node_modules/") || strings.HasPrefix(p, "node_modules") {
 			continue
 		}
-		pj := &packageJSON{Name: e.Name, Version: e.Version, DevDependencies: e.Dev2,
+		importers[p] = &packageJSON{Name: e.Name, Version: e.Version, Dependencies: e.Dependencies, DevDependencies: e.Dev2,
 			OptionalDependencies: e.Optional2, PeerDependencies: e.Peer2}
-		_ = json.Unmarshal(e.Dependencies, &pj.Dependencies)
-		importers[p] = pj
 	}
 	keys := sortedKeys(pkgs)
 	via := lockVia(pkgs)
@@ -218,7 +229,7 @@ func readLockPackages(f *File, pkgs map[string]lockEntry) {
 		if name == "" {
 			continue // an importer
 		}
-		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Scope: lockScope(&e)}
+		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Scope: scopeOf(e.Dev, e.DevOptional, e.Peer, e.Optional)}
 		if e.Name != "" && e.Name != name {
 			d.Name = e.Name // an alias: "npm:real@1.0.0" installed under another name
 			d.SourceDetail = "alias " + name
@@ -278,7 +289,7 @@ func readLockPackages(f *File, pkgs map[string]lockEntry) {
 // lockVia maps each install path to the packages that depend on it, by
 // node's resolution: a dependent at q resolves a name to the nearest
 // q/node_modules/name, walking up.
-func lockVia(pkgs map[string]lockEntry) map[string][]string {
+func lockVia(pkgs map[string]lockPackage) map[string][]string {
 	via := map[string][]string{}
 	for q, e := range pkgs {
 		label := nameFromInstallPath(q)
@@ -302,11 +313,9 @@ func lockVia(pkgs map[string]lockEntry) map[string][]string {
 	return via
 }
 
-func depNames(e *lockEntry) []string {
-	var deps map[string]string
-	_ = json.Unmarshal(e.Dependencies, &deps)
+func depNames(e *lockPackage) []string {
 	var names []string
-	for _, m := range []map[string]string{deps, e.Optional2, e.Peer2} {
+	for _, m := range []map[string]string{e.Dependencies, e.Optional2, e.Peer2} {
 		for k := range m {
 			names = append(names, k)
 		}
@@ -314,7 +323,7 @@ func depNames(e *lockEntry) []string {
 	return names
 }
 
-func resolveFrom(pkgs map[string]lockEntry, from, name string) string {
+func resolveFrom(pkgs map[string]lockPackage, from, name string) string {
 	cur := from
 	for {
 		cand := "node_modules/" + name
