@@ -153,6 +153,7 @@ var lockManifests = map[Format][]Format{
 // the lockfile says. Manifests joined into a lockfile contribute no rows
 // of their own.
 func Join(files []*File) []Dependency {
+	files = resolveIndirections(files)
 	consumed := map[string]bool{}
 	var out []Dependency
 	for _, lock := range files {
@@ -413,4 +414,87 @@ func constraintMatches(sys semver.System, constraint, version string) bool {
 		return false
 	}
 	return c.Match(version)
+}
+
+// resolveIndirections returns files with declarations that name their
+// version elsewhere filled in: Gradle's catalog accessors (libs.foo.bar)
+// from gradle/libs.versions.toml, and NuGet PackageReferences without a
+// version from the nearest Directory.Packages.props (central package
+// management). The given files are not modified.
+func resolveIndirections(files []*File) []*File {
+	var catalogs, props []*File
+	for _, f := range files {
+		switch f.Format {
+		case FormatVersionCatalog:
+			catalogs = append(catalogs, f)
+		case FormatPackagesProps:
+			props = append(props, f)
+		}
+	}
+	if len(catalogs) == 0 && len(props) == 0 {
+		return files
+	}
+	out := make([]*File, len(files))
+	for i, f := range files {
+		out[i] = f
+		switch {
+		case f.Format == FormatGradle && len(catalogs) > 0:
+			cat := nearest(catalogs, dir(f.Path), func(c *File) string { return dir(dir(c.Path)) })
+			if cat == nil {
+				continue
+			}
+			byAccessor := map[string]Dependency{}
+			for _, d := range cat.Deps {
+				for _, g := range d.Groups {
+					if a, ok := strings.CutPrefix(g, "libs."); ok {
+						byAccessor["libs."+strings.NewReplacer("-", ".", "_", ".").Replace(a)] = d
+					}
+				}
+			}
+			out[i] = rewrite(f, func(d *Dependency) {
+				if c, ok := byAccessor[d.Name]; ok && strings.HasPrefix(d.SourceDetail, "catalog ") {
+					d.Name, d.Declared = c.Name, c.Declared
+					d.SourceDetail = "catalog " + cat.Path + " " + strings.TrimPrefix(d.SourceDetail, "catalog ")
+				}
+			})
+		case f.Format == FormatCsproj && len(props) > 0:
+			p := nearest(props, dir(f.Path), func(c *File) string { return dir(c.Path) })
+			if p == nil {
+				continue
+			}
+			versions := map[string]string{}
+			for _, d := range p.Deps {
+				versions[strings.ToLower(d.Name)] = d.Declared
+			}
+			out[i] = rewrite(f, func(d *Dependency) {
+				if v, ok := versions[strings.ToLower(d.Name)]; ok && d.Declared == "" {
+					d.Declared, d.SourceDetail = v, "version from "+p.Path
+				}
+			})
+		}
+	}
+	return out
+}
+
+// nearest returns the candidate whose base directory (given by base) is
+// d or its closest ancestor.
+func nearest(cands []*File, d string, base func(*File) string) *File {
+	var best *File
+	bestLen := -1
+	for _, c := range cands {
+		b := base(c)
+		if isUnder(d, b) && len(b) > bestLen {
+			best, bestLen = c, len(b)
+		}
+	}
+	return best
+}
+
+func rewrite(f *File, fn func(*Dependency)) *File {
+	c := *f
+	c.Deps = append([]Dependency(nil), f.Deps...)
+	for i := range c.Deps {
+		fn(&c.Deps[i])
+	}
+	return &c
 }

@@ -265,3 +265,21 @@ func TestDetect(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// TestIndirections: Gradle catalog accessors and NuGet central package
+// management are resolved to coordinates and versions by the scan.
+func TestIndirections(t *testing.T) {
+	deps := readCorpus(t, "jvm/moshi/gradle/libs.versions.toml", "jvm/moshi/moshi-adapters/build.gradle.kts",
+		"dotnet/Polly/Directory.Packages.props", "dotnet/Polly/src/Polly.Core/Polly.Core.csproj")
+	var got []string
+	for _, d := range deps {
+		if d.File == "jvm/moshi/moshi-adapters/build.gradle.kts" || d.File == "dotnet/Polly/src/Polly.Core/Polly.Core.csproj" {
+			got = append(got, d.Name+" "+d.Declared)
+		}
+	}
+	for _, want := range []string{"junit:junit 4.13.2", "Microsoft.Bcl.AsyncInterfaces 6.0.0"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %q in %v", want, got)
+		}
+	}
+}
