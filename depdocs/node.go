@@ -151,7 +151,7 @@ type lockPackage struct {
 type packageLock struct {
 	LockfileVersion json.RawMessage        `json:"lockfileVersion"`
 	Packages        map[string]lockPackage `json:"packages"`
-	Dependencies    json.RawMessage      `json:"dependencies"`
+	Dependencies    json.RawMessage        `json:"dependencies"`
 }
 
 // readPackageLock reads package-lock.json (and npm-shrinkwrap.json):
