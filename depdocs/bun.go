@@ -62,17 +62,9 @@ func stripJSONC(data []byte) ([]byte, error) {
 	return out, nil
 }
 
-type bunWorkspace struct {
-	Name                 string            `json:"name"`
-	Dependencies         map[string]string `json:"dependencies"`
-	DevDependencies      map[string]string `json:"devDependencies"`
-	OptionalDependencies map[string]string `json:"optionalDependencies"`
-	PeerDependencies     map[string]string `json:"peerDependencies"`
-}
-
 type bunLock struct {
 	LockfileVersion *int                         `json:"lockfileVersion"`
-	Workspaces      map[string]bunWorkspace      `json:"workspaces"`
+	Workspaces      map[string]packageJSON       `json:"workspaces"`
 	Packages        map[string][]json.RawMessage `json:"packages"`
 }
 
@@ -180,11 +172,9 @@ func readBunLock(file string, data []byte) (*File, error) {
 		} else {
 			f.Includes = append(f.Includes, join(dir(file), ws))
 		}
-		for _, sec := range []struct {
-			m     map[string]string
-			scope Scope
-		}{{w.Dependencies, Normal}, {w.OptionalDependencies, Optional}, {w.DevDependencies, Dev}, {w.PeerDependencies, Peer}} {
-			for _, name := range sortedKeys(sec.m) {
+		for _, sec := range npmSections {
+			m := w.section(sec.key)
+			for _, name := range sortedKeys(m) {
 				key := name
 				if ws != "" {
 					if _, ok := entries[w.Name+"/"+name]; ok {
@@ -192,14 +182,14 @@ func readBunLock(file string, data []byte) (*File, error) {
 					}
 				}
 				e, ok := entries[key]
-				d := Dependency{Name: name, Declared: sec.m[name], Relation: Direct, Scope: sec.scope, Importer: imp}
+				d := Dependency{Name: name, Declared: m[name], Relation: Direct, Scope: sec.scope, Importer: imp}
 				if ok {
 					d.Resolved, d.Source, d.SourceDetail = e.version, e.src, e.detail
 					if e.name != name {
 						d.SourceDetail = "alias of " + e.name
 					}
 				} else {
-					d.Source, d.SourceDetail = npmSpecSource(sec.m[name])
+					d.Source, d.SourceDetail = npmSpecSource(m[name])
 				}
 				direct[key] = d
 				f.Deps = append(f.Deps, d)

@@ -27,17 +27,28 @@ func splitJSON(args []string) ([]string, bool) {
 	return rest, asJSON
 }
 
-func runDeps(ctx context.Context, e *Env, args []string) int {
+// parseArgs parses a command's flags, --json allowed anywhere, and
+// checks the positional arguments with valid; ok is false with the exit
+// code to return.
+func parseArgs(e *Env, name, usage string, args []string, valid func([]string) bool) (rest []string, asJSON bool, code int, ok bool) {
 	args, jsonAnywhere := splitJSON(args)
-	fs, asJSON := flags(e, "deps", "[why NAME]")
+	fs, jsonFlag := flags(e, name, usage)
 	if code, ok := parse(fs, args); !ok {
-		return code
+		return nil, false, code, false
 	}
-	*asJSON = *asJSON || jsonAnywhere
-	rest := fs.Args()
-	if len(rest) > 0 && (rest[0] != "why" || len(rest) != 2) {
+	if !valid(fs.Args()) {
 		fs.Usage()
-		return ExitUsage
+		return nil, false, ExitUsage, false
+	}
+	return fs.Args(), *jsonFlag || jsonAnywhere, 0, true
+}
+
+func runDeps(ctx context.Context, e *Env, args []string) int {
+	rest, asJSON, code, ok := parseArgs(e, "deps", "[why NAME]", args, func(r []string) bool {
+		return len(r) == 0 || r[0] == "why" && len(r) == 2
+	})
+	if !ok {
+		return code
 	}
 	p, err := openProject(e)
 	if err != nil {
@@ -49,9 +60,9 @@ func runDeps(ctx context.Context, e *Env, args []string) int {
 		return fail(e, p.red, err)
 	}
 	if len(rest) == 2 {
-		return depsWhy(e, p, pr, rest[1], *asJSON)
+		return depsWhy(e, p, pr, rest[1], asJSON)
 	}
-	if *asJSON {
+	if asJSON {
 		if pr.Deps == nil {
 			pr.Deps = []depdocs.Dependency{}
 		}
@@ -184,16 +195,9 @@ type docsRequestView struct {
 }
 
 func runDocs(ctx context.Context, e *Env, args []string) int {
-	args, jsonAnywhere := splitJSON(args)
-	fs, asJSON := flags(e, "docs", "LIBRARY [QUESTION]")
-	if code, ok := parse(fs, args); !ok {
+	rest, asJSON, code, ok := parseArgs(e, "docs", "LIBRARY [QUESTION]", args, func(r []string) bool { return len(r) >= 1 })
+	if !ok {
 		return code
-	}
-	*asJSON = *asJSON || jsonAnywhere
-	rest := fs.Args()
-	if len(rest) < 1 {
-		fs.Usage()
-		return ExitUsage
 	}
 	lib, question := rest[0], strings.Join(rest[1:], " ")
 	p, err := openProject(e)
@@ -230,11 +234,11 @@ func runDocs(ctx context.Context, e *Env, args []string) int {
 	provider := depdocs.NewProvider(p.root, p.cfg.DependencyDocs, e.Getenv)
 	res, _ := provider.Docs(ctx, req)
 	ans := docsAnswer{Request: view, Resolution: res}
-	code := ExitOK
+	code = ExitOK
 	if res.State != depdocs.DocsExact && res.State != depdocs.DocsFallback {
 		code = ExitFail
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(e.Stdout, p.red, ans); err != nil {
 			return fail(e, p.red, err)
 		}
