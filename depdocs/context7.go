@@ -350,7 +350,9 @@ func (c *Context7) docs(ctx context.Context, req DocsRequest) (Resolution, error
 	if c.opts.APIKey == "" {
 		return unavailable(req, DocsNoCredentials, "no API key"), nil
 	}
-	question := req.Question
+	// The question leaves the machine: anything shaped like a credential
+	// in it is masked first.
+	question := c.red.String(req.Question)
 	if strings.TrimSpace(question) == "" {
 		question = req.Name
 	}

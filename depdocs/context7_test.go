@@ -389,3 +389,21 @@ func FuzzDecodeContext(f *testing.F) {
 		}
 	})
 }
+
+// TestContext7MasksSecretsInQuestion: a credential pasted into the question
+// is masked before the question is sent.
+func TestContext7MasksSecretsInQuestion(t *testing.T) {
+	f := &fakeContext7{search: searchOK("15.1.8"), context: contextOK}
+	cl, _ := newTestClient(t, f, nil)
+	req := nextReq
+	req.Question = "why does token=ghp_abcdefghijklmnopqrstuvwx1234 fail with " + testKey
+	if _, err := cl.Docs(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.requests {
+		q := r.URL.Query().Get("query")
+		if strings.Contains(q, "ghp_abcdefghij") || strings.Contains(q, "SECRET-0123") {
+			t.Errorf("secret sent: %q", q)
+		}
+	}
+}

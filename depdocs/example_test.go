@@ -1,7 +1,11 @@
 package depdocs_test
 
 import (
+	"os"
+	"path/filepath"
+
 	"fmt"
+	"github.com/codecortex/codecortex/internal/contain"
 
 	"github.com/codecortex/codecortex/depdocs"
 )
@@ -42,4 +46,21 @@ func ExampleMultiVersions() {
 	fmt.Println(depdocs.MultiVersions(deps))
 	// Output:
 	// [{npm zod [4.1.8 4.4.3] [4.4.3]}]
+}
+
+func ExampleScan() {
+	dir, _ := os.MkdirTemp("", "scan")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n\nrequire golang.org/x/mod v0.17.0\n\nreplace golang.org/x/mod => ../mod\n"), 0o644)
+	root, _ := contain.Open(dir)
+	defer root.Close()
+	p, _ := depdocs.Scan(root, depdocs.ScanOptions{})
+	fmt.Println("go mode:", p.GoMode)
+	for _, d := range p.Deps {
+		fmt.Printf("%s %s %s %q\n", d.Name, d.Relation, d.Source, d.SourceDetail)
+	}
+	// Output:
+	// go mode: module
+	// example.com/m root workspace ""
+	// golang.org/x/mod direct replaced "=> ../mod"
 }

@@ -1,7 +1,10 @@
 package depdocs
 
 import (
+	"errors"
+
 	"fmt"
+	"github.com/codecortex/codecortex/internal/contain"
 	"os"
 	"path/filepath"
 	"slices"
@@ -281,5 +284,45 @@ func TestIndirections(t *testing.T) {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q in %v", want, got)
 		}
+	}
+}
+
+// TestGoSumIsNotTheBuildList: gopls's go.sum has 175 checksum lines for 43
+// modules in the build list; reading it never yields a direct or resolved
+// claim beyond "this checksum exists".
+func TestGoSumIsNotTheBuildList(t *testing.T) {
+	f := parseCorpus(t, "go/tools/gopls/go.sum", "")
+	if len(f.Deps) != 175 {
+		t.Errorf("%d go.sum entries, want 175", len(f.Deps))
+	}
+	for _, d := range f.Deps {
+		if d.Relation != Unknown {
+			t.Fatalf("%s: relation %s from go.sum", d.Name, d.Relation)
+		}
+	}
+	if n := len(readTruth(t, "go__tools__gopls__go.mod.tsv")); n != 43 {
+		t.Errorf("build list truth has %d modules", n)
+	}
+}
+
+// TestReadFileLimits: files are read inside the root only, and capped.
+func TestReadFileLimits(t *testing.T) {
+	dir := writeProject(t, map[string]string{"package.json": `{"dependencies":{"a":"1.0.0"}}`})
+	outside := writeProject(t, map[string]string{"package.json": `{}`})
+	if err := os.Symlink(filepath.Join(outside, "package.json"), filepath.Join(dir, "linked-package.json")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	root := openRoot(t, dir)
+	if _, err := ReadFile(root, "package.json", ReadOptions{MaxFileSize: 10}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the cap: %v", err)
+	}
+	if _, err := ReadFile(root, "../"+filepath.Base(outside)+"/package.json", ReadOptions{}); !errors.Is(err, contain.ErrEscape) {
+		t.Errorf("climbing out: %v", err)
+	}
+	if _, err := ReadFile(root, "linked-package.json", ReadOptions{Format: FormatPackageJSON}); !errors.Is(err, contain.ErrEscape) {
+		t.Errorf("symlink out: %v", err)
+	}
+	if f, err := ReadFile(root, "package.json", ReadOptions{}); err != nil || len(f.Deps) != 1 {
+		t.Errorf("inside: %v %v", f, err)
 	}
 }
