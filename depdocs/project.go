@@ -2,6 +2,7 @@ package depdocs
 
 import (
 	"errors"
+	"slices"
 	"io/fs"
 	"path"
 	"sort"
@@ -423,15 +424,18 @@ func constraintMatches(sys semver.System, constraint, version string) bool {
 // management). The given files are not modified.
 func resolveIndirections(files []*File) []*File {
 	var catalogs, props []*File
+	poms := map[string]*File{}
 	for _, f := range files {
 		switch f.Format {
 		case FormatVersionCatalog:
 			catalogs = append(catalogs, f)
 		case FormatPackagesProps:
 			props = append(props, f)
+		case FormatPom:
+			poms[f.Path] = f
 		}
 	}
-	if len(catalogs) == 0 && len(props) == 0 {
+	if len(catalogs) == 0 && len(props) == 0 && len(poms) < 2 {
 		return files
 	}
 	out := make([]*File, len(files))
@@ -455,6 +459,25 @@ func resolveIndirections(files []*File) []*File {
 				if c, ok := byAccessor[d.Name]; ok && strings.HasPrefix(d.SourceDetail, "catalog ") {
 					d.Name, d.Declared = c.Name, c.Declared
 					d.SourceDetail = "catalog " + cat.Path + " " + strings.TrimPrefix(d.SourceDetail, "catalog ")
+				}
+			})
+		case f.Format == FormatPom:
+			// A module's unversioned dependency takes the version its
+			// parent's (../pom.xml) dependencyManagement gives.
+			parent := poms[join(dir(dir(f.Path)), "pom.xml")]
+			if parent == nil || parent == f {
+				continue
+			}
+			managed := map[string]string{}
+			for _, d := range parent.Deps {
+				if slices.Contains(d.Groups, "dependencyManagement") && d.Declared != "" && !strings.Contains(d.Declared, "${") {
+					managed[d.Name] = d.Declared
+				}
+			}
+			out[i] = rewrite(f, func(d *Dependency) {
+				if v, ok := managed[d.Name]; ok && d.Declared == "" {
+					d.Declared, d.Resolved = v, v
+					d.SourceDetail = "version from " + parent.Path + " dependencyManagement"
 				}
 			})
 		case f.Format == FormatCsproj && len(props) > 0:

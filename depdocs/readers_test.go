@@ -326,3 +326,18 @@ func TestReadFileLimits(t *testing.T) {
 		t.Errorf("inside: %v %v", f, err)
 	}
 }
+
+// TestPomParentManagement: a module's unversioned dependency takes the
+// version of its parent's dependencyManagement.
+func TestPomParentManagement(t *testing.T) {
+	deps := readCorpus(t, "jvm/gson/pom.xml", "jvm/gson/gson/pom.xml")
+	for _, d := range deps {
+		if d.File == "jvm/gson/gson/pom.xml" && d.Name == "junit:junit" {
+			if d.Declared == "" || d.Resolved != d.Declared || !strings.Contains(d.SourceDetail, "jvm/gson/pom.xml") {
+				t.Errorf("junit: %+v", d)
+			}
+			return
+		}
+	}
+	t.Fatal("junit not read")
+}
