@@ -112,3 +112,27 @@ func openRoot(t *testing.T, dir string) *contain.Root {
 	t.Cleanup(func() { root.Close() })
 	return root
 }
+
+// TestAddGoBuildList: the project's go.mod rows give way to the build list
+// (gopls: 43 modules where go.mod names 29), in module mode.
+func TestAddGoBuildList(t *testing.T) {
+	testtool.Require(t, "go", "the Go toolchain (already on CI machines)")
+	root := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
+	p, err := Scan(root, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.AddGoBuildList(context.Background(), root, GoBuildOptions{Online: true})
+	if len(p.Errors) != 0 {
+		t.Fatal(p.Errors)
+	}
+	n := 0
+	for _, d := range p.Deps {
+		if d.File == "go/tools/gopls/go.mod" {
+			n++
+		}
+	}
+	if n != 43 || p.GoMode != ModeModule {
+		t.Errorf("%d rows for gopls, mode %s; want 43, module", n, p.GoMode)
+	}
+}

@@ -255,3 +255,70 @@ func GoBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 	}
 	return f, nil
 }
+
+// AddGoBuildList replaces the project's go.mod rows with the go command's
+// build list (see [GoBuildList]): once for the workspace when a go.work
+// governs the modules, else once per go.mod. A module whose build list
+// cannot be computed (no go command, modules missing from the cache while
+// offline) keeps its go.mod rows and is listed in Errors.
+func (p *Project) AddGoBuildList(ctx context.Context, root *contain.Root, opts GoBuildOptions) {
+	replaced := map[string]bool{}
+	var lists []*File
+	run := func(dirRel string, o GoBuildOptions, covers []string) {
+		f, err := GoBuildList(ctx, root, firstNonEmpty(dirRel, "."), o)
+		if err != nil {
+			p.Errors = append(p.Errors, FileError{Path: join(dirRel, "go.mod"), Err: "build list: " + err.Error()})
+			return
+		}
+		for _, c := range covers {
+			replaced[c] = true
+		}
+		lists = append(lists, f)
+	}
+	var mods []string
+	var work string
+	for _, f := range p.Files {
+		switch f.Format {
+		case FormatGoMod:
+			mods = append(mods, f.Path)
+		case FormatGoWork:
+			if work == "" {
+				work = f.Path
+			}
+		}
+	}
+	if work != "" {
+		o := opts
+		o.Workspace = true
+		var covers []string
+		for _, m := range mods {
+			if isUnder(dir(m), dir(work)) {
+				covers = append(covers, m)
+			}
+		}
+		run(dir(work), o, covers)
+	}
+	for _, m := range mods {
+		if !replaced[m] && (work == "" || !isUnder(dir(m), dir(work))) {
+			run(dir(m), opts, []string{m})
+		}
+	}
+	if len(lists) == 0 {
+		return
+	}
+	kept := p.Deps[:0:0]
+	for _, d := range p.Deps {
+		if !replaced[d.File] {
+			kept = append(kept, d)
+		}
+	}
+	for _, f := range lists {
+		kept = append(kept, f.Deps...)
+		if f.Mode == ModeWorkspace {
+			p.GoMode = ModeWorkspace
+		}
+	}
+	SortDeps(kept)
+	p.Deps = kept
+	p.MultiVersions = MultiVersions(kept)
+}

@@ -2,9 +2,9 @@ package depdocs
 
 import (
 	"errors"
-	"slices"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 

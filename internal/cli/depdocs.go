@@ -12,26 +12,26 @@ import (
 	"github.com/codecortex/codecortex/depdocs"
 )
 
-// splitJSON removes --json (or -json) from anywhere in args, so it may
-// follow positional arguments.
-func splitJSON(args []string) ([]string, bool) {
+// takeFlag removes the boolean flag --name (or -name) from anywhere in
+// args, so it may follow positional arguments.
+func takeFlag(args []string, name string) ([]string, bool) {
 	var rest []string
-	asJSON := false
+	set := false
 	for _, a := range args {
-		if a == "--json" || a == "-json" {
-			asJSON = true
+		if a == "--"+name || a == "-"+name {
+			set = true
 			continue
 		}
 		rest = append(rest, a)
 	}
-	return rest, asJSON
+	return rest, set
 }
 
 // parseArgs parses a command's flags, --json allowed anywhere, and
 // checks the positional arguments with valid; ok is false with the exit
 // code to return.
 func parseArgs(e *Env, name, usage string, args []string, valid func([]string) bool) (rest []string, asJSON bool, code int, ok bool) {
-	args, jsonAnywhere := splitJSON(args)
+	args, jsonAnywhere := takeFlag(args, "json")
 	fs, jsonFlag := flags(e, name, usage)
 	if code, ok := parse(fs, args); !ok {
 		return nil, false, code, false
@@ -44,7 +44,10 @@ func parseArgs(e *Env, name, usage string, args []string, valid func([]string) b
 }
 
 func runDeps(ctx context.Context, e *Env, args []string) int {
-	rest, asJSON, code, ok := parseArgs(e, "deps", "[why NAME]", args, func(r []string) bool {
+	// --build-list asks the go command (offline, from the module cache) for
+	// Go's selected build list instead of go.mod's requirements.
+	args, buildList := takeFlag(args, "build-list")
+	rest, asJSON, code, ok := parseArgs(e, "deps", "[--build-list] [why NAME]", args, func(r []string) bool {
 		return len(r) == 0 || r[0] == "why" && len(r) == 2
 	})
 	if !ok {
@@ -58,6 +61,9 @@ func runDeps(ctx context.Context, e *Env, args []string) int {
 	pr, err := depdocs.Scan(p.root, depdocs.ScanOptions{})
 	if err != nil {
 		return fail(e, p.red, err)
+	}
+	if buildList {
+		pr.AddGoBuildList(ctx, p.root, depdocs.GoBuildOptions{})
 	}
 	if len(rest) == 2 {
 		return depsWhy(e, p, pr, rest[1], asJSON)
