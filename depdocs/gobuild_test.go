@@ -40,24 +40,35 @@ func copyCorpus(t *testing.T, files ...string) *contain.Root {
 // TestGoBuildListTruth reproduces the Go truth rows that only the module
 // graph gives (modules go.mod does not name) with the go command's
 // minimal version selection, fetching go.mod files through the module
-// proxy. etcd's truth needs six workspace go.mod files the corpus does not
-// hold, so only its go.mod-declared rows are checked (in TestTruth).
+// proxy. etcd's workspace modules, which the corpus lacks, come from
+// testdata/etcd (the same commit): 177 modules in module mode, 557 with
+// go.work.
 func TestGoBuildListTruth(t *testing.T) {
 	testtool.Require(t, "go", "the Go toolchain (already on CI machines)")
+	tools := []string{"go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum"}
 	for _, c := range []struct {
 		truth, dir string
+		etcd       bool
+		workspace  bool
 	}{
-		{"go__tools__go.mod.tsv", "go/tools"},
-		{"go__tools__gopls__go.mod.tsv", "go/tools/gopls"},
+		{"go__tools__go.mod.tsv", "go/tools", false, false},
+		{"go__tools__gopls__go.mod.tsv", "go/tools/gopls", false, false},
+		{"go__etcd__go.mod.tsv", ".", true, false},
+		{"go__etcd__go.work(workspace-mode).tsv", ".", true, true},
 	} {
 		t.Run(c.truth, func(t *testing.T) {
-			root := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
-			f, err := GoBuildList(context.Background(), root, c.dir, GoBuildOptions{Online: true})
+			var root *contain.Root
+			if c.etcd {
+				root = copyTestdata(t, "etcd")
+			} else {
+				root = copyCorpus(t, tools...)
+			}
+			f, err := GoBuildList(context.Background(), root, c.dir, GoBuildOptions{Online: true, Workspace: c.workspace})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Mode != ModeModule {
-				t.Errorf("mode %q, want module", f.Mode)
+			if want := map[bool]Mode{false: ModeModule, true: ModeWorkspace}[c.workspace]; f.Mode != want {
+				t.Errorf("mode %q, want %q", f.Mode, want)
 			}
 			rows := readTruth(t, c.truth)
 			for _, r := range rows {
@@ -135,4 +146,29 @@ func TestAddGoBuildList(t *testing.T) {
 	if n != 43 || p.GoMode != ModeModule {
 		t.Errorf("%d rows for gopls, mode %s; want 43, module", n, p.GoMode)
 	}
+}
+
+// copyTestdata copies a directory of testdata into a new temporary root.
+func copyTestdata(t *testing.T, name string) *contain.Root {
+	t.Helper()
+	dst := t.TempDir()
+	src := filepath.Join("testdata", name)
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return openRoot(t, dst)
 }

@@ -188,15 +188,16 @@ func GoBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 		return nil, err
 	}
 	env := safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT", "GOPROXY", "GONOSUMDB", "GOSUMDB", "GOFLAGS")
-	env = append(env, "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	env = append(env, "GOTOOLCHAIN=local")
 	if !opts.Online {
 		env = append(env, "GOPROXY=off")
 	}
 	modeFile, mode := "go.mod", ModeModule
 	if opts.Workspace {
+		// Workspace mode allows only -mod=readonly.
 		modeFile, mode = "go.work", ModeWorkspace
 	} else {
-		env = append(env, "GOWORK=off")
+		env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod")
 	}
 	env = append(env, opts.Env...)
 	timeout := opts.Timeout

@@ -285,7 +285,8 @@ var truthCases = []struct {
 }
 
 // goNeedsGraph marks the go.mod truth rows that only the module graph
-// gives: modules go.mod does not require, and workspace-only main modules.
+// gives (modules go.mod does not require, and workspace-only main
+// modules); TestGoBuildListTruth checks them against the go command.
 func goNeedsGraph(r truthRow) bool {
 	return r.declared == "" && r.relation != "main-module" || r.relation == "main-module" && r.declared != "(main)"
 }
