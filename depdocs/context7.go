@@ -367,7 +367,7 @@ func (c *Context7) docs(ctx context.Context, req DocsRequest) (Resolution, error
 	if len(results) == 0 {
 		return unavailable(req, DocsUnavailable, "the provider has no library named "+req.Name), nil
 	}
-	lib := results[0]
+	lib := pickLibrary(results, req.Name)
 	if lib.State != "" && lib.State != "finalized" {
 		if lib.State == "initial" {
 			return unavailable(req, DocsPending, "the provider is still preparing "+lib.ID), nil
@@ -418,6 +418,19 @@ func (c *Context7) docs(ctx context.Context, req DocsRequest) (Resolution, error
 		}
 	}
 	return r, nil
+}
+
+// pickLibrary prefers a result whose title or repository name is the
+// library's name, else the provider's first (best-scored) result.
+func pickLibrary(results []searchResult, name string) searchResult {
+	short := strings.ToLower(name[strings.LastIndexAny(name, "/:")+1:])
+	for _, r := range results {
+		repo := strings.ToLower(r.ID[strings.LastIndex(r.ID, "/")+1:])
+		if strings.EqualFold(r.Title, name) || repo == short || strings.TrimSuffix(repo, ".js") == short {
+			return r
+		}
+	}
+	return results[0]
 }
 
 // failure turns an error into the resolution a caller sees.

@@ -407,3 +407,16 @@ func TestContext7MasksSecretsInQuestion(t *testing.T) {
 		}
 	}
 }
+
+func TestPickLibrary(t *testing.T) {
+	rs := []searchResult{{ID: "/someone/next-auth", Title: "NextAuth"}, {ID: "/vercel/next.js", Title: "Next.js"}}
+	if got := pickLibrary(rs, "next"); got.ID != "/vercel/next.js" {
+		t.Errorf("picked %s", got.ID)
+	}
+	if got := pickLibrary(rs, "unrelated"); got.ID != "/someone/next-auth" {
+		t.Errorf("without a name match the first result is kept, got %s", got.ID)
+	}
+	if got := pickLibrary([]searchResult{{ID: "/pallets/flask", Title: "Flask"}}, "pypi:Flask"); got.ID != "/pallets/flask" {
+		t.Errorf("picked %s", got.ID)
+	}
+}

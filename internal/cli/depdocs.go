@@ -69,10 +69,7 @@ func runDeps(ctx context.Context, e *Env, args []string) int {
 		return depsWhy(e, p, pr, rest[1], asJSON)
 	}
 	if asJSON {
-		if pr.Deps == nil {
-			pr.Deps = []depdocs.Dependency{}
-		}
-		if err := writeJSON(e.Stdout, p.red, pr); err != nil {
+		if err := writeJSON(e.Stdout, p.red, depsView(pr)); err != nil {
 			return fail(e, p.red, err)
 		}
 		return ExitOK
@@ -86,6 +83,43 @@ func runDeps(ctx context.Context, e *Env, args []string) int {
 	w.Flush()
 	summary(e.Stdout, pr)
 	return ExitOK
+}
+
+// depsJSON is cortex deps --json: the joined dependencies, and each file
+// read without repeating its rows.
+type depsJSON struct {
+	Files         []fileView             `json:"files"`
+	Dependencies  []depdocs.Dependency   `json:"dependencies"`
+	MultiVersions []depdocs.MultiVersion `json:"multi_versions"`
+	GoMode        depdocs.Mode           `json:"go_mode,omitempty"`
+	Errors        []depdocs.FileError    `json:"errors"`
+}
+
+type fileView struct {
+	Path          string            `json:"path"`
+	Format        depdocs.Format    `json:"format"`
+	Ecosystem     depdocs.Ecosystem `json:"ecosystem"`
+	FormatVersion string            `json:"format_version,omitempty"`
+	Mode          depdocs.Mode      `json:"mode,omitempty"`
+	Dependencies  int               `json:"dependencies"`
+	Notes         []string          `json:"notes,omitempty"`
+}
+
+func depsView(pr *depdocs.Project) depsJSON {
+	v := depsJSON{Files: []fileView{}, Dependencies: pr.Deps, MultiVersions: pr.MultiVersions, GoMode: pr.GoMode, Errors: pr.Errors}
+	for _, f := range pr.Files {
+		v.Files = append(v.Files, fileView{f.Path, f.Format, f.Ecosystem, f.FormatVersion, f.Mode, len(f.Deps), f.Notes})
+	}
+	if v.Dependencies == nil {
+		v.Dependencies = []depdocs.Dependency{}
+	}
+	if v.MultiVersions == nil {
+		v.MultiVersions = []depdocs.MultiVersion{}
+	}
+	if v.Errors == nil {
+		v.Errors = []depdocs.FileError{}
+	}
+	return v
 }
 
 func dash(s string) string {
