@@ -207,32 +207,28 @@ func Parse(file string, data []byte) (*File, error) {
 }
 
 func parseWith(r reader, file string, data []byte) (*File, error) {
-	{
-		f, err := r.read(file, data)
-		if err != nil {
-			return nil, &ParseError{File: file, Format: r.format, Err: err}
-		}
-		f.Path = file
-		f.Format = r.format
-		f.Ecosystem = r.ecosystem
-		if f.Mode == "" {
-			f.Mode = ModeFile
-		}
-		for i := range f.Deps {
-			d := &f.Deps[i]
-			d.File = file
-			if d.Ecosystem == "" {
-				d.Ecosystem = r.ecosystem
-			}
-			if d.Source == "" {
-				d.Source = Registry
-			}
-			if d.Relation == "" {
-				d.Relation = Unknown
-			}
-		}
-		return f, nil
+	f, err := r.read(file, data)
+	if err != nil {
+		return nil, &ParseError{File: file, Format: r.format, Err: err}
 	}
+	f.Path, f.Format, f.Ecosystem = file, r.format, r.ecosystem
+	if f.Mode == "" {
+		f.Mode = ModeFile
+	}
+	for i := range f.Deps {
+		d := &f.Deps[i]
+		d.File = file
+		if d.Ecosystem == "" {
+			d.Ecosystem = r.ecosystem
+		}
+		if d.Source == "" {
+			d.Source = Registry
+		}
+		if d.Relation == "" {
+			d.Relation = Unknown
+		}
+	}
+	return f, nil
 }
 
 // dir returns the directory of a root-relative file, "" for the root.
