@@ -282,7 +282,8 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 	var out []Dependency
 	for _, l := range lock.Deps {
 		cands := byName[normName(lock.Ecosystem, l.Name)]
-		if len(cands) == 0 || (l.Relation == Transitive && !lockLacksDirect(lock)) {
+		nestedV1 := lock.Format == FormatPackageLock && len(l.Via) > 0 // under another package's node_modules
+		if len(cands) == 0 || nestedV1 || (l.Relation == Transitive && !lockLacksDirect(lock)) {
 			out = append(out, l)
 			continue
 		}

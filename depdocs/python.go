@@ -275,6 +275,7 @@ type poetryLock struct {
 		Name         string         `toml:"name"`
 		Version      string         `toml:"version"`
 		Optional     bool           `toml:"optional"`
+		Category     string         `toml:"category"` // before lock-version 2: "main" or "dev"
 		Groups       []string       `toml:"groups"`
 		Markers      any            `toml:"markers"`
 		Dependencies map[string]any `toml:"dependencies"`
@@ -314,6 +315,12 @@ func readPoetryLock(file string, data []byte) (*File, error) {
 		}
 		if p.Optional {
 			d.Scope = Optional
+		}
+		if p.Category == "dev" {
+			d.Scope = Dev
+		}
+		if len(d.Groups) == 0 && p.Category != "" {
+			d.Groups = []string{p.Category}
 		}
 		switch p.Source.Type {
 		case "git":

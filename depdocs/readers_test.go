@@ -341,3 +341,26 @@ func TestPomParentManagement(t *testing.T) {
 	}
 	t.Fatal("junit not read")
 }
+
+// TestOlderLockfiles: package-lock v1 joined with package.json marks only
+// top-level packages direct; poetry.lock 1.x's category gives the scope.
+func TestOlderLockfiles(t *testing.T) {
+	root := openRoot(t, writeProject(t, map[string]string{
+		"package.json":      `{"dependencies":{"a":"^1.0.0"}}`,
+		"package-lock.json": `{"lockfileVersion":1,"dependencies":{"a":{"version":"1.2.0"},"b":{"version":"2.0.0","dependencies":{"a":{"version":"1.0.1"}}}}}`,
+		"poetry.lock":       "[[package]]\nname = \"pytest\"\nversion = \"7.0.0\"\ncategory = \"dev\"\n\n[metadata]\ncontent-hash = \"x\"\n",
+	}))
+	p, err := Scan(root, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range p.Deps {
+		got = append(got, brief(d))
+	}
+	for _, want := range []string{"a|^1.0.0|1.2.0|direct||registry", "a||1.0.1|transitive||registry", "pytest||7.0.0|transitive|dev|registry"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+}
