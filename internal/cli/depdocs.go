@@ -206,6 +206,9 @@ func printWhy(w io.Writer, ans whyAnswer) {
 	}
 	for _, d := range ans.Resolved {
 		line := fmt.Sprintf("resolved %s %s in %s (%s, %s)", d.Name, dash(d.Resolved), d.File, d.Relation, d.Source)
+		if d.Importer != "" && d.Importer != "." {
+			line += " for member " + d.Importer
+		}
 		if seen[line] {
 			continue
 		}
