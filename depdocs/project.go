@@ -304,14 +304,21 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 				continue
 			}
 		}
-		pick := bySpecs(l, cands)
-		if len(pick) == 0 && l.Importer != "" && l.Relation == Direct {
+		if l.Relation == Direct && l.Importer != "" {
+			// The lockfile names the importer: only that importer's own
+			// declaration may refine the row.
+			var same []Dependency
 			for _, c := range cands {
-				if c.Importer == l.Importer || (c.Importer == "." && l.Importer == "") {
-					pick = append(pick, c)
+				if firstNonEmpty(c.Importer, ".") == l.Importer {
+					same = append(same, c)
 				}
 			}
+			if cands = same; len(cands) == 0 {
+				out = append(out, l)
+				continue
+			}
 		}
+		pick := bySpecs(l, cands)
 		if len(pick) == 0 {
 			for _, c := range cands {
 				if constraintMatches(sys, c.Declared, l.Resolved) {

@@ -364,3 +364,22 @@ func TestOlderLockfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinKeepsLockImporters: a lockfile that names the importer of a
+// direct dependency keeps it, even when another member's manifest declares
+// the same constraint (context7: zod ^4.4.3 in packages/mcp and, as a dev
+// dependency, in packages/tools-ai-sdk).
+func TestJoinKeepsLockImporters(t *testing.T) {
+	deps := readCorpus(t, "node/context7/pnpm-lock.yaml", "node/context7/package.json", "node/context7/packages/mcp/package.json",
+		"node/context7/packages/sdk/package.json", "node/context7/packages/cli/package.json")
+	var got []string
+	for _, d := range deps {
+		if d.Name == "zod" && d.Relation == Direct {
+			got = append(got, d.Importer+" "+d.Declared+" "+d.Resolved+" "+string(d.Scope))
+		}
+	}
+	want := []string{"packages/mcp ^4.4.3 4.4.3 ", "packages/tools-ai-sdk ^4.4.3 4.4.3 dev"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
