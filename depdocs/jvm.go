@@ -178,7 +178,7 @@ func readGradleLock(file string, data []byte) (*File, error) {
 		}
 		coord, confs, ok := strings.Cut(line, "=")
 		parts := strings.Split(coord, ":")
-		if !ok || len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		if !ok || len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" || strings.ContainsAny(coord, " \t") {
 			return nil, fmt.Errorf("line %d: want group:artifact:version=configurations", n+1)
 		}
 		d := Dependency{Name: parts[0] + ":" + parts[1], Resolved: parts[2], Relation: Unknown}

@@ -217,6 +217,10 @@ func parseWith(r reader, file string, data []byte) (*File, error) {
 	}
 	for i := range f.Deps {
 		d := &f.Deps[i]
+		d.Name, d.Declared, d.Resolved = strings.TrimSpace(d.Name), strings.TrimSpace(d.Declared), strings.TrimSpace(d.Resolved)
+		if d.Name == "" || strings.ContainsAny(d.Resolved, " \t\r\n") {
+			return nil, &ParseError{File: file, Format: r.format, Err: fmt.Errorf("entry %d: empty name or a version with white space (%q)", i+1, d.Resolved)}
+		}
 		d.File = file
 		if d.Ecosystem == "" {
 			d.Ecosystem = r.ecosystem
