@@ -40,7 +40,8 @@
 // Context7 HTTP API; [Cache] keeps answers under .codecortex/ with their
 // fetch time and exactness. [NewProvider] builds the configured provider:
 // disabled by default, the key read only from the configured environment
-// variable.
+// variable. A host's own provider can be checked with
+// depdocstest.TestProvider.
 //
 // # Evidence
 //
