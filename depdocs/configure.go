@@ -8,15 +8,19 @@ import (
 	"github.com/codecortex/codecortex/internal/contain"
 )
 
+// DocsAvailable is the provider's configuration state when it can be
+// asked; it is never the state of a Resolution.
+const DocsAvailable DocsState = "available"
+
 // Availability is the documentation provider's state as cortex doctor
 // reports it: available, credentials missing, or disabled.
 type Availability struct {
-	State  DocsState // DocsExact stands for "available"
+	State  DocsState // DocsAvailable, DocsNoCredentials or DocsDisabled
 	Reason string
 }
 
 // Available reports whether the provider can be asked.
-func (a Availability) Available() bool { return a.State == DocsExact }
+func (a Availability) Available() bool { return a.State == DocsAvailable }
 
 // CheckConfig says whether documentation can be fetched under cfg, reading
 // the key only from the configured environment variable (through getenv).
@@ -27,7 +31,7 @@ func CheckConfig(cfg config.DependencyDocs, getenv func(string) string) Availabi
 	case getenv(cfg.APIKeyEnv) == "":
 		return Availability{DocsNoCredentials, "environment variable " + cfg.APIKeyEnv + " is not set"}
 	}
-	return Availability{DocsExact, ""}
+	return Availability{DocsAvailable, ""}
 }
 
 // NewProvider returns the documentation provider configured for the
