@@ -138,7 +138,8 @@ func Select(deps []Dependency, q evidence.Query) []Dependency {
 	return out
 }
 
-// DocsEvidence is an [evidence.Provider] of dependency documentation: it
+// DocsEvidence is an [evidence.Provider] of dependency documentation (a nil
+// Docs answers disabled): it
 // resolves the installed version of the dependency a query names first,
 // then asks the documentation provider for that version. When documentation
 // is unavailable the report says why; nothing is fabricated.
@@ -166,7 +167,11 @@ func (p *DocsEvidence) Gather(ctx context.Context, q evidence.Query) (evidence.R
 			Reason: "the query names no dependency of this project"}}, nil
 	}
 	req := RequestFor(deps, q.Text)
-	r, _ := p.Docs.Docs(ctx, req)
+	docs := p.Docs
+	if docs == nil {
+		docs = Disabled{Reason: "no documentation provider configured"}
+	}
+	r, _ := docs.Docs(ctx, req)
 	var resp evidence.Response
 	if rec, ok := DocsRecord(req.Ecosystem, r); ok {
 		resp.Records = append(resp.Records, rec)
