@@ -43,6 +43,21 @@ func parseArgs(e *Env, name, usage string, args []string, valid func([]string) b
 	return fs.Args(), *jsonFlag || jsonAnywhere, 0, true
 }
 
+// scanProject opens the project and reads its manifests and lockfiles;
+// ok is false with the exit code to return (the project is then closed).
+func scanProject(e *Env) (*project, *depdocs.Project, int, bool) {
+	p, err := openProject(e)
+	if err != nil {
+		return nil, nil, fail(e, nil, err), false
+	}
+	pr, err := depdocs.Scan(p.root, depdocs.ScanOptions{})
+	if err != nil {
+		p.Close()
+		return nil, nil, fail(e, p.red, err), false
+	}
+	return p, pr, 0, true
+}
+
 func runDeps(ctx context.Context, e *Env, args []string) int {
 	// --build-list asks the go command (offline, from the module cache) for
 	// Go's selected build list instead of go.mod's requirements.
@@ -53,15 +68,11 @@ func runDeps(ctx context.Context, e *Env, args []string) int {
 	if !ok {
 		return code
 	}
-	p, err := openProject(e)
-	if err != nil {
-		return fail(e, nil, err)
+	p, pr, code, ok := scanProject(e)
+	if !ok {
+		return code
 	}
 	defer p.Close()
-	pr, err := depdocs.Scan(p.root, depdocs.ScanOptions{})
-	if err != nil {
-		return fail(e, p.red, err)
-	}
 	if buildList {
 		pr.AddGoBuildList(ctx, p.root, depdocs.GoBuildOptions{})
 	}
@@ -243,15 +254,11 @@ func runDocs(ctx context.Context, e *Env, args []string) int {
 		return code
 	}
 	lib, question := rest[0], strings.Join(rest[1:], " ")
-	p, err := openProject(e)
-	if err != nil {
-		return fail(e, nil, err)
+	p, pr, code, ok := scanProject(e)
+	if !ok {
+		return code
 	}
 	defer p.Close()
-	pr, err := depdocs.Scan(p.root, depdocs.ScanOptions{})
-	if err != nil {
-		return fail(e, p.red, err)
-	}
 	var req depdocs.DocsRequest
 	view := docsRequestView{Library: lib, Question: question}
 	var matched []depdocs.Dependency
