@@ -6,6 +6,13 @@ import (
 	"testing"
 )
 
+// Run a target for a minute with, for example:
+//
+//	go test ./depdocs -run='^$' -fuzz='^FuzzYarnLock$' -fuzztime=60s -fuzzminimizetime=2s
+//
+// The short minimization time matters: with the default (60s) minimizing
+// one large interesting input can take the whole run.
+
 // fuzzReader checks one reader on arbitrary input: it returns a file or an
 // error, never panics, and every dependency it returns is valid.
 func fuzzReader(f *testing.F, format Format, name string, seeds ...string) {
