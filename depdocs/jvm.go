@@ -466,9 +466,13 @@ func gradleStatement(st []gtoken) (Dependency, bool, string) {
 		}
 		d.Name, d.Declared = kv["group"]+":"+kv["name"], kv["version"]
 	case len(rest) > 0 && (rest[0].text == "project" || rest[0].text == "files" || rest[0].text == "fileTree"):
-		return d, false, ""
+		return d, false, "" // the project's own code, not a dependency
 	default:
-		return d, false, ""
+		var words []string
+		for _, tk := range st[:min(len(st), 6)] {
+			words = append(words, tk.text)
+		}
+		return d, false, "not read (not a literal declaration): " + strings.Join(words, " ")
 	}
 	if strings.Contains(d.Declared, "$") {
 		d.SourceDetail = "version is an interpolated expression"

@@ -383,3 +383,15 @@ func TestJoinKeepsLockImporters(t *testing.T) {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
+
+// TestGradleComputedNoted: a declaration the reader cannot read literally
+// is reported, not guessed.
+func TestGradleComputedNoted(t *testing.T) {
+	f, err := Parse("build.gradle", []byte("dependencies {\n  implementation deps.guava\n  implementation 'a:b:1'\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Deps) != 1 || len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "deps.guava") {
+		t.Errorf("deps %v notes %v", f.Deps, f.Notes)
+	}
+}
