@@ -176,7 +176,12 @@ func (p *DocsEvidence) Gather(ctx context.Context, q evidence.Query) (evidence.R
 	if rec, ok := DocsRecord(req.Ecosystem, r); ok {
 		resp.Records = append(resp.Records, rec)
 		if r.Stale {
-			resp.Report = evidence.Report{State: evidence.StaleState, Reason: r.Reason}
+			reason := "cached documentation past its time to live, served because the provider could not be reached"
+			if r.Reason != "" {
+				reason += ": " + r.Reason
+			}
+			resp.Report = evidence.Report{State: evidence.StaleState, Reason: reason,
+				Guidance: "run the query again when the documentation provider is reachable to refresh the cache"}
 		} else if !r.Exact {
 			resp.Report.Reason = r.Reason
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/evidence/evidencetest"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -90,5 +91,34 @@ func TestProviders(t *testing.T) {
 	recs, reps = evidence.Collect(context.Background(), evidence.Query{Symbol: "next"}, providers, evidence.CollectOptions{})
 	if len(recs) != 1 || reps[1].State != evidence.Disabled {
 		t.Errorf("disabled: %d records, %+v", len(recs), reps)
+	}
+}
+
+// Both evidence providers keep the contract the conformance kit checks, for
+// manifest facts and for documentation in every state: version-exact,
+// fallback, stale from the cache, and unavailable.
+func TestProvidersConform(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"package.json":      `{"dependencies":{"next":"^15.0.0","zod":"^4.0.0"}}`,
+		"package-lock.json": `{"lockfileVersion":3,"packages":{"":{"dependencies":{"next":"^15.0.0","zod":"^4.0.0"}},"node_modules/next":{"version":"15.4.3"},"node_modules/zod":{"version":"4.4.3"}}}`,
+	})
+	root := openRoot(t, dir)
+	queries := []evidence.Query{{Symbol: "next"}, {Text: "how does zod parse?"}, {Symbol: "npm:zod"}, {Symbol: "absent"}, {}}
+	evidencetest.TestProvider(t, &ManifestProvider{Root: root}, dir, queries...)
+	for _, res := range []Resolution{
+		{State: DocsExact, Exact: true, Label: "v15.4.3", Content: "Router docs"},
+		{State: DocsFallback, Reason: "no release label matches", Content: "main-branch docs"},
+		{State: DocsExact, Exact: true, Label: "v15.4.3", Content: "cached docs", Cached: true, Stale: true},
+		{State: DocsUnavailable, Reason: "offline"},
+		{State: DocsPending, Reason: "library_not_finalized"},
+	} {
+		docs := DocsProviderFunc(func(_ context.Context, req DocsRequest) (Resolution, error) {
+			r := res
+			r.Library, r.Version = req.Name, req.Version
+			return r, nil
+		})
+		t.Run(string(res.State), func(t *testing.T) {
+			evidencetest.TestProvider(t, &DocsEvidence{Root: root, Docs: docs}, dir, queries...)
+		})
 	}
 }
