@@ -43,11 +43,13 @@ type ScanOptions struct {
 	// MaxFiles bounds how many files are read; 0 means 2000.
 	MaxFiles int
 	// SkipDirs are directory names never entered, in addition to
-	// node_modules, .git, vendor, target, .venv, __pycache__ and .codecortex.
+	// node_modules, .git, vendor, target, .venv, __pycache__, .codecortex
+	// and testdata (fixtures, as the go command treats them, are not the
+	// project's dependencies).
 	SkipDirs []string
 }
 
-var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", "venv", "__pycache__", ".codecortex", ".yarn", ".pnpm-store"}
+var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", "venv", "__pycache__", ".codecortex", ".yarn", ".pnpm-store", "testdata"}
 
 // Scan finds and reads every manifest and lockfile under root, follows
 // requirements includes (each file once, so cycles end), and joins
@@ -194,8 +196,20 @@ func Join(files []*File) []Dependency {
 		fillWorkspaceDecls(decls, manifests)
 		out = append(out, joinDecls(lock, decls)...)
 	}
+	goMods := map[string]bool{}
+	for _, f := range files {
+		if f.Format == FormatGoMod {
+			goMods[dir(f.Path)] = true
+		}
+	}
 	for _, f := range files {
 		if _, isLock := lockManifests[f.Format]; isLock || consumed[f.Path] {
+			continue
+		}
+		// A go.sum beside its go.mod holds checksums of every module
+		// version the go command looked at, not dependencies: the go.mod
+		// (and the build list) answer for that module.
+		if f.Format == FormatGoSum && goMods[dir(f.Path)] {
 			continue
 		}
 		out = append(out, f.Deps...)

@@ -395,3 +395,31 @@ func TestGradleComputedNoted(t *testing.T) {
 		t.Errorf("deps %v notes %v", f.Deps, f.Notes)
 	}
 }
+
+// A go.sum beside its go.mod adds no dependencies to the project: its lines
+// are checksums of every version the go command looked at. Alone, without a
+// go.mod, its entries are still reported, with relation unknown.
+func TestScanFoldsGoSumIntoGoMod(t *testing.T) {
+	sum := "example.com/a v1.0.0 h1:AAAA=\nexample.com/a v1.0.0/go.mod h1:BBBB=\nexample.com/old v0.1.0/go.mod h1:CCCC=\n"
+	dir := writeProject(t, map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n\nrequire example.com/a v1.0.0\n",
+		"go.sum":       sum,
+		"alone/go.sum": sum,
+	})
+	pr, err := Scan(openRoot(t, dir), ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromRoot, fromAlone int
+	for _, d := range pr.Deps {
+		switch d.File {
+		case "go.sum":
+			fromRoot++
+		case "alone/go.sum":
+			fromAlone++
+		}
+	}
+	if fromRoot != 0 || fromAlone != 3 {
+		t.Errorf("go.sum rows: %d beside go.mod (want 0), %d alone (want 3)", fromRoot, fromAlone)
+	}
+}
