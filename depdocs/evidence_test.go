@@ -2,12 +2,11 @@ package depdocs
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/evidence/evidencetest"
+	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -51,17 +50,7 @@ func TestDocsRecord(t *testing.T) {
 
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testtool.WriteTree(t, files)
 }
 
 func TestProviders(t *testing.T) {

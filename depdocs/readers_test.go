@@ -180,20 +180,11 @@ func TestParseInline(t *testing.T) {
 // TestRequirementsIncludeCycle: -r and -c includes are followed once each,
 // so a cycle ends, and every file's requirements are read.
 func TestRequirementsIncludeCycle(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	dir := writeProject(t, map[string]string{
 		"requirements.txt":            "-r requirements/dev.txt\nflask==3.0.0\n",
 		"requirements/dev.txt":        "-r ../requirements.txt\n-c constraints.in\npytest==8.0.0\n",
 		"requirements/constraints.in": "urllib3<3\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	root := openRoot(t, dir)
 	p, err := Scan(root, ScanOptions{})
 	if err != nil {

@@ -1,19 +1,18 @@
 package cli
 
 import (
+	"github.com/codecortex/codecortex/internal/testtool"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func depsProject(t *testing.T, cfg string) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"package.json":      `{"dependencies":{"next":"^15.0.0"},"devDependencies":{"zod":"^4.4.3"}}`,
 		"package-lock.json": `{"lockfileVersion":3,"packages":{"":{"dependencies":{"next":"^15.0.0"},"devDependencies":{"zod":"^4.4.3"}},"node_modules/next":{"version":"15.4.3","dependencies":{"zod":"^4.1.0"}},"node_modules/next/node_modules/zod":{"version":"4.1.8"},"node_modules/zod":{"version":"4.4.3","dev":true}}}`,
@@ -21,16 +20,7 @@ func depsProject(t *testing.T, cfg string) string {
 	if cfg != "" {
 		files[".codecortex/config.json"] = cfg
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testtool.WriteTree(t, files)
 }
 
 func TestDepsCommand(t *testing.T) {
