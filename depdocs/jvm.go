@@ -101,7 +101,8 @@ func mavenScope(s, optional string) Scope {
 // expanded from <properties> and the project's own coordinates, managed
 // versions from <dependencyManagement> filling dependencies that omit
 // one, and the parent recorded as a dependency. A version still holding
-// ${…} (defined in a parent not read here) is kept as written.
+// ${…} (defined in a parent) is kept as written here; [Join] resolves it
+// through the parent poms in the project.
 func readPom(file string, data []byte) (*File, error) {
 	var p pomProject
 	dec := xml.NewDecoder(strings.NewReader(string(data)))
@@ -109,8 +110,8 @@ func readPom(file string, data []byte) (*File, error) {
 	if err := dec.Decode(&p); err != nil {
 		return nil, err
 	}
-	f := &File{FormatVersion: p.ModelVersion}
 	props := map[string]string{}
+	f := &File{FormatVersion: p.ModelVersion, Properties: props}
 	for _, e := range p.Properties.Entries {
 		props[e.XMLName.Local] = strings.TrimSpace(e.Value)
 	}

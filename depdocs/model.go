@@ -197,6 +197,10 @@ type File struct {
 	Includes []string `json:"includes,omitempty"`
 	// Notes are remarks worth showing, such as an unreadable line.
 	Notes []string `json:"notes,omitempty"`
+	// Properties are a Maven pom's <properties> and project coordinates,
+	// kept so that a module's ${…} references can be resolved through its
+	// parents when the project is joined.
+	Properties map[string]string `json:"-"`
 }
 
 // A MultiVersion is a package that resolves to more than one version.

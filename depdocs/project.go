@@ -3,6 +3,7 @@ package depdocs
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -484,24 +485,7 @@ func resolveIndirections(files []*File) []*File {
 				}
 			})
 		case f.Format == FormatPom:
-			// A module's unversioned dependency takes the version its
-			// parent's (../pom.xml) dependencyManagement gives.
-			parent := poms[join(dir(dir(f.Path)), "pom.xml")]
-			if parent == nil || parent == f {
-				continue
-			}
-			managed := map[string]string{}
-			for _, d := range parent.Deps {
-				if slices.Contains(d.Groups, "dependencyManagement") && d.Declared != "" && !strings.Contains(d.Declared, "${") {
-					managed[d.Name] = d.Declared
-				}
-			}
-			out[i] = rewrite(f, func(d *Dependency) {
-				if v, ok := managed[d.Name]; ok && d.Declared == "" {
-					d.Declared, d.Resolved = v, v
-					d.SourceDetail = "version from " + parent.Path + " dependencyManagement"
-				}
-			})
+			out[i] = inheritFromParents(f, poms)
 		case f.Format == FormatCsproj && len(props) > 0:
 			p := nearest(props, dir(f.Path), func(c *File) string { return dir(c.Path) })
 			if p == nil {
@@ -533,6 +517,57 @@ func nearest(cands []*File, d string, base func(*File) string) *File {
 		}
 	}
 	return best
+}
+
+// inheritFromParents resolves what a Maven module inherits from the
+// parent poms above it in the project (../pom.xml, then its parent, as far
+// as they go): ${…} properties, the nearest definition winning as in
+// Maven's model inheritance, and versions from the parents'
+// dependencyManagement for dependencies that give none.
+func inheritFromParents(f *File, poms map[string]*File) *File {
+	var chain []*File // nearest parent first
+	seen := map[*File]bool{f: true}
+	for p := poms[join(dir(dir(f.Path)), "pom.xml")]; p != nil && !seen[p] && len(chain) < 16; p = poms[join(dir(dir(p.Path)), "pom.xml")] {
+		seen[p] = true
+		chain = append(chain, p)
+	}
+	if len(chain) == 0 {
+		return f
+	}
+	props := map[string]string{}
+	for i := len(chain) - 1; i >= 0; i-- {
+		maps.Copy(props, chain[i].Properties)
+	}
+	maps.Copy(props, f.Properties)
+	managed := map[string]string{}
+	from := map[string]string{}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, d := range chain[i].Deps {
+			if !slices.Contains(d.Groups, "dependencyManagement") || d.Declared == "" {
+				continue
+			}
+			if v := expandProps(d.Declared, props); !strings.Contains(v, "${") {
+				managed[d.Name], from[d.Name] = v, chain[i].Path
+			}
+		}
+	}
+	return rewrite(f, func(d *Dependency) {
+		switch {
+		case strings.Contains(d.Declared, "${"):
+			v := expandProps(d.Declared, props)
+			if v == d.Declared || strings.Contains(v, "${") {
+				return
+			}
+			d.Declared = v
+			d.SourceDetail = "version property inherited from a parent pom"
+			if !strings.HasPrefix(v, "[") && !strings.HasPrefix(v, "(") {
+				d.Resolved = v
+			}
+		case d.Declared == "" && managed[d.Name] != "":
+			d.Declared, d.Resolved = managed[d.Name], managed[d.Name]
+			d.SourceDetail = "version from " + from[d.Name] + " dependencyManagement"
+		}
+	})
 }
 
 func rewrite(f *File, fn func(*Dependency)) *File {

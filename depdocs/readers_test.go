@@ -414,3 +414,50 @@ func TestScanFoldsGoSumIntoGoMod(t *testing.T) {
 		t.Errorf("go.sum rows: %d beside go.mod (want 0), %d alone (want 3)", fromRoot, fromAlone)
 	}
 }
+
+// A Maven module inherits ${…} properties and dependencyManagement versions
+// from every parent pom above it, the nearest definition winning.
+func TestPomInheritsPropertiesFromParents(t *testing.T) {
+	pom := func(parent, body string) string {
+		return `<project><modelVersion>4.0.0</modelVersion>` + parent + body + `</project>`
+	}
+	parentRef := `<parent><groupId>org.example</groupId><artifactId>root</artifactId><version>1.0</version></parent>`
+	dir := writeProject(t, map[string]string{
+		"pom.xml": pom("", `<groupId>org.example</groupId><artifactId>root</artifactId><version>1.0</version>
+			<properties><guava.version>32.0.0-jre</guava.version><junit.version>5.10.0</junit.version><slf4j.version>2.0.9</slf4j.version></properties>
+			<dependencyManagement><dependencies>
+				<dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>${junit.version}</version></dependency>
+			</dependencies></dependencyManagement>
+			<modules><module>lib</module></modules>`),
+		"lib/pom.xml": pom(parentRef, `<artifactId>lib</artifactId>
+			<properties><guava.version>33.2.1-jre</guava.version></properties>
+			<modules><module>core</module></modules>`),
+		"lib/core/pom.xml": pom(parentRef, `<artifactId>core</artifactId>
+			<dependencies>
+				<dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>${guava.version}</version></dependency>
+				<dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>${slf4j.version}</version></dependency>
+				<dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><scope>test</scope></dependency>
+				<dependency><groupId>x</groupId><artifactId>unknown</artifactId><version>${nowhere.version}</version></dependency>
+			</dependencies>`),
+	})
+	pr, err := Scan(openRoot(t, dir), ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range pr.Deps {
+		if d.File == "lib/core/pom.xml" && d.Relation == Direct {
+			got[d.Name] = d.Declared + " → " + d.Resolved
+		}
+	}
+	want := map[string]string{
+		"com.google.guava:guava":          "33.2.1-jre → 33.2.1-jre", // lib overrides root
+		"org.slf4j:slf4j-api":             "2.0.9 → 2.0.9",           // from root, two levels up
+		"org.junit.jupiter:junit-jupiter": "5.10.0 → 5.10.0",         // root's managed ${junit.version}
+		"x:unknown":                       "${nowhere.version} → ",   // defined nowhere: kept as written
+		"org.example:root":                "1.0 → ",                  // the parent itself
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("core's dependencies (-want +got):\n%s", diff)
+	}
+}
