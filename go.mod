@@ -1,6 +1,6 @@
 module github.com/codecortex/codecortex
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
@@ -10,6 +10,8 @@ require (
 )
 
 require (
+	deps.dev/util/semver v0.0.0-20260727054525-2946ae4a6141
+	github.com/BurntSushi/toml v1.6.0
 	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/sourcegraph/beaut v0.0.0-20240611013027-627e4c25335a // indirect
 	github.com/tree-sitter/go-tree-sitter v0.25.0
@@ -21,4 +23,6 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.25.0
 	github.com/tree-sitter/tree-sitter-rust v0.24.1
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/mod v0.43.0
 )

@@ -45,6 +45,9 @@ type Context struct {
 
 // A TraceEntry explains one record's place in the packed context.
 type TraceEntry struct {
+	// ID is the record's id in the prompt: [Record.ID], with "~2", "~3"…
+	// appended in rank order when several records share an identity, so
+	// that every id in one prompt names one record.
 	ID         string     `json:"id"`
 	Rank       int        `json:"rank"` // 1 for the strongest
 	Score      float64    `json:"score"`
@@ -96,9 +99,18 @@ func Pack(records []Record, budget int) Context {
 	buf := make([]byte, 0, min(max(maxBytes, 0), 1<<20))
 	buf = append(buf, envelopeHead...)
 	var item []byte
+	seen := make(map[string]int, len(records))
 	for rank, i := range order {
 		r := &records[i]
 		id := r.ID()
+		// Records that share an identity (location-less facts of one kind
+		// about one symbol) get distinct ids in rank order.
+		if n := seen[id]; n > 0 {
+			seen[id] = n + 1
+			id += "~" + strconv.Itoa(n+1)
+		} else {
+			seen[id] = 1
+		}
 		te := TraceEntry{
 			ID: id, Rank: rank + 1, Score: r.Score(), Trust: r.Trust,
 			StaleFrom: r.Metadata.StaleFrom, Confidence: r.Confidence,
@@ -178,15 +190,7 @@ func appendPromptItem(b []byte, id string, r *Record) []byte {
 	b = appendString(b, string(r.Provenance))
 	if r.HasLocation() {
 		b = append(b, `,"loc":"`...)
-		b = appendEscaped(b, r.Path)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(r.StartLine), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(r.StartColumn), 10)
-		b = append(b, '-')
-		b = strconv.AppendInt(b, int64(r.EndLine), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(r.EndColumn), 10)
+		b = r.appendRange(appendEscaped(b, r.Path))
 		b = append(b, '"')
 	}
 	if r.Symbol != "" {

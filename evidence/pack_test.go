@@ -46,9 +46,15 @@ func TestPropPackBudget(t *testing.T) {
 		if len(doc.Evidence) != ctx.Included || doc.Omitted != ctx.Omitted {
 			t.Fatalf("prompt has %d records and omitted %d; context says %d and %d", len(doc.Evidence), doc.Omitted, ctx.Included, ctx.Omitted)
 		}
+		// Every id in the prompt is unique and names, through the trace,
+		// the record ranked there.
+		ranked := Rank(append([]Record(nil), recs...))
 		byID := map[string]Record{}
-		for _, r := range recs {
-			byID[r.ID()] = r
+		for i, te := range ctx.Trace {
+			if _, dup := byID[te.ID]; dup {
+				t.Fatalf("id %s appears twice in the trace", te.ID)
+			}
+			byID[te.ID] = ranked[i]
 		}
 		for _, item := range doc.Evidence {
 			r, ok := byID[item["id"].(string)]
@@ -105,6 +111,28 @@ func TestPackSkipsWholeRecords(t *testing.T) {
 	}
 	if !strings.Contains(string(ctx.Prompt), `"omitted":1`) {
 		t.Errorf("prompt does not say what was omitted: %s", ctx.Prompt)
+	}
+}
+
+// Regression (found by rapid, testdata/rapid/TestPropPackBudget): two
+// location-less records with one identity and different excerpts get
+// distinct ids, so the reader can tell them apart.
+func TestPackDistinctIDs(t *testing.T) {
+	a := Record{Kind: Validation, Provider: "ci", Provenance: trust.ValidationRun, Trust: trust.Structural,
+		Symbol: "local 1", Metadata: Metadata{Excerpt: "go test: ok"}}
+	b := a
+	b.Metadata.Excerpt = "go vet: 1 finding"
+	b.Confidence = 0.5
+	ctx := Pack([]Record{a, b}, 1000)
+	var doc promptDoc
+	if err := json.Unmarshal(ctx.Prompt, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := []any{doc.Evidence[0]["id"], doc.Evidence[1]["id"]}; got[0] != a.ID() || got[1] != a.ID()+"~2" {
+		t.Errorf("ids %v, want %s and %s~2", got, a.ID(), a.ID())
+	}
+	if doc.Evidence[0]["excerpt"] != "go vet: 1 finding" || ctx.Trace[1].ID != a.ID()+"~2" {
+		t.Errorf("prompt %s, trace %+v", ctx.Prompt, ctx.Trace)
 	}
 }
 

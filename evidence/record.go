@@ -169,7 +169,11 @@ func (r *Record) Location() string {
 		return ""
 	}
 	b := make([]byte, 0, len(r.Path)+24)
-	b = append(b, r.Path...)
+	return string(r.appendRange(append(b, r.Path...)))
+}
+
+// appendRange appends ":line:col-line:col".
+func (r *Record) appendRange(b []byte) []byte {
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(r.StartLine), 10)
 	b = append(b, ':')
@@ -177,6 +181,5 @@ func (r *Record) Location() string {
 	b = append(b, '-')
 	b = strconv.AppendInt(b, int64(r.EndLine), 10)
 	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(r.EndColumn), 10)
-	return string(b)
+	return strconv.AppendInt(b, int64(r.EndColumn), 10)
 }

@@ -99,17 +99,7 @@ func fakeAstGrep(t *testing.T, version, runOut, runErr string, code int) string 
 
 func projectWith(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testtool.WriteTree(t, files)
 }
 
 func TestAstGrepAdapterFakes(t *testing.T) {

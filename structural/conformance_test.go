@@ -2,12 +2,11 @@ package structural
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/evidence/evidencetest"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // searchProvider answers a query's Text as a pattern, so the conformance kit
@@ -34,22 +33,12 @@ func (p searchProvider) Gather(ctx context.Context, q evidence.Query) (evidence.
 }
 
 func TestConformance(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := testtool.WriteTree(t, map[string]string{
 		"a.py":     "# é 日本 😀\nold_api(1, 2)\nx = old_api(old_api(3))\n",
 		"b/c.go":   "package c\n\n// 😀 old_api(9)\nfunc f() { old_api(\"é\", 2) }\n",
 		"d/e.ts":   "const s = \"日本\"; old_api(s);\n",
 		"notes.md": "old_api( is mentioned here\n",
-	}
-	for name, src := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	queries := []evidence.Query{{Text: "old_api($$$A)"}, {Text: "old_api($X)"}, {Text: "never_called($X)"}}
 	t.Run("builtin", func(t *testing.T) {
 		p := searchProvider{root: root}

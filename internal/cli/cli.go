@@ -52,6 +52,8 @@ func commands() []command {
 		{"impl", "implementations of the symbol at FILE:LINE:COL", positionCommand("impl", evidence.Implementation)},
 		{"search", "find code by syntax: cortex search PATTERN [--lang L] [PATH...]", runSearch},
 		{"structural", "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
+		{"deps", "list dependencies (declared vs resolved); deps why NAME", runDeps},
+		{"docs", "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
 	}
 }
 

@@ -10,11 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 func structuralProject(t *testing.T, config string) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"a.py": "def f():\n    old_api(1, 2)\n    # old_api(3) is only mentioned\n",
 		"b.py": "x = 1\n",
@@ -22,16 +22,7 @@ func structuralProject(t *testing.T, config string) string {
 	if config != "" {
 		files[".codecortex/config.json"] = config
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testtool.WriteTree(t, files)
 }
 
 func TestStructuralCommands(t *testing.T) {

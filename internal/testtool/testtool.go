@@ -6,6 +6,7 @@ package testtool
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/codecortex/codecortex/internal/safeexec"
@@ -28,4 +29,28 @@ func Require(t testing.TB, name, install string) string {
 	}
 	t.Skipf("%s not installed; install it to run this test: %s", name, install)
 	return ""
+}
+
+// WriteTree writes files (slash-separated relative path → content) into a
+// new temporary directory, creating parent directories, and returns it.
+func WriteTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteFiles(t, dir, files)
+	return dir
+}
+
+// WriteFiles writes files (slash-separated relative path → content) under
+// dir, creating parent directories.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -1,0 +1,212 @@
+package depdocs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// stripJSONC turns JSON with comments and trailing commas (bun.lock's
+// dialect) into plain JSON. It scans tokens, so commas and slashes inside
+// strings are left alone.
+func stripJSONC(data []byte) ([]byte, error) {
+	out := make([]byte, 0, len(data))
+	pendingComma := -1 // index in out of a comma that may be trailing
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for ; j < len(data); j++ {
+				if data[j] == '\\' {
+					j++
+					continue
+				}
+				if data[j] == '"' {
+					break
+				}
+			}
+			if j >= len(data) {
+				return nil, errors.New("unterminated string")
+			}
+			pendingComma = -1
+			out = append(out, data[i:j+1]...)
+			i = j
+		case c == '/' && i+1 < len(data) && data[i+1] == '/':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(data) && data[i+1] == '*':
+			end := strings.Index(string(data[i+2:]), "*/")
+			if end < 0 {
+				return nil, errors.New("unterminated comment")
+			}
+			i += end + 3
+		case c == ',':
+			pendingComma = len(out)
+			out = append(out, c)
+		case c == '}' || c == ']':
+			if pendingComma >= 0 {
+				out = append(out[:pendingComma], out[pendingComma+1:]...)
+			}
+			pendingComma = -1
+			out = append(out, c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			out = append(out, c)
+		default:
+			pendingComma = -1
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+type bunLock struct {
+	LockfileVersion *int                         `json:"lockfileVersion"`
+	Workspaces      map[string]packageJSON       `json:"workspaces"`
+	Packages        map[string][]json.RawMessage `json:"packages"`
+}
+
+// readBunLock reads bun.lock (the text lockfile of bun 1.2+): JSONC whose
+// "packages" map install paths such as "a/b" to ["name@version",
+// registry, {dependencies}, integrity].
+func readBunLock(file string, data []byte) (*File, error) {
+	clean, err := stripJSONC(data)
+	if err != nil {
+		return nil, err
+	}
+	var l bunLock
+	if err := json.Unmarshal(clean, &l); err != nil {
+		return nil, err
+	}
+	if l.LockfileVersion == nil {
+		return nil, errors.New("no lockfileVersion")
+	}
+	f := &File{FormatVersion: fmt.Sprint(*l.LockfileVersion)}
+	type entry struct {
+		name, version string
+		src           Source
+		detail        string
+		deps          map[string]string
+	}
+	entries := map[string]entry{}
+	for _, key := range sortedKeys(l.Packages) {
+		arr := l.Packages[key]
+		if len(arr) == 0 {
+			return nil, fmt.Errorf("packages %q: empty entry", key)
+		}
+		var ident string
+		if err := json.Unmarshal(arr[0], &ident); err != nil {
+			return nil, fmt.Errorf("packages %q: %w", key, err)
+		}
+		name, ref := berryDescriptor(ident)
+		e := entry{name: name, version: ref}
+		switch proto, rest, _ := strings.Cut(ref, ":"); proto {
+		case "workspace":
+			e.src, e.detail, e.version = Workspace, rest, ""
+		case "file", "link":
+			e.src, e.detail, e.version = Path, ref, ""
+		case "github", "git+https", "git+ssh", "git":
+			e.src, e.detail, e.version = Git, ref, ""
+		case "npm":
+			if n, v := berryDescriptor(rest); v != "" {
+				e.name, e.version = n, v
+			}
+		}
+		for _, raw := range arr[1:] {
+			var meta struct {
+				Dependencies         map[string]string `json:"dependencies"`
+				OptionalDependencies map[string]string `json:"optionalDependencies"`
+			}
+			if json.Unmarshal(raw, &meta) == nil && (meta.Dependencies != nil || meta.OptionalDependencies != nil) {
+				e.deps = meta.Dependencies
+				for k, v := range meta.OptionalDependencies {
+					if e.deps == nil {
+						e.deps = map[string]string{}
+					}
+					e.deps[k] = v
+				}
+			}
+		}
+		entries[key] = e
+	}
+	// bun resolves a dependency of the package at key "a/b" to "a/b/dep",
+	// then "a/dep", then "dep".
+	resolve := func(from, name string) string {
+		for cur := from; ; {
+			cand := name
+			if cur != "" {
+				cand = cur + "/" + name
+			}
+			if _, ok := entries[cand]; ok {
+				return cand
+			}
+			if cur == "" {
+				return ""
+			}
+			// Walking up by one path element may stop inside a scoped
+			// name ("a/@s"); that candidate simply does not exist.
+			if i := strings.LastIndexByte(cur, '/'); i >= 0 {
+				cur = cur[:i]
+			} else {
+				cur = ""
+			}
+		}
+	}
+	via := map[string][]string{}
+	for _, key := range sortedKeys(entries) {
+		e := entries[key]
+		for _, dn := range sortedKeys(e.deps) {
+			if t := resolve(key, dn); t != "" {
+				via[t] = appendUnique(via[t], e.name+"@"+e.version)
+			}
+		}
+	}
+	direct := map[string]Dependency{}
+	for _, ws := range sortedKeys(l.Workspaces) {
+		w := l.Workspaces[ws]
+		imp := ws
+		if imp == "" {
+			imp = "."
+		} else {
+			f.Includes = append(f.Includes, join(dir(file), ws))
+		}
+		for _, sec := range npmSections {
+			m := w.section(sec.key)
+			for _, name := range sortedKeys(m) {
+				key := name
+				if ws != "" {
+					if _, ok := entries[w.Name+"/"+name]; ok {
+						key = w.Name + "/" + name
+					}
+				}
+				e, ok := entries[key]
+				d := Dependency{Name: name, Declared: m[name], Relation: Direct, Scope: sec.scope, Importer: imp}
+				if ok {
+					d.Resolved, d.Source, d.SourceDetail = e.version, e.src, e.detail
+					if e.name != name {
+						d.SourceDetail = "alias of " + e.name
+					}
+				} else {
+					d.Source, d.SourceDetail = npmSpecSource(m[name])
+				}
+				direct[key] = d
+				f.Deps = append(f.Deps, d)
+			}
+		}
+	}
+	for _, key := range sortedKeys(entries) {
+		if _, ok := direct[key]; ok {
+			continue
+		}
+		e := entries[key]
+		d := Dependency{Name: e.name, Resolved: e.version, Source: e.src, SourceDetail: e.detail,
+			Relation: Transitive, Via: via[key]}
+		if e.src == Workspace {
+			d.Relation = Root
+		}
+		f.Deps = append(f.Deps, d)
+	}
+	return f, nil
+}

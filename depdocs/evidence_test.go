@@ -1,0 +1,113 @@
+package depdocs
+
+import (
+	"context"
+	"testing"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/evidence/evidencetest"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/trust"
+)
+
+func TestDocsRecord(t *testing.T) {
+	exact := Resolution{Library: "next", Version: "15.1.8", State: DocsExact, Exact: true, Label: "v15.1.8", Content: "docs"}
+	fallback := Resolution{Library: "next", Version: "15.1.9", State: DocsFallback, Content: "docs", Reason: "no label"}
+	staleExact := exact
+	staleExact.Stale, staleExact.Cached = true, true
+	re, _ := DocsRecord(NPM, exact)
+	rf, _ := DocsRecord(NPM, fallback)
+	rs, _ := DocsRecord(NPM, staleExact)
+	for _, r := range []evidence.Record{re, rf, rs} {
+		if err := r.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if re.Provenance != trust.VersionedDocs || re.Trust != trust.Structural || re.Exact {
+		t.Errorf("exact docs: %s %s exact=%v", re.Provenance, re.Trust, re.Exact)
+	}
+	if rf.Provenance != trust.FallbackDocs || rf.Trust > trust.Inferred {
+		t.Errorf("fallback docs: %s %s", rf.Provenance, rf.Trust)
+	}
+	if !(re.Score() > rf.Score()) {
+		t.Errorf("fallback %v does not rank below exact %v", rf.Score(), re.Score())
+	}
+	if !rs.Stale || !(rs.Score() < re.Score()) {
+		t.Errorf("stale docs: stale=%v score %v vs %v", rs.Stale, rs.Score(), re.Score())
+	}
+	for _, r := range []Resolution{{State: DocsPending, Library: "x"}, {State: DocsUnavailable, Library: "x"}} {
+		if _, ok := DocsRecord(NPM, r); ok {
+			t.Errorf("a record from %s", r.State)
+		}
+	}
+	// A provider cannot lift documentation above structural.
+	re.Trust = trust.Exact
+	re.Exact = true
+	if re.Validate() == nil {
+		t.Error("documentation claimed exact")
+	}
+}
+
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	return testtool.WriteTree(t, files)
+}
+
+func TestProviders(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"package.json":      `{"dependencies":{"next":"^15.0.0"}}`,
+		"package-lock.json": `{"lockfileVersion":3,"packages":{"":{"dependencies":{"next":"^15.0.0"}},"node_modules/next":{"version":"15.4.3"}}}`,
+	})
+	root := openRoot(t, dir)
+	var asked DocsRequest
+	docs := DocsProviderFunc(func(_ context.Context, req DocsRequest) (Resolution, error) {
+		asked = req
+		return Resolution{Library: req.Name, Version: req.Version, State: DocsUnavailable, Reason: "offline: test"}, nil
+	})
+	providers := []evidence.Provider{&ManifestProvider{Root: root}, &DocsEvidence{Root: root, Docs: docs}}
+	recs, reps := evidence.Collect(context.Background(), evidence.Query{Text: "is next's router deprecated?"}, providers, evidence.CollectOptions{})
+	if len(recs) != 1 || recs[0].Metadata.Attributes["resolved"] != "15.4.3" || recs[0].Metadata.Attributes["declared"] != "^15.0.0" {
+		t.Fatalf("records: %+v", recs)
+	}
+	if asked.Version != "15.4.3" || asked.Name != "next" {
+		t.Errorf("asked for %+v, want the resolved 15.4.3", asked)
+	}
+	if reps[0].State != evidence.Available || reps[1].State != evidence.Unavailable || reps[1].Reason != "unavailable: offline: test" {
+		t.Errorf("reports: %+v", reps)
+	}
+	// Disabled docs: the manifest facts still answer.
+	providers[1] = &DocsEvidence{Root: root, Docs: Disabled{}}
+	recs, reps = evidence.Collect(context.Background(), evidence.Query{Symbol: "next"}, providers, evidence.CollectOptions{})
+	if len(recs) != 1 || reps[1].State != evidence.Disabled {
+		t.Errorf("disabled: %d records, %+v", len(recs), reps)
+	}
+}
+
+// Both evidence providers keep the contract the conformance kit checks, for
+// manifest facts and for documentation in every state: version-exact,
+// fallback, stale from the cache, and unavailable.
+func TestProvidersConform(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"package.json":      `{"dependencies":{"next":"^15.0.0","zod":"^4.0.0"}}`,
+		"package-lock.json": `{"lockfileVersion":3,"packages":{"":{"dependencies":{"next":"^15.0.0","zod":"^4.0.0"}},"node_modules/next":{"version":"15.4.3"},"node_modules/zod":{"version":"4.4.3"}}}`,
+	})
+	root := openRoot(t, dir)
+	queries := []evidence.Query{{Symbol: "next"}, {Text: "how does zod parse?"}, {Symbol: "npm:zod"}, {Symbol: "absent"}, {}}
+	evidencetest.TestProvider(t, &ManifestProvider{Root: root}, dir, queries...)
+	for _, res := range []Resolution{
+		{State: DocsExact, Exact: true, Label: "v15.4.3", Content: "Router docs"},
+		{State: DocsFallback, Reason: "no release label matches", Content: "main-branch docs"},
+		{State: DocsExact, Exact: true, Label: "v15.4.3", Content: "cached docs", Cached: true, Stale: true},
+		{State: DocsUnavailable, Reason: "offline"},
+		{State: DocsPending, Reason: "library_not_finalized"},
+	} {
+		docs := DocsProviderFunc(func(_ context.Context, req DocsRequest) (Resolution, error) {
+			r := res
+			r.Library, r.Version = req.Name, req.Version
+			return r, nil
+		})
+		t.Run(string(res.State), func(t *testing.T) {
+			evidencetest.TestProvider(t, &DocsEvidence{Root: root, Docs: docs}, dir, queries...)
+		})
+	}
+}

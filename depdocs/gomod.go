@@ -1,0 +1,325 @@
+package depdocs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/safeexec"
+)
+
+// isLocalPath reports whether a replacement target is a directory rather
+// than a module path (modfile's rule: it starts with ./ or ../ or is absolute).
+func isLocalPath(p string) bool {
+	return modfile.IsDirectoryPath(p)
+}
+
+// readGoMod reads go.mod: require (direct, or indirect when marked
+// "// indirect"), replace (a local directory or another module: the
+// version string is then not what runs), exclude, go and toolchain.
+//
+// With go 1.17 and later go.mod lists every module that provides a
+// package to the build at its selected version, so the required version
+// is recorded as resolved too; modules that only the module graph needs
+// are in the build list alone (see [GoBuildList]).
+func readGoMod(file string, data []byte) (*File, error) {
+	mf, err := modfile.Parse(file, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Mode: ModeModule}
+	if mf.Go != nil {
+		f.FormatVersion = "go " + mf.Go.Version
+	}
+	if mf.Toolchain != nil {
+		f.Notes = append(f.Notes, "toolchain "+mf.Toolchain.Name)
+	}
+	if mf.Module != nil {
+		f.Deps = append(f.Deps, Dependency{Name: mf.Module.Mod.Path, Source: Workspace, Relation: Root, Importer: "."})
+	}
+	repl := goReplacements(mf.Replace)
+	for _, r := range mf.Require {
+		d := Dependency{Name: r.Mod.Path, Declared: r.Mod.Version, Resolved: r.Mod.Version, Relation: Direct, Importer: "."}
+		if r.Indirect {
+			d.Relation = Indirect
+		}
+		applyGoReplace(&d, repl)
+		f.Deps = append(f.Deps, d)
+	}
+	for _, x := range mf.Exclude {
+		f.Notes = append(f.Notes, "exclude "+x.Mod.Path+" "+x.Mod.Version)
+	}
+	for _, r := range mf.Replace {
+		if isLocalPath(r.New.Path) {
+			f.Includes = append(f.Includes, join(dir(file), r.New.Path+"/go.mod"))
+		}
+	}
+	return f, nil
+}
+
+type goReplace struct{ oldVersion, new string }
+
+func goReplacements(rs []*modfile.Replace) map[string][]goReplace {
+	m := map[string][]goReplace{}
+	for _, r := range rs {
+		to := r.New.Path
+		if r.New.Version != "" {
+			to += " " + r.New.Version
+		}
+		m[r.Old.Path] = append(m[r.Old.Path], goReplace{r.Old.Version, to})
+	}
+	return m
+}
+
+// applyGoReplace marks d replaced when a replace directive covers its
+// version (a replace without a version covers every version).
+func applyGoReplace(d *Dependency, repl map[string][]goReplace) {
+	for _, r := range repl[d.Name] {
+		if r.oldVersion == "" || r.oldVersion == d.Resolved {
+			d.Source, d.SourceDetail = Replaced, "=> "+r.new
+			return
+		}
+	}
+}
+
+// readGoWork reads go.work: its use directives (the workspace's modules,
+// recorded as Includes) and replace directives. Reading it selects
+// workspace mode for the build list.
+func readGoWork(file string, data []byte) (*File, error) {
+	wf, err := modfile.ParseWork(file, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Mode: ModeWorkspace}
+	if wf.Go != nil {
+		f.FormatVersion = "go " + wf.Go.Version
+	}
+	if wf.Toolchain != nil {
+		f.Notes = append(f.Notes, "toolchain "+wf.Toolchain.Name)
+	}
+	for _, u := range wf.Use {
+		f.Includes = append(f.Includes, join(dir(file), u.Path+"/go.mod"))
+	}
+	for _, r := range wf.Replace {
+		to := r.New.Path
+		if r.New.Version != "" {
+			to += " " + r.New.Version
+		}
+		f.Deps = append(f.Deps, Dependency{Name: r.Old.Path, Declared: r.Old.Version, Resolved: r.Old.Version,
+			Source: Replaced, SourceDetail: "=> " + to, Relation: Unknown})
+	}
+	return f, nil
+}
+
+// readGoSum reads go.sum. It lists checksums of every module version the
+// go command ever looked at, "/go.mod"-only entries included, so it is
+// not the build list: every line is one entry, Relation unknown, with
+// Groups "go.mod" for a go.mod checksum and "zip" for the module's content.
+func readGoSum(file string, data []byte) (*File, error) {
+	f := &File{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		if len(fields) != 3 || !strings.HasPrefix(fields[2], "h1:") {
+			return nil, fmt.Errorf("line %d: want 'module version h1:hash'", n)
+		}
+		version, kind := fields[1], "zip"
+		if v, ok := strings.CutSuffix(version, "/go.mod"); ok {
+			version, kind = v, "go.mod"
+		}
+		f.Deps = append(f.Deps, Dependency{Name: fields[0], Resolved: version, Relation: Unknown, Groups: []string{kind}})
+	}
+	return f, sc.Err()
+}
+
+// GoBuildOptions tunes [GoBuildList]. The zero value runs offline.
+type GoBuildOptions struct {
+	// Workspace selects workspace mode (go.work); otherwise GOWORK=off.
+	Workspace bool
+	// Online lets the go command download from GOPROXY; by default it reads
+	// only the module cache (GOPROXY=off), so no network is used.
+	Online bool
+	// Timeout bounds the go command; zero means two minutes.
+	Timeout time.Duration
+	// Env adds variables such as GOFLAGS or GOMODCACHE.
+	Env []string
+}
+
+// A GoModule is one entry of `go list -m -json all`.
+type goModule struct {
+	Path     string
+	Version  string
+	Main     bool
+	Indirect bool
+	Replace  *struct {
+		Path    string
+		Version string
+	}
+}
+
+// GoBuildList returns the build list the go command selects (minimal
+// version selection over the whole module graph) for the module or
+// workspace in dir, a directory inside root. It runs `go list -m -json all`
+// with an explicit argument vector; the file's Mode says which mode was
+// used. Versions required in the main module's go.mod keep their Declared.
+func GoBuildList(ctx context.Context, root *contain.Root, dirRel string, opts GoBuildOptions) (*File, error) {
+	abs, err := root.Abs(dirRel)
+	if err != nil {
+		return nil, err
+	}
+	goBin, err := safeexec.LookPath("go")
+	if err != nil {
+		return nil, err
+	}
+	env := safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT", "GOPROXY", "GONOSUMDB", "GOSUMDB", "GOFLAGS")
+	env = append(env, "GOTOOLCHAIN=local")
+	if !opts.Online {
+		env = append(env, "GOPROXY=off")
+	}
+	modeFile, mode := "go.mod", ModeModule
+	if opts.Workspace {
+		// Workspace mode allows only -mod=readonly.
+		modeFile, mode = "go.work", ModeWorkspace
+	} else {
+		env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod")
+	}
+	env = append(env, opts.Env...)
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 2 * time.Minute
+	}
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goBin, Args: []string{"list", "-m", "-json", "all"},
+		Dir: abs, Env: env, Timeout: timeout, MaxStdout: 64 << 20})
+	if err != nil {
+		msg := strings.TrimSpace(string(res.Stderr))
+		if len(msg) > 400 {
+			msg = msg[:400] + "…"
+		}
+		return nil, fmt.Errorf("go list -m -json all: %w: %s", err, msg)
+	}
+	file := join(dirRel, modeFile)
+	if dirRel == "." || dirRel == "" {
+		file = modeFile
+	}
+	// The main modules' go.mod requirements say direct or indirect.
+	required := map[string]Dependency{}
+	if mod, err := ReadFile(root, join(dirRel, "go.mod"), ReadOptions{}); err == nil {
+		for _, d := range mod.Deps {
+			if d.Relation == Direct || d.Relation == Indirect {
+				required[d.Name] = d
+			}
+		}
+	}
+	f := &File{Path: file, Format: FormatGoMod, Ecosystem: Go, Mode: mode}
+	if opts.Workspace {
+		f.Format = FormatGoWork
+	}
+	dec := json.NewDecoder(bytes.NewReader(res.Stdout))
+	for {
+		var m goModule
+		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list output: %w", err)
+		}
+		d := Dependency{Ecosystem: Go, Name: m.Path, Resolved: m.Version, Relation: Transitive, Source: Registry, File: file}
+		switch {
+		case m.Main:
+			d.Relation, d.Source = Root, Workspace
+		case required[m.Path].Name != "":
+			d.Relation, d.Declared = required[m.Path].Relation, required[m.Path].Declared
+		}
+		if m.Replace != nil {
+			to := m.Replace.Path
+			if m.Replace.Version != "" {
+				to += " " + m.Replace.Version
+			}
+			d.Source, d.SourceDetail = Replaced, "=> "+filepath.ToSlash(to)
+		}
+		f.Deps = append(f.Deps, d)
+	}
+	return f, nil
+}
+
+// AddGoBuildList replaces the project's go.mod rows with the go command's
+// build list (see [GoBuildList]): once for the workspace when a go.work
+// governs the modules, else once per go.mod. A module whose build list
+// cannot be computed (no go command, modules missing from the cache while
+// offline) keeps its go.mod rows and is listed in Errors.
+func (p *Project) AddGoBuildList(ctx context.Context, root *contain.Root, opts GoBuildOptions) {
+	replaced := map[string]bool{}
+	var lists []*File
+	run := func(dirRel string, o GoBuildOptions, covers []string) {
+		f, err := GoBuildList(ctx, root, firstNonEmpty(dirRel, "."), o)
+		if err != nil {
+			p.Errors = append(p.Errors, FileError{Path: join(dirRel, "go.mod"), Err: "build list: " + err.Error()})
+			return
+		}
+		for _, c := range covers {
+			replaced[c] = true
+		}
+		lists = append(lists, f)
+	}
+	var mods []string
+	var work string
+	for _, f := range p.Files {
+		switch f.Format {
+		case FormatGoMod:
+			mods = append(mods, f.Path)
+		case FormatGoWork:
+			if work == "" {
+				work = f.Path
+			}
+		}
+	}
+	if work != "" {
+		o := opts
+		o.Workspace = true
+		var covers []string
+		for _, m := range mods {
+			if isUnder(dir(m), dir(work)) {
+				covers = append(covers, m)
+			}
+		}
+		run(dir(work), o, covers)
+	}
+	for _, m := range mods {
+		if !replaced[m] && (work == "" || !isUnder(dir(m), dir(work))) {
+			run(dir(m), opts, []string{m})
+		}
+	}
+	if len(lists) == 0 {
+		return
+	}
+	kept := p.Deps[:0:0]
+	for _, d := range p.Deps {
+		if !replaced[d.File] {
+			kept = append(kept, d)
+		}
+	}
+	for _, f := range lists {
+		kept = append(kept, f.Deps...)
+		if f.Mode == ModeWorkspace {
+			p.GoMode = ModeWorkspace
+		}
+	}
+	SortDeps(kept)
+	p.Deps = kept
+	p.MultiVersions = MultiVersions(kept)
+}

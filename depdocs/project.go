@@ -1,0 +1,580 @@
+package depdocs
+
+import (
+	"errors"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"deps.dev/util/semver"
+
+	"github.com/codecortex/codecortex/internal/contain"
+)
+
+// A Project is every manifest and lockfile of a repository, read and
+// joined: a lockfile's resolved versions carry the constraints its
+// manifests declare.
+type Project struct {
+	Files []*File `json:"files"`
+	// Deps is every dependency, lockfile rows joined with their manifests'
+	// declarations; a manifest's rows appear on their own only when no
+	// lockfile beside it resolved them.
+	Deps []Dependency `json:"dependencies"`
+	// MultiVersions lists the packages resolved to several versions.
+	MultiVersions []MultiVersion `json:"multi_versions,omitempty"`
+	// GoMode is "workspace" when a go.work governs the Go modules, else
+	// "module" (or empty without Go).
+	GoMode Mode `json:"go_mode,omitempty"`
+	// Errors are files that could not be read, with why.
+	Errors []FileError `json:"errors,omitempty"`
+}
+
+// A FileError is a file the scan could not read.
+type FileError struct {
+	Path string `json:"path"`
+	Err  string `json:"error"`
+}
+
+// ScanOptions tunes [Scan]. The zero value is ready to use.
+type ScanOptions struct {
+	ReadOptions
+	// MaxFiles bounds how many files are read; 0 means 2000.
+	MaxFiles int
+	// SkipDirs are directory names never entered, in addition to
+	// node_modules, .git, vendor, target, .venv, __pycache__, .codecortex
+	// and testdata (fixtures, as the go command treats them, are not the
+	// project's dependencies).
+	SkipDirs []string
+}
+
+var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", "venv", "__pycache__", ".codecortex", ".yarn", ".pnpm-store", "testdata"}
+
+// Scan finds and reads every manifest and lockfile under root, follows
+// requirements includes (each file once, so cycles end), and joins
+// lockfiles with the manifests beside them.
+func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
+	max := opts.MaxFiles
+	if max == 0 {
+		max = 2000
+	}
+	skip := map[string]bool{}
+	for _, s := range append(append([]string{}, defaultSkip...), opts.SkipDirs...) {
+		skip[s] = true
+	}
+	var paths []string
+	err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable directories are skipped
+		}
+		if d.IsDir() {
+			if p != "." && skip[d.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if _, ok := Detect(p); ok {
+			paths = append(paths, p)
+		}
+		if len(paths) >= max {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	pr := &Project{}
+	seen := map[string]bool{}
+	queue := append([]string{}, paths...)
+	included := map[string]bool{}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		ro := opts.ReadOptions
+		if included[p] {
+			ro.Format = FormatRequirements
+		}
+		f, err := ReadFile(root, p, ro)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			pr.Errors = append(pr.Errors, FileError{p, err.Error()})
+			continue
+		}
+		pr.Files = append(pr.Files, f)
+		if f.Format == FormatRequirements {
+			for _, inc := range f.Includes {
+				if !seen[inc] && root.Inside(inc) {
+					included[inc] = true
+					queue = append(queue, inc)
+				}
+			}
+		}
+		if f.Format == FormatGoWork {
+			pr.GoMode = ModeWorkspace
+		} else if f.Format == FormatGoMod && pr.GoMode == "" {
+			pr.GoMode = ModeModule
+		}
+	}
+	sort.Slice(pr.Files, func(i, j int) bool { return pr.Files[i].Path < pr.Files[j].Path })
+	pr.Deps = Join(pr.Files)
+	pr.MultiVersions = MultiVersions(pr.Deps)
+	return pr, nil
+}
+
+// lockManifests names, for each lockfile format, the manifests whose
+// declarations it resolves.
+var lockManifests = map[Format][]Format{
+	FormatPackageLock: {FormatPackageJSON},
+	FormatYarnLock:    {FormatPackageJSON},
+	FormatPNPMLock:    {FormatPackageJSON},
+	FormatBunLock:     {FormatPackageJSON},
+	FormatCargoLock:   {FormatCargoToml},
+	FormatPoetryLock:  {FormatPyproject},
+	FormatPDMLock:     {FormatPyproject},
+	FormatUVLock:      {FormatPyproject},
+	FormatPipfileLock: {FormatPipfile},
+	FormatNuGetLock:   {FormatCsproj},
+	FormatGradleLock:  {FormatGradle},
+}
+
+// Join joins each lockfile with the manifests it resolves: its own
+// directory's and, for workspaces, its members' (the files under its
+// directory that the lockfile or root manifest names). Each lockfile row
+// that a manifest declares becomes one row per declaration, Direct, with
+// the declared constraint and scope; rows no manifest declares keep what
+// the lockfile says. Manifests joined into a lockfile contribute no rows
+// of their own.
+func Join(files []*File) []Dependency {
+	files = resolveIndirections(files)
+	consumed := map[string]bool{}
+	var out []Dependency
+	for _, lock := range files {
+		mf, ok := lockManifests[lock.Format]
+		if !ok {
+			continue
+		}
+		ldir := dir(lock.Path)
+		var manifests []*File
+		for _, m := range files {
+			if !containsFormat(mf, m.Format) || !isUnder(dir(m.Path), ldir) {
+				continue
+			}
+			if dir(m.Path) != ldir && !memberOf(m, lock, files) {
+				continue
+			}
+			manifests = append(manifests, m)
+		}
+		if len(manifests) == 0 {
+			out = append(out, lock.Deps...)
+			continue
+		}
+		var decls []Dependency
+		for _, m := range manifests {
+			consumed[m.Path] = true
+			for _, d := range m.Deps {
+				if d.Relation != Direct {
+					continue
+				}
+				imp := dir(m.Path)
+				if rel := strings.TrimPrefix(strings.TrimPrefix(imp, ldir), "/"); rel != "" {
+					d.Importer = rel
+				}
+				decls = append(decls, d)
+			}
+		}
+		fillWorkspaceDecls(decls, manifests)
+		out = append(out, joinDecls(lock, decls)...)
+	}
+	goMods := map[string]bool{}
+	for _, f := range files {
+		if f.Format == FormatGoMod {
+			goMods[dir(f.Path)] = true
+		}
+	}
+	for _, f := range files {
+		if _, isLock := lockManifests[f.Format]; isLock || consumed[f.Path] {
+			continue
+		}
+		// A go.sum beside its go.mod holds checksums of every module
+		// version the go command looked at, not dependencies: the go.mod
+		// (and the build list) answer for that module.
+		if f.Format == FormatGoSum && goMods[dir(f.Path)] {
+			continue
+		}
+		out = append(out, f.Deps...)
+	}
+	SortDeps(out)
+	return out
+}
+
+func containsFormat(list []Format, f Format) bool {
+	for _, x := range list {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+func isUnder(d, base string) bool {
+	return base == "" || d == base || strings.HasPrefix(d, base+"/")
+}
+
+// memberOf reports whether manifest m is a workspace member of lock's
+// project: some file of lock's directory (the lock itself or its root
+// manifest) includes m's directory, by path or glob.
+func memberOf(m, lock *File, files []*File) bool {
+	md := dir(m.Path)
+	for _, f := range files {
+		if dir(f.Path) != dir(lock.Path) || f.Ecosystem != lock.Ecosystem {
+			continue
+		}
+		for _, inc := range f.Includes {
+			inc = strings.TrimSuffix(strings.TrimSuffix(inc, "/go.mod"), "/pom.xml")
+			if inc == md {
+				return true
+			}
+			if ok, _ := path.Match(inc, md); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fillWorkspaceDecls gives Cargo's `dep = { workspace = true }` the
+// constraint of the root's [workspace.dependencies].
+func fillWorkspaceDecls(decls []Dependency, manifests []*File) {
+	ws := map[string]Dependency{}
+	for _, m := range manifests {
+		for _, d := range m.Deps {
+			if d.Importer == "workspace" {
+				ws[d.Name] = d
+			}
+		}
+	}
+	for i := range decls {
+		d := &decls[i]
+		if !strings.HasPrefix(d.SourceDetail, "workspace") {
+			continue
+		}
+		key := d.Name
+		if r, ok := strings.CutPrefix(d.SourceDetail, "workspace renamed "); ok {
+			key = r
+		}
+		if w, ok := ws[key]; ok {
+			d.Declared, d.Source = w.Declared, w.Source
+			d.SourceDetail = w.SourceDetail
+			if w.SourceDetail == "" || strings.HasPrefix(w.SourceDetail, "renamed") {
+				d.SourceDetail = "workspace"
+			}
+		}
+	}
+}
+
+// joinDecls applies declarations to a lockfile's rows.
+func joinDecls(lock *File, decls []Dependency) []Dependency {
+	byName := map[string][]Dependency{}
+	for _, d := range decls {
+		if d.Importer == "workspace" {
+			continue // [workspace.dependencies] declare nothing by themselves
+		}
+		byName[normName(lock.Ecosystem, d.Name)] = append(byName[normName(lock.Ecosystem, d.Name)], d)
+	}
+	sys := semverSystem(lock.Ecosystem)
+	var out []Dependency
+	for _, l := range lock.Deps {
+		cands := byName[normName(lock.Ecosystem, l.Name)]
+		nestedV1 := lock.Format == FormatPackageLock && len(l.Via) > 0 // under another package's node_modules
+		if len(cands) == 0 || nestedV1 || (l.Relation == Transitive && !lockLacksDirect(lock)) {
+			out = append(out, l)
+			continue
+		}
+		// Prefer the declarations the lockfile itself says this row
+		// satisfies (yarn's keys), then those whose constraint matches the
+		// resolved version; fall back to every declaration of the name.
+		if lock.Format == FormatPipfileLock {
+			// Pipfile's [packages] resolve into "default", [dev-packages]
+			// into "develop".
+			var same []Dependency
+			for _, c := range cands {
+				if (c.Scope == Dev) == (l.Scope == Dev) {
+					same = append(same, c)
+				}
+			}
+			if cands = same; len(cands) == 0 {
+				out = append(out, l)
+				continue
+			}
+		}
+		if l.Relation == Direct && l.Importer != "" {
+			// The lockfile names the importer: only that importer's own
+			// declaration may refine the row.
+			var same []Dependency
+			for _, c := range cands {
+				if firstNonEmpty(c.Importer, ".") == l.Importer {
+					same = append(same, c)
+				}
+			}
+			if cands = same; len(cands) == 0 {
+				out = append(out, l)
+				continue
+			}
+		}
+		pick := bySpecs(l, cands)
+		if len(pick) == 0 {
+			for _, c := range cands {
+				if constraintMatches(sys, c.Declared, l.Resolved) {
+					pick = append(pick, c)
+				}
+			}
+		}
+		if len(pick) == 0 && !hasSpecs(l) {
+			pick = cands
+		}
+		if len(pick) == 0 {
+			out = append(out, l)
+			continue
+		}
+		for _, c := range pick {
+			r := l
+			if r.Relation != Root {
+				r.Relation = Direct
+			}
+			if c.Declared != "" || r.Declared == "" {
+				r.Declared = c.Declared
+			}
+			r.Scope = c.Scope
+			r.Importer = firstNonEmpty(c.Importer, ".")
+			if r.Markers == "" {
+				r.Markers = c.Markers
+			}
+			if r.SourceDetail == "" {
+				r.SourceDetail = c.SourceDetail
+			}
+			if c.Source != Registry && r.Source == Registry {
+				r.Source = c.Source
+			}
+			r.Groups = mergeGroups(c.Groups, l.Groups)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// lockLacksDirect reports formats that do not say which packages are
+// direct, so every row may be a manifest's direct dependency.
+func lockLacksDirect(f *File) bool {
+	switch f.Format {
+	case FormatYarnLock, FormatPoetryLock, FormatPDMLock, FormatPipfileLock, FormatGradleLock:
+		return true
+	case FormatPackageLock:
+		return f.FormatVersion == "1" // versions 2 and 3 record the root's declarations
+	}
+	return false
+}
+
+func hasSpecs(d Dependency) bool { return len(d.Specs) > 0 }
+
+func bySpecs(l Dependency, cands []Dependency) []Dependency {
+	if len(l.Specs) == 0 {
+		return nil
+	}
+	var out []Dependency
+	for _, c := range cands {
+		for _, s := range l.Specs {
+			n, r := yarnKeyName(s)
+			if n != c.Name {
+				continue
+			}
+			if r == c.Declared || strings.TrimPrefix(r, "npm:") == c.Declared {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func mergeGroups(a, b []string) []string {
+	var out []string
+	for _, g := range append(append([]string{}, a...), b...) {
+		out = appendUnique(out, g)
+	}
+	return out
+}
+
+func normName(e Ecosystem, n string) string {
+	switch e {
+	case PyPI:
+		return pep503(n)
+	case NuGet:
+		return strings.ToLower(n)
+	}
+	return n
+}
+
+// constraintMatches reports whether a declared constraint admits version
+// under the ecosystem's rules; an unparsable constraint matches nothing.
+func constraintMatches(sys semver.System, constraint, version string) bool {
+	constraint = strings.TrimSpace(strings.Trim(strings.TrimSpace(constraint), "()"))
+	if constraint == "" || version == "" {
+		return false
+	}
+	c, err := sys.ParseConstraint(constraint)
+	if err != nil {
+		return false
+	}
+	return c.Match(version)
+}
+
+// resolveIndirections returns files with declarations that name their
+// version elsewhere filled in: Gradle's catalog accessors (libs.foo.bar)
+// from gradle/libs.versions.toml, and NuGet PackageReferences without a
+// version from the nearest Directory.Packages.props (central package
+// management). The given files are not modified.
+func resolveIndirections(files []*File) []*File {
+	var catalogs, props []*File
+	poms := map[string]*File{}
+	for _, f := range files {
+		switch f.Format {
+		case FormatVersionCatalog:
+			catalogs = append(catalogs, f)
+		case FormatPackagesProps:
+			props = append(props, f)
+		case FormatPom:
+			poms[f.Path] = f
+		}
+	}
+	if len(catalogs) == 0 && len(props) == 0 && len(poms) < 2 {
+		return files
+	}
+	out := make([]*File, len(files))
+	for i, f := range files {
+		out[i] = f
+		switch {
+		case f.Format == FormatGradle && len(catalogs) > 0:
+			cat := nearest(catalogs, dir(f.Path), func(c *File) string { return dir(dir(c.Path)) })
+			if cat == nil {
+				continue
+			}
+			byAccessor := map[string]Dependency{}
+			for _, d := range cat.Deps {
+				for _, g := range d.Groups {
+					if a, ok := strings.CutPrefix(g, "libs."); ok {
+						byAccessor["libs."+strings.NewReplacer("-", ".", "_", ".").Replace(a)] = d
+					}
+				}
+			}
+			out[i] = rewrite(f, func(d *Dependency) {
+				if c, ok := byAccessor[d.Name]; ok && strings.HasPrefix(d.SourceDetail, "catalog ") {
+					d.Name, d.Declared = c.Name, c.Declared
+					d.SourceDetail = "catalog " + cat.Path + " " + strings.TrimPrefix(d.SourceDetail, "catalog ")
+				}
+			})
+		case f.Format == FormatPom:
+			out[i] = inheritFromParents(f, poms)
+		case f.Format == FormatCsproj && len(props) > 0:
+			p := nearest(props, dir(f.Path), func(c *File) string { return dir(c.Path) })
+			if p == nil {
+				continue
+			}
+			versions := map[string]string{}
+			for _, d := range p.Deps {
+				versions[strings.ToLower(d.Name)] = d.Declared
+			}
+			out[i] = rewrite(f, func(d *Dependency) {
+				if v, ok := versions[strings.ToLower(d.Name)]; ok && d.Declared == "" {
+					d.Declared, d.SourceDetail = v, "version from "+p.Path
+				}
+			})
+		}
+	}
+	return out
+}
+
+// nearest returns the candidate whose base directory (given by base) is
+// d or its closest ancestor.
+func nearest(cands []*File, d string, base func(*File) string) *File {
+	var best *File
+	bestLen := -1
+	for _, c := range cands {
+		b := base(c)
+		if isUnder(d, b) && len(b) > bestLen {
+			best, bestLen = c, len(b)
+		}
+	}
+	return best
+}
+
+// inheritFromParents resolves what a Maven module inherits from the
+// parent poms above it in the project (../pom.xml, then its parent, as far
+// as they go): ${…} properties, the nearest definition winning as in
+// Maven's model inheritance, and versions from the parents'
+// dependencyManagement for dependencies that give none.
+func inheritFromParents(f *File, poms map[string]*File) *File {
+	var chain []*File // nearest parent first
+	seen := map[*File]bool{f: true}
+	for p := poms[join(dir(dir(f.Path)), "pom.xml")]; p != nil && !seen[p] && len(chain) < 16; p = poms[join(dir(dir(p.Path)), "pom.xml")] {
+		seen[p] = true
+		chain = append(chain, p)
+	}
+	if len(chain) == 0 {
+		return f
+	}
+	props := map[string]string{}
+	for i := len(chain) - 1; i >= 0; i-- {
+		maps.Copy(props, chain[i].Properties)
+	}
+	maps.Copy(props, f.Properties)
+	managed := map[string]string{}
+	from := map[string]string{}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, d := range chain[i].Deps {
+			if !slices.Contains(d.Groups, "dependencyManagement") || d.Declared == "" {
+				continue
+			}
+			if v := expandProps(d.Declared, props); !strings.Contains(v, "${") {
+				managed[d.Name], from[d.Name] = v, chain[i].Path
+			}
+		}
+	}
+	return rewrite(f, func(d *Dependency) {
+		switch {
+		case strings.Contains(d.Declared, "${"):
+			v := expandProps(d.Declared, props)
+			if v == d.Declared || strings.Contains(v, "${") {
+				return
+			}
+			d.Declared = v
+			d.SourceDetail = "version property inherited from a parent pom"
+			if !strings.HasPrefix(v, "[") && !strings.HasPrefix(v, "(") {
+				d.Resolved = v
+			}
+		case d.Declared == "" && managed[d.Name] != "":
+			d.Declared, d.Resolved = managed[d.Name], managed[d.Name]
+			d.SourceDetail = "version from " + from[d.Name] + " dependencyManagement"
+		}
+	})
+}
+
+func rewrite(f *File, fn func(*Dependency)) *File {
+	c := *f
+	c.Deps = append([]Dependency(nil), f.Deps...)
+	for i := range c.Deps {
+		fn(&c.Deps[i])
+	}
+	return &c
+}

@@ -1,0 +1,295 @@
+package depdocs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// readYarnLock reads yarn.lock: classic (v1, yarn's own syntax, detected by
+// its "# yarn lockfile v1" header) or berry (YAML with __metadata.version).
+func readYarnLock(file string, data []byte) (*File, error) {
+	if bytes.Contains(data, []byte("__metadata:")) {
+		return readYarnBerry(data)
+	}
+	return readYarnClassic(data)
+}
+
+// yarnKeyName splits one key specifier "name@range" (the name may start
+// with @) into name and range.
+func yarnKeyName(spec string) (name, rng string) {
+	spec = strings.TrimSpace(spec)
+	spec = strings.Trim(spec, `"`)
+	i := strings.LastIndex(spec, "@")
+	if i <= 0 {
+		return spec, ""
+	}
+	return spec[:i], spec[i+1:]
+}
+
+// yarnClassicEntry is one block of a v1 lockfile.
+type yarnClassicEntry struct {
+	keys   []string
+	fields map[string]string
+	deps   map[string]string
+	line   int
+}
+
+// parseYarnClassic parses yarn v1's indentation syntax: a top-level block
+// per resolution whose header lists the specifiers it satisfies, indented
+// "field value" lines and "dependencies:" sections.
+func parseYarnClassic(data []byte) ([]yarnClassicEntry, string, error) {
+	var out []yarnClassicEntry
+	var cur *yarnClassicEntry
+	var section string
+	version := ""
+	lines := strings.Split(string(data), "\n")
+	for i, raw := range lines {
+		line := strings.TrimRight(raw, "\r \t")
+		if strings.HasPrefix(line, "#") {
+			if v, ok := strings.CutPrefix(line, "# yarn lockfile v"); ok {
+				version = strings.TrimSpace(v)
+			}
+			continue
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		text := strings.TrimSpace(line)
+		switch {
+		case indent == 0:
+			if !strings.HasSuffix(text, ":") {
+				return nil, "", fmt.Errorf("line %d: expected a block header ending in ':'", i+1)
+			}
+			out = append(out, yarnClassicEntry{fields: map[string]string{}, deps: map[string]string{}, line: i + 1})
+			cur = &out[len(out)-1]
+			for _, k := range strings.Split(strings.TrimSuffix(text, ":"), ",") {
+				if k = strings.Trim(strings.TrimSpace(k), `"`); k != "" {
+					cur.keys = append(cur.keys, k)
+				}
+			}
+			section = ""
+		case cur == nil:
+			return nil, "", fmt.Errorf("line %d: indented line before any block", i+1)
+		case indent <= 2 && strings.HasSuffix(text, ":"):
+			section = strings.TrimSuffix(text, ":")
+		case indent <= 2:
+			section = ""
+			k, v, err := yarnPair(text)
+			if err != nil {
+				return nil, "", fmt.Errorf("line %d: %w", i+1, err)
+			}
+			cur.fields[k] = v
+		default:
+			k, v, err := yarnPair(text)
+			if err != nil {
+				return nil, "", fmt.Errorf("line %d: %w", i+1, err)
+			}
+			if section == "dependencies" || section == "optionalDependencies" {
+				cur.deps[k] = v
+			}
+		}
+	}
+	return out, version, nil
+}
+
+// yarnPair splits `key "value"` or `"key" value`.
+func yarnPair(text string) (string, string, error) {
+	var key string
+	rest := text
+	if strings.HasPrefix(text, `"`) {
+		q, err := strconv.QuotedPrefix(text)
+		if err != nil {
+			return "", "", errors.New("unterminated quoted key")
+		}
+		key, _ = strconv.Unquote(q)
+		rest = text[len(q):]
+	} else {
+		i := strings.IndexByte(text, ' ')
+		if i < 0 {
+			return text, "", nil
+		}
+		key, rest = text[:i], text[i:]
+	}
+	rest = strings.TrimSpace(rest)
+	if strings.HasPrefix(rest, `"`) {
+		v, err := strconv.Unquote(rest)
+		if err != nil {
+			return "", "", errors.New("bad quoted value")
+		}
+		return key, v, nil
+	}
+	return key, rest, nil
+}
+
+func readYarnClassic(data []byte) (*File, error) {
+	entries, version, err := parseYarnClassic(data)
+	if err != nil {
+		return nil, err
+	}
+	if version == "" {
+		return nil, errors.New("no '# yarn lockfile v1' header and no __metadata: not a yarn lockfile")
+	}
+	f := &File{FormatVersion: version}
+	// Index spec → name@version so dependents can be named.
+	bySpec := map[string]string{}
+	for _, e := range entries {
+		for _, k := range e.keys {
+			n, _ := yarnKeyName(k)
+			bySpec[k] = n + "@" + e.fields["version"]
+		}
+	}
+	via := map[string][]string{}
+	for _, e := range entries {
+		if len(e.keys) == 0 {
+			continue
+		}
+		n, _ := yarnKeyName(e.keys[0])
+		self := n + "@" + e.fields["version"]
+		for _, dn := range sortedKeys(e.deps) {
+			if t, ok := bySpec[dn+"@"+e.deps[dn]]; ok {
+				via[t] = appendUnique(via[t], self)
+			}
+		}
+	}
+	for _, e := range entries {
+		if len(e.keys) == 0 {
+			continue
+		}
+		name, _ := yarnKeyName(e.keys[0])
+		d := Dependency{Name: name, Resolved: e.fields["version"], Relation: Transitive, Specs: e.keys}
+		d.Source, d.SourceDetail = yarnResolvedSource(e.fields["resolved"])
+		d.Via = via[name+"@"+d.Resolved]
+		f.Deps = append(f.Deps, d)
+	}
+	return f, nil
+}
+
+func appendUnique(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func yarnResolvedSource(resolved string) (Source, string) {
+	switch {
+	case resolved == "":
+		return Registry, ""
+	case strings.HasPrefix(resolved, "git"), strings.Contains(resolved, ".git#"), strings.HasPrefix(resolved, "https://codeload.github.com/"):
+		return Git, resolved
+	case strings.HasPrefix(resolved, "file:"):
+		return Path, resolved
+	}
+	return Registry, ""
+}
+
+type berryEntry struct {
+	Version      string            `yaml:"version"`
+	Resolution   string            `yaml:"resolution"`
+	Dependencies map[string]string `yaml:"dependencies"`
+	LinkType     string            `yaml:"linkType"`
+}
+
+// readYarnBerry reads yarn 2+ lockfiles: YAML keyed by comma-separated
+// descriptors such as "name@npm:^1.0.0", each with the resolution it chose.
+func readYarnBerry(data []byte) (*File, error) {
+	var doc map[string]yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	var meta struct {
+		Version yaml.Node `yaml:"version"`
+	}
+	if m, ok := doc["__metadata"]; ok {
+		if err := m.Decode(&meta); err != nil {
+			return nil, fmt.Errorf("__metadata: %w", err)
+		}
+	}
+	if meta.Version.Value == "" {
+		return nil, errors.New("no __metadata.version")
+	}
+	f := &File{FormatVersion: "berry " + meta.Version.Value}
+	entries := map[string]berryEntry{}
+	bySpec := map[string]string{} // descriptor → key
+	for _, key := range sortedKeys(doc) {
+		if key == "__metadata" {
+			continue
+		}
+		n := doc[key]
+		var e berryEntry
+		if err := n.Decode(&e); err != nil {
+			return nil, fmt.Errorf("%s: %w", key, err)
+		}
+		entries[key] = e
+		for _, s := range strings.Split(key, ",") {
+			bySpec[strings.TrimSpace(s)] = key
+		}
+	}
+	// Workspaces' dependencies are direct; the others' give the graph.
+	direct := map[string]string{} // entry key → importer
+	via := map[string][]string{}
+	for _, key := range sortedKeys(entries) {
+		e := entries[key]
+		name, _ := berryDescriptor(e.Resolution)
+		self := name + "@" + e.Version
+		_, ref := berryDescriptor(e.Resolution)
+		for _, dn := range sortedKeys(e.Dependencies) {
+			t, ok := bySpec[dn+"@"+e.Dependencies[dn]]
+			if !ok {
+				continue
+			}
+			if imp, isWS := strings.CutPrefix(ref, "workspace:"); isWS {
+				if _, seen := direct[t]; !seen {
+					direct[t] = imp
+				}
+			}
+			via[t] = appendUnique(via[t], self)
+		}
+	}
+	for _, key := range sortedKeys(entries) {
+		e := entries[key]
+		name, ref := berryDescriptor(e.Resolution)
+		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Via: via[key]}
+		for _, s := range strings.Split(key, ",") {
+			d.Specs = append(d.Specs, strings.TrimSpace(s))
+		}
+		switch proto, _, _ := strings.Cut(ref, ":"); proto {
+		case "npm":
+		case "workspace":
+			d.Source, d.SourceDetail, d.Relation, d.Resolved = Workspace, ref, Root, e.Version
+		case "patch":
+			d.SourceDetail = ref
+		case "git", "git+https", "git+ssh", "https", "http":
+			d.Source, d.SourceDetail = Git, ref
+			if strings.HasPrefix(ref, "http") && !strings.Contains(ref, ".git") {
+				d.Source = URL
+			}
+		case "file", "link", "portal":
+			d.Source, d.SourceDetail = Path, ref
+		}
+		if imp, ok := direct[key]; ok && d.Relation != Root {
+			d.Relation, d.Importer = Direct, imp
+		}
+		f.Deps = append(f.Deps, d)
+	}
+	return f, nil
+}
+
+// berryDescriptor splits "name@npm:1.0.0" (name may start with @) into the
+// name and the reference "npm:1.0.0".
+func berryDescriptor(s string) (string, string) {
+	i := strings.Index(s[min(1, len(s)):], "@")
+	if i < 0 {
+		return s, ""
+	}
+	i++
+	return s[:i], s[i+1:]
+}
