@@ -189,7 +189,7 @@ func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {
 		for _, h := range lx.Hits {
 			fmt.Fprintf(out, "%s:%d:%d: %s\n", h.Path, h.Range.StartLine, h.Range.StartColumn, p.red.String(h.Line))
 		}
-		fmt.Fprintf(errw, "%d lexical hits in %d files (weak evidence)\n", len(lx.Hits), lx.Files)
+		fmt.Fprintf(errw, "%s in %s (weak evidence)\n", count(len(lx.Hits), "lexical hit"), count(lx.Files, "file"))
 		return
 	}
 	res := ans.Structural
@@ -202,8 +202,8 @@ func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {
 			fmt.Fprintf(out, "%s:%d: %s\n", m.Path, m.Range.StartLine+1+i, p.red.String(l))
 		}
 	}
-	fmt.Fprintf(errw, "%d matches in %d files (%s engine, %d files searched, %d parsed)\n",
-		len(res.Matches), len(files), res.Engine, res.Files, res.Parsed)
+	fmt.Fprintf(errw, "%s in %s (%s engine, %s searched, %d parsed)\n",
+		count(len(res.Matches), "match"), count(len(files), "file"), res.Engine, count(res.Files, "file"), res.Parsed)
 	for _, n := range res.Notes {
 		fmt.Fprintln(errw, "note: "+p.red.String(n))
 	}
@@ -305,4 +305,15 @@ func progress(w io.Writer, what string) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// count says "1 match", "2 matches", "0 files".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
