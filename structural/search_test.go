@@ -212,6 +212,7 @@ func TestSymbolNames(t *testing.T) {
 		{"$A == $A", nil},
 		{"a(); b(); c(); d(); e()", []string{"a", "b", "c", "d"}},
 		{"f($X, f($Y))", []string{"f"}},
+		{"Héllo($X)", []string{"Héllo"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern, func(t *testing.T) {
