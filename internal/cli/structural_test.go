@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/scip-code/scip/bindings/go/scip"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
@@ -119,26 +117,9 @@ const oldAPISym = "scip-go gomod example.com/m v1.0.0 `example.com/m`/OldAPI()."
 // configuration that switches structural search off.
 func oldAPIProject(t *testing.T) string {
 	t.Helper()
-	dir := testtool.WriteTree(t, map[string]string{
-		"m.go":                    "package m\n\nfunc OldAPI(x int) {}\n\n// OldAPI(2) is only mentioned\nvar _ = func() int { OldAPI(1); return 0 }\n",
-		".codecortex/config.json": `{"structural":{"enabled":false}}`,
-	})
-	old := time.Now().Add(-time.Hour)
-	os.Chtimes(filepath.Join(dir, "m.go"), old, old)
-	ix := &scip.Index{
-		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go", Version: "0.1.26"}},
-		Documents: []*scip.Document{{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
-			{Range: []int32{2, 5, 11}, Symbol: oldAPISym, SymbolRoles: int32(scip.SymbolRole_Definition)},
-			{Range: []int32{5, 21, 27}, Symbol: oldAPISym, SymbolRoles: int32(scip.SymbolRole_ReadAccess)},
-		}}},
-	}
-	b, err := proto.Marshal(ix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "index.scip"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := testtool.WriteTree(t, map[string]string{".codecortex/config.json": `{"structural":{"enabled":false}}`})
+	writeIndexed(t, dir, "m.go", "package m\n\nfunc OldAPI(x int) {}\n\n// OldAPI(2) is only mentioned\nvar _ = func() int { OldAPI(1); return 0 }\n",
+		oldAPISym, []int32{2, 5, 11}, []int32{5, 21, 27})
 	return dir
 }
 
