@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/trust"
@@ -139,6 +140,9 @@ func TestSearchFallbackAsksSymbols(t *testing.T) {
 			[][]string{{"old_api"}}, 3, []string{"stale: a.py changed"}},
 		{"searcher fails", Options{Disabled: true}, req, evidence.Response{}, errors.New("index is broken"),
 			[][]string{{"old_api"}}, 2, []string{"without structural precision", "unavailable: symbol search failed: index is broken"}},
+		{"invalid record dropped", Options{Disabled: true}, req,
+			evidence.Response{Records: []evidence.Record{recs[0], {Kind: evidence.Reference, Path: "a.py"}}}, nil,
+			[][]string{{"old_api"}}, 3, []string{"symbol fallback"}},
 		{"no identifier", Options{Disabled: true}, Request{Root: root, Pattern: "$A == $A", Language: Python}, evidence.Response{Records: recs}, nil,
 			nil, 0, []string{"names no identifier"}},
 	}
@@ -161,7 +165,7 @@ func TestSearchFallbackAsksSymbols(t *testing.T) {
 				t.Errorf("%d records, report says %d, want %d", len(got), ans.Report.Records, tc.wantRecs)
 			}
 			if tc.err == nil && len(tc.wantNames) > 0 {
-				if diff := cmp.Diff(tc.resp.Records, got[len(got)-1:]); diff != "" {
+				if diff := cmp.Diff(tc.resp.Records[:1], got[len(got)-1:]); diff != "" {
 					t.Errorf("symbol records are not passed through as produced (-want +got):\n%s", diff)
 				}
 			}
@@ -169,6 +173,9 @@ func TestSearchFallbackAsksSymbols(t *testing.T) {
 				if !strings.Contains(ans.Report.Reason, w) {
 					t.Errorf("report reason %q does not say %q", ans.Report.Reason, w)
 				}
+			}
+			if wantDropped := len(tc.resp.Records) - len(ans.Symbols.Records); tc.err == nil && len(tc.wantNames) > 0 && len(ans.Symbols.Report.Dropped) != wantDropped {
+				t.Errorf("dropped %q, want %d", ans.Symbols.Report.Dropped, wantDropped)
 			}
 			if ans.Report.Guidance != tc.resp.Report.Guidance {
 				t.Errorf("guidance %q, want %q", ans.Report.Guidance, tc.resp.Report.Guidance)
@@ -221,4 +228,27 @@ func TestSymbolNames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// symbolNames only ever asks about words the pattern spells: never a
+// metavariable, never a keyword, at most maxSymbolNames, each once.
+func TestSymbolNamesProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pattern := rapid.StringMatching(`[a-zA-Z_$().: ,\->é]{0,40}`).Draw(t, "pattern")
+		words := map[string]bool{}
+		for _, w := range patternWords(pattern) {
+			words[w] = true
+		}
+		names := symbolNames(pattern)
+		if len(names) > maxSymbolNames {
+			t.Fatalf("%d names %q", len(names), names)
+		}
+		seen := map[string]bool{}
+		for _, n := range names {
+			if !words[n] || symbolKeywords[n] || seen[n] {
+				t.Fatalf("name %q of %q: pattern word %v, keyword %v, repeated %v", n, pattern, words[n], symbolKeywords[n], seen[n])
+			}
+			seen[n] = true
+		}
+	})
 }

@@ -100,7 +100,8 @@ var symbolKeywords = func() map[string]bool {
 }()
 
 // searchSymbols runs the symbol half of a fallback. It never fails: an
-// error of the searcher becomes an unavailable report.
+// error of the searcher becomes an unavailable report, and an invalid
+// record a dropped one.
 func searchSymbols(ctx context.Context, s SymbolSearcher, pattern string) *SymbolResult {
 	res := &SymbolResult{Names: symbolNames(pattern), Notice: SymbolNotice, Records: []evidence.Record{}}
 	if len(res.Names) == 0 {
@@ -124,10 +125,16 @@ func searchSymbols(ctx context.Context, s SymbolSearcher, pattern string) *Symbo
 	if res.Report.State == "" {
 		res.Report.State = evidence.Available
 	}
-	res.Report.Records = len(resp.Records)
-	if resp.Records != nil {
-		res.Records = resp.Records
+	// A host's searcher may break the record invariants: such a record is
+	// dropped with its reason, never passed on.
+	for _, r := range resp.Records {
+		if err := r.Validate(); err != nil {
+			res.Report.Dropped = append(res.Report.Dropped, r.Location()+": "+err.Error())
+			continue
+		}
+		res.Records = append(res.Records, r)
 	}
+	res.Report.Records = len(res.Records)
 	return res
 }
 

@@ -251,6 +251,9 @@ func printSymbols(out, errw io.Writer, p *project, sy *structural.SymbolResult) 
 			fmt.Fprintln(errw, p.red.String("  → "+rep.Guidance))
 		}
 	}
+	for _, d := range rep.Dropped {
+		fmt.Fprintln(errw, p.red.String("note: symbol search: dropped "+d))
+	}
 }
 
 // printDiff prints the edits as a unified diff against the files as they
