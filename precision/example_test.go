@@ -61,14 +61,21 @@ func ExampleResolveEncoding() {
 	// my-indexer code-points assumed
 }
 
-func ExampleProvider() {
+// exampleProject writes m.go and its index, the source dated before the
+// index, into a new directory the caller removes.
+func exampleProject() string {
 	dir, _ := os.MkdirTemp("", "precision-example")
-	defer os.RemoveAll(dir)
 	src := filepath.Join(dir, "m.go")
 	os.WriteFile(src, []byte("package m\n\n/* é */ func Hello() {}\n\nvar _ = Hello\n"), 0o644)
 	old := time.Now().Add(-time.Minute)
 	os.Chtimes(src, old, old) // written before the index
 	os.WriteFile(filepath.Join(dir, "index.scip"), exampleIndex(), 0o644)
+	return dir
+}
+
+func ExampleProvider() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
 
 	p := precision.New(precision.Options{Dir: dir})
 	defer p.Close()
@@ -83,4 +90,28 @@ func ExampleProvider() {
 	}
 	// Output:
 	// reference m.go:5:9-5:14 exact true
+}
+
+// SearchSymbols is the symbol half of the structural fallback: the
+// definitions and references of every symbol a name may mean, resolved by
+// the index.
+func ExampleProvider_SearchSymbols() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	p := precision.New(precision.Options{Dir: dir})
+	defer p.Close()
+	resp, err := p.SearchSymbols(context.Background(), []string{"Hello"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range resp.Records {
+		fmt.Println(r.Kind, r.Location(), r.Trust)
+	}
+	fmt.Println(resp.Report.State)
+	// Output:
+	// definition m.go:3:14-3:19 exact
+	// reference m.go:5:9-5:14 exact
+	// available
 }

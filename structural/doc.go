@@ -53,7 +53,10 @@
 // time, so a repeated query on an unchanged tree is fast. [AstGrep] runs an
 // external ast-grep, pinned to exactly [AstGrepVersion]. [Search] picks the
 // configured engine and falls back to [LexicalSearch], whose results are
-// weak evidence and say plainly that they lack structural precision.
+// weak evidence and say plainly that they lack structural precision, and,
+// with [Options.Symbols], to a [SymbolSearcher] (such as a precision
+// index) asked about the identifiers the pattern names: where those
+// names resolve, not where the pattern matches, which the answer says too.
 //
 // # Evidence
 //

@@ -36,7 +36,7 @@ type LexicalResult struct {
 	Notes     []string     `json:"notes,omitempty"`
 }
 
-var identRE = regexp.MustCompile(`\$*[A-Za-z_][A-Za-z0-9_]*`)
+var identRE = regexp.MustCompile(`\$*[\pL_][\pL\pN_]*`)
 
 // patternWords returns the identifiers a pattern spells literally (not
 // metavariable names), longest first.

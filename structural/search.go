@@ -20,19 +20,29 @@ type Options struct {
 	// Builtin is the built-in engine to use, so that its parse cache
 	// lives across searches; nil means a new one.
 	Builtin *Builtin
+	// Symbols, when set, is the symbol half of the fallback: when no
+	// structural engine answers, it is asked about the identifiers the
+	// pattern names, and its records join the lexical hits. It is never
+	// asked when an engine answers.
+	Symbols SymbolSearcher
 }
 
 // An Answer is a structural search's outcome: structural matches, or,
-// when no structural engine could run, the lexical fallback, which says
-// plainly that it lacks structural precision.
+// when no structural engine could run, the fallback: lexical hits and,
+// with [Options.Symbols], symbol records, which say plainly that they lack
+// structural precision.
 type Answer struct {
-	Structural *Result         `json:"structural,omitempty"`
-	Lexical    *LexicalResult  `json:"lexical,omitempty"`
-	Report     evidence.Report `json:"report"`
+	Structural *Result        `json:"structural,omitempty"`
+	Lexical    *LexicalResult `json:"lexical,omitempty"`
+	// Symbols is the symbol half of a fallback; nil for a structural
+	// answer or without a [SymbolSearcher].
+	Symbols *SymbolResult   `json:"symbols,omitempty"`
+	Report  evidence.Report `json:"report"`
 }
 
 // Records returns the answer as evidence records: structural for engine
-// matches, weak and lexical for fallback hits.
+// matches; for a fallback, weak and lexical for the text hits, then the
+// symbol records as the [SymbolSearcher] produced them.
 func (a *Answer) Records(pattern string) []evidence.Record {
 	var out []evidence.Record
 	if a.Structural != nil {
@@ -45,6 +55,9 @@ func (a *Answer) Records(pattern string) []evidence.Record {
 			out = append(out, a.Lexical.Hits[i].Record(pattern))
 		}
 	}
+	if a.Symbols != nil {
+		out = append(out, a.Symbols.Records...)
+	}
 	return out
 }
 
@@ -52,17 +65,29 @@ func (a *Answer) Records(pattern string) []evidence.Record {
 // always an error (a [*PatternError]), never an empty answer. When the
 // engine is disabled, unavailable (no cgo, ast-grep missing or not the
 // verified version) or does not know the language, the answer is the
-// lexical fallback and its report says why.
+// fallback — lexical hits, plus the records of opts.Symbols about the
+// identifiers the pattern names — and its report says why. A failing
+// symbol searcher is a note in the report, never a failed search.
 func Search(ctx context.Context, opts Options, req Request) (*Answer, error) {
 	fallback := func(reason string, state evidence.State) (*Answer, error) {
 		lex, err := LexicalSearch(ctx, req, reason)
 		if err != nil {
 			return nil, err
 		}
-		return &Answer{Lexical: lex, Report: evidence.Report{
+		ans := &Answer{Lexical: lex, Report: evidence.Report{
 			Provider: ProviderName, State: state, Reason: reason + "; " + LexicalNotice,
 			Records: len(lex.Hits),
-		}}, nil
+		}}
+		if opts.Symbols != nil {
+			sym := searchSymbols(ctx, opts.Symbols, req.Pattern)
+			ans.Symbols = sym
+			ans.Report.Records += len(sym.Records)
+			ans.Report.Reason += "; " + sym.summary()
+			if ans.Report.Guidance == "" {
+				ans.Report.Guidance = sym.Report.Guidance
+			}
+		}
+		return ans, nil
 	}
 	if opts.Disabled {
 		return fallback("structural search is disabled in the configuration (structural.enabled is false)", evidence.Disabled)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/trust"
@@ -93,4 +94,161 @@ func TestSearchStructuralOrError(t *testing.T) {
 	if !errors.Is(err, ErrInvalidPattern) {
 		t.Fatalf("invalid pattern: err = %v", err)
 	}
+}
+
+// fakeSymbols is a SymbolSearcher that records what it was asked.
+type fakeSymbols struct {
+	calls [][]string
+	resp  evidence.Response
+	err   error
+}
+
+func (f *fakeSymbols) SearchSymbols(_ context.Context, names []string) (evidence.Response, error) {
+	f.calls = append(f.calls, names)
+	return f.resp, f.err
+}
+
+func symbolRecord(path string, line int) evidence.Record {
+	return evidence.Record{Kind: evidence.Reference, Provider: "precision", Provenance: trust.PrecisionIndex,
+		Trust: trust.Exact, Exact: true, Confidence: 1, Path: path, StartLine: line, StartColumn: 1,
+		EndLine: line, EndColumn: 8, Symbol: "scip-python python m 1 `m`/old_api()."}
+}
+
+func TestSearchFallbackAsksSymbols(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.py": "old_api(1)\n# old_api in a comment\n"})
+	req := Request{Root: root, Pattern: "old_api($X)", Language: Python}
+	recs := []evidence.Record{symbolRecord("a.py", 1)}
+	tests := []struct {
+		name       string
+		opts       Options
+		req        Request
+		resp       evidence.Response
+		err        error
+		wantNames  [][]string
+		wantRecs   int // lexical + symbol records
+		wantReason []string
+	}{
+		{"disabled", Options{Disabled: true}, req, evidence.Response{Records: recs}, nil,
+			[][]string{{"old_api"}}, 3, []string{"without structural precision", "symbol fallback", "asked about old_api"}},
+		{"ast-grep missing", Options{Command: filepath.Join(t.TempDir(), "ast-grep")}, req, evidence.Response{Records: recs}, nil,
+			[][]string{{"old_api"}}, 3, []string{"without structural precision", "symbol fallback"}},
+		{"unknown language", Options{}, Request{Root: root, Pattern: "old_api($X)", Language: "cobol"}, evidence.Response{Records: recs}, nil,
+			[][]string{{"old_api"}}, 3, []string{"without structural precision"}},
+		{"stale searcher", Options{Disabled: true}, req,
+			evidence.Response{Records: []evidence.Record{evidence.MarkStale(recs[0])},
+				Report: evidence.Report{State: evidence.StaleState, Reason: "a.py changed", Guidance: "run: reindex"}}, nil,
+			[][]string{{"old_api"}}, 3, []string{"stale: a.py changed"}},
+		{"searcher fails", Options{Disabled: true}, req, evidence.Response{}, errors.New("index is broken"),
+			[][]string{{"old_api"}}, 2, []string{"without structural precision", "unavailable: symbol search failed: index is broken"}},
+		{"invalid record dropped", Options{Disabled: true}, req,
+			evidence.Response{Records: []evidence.Record{recs[0], {Kind: evidence.Reference, Path: "a.py"}}}, nil,
+			[][]string{{"old_api"}}, 3, []string{"symbol fallback"}},
+		{"no identifier", Options{Disabled: true}, Request{Root: root, Pattern: "$A == $A", Language: Python}, evidence.Response{Records: recs}, nil,
+			nil, 0, []string{"names no identifier"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeSymbols{resp: tc.resp, err: tc.err}
+			tc.opts.Symbols = f
+			ans, err := Search(context.Background(), tc.opts, tc.req)
+			if err != nil {
+				t.Fatalf("a failing symbol searcher failed the search: %v", err)
+			}
+			if diff := cmp.Diff(tc.wantNames, f.calls); diff != "" {
+				t.Errorf("names asked (-want +got):\n%s", diff)
+			}
+			if ans.Symbols == nil || ans.Lexical == nil || ans.Structural != nil {
+				t.Fatalf("answer %+v", ans)
+			}
+			got := ans.Records(tc.req.Pattern)
+			if len(got) != tc.wantRecs || ans.Report.Records != tc.wantRecs {
+				t.Errorf("%d records, report says %d, want %d", len(got), ans.Report.Records, tc.wantRecs)
+			}
+			if tc.err == nil && len(tc.wantNames) > 0 {
+				if diff := cmp.Diff(tc.resp.Records[:1], got[len(got)-1:]); diff != "" {
+					t.Errorf("symbol records are not passed through as produced (-want +got):\n%s", diff)
+				}
+			}
+			for _, w := range tc.wantReason {
+				if !strings.Contains(ans.Report.Reason, w) {
+					t.Errorf("report reason %q does not say %q", ans.Report.Reason, w)
+				}
+			}
+			if wantDropped := len(tc.resp.Records) - len(ans.Symbols.Records); tc.err == nil && len(tc.wantNames) > 0 && len(ans.Symbols.Report.Dropped) != wantDropped {
+				t.Errorf("dropped %q, want %d", ans.Symbols.Report.Dropped, wantDropped)
+			}
+			if ans.Report.Guidance != tc.resp.Report.Guidance {
+				t.Errorf("guidance %q, want %q", ans.Report.Guidance, tc.resp.Report.Guidance)
+			}
+		})
+	}
+}
+
+func TestSearchStructuralNeverAsksSymbols(t *testing.T) {
+	if !cgoEnabled {
+		t.Skip("the built-in engine needs cgo")
+	}
+	root := projectWith(t, map[string]string{"a.py": "old_api(1)\n"})
+	f := &fakeSymbols{resp: evidence.Response{Records: []evidence.Record{symbolRecord("a.py", 1)}}}
+	ans, err := Search(context.Background(), Options{Symbols: f}, Request{Root: root, Pattern: "old_api($X)", Language: Python})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.calls) != 0 || ans.Symbols != nil || ans.Structural == nil {
+		t.Fatalf("a structural answer asked the symbol searcher: calls %q, answer %+v", f.calls, ans)
+	}
+	if len(ans.Records("old_api($X)")) != 1 {
+		t.Errorf("records %+v", ans.Records("old_api($X)"))
+	}
+}
+
+func TestSymbolNames(t *testing.T) {
+	tests := []struct {
+		pattern string
+		want    []string
+	}{
+		{"old_api($X)", []string{"old_api"}},
+		{"fmt.Println($X)", []string{"Println"}},
+		{"$X.Close()", []string{"Close"}},
+		{"System.out.println($$$ARGS, $X)", []string{"println"}},
+		{"a.b(c.d($X))", []string{"b", "d"}},
+		{"os.Args", []string{"Args"}},
+		{"std::mem::swap", []string{"swap"}},
+		{"if err != nil { return $X }", []string{"err"}},
+		{"if ($A) { $$$ }", nil},
+		{"$A == $A", nil},
+		{"a(); b(); c(); d(); e()", []string{"a", "b", "c", "d"}},
+		{"f($X, f($Y))", []string{"f"}},
+		{"Héllo($X)", []string{"Héllo"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pattern, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, symbolNames(tt.pattern)); diff != "" {
+				t.Errorf("symbolNames (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// symbolNames only ever asks about words the pattern spells: never a
+// metavariable, never a keyword, at most maxSymbolNames, each once.
+func TestSymbolNamesProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pattern := rapid.StringMatching(`[a-zA-Z_$().: ,\->é]{0,40}`).Draw(t, "pattern")
+		words := map[string]bool{}
+		for _, w := range patternWords(pattern) {
+			words[w] = true
+		}
+		names := symbolNames(pattern)
+		if len(names) > maxSymbolNames {
+			t.Fatalf("%d names %q", len(names), names)
+		}
+		seen := map[string]bool{}
+		for _, n := range names {
+			if !words[n] || symbolKeywords[n] || seen[n] {
+				t.Fatalf("name %q of %q: pattern word %v, keyword %v, repeated %v", n, pattern, words[n], symbolKeywords[n], seen[n])
+			}
+			seen[n] = true
+		}
+	})
 }

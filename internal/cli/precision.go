@@ -158,15 +158,7 @@ func positionCommand(name string, kind evidence.Kind) func(ctx context.Context, 
 
 func printRecords(e *Env, p *project, recs []evidence.Record, reps []evidence.Report) {
 	for _, r := range recs {
-		tier := r.Trust.String()
-		if r.Stale {
-			tier += " (stale)"
-		}
-		line := fmt.Sprintf("%s\t%s\t%s", r.Location(), tier, r.Symbol)
-		if r.TargetSymbol != "" && r.TargetSymbol != r.Symbol {
-			line += " → " + r.TargetSymbol
-		}
-		fmt.Fprintln(e.Stdout, p.red.String(line))
+		fmt.Fprintln(e.Stdout, p.red.String(recordLine(r)))
 	}
 	for _, rep := range reps {
 		if rep.State == evidence.Available && rep.Reason == "" && len(rep.Dropped) == 0 {
@@ -187,6 +179,20 @@ func printRecords(e *Env, p *project, recs []evidence.Record, reps []evidence.Re
 	if len(recs) == 0 {
 		fmt.Fprintln(e.Stderr, "no results")
 	}
+}
+
+// recordLine is a record as one line: location, tier (stale said so) and
+// symbol.
+func recordLine(r evidence.Record) string {
+	tier := r.Trust.String()
+	if r.Stale {
+		tier += " (stale)"
+	}
+	line := fmt.Sprintf("%s\t%s\t%s", r.Location(), tier, r.Symbol)
+	if r.TargetSymbol != "" && r.TargetSymbol != r.Symbol {
+		line += " → " + r.TargetSymbol
+	}
+	return line
 }
 
 // parsePosition splits FILE:LINE:COL (one-based code points); the file may

@@ -23,20 +23,29 @@ const cliSym = "scip-go gomod example.com/m v1.0.0 `example.com/m`/Héllo()."
 func precisionProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := "package m\n\n/* é */ func Héllo() {}\n\nvar _ = Héllo\n"
-	p := filepath.Join(dir, "m.go")
+	// "/* é */ func " is 14 bytes, 13 code points; "Héllo" is 6 bytes.
+	writeIndexed(t, dir, "m.go", "package m\n\n/* é */ func Héllo() {}\n\nvar _ = Héllo\n", cliSym,
+		[]int32{2, 14, 20}, []int32{4, 8, 14})
+	return dir
+}
+
+// writeIndexed writes a Go source dated an hour ago and a scip-go index
+// of it at index.scip: sym is defined at def and read at each of refs.
+func writeIndexed(t *testing.T, dir, name, src, sym string, def []int32, refs ...[]int32) {
+	t.Helper()
+	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(p, old, old)
+	occs := []*scip.Occurrence{{Range: def, Symbol: sym, SymbolRoles: int32(scip.SymbolRole_Definition)}}
+	for _, r := range refs {
+		occs = append(occs, &scip.Occurrence{Range: r, Symbol: sym, SymbolRoles: int32(scip.SymbolRole_ReadAccess)})
+	}
 	ix := &scip.Index{
-		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go", Version: "0.1.26"}},
-		Documents: []*scip.Document{{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
-			// "/* é */ func " is 14 bytes, 13 code points; "Héllo" is 6 bytes.
-			{Range: []int32{2, 14, 20}, Symbol: cliSym, SymbolRoles: int32(scip.SymbolRole_Definition)},
-			{Range: []int32{4, 8, 14}, Symbol: cliSym, SymbolRoles: int32(scip.SymbolRole_ReadAccess)},
-		}}},
+		Metadata:  &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go", Version: "0.1.26"}},
+		Documents: []*scip.Document{{RelativePath: name, Occurrences: occs}},
 	}
 	b, err := proto.Marshal(ix)
 	if err != nil {
@@ -45,7 +54,6 @@ func precisionProject(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "index.scip"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 func TestDefCommand(t *testing.T) {

@@ -13,8 +13,12 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 )
+
+// A precision index is the symbol half of the structural fallback.
+var _ structural.SymbolSearcher = (*precision.Provider)(nil)
 
 // structuralFlags are the flags shared by search, structural and sg.
 type structuralFlags struct {
@@ -112,6 +116,14 @@ func structuralSearch(ctx context.Context, e *Env, f *structuralFlags, pattern s
 	if c := p.cfg.Structural.Command; c != nil {
 		opts.Command = *c
 	}
+	if p.cfg.PrecisionIndex.Enabled {
+		// The symbol half of the fallback. A search never runs the index
+		// generator: a stale index answers, marked stale.
+		prov := precisionProvider(e, p)
+		prov.DisableGeneration()
+		defer prov.Close()
+		opts.Symbols = prov
+	}
 	req := structural.Request{Root: p.root.Dir(), Pattern: pattern, Language: lang, Paths: paths,
 		Limits: structural.Limits{MaxMatches: *f.maxMatches}}
 
@@ -190,6 +202,12 @@ func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {
 			fmt.Fprintf(out, "%s:%d:%d: %s\n", h.Path, h.Range.StartLine, h.Range.StartColumn, p.red.String(h.Line))
 		}
 		fmt.Fprintf(errw, "%s in %s (weak evidence)\n", count(len(lx.Hits), "lexical hit"), count(lx.Files, "file"))
+		for _, n := range lx.Notes {
+			fmt.Fprintln(errw, "note: "+p.red.String(n))
+		}
+		if sy := ans.Symbols; sy != nil {
+			printSymbols(out, errw, p, sy)
+		}
 		return
 	}
 	res := ans.Structural
@@ -206,6 +224,35 @@ func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {
 		count(len(res.Matches), "match"), count(len(files), "file"), res.Engine, count(res.Files, "file"), res.Parsed)
 	for _, n := range res.Notes {
 		fmt.Fprintln(errw, "note: "+p.red.String(n))
+	}
+}
+
+// printSymbols prints the symbol half of a fallback: where the pattern's
+// names resolve, each with its tier, and on errw what was asked and the
+// searcher's state.
+func printSymbols(out, errw io.Writer, p *project, sy *structural.SymbolResult) {
+	if len(sy.Records) > 0 {
+		fmt.Fprintln(out, "warning: "+structural.SymbolNotice)
+		for _, r := range sy.Records {
+			fmt.Fprintln(out, p.red.String(recordLine(r)))
+		}
+	}
+	if len(sy.Names) > 0 {
+		fmt.Fprintf(errw, "%s for %s\n", count(len(sy.Records), "symbol record"), strings.Join(sy.Names, ", "))
+	}
+	rep := sy.Report
+	if rep.State != evidence.Available || rep.Reason != "" {
+		msg := "symbol search: " + string(rep.State)
+		if rep.Reason != "" {
+			msg += " — " + rep.Reason
+		}
+		fmt.Fprintln(errw, "note: "+p.red.String(msg))
+		if rep.Guidance != "" {
+			fmt.Fprintln(errw, p.red.String("  → "+rep.Guidance))
+		}
+	}
+	for _, d := range rep.Dropped {
+		fmt.Fprintln(errw, p.red.String("note: symbol search: dropped "+d))
 	}
 }
 

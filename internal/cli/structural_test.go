@@ -2,10 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -105,5 +107,101 @@ func TestStructuralDisabledFallsBack(t *testing.T) {
 		if r.Trust.String() != "weak" || r.Provenance != "lexical" {
 			t.Errorf("fallback record %+v is not weak lexical evidence", r)
 		}
+	}
+}
+
+const oldAPISym = "scip-go gomod example.com/m v1.0.0 `example.com/m`/OldAPI()."
+
+// oldAPIProject is a Go file that defines and calls OldAPI, and mentions
+// it in a comment, with a scip-go index of it dated after the source and a
+// configuration that switches structural search off.
+func oldAPIProject(t *testing.T) string {
+	t.Helper()
+	dir := testtool.WriteTree(t, map[string]string{".codecortex/config.json": `{"structural":{"enabled":false}}`})
+	writeIndexed(t, dir, "m.go", "package m\n\nfunc OldAPI(x int) {}\n\n// OldAPI(2) is only mentioned\nvar _ = func() int { OldAPI(1); return 0 }\n",
+		oldAPISym, []int32{2, 5, 11}, []int32{5, 21, 27})
+	return dir
+}
+
+// With structural search off, `cortex search` answers from text and from
+// the precision index: the symbol records are the index's, exact while it
+// is fresh (the comment is a text hit, never a symbol record), and the
+// output still says the answer lacks structural precision.
+func TestSearchFallbackWithSymbols(t *testing.T) {
+	dir := oldAPIProject(t)
+	code, out, errOut := run(t, dir, nil, "search", "OldAPI($X)", "--lang", "go")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{
+		"without structural precision",
+		"m.go:5:4: // OldAPI(2) is only mentioned",
+		"warning: symbol fallback",
+		"m.go:3:6-3:12\texact\t" + oldAPISym + "\n",
+		"m.go:6:22-6:28\texact\t" + oldAPISym + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout does not have %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "2 symbol records for OldAPI") {
+		t.Errorf("stderr %q", errOut)
+	}
+
+	_, out, _ = run(t, dir, nil, "search", "OldAPI($X)", "--lang", "go", "--json")
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r evidence.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Validate(); err != nil {
+			t.Error(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %s %v", r.Provenance, r.Trust, r.Kind, r.Location(), r.Exact))
+	}
+	want := []string{
+		"lexical weak structural_match m.go:3:6-3:12 false",
+		"lexical weak structural_match m.go:5:4-5:10 false",
+		"lexical weak structural_match m.go:6:22-6:28 false",
+		"precision-index exact definition m.go:3:6-3:12 true",
+		"precision-index exact reference m.go:6:22-6:28 true",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+
+	// A source changed after the index: the symbol records are stale.
+	now := time.Now()
+	os.Chtimes(filepath.Join(dir, "m.go"), now, now)
+	_, out, errOut = run(t, dir, nil, "search", "OldAPI($X)", "--lang", "go")
+	if !strings.Contains(out, "m.go:3:6-3:12\tinferred_high (stale)\t") || !strings.Contains(errOut, "symbol search: stale") {
+		t.Errorf("stale index: stdout\n%s\nstderr %q", out, errOut)
+	}
+}
+
+// Without an index the fallback is lexical only and says why the symbol
+// half is missing; with precision off it does not ask at all.
+func TestSearchFallbackWithoutIndex(t *testing.T) {
+	tests := []struct {
+		name, config, inStderr string
+	}{
+		{"no index", `{"structural":{"enabled":false}}`, "note: symbol search: unavailable — symbol search failed: no precision index"},
+		{"precision disabled", `{"structural":{"enabled":false},"precision_index":{"enabled":false}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := structuralProject(t, tt.config)
+			code, out, errOut := run(t, dir, nil, "search", "old_api($X)", "--lang", "python")
+			if code != ExitOK || !strings.Contains(out, "without structural precision") || strings.Contains(out, "symbol fallback") {
+				t.Fatalf("exit %d, stdout:\n%s", code, out)
+			}
+			if tt.inStderr == "" && strings.Contains(errOut, "symbol") {
+				t.Errorf("stderr mentions symbol search with precision off: %q", errOut)
+			}
+			if !strings.Contains(errOut, tt.inStderr) {
+				t.Errorf("stderr %q does not have %q", errOut, tt.inStderr)
+			}
+		})
 	}
 }
