@@ -129,15 +129,12 @@ type pyproject struct {
 	} `toml:"tool"`
 }
 
-// groupScope maps a dependency group's name to a scope.
+// groupScope maps a dependency group's name to a scope: test groups are
+// test, every other named group (dev, lint, typing, docs...) is dev.
 func groupScope(g string) Scope {
 	switch strings.ToLower(g) {
-	case "dev", "develop", "development", "lint", "typing":
-		return Dev
 	case "test", "tests", "testing", "pytest":
 		return Test
-	case "doc", "docs":
-		return Dev
 	}
 	return Dev
 }
