@@ -34,6 +34,9 @@ type BuiltinOptions struct {
 type Builtin struct {
 	opts  BuiltinOptions
 	cache *treeCache
+	// exhaustive parses every file whole, without literals, chains or
+	// segments: the reference the prefilters are tested against.
+	exhaustive bool
 }
 
 // NewBuiltin returns the built-in engine.
@@ -210,8 +213,9 @@ func compileEach(pattern string, files []string, patterns map[Language]*Pattern,
 }
 
 // load returns the parsed tree of rel, from the cache when the file's
-// size and modification time are unchanged. It returns a nil tree for a
-// file that cannot contain a match.
+// size and modification time are unchanged and the cached parse covers
+// every segment the pattern may match in. It returns a nil tree for a file
+// that cannot contain a match.
 func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]*parser, maxBytes int64) (t *tree, parsed bool, err error) {
 	fi, err := fs.Stat(fsys, rel)
 	if err != nil {
@@ -221,30 +225,73 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 		return nil, false, fmt.Errorf("structural: %s is larger than %d bytes", rel, maxBytes)
 	}
 	key := cacheKey{path: rel, lang: p.lang, size: fi.Size(), mtime: fi.ModTime()}
-	if e, ok := b.cache.get(key); ok {
-		if !p.mayMatch(e.src) {
-			return nil, false, nil
+	e, hit := b.cache.get(key)
+	if !hit {
+		src, err := fs.ReadFile(fsys, rel)
+		if err != nil {
+			return nil, false, err
 		}
-		if e.nodes != nil {
+		e = &cacheEntry{src: src}
+	}
+	if b.exhaustive {
+		if e.nodes != nil && e.parsed == nil {
 			return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
 		}
-		// Read before but never parsed: parse the cached source.
-		return b.parseInto(key, e.src, p, parsers)
+		return b.parseInto(key, e, nil, p, parsers)
 	}
-	src, err := fs.ReadFile(fsys, rel)
-	if err != nil {
-		return nil, false, err
-	}
-	if !p.mayMatch(src) {
-		b.cache.put(key, &cacheEntry{src: src})
+	if !p.mayMatch(e.src) {
+		if !hit {
+			b.cache.put(key, e)
+		}
 		return nil, false, nil
 	}
-	return b.parseInto(key, src, p, parsers)
+	if e.nodes != nil && e.parsed == nil {
+		return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
+	}
+	learned := !hit // whether e holds something the cache lacks
+	if !e.split {
+		e = &cacheEntry{src: e.src, segs: segmentsOf(p.lang, e.src), split: true}
+		learned = true
+	}
+	var marks []bool
+	if e.segs != nil {
+		marks = make([]bool, len(e.segs))
+		if !selectSegments(p, e.src, e.segs, marks) {
+			if learned {
+				b.cache.put(key, e)
+			}
+			return nil, false, nil
+		}
+		if e.nodes != nil && covers(e.parsed, marks) {
+			return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
+		}
+		// Keep what an earlier search parsed, so the cached tree only grows.
+		for k, m := range e.parsed {
+			marks[k] = marks[k] || m
+		}
+		if covers(marks, nil) {
+			marks = nil
+		}
+	}
+	return b.parseInto(key, e, marks, p, parsers)
 }
 
-// parseInto parses src with the worker's parser for p's language and
-// caches the result.
-func (b *Builtin) parseInto(key cacheKey, src []byte, p *Pattern, parsers map[Language]*parser) (*tree, bool, error) {
+// covers reports whether every segment marked in need is marked in have;
+// a nil need stands for every segment.
+func covers(have, need []bool) bool {
+	for k, h := range have {
+		if !h && (need == nil || need[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseInto parses e's source, only the segments marked in marks when it
+// is not nil, with the worker's parser for p's language, and caches the
+// result. A partial parse with a syntax error is redone whole, so that
+// every file either parses whole or holds segments that parse cleanly.
+func (b *Builtin) parseInto(key cacheKey, e *cacheEntry, marks []bool, p *Pattern, parsers map[Language]*parser) (*tree, bool, error) {
 	ps := parsers[p.lang]
 	if ps == nil {
 		var err error
@@ -254,12 +301,30 @@ func (b *Builtin) parseInto(key cacheKey, src []byte, p *Pattern, parsers map[La
 		}
 		parsers[p.lang] = ps
 	}
-	nodes, ok := ps.parse(src)
+	segs := e.segs
+	if marks == nil {
+		segs = nil
+	}
+	nodes, ok := ps.parse(e.src, segs, marks)
+	if ok && segs != nil && hasBroken(nodes) {
+		marks, segs = nil, nil
+		nodes, ok = ps.parse(e.src, nil, nil)
+	}
 	if !ok {
 		return nil, true, fmt.Errorf("structural: %s could not be parsed", key.path)
 	}
-	b.cache.put(key, &cacheEntry{src: src, nodes: nodes})
-	return &tree{g: p.g, src: src, nodes: nodes}, true, nil
+	b.cache.put(key, &cacheEntry{src: e.src, segs: e.segs, split: e.split, nodes: nodes, parsed: marks})
+	return &tree{g: p.g, src: e.src, nodes: nodes}, true, nil
+}
+
+// hasBroken reports whether a tree has an ERROR or MISSING node.
+func hasBroken(nodes []flatNode) bool {
+	for i := range nodes {
+		if nodes[i].flags&(flagError|flagMissing) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // searchTree returns the pattern's matches in one parsed file.
@@ -319,14 +384,23 @@ type cacheKey struct {
 	mtime time.Time
 }
 
-// A cacheEntry is a file's content and, once parsed, its nodes.
+// A cacheEntry is a file's content and, once parsed, its nodes. Entries
+// are never changed once cached: a search that learns more caches a new one.
 type cacheEntry struct {
-	src   []byte
+	src []byte
+	// segs are the file's segments (see segmentsOf), nil when it is
+	// parsed whole; split says whether they were computed.
+	segs  []segment
+	split bool
 	nodes []flatNode
+	// parsed marks the segments nodes cover; nil when nodes cover the
+	// whole file.
+	parsed []bool
 }
 
 func (e *cacheEntry) bytes() int64 {
-	return int64(len(e.src)) + int64(len(e.nodes))*int64(unsafe.Sizeof(flatNode{}))
+	return int64(len(e.src)) + int64(len(e.nodes))*int64(unsafe.Sizeof(flatNode{})) +
+		int64(len(e.segs))*int64(unsafe.Sizeof(segment{})) + int64(len(e.parsed))
 }
 
 // treeCache keeps parsed files up to a byte budget; when full it keeps

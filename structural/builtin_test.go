@@ -145,6 +145,44 @@ func TestBuiltinCache(t *testing.T) {
 	}
 }
 
+// TestBuiltinCacheGrowsPartialTrees: a search parses only the declarations
+// that may hold a match; a later search that needs others parses the
+// union, so the cached tree only grows, and a search it covers parses
+// nothing.
+func TestBuiltinCacheGrowsPartialTrees(t *testing.T) {
+	root := projectWith(t, map[string]string{
+		"a.go": "package a\n\nfunc f() { one(1) }\n\nfunc g() { two(2) }\n\nfunc h() { one(3); two(4) }\n",
+	})
+	e := NewBuiltin(BuiltinOptions{})
+	for i, step := range []struct {
+		pattern string
+		parsed  int
+		matches int
+		covered []bool // the segments the cached tree covers after; nil for all
+	}{
+		{"one($X)", 1, 2, []bool{false, true, false, true}},
+		{"two($X)", 1, 2, []bool{false, true, true, true}},
+		{"one($X)", 0, 2, []bool{false, true, true, true}},
+		{"package $P", 1, 1, nil},
+		{"two($X)", 0, 2, nil},
+	} {
+		res, err := e.Search(context.Background(), Request{Root: root, Pattern: step.pattern, Language: Go})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Parsed != step.parsed || len(res.Matches) != step.matches {
+			t.Errorf("step %d %q: parsed %d files, %d matches; want %d, %d", i, step.pattern, res.Parsed, len(res.Matches), step.parsed, step.matches)
+		}
+		var got []bool
+		for _, slot := range e.cache.m {
+			got = slot.entry.parsed
+		}
+		if diff := cmp.Diff(step.covered, got); diff != "" {
+			t.Errorf("step %d %q: cached segments (-want +got):\n%s", i, step.pattern, diff)
+		}
+	}
+}
+
 func TestBuiltinCancelled(t *testing.T) {
 	root := projectWith(t, map[string]string{"a.go": "package a\nfunc f() { call(1) }\n"})
 	ctx, cancel := context.WithCancel(context.Background())

@@ -180,7 +180,7 @@ func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
 		{"import (µµµSPECS)", false},
 		{"func _() {\nfunc µF() {}\n}", true},
 	} {
-		nodes, ok := ps.parse([]byte(tc.src))
+		nodes, ok := ps.parse([]byte(tc.src), nil, nil)
 		if !ok {
 			t.Fatal("parse failed")
 		}
@@ -197,7 +197,6 @@ func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
 // before, 291 of them failed: calls such as b.grow(n), which
 // tree-sitter-go reads there as type conversions, found nothing.
 func TestStatementContextMeasured(t *testing.T) {
-	g, ps := goParser(t)
 	var files []string
 	for _, pkg := range []string{"strings", "encoding/json"} {
 		fs, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", pkg, "*.go"))
@@ -206,14 +205,43 @@ func TestStatementContextMeasured(t *testing.T) {
 		}
 		files = append(files, fs...)
 	}
-	seen := map[string]bool{}
 	tried, failed := 0, 0
+	eachOneLineStatement(t, files, func(f string, tr *tree, c uint32, text string) {
+		tried++
+		p, err := Compile(text, Go)
+		if err != nil {
+			failed++
+			t.Errorf("%s: Compile(%q): %v", filepath.Base(f), text, err)
+			return
+		}
+		var m matcher
+		found := false
+		for _, got := range searchTree(&m, p, tr, "f", 1<<20) {
+			found = found || got.Range.StartByte == int(tr.nodes[c].start)
+		}
+		if !found {
+			failed++
+			t.Errorf("%s: pattern %q does not find itself", filepath.Base(f), text)
+		}
+	})
+	if tried < 1000 {
+		t.Errorf("only %d statements tried", tried)
+	}
+	t.Logf("%d one-line statements, %d failed", tried, failed)
+}
+
+// eachOneLineStatement calls fn with every distinct statement of files
+// that fits on one line (comments aside), in file order.
+func eachOneLineStatement(t *testing.T, files []string, fn func(file string, tr *tree, node uint32, text string)) {
+	t.Helper()
+	g, ps := goParser(t)
+	seen := map[string]bool{}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		nodes, ok := ps.parse(src)
+		nodes, ok := ps.parse(src, nil, nil)
 		if !ok {
 			t.Fatalf("%s: parse failed", f)
 		}
@@ -228,29 +256,10 @@ func TestStatementContextMeasured(t *testing.T) {
 					continue
 				}
 				seen[text] = true
-				tried++
-				p, err := Compile(text, Go)
-				if err != nil {
-					failed++
-					t.Errorf("%s: Compile(%q): %v", filepath.Base(f), text, err)
-					continue
-				}
-				var m matcher
-				found := false
-				for _, got := range searchTree(&m, p, tr, "f", 1<<20) {
-					found = found || got.Range.StartByte == int(tr.nodes[c].start)
-				}
-				if !found {
-					failed++
-					t.Errorf("%s: pattern %q does not find itself", filepath.Base(f), text)
-				}
+				fn(f, tr, c, text)
 			}
 		}
 	}
-	if tried < 1000 {
-		t.Errorf("only %d statements tried", tried)
-	}
-	t.Logf("%d one-line statements, %d failed", tried, failed)
 }
 
 // goParser returns Go's grammar and a parser closed with the test.

@@ -17,10 +17,13 @@ typedef struct TSTree TSTree;
 typedef struct TSLanguage TSLanguage;
 typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+typedef struct { uint32_t row, column; } TSPoint;
+typedef struct { TSPoint start_point, end_point; uint32_t start_byte, end_byte; } TSRange;
 
 TSParser *ts_parser_new(void);
 void ts_parser_delete(TSParser *self);
 bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
+bool ts_parser_set_included_ranges(TSParser *self, const TSRange *ranges, uint32_t count);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
 void ts_tree_delete(TSTree *self);
 TSNode ts_tree_root_node(const TSTree *self);
@@ -46,13 +49,17 @@ typedef struct {
 
 enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
 
-// cc_parse parses src and writes the tree's visible nodes in pre-order into
-// out (at most cap of them). It returns the number of nodes in the tree,
-// which is more than cap when out was too small, or -1 when parsing failed.
-// named[sym] says whether a kind is named (symbols past nsyms are not),
-// which saves a call per node; child counts come from the walk itself.
-static int64_t cc_parse(TSParser *p, const char *src, uint32_t len, cc_node *out, uint32_t cap,
-                        const uint8_t *named, uint32_t nsyms) {
+// cc_parse parses src, or only its nranges ranges when there are any, and
+// writes the tree's visible nodes in pre-order into out (at most cap of
+// them). It returns the number of nodes in the tree, which is more than cap
+// when out was too small, or -1 when parsing failed. named[sym] says
+// whether a kind is named (symbols past nsyms are not), which saves a call
+// per node; child counts come from the walk itself.
+static int64_t cc_parse(TSParser *p, const char *src, uint32_t len, const TSRange *ranges, uint32_t nranges,
+                        cc_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
+	// No ranges means the whole document; the parser keeps what it was
+	// last given, so every parse sets them.
+	if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) return -1;
 	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
 	if (!t) return -1;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
@@ -181,6 +188,8 @@ func grammarOf(l Language) (*grammar, bool) {
 		g.comment[i] = containsComment(g.names[i])
 		if tl.NodeKindIsNamed(uint16(i)) {
 			g.named[i] = 1
+		} else if tl.NodeKindIsVisible(uint16(i)) && isWord(g.names[i]) {
+			g.keywords = append(g.keywords, g.names[i])
 		}
 	}
 	grammars[l] = g
@@ -189,9 +198,10 @@ func grammarOf(l Language) (*grammar, bool) {
 
 // A parser parses files of one language; it is not safe for concurrent use.
 type parser struct {
-	p   *C.TSParser
-	g   *grammar
-	buf []flatNode
+	p      *C.TSParser
+	g      *grammar
+	buf    []flatNode
+	ranges []C.TSRange
 }
 
 func newParser(g *grammar) (*parser, error) {
@@ -214,12 +224,34 @@ func (p *parser) Close() {
 	}
 }
 
-// parse returns the flattened syntax tree of src. The tree owns a copy of
-// its nodes but shares src.
-func (p *parser) parse(src []byte) ([]flatNode, bool) {
+// parse returns the flattened syntax tree of src, or, when segs is not
+// nil, of the segments marked in marks alone (adjacent ones joined). The
+// tree owns a copy of its nodes but shares src.
+func (p *parser) parse(src []byte, segs []segment, marks []bool) ([]flatNode, bool) {
 	named := p.g.named
 	if len(src) >= 1<<31 {
 		return nil, false
+	}
+	p.ranges = p.ranges[:0]
+	for k, s := range segs {
+		if !marks[k] {
+			continue
+		}
+		if n := len(p.ranges); n > 0 && p.ranges[n-1].end_byte == C.uint32_t(s.start) {
+			r := &p.ranges[n-1]
+			r.end_byte, r.end_point = C.uint32_t(s.end), C.TSPoint{row: C.uint32_t(s.endRow), column: C.uint32_t(s.endCol)}
+			continue
+		}
+		p.ranges = append(p.ranges, C.TSRange{
+			start_point: C.TSPoint{row: C.uint32_t(s.startRow)},
+			end_point:   C.TSPoint{row: C.uint32_t(s.endRow), column: C.uint32_t(s.endCol)},
+			start_byte:  C.uint32_t(s.start),
+			end_byte:    C.uint32_t(s.end),
+		})
+	}
+	var ranges *C.TSRange
+	if len(p.ranges) > 0 {
+		ranges = &p.ranges[0]
 	}
 	guess := len(src)/3 + 64
 	if cap(p.buf) < guess {
@@ -233,7 +265,7 @@ func (p *parser) parse(src []byte) ([]flatNode, bool) {
 		} else {
 			srcPtr = (*C.char)(unsafe.Pointer(&emptySource[0]))
 		}
-		n := int64(C.cc_parse(p.p, srcPtr, C.uint32_t(len(src)),
+		n := int64(C.cc_parse(p.p, srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
 			(*C.cc_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
 		if n < 0 {

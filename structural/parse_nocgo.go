@@ -16,6 +16,6 @@ func newParser(*grammar) (*parser, error) { return nil, ErrUnavailable }
 
 func (*parser) Close() {}
 
-func (*parser) parse([]byte) ([]flatNode, bool) { return nil, false }
+func (*parser) parse([]byte, []segment, []bool) ([]flatNode, bool) { return nil, false }
 
 var _ unsafe.Pointer // grammar.ptr keeps the same type in both builds

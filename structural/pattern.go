@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -57,7 +58,10 @@ type Pattern struct {
 	// every one of them occurs verbatim in any code the pattern matches,
 	// so a file lacking one is never parsed.
 	literals [][]byte
-	vars     []string
+	// chains are runs of tokens any match holds in order (see chain.go),
+	// checked after the literals.
+	chains []*regexp.Regexp
+	vars   []string
 	// context is the statement context the pattern was read in, or nil
 	// for the top-level reading.
 	context *stmtContext
@@ -79,6 +83,7 @@ func (p *Pattern) roots() []*pnode {
 // need stay a prefilter.
 func (p *Pattern) addAlternative(other *Pattern) {
 	p.alts = append(p.alts, other.root)
+	p.chains = nil // a node matching either reading need not hold them
 	both := map[string]bool{}
 	for _, l := range other.literals {
 		both[string(l)] = true
@@ -124,7 +129,7 @@ func Compile(pattern string, lang Language) (*Pattern, error) {
 		return nil, err
 	}
 	defer ps.Close()
-	nodes, ok := ps.parse([]byte(src))
+	nodes, ok := ps.parse([]byte(src), nil, nil)
 	if !ok {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "the parser gave up"}
 	}
@@ -198,7 +203,7 @@ func compileInContext(pattern string, lang Language, g *grammar, ps *parser, src
 		return nil, nil
 	}
 	wrapped := sc.prefix + src + sc.suffix
-	nodes, ok := ps.parse([]byte(wrapped))
+	nodes, ok := ps.parse([]byte(wrapped), nil, nil)
 	if !ok {
 		return nil, nil
 	}
@@ -314,6 +319,7 @@ func buildPattern(pattern string, lang Language, t *tree, root uint32, offsets [
 	p.collect(&p.root, map[string]bool{}, map[string]bool{})
 	sort.Slice(p.literals, func(i, j int) bool { return len(p.literals[i]) > len(p.literals[j]) })
 	sort.Strings(p.vars)
+	p.buildChains()
 	return p, nil
 }
 
@@ -438,10 +444,16 @@ func (p *Pattern) collect(n *pnode, lits, vars map[string]bool) {
 	}
 }
 
-// mayMatch reports whether src contains every literal the pattern needs.
+// mayMatch reports whether src contains every literal and every chain
+// the pattern needs.
 func (p *Pattern) mayMatch(src []byte) bool {
 	for _, l := range p.literals {
 		if !bytes.Contains(src, l) {
+			return false
+		}
+	}
+	for _, c := range p.chains {
+		if !c.Match(src) {
 			return false
 		}
 	}

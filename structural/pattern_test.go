@@ -112,7 +112,7 @@ func FuzzCompile(f *testing.F) {
 		}
 		defer ps.Close()
 		src := []byte(pattern)
-		nodes, ok := ps.parse(src)
+		nodes, ok := ps.parse(src, nil, nil)
 		if !ok {
 			return
 		}

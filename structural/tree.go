@@ -2,6 +2,7 @@ package structural
 
 import (
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -31,6 +32,12 @@ type grammar struct {
 	names   []string       // kind name by symbol id
 	comment []bool         // the kind is a comment
 	named   []uint8        // 1 when the kind is named
+	// keywords are the names of the visible unnamed kinds that are words
+	// (if, return, func...), possibly repeated.
+	keywords []string
+
+	gapOnce sync.Once
+	gap     string // see gapExpr
 }
 
 func containsComment(kind string) bool { return strings.Contains(kind, "comment") }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package structural
+
+const raceEnabled = false

@@ -1,0 +1,254 @@
+package structural
+
+// Parsing dominates a search, and most of a file is usually far from any
+// match: in prometheus, the files holding both literals of
+// `if err != nil { return $$$ }` are 7.9 MB, the top-level declarations
+// holding both 4.1 MB. A file whose language can be split safely at its
+// top-level declarations is cut into segments; only the segments holding
+// every literal the pattern needs are parsed, through tree-sitter's
+// included ranges, which keep every node at its offset in the file.
+//
+// A match never spans two segments: every segment boundary is the start
+// of a top-level declaration, so every node below the file's root lies
+// within one segment. For a file without syntax errors the parse of a
+// declaration does not depend on the declarations around it, so the
+// partial tree holds the same subtrees as the whole parse. When the
+// partial parse has an ERROR or MISSING node the file is parsed whole.
+
+// A segment is a stretch of a file that starts at column 0 of a line and
+// holds whole top-level items, with its end point as tree-sitter counts
+// points (rows by '\n', columns in bytes).
+type segment struct {
+	start, end     uint32
+	startRow       uint32 // the start is at column 0 of this row
+	endRow, endCol uint32
+}
+
+// segmentsOf returns src's segments for lang, or nil when the file is
+// parsed whole: lang has no splitter, the file cannot be split safely, or
+// it has a single segment.
+func segmentsOf(lang Language, src []byte) []segment {
+	if lang != Go || len(src) >= 1<<31 {
+		return nil
+	}
+	return goSegments(src)
+}
+
+// goSegments cuts Go source before every line that starts, at column 0
+// and outside every bracket, with func, type, var, const or import, where
+// the line before ends a statement (Go inserts a semicolon there, so the
+// declaration before cannot continue onto it). It lexes comments, strings,
+// runes and raw strings so that none of their content counts. It returns
+// nil for a file it cannot follow: an unterminated comment or literal, or
+// unbalanced brackets.
+func goSegments(src []byte) []segment {
+	var (
+		segs  []segment
+		row   uint32
+		depth int
+		// open is true when the last token does not end a statement
+		// (an operator, a comma, most keywords), so the next line
+		// continues it.
+		open bool
+	)
+	cut := func(at int) {
+		if n := len(segs); n > 0 {
+			segs[n-1].end, segs[n-1].endRow, segs[n-1].endCol = uint32(at), row, 0
+		}
+		segs = append(segs, segment{start: uint32(at), startRow: row})
+	}
+	cut(0)
+	lineStart := 0
+	for i := 0; i < len(src); {
+		if i == lineStart && i > 0 && depth == 0 && !open && startsGoDecl(src[i:]) {
+			cut(i)
+		}
+		c := src[i]
+		switch {
+		case c == '\n':
+			row++
+			i++
+			lineStart = i
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i += 2
+			for {
+				if i+1 >= len(src) {
+					return nil
+				}
+				if src[i] == '*' && src[i+1] == '/' {
+					i += 2
+					break
+				}
+				if src[i] == '\n' {
+					row++
+					lineStart = i + 1
+				}
+				i++
+			}
+		case c == '"' || c == '\'':
+			i++
+			for {
+				if i >= len(src) || src[i] == '\n' {
+					return nil
+				}
+				if src[i] == '\\' {
+					if i+1 < len(src) && src[i+1] == '\n' {
+						return nil // a line break inside a literal: not Go
+					}
+					i += 2
+					continue
+				}
+				if src[i] == c {
+					i++
+					break
+				}
+				i++
+			}
+			open = false
+		case c == '`':
+			i++
+			for {
+				if i >= len(src) {
+					return nil
+				}
+				if src[i] == '\n' {
+					row++
+					lineStart = i + 1
+				}
+				if src[i] == '`' {
+					i++
+					break
+				}
+				i++
+			}
+			open = false
+		case isGoWordByte(c):
+			j := i
+			for j < len(src) && isGoWordByte(src[j]) {
+				j++
+			}
+			open = goKeepsOpen(src[i:j])
+			i = j
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			open = true
+			i++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth < 0 {
+				return nil
+			}
+			open = false
+			i++
+		case (c == '+' || c == '-') && i+1 < len(src) && src[i+1] == c:
+			open = false // ++ and -- end a statement
+			i += 2
+		case c == ';':
+			open = false
+			i++
+		default:
+			open = true
+			i++
+		}
+	}
+	if depth != 0 || len(segs) < 2 {
+		return nil
+	}
+	last := &segs[len(segs)-1]
+	last.end, last.endRow, last.endCol = uint32(len(src)), row, uint32(len(src)-lineStart)
+	return segs
+}
+
+// isGoWordByte reports whether c can be part of an identifier, keyword or
+// number (bytes of multi-byte UTF-8 letters included).
+func isGoWordByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+// goKeepsOpen reports whether a line ending with word does not end a
+// statement: every keyword but break, continue, fallthrough and return.
+func goKeepsOpen(word []byte) bool {
+	switch string(word) {
+	case "case", "chan", "const", "default", "defer", "else", "for", "func", "go", "goto",
+		"if", "import", "interface", "map", "package", "range", "select", "struct", "switch",
+		"type", "var":
+		return true
+	}
+	return false
+}
+
+// startsGoDecl reports whether line starts a top-level declaration in a
+// form nothing before it can continue: type, var, const or import, which
+// only ever start a declaration, or a named function or method
+// (func Name( or func (recv) Name(, with [ for type parameters). A func
+// without a name is a function type or literal, which tree-sitter-go
+// would read as continuing an unfinished declaration before it (var A on
+// the line before is a variable of that function type), so it never cuts.
+func startsGoDecl(line []byte) bool {
+	for _, kw := range [...]string{"type", "var", "const", "import"} {
+		if hasGoWord(line, kw) {
+			return true
+		}
+	}
+	if !hasGoWord(line, "func") {
+		return false
+	}
+	rest := skipBlanks(line[len("func"):])
+	if len(rest) > 0 && rest[0] == '(' {
+		depth := 0
+		i := 0
+		for ; i < len(rest) && rest[i] != '\n'; i++ {
+			if rest[i] == '(' {
+				depth++
+			} else if rest[i] == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if depth != 0 || i == len(rest) || rest[i] != ')' {
+			return false
+		}
+		rest = skipBlanks(rest[i+1:])
+	}
+	n := 0
+	for n < len(rest) && isGoWordByte(rest[n]) {
+		n++
+	}
+	if n == 0 || '0' <= rest[0] && rest[0] <= '9' {
+		return false
+	}
+	rest = skipBlanks(rest[n:])
+	return len(rest) > 0 && (rest[0] == '(' || rest[0] == '[')
+}
+
+// hasGoWord reports whether line starts with the word kw.
+func hasGoWord(line []byte, kw string) bool {
+	return len(line) > len(kw) && string(line[:len(kw)]) == kw && !isGoWordByte(line[len(kw)])
+}
+
+func skipBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// selectSegments marks the segments of src that p may match in, and
+// reports whether any is marked.
+func selectSegments(p *Pattern, src []byte, segs []segment, marks []bool) bool {
+	any := false
+	for k, s := range segs {
+		if p.mayMatch(src[s.start:s.end]) {
+			marks[k] = true
+			any = true
+		}
+	}
+	return any
+}
