@@ -5,6 +5,12 @@ go 1.26.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/scip-code/scip/bindings/go/scip v0.7.1
+	github.com/tree-sitter-grammars/tree-sitter-kotlin v1.1.0
+	github.com/tree-sitter/tree-sitter-bash v0.25.1
+	github.com/tree-sitter/tree-sitter-c-sharp v0.23.5
+	github.com/tree-sitter/tree-sitter-cpp v0.23.4
+	github.com/tree-sitter/tree-sitter-php v0.25.0
+	github.com/tree-sitter/tree-sitter-ruby v0.23.1
 	google.golang.org/protobuf v1.36.6
 	pgregory.net/rapid v1.3.0
 )

@@ -21,10 +21,10 @@
 //
 // Matching is ast-grep's "smart" strictness: the pattern's own tokens must
 // match, the file's unnamed tokens may be skipped, and so may its comments
-// where the pattern expects a leaf or a metavariable. Languages where $
-// cannot start an identifier (Go, Python, Rust, C) get ast-grep's
-// placeholder treatment. Nested matches are all reported, in a deterministic order:
-// path, then start offset, outer before inner.
+// where the pattern expects a leaf or a metavariable. Languages where $X
+// is not an identifier (Go, Python, Rust, C, C++, C#, Ruby, PHP, Kotlin)
+// get ast-grep's placeholder treatment. Nested matches are all reported,
+// in a deterministic order: path, then start offset, outer before inner.
 //
 // A Go pattern is read where the code it looks for lives, in a function
 // body, whenever it parses cleanly there: at the top of a file
@@ -46,18 +46,19 @@
 // # Engines
 //
 // [Builtin] parses in process with the official tree-sitter grammars for
-// Go, Python, JavaScript, TypeScript, TSX, Rust, Java, C and JSON (it needs
-// cgo; without it, it reports [ErrUnavailable]). Parsing is most of a
-// search's cost, so it parses only what may hold a match: never a file
-// that lacks a literal the pattern needs (a named leaf such as Canceled)
-// or, in Go, a chain of its tokens as they must meet (err != nil, with
-// only spaces, comments and punctuation between); and a Go file is cut at
-// its top-level declarations, of which only those holding the literals
-// and chains are parsed, through tree-sitter's included ranges. Each of
-// these is tested to lose no match against parsing every file whole
-// (segment.go and chain.go say why they are sound). Files are parsed in
-// parallel, and parsed files are kept keyed by path, size and
-// modification time, so a repeated query on an unchanged tree is fast. [AstGrep] runs an
+// Go, Python, JavaScript, TypeScript, TSX, Rust, Java, C, C++, C#, Ruby,
+// PHP, Bash, Kotlin and JSON (it needs cgo; without it, it reports
+// [ErrUnavailable]). Parsing is most of a search's cost, so it parses only
+// what may hold a match: never a file that lacks a literal the pattern
+// needs (a named leaf such as Canceled) or, in Go, a chain of its tokens
+// as they must meet (err != nil, with only spaces, comments and
+// punctuation between); and a Go file is cut at its top-level
+// declarations, of which only those holding the literals and chains are
+// parsed, through tree-sitter's included ranges. Each of these is tested
+// to lose no match against parsing every file whole (segment.go and
+// chain.go say why they are sound). Files are parsed in parallel, and
+// parsed files are kept keyed by path, size and modification time, so a
+// repeated query on an unchanged tree is fast. [AstGrep] runs an
 // external ast-grep, pinned to exactly [AstGrepVersion]. [Search] picks the
 // configured engine and falls back to [LexicalSearch], whose results are
 // weak evidence and say plainly that they lack structural precision, and,

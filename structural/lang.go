@@ -22,6 +22,12 @@ const (
 	Java       Language = "java"
 	C          Language = "c"
 	JSON       Language = "json"
+	Cpp        Language = "cpp"
+	CSharp     Language = "csharp"
+	Ruby       Language = "ruby"
+	PHP        Language = "php"
+	Bash       Language = "bash"
+	Kotlin     Language = "kotlin"
 )
 
 type langInfo struct {
@@ -41,10 +47,20 @@ var languages = map[Language]langInfo{
 	TSX:        {[]string{"tsx"}, []string{"tsx"}, '$'},
 	Rust:       {[]string{"rust", "rs"}, []string{"rs"}, 'µ'},
 	Java:       {[]string{"java"}, []string{"java"}, '$'},
-	// C takes _ because its tree-sitter grammar rejects non-ASCII letters
-	// in identifiers (ast-grep does the same).
-	C:    {[]string{"c"}, []string{"c", "h"}, '_'},
+	// C and C++ take U+10000, a letter outside the Basic Multilingual
+	// Plane that their grammars accept in identifiers, as ast-grep 0.51.1
+	// does (a pattern with 𐀀A matches as $A does there).
+	C:    {[]string{"c"}, []string{"c", "h"}, '𐀀'},
 	JSON: {[]string{"json"}, []string{"json"}, '$'},
+	Cpp: {[]string{"cpp", "c++", "cc", "cxx"},
+		[]string{"cc", "hpp", "cpp", "c++", "hh", "cxx", "cu", "ino", "hxx", "h++"}, '𐀀'},
+	CSharp: {[]string{"csharp", "cs", "c#"}, []string{"cs"}, 'µ'},
+	Ruby:   {[]string{"ruby", "rb"}, []string{"rb", "rbw", "gemspec", "rake"}, 'µ'},
+	PHP:    {[]string{"php"}, []string{"php"}, 'µ'},
+	// Bash keeps $: $X reads as a variable expansion whose text is the
+	// metavariable, as in ast-grep.
+	Bash:   {[]string{"bash", "sh", "shell", "zsh"}, []string{"sh", "bash", "zsh", "ksh", "bats"}, '$'},
+	Kotlin: {[]string{"kotlin", "kt"}, []string{"kt", "kts", "ktm"}, 'µ'},
 }
 
 // Languages returns every known language, sorted by name.

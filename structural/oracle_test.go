@@ -43,6 +43,8 @@ var oracleCorpus = sync.OnceValues(func() (string, error) {
 		"testdata/oracle/fixture.go", "testdata/oracle/fixture.py", "testdata/oracle/Fixture.java",
 		"testdata/oracle/fixture.rs", "testdata/oracle/fixture.ts", "testdata/oracle/fixture.tsx",
 		"testdata/oracle/fixture.js", "testdata/gostmt/stmt.go",
+		"testdata/oracle/fixture.cpp", "testdata/oracle/fixture.cs", "testdata/oracle/fixture.rb",
+		"testdata/oracle/fixture.php", "testdata/oracle/fixture.sh", "testdata/oracle/fixture.kt",
 		filepath.Join(goroot, "src/strings/builder.go"),
 		filepath.Join(goroot, "src/strings/strings.go"),
 		filepath.Join(goroot, "src/encoding/json/decode.go"),
@@ -58,6 +60,10 @@ var oracleCorpus = sync.OnceValues(func() (string, error) {
 		filepath.Join(mod, "tree-sitter-typescript@v0.23.2/common/define-grammar.js"),
 		filepath.Join(mod, "tree-sitter-c@v0.24.1/examples/cluster.c"),
 		filepath.Join(mod, "tree-sitter-c@v0.24.1/examples/malloc.c"),
+		filepath.Join(mod, "tree-sitter-cpp@v0.23.4/examples/rule.cc"),
+		filepath.Join(mod, "tree-sitter-cpp@v0.23.4/examples/marker-index.h"),
+		filepath.Join(mod, "tree-sitter-bash@v0.25.1/examples/install.sh"),
+		filepath.Join(mod, "tree-sitter-bash@v0.25.1/examples/release.sh"),
 		filepath.Join(mod, "tree-sitter-json@v0.24.8/src/node-types.json"),
 		filepath.Join(mod, "tree-sitter-python@v0.25.0/src/node-types.json"),
 	}
@@ -189,6 +195,54 @@ var oracleCases = []oracleCase{
 	{JSON, `{"type": $T, "named": $N}`, true},
 	{JSON, `"fields": $F`, true},
 	{JavaScript, "import $D, { $$$N } from $M", true},
+	{Cpp, "std::cout << $$$A << std::endl", false},
+	{Cpp, "$P->$M($$$A)", false},
+	{Cpp, "for (auto& $I : $C) { $$$ }", false},
+	{Cpp, "std::make_unique<$T>($$$A)", false},
+	{Cpp, "new $T[$N]", false},
+	{Cpp, "$A == $A", false},
+	{Cpp, "return $E;", false},
+	{Cpp, "zzNothing($A)", false},
+	{CSharp, "Console.WriteLine($$$A)", false},
+	{CSharp, "throw new $E($$$)", false},
+	{CSharp, "$A.Where($L)", false},
+	{CSharp, "using $N;", false},
+	{CSharp, "if ($C) { $$$ }", false},
+	{CSharp, "$X += $Y;", false},
+	{CSharp, "$X += $Y", true}, // C# reads it as an ERROR, which ast-grep runs anyway
+	{CSharp, "var $V = $E;", false},
+	{Ruby, "puts $X", false},
+	{Ruby, "require $M", false},
+	{Ruby, "raise $E, $M if $C", false},
+	{Ruby, "def $M($$$P)\n  $$$B\nend", false},
+	{Ruby, "$X.each do |$E|\n  $$$\nend", false},
+	{Ruby, "$A == $A", false},
+	{PHP, "$this->$P", false},
+	{PHP, "echo $$$A;", false},
+	{PHP, "function $F($$$P) { $$$B }", false},
+	{PHP, "use $N;", false},
+	{PHP, "isset($X)", false},
+	{PHP, "$A == $A", false},
+	{Bash, "echo $$$A", false},
+	{Bash, "rm -rf $D", false},
+	{Bash, "local $X", false},
+	{Bash, "if [ $$$C ]; then\n  $$$B\nfi", false},
+	{Bash, "zz_nothing $A", false},
+	{Kotlin, "println($$$A)", false},
+	{Kotlin, "fun $F($$$P): $R { $$$B }", false},
+	{Kotlin, "import $I", false},
+	{Kotlin, "$A == $A", false},
+	{Kotlin, "if ($C) { $$$ }", false},
+	{Kotlin, "data class $N($$$P)", false},
+}
+
+// capturesDiffer are cases whose match ranges agree with ast-grep's but
+// whose captures cannot: ast-grep 0.51.1 parses Kotlin with another
+// grammar than tree-sitter-grammars/tree-sitter-kotlin v1.1.0, the one the
+// issue names, and that one has no statements node wrapping a function
+// body, so $$$B holds each statement rather than one node around them all.
+var capturesDiffer = map[string]bool{
+	"fun $F($$$P): $R { $$$B }": true,
 }
 
 // negativeCases are patterns that must match nothing in the corpus.
@@ -214,6 +268,16 @@ func matchKeys(ms []Match) []string {
 		}
 		out = append(out, fmt.Sprintf("%s:%d-%d [%d:%d-%d:%d] %s", m.Path, m.Range.StartByte, m.Range.EndByte,
 			m.Range.StartLine, m.Range.StartColumn, m.Range.EndLine, m.Range.EndColumn, strings.Join(caps, " ")))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// matchRanges is matchKeys without the captures.
+func matchRanges(ms []Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, fmt.Sprintf("%s:%d-%d", m.Path, m.Range.StartByte, m.Range.EndByte))
 	}
 	sort.Strings(out)
 	return out
@@ -248,7 +312,11 @@ func TestOracleAstGrep(t *testing.T) {
 			if ourErr != nil {
 				return
 			}
-			if diff := cmp.Diff(matchKeys(theirs), matchKeys(ours.Matches)); diff != "" {
+			keys := matchKeys
+			if capturesDiffer[tc.pattern] {
+				keys = matchRanges
+			}
+			if diff := cmp.Diff(keys(theirs), keys(ours.Matches)); diff != "" {
 				t.Errorf("match sets differ (-ast-grep +ours):\n%s", diff)
 			}
 			if len(ours.Matches) == 0 && !strings.Contains(strings.ToLower(tc.pattern), "zz") && !negativeCases[tc.pattern] {

@@ -132,13 +132,19 @@ import (
 	"sync"
 	"unsafe"
 
+	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
@@ -162,6 +168,14 @@ var grammarPointers = map[Language]func() unsafe.Pointer{
 	Java:       tsjava.Language,
 	C:          tsc.Language,
 	JSON:       tsjson.Language,
+	Cpp:        tscpp.Language,
+	CSharp:     tscsharp.Language,
+	Ruby:       tsruby.Language,
+	// PHP code without the <?php tag and HTML around it, as ast-grep
+	// reads .php files and patterns.
+	PHP:    tsphp.LanguagePHPOnly,
+	Bash:   tsbash.Language,
+	Kotlin: tskotlin.Language,
 }
 
 var (
