@@ -1,15 +1,16 @@
 package structural
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/codecortex/codecortex/internal/contain"
@@ -23,8 +24,8 @@ type BuiltinOptions struct {
 	// Workers is how many files are parsed at once; 0 means one per CPU.
 	Workers int
 	// CacheBytes bounds the memory kept for parsed files between searches
-	// (keyed by path, size and modification time); 0 means 256 MiB, a
-	// negative value disables the cache.
+	// (by path, used only while the file's content is byte for byte the
+	// same); 0 means 256 MiB, a negative value disables the cache.
 	CacheBytes int64
 }
 
@@ -118,6 +119,7 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 				}
 			}()
 			var m matcher
+			var buf []byte // the file being read; kept across files
 			for {
 				// Files are claimed in order and none once the match limit
 				// is reached, so the searched files are always a prefix of
@@ -138,7 +140,7 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 				if p == nil {
 					continue
 				}
-				t, didParse, err := b.load(fsys, rel, p, parsers, lim.MaxFileBytes)
+				t, didParse, err := b.load(fsys, rel, p, parsers, &buf, lim.MaxFileBytes)
 				if didParse {
 					parsed.Add(1)
 				}
@@ -213,25 +215,22 @@ func compileEach(pattern string, files []string, patterns map[Language]*Pattern,
 }
 
 // load returns the parsed tree of rel, from the cache when the file's
-// size and modification time are unchanged and the cached parse covers
-// every segment the pattern may match in. It returns a nil tree for a file
-// that cannot contain a match.
-func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]*parser, maxBytes int64) (t *tree, parsed bool, err error) {
-	fi, err := fs.Stat(fsys, rel)
+// content is unchanged (compared byte for byte, so neither a preserved
+// modification time nor a same-size edit fools it) and the cached parse
+// covers every segment the pattern may match in. It returns a nil tree for
+// a file that cannot contain a match. buf is the worker's read buffer.
+func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
+	data, err := readFile(fsys, rel, buf, maxBytes)
 	if err != nil {
 		return nil, false, err
 	}
-	if fi.Size() > maxBytes {
-		return nil, false, fmt.Errorf("structural: %s is larger than %d bytes", rel, maxBytes)
-	}
-	key := cacheKey{path: rel, lang: p.lang, size: fi.Size(), mtime: fi.ModTime()}
+	key := cacheKey{path: rel, lang: p.lang}
 	e, hit := b.cache.get(key)
+	if hit && !bytes.Equal(e.src, data) {
+		hit = false
+	}
 	if !hit {
-		src, err := fs.ReadFile(fsys, rel)
-		if err != nil {
-			return nil, false, err
-		}
-		e = &cacheEntry{src: src}
+		e = &cacheEntry{src: bytes.Clone(data)}
 	}
 	if b.exhaustive {
 		if e.nodes != nil && e.parsed == nil {
@@ -376,12 +375,53 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node uint32, 
 	return m
 }
 
-// A cacheKey identifies one version of a file.
+// A cacheKey names a cached file; its entry holds the content it was
+// parsed from.
 type cacheKey struct {
-	path  string
-	lang  Language
-	size  int64
-	mtime time.Time
+	path string
+	lang Language
+}
+
+// readFile reads rel into *buf, growing it as needed, and returns the
+// bytes read; a file larger than maxBytes is an error.
+func readFile(fsys fs.FS, rel string, buf *[]byte, maxBytes int64) ([]byte, error) {
+	f, err := fsys.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxBytes {
+		return nil, fmt.Errorf("structural: %s is larger than %d bytes", rel, maxBytes)
+	}
+	// Read to the end rather than trust the size: the file may be growing.
+	b := (*buf)[:0]
+	if need := int(fi.Size()) + 512; cap(b) < need {
+		b = make([]byte, 0, need)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if int64(len(b)) > maxBytes {
+			*buf = b[:0]
+			return nil, fmt.Errorf("structural: %s is larger than %d bytes", rel, maxBytes)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b[:0]
+			return nil, err
+		}
+	}
+	*buf = b
+	return b, nil
 }
 
 // A cacheEntry is a file's content and, once parsed, its nodes. Entries

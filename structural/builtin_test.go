@@ -143,6 +143,22 @@ func TestBuiltinCache(t *testing.T) {
 	if err != nil || third.Parsed != 1 || len(third.Matches) != 2 {
 		t.Fatalf("after a change: parsed %d, %d matches, err %v", third.Parsed, len(third.Matches), err)
 	}
+	// So is one of the same size whose modification time was put back.
+	path := filepath.Join(root, "a.go")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("package a\nfunc f() { call(1); xall(2) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	fourth, err := e.Search(context.Background(), req)
+	if err != nil || fourth.Parsed != 1 || len(fourth.Matches) != 1 {
+		t.Fatalf("after a same-size change with the old mtime: parsed %d, %d matches, err %v", fourth.Parsed, len(fourth.Matches), err)
+	}
 }
 
 // TestBuiltinCacheGrowsPartialTrees: a search parses only the declarations

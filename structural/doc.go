@@ -57,8 +57,8 @@
 // parsed, through tree-sitter's included ranges. Each of these is tested
 // to lose no match against parsing every file whole (segment.go and
 // chain.go say why they are sound). Files are parsed in parallel, and
-// parsed files are kept keyed by path, size and modification time, so a
-// repeated query on an unchanged tree is fast. [AstGrep] runs an
+// parsed files are kept and used again while their content is byte for
+// byte the same, so a repeated query on an unchanged tree is fast. [AstGrep] runs an
 // external ast-grep, pinned to exactly [AstGrepVersion]. [Search] picks the
 // configured engine and falls back to [LexicalSearch], whose results are
 // weak evidence and say plainly that they lack structural precision, and,

@@ -8,12 +8,17 @@ package structural
 // every literal the pattern needs are parsed, through tree-sitter's
 // included ranges, which keep every node at its offset in the file.
 //
-// A match never spans two segments: every segment boundary is the start
-// of a top-level declaration, so every node below the file's root lies
-// within one segment. For a file without syntax errors the parse of a
-// declaration does not depend on the declarations around it, so the
-// partial tree holds the same subtrees as the whole parse. When the
-// partial parse has an ERROR or MISSING node the file is parsed whole.
+// A match never spans two segments: every segment boundary starts a
+// top-level declaration, in a form that can begin nothing else and
+// continue nothing before it (startsGoDecl), so in a file tree-sitter
+// reads without an error every node below the file's root lies within
+// one segment, and the parse of a declaration does not depend on the
+// declarations around it: the partial tree holds the same subtrees as the
+// whole parse (TestPartialParseKeepsDeclarations, FuzzPartialParse). When
+// the partial parse has an ERROR or MISSING node the file is parsed
+// whole. What is not covered: a file whose syntax error lies only in
+// declarations a search skips may read differently around that error
+// when parsed whole.
 
 // A segment is a stretch of a file that starts at column 0 of a line and
 // holds whole top-level items, with its end point as tree-sitter counts
@@ -35,7 +40,7 @@ func segmentsOf(lang Language, src []byte) []segment {
 }
 
 // goSegments cuts Go source before every line that starts, at column 0
-// and outside every bracket, with func, type, var, const or import, where
+// and outside every bracket, a declaration as startsGoDecl reads it, where
 // the line before ends a statement (Go inserts a semicolon there, so the
 // declaration before cannot continue onto it). It lexes comments, strings,
 // runes and raw strings so that none of their content counts. It returns
