@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -399,4 +400,82 @@ func FuzzPartialParse(f *testing.F) {
 		}
 		comparePartial(t, "input", ps, src, segs, whole) // an error: parsed whole
 	})
+}
+
+// BenchmarkPartialParseAroundErrors measures what segment.go leaves open:
+// a file with a syntax error in a declaration a search skips. It breaks a
+// random declaration of each corpus file (one byte deleted, or = or :=
+// inserted; three tries per file, fixed seed) and reports how many of the
+// broken files have a declaration that parses cleanly alone but reads
+// differently in the whole parse (differ/broken-file). Run it with
+// -benchtime 1x.
+func BenchmarkPartialParseAroundErrors(b *testing.B) {
+	g, _ := grammarOf(Go)
+	ps, err := newParser(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ps.Close()
+	files := goSources(b, "go/*", "strings", "encoding/json", "net/http", "sync", "os/exec")
+	for range b.N {
+		rng := rand.New(rand.NewSource(1))
+		broken, differ := 0, 0
+		for _, f := range files {
+			orig, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range 3 {
+				segs := goSegments(orig)
+				if len(segs) < 3 {
+					break
+				}
+				s := segs[1+rng.Intn(len(segs)-1)]
+				pos := int(s.start) + rng.Intn(int(s.end-s.start))
+				src := append([]byte(nil), orig[:pos]...)
+				switch rng.Intn(3) {
+				case 0:
+					src = append(src, orig[pos+1:]...)
+				case 1:
+					src = append(append(src, '='), orig[pos:]...)
+				default:
+					src = append(append(src, " := "...), orig[pos:]...)
+				}
+				if segs = goSegments(src); segs == nil {
+					continue
+				}
+				whole, ok := ps.parse(src, nil, nil)
+				if !ok || !hasBroken(whole) {
+					continue
+				}
+				broken++
+				if readsDifferently(ps, src, segs, whole) {
+					differ++
+				}
+			}
+		}
+		b.ReportMetric(float64(broken), "broken-files")
+		b.ReportMetric(float64(differ), "differ")
+	}
+}
+
+// readsDifferently reports whether a segment of src that parses cleanly
+// alone holds other nodes than the whole parse has there.
+func readsDifferently(ps *parser, src []byte, segs []segment, whole []flatNode) bool {
+	all := make([]bool, len(segs))
+	for k := range all {
+		all[k] = true
+	}
+	for k := range segs {
+		marks := make([]bool, len(segs))
+		marks[k] = true
+		part, ok := ps.parse(src, segs, marks)
+		if !ok || hasBroken(part) {
+			continue
+		}
+		if !cmp.Equal(shape(whole, segs, marks), shape(part, segs, all)) {
+			return true
+		}
+	}
+	return false
 }

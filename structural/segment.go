@@ -18,7 +18,8 @@ package structural
 // the partial parse has an ERROR or MISSING node the file is parsed
 // whole. What is not covered: a file whose syntax error lies only in
 // declarations a search skips may read differently around that error
-// when parsed whole.
+// when parsed whole (measured by BenchmarkPartialParseAroundErrors: 6 of
+// 510 broken standard library files).
 
 // A segment is a stretch of a file that starts at column 0 of a line and
 // holds whole top-level items, with its end point as tree-sitter counts
