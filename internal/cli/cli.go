@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,6 +36,7 @@ const Version = "0.1.0-dev"
 // A command is one cortex subcommand.
 type command struct {
 	name    string
+	aliases []string // other names it answers to
 	summary string
 	// run parses args (after the command name) and does the work.
 	run func(ctx context.Context, e *Env, args []string) int
@@ -43,17 +45,17 @@ type command struct {
 // commands lists every subcommand; each lives in a file of its own.
 func commands() []command {
 	return []command{
-		{"version", "print the version", runVersion},
-		{"doctor", "report each layer's state and configuration problems", runDoctor},
-		{"config", "print the effective configuration (secrets redacted)", runConfig},
-		{"precision-status", "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
-		{"def", "definition of the symbol at FILE:LINE:COL (one-based code points)", positionCommand("def", evidence.Definition)},
-		{"refs", "references of the symbol at FILE:LINE:COL", positionCommand("refs", evidence.Reference)},
-		{"impl", "implementations of the symbol at FILE:LINE:COL", positionCommand("impl", evidence.Implementation)},
-		{"search", "find code by syntax: cortex search PATTERN [--lang L] [PATH...]", runSearch},
-		{"structural", "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
-		{"deps", "list dependencies (declared vs resolved); deps why NAME", runDeps},
-		{"docs", "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
+		{"version", nil, "print the version", runVersion},
+		{"doctor", nil, "report each layer's state and configuration problems", runDoctor},
+		{"config", nil, "print the effective configuration (secrets redacted)", runConfig},
+		{"precision-status", nil, "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
+		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points)", positionCommand("def", evidence.Definition)},
+		{"refs", nil, "references of the symbol at FILE:LINE:COL", positionCommand("refs", evidence.Reference)},
+		{"impl", nil, "implementations of the symbol at FILE:LINE:COL", positionCommand("impl", evidence.Implementation)},
+		{"search", nil, "find code by syntax: cortex search PATTERN [--lang L] [PATH...]", runSearch},
+		{"structural", []string{"sg"}, "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
+		{"deps", nil, "list dependencies (declared vs resolved); deps why NAME", runDeps},
+		{"docs", nil, "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
 	}
 }
 
@@ -99,7 +101,7 @@ func Run(ctx context.Context, args []string, e *Env) int {
 		return ExitOK
 	}
 	for _, c := range commands() {
-		if c.name == name {
+		if c.name == name || slices.Contains(c.aliases, name) {
 			return c.run(ctx, e, rest[1:])
 		}
 	}
@@ -115,7 +117,11 @@ func usage(w io.Writer) {
 	cs := commands()
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
 	for _, c := range cs {
-		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
+		name := c.name
+		if len(c.aliases) > 0 {
+			name += ", " + strings.Join(c.aliases, ", ")
+		}
+		fmt.Fprintf(w, "  %-18s %s\n", name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Every command takes --json for machine-readable output.")

@@ -38,6 +38,7 @@ func TestUsageAndExitCodes(t *testing.T) {
 		{nil, ExitUsage, "usage: cortex"},
 		{[]string{"nope"}, ExitUsage, `unknown command "nope"`},
 		{[]string{"help"}, ExitOK, "doctor"},
+		{[]string{"help"}, ExitOK, "structural, sg"},
 		{[]string{"version"}, ExitOK, "cortex " + Version},
 		{[]string{"version", "--bogus"}, ExitUsage, "flag provided but not defined"},
 		{[]string{"doctor", "extra"}, ExitUsage, "unexpected arguments"},

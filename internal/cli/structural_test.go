@@ -40,6 +40,7 @@ func TestStructuralCommands(t *testing.T) {
 	}{
 		{"search finds the call, not the comment", []string{"search", "old_api($$$A)", "--lang", "python"}, ExitOK, "a.py:2:5:     old_api(1, 2)"},
 		{"ast-grep style flags", []string{"structural", "-p", "old_api($$$A)", "-l", "py"}, ExitOK, "a.py:2:5:"},
+		{"sg is structural", []string{"sg", "-p", "old_api($$$A)", "-l", "py"}, ExitOK, "a.py:2:5:"},
 		{"flags after paths", []string{"search", "old_api($X, $Y)", "a.py", "--lang", "python"}, ExitOK, "a.py:2:5:"},
 		{"no match", []string{"search", "new_api($X)", "--lang", "python"}, ExitFail, ""},
 		{"invalid pattern is a usage error", []string{"search", "old_api(", "--lang", "python"}, ExitUsage, ""},
