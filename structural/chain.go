@@ -12,11 +12,12 @@ import (
 // function holding err and nil somewhere; chains keep only those where
 // they meet as the pattern has them.
 //
-// Where chains are sound. Two consecutive children of one pattern node,
-// neither a metavariable, match consecutive source children with only
-// skipped candidates between (see matcher.single): unnamed tokens and
-// comments, plus the whitespace and hidden tokens no node covers. So a
-// chain anchors
+// Where chains are sound. Two consecutive children of one pattern node
+// that are both leaves (not metavariables, and not nodes with children,
+// whose source node may hold trailing children the matcher ignores)
+// match consecutive source children with only skipped candidates between
+// (see matcher.single): unnamed tokens and comments, plus the whitespace
+// and hidden tokens no node covers. So a chain anchors
 //
 //   - a named leaf by its text, which the matcher compares exactly;
 //   - an unnamed token by its text, when the grammar's unnamed tokens

@@ -383,6 +383,13 @@ func FuzzPartialParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("package p\nvar f = 1\nfunc g() {}\ntype T struct{ x int }\nconst c = `\nfunc`\n"))
+	for _, name := range []string{"strings/builder.go", "sync/once.go", "go/token/position.go", "encoding/json/tags.go"} {
+		data, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	g, _ := grammarOf(Go)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		segs := goSegments(src)

@@ -177,6 +177,15 @@ func isGoWordByte(c byte) bool {
 	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
 }
 
+// isGoKeyword reports whether word is one of Go's 25 keywords.
+func isGoKeyword(word []byte) bool {
+	switch string(word) {
+	case "break", "continue", "fallthrough", "return":
+		return true
+	}
+	return goKeepsOpen(word)
+}
+
 // goKeepsOpen reports whether a line ending with word does not end a
 // statement: every keyword but break, continue, fallthrough and return.
 func goKeepsOpen(word []byte) bool {
@@ -227,8 +236,8 @@ func startsGoDecl(line []byte) bool {
 	for n < len(rest) && isGoWordByte(rest[n]) {
 		n++
 	}
-	if n == 0 || '0' <= rest[0] && rest[0] <= '9' {
-		return false
+	if n == 0 || '0' <= rest[0] && rest[0] <= '9' || isGoKeyword(rest[:n]) {
+		return false // func()func(){} is a literal, not a method named func
 	}
 	rest = skipBlanks(rest[n:])
 	return len(rest) > 0 && (rest[0] == '(' || rest[0] == '[')

@@ -53,6 +53,7 @@ func TestGoSegments(t *testing.T) {
 			[]int{10, 32, 54}},
 		{"an unnamed func never cuts: it can continue var A before it",
 			"package p\nvar A\nfunc (){}\nvar B\nfunc() int\nfunc (x int) {}\n", []int{10, 26}},
+		{"a keyword is not a method name", "package p\nvar A\nfunc()func(){}\n", []int{10}},
 		{"CRLF", "package p\r\nfunc a() {}\r\nfunc b() {}\r\n", []int{11, 24}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
