@@ -1,5 +1,7 @@
 package structural
 
+import "bytes"
+
 // Parsing dominates a search, and most of a file is usually far from any
 // match: in prometheus, the files holding both literals of
 // `if err != nil { return $$$ }` are 7.9 MB, the top-level declarations
@@ -42,11 +44,11 @@ func segmentsOf(lang Language, src []byte) []segment {
 
 // goSegments cuts Go source before every line that starts, at column 0
 // and outside every bracket, a declaration as startsGoDecl reads it, where
-// the line before ends a statement (Go inserts a semicolon there, so the
-// declaration before cannot continue onto it). It lexes comments, strings,
-// runes and raw strings so that none of their content counts. It returns
-// nil for a file it cannot follow: an unterminated comment or literal, or
-// unbalanced brackets.
+// the segment before looks complete and the line before ends a statement
+// (Go inserts a semicolon there, so the declaration before cannot continue
+// onto it). It lexes comments, strings, runes and raw strings so that none
+// of their content counts. It returns nil for a file it cannot follow: an
+// unterminated comment or literal, or unbalanced brackets.
 func goSegments(src []byte) []segment {
 	var (
 		segs  []segment
@@ -57,19 +59,49 @@ func goSegments(src []byte) []segment {
 		// continues it.
 		open bool
 	)
+	// The segment being read must look complete before it may end: the
+	// first one must open with the package clause, and a declaration needs
+	// more than its keyword and a name (var A alone would let tree-sitter
+	// read the next line as its type). first is the segment's first
+	// token; tokens counts its tokens.
+	var first string
+	tokens := 0
+	complete := func() bool {
+		if len(segs) == 1 {
+			return first == "package" && tokens >= 2
+		}
+		switch first {
+		case "func", "import":
+			return tokens >= 2
+		case "var", "type", "const":
+			return tokens >= 3
+		}
+		return false
+	}
+	token := func(word []byte) {
+		if tokens == 0 {
+			first = string(word)
+		}
+		tokens++
+	}
 	cut := func(at int) {
 		if n := len(segs); n > 0 {
 			segs[n-1].end, segs[n-1].endRow, segs[n-1].endCol = uint32(at), row, 0
 		}
 		segs = append(segs, segment{start: uint32(at), startRow: row})
+		first, tokens = "", 0
 	}
 	cut(0)
 	lineStart := 0
 	for i := 0; i < len(src); {
-		if i == lineStart && i > 0 && depth == 0 && !open && startsGoDecl(src[i:]) {
+		if i == lineStart && i > 0 && depth == 0 && !open && complete() && startsGoDecl(src[i:]) {
 			cut(i)
 		}
 		c := src[i]
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v' &&
+			!(c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*')) && !isGoWordByte(c) {
+			token(nil) // punctuation or a literal: a token, never a segment's first word
+		}
 		switch {
 		case c == '\n':
 			row++
@@ -139,6 +171,7 @@ func goSegments(src []byte) []segment {
 			for j < len(src) && isGoWordByte(src[j]) {
 				j++
 			}
+			token(src[i:j])
 			open = goKeepsOpen(src[i:j])
 			i = j
 		case c == '(' || c == '[' || c == '{':
@@ -227,8 +260,8 @@ func startsGoDecl(line []byte) bool {
 				}
 			}
 		}
-		if depth != 0 || i == len(rest) || rest[i] != ')' {
-			return false
+		if depth != 0 || i == len(rest) || rest[i] != ')' || len(bytes.TrimSpace(rest[1:i])) == 0 {
+			return false // a method has a receiver; func() is a type or literal
 		}
 		rest = skipBlanks(rest[i+1:])
 	}

@@ -54,6 +54,9 @@ func TestGoSegments(t *testing.T) {
 		{"an unnamed func never cuts: it can continue var A before it",
 			"package p\nvar A\nfunc (){}\nvar B\nfunc() int\nfunc (x int) {}\n", []int{10, 26}},
 		{"a keyword is not a method name", "package p\nvar A\nfunc()func(){}\n", []int{10}},
+		{"an empty receiver is not a method", "package p\nfunc()\nfunc()A(A)\n", nil},
+		{"a declaration of a keyword and a name alone does not end", "package p\nvar A\nvar B int\ntype T\nfunc F() {}\n", []int{10, 26}},
+		{"nothing cuts before the package clause", "func F() {}\nfunc G() {}\n", nil},
 		{"CRLF", "package p\r\nfunc a() {}\r\nfunc b() {}\r\n", []int{11, 24}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
