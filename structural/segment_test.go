@@ -41,7 +41,7 @@ func TestGoSegments(t *testing.T) {
 		{"string and rune with brackets and quotes",
 			"package p\nvar s = \"{\\\"\"\nvar r = '\\''\nvar q = '{'\nfunc f() {}\n", []int{10, 24, 37, 49}},
 		{"keyword prefix is an identifier", "package p\nfunction()\nfuncs := 1\nvarx\n", nil},
-		{"after ++ and a keyword that ends a statement", "package p\nx++\nfunc a() {}\n", []int{14}},
+		{"after ++: a statement, not a declaration", "package p\nx++\nfunc a() {}\n", nil},
 		{"after an operator", "package p\nx :=\nfunc a() {}\n", nil},
 		{"unterminated raw string", "package p\nvar s = `abc\nfunc a() {}\n", nil},
 		{"unterminated comment", "package p\n/* abc\nfunc a() {}\n", nil},
@@ -52,11 +52,12 @@ func TestGoSegments(t *testing.T) {
 		{"methods and generic functions", "package p\nfunc (r *R[K]) M() {}\nfunc F[T any](t T) {}\nfunc\tG () {}\n",
 			[]int{10, 32, 54}},
 		{"an unnamed func never cuts: it can continue var A before it",
-			"package p\nvar A\nfunc (){}\nvar B\nfunc() int\nfunc (x int) {}\n", []int{10, 26}},
+			"package p\nvar A\nfunc (){}\nvar B\nfunc() int\nfunc (x int) {}\n", []int{10}},
 		{"a keyword is not a method name", "package p\nvar A\nfunc()func(){}\n", []int{10}},
 		{"an empty receiver is not a method", "package p\nfunc()\nfunc()A(A)\n", nil},
 		{"a declaration of a keyword and a name alone does not end", "package p\nvar A\nvar B int\ntype T\nfunc F() {}\n", []int{10, 26}},
-		{"nothing cuts before the package clause", "func F() {}\nfunc G() {}\n", nil},
+		{"a file may start with a declaration", "func F() {}\nfunc G() {}\n", []int{12}},
+		{"nothing cuts after a stray line", "package p\nA()0\nfunc (A)  \nfunc (A)A0(A) \n", nil},
 		{"CRLF", "package p\r\nfunc a() {}\r\nfunc b() {}\r\n", []int{11, 24}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
