@@ -220,17 +220,25 @@ func compileEach(pattern string, files []string, patterns map[Language]*Pattern,
 // covers every segment the pattern may match in. It returns a nil tree for
 // a file that cannot contain a match. buf is the worker's read buffer.
 func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
-	data, err := readFile(fsys, rel, buf, maxBytes)
-	if err != nil {
-		return nil, false, err
-	}
 	key := cacheKey{path: rel, lang: p.lang}
 	e, hit := b.cache.get(key)
-	if hit && !bytes.Equal(e.src, data) {
-		hit = false
-	}
-	if !hit {
-		e = &cacheEntry{src: bytes.Clone(data)}
+	if hit {
+		// Read into the worker's buffer, only to compare.
+		data, err := readFile(fsys, rel, buf, maxBytes)
+		if err != nil {
+			return nil, false, err
+		}
+		if !bytes.Equal(e.src, data) {
+			hit = false
+			e = &cacheEntry{src: bytes.Clone(data)}
+		}
+	} else {
+		// Nothing to compare with: read into the slice the entry keeps.
+		var src []byte
+		if src, err = readFile(fsys, rel, &src, maxBytes); err != nil {
+			return nil, false, err
+		}
+		e = &cacheEntry{src: src}
 	}
 	if b.exhaustive {
 		if e.nodes != nil && e.parsed == nil {

@@ -74,7 +74,7 @@ func goSegments(src []byte) []segment {
 		tokens    int
 		fresh     bool
 		itemLine  int
-		items     int
+		anyItem   bool // an item was seen: package may only come first
 	)
 	complete := func() bool {
 		if !declStart {
@@ -91,8 +91,8 @@ func goSegments(src []byte) []segment {
 	token := func(word []byte) {
 		if fresh {
 			item, tokens, fresh = string(word), 0, false
-			declStart = item == "package" && items == 0 || startsGoDecl(src[itemLine:])
-			items++
+			declStart = item == "package" && !anyItem || startsGoDecl(src[itemLine:])
+			anyItem = true
 		}
 		tokens++
 	}
