@@ -68,7 +68,7 @@ type TraceEntry struct {
 func (t TraceEntry) Reason() string {
 	s := fmt.Sprintf("#%d %s score %.4f: %s", t.Rank, t.ID, t.Score, t.Trust)
 	if t.StaleFrom.Valid() {
-		s += fmt.Sprintf(" (stale %s, scaled by %.4f)", t.StaleFrom, trust.StaleFactor)
+		s += fmt.Sprintf(" (stale %s, scaled by %.4f)", t.StaleFrom, trust.StaleFactor())
 	}
 	s += fmt.Sprintf(", confidence %.2f, from %s", t.Confidence, t.Provider)
 	if t.Superseded > 0 {

@@ -26,7 +26,7 @@ func ExampleScore() {
 	staleExact := trust.Score(trust.Exact, 1, true)
 	freshStructural := trust.Score(trust.Structural, 0, false)
 	staleGuess := trust.Score(trust.Weak, 1, true)
-	fmt.Printf("stale factor %.4f\n", trust.StaleFactor)
+	fmt.Printf("stale factor %.4f\n", trust.StaleFactor())
 	fmt.Println("stale exact@1 below fresh structural@0:", staleExact < freshStructural)
 	fmt.Println("stale exact beats a stale guess:", staleExact > staleGuess)
 	fmt.Println("stale exact reads as", trust.Effective(trust.Exact, true))

@@ -17,7 +17,7 @@ const BandWidth = 0.5
 func Score(t Tier, c float64, stale bool) float64 {
 	s := fresh(t, c)
 	if stale {
-		s *= StaleFactor
+		s *= staleFactor
 	}
 	return s
 }
@@ -38,21 +38,25 @@ func fresh(t Tier, c float64) float64 {
 }
 
 // MaxScore is the highest score any record can reach: fresh exact at
-// confidence 1.
-var MaxScore = fresh(Exact, 1)
+// confidence 1. It is a constant, so no importer can move the bound the
+// invariants are proven against.
+const MaxScore = (float64(Exact-Weak) + BandWidth) / float64(Exact)
 
 // MinFreshStructural is the weakest score a fresh structural record can
 // reach: confidence 0.
-var MinFreshStructural = fresh(Structural, 0)
+const MinFreshStructural = float64(Structural-Weak) / float64(Exact)
 
-// StaleFactor multiplies the score of stale evidence. It is derived from the
-// bound the spec states rather than chosen: the largest float64 f such that
-// f*MaxScore, rounded as the hardware rounds it, is still strictly below
-// MinFreshStructural. Every stale score is at most f*MaxScore, so stale
-// evidence of any tier and confidence ranks below every fresh structural
-// record, and because it scales rather than clamps, stale records keep their
-// order among themselves.
-var StaleFactor = deriveStaleFactor(MinFreshStructural, MaxScore)
+// StaleFactor returns the multiplier of stale evidence's score. It is
+// derived from the bound the spec states rather than chosen: the largest
+// float64 f such that f*MaxScore, rounded as the hardware rounds it, is
+// still strictly below MinFreshStructural. Every stale score is at most
+// f*MaxScore, so stale evidence of any tier and confidence ranks below every
+// fresh structural record, and because it scales rather than clamps, stale
+// records keep their order among themselves. It is a function rather than a
+// variable so that no importer can reassign it.
+func StaleFactor() float64 { return staleFactor }
+
+var staleFactor = deriveStaleFactor(MinFreshStructural, MaxScore)
 
 func deriveStaleFactor(bound, max float64) float64 {
 	f := math.Nextafter(bound/max, 0)

@@ -89,19 +89,37 @@ func TestNoElevationExhaustive(t *testing.T) {
 	}
 }
 
+// The bounds are constants equal to the scores they name, so the proofs
+// below are about the scores Score really gives.
+func TestBoundsAreTheScores(t *testing.T) {
+	if MaxScore != fresh(Exact, 1) {
+		t.Errorf("MaxScore = %v, want fresh(Exact, 1) = %v", MaxScore, fresh(Exact, 1))
+	}
+	if MinFreshStructural != fresh(Structural, 0) {
+		t.Errorf("MinFreshStructural = %v, want fresh(Structural, 0) = %v", MinFreshStructural, fresh(Structural, 0))
+	}
+	for _, tier := range Tiers() {
+		for _, c := range []float64{0, 0.5, 1} {
+			if s := Score(tier, c, false); s > MaxScore {
+				t.Errorf("Score(%s, %v) = %v above MaxScore %v", tier, c, s, MaxScore)
+			}
+		}
+	}
+}
+
 func TestStaleFactorDerivedFromBound(t *testing.T) {
 	bound := MinFreshStructural / MaxScore
-	if !(StaleFactor < bound) {
-		t.Fatalf("StaleFactor %v is not below the bound %v", StaleFactor, bound)
+	if !(StaleFactor() < bound) {
+		t.Fatalf("StaleFactor %v is not below the bound %v", StaleFactor(), bound)
 	}
-	if !(StaleFactor*MaxScore < MinFreshStructural) {
-		t.Fatalf("StaleFactor*MaxScore = %v reaches MinFreshStructural %v", StaleFactor*MaxScore, MinFreshStructural)
+	if !(StaleFactor()*MaxScore < MinFreshStructural) {
+		t.Fatalf("StaleFactor*MaxScore = %v reaches MinFreshStructural %v", StaleFactor()*MaxScore, MinFreshStructural)
 	}
 	// Derived, not chosen: the next float up would break the bound.
-	if next := math.Nextafter(StaleFactor, 1); next*MaxScore < MinFreshStructural && next < bound {
-		t.Errorf("StaleFactor %v is not the largest factor below the bound; %v also works", StaleFactor, next)
+	if next := math.Nextafter(StaleFactor(), 1); next*MaxScore < MinFreshStructural && next < bound {
+		t.Errorf("StaleFactor %v is not the largest factor below the bound; %v also works", StaleFactor(), next)
 	}
-	if StaleFactor <= 0 {
+	if StaleFactor() <= 0 {
 		t.Fatal("StaleFactor must be positive to keep stale records ordered")
 	}
 }
