@@ -1,4 +1,4 @@
-package config
+package codecortex
 
 import (
 	"encoding/json"
@@ -24,24 +24,21 @@ func specExample(t testing.TB) []byte {
 // are exactly its values — but for path, which defaults to empty, meaning
 // "discover", and discovery tries the example's path first.
 func TestSpecExample(t *testing.T) {
-	cfg, diags := Parse(specExample(t))
+	cfg, diags := ParseConfig(specExample(t))
 	if len(diags) != 0 {
 		t.Fatalf("diagnostics: %v", diags)
 	}
-	want := Default()
+	want := DefaultConfig()
 	want.PrecisionIndex.Path = ".codecortex/precision/index.cortexidx"
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("spec example (-want +got):\n%s", diff)
-	}
-	if IndexCandidates[0] != want.PrecisionIndex.Path {
-		t.Errorf("first candidate %q is not the spec's path", IndexCandidates[0])
 	}
 
 	var spec, def map[string]map[string]any
 	if err := json.Unmarshal(specExample(t), &spec); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(Default())
+	b, err := json.Marshal(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +54,8 @@ func TestSpecExample(t *testing.T) {
 			}
 		}
 	}
-	if err := Default().Validate(); err != nil {
-		t.Errorf("Default().Validate() = %v", err)
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Errorf("DefaultConfig().Validate() = %v", err)
 	}
 }
 
@@ -95,11 +92,11 @@ func check(t *testing.T, wantCfg Config, wantDiags []diag, cfg Config, diags []D
 func TestParse(t *testing.T) {
 	str := func(s string) *string { return &s }
 	with := func(f func(*Config)) Config {
-		c := Default()
+		c := DefaultConfig()
 		f(&c)
 		return c
 	}
-	def := Default()
+	def := DefaultConfig()
 	// Each malformed section below is paired with a valid change to another
 	// section, which must still apply.
 	otherApplied := func(c *Config) { c.DependencyDocs.Enabled = true }
@@ -120,96 +117,96 @@ func TestParse(t *testing.T) {
 			"dependency_docs": {"enabled": true, "api_key_env": "MY_KEY", "cache_ttl_seconds": 60, "serve_stale_when_offline": false},
 			"structural": {"enabled": false, "command": "/usr/local/bin/ast-grep", "max_rewrite_files": 1, "max_rewrite_matches": 2, "max_rewrite_bytes": 3, "preview_ttl_seconds": 4, "allow_apply": false}}`,
 			Config{
-				PrecisionIndex: PrecisionIndex{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
-				DependencyDocs: DependencyDocs{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
-				Structural:     Structural{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
+				PrecisionIndex: PrecisionConfig{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
+				DependencyDocs: DependencyDocsConfig{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
+				Structural:     StructuralConfig{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
 			}, nil},
 		{"null fields mean defaults", `{"precision_index": {"generator_command": null, "enabled": null}, "structural": {"command": null}}`, def, nil},
 
 		// Malformed sections fall back, others apply.
 		{"section is an array", `{"structural": [1, 2]` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "must be a JSON object, got an array"}}},
+			[]diag{{SeverityError, "structural", "must be a JSON object, got an array"}}},
 		{"section is a string", `{"precision_index": "yes"` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "got a string"}}},
+			[]diag{{SeverityError, "precision_index", "got a string"}}},
 		{"section is a number", `{"structural": 5` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "got a number"}}},
+			[]diag{{SeverityError, "structural", "got a number"}}},
 		{"section is null", `{"structural": null` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "got null"}}},
+			[]diag{{SeverityError, "structural", "got null"}}},
 		{"bool as string", `{"structural": {"enabled": "false", "max_rewrite_files": 9}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "enabled: expected a boolean, got JSON string"}}},
+			[]diag{{SeverityError, "structural", "enabled: expected a boolean, got JSON string"}}},
 		{"number as string", `{"structural": {"max_rewrite_files": "50"}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "max_rewrite_files: expected an integer in range"}}},
+			[]diag{{SeverityError, "structural", "max_rewrite_files: expected an integer in range"}}},
 		{"fraction", `{"structural": {"preview_ttl_seconds": 1.5}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "preview_ttl_seconds"}}},
+			[]diag{{SeverityError, "structural", "preview_ttl_seconds"}}},
 		{"integer overflow", `{"structural": {"max_rewrite_bytes": 1e30}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "max_rewrite_bytes"}}},
+			[]diag{{SeverityError, "structural", "max_rewrite_bytes"}}},
 		{"zero limit", `{"structural": {"max_rewrite_files": 0}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "max_rewrite_files: 0 is below 1"}}},
+			[]diag{{SeverityError, "structural", "max_rewrite_files: 0 is below 1"}}},
 		{"negative limit", `{"structural": {"max_rewrite_matches": -5}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "max_rewrite_matches: -5 is below 1"}}},
+			[]diag{{SeverityError, "structural", "max_rewrite_matches: -5 is below 1"}}},
 		{"huge preview ttl", `{"structural": {"preview_ttl_seconds": 999999999999}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "preview_ttl_seconds: 999999999999 is above"}}},
+			[]diag{{SeverityError, "structural", "preview_ttl_seconds: 999999999999 is above"}}},
 		{"empty command", `{"structural": {"command": ""}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "command: empty"}}},
+			[]diag{{SeverityError, "structural", "command: empty"}}},
 		{"command as argv", `{"structural": {"command": ["sg"]}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "structural", "command: expected a string"}}},
+			[]diag{{SeverityError, "structural", "command: expected a string"}}},
 		{"negative cache ttl", `{"dependency_docs": {"cache_ttl_seconds": -1}, "structural": {"allow_apply": false}}`,
 			with(func(c *Config) { c.Structural.AllowApply = false }),
-			[]diag{{Error, "dependency_docs", "cache_ttl_seconds: -1 is outside"}}},
+			[]diag{{SeverityError, "dependency_docs", "cache_ttl_seconds: -1 is outside"}}},
 		{"bad env var name", `{"dependency_docs": {"enabled": true, "api_key_env": "MY-KEY"}, "structural": {"allow_apply": false}}`,
 			with(func(c *Config) { c.Structural.AllowApply = false }),
-			[]diag{{Error, "dependency_docs", "api_key_env: not an environment variable name"}}},
+			[]diag{{SeverityError, "dependency_docs", "api_key_env: not an environment variable name"}}},
 		{"env var starting with a digit", `{"dependency_docs": {"api_key_env": "1KEY"}}`, def,
-			[]diag{{Error, "dependency_docs", "api_key_env"}}},
+			[]diag{{SeverityError, "dependency_docs", "api_key_env"}}},
 		{"empty env var", `{"dependency_docs": {"api_key_env": ""}}`, def,
-			[]diag{{Error, "dependency_docs", "api_key_env"}}},
+			[]diag{{SeverityError, "dependency_docs", "api_key_env"}}},
 		{"base url", `{"dependency_docs": {"base_url": "http://127.0.0.1:8080/api"}}`,
 			with(func(c *Config) { c.DependencyDocs.BaseURL = "http://127.0.0.1:8080/api" }), nil},
 		{"base url with credentials", `{"dependency_docs": {"base_url": "https://user:pw@example.com"}}`, def,
-			[]diag{{Error, "dependency_docs", "base_url: not an http(s) address without credentials"}}},
+			[]diag{{SeverityError, "dependency_docs", "base_url: not an http(s) address without credentials"}}},
 		{"base url not http", `{"dependency_docs": {"base_url": "file:///etc/passwd"}}`, def,
-			[]diag{{Error, "dependency_docs", "base_url"}}},
+			[]diag{{SeverityError, "dependency_docs", "base_url"}}},
 		{"absolute index path", `{"precision_index": {"path": "/etc/index.scip"}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "is absolute"}}},
+			[]diag{{SeverityError, "precision_index", "is absolute"}}},
 		{"escaping index path", `{"precision_index": {"path": "../other/index.scip"}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "escapes the project root"}}},
+			[]diag{{SeverityError, "precision_index", "escapes the project root"}}},
 		{"unclean index path", `{"precision_index": {"path": "./index.scip"}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "not a clean relative path"}}},
+			[]diag{{SeverityError, "precision_index", "not a clean relative path"}}},
 		{"auto_generate without command", `{"precision_index": {"auto_generate": true}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "auto_generate is set but generator_command is empty"}}},
+			[]diag{{SeverityError, "precision_index", "auto_generate is set but generator_command is empty"}}},
 		{"generator command as a string", `{"precision_index": {"generator_command": "scip-go --out x"}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "generator_command: expected an array of strings"}}},
+			[]diag{{SeverityError, "precision_index", "generator_command: expected an array of strings"}}},
 		{"empty generator argument", `{"precision_index": {"generator_command": ["scip-go", ""]}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "generator_command[1]"}}},
+			[]diag{{SeverityError, "precision_index", "generator_command[1]"}}},
 		{"two malformed sections", `{"precision_index": [], "structural": {"enabled": 1}` + other + `}`, with(otherApplied),
-			[]diag{{Error, "precision_index", "got an array"}, {Error, "structural", "enabled: expected a boolean"}}},
+			[]diag{{SeverityError, "precision_index", "got an array"}, {SeverityError, "structural", "enabled: expected a boolean"}}},
 
 		// Unknown keys and sections are warnings; the rest applies.
 		{"unknown key", `{"structural": {"enabled": false, "colour": "blue"}}`,
 			with(func(c *Config) { c.Structural.Enabled = false }),
-			[]diag{{Warning, "structural", `unknown key "colour" ignored`}}},
+			[]diag{{SeverityWarning, "structural", `unknown key "colour" ignored`}}},
 		{"keys are case-sensitive", `{"structural": {"Enabled": false, "ALLOW_APPLY": false}}`, def,
-			[]diag{{Warning, "structural", `unknown key "ALLOW_APPLY"`}, {Warning, "structural", `unknown key "Enabled"`}}},
+			[]diag{{SeverityWarning, "structural", `unknown key "ALLOW_APPLY"`}, {SeverityWarning, "structural", `unknown key "Enabled"`}}},
 		{"unknown key in a malformed section", `{"structural": {"x": 1, "enabled": "no"}}`, def,
-			[]diag{{Warning, "structural", `unknown key "x"`}, {Error, "structural", "enabled"}}},
+			[]diag{{SeverityWarning, "structural", `unknown key "x"`}, {SeverityError, "structural", "enabled"}}},
 		{"unknown sections sorted", `{"zeta": 1, "alpha": {}, "structural": {"enabled": false}}`,
 			with(func(c *Config) { c.Structural.Enabled = false }),
-			[]diag{{Warning, "", `unknown section "alpha" ignored`}, {Warning, "", `unknown section "zeta" ignored`}}},
+			[]diag{{SeverityWarning, "", `unknown section "alpha" ignored`}, {SeverityWarning, "", `unknown section "zeta" ignored`}}},
 		{"section names are case-sensitive", `{"Structural": {"enabled": false}}`, def,
-			[]diag{{Warning, "", `unknown section "Structural"`}}},
+			[]diag{{SeverityWarning, "", `unknown section "Structural"`}}},
 
 		// Whole-file garbage.
-		{"empty file", ``, def, []diag{{Error, "", "is not a JSON object"}}},
-		{"not JSON", `enabled = true`, def, []diag{{Error, "", "is not a JSON object"}}},
-		{"top-level array", `[{"structural": {}}]`, def, []diag{{Error, "", "is not a JSON object"}}},
-		{"top-level null", `null`, def, []diag{{Error, "", "is not a JSON object (null)"}}},
-		{"trailing garbage", `{"structural": {"enabled": false}} x`, def, []diag{{Error, "", "is not a JSON object"}}},
-		{"truncated", `{"structural": {"enabled": false`, def, []diag{{Error, "", "is not a JSON object"}}},
-		{"comments", "// config\n{}", def, []diag{{Error, "", "is not a JSON object"}}},
+		{"empty file", ``, def, []diag{{SeverityError, "", "is not a JSON object"}}},
+		{"not JSON", `enabled = true`, def, []diag{{SeverityError, "", "is not a JSON object"}}},
+		{"top-level array", `[{"structural": {}}]`, def, []diag{{SeverityError, "", "is not a JSON object"}}},
+		{"top-level null", `null`, def, []diag{{SeverityError, "", "is not a JSON object (null)"}}},
+		{"trailing garbage", `{"structural": {"enabled": false}} x`, def, []diag{{SeverityError, "", "is not a JSON object"}}},
+		{"truncated", `{"structural": {"enabled": false`, def, []diag{{SeverityError, "", "is not a JSON object"}}},
+		{"comments", "// config\n{}", def, []diag{{SeverityError, "", "is not a JSON object"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, diags := Parse([]byte(tc.in))
+			cfg, diags := ParseConfig([]byte(tc.in))
 			check(t, tc.want, tc.diags, cfg, diags)
 		})
 	}
@@ -222,7 +219,7 @@ func TestDiagnosticsDoNotEchoSecrets(t *testing.T) {
 		`{"dependency_docs": {"base_url": "https://u:` + key + `@x"}}`,
 		`{"dependency_docs": {"base_url": "ftp://u:` + key + `@x"}}`,
 	} {
-		_, diags := Parse([]byte(in))
+		_, diags := ParseConfig([]byte(in))
 		if len(diags) != 1 || strings.Contains(diags[0].String(), key) {
 			t.Errorf("diagnostics %v echo the key", diags)
 		}
@@ -230,92 +227,39 @@ func TestDiagnosticsDoNotEchoSecrets(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	big := `{"structural": {"enabled": false}, "pad": "` + strings.Repeat("x", MaxFileSize) + `"}`
+	big := `{"structural": {"enabled": false}, "pad": "` + strings.Repeat("x", MaxConfigSize) + `"}`
 	tests := []struct {
 		name  string
 		fsys  fstest.MapFS
 		want  Config
 		diags []diag
 	}{
-		{"no file", fstest.MapFS{}, Default(), nil},
-		{"spec example", fstest.MapFS{File: {Data: specExample(t)}},
+		{"no file", fstest.MapFS{}, DefaultConfig(), nil},
+		{"spec example", fstest.MapFS{ConfigFile: {Data: specExample(t)}},
 			func() Config {
-				c := Default()
+				c := DefaultConfig()
 				c.PrecisionIndex.Path = ".codecortex/precision/index.cortexidx"
 				return c
 			}(), nil},
-		{"oversized", fstest.MapFS{File: {Data: []byte(big)}}, Default(),
-			[]diag{{Error, "", "larger than the 1048576-byte limit"}}},
-		{"a directory", fstest.MapFS{File + "/x": {Data: []byte("{}")}}, Default(),
-			[]diag{{Error, "", "not a regular file"}}},
-		{"a FIFO is not opened", fstest.MapFS{File: {Mode: os.ModeNamedPipe}}, Default(),
-			[]diag{{Error, "", "not a regular file"}}},
-		{"garbage", fstest.MapFS{File: {Data: []byte("\x00\xff")}}, Default(),
-			[]diag{{Error, "", "is not a JSON object"}}},
+		{"oversized", fstest.MapFS{ConfigFile: {Data: []byte(big)}}, DefaultConfig(),
+			[]diag{{SeverityError, "", "larger than the 1048576-byte limit"}}},
+		{"a directory", fstest.MapFS{ConfigFile + "/x": {Data: []byte("{}")}}, DefaultConfig(),
+			[]diag{{SeverityError, "", "not a regular file"}}},
+		{"a FIFO is not opened", fstest.MapFS{ConfigFile: {Mode: os.ModeNamedPipe}}, DefaultConfig(),
+			[]diag{{SeverityError, "", "not a regular file"}}},
+		{"garbage", fstest.MapFS{ConfigFile: {Data: []byte("\x00\xff")}}, DefaultConfig(),
+			[]diag{{SeverityError, "", "is not a JSON object"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, diags := Load(tc.fsys)
+			cfg, diags, _ := loadConfig(tc.fsys)
 			check(t, tc.want, tc.diags, cfg, diags)
 		})
 	}
 }
 
-func TestIndexPath(t *testing.T) {
-	file := &fstest.MapFile{Data: []byte("index")}
-	all := fstest.MapFS{}
-	for _, c := range IndexCandidates {
-		all[c] = file
-	}
-	type indexCase struct {
-		name       string
-		configured string
-		fsys       fstest.MapFS
-		want       string
-		found      bool
-	}
-	tests := []indexCase{
-		{"none", "", fstest.MapFS{}, IndexCandidates[0], false},
-		{"all present: the first wins", "", all, IndexCandidates[0], true},
-		{"configured path wins over candidates", "custom/my.scip", func() fstest.MapFS {
-			m := fstest.MapFS{"custom/my.scip": file}
-			for k, v := range all {
-				m[k] = v
-			}
-			return m
-		}(), "custom/my.scip", true},
-		{"configured path missing: no discovery", "custom/my.scip", all, "custom/my.scip", false},
-		{"configured path is a directory", "custom", fstest.MapFS{"custom/x": file}, "custom", false},
-		{"a directory named like a candidate is skipped", "", fstest.MapFS{
-			IndexCandidates[0] + "/x": file, IndexCandidates[1]: file}, IndexCandidates[1], true},
-	}
-	// Each candidate alone, and each with every later one present.
-	for i, c := range IndexCandidates {
-		tests = append(tests, indexCase{"only " + c, "", fstest.MapFS{c: file}, c, true})
-		later := fstest.MapFS{}
-		for _, l := range IndexCandidates[i:] {
-			later[l] = file
-		}
-		tests = append(tests, indexCase{c + " before later ones", "", later, c, true})
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg := Default()
-			cfg.PrecisionIndex.Path = tc.configured
-			got, found := cfg.IndexPath(tc.fsys)
-			if got != tc.want || found != tc.found {
-				t.Errorf("IndexPath = %q, %v; want %q, %v", got, found, tc.want, tc.found)
-			}
-		})
-	}
-	want := []string{".codecortex/precision/index.cortexidx", "index.cortexidx", ".codecortex/index.cortexidx", "build/index.cortexidx", "index.scip"}
-	if diff := cmp.Diff(want, IndexCandidates); diff != "" {
-		t.Errorf("IndexCandidates (-want +got):\n%s", diff)
-	}
-}
-
 func TestValidate(t *testing.T) {
-	bad := Default()
+	bad := DefaultConfig()
 	bad.Structural.MaxRewriteFiles = 0
 	bad.DependencyDocs.APIKeyEnv = "no spaces"
 	err := bad.Validate()
@@ -335,16 +279,16 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, diags := Parse(data)
+		cfg, diags := ParseConfig(data)
 		if err := cfg.Validate(); err != nil {
-			t.Fatalf("Parse(%q) does not validate: %v", data, err)
+			t.Fatalf("ParseConfig(%q) does not validate: %v", data, err)
 		}
-		def := Default()
+		def := DefaultConfig()
 		for _, d := range diags {
-			if d.Severity != Error && d.Severity != Warning {
+			if d.Severity != SeverityError && d.Severity != SeverityWarning {
 				t.Fatalf("bad severity %q", d.Severity)
 			}
-			if d.Severity != Error {
+			if d.Severity != SeverityError {
 				continue
 			}
 			var got, want any
@@ -364,7 +308,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("section %q reported as an error but not at its defaults (-want +got):\n%s", d.Section, diff)
 			}
 		}
-		again, diags2 := Parse(data)
+		again, diags2 := ParseConfig(data)
 		if diff := cmp.Diff(cfg, again); diff != "" || len(diags) != len(diags2) {
 			t.Fatalf("Parse is not deterministic:\n%s", diff)
 		}
@@ -374,6 +318,6 @@ func FuzzParse(f *testing.F) {
 func BenchmarkParseSpecExample(b *testing.B) {
 	data := specExample(b)
 	for b.Loop() {
-		Parse(data)
+		ParseConfig(data)
 	}
 }

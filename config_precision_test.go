@@ -1,4 +1,4 @@
-package config
+package codecortex
 
 import (
 	"testing"
@@ -21,7 +21,7 @@ func TestPrecisionLanguageServer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, diags := Parse([]byte(tt.json))
+			cfg, diags := ParseConfig([]byte(tt.json))
 			if diff := cmp.Diff(tt.want, cfg.PrecisionIndex.LanguageServer); diff != "" {
 				t.Errorf("language_server (-want +got):\n%s", diff)
 			}

@@ -1,8 +1,10 @@
-// Package config loads .codecortex/config.json. Every section is optional; a
-// malformed section falls back to that section's defaults with a diagnostic
-// while the other sections still apply, and unknown keys produce warnings.
-// Loading never fails: a clean installation with no file works as it did.
-package config
+package codecortex
+
+// The project configuration, .codecortex/config.json. Every section is
+// optional; a malformed section falls back to that section's defaults with a
+// diagnostic while the other sections still apply, and unknown keys produce
+// warnings. Reading never fails: a clean installation with no file works as
+// it did.
 
 import (
 	"bytes"
@@ -21,21 +23,21 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 )
 
-// File is where the configuration lives, relative to the project root.
-const File = ".codecortex/config.json"
+// ConfigFile is where a project's configuration lives, relative to its root.
+const ConfigFile = ".codecortex/config.json"
 
-// MaxFileSize caps the configuration file; a larger one is ignored.
-const MaxFileSize = 1 << 20
+// MaxConfigSize caps the configuration file; a larger one is ignored.
+const MaxConfigSize = 1 << 20
 
 // Config is the effective configuration.
 type Config struct {
-	PrecisionIndex PrecisionIndex `json:"precision_index"`
-	DependencyDocs DependencyDocs `json:"dependency_docs"`
-	Structural     Structural     `json:"structural"`
+	PrecisionIndex PrecisionConfig `json:"precision_index"`
+	DependencyDocs DependencyDocsConfig `json:"dependency_docs"`
+	Structural     StructuralConfig     `json:"structural"`
 }
 
-// PrecisionIndex configures the precision layer.
-type PrecisionIndex struct {
+// PrecisionConfig configures the precision layer.
+type PrecisionConfig struct {
 	Enabled bool `json:"enabled"`
 	// Path is the index, relative to the root; empty means discover it.
 	Path         string `json:"path"`
@@ -48,8 +50,8 @@ type PrecisionIndex struct {
 	LanguageServer []string `json:"language_server"`
 }
 
-// DependencyDocs configures the documentation provider.
-type DependencyDocs struct {
+// DependencyDocsConfig configures the documentation provider.
+type DependencyDocsConfig struct {
 	Enabled bool `json:"enabled"`
 	// APIKeyEnv names the environment variable holding the API key; the key
 	// itself is never stored in configuration.
@@ -61,8 +63,8 @@ type DependencyDocs struct {
 	BaseURL string `json:"base_url"`
 }
 
-// Structural configures structural search and rewrite.
-type Structural struct {
+// StructuralConfig configures structural search and rewrite.
+type StructuralConfig struct {
 	Enabled bool `json:"enabled"`
 	// Command is an external ast-grep binary to use instead of the built-in
 	// engine; nil means the built-in engine.
@@ -76,20 +78,20 @@ type Structural struct {
 
 // Default returns the configuration of a project without a config file, as
 // the specification gives it.
-func Default() Config {
+func DefaultConfig() Config {
 	return Config{
-		PrecisionIndex: PrecisionIndex{
+		PrecisionIndex: PrecisionConfig{
 			Enabled:          true,
 			Path:             "",
 			GeneratorCommand: []string{},
 			LanguageServer:   []string{},
 		},
-		DependencyDocs: DependencyDocs{
+		DependencyDocs: DependencyDocsConfig{
 			APIKeyEnv:             "CODECORTEX_DEPENDENCY_DOCS_API_KEY",
 			CacheTTLSeconds:       86400,
 			ServeStaleWhenOffline: true,
 		},
-		Structural: Structural{
+		Structural: StructuralConfig{
 			Enabled:           true,
 			MaxRewriteFiles:   50,
 			MaxRewriteMatches: 500,
@@ -105,8 +107,8 @@ type Severity string
 
 // Severities.
 const (
-	Warning Severity = "warning" // the configuration applies, with a remark
-	Error   Severity = "error"   // a section (or the file) fell back to defaults
+	SeverityWarning Severity = "warning" // the configuration applies, with a remark
+	SeverityError   Severity = "error"   // a section (or the file) fell back to defaults
 )
 
 // A Diagnostic is a remark about the configuration file.
@@ -123,47 +125,50 @@ func (d Diagnostic) String() string {
 	return string(d.Severity) + ": " + d.Section + ": " + d.Message
 }
 
-// Load reads the configuration from fsys, the project root (see
-// [contain.Root.FS]). A missing file gives the defaults and no diagnostics.
-// A file that is not a regular file, or is larger than [MaxFileSize], is
-// not read: the defaults apply, with an Error diagnostic.
-func Load(fsys fs.FS) (Config, []Diagnostic) {
+// loadConfig reads the configuration from fsys, the project root, and
+// returns it with the digest of the file's bytes ("" when there is no file,
+// or it could not be read). A missing file gives the defaults and no
+// diagnostics. A file that is not a regular file, or is larger than
+// [MaxConfigSize], is not read: the defaults apply, with an error
+// diagnostic.
+func loadConfig(fsys fs.FS) (Config, []Diagnostic, string) {
 	data, err := readFile(fsys)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return Default(), nil
+		return DefaultConfig(), nil, ""
 	case err != nil:
-		return Default(), []Diagnostic{{Error, "", fmt.Sprintf("cannot read %s: %v; using defaults", File, err)}}
+		return DefaultConfig(), []Diagnostic{{SeverityError, "", fmt.Sprintf("cannot read %s: %v; using defaults", ConfigFile, err)}}, ""
 	}
-	return Parse(data)
+	cfg, diags := ParseConfig(data)
+	return cfg, diags, Digest(data)
 }
 
-// errTooLarge reports a configuration file over MaxFileSize.
-var errTooLarge = fmt.Errorf("larger than the %d-byte limit", MaxFileSize)
+// errTooLarge reports a configuration file over MaxConfigSize.
+var errTooLarge = fmt.Errorf("larger than the %d-byte limit", MaxConfigSize)
 
-// readFile reads File without following it into a device or a FIFO, and
-// without reading more than MaxFileSize+1 bytes of it.
+// readFile reads ConfigFile without following it into a device or a FIFO, and
+// without reading more than MaxConfigSize+1 bytes of it.
 func readFile(fsys fs.FS) ([]byte, error) {
-	fi, err := fs.Stat(fsys, File)
+	fi, err := fs.Stat(fsys, ConfigFile)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
 	}
-	if fi.Size() > MaxFileSize {
+	if fi.Size() > MaxConfigSize {
 		return nil, errTooLarge
 	}
-	f, err := fsys.Open(File)
+	f, err := fsys.Open(ConfigFile)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileSize {
+	if len(data) > MaxConfigSize {
 		return nil, errTooLarge // it grew after the stat
 	}
 	return data, nil
@@ -195,15 +200,15 @@ var sections = []section{
 // ignored. Keys match exactly: "Enabled" is an unknown key, not "enabled".
 // A file that is not a JSON object at all gives the defaults and one Error.
 // The result always passes [Config.Validate].
-func Parse(data []byte) (Config, []Diagnostic) {
-	cfg := Default()
+func ParseConfig(data []byte) (Config, []Diagnostic) {
+	cfg := DefaultConfig()
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil || top == nil {
 		why := "null"
 		if err != nil {
 			why = brief(err)
 		}
-		return cfg, []Diagnostic{{Error, "", fmt.Sprintf("%s is not a JSON object (%s); using defaults", File, why)}}
+		return cfg, []Diagnostic{{SeverityError, "", fmt.Sprintf("%s is not a JSON object (%s); using defaults", ConfigFile, why)}}
 	}
 	var diags []Diagnostic
 	known := map[string]bool{}
@@ -215,10 +220,10 @@ func Parse(data []byte) (Config, []Diagnostic) {
 		}
 		unknown, err := s.apply(raw, &cfg)
 		for _, k := range unknown {
-			diags = append(diags, Diagnostic{Warning, s.name, fmt.Sprintf("unknown key %s ignored", quote(k))})
+			diags = append(diags, Diagnostic{SeverityWarning, s.name, fmt.Sprintf("unknown key %s ignored", quote(k))})
 		}
 		if err != nil {
-			diags = append(diags, Diagnostic{Error, s.name, err.Error() + "; section uses its defaults"})
+			diags = append(diags, Diagnostic{SeverityError, s.name, err.Error() + "; section uses its defaults"})
 		}
 	}
 	var unknown []string
@@ -229,7 +234,7 @@ func Parse(data []byte) (Config, []Diagnostic) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		diags = append(diags, Diagnostic{Warning, "", fmt.Sprintf("unknown section %s ignored", quote(k))})
+		diags = append(diags, Diagnostic{SeverityWarning, "", fmt.Sprintf("unknown section %s ignored", quote(k))})
 	}
 	return cfg, diags
 }
@@ -367,7 +372,7 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-func (p *PrecisionIndex) normalize() {
+func (p *PrecisionConfig) normalize() {
 	if p.GeneratorCommand == nil {
 		p.GeneratorCommand = []string{}
 	}
@@ -379,7 +384,7 @@ func (p *PrecisionIndex) normalize() {
 // Validate checks the precision section: a configured path is clean,
 // relative and inside the root; generator_command has no empty or
 // NUL-bearing argument; auto_generate needs a generator_command.
-func (p PrecisionIndex) Validate() error {
+func (p PrecisionConfig) Validate() error {
 	if p.Path != "" {
 		if err := evidence.CheckPath(p.Path); err != nil {
 			return fmt.Errorf("path: %v", err)
@@ -403,12 +408,12 @@ func (p PrecisionIndex) Validate() error {
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-func (d *DependencyDocs) normalize() {}
+func (d *DependencyDocsConfig) normalize() {}
 
 // Validate checks the documentation section: api_key_env is an
 // environment variable name, cache_ttl_seconds is within 0..MaxTTLSeconds,
 // base_url, when set, is an http(s) address without credentials.
-func (d DependencyDocs) Validate() error {
+func (d DependencyDocsConfig) Validate() error {
 	if !envName.MatchString(d.APIKeyEnv) {
 		// The value is not echoed: a common mistake is to put the key
 		// itself here, and a diagnostic must not print it.
@@ -427,12 +432,12 @@ func (d DependencyDocs) Validate() error {
 	return nil
 }
 
-func (s *Structural) normalize() {}
+func (s *StructuralConfig) normalize() {}
 
 // Validate checks the structural section: a command, when set, is a
 // non-empty string without NUL bytes; every limit is at least 1;
 // preview_ttl_seconds is at most MaxTTLSeconds.
-func (s Structural) Validate() error {
+func (s StructuralConfig) Validate() error {
 	if s.Command != nil && (*s.Command == "" || strings.ContainsRune(*s.Command, 0)) {
 		return errors.New("command: empty or contains a NUL byte (use null for the built-in engine)")
 	}
@@ -453,36 +458,4 @@ func (s Structural) Validate() error {
 		return fmt.Errorf("preview_ttl_seconds: %d is above %d", s.PreviewTTLSeconds, MaxTTLSeconds)
 	}
 	return nil
-}
-
-// IndexCandidates are where a precision index is looked for, in order, when
-// no path is configured: the spec's four locations, then index.scip, the
-// name SCIP indexers write by default.
-var IndexCandidates = []string{
-	".codecortex/precision/index.cortexidx",
-	"index.cortexidx",
-	".codecortex/index.cortexidx",
-	"build/index.cortexidx",
-	"index.scip",
-}
-
-// IndexPath returns the precision index to use: the configured path, or the
-// first candidate that is a regular file in fsys. found is false when no configured
-// path is set and no candidate exists; path is then the first candidate.
-func (c *Config) IndexPath(fsys fs.FS) (path string, found bool) {
-	if c.PrecisionIndex.Path != "" {
-		return c.PrecisionIndex.Path, isFile(fsys, c.PrecisionIndex.Path)
-	}
-	for _, p := range IndexCandidates {
-		if isFile(fsys, p) {
-			return p, true
-		}
-	}
-	return IndexCandidates[0], false
-}
-
-// isFile reports whether p is a regular file in fsys (links followed).
-func isFile(fsys fs.FS, p string) bool {
-	fi, err := fs.Stat(fsys, p)
-	return err == nil && fi.Mode().IsRegular()
 }

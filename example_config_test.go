@@ -1,13 +1,13 @@
-package config_test
+package codecortex_test
 
 import (
 	"fmt"
 
-	"github.com/codecortex/codecortex/internal/config"
+	"github.com/codecortex/codecortex"
 )
 
-func ExampleParse() {
-	cfg, diags := config.Parse([]byte(`{
+func ExampleParseConfig() {
+	cfg, diags := codecortex.ParseConfig([]byte(`{
 		"structural": {"max_rewrite_files": "ten"},
 		"dependency_docs": {"enabled": true, "colour": "blue"}
 	}`))

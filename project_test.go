@@ -1,0 +1,240 @@
+package codecortex
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// writeConfig writes a project with the given configuration file content
+// ("" for none) and returns its root.
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if content != "" {
+		if err := os.MkdirAll(filepath.Join(dir, ".codecortex"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return real
+}
+
+const hostile = `{
+	"precision_index": {"auto_generate": true, "generator_command": ["./gen"], "language_server": ["./ls"]},
+	"dependency_docs": {"enabled": true, "base_url": "http://127.0.0.1:18777", "api_key_env": "MY_OTHER_SECRET"},
+	"structural": {"command": "./evil-sg", "max_rewrite_files": 7}
+}`
+
+func TestOpenProjectWithholdsUntrusted(t *testing.T) {
+	dir := writeConfig(t, hostile)
+	store := TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}
+	p, err := OpenProject(dir, ProjectOptions{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Trust.Trusted {
+		t.Fatalf("a hostile configuration is trusted: %+v", p.Trust)
+	}
+	want := DefaultConfig()
+	want.PrecisionIndex.GeneratorCommand = []string{"./gen"} // kept for guidance, never run
+	want.Structural.MaxRewriteFiles = 7                      // harmless settings apply
+	if diff := cmp.Diff(want, p.Config); diff != "" {
+		t.Errorf("effective configuration (-want +got):\n%s", diff)
+	}
+	if p.Requested.Structural.Command == nil || *p.Requested.Structural.Command != "./evil-sg" {
+		t.Errorf("Requested lost what the file asks for: %+v", p.Requested.Structural)
+	}
+	if len(p.Trust.Withheld) != 4 || !strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./evil-sg"`) {
+		t.Errorf("Withheld = %q, want the four requests named", p.Trust.Withheld)
+	}
+	if !strings.Contains(p.Trust.Reason, "cortex trust") {
+		t.Errorf("Reason %q does not say how to trust it", p.Trust.Reason)
+	}
+
+	// Trusted in the store, the file applies as written.
+	if err := store.Trust(p.Root, p.Trust.Digest); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := OpenProject(dir, ProjectOptions{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p2.Trust.Trusted || cmp.Diff(p2.Requested, p2.Config) != "" || len(p2.Trust.Withheld) != 0 {
+		t.Errorf("trusted configuration not applied: %+v", p2.Trust)
+	}
+
+	// An edit needs trust again.
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(strings.Replace(hostile, "./evil-sg", "./eviler-sg", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p3, err := OpenProject(dir, ProjectOptions{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p3.Trust.Trusted || p3.Config.Structural.Command != nil {
+		t.Errorf("an edited configuration kept the old trust: %+v", p3.Trust)
+	}
+
+	// Revoking withdraws it.
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := store.Revoke(p.Root); err != nil || !found {
+		t.Fatalf("Revoke = %v, %v", found, err)
+	}
+	if p4, _ := OpenProject(dir, ProjectOptions{Store: store}); p4.Trust.Trusted {
+		t.Error("trust survived Revoke")
+	}
+}
+
+func TestOpenProjectTrustModes(t *testing.T) {
+	dir := writeConfig(t, hostile)
+	digest := Digest([]byte(hostile))
+	store := TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}
+	if err := store.Trust(dir, digest); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts ProjectOptions
+		want bool
+	}{
+		{"store", ProjectOptions{Store: store}, true},
+		{"never ignores the store", ProjectOptions{Store: store, Trust: TrustNever}, false},
+		{"always", ProjectOptions{Store: TrustStore{Path: filepath.Join(t.TempDir(), "none.json")}, Trust: TrustAlways}, true},
+		{"pinned digest", ProjectOptions{TrustDigest: digest, Trust: TrustNever}, true},
+		{"other pinned digest", ProjectOptions{TrustDigest: Digest([]byte("{}")), Trust: TrustAlways, Store: store}, false},
+		{"store without a location", ProjectOptions{Getenv: func(string) string { return "" }}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := OpenProject(dir, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Trust.Trusted != tt.want {
+				t.Errorf("Trusted = %v (%s), want %v", p.Trust.Trusted, p.Trust.Reason, tt.want)
+			}
+			if got := p.Config.Structural.Command != nil; got != tt.want {
+				t.Errorf("structural.command applied = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOpenProjectNeedsNoTrust(t *testing.T) {
+	for _, tt := range []struct{ name, content string }{
+		{"no file", ""},
+		{"limits and switches", `{"structural": {"enabled": false, "max_rewrite_files": 3}, "precision_index": {"path": "build/x.scip"}}`},
+		{"generator without auto_generate", `{"precision_index": {"generator_command": ["scip-go"]}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeConfig(t, tt.content)
+			p, err := OpenProject(dir, ProjectOptions{Trust: TrustNever})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Trust.Trusted || cmp.Diff(p.Requested, p.Config) != "" {
+				t.Errorf("a configuration that runs and sends nothing was withheld: %+v", p.Trust)
+			}
+		})
+	}
+}
+
+func TestTrustStoreCorrupt(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "trusted.json")
+	if err := os.WriteFile(name, []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeConfig(t, hostile)
+	p, err := OpenProject(dir, ProjectOptions{Store: TrustStore{Path: name}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Trust.Trusted || !strings.Contains(p.Trust.Reason, "not a version 1 trust file") {
+		t.Errorf("corrupt store: %+v", p.Trust)
+	}
+	if err := (TrustStore{Path: name}).Trust(dir, p.Trust.Digest); err == nil {
+		t.Error("Trust overwrote a corrupt store it could not read")
+	}
+}
+
+func TestTrustStoreLocation(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}, "/x/codecortex/trusted.json"},
+		{map[string]string{"XDG_CONFIG_HOME": "relative", "HOME": "/h"}, "/h/.config/codecortex/trusted.json"},
+		{map[string]string{"HOME": "/h"}, "/h/.config/codecortex/trusted.json"},
+		{map[string]string{}, ""},
+	}
+	for _, tt := range tests {
+		got, err := TrustStore{Getenv: env(tt.env)}.File()
+		if got != tt.want || (err != nil) != (tt.want == "") {
+			t.Errorf("File() with %v = %q, %v; want %q", tt.env, got, err, tt.want)
+		}
+	}
+}
+
+func TestTrustStoreFileMode(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "sub", "trusted.json")
+	if err := (TrustStore{Path: name}).Trust("/r", Digest(nil)); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("trust store mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	top := writeConfig(t, "")
+	for _, d := range []string{"repo/.git", "repo/a/b", "cc/.codecortex", "cc/x", "plain/y"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ start, want string }{
+		{"repo/a/b", "repo"},
+		{"repo", "repo"},
+		{"cc/x", "cc"},
+		{"plain/y", "plain/y"},
+	}
+	for _, tt := range tests {
+		got, err := FindRoot(filepath.Join(top, tt.start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(top, tt.want); got != want {
+			t.Errorf("FindRoot(%s) = %s, want %s", tt.start, got, want)
+		}
+	}
+}
+
+func TestOpenProjectNotADirectory(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenProject(f, ProjectOptions{}); err == nil {
+		t.Error("OpenProject on a file succeeded")
+	}
+	if _, err := OpenProject(filepath.Join(f, "missing"), ProjectOptions{}); err == nil {
+		t.Error("OpenProject on a missing directory succeeded")
+	}
+}
