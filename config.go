@@ -31,7 +31,7 @@ const MaxConfigSize = 1 << 20
 
 // Config is the effective configuration.
 type Config struct {
-	PrecisionIndex PrecisionConfig `json:"precision_index"`
+	PrecisionIndex PrecisionConfig      `json:"precision_index"`
 	DependencyDocs DependencyDocsConfig `json:"dependency_docs"`
 	Structural     StructuralConfig     `json:"structural"`
 }
