@@ -1,10 +1,14 @@
-// Package cli implements the cortex command line. Every command prints for
-// people by default and JSON with --json; progress goes to standard error;
-// exit codes are 0 for success, 1 for findings or a failed check, 2 for a
-// usage error.
+// Package cli implements the cortex command line, a thin front end over the
+// public packages: it opens the project with codecortex.OpenProject, maps
+// the configuration onto each layer's options as any host would, and
+// prints. Every command prints for people by default and one JSON document
+// with --json (errors included); progress goes to standard error; exit
+// codes are 0 for success, 1 for findings or a failed check, 2 for a usage
+// error or a bad argument.
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +21,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/internal/config"
-	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
 )
 
@@ -38,20 +39,22 @@ type command struct {
 	name    string
 	aliases []string // other names it answers to
 	summary string
-	// run parses args (after the command name) and does the work.
-	run func(ctx context.Context, e *Env, args []string) int
+	// run parses args (after the command name, global flags included)
+	// and does the work.
+	run func(ctx context.Context, c *cmd, args []string) int
 }
 
 // commands lists every subcommand; each lives in a file of its own.
 func commands() []command {
 	return []command{
 		{"version", nil, "print the version", runVersion},
-		{"doctor", nil, "report each layer's state and configuration problems", runDoctor},
-		{"config", nil, "print the effective configuration (secrets redacted)", runConfig},
+		{"doctor", nil, "report each layer's state and configuration problems (runs nothing the configuration names)", runDoctor},
+		{"config", nil, "print the effective configuration (secrets redacted) and whether it is trusted", runConfig},
+		{"trust", nil, "trust this project's configuration to run what it names (--show, --revoke)", runTrust},
 		{"precision-status", nil, "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
-		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points)", positionCommand("def", evidence.Definition)},
-		{"refs", nil, "references of the symbol at FILE:LINE:COL", positionCommand("refs", evidence.Reference)},
-		{"impl", nil, "implementations of the symbol at FILE:LINE:COL", positionCommand("impl", evidence.Implementation)},
+		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points) or named NAME", positionCommand("def", queryDef)},
+		{"refs", nil, "references of the symbol at FILE:LINE:COL or named NAME, declaration included", positionCommand("refs", queryRefs)},
+		{"impl", nil, "implementations of an interface, or the interfaces a type implements, at FILE:LINE:COL or named NAME", positionCommand("impl", queryImpl)},
 		{"search", nil, "find code by syntax: cortex search PATTERN [--lang L] [PATH...]", runSearch},
 		{"structural", []string{"sg"}, "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
 		{"deps", nil, "list dependencies (declared vs resolved); deps why NAME", runDeps},
@@ -62,8 +65,10 @@ func commands() []command {
 // Env is what a command runs with.
 type Env struct {
 	Stdout, Stderr io.Writer
-	// Dir is the project root as given by -C (default: the working directory).
-	Dir string
+	// Wd is the directory cortex was started in; empty means the process's
+	// working directory. Without -C the project root is found from it, and
+	// relative paths on the command line are relative to it.
+	Wd string
 	// Getenv reads the environment; tests replace it.
 	Getenv func(string) string
 }
@@ -75,39 +80,71 @@ func Main() int {
 	return Run(ctx, os.Args[1:], &Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 }
 
-// Run runs one cortex command line and returns its exit code.
+// globalValueFlags are the flags every command takes that consume the next
+// argument when written without "=".
+var globalValueFlags = []string{"C", "trust-config"}
+
+// Run runs one cortex command line and returns its exit code. Global flags
+// (-C, --json, --trust-config) may come before or after the command name;
+// every command's flags may come before or after its arguments, and "--"
+// ends the flags.
 func Run(ctx context.Context, args []string, e *Env) int {
 	if e.Getenv == nil {
 		e.Getenv = func(string) string { return "" }
 	}
-	fs := flag.NewFlagSet("cortex", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	fs.StringVar(&e.Dir, "C", ".", "run in `dir` as the project root")
-	fs.Usage = func() { usage(e.Stderr) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	// Find the command name: the first argument that is neither a flag nor
+	// a global flag's value.
+	name, at := "", -1
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			name, at = a, i
+			break
+		}
+		if f := strings.TrimLeft(a, "-"); slices.Contains(globalValueFlags, f) {
+			i++ // its value
+		}
+	}
+	rest := slices.Concat(args[:max(at, 0)], args[at+1:])
+	if at < 0 {
+		rest = args
+	}
+	switch name {
+	case "", "help":
+		if name == "" && slices.ContainsFunc(rest, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
+			usage(e.Stdout)
 			return ExitOK
 		}
-		return ExitUsage
+		if name == "help" {
+			usage(e.Stdout)
+			return ExitOK
+		}
+		c := newCmd(e, "cortex", "<command> [flags] [arguments]")
+		if _, code, ok := c.parse(rest, 0, 0); !ok {
+			return code
+		}
+		usage(e.Stderr)
+		return c.usageError(errors.New("no command given"))
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
+	for _, cm := range commands() {
+		if cm.name == name || slices.Contains(cm.aliases, name) {
+			c := newCmd(e, cm.name, "")
+			return cm.run(ctx, c, rest)
+		}
+	}
+	c := newCmd(e, "cortex", "<command> [flags] [arguments]")
+	if _, code, ok := c.parse(rest, 0, -1); !ok {
+		return code
+	}
+	if c.json == jsonOff {
+		fmt.Fprintf(e.Stderr, "cortex: unknown command %q\n\n", name)
 		usage(e.Stderr)
 		return ExitUsage
 	}
-	name := rest[0]
-	if name == "help" || name == "-h" || name == "--help" {
-		usage(e.Stdout)
-		return ExitOK
-	}
-	for _, c := range commands() {
-		if c.name == name || slices.Contains(c.aliases, name) {
-			return c.run(ctx, e, rest[1:])
-		}
-	}
-	fmt.Fprintf(e.Stderr, "cortex: unknown command %q\n\n", name)
-	usage(e.Stderr)
-	return ExitUsage
+	return c.usageError(fmt.Errorf("unknown command %q (cortex help lists them)", name))
 }
 
 func usage(w io.Writer) {
@@ -124,92 +161,269 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-18s %s\n", name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Every command takes --json for machine-readable output.")
-	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings or a failed check, 2 usage error.")
+	fmt.Fprintln(w, "Flags go before or after arguments; -- ends them. Every command takes:")
+	fmt.Fprintln(w, "  -C dir                the project root (default: the nearest directory up from here holding .codecortex or .git)")
+	fmt.Fprintln(w, "  --json                one JSON document on standard output, errors included")
+	fmt.Fprintln(w, "  --trust-config VALUE  trust the configuration for this run: its digest (sha256:…), or any")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings or a failed check, 2 usage error or bad argument.")
 }
 
-// flags returns a flag set for a command with the common --json flag.
-func flags(e *Env, name, argsUsage string) (*flag.FlagSet, *bool) {
-	fs := flag.NewFlagSet("cortex "+name, flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	asJSON := fs.Bool("json", false, "print JSON for machines")
-	fs.Usage = func() {
-		fmt.Fprintf(e.Stderr, "usage: cortex %s [flags] %s\n", name, argsUsage)
-		fs.PrintDefaults()
+// jsonMode is the value of --json.
+type jsonMode string
+
+const (
+	jsonOff    jsonMode = ""
+	jsonOn     jsonMode = "true"
+	jsonStream jsonMode = "stream"
+)
+
+// jsonFlag is --json, --json=true|false, or --json=stream where a command
+// streams.
+type jsonFlag struct{ m *jsonMode }
+
+func (f jsonFlag) String() string {
+	if f.m == nil {
+		return ""
 	}
-	return fs, asJSON
+	return string(*f.m)
 }
 
-// parse parses a command's flags; ok is false with the exit code to return.
-func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
+func (f jsonFlag) IsBoolFlag() bool { return true }
+
+func (f jsonFlag) Set(s string) error {
+	switch s {
+	case "true", "1", "pretty":
+		*f.m = jsonOn
+	case "false", "0":
+		*f.m = jsonOff
+	case "stream":
+		*f.m = jsonStream
+	default:
+		return fmt.Errorf("want --json, --json=false or --json=stream, got %q", s)
+	}
+	return nil
+}
+
+// A cmd is one command being run: its flags, its output mode and, once
+// opened, its project.
+type cmd struct {
+	*Env
+	name      string
+	argsUsage string
+	fs        *flag.FlagSet
+	json      jsonMode
+	chdir     string // -C
+	trustFlag string // --trust-config
+	streams   bool   // whether --json=stream is allowed
+	red       *redact.Redactor
+}
+
+func newCmd(e *Env, name, argsUsage string) *cmd {
+	c := &cmd{Env: e, name: name, argsUsage: argsUsage}
+	c.fs = flag.NewFlagSet("cortex "+name, flag.ContinueOnError)
+	c.fs.SetOutput(io.Discard)
+	c.fs.Var(jsonFlag{&c.json}, "json", "print one JSON document for machines")
+	c.fs.StringVar(&c.chdir, "C", "", "run with `dir` as the project root")
+	c.fs.StringVar(&c.trustFlag, "trust-config", "", "trust the configuration for this run: its `digest` (sha256:…) or any")
+	return c
+}
+
+// printUsage prints the command's usage and flags on w.
+func (c *cmd) printUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: cortex %s [flags] %s\n", c.name, c.argsUsage)
+	c.fs.SetOutput(w)
+	c.fs.PrintDefaults()
+	c.fs.SetOutput(io.Discard)
+}
+
+// parse parses the command's flags wherever they are among args and
+// checks that between minArgs and maxArgs positional arguments remain
+// (maxArgs < 0: no limit). ok is false with the exit code to return, the
+// usage or error already printed.
+func (c *cmd) parse(args []string, minArgs, maxArgs int) (pos []string, code int, ok bool) {
+	if err := c.parseFlags(args, &pos); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK, false
+			c.printUsage(c.Stdout)
+			return nil, ExitOK, false
 		}
-		return ExitUsage, false
+		return nil, c.usageError(err), false
 	}
-	return 0, true
+	if c.json == jsonStream && !c.streams {
+		return nil, c.usageError(errors.New("--json=stream: this command prints one document; use --json")), false
+	}
+	if n := len(pos); n < minArgs || (maxArgs >= 0 && n > maxArgs) {
+		what := "missing arguments"
+		if n > minArgs {
+			what = fmt.Sprintf("unexpected arguments %q", pos[max(maxArgs, 0):])
+		}
+		return nil, c.usageError(errors.New(what)), false
+	}
+	return pos, 0, true
 }
 
-// parseN is parse followed by a check that between minArgs and maxArgs
-// positional arguments remain (maxArgs < 0: no limit).
-func parseN(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (code int, ok bool) {
-	if code, ok := parse(fs, args); !ok {
-		return code, false
+// parseFlags parses flags that may come before, between or after the
+// positional arguments, which it appends to pos; everything after "--" is
+// positional.
+func (c *cmd) parseFlags(args []string, pos *[]string) error {
+	for {
+		if err := c.fs.Parse(args); err != nil {
+			return err
+		}
+		rest := c.fs.Args()
+		if len(rest) == 0 {
+			return nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			*pos = append(*pos, rest...)
+			return nil
+		}
+		*pos = append(*pos, rest[0])
+		args = rest[1:]
 	}
-	if n := fs.NArg(); n < minArgs || (maxArgs >= 0 && n > maxArgs) {
-		fmt.Fprintf(fs.Output(), "%s: unexpected arguments %q (flags go before arguments)\n", fs.Name(), fs.Args())
-		fs.Usage()
-		return ExitUsage, false
-	}
-	return 0, true
 }
 
-// project is an opened project root with its configuration.
-type project struct {
-	root  *contain.Root
-	cfg   config.Config
-	diags []config.Diagnostic
-	red   *redact.Redactor
-}
-
-func openProject(e *Env) (*project, error) {
-	root, err := contain.Open(e.Dir)
-	if err != nil {
-		return nil, err
+// usageError reports a usage error or a bad argument and returns
+// ExitUsage: with --json as an error document, otherwise on standard error
+// with the command's usage.
+func (c *cmd) usageError(err error) int {
+	if c.json != jsonOff {
+		c.writeError(err, ExitUsage)
+		return ExitUsage
 	}
-	cfg, diags := config.Load(root.FS())
-	red := redact.New(e.Getenv(cfg.DependencyDocs.APIKeyEnv))
-	return &project{root: root, cfg: cfg, diags: diags, red: red}, nil
-}
-
-func (p *project) Close() { p.root.Close() }
-
-// writeJSON prints v as indented JSON, redacted.
-func writeJSON(w io.Writer, red *redact.Redactor, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
+	fmt.Fprintln(c.Stderr, "cortex "+c.name+": "+c.redact(err.Error()))
+	if c.argsUsage != "" {
+		c.printUsage(c.Stderr)
 	}
-	_, err = io.WriteString(w, red.String(string(b))+"\n")
-	return err
+	return ExitUsage
 }
 
-// fail prints a redacted error and returns ExitFail.
-func fail(e *Env, red *redact.Redactor, err error) int {
-	fmt.Fprintln(e.Stderr, "cortex: "+strings.TrimPrefix(red.String(err.Error()), "cortex: "))
+// fail reports a failure and returns ExitFail.
+func (c *cmd) fail(err error) int {
+	if c.json != jsonOff {
+		c.writeError(err, ExitFail)
+		return ExitFail
+	}
+	fmt.Fprintln(c.Stderr, "cortex: "+strings.TrimPrefix(c.redact(err.Error()), "cortex: "))
 	return ExitFail
 }
 
-func runVersion(ctx context.Context, e *Env, args []string) int {
-	fs, asJSON := flags(e, "version", "")
-	if code, ok := parseN(fs, args, 0, 0); !ok {
+// errorJSON is the document --json prints for an error.
+type errorJSON struct {
+	Error struct {
+		Message  string `json:"message"`
+		ExitCode int    `json:"exit_code"`
+	} `json:"error"`
+}
+
+func (c *cmd) writeError(err error, code int) {
+	var doc errorJSON
+	doc.Error.Message, doc.Error.ExitCode = c.redact(err.Error()), code
+	_ = c.writeJSON(doc)
+}
+
+// redact removes secrets from s.
+func (c *cmd) redact(s string) string {
+	if c.red == nil {
+		return redact.New().String(s)
+	}
+	return c.red.String(s)
+}
+
+// writeJSON prints v as one indented JSON document ending in a newline,
+// redacted string by string (a redaction could cut through encoded JSON),
+// in the order the types give their fields.
+func (c *cmd) writeJSON(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	out, err := redactJSON(b, c.redact)
+	if err != nil {
+		return err
+	}
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, out, "", "  "); err != nil {
+		return err
+	}
+	ind.WriteByte('\n')
+	_, err = c.Stdout.Write(ind.Bytes())
+	return err
+}
+
+// redactJSON re-encodes the JSON document b with every string, keys
+// included, passed through red; everything else, order included, is kept.
+func redactJSON(b []byte, red func(string) string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out bytes.Buffer
+	// n counts the tokens written in each open container: in an object,
+	// even ones are keys and odd ones values.
+	type level struct {
+		object bool
+		n      int
+	}
+	var stack []level
+	sep := func() {
+		if len(stack) == 0 {
+			return
+		}
+		l := &stack[len(stack)-1]
+		switch {
+		case l.object && l.n%2 == 1:
+			out.WriteByte(':')
+		case l.n > 0:
+			out.WriteByte(',')
+		}
+		l.n++
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '}' || t == ']' {
+				stack = stack[:len(stack)-1]
+				out.WriteByte(byte(t))
+				continue
+			}
+			sep()
+			out.WriteByte(byte(t))
+			stack = append(stack, level{object: t == '{'})
+		case string:
+			sep()
+			q, _ := json.Marshal(red(t))
+			out.Write(q)
+		default:
+			sep()
+			q, _ := json.Marshal(t)
+			out.Write(q)
+		}
+	}
+}
+
+// printf prints human output, redacted.
+func (c *cmd) printf(format string, args ...any) {
+	fmt.Fprint(c.Stdout, c.redact(fmt.Sprintf(format, args...)))
+}
+
+// note prints a line on standard error, redacted.
+func (c *cmd) note(format string, args ...any) {
+	fmt.Fprintln(c.Stderr, c.redact(fmt.Sprintf(format, args...)))
+}
+
+func runVersion(ctx context.Context, c *cmd, args []string) int {
+	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
-	if *asJSON {
-		_ = writeJSON(e.Stdout, nil, map[string]string{"version": Version})
+	if c.json != jsonOff {
+		_ = c.writeJSON(map[string]string{"version": Version})
 		return ExitOK
 	}
-	fmt.Fprintln(e.Stdout, "cortex "+Version)
+	c.printf("cortex %s\n", Version)
 	return ExitOK
 }

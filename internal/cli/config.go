@@ -2,57 +2,64 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/codecortex/codecortex/internal/config"
+	"github.com/codecortex/codecortex"
 )
 
-func runConfig(ctx context.Context, e *Env, args []string) int {
-	fs, asJSON := flags(e, "config", "")
-	if code, ok := parseN(fs, args, 0, 0); !ok {
+// configJSON is what cortex config --json prints.
+type configJSON struct {
+	Root        string                  `json:"root"`
+	File        string                  `json:"file"`
+	Config      codecortex.Config       `json:"config"`
+	Trust       codecortex.Trust        `json:"trust"`
+	APIKeySet   bool                    `json:"api_key_set"`
+	Diagnostics []codecortex.Diagnostic `json:"diagnostics"`
+}
+
+func runConfig(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = ""
+	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
-	p, err := openProject(e)
+	p, err := c.openProject(true)
 	if err != nil {
-		return fail(e, nil, err)
+		return c.finish(err)
 	}
 	defer p.Close()
-	keySet := e.Getenv(p.cfg.DependencyDocs.APIKeyEnv) != ""
-	out := struct {
-		Root        string              `json:"root"`
-		File        string              `json:"file"`
-		Config      config.Config       `json:"config"`
-		APIKeySet   bool                `json:"api_key_set"`
-		Diagnostics []config.Diagnostic `json:"diagnostics"`
-	}{p.root.Dir(), config.File, p.cfg, keySet, p.diags}
+	keyEnv := p.Config.DependencyDocs.APIKeyEnv
+	out := configJSON{p.Root, codecortex.ConfigFile, p.Config, p.Trust, c.Getenv(keyEnv) != "", p.Diagnostics}
 	if out.Diagnostics == nil {
-		out.Diagnostics = []config.Diagnostic{}
+		out.Diagnostics = []codecortex.Diagnostic{}
 	}
-	if *asJSON {
-		if err := writeJSON(e.Stdout, p.red, out); err != nil {
-			return fail(e, p.red, err)
+	if c.json != jsonOff {
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
 		}
-	} else {
-		fmt.Fprintf(e.Stdout, "# effective configuration of %s (from %s, defaults where absent)\n", out.Root, config.File)
-		if err := writeJSON(e.Stdout, p.red, out.Config); err != nil {
-			return fail(e, p.red, err)
-		}
-		state := "not set"
-		if keySet {
-			state = "set (value redacted)"
-		}
-		fmt.Fprintf(e.Stdout, "# %s: %s\n", p.cfg.DependencyDocs.APIKeyEnv, state)
-		for _, d := range p.diags {
-			fmt.Fprintln(e.Stdout, "# "+p.red.String(d.String()))
-		}
+		return exitForDiagnostics(p.Diagnostics)
 	}
-	return exitForDiagnostics(p.diags)
+	c.printf("# effective configuration of %s (from %s, defaults where absent)\n", safe(out.Root), codecortex.ConfigFile)
+	if err := c.writeJSON(out.Config); err != nil {
+		return c.fail(err)
+	}
+	state := "not set"
+	if out.APIKeySet {
+		state = "set (value redacted)"
+	}
+	c.printf("# %s: %s\n", keyEnv, state)
+	c.printf("# trust: %s\n", safe(p.Trust.Reason))
+	for _, w := range p.Trust.Withheld {
+		c.printf("#   withheld: %s\n", safe(w))
+	}
+	for _, d := range p.Diagnostics {
+		c.printf("# %s\n", safe(d.String()))
+	}
+	return exitForDiagnostics(p.Diagnostics)
 }
 
 // exitForDiagnostics fails when a section (or the file) fell back to defaults.
-func exitForDiagnostics(diags []config.Diagnostic) int {
+func exitForDiagnostics(diags []codecortex.Diagnostic) int {
 	for _, d := range diags {
-		if d.Severity == config.Error {
+		if d.Severity == codecortex.SeverityError {
 			return ExitFail
 		}
 	}

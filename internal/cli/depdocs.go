@@ -12,88 +12,78 @@ import (
 	"github.com/codecortex/codecortex/depdocs"
 )
 
-// takeFlag removes the boolean flag --name (or -name) from anywhere in
-// args, so it may follow positional arguments.
-func takeFlag(args []string, name string) ([]string, bool) {
-	var rest []string
-	set := false
-	for _, a := range args {
-		if a == "--"+name || a == "-"+name {
-			set = true
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return rest, set
-}
-
-// parseArgs parses a command's flags, --json allowed anywhere, and
-// checks the positional arguments with valid; ok is false with the exit
-// code to return.
-func parseArgs(e *Env, name, usage string, args []string, valid func([]string) bool) (rest []string, asJSON bool, code int, ok bool) {
-	args, jsonAnywhere := takeFlag(args, "json")
-	fs, jsonFlag := flags(e, name, usage)
-	if code, ok := parse(fs, args); !ok {
-		return nil, false, code, false
-	}
-	if !valid(fs.Args()) {
-		fs.Usage()
-		return nil, false, ExitUsage, false
-	}
-	return fs.Args(), *jsonFlag || jsonAnywhere, 0, true
-}
-
 // scanProject opens the project and reads its manifests and lockfiles;
 // ok is false with the exit code to return (the project is then closed).
-func scanProject(e *Env) (*project, *depdocs.Project, int, bool) {
-	p, err := openProject(e)
+func scanProject(c *cmd) (*project, *depdocs.Project, int, bool) {
+	p, err := c.openProject(false)
 	if err != nil {
-		return nil, nil, fail(e, nil, err), false
+		return nil, nil, c.finish(err), false
 	}
-	pr, err := depdocs.Scan(p.root, depdocs.ScanOptions{})
+	pr, err := depdocs.Scan(p.Root, depdocs.ScanOptions{})
 	if err != nil {
 		p.Close()
-		return nil, nil, fail(e, p.red, err), false
+		return nil, nil, c.fail(err), false
 	}
 	return p, pr, 0, true
 }
 
-func runDeps(ctx context.Context, e *Env, args []string) int {
+func runDeps(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "[--build-list] [why NAME]"
 	// --build-list asks the go command (offline, from the module cache) for
 	// Go's selected build list instead of go.mod's requirements.
-	args, buildList := takeFlag(args, "build-list")
-	rest, asJSON, code, ok := parseArgs(e, "deps", "[--build-list] [why NAME]", args, func(r []string) bool {
-		return len(r) == 0 || r[0] == "why" && len(r) == 2
-	})
+	buildList := c.fs.Bool("build-list", false, "for Go, the build list the go command selects (offline, from the module cache; the module is not modified)")
+	rest, code, ok := c.parse(args, 0, 2)
 	if !ok {
 		return code
 	}
-	p, pr, code, ok := scanProject(e)
+	if len(rest) > 0 && (rest[0] != "why" || len(rest) != 2) {
+		return c.usageError(fmt.Errorf("unexpected arguments %q: want nothing, or why NAME", rest))
+	}
+	p, pr, code, ok := scanProject(c)
 	if !ok {
 		return code
 	}
 	defer p.Close()
-	if buildList {
-		pr.AddGoBuildList(ctx, p.root, depdocs.GoBuildOptions{})
+	if *buildList {
+		pr.AddGoBuildList(ctx, p.Root, depdocs.GoBuildOptions{})
 	}
 	if len(rest) == 2 {
-		return depsWhy(e, p, pr, rest[1], asJSON)
+		return depsWhy(c, pr, rest[1])
 	}
-	if asJSON {
-		if err := writeJSON(e.Stdout, p.red, depsView(pr)); err != nil {
-			return fail(e, p.red, err)
+	if c.json != jsonOff {
+		if err := c.writeJSON(depsView(pr)); err != nil {
+			return c.fail(err)
 		}
 		return ExitOK
 	}
-	w := tabwriter.NewWriter(e.Stdout, 0, 2, 2, ' ', 0)
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(w, "ECOSYSTEM\tNAME\tDECLARED\tRESOLVED\tSOURCE\tRELATION\tSCOPE\tFILE")
 	for _, d := range pr.Deps {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Ecosystem, d.Name, dash(d.Declared), dash(d.Resolved),
-			d.Source, d.Relation, dash(string(d.Scope)), d.File)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Ecosystem, safe(depName(d)), safe(dash(d.Declared)), safe(dash(d.Resolved)),
+			d.Source, d.Relation, dash(string(d.Scope)), safe(fileLine(d)))
 	}
 	w.Flush()
-	summary(e.Stdout, pr)
+	c.printf("%s", b.String())
+	summary(c, pr)
 	return ExitOK
+}
+
+// depName is a dependency's name as the code imports it, with the package
+// it resolves to when that is another (an npm alias, a Cargo rename).
+func depName(d depdocs.Dependency) string {
+	if d.Alias != "" && d.Alias != d.Name {
+		return d.Alias + " (" + d.Name + ")"
+	}
+	return d.Name
+}
+
+// fileLine is FILE:LINE, or FILE when the line is not known.
+func fileLine(d depdocs.Dependency) string {
+	if d.Line > 0 {
+		return fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
+	return d.File
 }
 
 // depsJSON is cortex deps --json: the joined dependencies, and each file
@@ -140,21 +130,21 @@ func dash(s string) string {
 	return s
 }
 
-func summary(w io.Writer, pr *depdocs.Project) {
-	fmt.Fprintf(w, "\n%d dependencies from %d files", len(pr.Deps), len(pr.Files))
+func summary(c *cmd, pr *depdocs.Project) {
+	c.printf("\n%d dependencies from %d files", len(pr.Deps), len(pr.Files))
 	if pr.GoMode != "" {
-		fmt.Fprintf(w, "; Go %s mode", pr.GoMode)
+		c.printf("; Go %s mode", pr.GoMode)
 	}
-	fmt.Fprintln(w)
+	c.printf("\n")
 	for _, m := range pr.MultiVersions {
 		line := fmt.Sprintf("%s %s resolves to %d versions: %s", m.Ecosystem, m.Name, len(m.Versions), strings.Join(m.Versions, ", "))
 		if len(m.Direct) > 0 {
 			line += " (direct: " + strings.Join(m.Direct, ", ") + ")"
 		}
-		fmt.Fprintln(w, line)
+		c.printf("%s\n", safe(line))
 	}
 	for _, fe := range pr.Errors {
-		fmt.Fprintf(w, "unreadable: %s: %s\n", fe.Path, fe.Err)
+		c.printf("unreadable: %s: %s\n", safe(fe.Path), safe(fe.Err))
 	}
 }
 
@@ -167,17 +157,17 @@ type whyAnswer struct {
 	Resolved []depdocs.Dependency `json:"resolved"`
 }
 
-func depsWhy(e *Env, p *project, pr *depdocs.Project, name string, asJSON bool) int {
+func depsWhy(c *cmd, pr *depdocs.Project, name string) int {
 	ans := whyAnswer{Name: name, Declared: []depdocs.Dependency{}, Resolved: []depdocs.Dependency{}}
 	for _, f := range pr.Files {
 		for _, d := range f.Deps {
-			if strings.EqualFold(d.Name, name) && d.Relation == depdocs.Direct && d.Resolved == "" {
+			if matchesName(d, name) && d.Relation == depdocs.Direct && d.Resolved == "" {
 				ans.Declared = append(ans.Declared, d)
 			}
 		}
 	}
 	for _, d := range pr.Deps {
-		if !strings.EqualFold(d.Name, name) {
+		if !matchesName(d, name) {
 			continue
 		}
 		if d.Relation == depdocs.Direct {
@@ -185,38 +175,43 @@ func depsWhy(e *Env, p *project, pr *depdocs.Project, name string, asJSON bool) 
 		}
 		ans.Resolved = append(ans.Resolved, d)
 	}
-	if asJSON {
-		if err := writeJSON(e.Stdout, p.red, ans); err != nil {
-			return fail(e, p.red, err)
-		}
-	} else {
-		printWhy(e.Stdout, ans)
-	}
 	if len(ans.Resolved) == 0 && len(ans.Declared) == 0 {
-		fmt.Fprintf(e.Stderr, "cortex: %s is not a dependency of this project\n", name)
-		return ExitFail
+		return c.fail(fmt.Errorf("%s is not a dependency of this project", name))
 	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(ans); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	printWhy(c, ans)
 	return ExitOK
 }
 
-func printWhy(w io.Writer, ans whyAnswer) {
+// matchesName reports whether d is the dependency called name: its
+// package name or the alias the code imports it by.
+func matchesName(d depdocs.Dependency, name string) bool {
+	return strings.EqualFold(d.Name, name) || d.Alias != "" && strings.EqualFold(d.Alias, name)
+}
+
+func printWhy(c *cmd, ans whyAnswer) {
 	seen := map[string]bool{}
 	for _, d := range ans.Declared {
-		line := fmt.Sprintf("declared in %s", d.File)
+		line := fmt.Sprintf("declared in %s", fileLine(d))
 		if d.Importer != "" && d.Importer != "." {
 			line += " (member " + d.Importer + ")"
 		}
-		line += fmt.Sprintf(": %s %s", d.Name, dash(d.Declared))
+		line += fmt.Sprintf(": %s %s", depName(d), dash(d.Declared))
 		if d.Scope != "" {
 			line += " [" + string(d.Scope) + "]"
 		}
 		if !seen[line] {
 			seen[line] = true
-			fmt.Fprintln(w, line)
+			c.printf("%s\n", safe(line))
 		}
 	}
 	for _, d := range ans.Resolved {
-		line := fmt.Sprintf("resolved %s %s in %s (%s, %s)", d.Name, dash(d.Resolved), d.File, d.Relation, d.Source)
+		line := fmt.Sprintf("resolved %s %s in %s (%s, %s)", depName(d), dash(d.Resolved), fileLine(d), d.Relation, d.Source)
 		if d.Importer != "" && d.Importer != "." {
 			line += " for member " + d.Importer
 		}
@@ -224,11 +219,11 @@ func printWhy(w io.Writer, ans whyAnswer) {
 			continue
 		}
 		seen[line] = true
-		fmt.Fprintln(w, line)
+		c.printf("%s\n", safe(line))
 		via := append([]string(nil), d.Via...)
 		sort.Strings(via)
 		if len(via) > 0 {
-			fmt.Fprintln(w, "  pulled in by "+strings.Join(via, ", "))
+			c.printf("  pulled in by %s\n", safe(strings.Join(via, ", ")))
 		}
 	}
 }
@@ -248,13 +243,14 @@ type docsRequestView struct {
 	Question  string            `json:"question,omitempty"`
 }
 
-func runDocs(ctx context.Context, e *Env, args []string) int {
-	rest, asJSON, code, ok := parseArgs(e, "docs", "LIBRARY [QUESTION]", args, func(r []string) bool { return len(r) >= 1 })
+func runDocs(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "LIBRARY [QUESTION...]"
+	rest, code, ok := c.parse(args, 1, -1)
 	if !ok {
 		return code
 	}
 	lib, question := rest[0], strings.Join(rest[1:], " ")
-	p, pr, code, ok := scanProject(e)
+	p, pr, code, ok := scanProject(c)
 	if !ok {
 		return code
 	}
@@ -263,7 +259,7 @@ func runDocs(ctx context.Context, e *Env, args []string) int {
 	view := docsRequestView{Library: lib, Question: question}
 	var matched []depdocs.Dependency
 	for _, d := range pr.Deps {
-		if strings.EqualFold(d.Name, lib) {
+		if matchesName(d, lib) {
 			matched = append(matched, d)
 		}
 	}
@@ -281,20 +277,18 @@ func runDocs(ctx context.Context, e *Env, args []string) int {
 		// only be a fallback.
 		req = depdocs.DocsRequest{Name: lib, Question: question, Source: depdocs.Registry}
 	}
-	provider := depdocs.NewProvider(p.root, p.cfg.DependencyDocs, e.Getenv)
-	res, _ := provider.Docs(ctx, req)
+	res, _ := depdocs.NewDocs(p.DocsOptions()).Docs(ctx, req)
 	ans := docsAnswer{Request: view, Resolution: res}
 	code = ExitOK
 	if res.State != depdocs.DocsExact && res.State != depdocs.DocsFallback {
 		code = ExitFail
 	}
-	if asJSON {
-		if err := writeJSON(e.Stdout, p.red, ans); err != nil {
-			return fail(e, p.red, err)
+	if c.json != jsonOff {
+		if err := c.writeJSON(ans); err != nil {
+			return c.fail(err)
 		}
 		return code
 	}
-	w := e.Stdout
 	installed := "not a dependency of this project"
 	if view.Installed != "" {
 		installed = view.Installed
@@ -302,24 +296,23 @@ func runDocs(ctx context.Context, e *Env, args []string) int {
 			installed += " (declared " + view.Declared + ")"
 		}
 	}
-	fmt.Fprintln(w, p.red.String(fmt.Sprintf("library    %s", lib)))
-	fmt.Fprintln(w, p.red.String(fmt.Sprintf("installed  %s", installed)))
+	c.printf("library    %s\n", safe(lib))
+	c.printf("installed  %s\n", safe(installed))
 	state := string(res.State)
 	if res.Stale {
 		state += " (stale cache)"
 	} else if res.Cached {
 		state += " (cached)"
 	}
-	fmt.Fprintln(w, "docs       "+state)
+	c.printf("docs       %s\n", state)
 	if res.Label != "" {
-		fmt.Fprintln(w, p.red.String("pinned     "+res.LibraryID))
+		c.printf("pinned     %s\n", safe(res.LibraryID))
 	}
 	if res.Reason != "" {
-		fmt.Fprintln(w, p.red.String("why        "+res.Reason))
+		c.printf("why        %s\n", safe(res.Reason))
 	}
 	if res.Content != "" {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, p.red.String(res.Content))
+		c.printf("\n%s\n", safeLines(res.Content))
 	}
 	return code
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/codecortex/codecortex/internal/config"
+	"github.com/codecortex/codecortex"
 )
 
 // A layerStatus is one line of cortex doctor: a layer's state and why.
@@ -28,72 +28,85 @@ const (
 )
 
 // layerChecks lists each optional layer's check, one file each. A check
-// never touches repository code.
+// never runs a program the configuration names and never reads or runs
+// repository code beyond the files it reports on.
 var layerChecks = []struct {
 	name  string
-	check func(ctx context.Context, e *Env, p *project) layerStatus
+	check func(ctx context.Context, c *cmd, p *project) layerStatus
 }{
 	{"precision intelligence", checkPrecision},
 	{"dependency docs", checkDependencyDocs},
 	{"structural engine", checkStructural},
 }
 
-func runDoctor(ctx context.Context, e *Env, args []string) int {
-	fs, asJSON := flags(e, "doctor", "")
-	if code, ok := parseN(fs, args, 0, 0); !ok {
+// doctorJSON is what cortex doctor --json prints.
+type doctorJSON struct {
+	Root        string                  `json:"root"`
+	Layers      []layerStatus           `json:"layers"`
+	Trust       codecortex.Trust        `json:"trust"`
+	Diagnostics []codecortex.Diagnostic `json:"config_diagnostics"`
+}
+
+// runDoctor reports every layer. It exits 1 when the configuration has an
+// error or a layer that is enabled cannot be used, so scripts can gate on
+// it.
+func runDoctor(ctx context.Context, c *cmd, args []string) int {
+	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
-	p, err := openProject(e)
+	p, err := c.openProject(true)
 	if err != nil {
-		return fail(e, nil, err)
+		return c.finish(err)
 	}
 	defer p.Close()
-	var layers []layerStatus
+	out := doctorJSON{Root: p.Root, Trust: p.Trust, Diagnostics: p.Diagnostics}
+	code := exitForDiagnostics(p.Diagnostics)
 	for _, lc := range layerChecks {
-		st := lc.check(ctx, e, p)
+		st := lc.check(ctx, c, p)
 		st.Layer = lc.name
-		layers = append(layers, st)
-	}
-	diags := p.diags
-	if diags == nil {
-		diags = []config.Diagnostic{}
-	}
-	if *asJSON {
-		out := struct {
-			Root        string              `json:"root"`
-			Layers      []layerStatus       `json:"layers"`
-			Diagnostics []config.Diagnostic `json:"config_diagnostics"`
-		}{p.root.Dir(), layers, diags}
-		if err := writeJSON(e.Stdout, p.red, out); err != nil {
-			return fail(e, p.red, err)
+		if st.State == stateUnavailable || st.State == stateCredentialsMissing {
+			code = ExitFail
 		}
-		return exitForDiagnostics(diags)
+		out.Layers = append(out.Layers, st)
 	}
-	w := e.Stdout
-	fmt.Fprintf(w, "project root  %s\n\n", p.root.Dir())
-	for _, l := range layers {
+	if out.Diagnostics == nil {
+		out.Diagnostics = []codecortex.Diagnostic{}
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
+		}
+		return code
+	}
+	c.printf("project root  %s\n\n", safe(p.Root))
+	for _, l := range out.Layers {
 		line := fmt.Sprintf("%-24s %s", l.Layer, l.State)
 		if l.Reason != "" {
 			line += " — " + l.Reason
 		}
-		fmt.Fprintln(w, p.red.String(line))
+		c.printf("%s\n", safe(line))
 		for _, k := range sortedKeys(l.Details) {
-			fmt.Fprintln(w, p.red.String(fmt.Sprintf("%24s %s: %s", "", k, l.Details[k])))
+			c.printf("%24s %s: %s\n", "", k, safe(l.Details[k]))
 		}
 		if l.Guidance != "" {
-			fmt.Fprintln(w, p.red.String(fmt.Sprintf("%24s → %s", "", l.Guidance)))
+			c.printf("%24s → %s\n", "", safe(l.Guidance))
 		}
 	}
-	fmt.Fprintln(w)
-	if len(diags) == 0 {
-		fmt.Fprintf(w, "configuration  %s: ok (defaults where absent)\n", config.File)
-	} else {
-		fmt.Fprintf(w, "configuration  %s:\n", config.File)
-		for _, d := range diags {
-			fmt.Fprintln(w, "  "+p.red.String(d.String()))
+	c.printf("\n")
+	switch {
+	case len(p.Diagnostics) == 0:
+		c.printf("configuration  %s: ok (defaults where absent)\n", codecortex.ConfigFile)
+	default:
+		c.printf("configuration  %s:\n", codecortex.ConfigFile)
+		for _, d := range p.Diagnostics {
+			c.printf("  %s\n", safe(d.String()))
 		}
 	}
-	return exitForDiagnostics(diags)
+	c.printf("trust          %s\n", safe(p.Trust.Reason))
+	for _, w := range p.Trust.Withheld {
+		c.printf("  withheld: %s\n", safe(w))
+	}
+	return code
 }
 
 func sortedKeys(m map[string]string) []string {

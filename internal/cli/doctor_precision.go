@@ -7,18 +7,20 @@ import (
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
 )
 
 // checkPrecision reports the precision layer as available, stale,
 // unavailable or disabled, with the reason. It loads the index and stats
-// the indexed documents; it never reads or runs repository code (a
-// configured generator is not run by doctor).
-func checkPrecision(ctx context.Context, e *Env, p *project) layerStatus {
-	if !p.cfg.PrecisionIndex.Enabled {
+// the indexed documents; it never runs the configured generator or
+// language server.
+func checkPrecision(ctx context.Context, c *cmd, p *project) layerStatus {
+	opts := p.PrecisionOptions()
+	if opts.Disabled {
 		return layerStatus{State: stateDisabled, Reason: "precision_index.enabled is false"}
 	}
-	prov := precisionProvider(e, p)
-	prov.DisableGeneration()
+	opts.AutoGenerate = false
+	prov := precision.New(opts)
 	defer prov.Close()
 	st := prov.Status(ctx)
 	ls := layerStatus{Reason: st.Reason, Guidance: st.Guidance, Details: map[string]string{"index": st.IndexPath}}
@@ -36,6 +38,12 @@ func checkPrecision(ctx context.Context, e *Env, p *project) layerStatus {
 		ls.Details["indexer"] = strings.TrimSpace(st.Metadata.Tool + " " + st.Metadata.ToolVersion)
 		ls.Details["documents"] = fmt.Sprintf("%d (%d dropped outside the root)", st.Stats.Documents, len(st.Dropped))
 		ls.Details["symbols"] = strconv.Itoa(st.Stats.Symbols)
+	}
+	if cmd := p.Config.PrecisionIndex.LanguageServer; len(cmd) > 0 {
+		ls.Details["language server"] = strings.Join(cmd, " ") + " (not started by doctor)"
+	}
+	if p.Config.PrecisionIndex.AutoGenerate {
+		ls.Details["generator"] = strings.Join(p.Config.PrecisionIndex.GeneratorCommand, " ") + " (auto_generate; not run by doctor)"
 	}
 	return ls
 }

@@ -12,43 +12,42 @@ import (
 	"github.com/codecortex/codecortex/precision"
 )
 
-// precisionProvider builds the precision provider from the project's
-// configuration; generation progress goes to standard error.
-func precisionProvider(e *Env, p *project) *precision.Provider {
-	opts := precision.FromConfig(p.root.Dir(), p.cfg.PrecisionIndex)
-	opts.Progress = e.Stderr
+// precisionProvider builds the precision index provider from the
+// project's options; generation progress goes to standard error.
+func (c *cmd) precisionProvider(p *project) *precision.Provider {
+	opts := p.PrecisionOptions()
+	opts.Progress = c.Stderr
 	return precision.New(opts)
 }
 
-func runPrecisionStatus(ctx context.Context, e *Env, args []string) int {
-	fs, asJSON := flags(e, "precision-status", "")
-	if code, ok := parse(fs, args); !ok {
+func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
+	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return ExitUsage
-	}
-	p, err := openProject(e)
+	p, err := c.openProject(false)
 	if err != nil {
-		return fail(e, nil, err)
+		return c.finish(err)
 	}
 	defer p.Close()
-	prov := precisionProvider(e, p)
+	// A status command runs nothing: a missing or stale index is reported,
+	// not regenerated.
+	opts := p.PrecisionOptions()
+	opts.AutoGenerate = false
+	prov := precision.New(opts)
 	defer prov.Close()
 	st := prov.Status(ctx)
 	code := ExitOK
 	if st.State == evidence.StaleState || st.State == evidence.Unavailable {
 		code = ExitFail
 	}
-	if *asJSON {
-		if err := writeJSON(e.Stdout, p.red, st); err != nil {
-			return fail(e, p.red, err)
+	if c.json != jsonOff {
+		if err := c.writeJSON(st); err != nil {
+			return c.fail(err)
 		}
 		return code
 	}
 	var b strings.Builder
-	row := func(k, v string) { fmt.Fprintf(&b, "%-14s %s\n", k, v) }
+	row := func(k, v string) { fmt.Fprintf(&b, "%-14s %s\n", k, safe(v)) }
 	state := string(st.State)
 	if st.Reason != "" {
 		state += " — " + st.Reason
@@ -87,67 +86,91 @@ func runPrecisionStatus(ctx context.Context, e *Env, args []string) int {
 		row("staleness", fmt.Sprintf("%s (%d documents checked by %s)", fresh, st.Staleness.Checked, st.Staleness.Method))
 		row("load time", st.LoadTime)
 	}
-	fmt.Fprint(e.Stdout, p.red.String(b.String()))
+	c.printf("%s", b.String())
 	return code
 }
 
-// positionCommand returns the run function of def, refs or impl.
-func positionCommand(name string, kind evidence.Kind) func(ctx context.Context, e *Env, args []string) int {
-	return func(ctx context.Context, e *Env, args []string) int {
-		fs, asJSON := flags(e, name, "FILE:LINE:COL")
-		useLSP := fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server (gopls); its answers are near_exact")
-		if code, ok := parse(fs, args); !ok {
+// A positionQuery is what def, refs or impl ask of the providers.
+type positionQuery struct {
+	kind evidence.Kind
+}
+
+var (
+	queryDef  = positionQuery{evidence.Definition}
+	queryRefs = positionQuery{evidence.Reference}
+	queryImpl = positionQuery{evidence.Implementation}
+)
+
+// positionJSON is what def, refs and impl print with --json.
+type positionJSON struct {
+	Query   evidence.Query    `json:"query"`
+	Records []evidence.Record `json:"records"`
+	Reports []evidence.Report `json:"reports"`
+}
+
+// positionCommand returns the run function of def, refs or impl: the
+// argument is FILE:LINE:COL (one-based code points, FILE relative to where
+// cortex started) or a symbol name (Name, Type.Method, pkg.Name).
+func positionCommand(name string, pq positionQuery) func(ctx context.Context, c *cmd, args []string) int {
+	return func(ctx context.Context, c *cmd, args []string) int {
+		c.argsUsage = "FILE:LINE:COL | NAME"
+		useLSP := c.fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server (gopls by default); its answers are near_exact")
+		var noDecl *bool
+		if pq.kind == evidence.Reference {
+			noDecl = c.fs.Bool("no-declaration", false, "leave out the declaration, which references include by default")
+		}
+		pos, code, ok := c.parse(args, 1, 1)
+		if !ok {
 			return code
 		}
-		if fs.NArg() != 1 {
-			fs.Usage()
-			return ExitUsage
-		}
-		file, line, col, err := parsePosition(fs.Arg(0))
+		file, line, col, isPos, err := parsePosition(pos[0])
 		if err != nil {
-			fmt.Fprintln(e.Stderr, "cortex "+name+": "+err.Error())
-			return ExitUsage
+			return c.usageError(err)
 		}
-		p, err := openProject(e)
+		p, err := c.openProject(false)
 		if err != nil {
-			return fail(e, nil, err)
+			return c.finish(err)
 		}
 		defer p.Close()
-		rel, err := p.root.Rel(file)
-		if err != nil {
-			return fail(e, p.red, err)
+		q := evidence.Query{Kinds: []evidence.Kind{pq.kind}}
+		if isPos {
+			rel, err := p.rel(file)
+			if err != nil {
+				return c.finish(err)
+			}
+			q.Path, q.Line, q.Column = rel, line, col
+		} else {
+			q.Symbol = pos[0]
 		}
-		prov := precisionProvider(e, p)
+		prov := c.precisionProvider(p)
 		defer prov.Close()
 		var provider evidence.Provider = prov
 		if *useLSP {
-			lsp := precision.NewLSP(precision.LSPOptions{Dir: p.root.Dir(), Command: p.cfg.PrecisionIndex.LanguageServer})
+			lsp := precision.NewLSP(p.LSPOptions())
 			defer lsp.Close()
 			provider = &precision.Fallback{Index: prov, Server: lsp}
 		}
-		q := evidence.Query{Path: rel, Line: line, Column: col, Kinds: []evidence.Kind{kind}}
 		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{provider}, evidence.CollectOptions{
 			Check: func(r *evidence.Record) error {
-				if !p.root.Inside(r.Path) {
+				if r.HasLocation() && !p.root.Inside(r.Path) {
 					return errors.New("location outside the project root")
 				}
 				return nil
 			},
 		})
-		if *asJSON {
-			out := struct {
-				Query   evidence.Query    `json:"query"`
-				Records []evidence.Record `json:"records"`
-				Reports []evidence.Report `json:"reports"`
-			}{q, recs, reps}
+		if noDecl != nil && *noDecl {
+			recs = precision.WithoutDeclarations(recs)
+		}
+		if c.json != jsonOff {
+			out := positionJSON{q, recs, reps}
 			if out.Records == nil {
 				out.Records = []evidence.Record{}
 			}
-			if err := writeJSON(e.Stdout, p.red, out); err != nil {
-				return fail(e, p.red, err)
+			if err := c.writeJSON(out); err != nil {
+				return c.fail(err)
 			}
 		} else {
-			printRecords(e, p, recs, reps)
+			c.printRecords(recs, reps)
 		}
 		if len(recs) == 0 {
 			return ExitFail
@@ -156,9 +179,11 @@ func positionCommand(name string, kind evidence.Kind) func(ctx context.Context, 
 	}
 }
 
-func printRecords(e *Env, p *project, recs []evidence.Record, reps []evidence.Report) {
+// printRecords prints records, one line each, and on standard error the
+// reports that say something.
+func (c *cmd) printRecords(recs []evidence.Record, reps []evidence.Report) {
 	for _, r := range recs {
-		fmt.Fprintln(e.Stdout, p.red.String(recordLine(r)))
+		c.printf("%s\n", safe(recordLine(r)))
 	}
 	for _, rep := range reps {
 		if rep.State == evidence.Available && rep.Reason == "" && len(rep.Dropped) == 0 {
@@ -168,21 +193,22 @@ func printRecords(e *Env, p *project, recs []evidence.Record, reps []evidence.Re
 		if rep.Reason != "" {
 			msg += " — " + rep.Reason
 		}
-		fmt.Fprintln(e.Stderr, p.red.String(msg))
+		c.note("%s", safe(msg))
 		if rep.Guidance != "" {
-			fmt.Fprintln(e.Stderr, p.red.String("  → "+rep.Guidance))
+			c.note("  → %s", safe(rep.Guidance))
 		}
 		for _, d := range rep.Dropped {
-			fmt.Fprintln(e.Stderr, p.red.String("  dropped "+d))
+			c.note("  dropped %s", safe(d))
 		}
 	}
 	if len(recs) == 0 {
-		fmt.Fprintln(e.Stderr, "no results")
+		c.note("no results")
 	}
 }
 
-// recordLine is a record as one line: location, tier (stale said so) and
-// symbol.
+// recordLine is a record as one line: location, tier (stale said so),
+// symbol, and what else marks it (a declaration among references, the
+// package of a name's candidate).
 func recordLine(r evidence.Record) string {
 	tier := r.Trust.String()
 	if r.Stale {
@@ -192,24 +218,45 @@ func recordLine(r evidence.Record) string {
 	if r.TargetSymbol != "" && r.TargetSymbol != r.Symbol {
 		line += " → " + r.TargetSymbol
 	}
+	if r.Metadata.Attributes["declaration"] == "true" {
+		line += "\t(declaration)"
+	}
 	return line
 }
 
-// parsePosition splits FILE:LINE:COL (one-based code points); the file may
-// itself contain colons.
-func parsePosition(s string) (file string, line, col int, err error) {
+// parsePosition reads FILE:LINE:COL (one-based code points; the file may
+// itself contain colons). An argument that does not end in a number is a
+// symbol name (Name, Type.Method, pkg.Name, a::b): isPos is false. One
+// that ends in a number but is not a valid position is an error.
+func parsePosition(s string) (file string, line, col int, isPos bool, err error) {
 	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return "", 0, 0, fmt.Errorf("%q is not FILE:LINE:COL", s)
+	if i < 0 || !isDigits(s[i+1:]) {
+		if strings.ContainsAny(s, "/\\") || strings.TrimSpace(s) == "" {
+			return "", 0, 0, false, fmt.Errorf("%q is neither FILE:LINE:COL nor a symbol name", s)
+		}
+		return "", 0, 0, false, nil
 	}
 	j := strings.LastIndexByte(s[:i], ':')
+	bad := fmt.Errorf("%q: want FILE:LINE:COL with LINE and COL positive integers (one-based code points)", s)
 	if j <= 0 {
-		return "", 0, 0, fmt.Errorf("%q is not FILE:LINE:COL", s)
+		return "", 0, 0, false, bad
 	}
 	line, err1 := strconv.Atoi(s[j+1 : i])
 	col, err2 := strconv.Atoi(s[i+1:])
 	if err1 != nil || err2 != nil || line < 1 || col < 1 {
-		return "", 0, 0, fmt.Errorf("%q: LINE and COL must be positive integers (one-based code points)", s)
+		return "", 0, 0, false, bad
 	}
-	return s[:j], line, col, nil
+	return s[:j], line, col, true, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

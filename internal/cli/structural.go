@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,191 +21,175 @@ var _ structural.SymbolSearcher = (*precision.Provider)(nil)
 
 // structuralFlags are the flags shared by search, structural and sg.
 type structuralFlags struct {
-	fs         *flag.FlagSet
-	asJSON     *bool
 	pattern    *string
 	lang       *string
 	rewrite    *string
 	maxMatches *int
 }
 
-func newStructuralFlags(e *Env, name, argsUsage string, patternFlag bool) *structuralFlags {
-	fs, asJSON := flags(e, name, argsUsage)
-	f := &structuralFlags{fs: fs, asJSON: asJSON}
+func newStructuralFlags(c *cmd, patternFlag bool) *structuralFlags {
+	fs := c.fs
+	f := &structuralFlags{}
+	langs := languageList()
 	if patternFlag {
 		f.pattern = fs.String("p", "", "the ast-grep style `pattern`, such as 'old_api($$$ARGS)'")
 		fs.StringVar(f.pattern, "pattern", "", "same as -p")
-		f.lang = fs.String("l", "", "the pattern's `language` (c, go, java, javascript, json, python, rust, tsx, typescript)")
+		f.lang = fs.String("l", "", "the pattern's `language` ("+langs+")")
 		fs.StringVar(f.lang, "lang", "", "same as -l")
 	} else {
-		f.lang = fs.String("lang", "", "the pattern's `language`; empty means every language the pattern parses in")
+		f.lang = fs.String("lang", "", "the pattern's `language` ("+langs+"); empty means every language the pattern parses in")
 		fs.StringVar(f.lang, "l", "", "same as --lang")
 	}
 	f.rewrite = fs.String("rewrite", "", "print the diff that replacing every match by `template` would make; nothing is written")
 	f.maxMatches = fs.Int("max-matches", 0, "stop after `n` matches (default 10000)")
+	c.streams = true
 	return f
 }
 
 // runSearch is `cortex search [flags] PATTERN [PATHS...]`.
-func runSearch(ctx context.Context, e *Env, args []string) int {
-	f := newStructuralFlags(e, "search", "PATTERN [PATH...]", false)
-	pos, code, ok := parseInterleaved(f.fs, args)
+func runSearch(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "PATTERN [PATH...]"
+	f := newStructuralFlags(c, false)
+	pos, code, ok := c.parse(args, 1, -1)
 	if !ok {
 		return code
 	}
-	if len(pos) < 1 {
-		f.fs.Usage()
-		return ExitUsage
-	}
-	return structuralSearch(ctx, e, f, pos[0], pos[1:])
+	return structuralSearch(ctx, c, f, pos[0], pos[1:])
 }
 
 // runStructural is `cortex structural -p PATTERN -l LANG [PATH...]`, for
 // people used to ast-grep's flags.
-func runStructural(ctx context.Context, e *Env, args []string) int {
-	f := newStructuralFlags(e, "structural", "-p PATTERN -l LANG [PATH...]", true)
-	pos, code, ok := parseInterleaved(f.fs, args)
+func runStructural(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "-p PATTERN [-l LANG] [PATH...]"
+	f := newStructuralFlags(c, true)
+	pos, code, ok := c.parse(args, 0, -1)
 	if !ok {
 		return code
 	}
 	if *f.pattern == "" {
-		fmt.Fprintln(e.Stderr, "cortex structural: -p PATTERN is required")
-		f.fs.Usage()
-		return ExitUsage
+		return c.usageError(errors.New("-p PATTERN is required"))
 	}
-	return structuralSearch(ctx, e, f, *f.pattern, pos)
+	return structuralSearch(ctx, c, f, *f.pattern, pos)
 }
 
-// parseInterleaved parses flags that may come before, between or after
-// the positional arguments, which it returns; everything after "--" is
-// positional.
-func parseInterleaved(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
-	for {
-		if code, ok := parse(fs, args); !ok {
-			return nil, code, false
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, 0, true
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), 0, true
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
+// structuralJSON is what search, structural and sg print with --json.
+type structuralJSON struct {
+	Pattern  string              `json:"pattern"`
+	Language structural.Language `json:"language,omitempty"`
+	Records  []evidence.Record   `json:"records"`
+	Report   evidence.Report     `json:"report"`
+	// Edits are the replacements --rewrite would make (nothing is written).
+	Edits []structural.Edit `json:"edits,omitempty"`
 }
 
-func structuralSearch(ctx context.Context, e *Env, f *structuralFlags, pattern string, paths []string) int {
+func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern string, args []string) int {
 	var lang structural.Language
 	if *f.lang != "" {
 		l, err := structural.ParseLanguage(*f.lang)
 		if err != nil {
-			fmt.Fprintln(e.Stderr, "cortex: "+err.Error())
-			return ExitUsage
+			return c.usageError(err)
 		}
 		lang = l
 	}
-	p, err := openProject(e)
+	p, err := c.openProject(false)
 	if err != nil {
-		return fail(e, nil, err)
+		return c.finish(err)
 	}
 	defer p.Close()
-	opts := structural.Options{Disabled: !p.cfg.Structural.Enabled}
-	if c := p.cfg.Structural.Command; c != nil {
-		opts.Command = *c
+	paths := make([]string, len(args))
+	for i, a := range args {
+		if paths[i], err = p.rel(a); err != nil {
+			return c.finish(err)
+		}
 	}
-	if p.cfg.PrecisionIndex.Enabled {
+	opts := p.StructuralOptions()
+	if p.Config.PrecisionIndex.Enabled {
 		// The symbol half of the fallback. A search never runs the index
 		// generator: a stale index answers, marked stale.
-		prov := precisionProvider(e, p)
-		prov.DisableGeneration()
+		popts := p.PrecisionOptions()
+		popts.AutoGenerate = false
+		prov := precision.New(popts)
 		defer prov.Close()
 		opts.Symbols = prov
 	}
-	req := structural.Request{Root: p.root.Dir(), Pattern: pattern, Language: lang, Paths: paths,
+	req := structural.Request{Root: p.Root, Pattern: pattern, Language: lang, Paths: paths,
 		Limits: structural.Limits{MaxMatches: *f.maxMatches}}
 
-	stop := progress(e.Stderr, "searching")
+	stop := progress(c.Stderr, "searching")
 	ans, err := structural.Search(ctx, opts, req)
 	stop()
 	if err != nil {
 		if errors.Is(err, structural.ErrInvalidPattern) {
-			fmt.Fprintln(e.Stderr, "cortex: "+p.red.String(err.Error()))
-			return ExitUsage
+			return c.usageError(err)
 		}
-		return fail(e, p.red, err)
+		return c.fail(err)
 	}
 	var edits []structural.Edit
 	if *f.rewrite != "" {
 		if ans.Structural == nil {
-			fmt.Fprintln(e.Stderr, "cortex: no rewrite: "+ans.Report.Reason)
-			return ExitFail
+			return c.fail(errors.New("no rewrite: " + ans.Report.Reason))
 		}
 		edits, err = structural.Rewrite(ans.Structural.Matches, *f.rewrite)
 		if err != nil {
-			fmt.Fprintln(e.Stderr, "cortex: "+p.red.String(err.Error()))
-			return ExitUsage
+			return c.usageError(err)
 		}
 	}
-	recs := ans.Records(pattern)
+	recs := ans.Records()
+	code := ExitOK
+	if len(recs) == 0 {
+		code = ExitFail
+	}
 	switch {
-	case *f.asJSON && *f.rewrite != "":
-		// Redact the values, not the encoded JSON, which a redaction
-		// pattern could cut through.
-		for i := range edits {
-			edits[i].Old, edits[i].New = p.red.String(edits[i].Old), p.red.String(edits[i].New)
-		}
-		b, err := json.MarshalIndent(map[string]any{"edits": edits, "report": ans.Report}, "", "  ")
-		if err != nil {
-			return fail(e, p.red, err)
-		}
-		fmt.Fprintln(e.Stdout, string(b))
-	case *f.asJSON:
+	case c.json == jsonStream && *f.rewrite == "":
 		for _, r := range recs {
-			b, err := json.Marshal(redactRecord(p, r))
+			b, err := json.Marshal(redactRecord(c, r))
 			if err != nil {
-				return fail(e, p.red, err)
+				return c.fail(err)
 			}
-			fmt.Fprintln(e.Stdout, string(b))
+			fmt.Fprintln(c.Stdout, string(b))
+		}
+	case c.json != jsonOff:
+		out := structuralJSON{Pattern: pattern, Language: lang, Records: recs, Report: ans.Report, Edits: edits}
+		if out.Records == nil {
+			out.Records = []evidence.Record{}
+		}
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
 		}
 	case *f.rewrite != "":
-		if err := printDiff(e.Stdout, p, edits); err != nil {
-			return fail(e, p.red, err)
+		if err := printDiff(c, p, edits); err != nil {
+			return c.fail(err)
 		}
 	default:
-		printAnswer(e.Stdout, e.Stderr, p, ans)
+		printAnswer(c, ans)
 	}
-	if len(recs) == 0 {
-		return ExitFail
-	}
-	return ExitOK
+	return code
 }
 
 // redactRecord redacts the text a record carries from the source.
-func redactRecord(p *project, r evidence.Record) evidence.Record {
-	r.Metadata.Excerpt = p.red.String(r.Metadata.Excerpt)
+func redactRecord(c *cmd, r evidence.Record) evidence.Record {
+	r.Metadata.Excerpt = c.redact(r.Metadata.Excerpt)
 	attrs := make(map[string]string, len(r.Metadata.Attributes))
 	for k, v := range r.Metadata.Attributes {
-		attrs[k] = p.red.String(v)
+		attrs[k] = c.redact(v)
 	}
 	r.Metadata.Attributes = attrs
 	return r
 }
 
-func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {
+func printAnswer(c *cmd, ans *structural.Answer) {
 	if lx := ans.Lexical; lx != nil {
-		fmt.Fprintln(out, "warning: "+structural.LexicalNotice)
-		fmt.Fprintln(out, "reason: "+p.red.String(lx.Reason))
+		c.printf("warning: %s\n", structural.LexicalNotice)
+		c.printf("reason: %s\n", safe(lx.Reason))
 		for _, h := range lx.Hits {
-			fmt.Fprintf(out, "%s:%d:%d: %s\n", h.Path, h.Range.StartLine, h.Range.StartColumn, p.red.String(h.Line))
+			c.printf("%s:%d:%d: %s\n", safe(h.Path), h.Range.StartLine, h.Range.StartColumn, safe(h.Line))
 		}
-		fmt.Fprintf(errw, "%s in %s (weak evidence)\n", count(len(lx.Hits), "lexical hit"), count(lx.Files, "file"))
+		c.note("%s in %s (weak evidence)", count(len(lx.Hits), "lexical hit"), count(lx.Files, "file"))
 		for _, n := range lx.Notes {
-			fmt.Fprintln(errw, "note: "+p.red.String(n))
+			c.note("note: %s", safe(n))
 		}
 		if sy := ans.Symbols; sy != nil {
-			printSymbols(out, errw, p, sy)
+			printSymbols(c, sy)
 		}
 		return
 	}
@@ -215,30 +198,30 @@ func printAnswer(out, errw io.Writer, p *project, ans *structural.Answer) {
 	for _, m := range res.Matches {
 		files[m.Path] = true
 		lines := strings.Split(m.Lines, "\n")
-		fmt.Fprintf(out, "%s:%d:%d: %s\n", m.Path, m.Range.StartLine, m.Range.StartColumn, p.red.String(lines[0]))
+		c.printf("%s:%d:%d: %s\n", safe(m.Path), m.Range.StartLine, m.Range.StartColumn, safe(lines[0]))
 		for i, l := range lines[1:] {
-			fmt.Fprintf(out, "%s:%d: %s\n", m.Path, m.Range.StartLine+1+i, p.red.String(l))
+			c.printf("%s:%d: %s\n", safe(m.Path), m.Range.StartLine+1+i, safe(l))
 		}
 	}
-	fmt.Fprintf(errw, "%s in %s (%s engine, %s searched, %d parsed)\n",
+	c.note("%s in %s (%s engine, %s searched, %d parsed)",
 		count(len(res.Matches), "match"), count(len(files), "file"), res.Engine, count(res.Files, "file"), res.Parsed)
 	for _, n := range res.Notes {
-		fmt.Fprintln(errw, "note: "+p.red.String(n))
+		c.note("note: %s", safe(n))
 	}
 }
 
 // printSymbols prints the symbol half of a fallback: where the pattern's
 // names resolve, each with its tier, and on errw what was asked and the
 // searcher's state.
-func printSymbols(out, errw io.Writer, p *project, sy *structural.SymbolResult) {
+func printSymbols(c *cmd, sy *structural.SymbolResult) {
 	if len(sy.Records) > 0 {
-		fmt.Fprintln(out, "warning: "+structural.SymbolNotice)
+		c.printf("warning: %s\n", structural.SymbolNotice)
 		for _, r := range sy.Records {
-			fmt.Fprintln(out, p.red.String(recordLine(r)))
+			c.printf("%s\n", safe(recordLine(r)))
 		}
 	}
 	if len(sy.Names) > 0 {
-		fmt.Fprintf(errw, "%s for %s\n", count(len(sy.Records), "symbol record"), strings.Join(sy.Names, ", "))
+		c.note("%s for %s", count(len(sy.Records), "symbol record"), strings.Join(sy.Names, ", "))
 	}
 	rep := sy.Report
 	if rep.State != evidence.Available || rep.Reason != "" {
@@ -246,19 +229,19 @@ func printSymbols(out, errw io.Writer, p *project, sy *structural.SymbolResult) 
 		if rep.Reason != "" {
 			msg += " — " + rep.Reason
 		}
-		fmt.Fprintln(errw, "note: "+p.red.String(msg))
+		c.note("note: %s", safe(msg))
 		if rep.Guidance != "" {
-			fmt.Fprintln(errw, p.red.String("  → "+rep.Guidance))
+			c.note("  → %s", safe(rep.Guidance))
 		}
 	}
 	for _, d := range rep.Dropped {
-		fmt.Fprintln(errw, p.red.String("note: symbol search: dropped "+d))
+		c.note("note: symbol search: dropped %s", safe(d))
 	}
 }
 
 // printDiff prints the edits as a unified diff against the files as they
 // are; it writes nothing.
-func printDiff(w io.Writer, p *project, edits []structural.Edit) error {
+func printDiff(c *cmd, p *project, edits []structural.Edit) error {
 	byFile := map[string][]structural.Edit{}
 	var names []string
 	for _, ed := range edits {
@@ -273,7 +256,7 @@ func printDiff(w io.Writer, p *project, edits []structural.Edit) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", name, name)
+		c.printf("--- a/%s\n+++ b/%s\n", safe(name), safe(name))
 		es := byFile[name]
 		delta := 0
 		for i := 0; i < len(es); {
@@ -303,12 +286,12 @@ func printDiff(w io.Writer, p *project, edits []structural.Edit) error {
 			oldLines := strings.Split(string(src[bs:be]), "\n")
 			newLines := strings.Split(string(newBlock), "\n")
 			start := es[i].Range.StartLine
-			fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@\n", start, len(oldLines), start+delta, len(newLines))
+			c.printf("@@ -%d,%d +%d,%d @@\n", start, len(oldLines), start+delta, len(newLines))
 			for _, l := range oldLines {
-				fmt.Fprintln(w, p.red.String("-"+l))
+				c.printf("-%s\n", safe(l))
 			}
 			for _, l := range newLines {
-				fmt.Fprintln(w, p.red.String("+"+l))
+				c.printf("+%s\n", safe(l))
 			}
 			delta += len(newLines) - len(oldLines)
 			i = j

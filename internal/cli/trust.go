@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/codecortex/codecortex"
+)
+
+// trustJSON is what cortex trust --json prints.
+type trustJSON struct {
+	Root   string           `json:"root"`
+	File   string           `json:"file"`
+	Action string           `json:"action"` // "trusted", "revoked", "shown", "nothing to trust"
+	Trust  codecortex.Trust `json:"trust"`
+	Store  string           `json:"store"`
+}
+
+// runTrust is cortex trust: it records that this project's configuration,
+// exactly as it is now, may run the programs and reach the endpoint it
+// names. --show only shows what it asks for; --revoke withdraws trust.
+func runTrust(ctx context.Context, c *cmd, args []string) int {
+	show := c.fs.Bool("show", false, "show what the configuration asks to run or send, and whether it is trusted; change nothing")
+	revoke := c.fs.Bool("revoke", false, "withdraw trust from this project's configuration")
+	if _, code, ok := c.parse(args, 0, 0); !ok {
+		return code
+	}
+	if *show && *revoke {
+		return c.usageError(errors.New("--show and --revoke exclude each other"))
+	}
+	p, err := c.openProject(true)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	store := codecortex.TrustStore{Getenv: c.Getenv}
+	storeFile, err := store.File()
+	if err != nil {
+		return c.fail(err)
+	}
+	out := trustJSON{Root: p.Root, File: codecortex.ConfigFile, Trust: p.Trust, Store: storeFile}
+	switch {
+	case *show:
+		out.Action = "shown"
+	case *revoke:
+		found, err := store.Revoke(p.Root)
+		if err != nil {
+			return c.fail(err)
+		}
+		out.Action = "revoked"
+		if !found {
+			out.Action = "nothing to revoke"
+		}
+	case p.Trust.Digest == "" || len(p.Trust.Requests) == 0:
+		out.Action = "nothing to trust"
+	default:
+		if err := store.Trust(p.Root, p.Trust.Digest); err != nil {
+			return c.fail(err)
+		}
+		out.Action = "trusted"
+		out.Trust.Trusted, out.Trust.Withheld = true, []string{}
+		out.Trust.Reason = "trusted in the trust store"
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	c.printf("configuration  %s\n", safe(p.Root+"/"+codecortex.ConfigFile))
+	if p.Trust.Digest != "" {
+		c.printf("digest         %s\n", p.Trust.Digest)
+	}
+	if len(p.Trust.Requests) == 0 {
+		c.printf("asks for       nothing that needs trust: it runs no program and sends nothing\n")
+	}
+	for i, r := range p.Trust.Requests {
+		label := ""
+		if i == 0 {
+			label = "asks for"
+		}
+		c.printf("%-14s %s\n", label, safe(r))
+	}
+	switch out.Action {
+	case "trusted":
+		c.printf("\ntrusted: recorded in %s; an edit to the file needs trust again\n", safe(storeFile))
+	case "revoked":
+		c.printf("\nrevoked: what the file asks to run or send is withheld again\n")
+	case "nothing to revoke":
+		c.printf("\nthe trust store held no trust for this project\n")
+	case "shown":
+		c.printf("\n%s\n", safe(p.Trust.Reason))
+	}
+	return ExitOK
+}

@@ -1,0 +1,76 @@
+package codecortex
+
+import (
+	"time"
+
+	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/structural"
+)
+
+// The project's configuration, mapped onto each layer's public options.
+// What needs trust is already withheld from Config when it is not
+// trusted, so these never name a program or an endpoint the user has not
+// trusted.
+
+// PrecisionOptions returns the precision index provider's options.
+func (p *Project) PrecisionOptions() precision.Options {
+	c := p.Config.PrecisionIndex
+	return precision.Options{
+		Dir:              p.Root,
+		IndexPath:        c.Path,
+		Disabled:         !c.Enabled,
+		AutoGenerate:     c.AutoGenerate,
+		GeneratorCommand: c.GeneratorCommand,
+	}
+}
+
+// LSPOptions returns the language-server provider's options: the
+// configured server, or gopls.
+func (p *Project) LSPOptions() precision.LSPOptions {
+	return precision.LSPOptions{Dir: p.Root, Command: p.Config.PrecisionIndex.LanguageServer}
+}
+
+// StructuralOptions returns structural search's options: the configured
+// ast-grep binary, or the built-in engine.
+func (p *Project) StructuralOptions() structural.Options {
+	c := p.Config.Structural
+	opts := structural.Options{Dir: p.Root, Disabled: !c.Enabled}
+	if c.Command != nil {
+		opts.Command = *c.Command
+	}
+	return opts
+}
+
+// ManifestProvider returns the provider of the project's dependency
+// facts: declared constraints and resolved versions, located at the
+// manifest or lockfile line that records them.
+func (p *Project) ManifestProvider() *depdocs.ManifestProvider {
+	return &depdocs.ManifestProvider{Dir: p.Root}
+}
+
+// DocsOptions returns the documentation provider's options. The key is
+// read from the configured environment variable, and from nowhere else.
+func (p *Project) DocsOptions() depdocs.DocsOptions {
+	c := p.Config.DependencyDocs
+	ttl := time.Duration(c.CacheTTLSeconds) * time.Second
+	if c.CacheTTLSeconds == 0 {
+		ttl = -1 // 0 seconds: never fresh
+	}
+	return depdocs.DocsOptions{
+		Enabled:    c.Enabled,
+		Dir:        p.Root,
+		BaseURL:    c.BaseURL,
+		APIKey:     p.getenv(c.APIKeyEnv),
+		KeyEnv:     c.APIKeyEnv,
+		CacheTTL:   ttl,
+		ServeStale: c.ServeStaleWhenOffline,
+	}
+}
+
+// DocsProvider returns the documentation evidence provider: the installed
+// version of the dependency a question names, then documentation pinned to
+// it from the configured provider, or a report of why there is none.
+func (p *Project) DocsProvider() *depdocs.DocsEvidence {
+	return &depdocs.DocsEvidence{Dir: p.Root, Docs: depdocs.NewDocs(p.DocsOptions())}
+}
