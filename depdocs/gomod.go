@@ -45,11 +45,13 @@ func readGoMod(file string, data []byte) (*File, error) {
 		f.Notes = append(f.Notes, "toolchain "+mf.Toolchain.Name)
 	}
 	if mf.Module != nil {
-		f.Deps = append(f.Deps, Dependency{Name: mf.Module.Mod.Path, Source: Workspace, Relation: Root, Importer: "."})
+		f.Deps = append(f.Deps, Dependency{Name: mf.Module.Mod.Path, Source: Workspace, Relation: Root, Importer: ".",
+			Line: syntaxLine(mf.Module.Syntax)})
 	}
 	repl := goReplacements(mf.Replace)
 	for _, r := range mf.Require {
-		d := Dependency{Name: r.Mod.Path, Declared: r.Mod.Version, Resolved: r.Mod.Version, Relation: Direct, Importer: "."}
+		d := Dependency{Name: r.Mod.Path, Declared: r.Mod.Version, Resolved: r.Mod.Version, Relation: Direct, Importer: ".",
+			Line: syntaxLine(r.Syntax)}
 		if r.Indirect {
 			d.Relation = Indirect
 		}
@@ -65,6 +67,14 @@ func readGoMod(file string, data []byte) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// syntaxLine is the line a go.mod or go.work statement starts on.
+func syntaxLine(l *modfile.Line) int {
+	if l == nil {
+		return 0
+	}
+	return l.Start.Line
 }
 
 type goReplace struct{ oldVersion, new string }
@@ -116,7 +126,7 @@ func readGoWork(file string, data []byte) (*File, error) {
 			to += " " + r.New.Version
 		}
 		f.Deps = append(f.Deps, Dependency{Name: r.Old.Path, Declared: r.Old.Version, Resolved: r.Old.Version,
-			Source: Replaced, SourceDetail: "=> " + to, Relation: Unknown})
+			Source: Replaced, SourceDetail: "=> " + to, Relation: Unknown, Line: syntaxLine(r.Syntax)})
 	}
 	return f, nil
 }
@@ -143,7 +153,7 @@ func readGoSum(file string, data []byte) (*File, error) {
 		if v, ok := strings.CutSuffix(version, "/go.mod"); ok {
 			version, kind = v, "go.mod"
 		}
-		f.Deps = append(f.Deps, Dependency{Name: fields[0], Resolved: version, Relation: Unknown, Groups: []string{kind}})
+		f.Deps = append(f.Deps, Dependency{Name: fields[0], Resolved: version, Relation: Unknown, Groups: []string{kind}, Line: n})
 	}
 	return f, sc.Err()
 }

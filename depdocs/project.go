@@ -255,13 +255,14 @@ func memberOf(m, lock *File, files []*File) bool {
 }
 
 // fillWorkspaceDecls gives Cargo's `dep = { workspace = true }` the
-// constraint of the root's [workspace.dependencies].
+// constraint, source and package of the root's [workspace.dependencies]
+// entry of the same key.
 func fillWorkspaceDecls(decls []Dependency, manifests []*File) {
 	ws := map[string]Dependency{}
 	for _, m := range manifests {
 		for _, d := range m.Deps {
 			if d.Importer == "workspace" {
-				ws[d.Name] = d
+				ws[firstNonEmpty(d.Alias, d.Name)] = d
 			}
 		}
 	}
@@ -270,15 +271,11 @@ func fillWorkspaceDecls(decls []Dependency, manifests []*File) {
 		if !strings.HasPrefix(d.SourceDetail, "workspace") {
 			continue
 		}
-		key := d.Name
-		if r, ok := strings.CutPrefix(d.SourceDetail, "workspace renamed "); ok {
-			key = r
-		}
-		if w, ok := ws[key]; ok {
+		if w, ok := ws[firstNonEmpty(d.Alias, d.Name)]; ok {
 			d.Declared, d.Source = w.Declared, w.Source
-			d.SourceDetail = w.SourceDetail
-			if w.SourceDetail == "" || strings.HasPrefix(w.SourceDetail, "renamed") {
-				d.SourceDetail = "workspace"
+			d.SourceDetail = firstNonEmpty(w.SourceDetail, "workspace")
+			if w.Alias != "" && d.Alias == "" {
+				d.Name, d.Alias = w.Name, w.Alias
 			}
 		}
 	}
@@ -311,6 +308,21 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 			var same []Dependency
 			for _, c := range cands {
 				if (c.Scope == Dev) == (l.Scope == Dev) {
+					same = append(same, c)
+				}
+			}
+			if cands = same; len(cands) == 0 {
+				out = append(out, l)
+				continue
+			}
+		}
+		if lock.Ecosystem == NPM && !hasSpecs(l) {
+			// npm lockfiles record aliases: an aliased row is the
+			// resolution of the aliased declaration only. (yarn's rows are
+			// matched by their keys, which name the alias, below.)
+			var same []Dependency
+			for _, c := range cands {
+				if c.Alias == l.Alias {
 					same = append(same, c)
 				}
 			}
@@ -358,6 +370,9 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 			}
 			r.Scope = c.Scope
 			r.Importer = firstNonEmpty(c.Importer, ".")
+			if r.Alias == "" {
+				r.Alias = c.Alias
+			}
 			if r.Markers == "" {
 				r.Markers = c.Markers
 			}
@@ -395,8 +410,8 @@ func bySpecs(l Dependency, cands []Dependency) []Dependency {
 	var out []Dependency
 	for _, c := range cands {
 		for _, s := range l.Specs {
-			n, r := yarnKeyName(s)
-			if n != c.Name {
+			a, n, r := yarnSpec(s)
+			if n != c.Name || a != c.Alias {
 				continue
 			}
 			if r == c.Declared || strings.TrimPrefix(r, "npm:") == c.Declared {

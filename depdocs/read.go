@@ -251,3 +251,13 @@ func join(d, p string) string {
 	}
 	return path.Join(d, p)
 }
+
+// firstNonZero returns the first of ns that is not 0.
+func firstNonZero(ns ...int) int {
+	for _, n := range ns {
+		if n != 0 {
+			return n
+		}
+	}
+	return 0
+}
