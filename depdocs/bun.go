@@ -177,7 +177,7 @@ func readBunLock(file string, data []byte) (*File, error) {
 		if imp == "" {
 			imp = "."
 		} else {
-			f.Includes = append(f.Includes, join(dir(file), ws))
+			f.Includes = append(f.Includes, join(dirOf(file), ws))
 		}
 		for _, sec := range npmSections {
 			m := w.section(sec.key)

@@ -79,7 +79,7 @@ func readCargoToml(file string, data []byte) (*File, error) {
 	}
 	add(c.Workspace.Dependencies, Normal, "", "workspace", "workspace", "dependencies")
 	for _, m := range c.Workspace.Members {
-		f.Includes = append(f.Includes, join(dir(file), m))
+		f.Includes = append(f.Includes, join(dirOf(file), m))
 	}
 	if c.Workspace.Members != nil || c.Workspace.Dependencies != nil {
 		f.FormatVersion = "workspace"

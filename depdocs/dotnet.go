@@ -120,7 +120,7 @@ func readCsproj(file string, data []byte) (*File, error) {
 			f.Deps = append(f.Deps, d)
 		}
 		for _, r := range g.ProjectRefs {
-			f.Includes = append(f.Includes, join(dir(file), strings.ReplaceAll(r.Include, `\`, "/")))
+			f.Includes = append(f.Includes, join(dirOf(file), strings.ReplaceAll(r.Include, `\`, "/")))
 		}
 	}
 	return f, nil

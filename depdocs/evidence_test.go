@@ -58,13 +58,12 @@ func TestProviders(t *testing.T) {
 		"package.json":      `{"dependencies":{"next":"^15.0.0"}}`,
 		"package-lock.json": `{"lockfileVersion":3,"packages":{"":{"dependencies":{"next":"^15.0.0"}},"node_modules/next":{"version":"15.4.3"}}}`,
 	})
-	root := openRoot(t, dir)
 	var asked DocsRequest
 	docs := DocsProviderFunc(func(_ context.Context, req DocsRequest) (Resolution, error) {
 		asked = req
 		return Resolution{Library: req.Name, Version: req.Version, State: DocsUnavailable, Reason: "offline: test"}, nil
 	})
-	providers := []evidence.Provider{&ManifestProvider{Root: root}, &DocsEvidence{Root: root, Docs: docs}}
+	providers := []evidence.Provider{&ManifestProvider{Dir: dir}, &DocsEvidence{Dir: dir, Docs: docs}}
 	recs, reps := evidence.Collect(context.Background(), evidence.Query{Text: "is next's router deprecated?"}, providers, evidence.CollectOptions{})
 	if len(recs) != 1 || recs[0].Metadata.Attributes["resolved"] != "15.4.3" || recs[0].Metadata.Attributes["declared"] != "^15.0.0" {
 		t.Fatalf("records: %+v", recs)
@@ -76,7 +75,7 @@ func TestProviders(t *testing.T) {
 		t.Errorf("reports: %+v", reps)
 	}
 	// Disabled docs: the manifest facts still answer.
-	providers[1] = &DocsEvidence{Root: root, Docs: Disabled{}}
+	providers[1] = &DocsEvidence{Dir: dir, Docs: Disabled{}}
 	recs, reps = evidence.Collect(context.Background(), evidence.Query{Symbol: "next"}, providers, evidence.CollectOptions{})
 	if len(recs) != 1 || reps[1].State != evidence.Disabled {
 		t.Errorf("disabled: %d records, %+v", len(recs), reps)
@@ -91,9 +90,8 @@ func TestProvidersConform(t *testing.T) {
 		"package.json":      `{"dependencies":{"next":"^15.0.0","zod":"^4.0.0"}}`,
 		"package-lock.json": `{"lockfileVersion":3,"packages":{"":{"dependencies":{"next":"^15.0.0","zod":"^4.0.0"}},"node_modules/next":{"version":"15.4.3"},"node_modules/zod":{"version":"4.4.3"}}}`,
 	})
-	root := openRoot(t, dir)
 	queries := []evidence.Query{{Symbol: "next"}, {Text: "how does zod parse?"}, {Symbol: "npm:zod"}, {Symbol: "absent"}, {}}
-	evidencetest.TestProvider(t, &ManifestProvider{Root: root}, dir, queries...)
+	evidencetest.TestProvider(t, &ManifestProvider{Dir: dir}, dir, queries...)
 	for _, res := range []Resolution{
 		{State: DocsExact, Exact: true, Label: "v15.4.3", Content: "Router docs"},
 		{State: DocsFallback, Reason: "no release label matches", Content: "main-branch docs"},
@@ -107,7 +105,7 @@ func TestProvidersConform(t *testing.T) {
 			return r, nil
 		})
 		t.Run(string(res.State), func(t *testing.T) {
-			evidencetest.TestProvider(t, &DocsEvidence{Root: root, Docs: docs}, dir, queries...)
+			evidencetest.TestProvider(t, &DocsEvidence{Dir: dir, Docs: docs}, dir, queries...)
 		})
 	}
 }

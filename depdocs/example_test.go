@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"fmt"
-	"github.com/codecortex/codecortex/internal/contain"
 
 	"github.com/codecortex/codecortex/depdocs"
 )
@@ -52,9 +51,7 @@ func ExampleScan() {
 	dir, _ := os.MkdirTemp("", "scan")
 	defer os.RemoveAll(dir)
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n\nrequire golang.org/x/mod v0.17.0\n\nreplace golang.org/x/mod => ../mod\n"), 0o644)
-	root, _ := contain.Open(dir)
-	defer root.Close()
-	p, _ := depdocs.Scan(root, depdocs.ScanOptions{})
+	p, _ := depdocs.Scan(dir, depdocs.ScanOptions{})
 	fmt.Println("go mode:", p.GoMode)
 	for _, d := range p.Deps {
 		fmt.Printf("%s %s %s %q\n", d.Name, d.Relation, d.Source, d.SourceDetail)

@@ -7,13 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // copyCorpus copies corpus files (relative to testdata/corpus) into a new
-// temporary directory, keeping their relative paths, and opens it.
-func copyCorpus(t *testing.T, files ...string) *contain.Root {
+// temporary directory, keeping their relative paths, and returns it.
+func copyCorpus(t *testing.T, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range files {
@@ -29,12 +28,7 @@ func copyCorpus(t *testing.T, files ...string) *contain.Root {
 			t.Fatal(err)
 		}
 	}
-	root, err := contain.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root
+	return dir
 }
 
 // TestGoBuildListTruth reproduces the Go truth rows that only the module
@@ -57,13 +51,13 @@ func TestGoBuildListTruth(t *testing.T) {
 		{"go__etcd__go.work(workspace-mode).tsv", ".", true, true},
 	} {
 		t.Run(c.truth, func(t *testing.T) {
-			var root *contain.Root
+			var dir string
 			if c.etcd {
-				root = copyTestdata(t, "etcd")
+				dir = copyTestdata(t, "etcd")
 			} else {
-				root = copyCorpus(t, tools...)
+				dir = copyCorpus(t, tools...)
 			}
-			f, err := GoBuildList(context.Background(), root, c.dir, GoBuildOptions{Online: true, Workspace: c.workspace})
+			f, err := GoBuildList(context.Background(), dir, c.dir, GoBuildOptions{Online: true, Workspace: c.workspace})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,8 +89,7 @@ func TestGoBuildListTruth(t *testing.T) {
 // TestGoWorkspaceMode: go.work switches the scan to workspace mode and
 // names its modules.
 func TestGoWorkspaceMode(t *testing.T) {
-	root := copyCorpus(t, "go/etcd/go.work", "go/etcd/go.mod", "go/etcd/api/go.mod")
-	p, err := Scan(root, ScanOptions{})
+	p, err := Scan(copyCorpus(t, "go/etcd/go.work", "go/etcd/go.mod", "go/etcd/api/go.mod"), ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,26 +107,16 @@ func TestGoWorkspaceMode(t *testing.T) {
 	}
 }
 
-func openRoot(t *testing.T, dir string) *contain.Root {
-	t.Helper()
-	root, err := contain.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root
-}
-
 // TestAddGoBuildList: the project's go.mod rows give way to the build list
 // (gopls: 43 modules where go.mod names 29), in module mode.
 func TestAddGoBuildList(t *testing.T) {
 	testtool.Require(t, "go", "the Go toolchain (already on CI machines)")
-	root := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
-	p, err := Scan(root, ScanOptions{})
+	dir := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
+	p, err := Scan(dir, ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.AddGoBuildList(context.Background(), root, GoBuildOptions{Online: true})
+	p.AddGoBuildList(context.Background(), dir, GoBuildOptions{Online: true})
 	if len(p.Errors) != 0 {
 		t.Fatal(p.Errors)
 	}
@@ -148,8 +131,9 @@ func TestAddGoBuildList(t *testing.T) {
 	}
 }
 
-// copyTestdata copies a directory of testdata into a new temporary root.
-func copyTestdata(t *testing.T, name string) *contain.Root {
+// copyTestdata copies a directory of testdata into a new temporary
+// directory and returns it.
+func copyTestdata(t *testing.T, name string) string {
 	t.Helper()
 	dst := t.TempDir()
 	src := filepath.Join("testdata", name)
@@ -170,5 +154,5 @@ func copyTestdata(t *testing.T, name string) *contain.Root {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return openRoot(t, dst)
+	return dst
 }

@@ -173,7 +173,7 @@ func readPom(file string, data []byte) (*File, error) {
 			Line: line(pathManaged, i)})
 	}
 	for _, m := range p.Modules {
-		f.Includes = append(f.Includes, join(dir(file), m+"/pom.xml"))
+		f.Includes = append(f.Includes, join(dirOf(file), m+"/pom.xml"))
 	}
 	for i := range f.Deps {
 		if f.Deps[i].Declared == "" && f.Deps[i].Resolved == "" {

@@ -146,7 +146,7 @@ func readPackageJSON(file string, data []byte) (*File, error) {
 		}
 	}
 	for _, w := range p.workspaces() {
-		f.Includes = append(f.Includes, join(dir(file), w))
+		f.Includes = append(f.Includes, join(dirOf(file), w))
 	}
 	return f, nil
 }

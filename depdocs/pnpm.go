@@ -174,7 +174,7 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 			}
 		}
 		if imp != "." {
-			f.Includes = append(f.Includes, join(dir(file), imp))
+			f.Includes = append(f.Includes, join(dirOf(file), imp))
 		}
 	}
 	seen := map[string]bool{}

@@ -52,10 +52,21 @@ type ScanOptions struct {
 
 var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", "venv", "__pycache__", ".codecortex", ".yarn", ".pnpm-store", "testdata"}
 
-// Scan finds and reads every manifest and lockfile under root, follows
-// requirements includes (each file once, so cycles end), and joins
-// lockfiles with the manifests beside them.
-func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
+// Scan finds and reads every manifest and lockfile of the project in dir
+// ("" means the working directory), follows requirements includes (each
+// file once, so cycles end), and joins lockfiles with the manifests beside
+// them. Every path stays inside dir: a symbolic link that leaves it is not
+// followed. Paths in the result are slash-separated and relative to dir.
+func Scan(dir string, opts ScanOptions) (*Project, error) {
+	root, err := openDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return scan(root, opts)
+}
+
+func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 	max := opts.MaxFiles
 	if max == 0 {
 		max = 2000
@@ -104,7 +115,7 @@ func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 		if included[p] {
 			ro.Format = FormatRequirements
 		}
-		f, err := ReadFile(root, p, ro)
+		f, err := readFile(root, p, ro)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -165,13 +176,13 @@ func Join(files []*File) []Dependency {
 		if !ok {
 			continue
 		}
-		ldir := dir(lock.Path)
+		ldir := dirOf(lock.Path)
 		var manifests []*File
 		for _, m := range files {
-			if !containsFormat(mf, m.Format) || !isUnder(dir(m.Path), ldir) {
+			if !containsFormat(mf, m.Format) || !isUnder(dirOf(m.Path), ldir) {
 				continue
 			}
-			if dir(m.Path) != ldir && !memberOf(m, lock, files) {
+			if dirOf(m.Path) != ldir && !memberOf(m, lock, files) {
 				continue
 			}
 			manifests = append(manifests, m)
@@ -187,7 +198,7 @@ func Join(files []*File) []Dependency {
 				if d.Relation != Direct {
 					continue
 				}
-				imp := dir(m.Path)
+				imp := dirOf(m.Path)
 				if rel := strings.TrimPrefix(strings.TrimPrefix(imp, ldir), "/"); rel != "" {
 					d.Importer = rel
 				}
@@ -200,7 +211,7 @@ func Join(files []*File) []Dependency {
 	goMods := map[string]bool{}
 	for _, f := range files {
 		if f.Format == FormatGoMod {
-			goMods[dir(f.Path)] = true
+			goMods[dirOf(f.Path)] = true
 		}
 	}
 	for _, f := range files {
@@ -210,7 +221,7 @@ func Join(files []*File) []Dependency {
 		// A go.sum beside its go.mod holds checksums of every module
 		// version the go command looked at, not dependencies: the go.mod
 		// (and the build list) answer for that module.
-		if f.Format == FormatGoSum && goMods[dir(f.Path)] {
+		if f.Format == FormatGoSum && goMods[dirOf(f.Path)] {
 			continue
 		}
 		out = append(out, f.Deps...)
@@ -236,9 +247,9 @@ func isUnder(d, base string) bool {
 // project: some file of lock's directory (the lock itself or its root
 // manifest) includes m's directory, by path or glob.
 func memberOf(m, lock *File, files []*File) bool {
-	md := dir(m.Path)
+	md := dirOf(m.Path)
 	for _, f := range files {
-		if dir(f.Path) != dir(lock.Path) || f.Ecosystem != lock.Ecosystem {
+		if dirOf(f.Path) != dirOf(lock.Path) || f.Ecosystem != lock.Ecosystem {
 			continue
 		}
 		for _, inc := range f.Includes {
@@ -481,7 +492,7 @@ func resolveIndirections(files []*File) []*File {
 		out[i] = f
 		switch {
 		case f.Format == FormatGradle && len(catalogs) > 0:
-			cat := nearest(catalogs, dir(f.Path), func(c *File) string { return dir(dir(c.Path)) })
+			cat := nearest(catalogs, dirOf(f.Path), func(c *File) string { return dirOf(dirOf(c.Path)) })
 			if cat == nil {
 				continue
 			}
@@ -502,7 +513,7 @@ func resolveIndirections(files []*File) []*File {
 		case f.Format == FormatPom:
 			out[i] = inheritFromParents(f, poms)
 		case f.Format == FormatCsproj && len(props) > 0:
-			p := nearest(props, dir(f.Path), func(c *File) string { return dir(c.Path) })
+			p := nearest(props, dirOf(f.Path), func(c *File) string { return dirOf(c.Path) })
 			if p == nil {
 				continue
 			}
@@ -542,7 +553,7 @@ func nearest(cands []*File, d string, base func(*File) string) *File {
 func inheritFromParents(f *File, poms map[string]*File) *File {
 	var chain []*File // nearest parent first
 	seen := map[*File]bool{f: true}
-	for p := poms[join(dir(dir(f.Path)), "pom.xml")]; p != nil && !seen[p] && len(chain) < 16; p = poms[join(dir(dir(p.Path)), "pom.xml")] {
+	for p := poms[join(dirOf(dirOf(f.Path)), "pom.xml")]; p != nil && !seen[p] && len(chain) < 16; p = poms[join(dirOf(dirOf(p.Path)), "pom.xml")] {
 		seen[p] = true
 		chain = append(chain, p)
 	}

@@ -701,7 +701,7 @@ func readRequirements(file string, data []byte) (*File, error) {
 		switch opt {
 		case "-r", "--requirement", "-c", "--constraint":
 			if arg != "" {
-				f.Includes = append(f.Includes, join(dir(file), arg))
+				f.Includes = append(f.Includes, join(dirOf(file), arg))
 			}
 			continue
 		case "-e", "--editable":
