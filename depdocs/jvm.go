@@ -345,7 +345,9 @@ func readGradle(file string, data []byte) (*File, error) {
 			if depth == 0 {
 				break
 			}
-			if t.newline && depth == 1 {
+			// A statement ends at a line break, unless its line ends with a
+			// comma (group: 'g',\n name: 'a').
+			if t.newline && depth == 1 && (len(stmt) == 0 || stmt[len(stmt)-1].text != ",") {
 				flush()
 			}
 			stmt = append(stmt, t)
