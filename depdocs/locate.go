@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -97,9 +98,11 @@ func (s *jsonScan) str() (string, bool) {
 		case '"':
 			s.pos++
 			raw := s.data[start:s.pos]
-			if !escaped {
+			if !escaped && utf8.Valid(raw) {
 				return string(raw[1 : len(raw)-1]), true
 			}
+			// Escapes and invalid UTF-8 (which encoding/json replaces
+			// with U+FFFD) are decoded as encoding/json decodes them.
 			var v string
 			if json.Unmarshal(raw, &v) != nil {
 				return "", false
