@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/mod/modfile"
+
+	"github.com/codecortex/codecortex/internal/contain"
 
 	"github.com/codecortex/codecortex/internal/testtool"
 )
@@ -294,5 +298,17 @@ func TestGoWorkCopy(t *testing.T) {
 		"replace x.org/y => " + filepath.Join(root.Dir(), "y") + " ", "replace x.org/z => x.org/w v1.2.0"}
 	if diff := cmp.Diff(want, got); diff != "" || filepath.Dir(gowork) != tmp || !slices.Equal(flags, []string{"-mod=readonly"}) {
 		t.Errorf("go.work copy %s, flags %v (-want +got)\n%s", gowork, flags, diff)
+	}
+}
+
+// TestGoBuildListStaysInside: the module directory must be inside the
+// project; a missing go.mod is an error before the go command runs.
+func TestGoBuildListStaysInside(t *testing.T) {
+	dir := writeProject(t, map[string]string{"a/go.mod": "module a\n", "b/x.txt": "x"})
+	if _, err := GoBuildList(context.Background(), filepath.Join(dir, "a"), "../b", GoBuildOptions{}); !errors.Is(err, contain.ErrEscape) {
+		t.Errorf("escaping directory: %v", err)
+	}
+	if _, err := GoBuildList(context.Background(), dir, "b", GoBuildOptions{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no go.mod: %v", err)
 	}
 }

@@ -293,10 +293,16 @@ func copyGoFiles(root *contain.Root, dirRel, abs, tmp string, workspace bool) (f
 }
 
 func goBuildList(ctx context.Context, root *contain.Root, dirRel string, opts GoBuildOptions) (*File, error) {
-	dirRel = firstNonEmpty(dirRel, ".")
-	abs, err := root.Abs(dirRel)
+	rel, err := root.Rel(firstNonEmpty(dirRel, "."))
 	if err != nil {
 		return nil, err
+	}
+	abs, err := root.Abs(rel)
+	if err != nil {
+		return nil, err
+	}
+	if rel == "." {
+		rel = ""
 	}
 	goBin, err := safeexec.LookPath("go")
 	if err != nil {
@@ -307,10 +313,6 @@ func goBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	rel := dirRel
-	if rel == "." {
-		rel = ""
-	}
 	flags, gowork, err := copyGoFiles(root, rel, abs, tmp, opts.Workspace)
 	if err != nil {
 		return nil, err
