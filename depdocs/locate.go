@@ -55,7 +55,7 @@ const maxLocateDepth = 512
 // key). Duplicate keys keep the last line, as encoding/json keeps the last
 // value.
 func jsonKeyLines(data []byte, keep func(path []string) bool) map[string]int {
-	s := &jsonScan{data: data, line: 1, keep: keep, out: map[string]int{}}
+	s := &jsonScan{data: data, line: 1, keep: keep, out: map[string]int{}, intern: map[string]string{}}
 	s.value(0)
 	return s.out
 }
@@ -67,6 +67,9 @@ type jsonScan struct {
 	path []string
 	keep func([]string) bool
 	out  map[string]int
+	// intern keeps one copy of each key: lockfiles repeat the same few
+	// ("version", "resolved", …) thousands of times.
+	intern map[string]string
 }
 
 func (s *jsonScan) space() {
@@ -99,7 +102,12 @@ func (s *jsonScan) str() (string, bool) {
 			s.pos++
 			raw := s.data[start:s.pos]
 			if !escaped && utf8.Valid(raw) {
-				return string(raw[1 : len(raw)-1]), true
+				if k, ok := s.intern[string(raw[1:len(raw)-1])]; ok {
+					return k, true
+				}
+				k := string(raw[1 : len(raw)-1])
+				s.intern[k] = k
+				return k, true
 			}
 			// Escapes and invalid UTF-8 (which encoding/json replaces
 			// with U+FFFD) are decoded as encoding/json decodes them.
