@@ -26,6 +26,9 @@ func TestShippedProviders(t *testing.T) {
 		"context7": client,
 		"cache":    depdocs.NewCache(t.TempDir(), client, depdocs.CacheOptions{ServeStale: true}),
 		"disabled": depdocs.Disabled{},
+		"configured": depdocs.NewDocs(depdocs.DocsOptions{Enabled: true, Dir: t.TempDir(), BaseURL: srv.URL,
+			APIKey: "ctx7sk-conformance-000000", KeyEnv: "CODECORTEX_DEPENDENCY_DOCS_API_KEY"}),
+		"zero options": depdocs.NewDocs(depdocs.DocsOptions{}),
 		"func": depdocs.DocsProviderFunc(func(_ context.Context, req depdocs.DocsRequest) (depdocs.Resolution, error) {
 			return depdocs.Resolution{Library: req.Name, State: depdocs.DocsUnavailable, Reason: "test"}, nil
 		}),
