@@ -149,3 +149,48 @@ func ExampleGoBuildList() {
 		fmt.Println(d.Name, d.Resolved, d.Relation)
 	}
 }
+
+// A Cache keeps another provider's answers under .codecortex/cache of the
+// project, with secrets masked, and tells git to ignore them.
+func ExampleNewCache() {
+	dir, _ := os.MkdirTemp("", "cache")
+	defer os.RemoveAll(dir)
+	inner := depdocs.DocsProviderFunc(func(_ context.Context, req depdocs.DocsRequest) (depdocs.Resolution, error) {
+		return depdocs.Resolution{Library: req.Name, Version: req.Version, State: depdocs.DocsExact, Exact: true,
+			Label: "v" + req.Version, Content: "docs for " + req.Question}, nil
+	})
+	c := depdocs.NewCache(dir, inner, depdocs.CacheOptions{})
+	req := depdocs.DocsRequest{Ecosystem: depdocs.NPM, Name: "next", Version: "15.1.8", Question: "why does password=hunter2 fail"}
+	for range 2 {
+		r, _ := c.Docs(context.Background(), req)
+		fmt.Println(r.Cached, r.Content)
+	}
+	ignore, _ := os.ReadFile(filepath.Join(dir, ".codecortex", "cache", ".gitignore"))
+	fmt.Printf("%q\n", ignore)
+	fmt.Println(depdocs.PurgeCache(dir))
+	// Output:
+	// false docs for why does password=[REDACTED] fail
+	// true docs for why does password=[REDACTED] fail
+	// "*\n"
+	// <nil>
+}
+
+// DocsEvidence asks for the documentation of the version the project
+// installed; its zero value answers disabled.
+func ExampleDocsEvidence() {
+	dir, _ := os.MkdirTemp("", "docs")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte("flask==3.0.0\n"), 0o644)
+	docs := depdocs.DocsProviderFunc(func(_ context.Context, req depdocs.DocsRequest) (depdocs.Resolution, error) {
+		fmt.Println("asked for", req.Name, req.Version)
+		return depdocs.Resolution{Library: req.Name, Version: req.Version, State: depdocs.DocsUnavailable, Reason: "offline"}, nil
+	})
+	for _, p := range []*depdocs.DocsEvidence{{Dir: dir, Docs: docs}, {Dir: dir}} {
+		resp, _ := p.Gather(context.Background(), evidence.Query{Text: "how do flask blueprints work?"})
+		fmt.Println(resp.Report.State, resp.Report.Reason)
+	}
+	// Output:
+	// asked for flask 3.0.0
+	// unavailable unavailable: offline
+	// disabled no documentation provider configured
+}
