@@ -1,6 +1,7 @@
 package depdocs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +10,8 @@ import (
 
 // stripJSONC turns JSON with comments and trailing commas (bun.lock's
 // dialect) into plain JSON. It scans tokens, so commas and slashes inside
-// strings are left alone.
+// strings are left alone, and it keeps every line break, so a line of the
+// result is the same line of data.
 func stripJSONC(data []byte) ([]byte, error) {
 	out := make([]byte, 0, len(data))
 	pendingComma := -1 // index in out of a comma that may be trailing
@@ -34,7 +36,8 @@ func stripJSONC(data []byte) ([]byte, error) {
 			out = append(out, data[i:j+1]...)
 			i = j
 		case c == '/' && i+1 < len(data) && data[i+1] == '/':
-			for i < len(data) && data[i] != '\n' {
+			// Stop before the line break, which the next iteration keeps.
+			for i+1 < len(data) && data[i+1] != '\n' {
 				i++
 			}
 		case c == '/' && i+1 < len(data) && data[i+1] == '*':
@@ -42,6 +45,7 @@ func stripJSONC(data []byte) ([]byte, error) {
 			if end < 0 {
 				return nil, errors.New("unterminated comment")
 			}
+			out = append(out, bytes.Repeat([]byte{'\n'}, strings.Count(string(data[i+2:i+2+end]), "\n"))...)
 			i += end + 3
 		case c == ',':
 			pendingComma = len(out)
@@ -80,6 +84,9 @@ func readBunLock(file string, data []byte) (*File, error) {
 	if err := json.Unmarshal(clean, &l); err != nil {
 		return nil, err
 	}
+	lines := jsonKeyLines(clean, func(p []string) bool {
+		return p[0] == "packages" && len(p) == 2 || p[0] == "workspaces" && len(p) == 4
+	})
 	if l.LockfileVersion == nil {
 		return nil, errors.New("no lockfileVersion")
 	}
@@ -170,7 +177,7 @@ func readBunLock(file string, data []byte) (*File, error) {
 		if imp == "" {
 			imp = "."
 		} else {
-			f.Includes = append(f.Includes, join(dir(file), ws))
+			f.Includes = append(f.Includes, join(dirOf(file), ws))
 		}
 		for _, sec := range npmSections {
 			m := w.section(sec.key)
@@ -182,14 +189,14 @@ func readBunLock(file string, data []byte) (*File, error) {
 					}
 				}
 				e, ok := entries[key]
-				d := Dependency{Name: name, Declared: m[name], Relation: Direct, Scope: sec.scope, Importer: imp}
+				d := npmDecl(name, m[name])
+				d.Relation, d.Scope, d.Importer = Direct, sec.scope, imp
+				d.Line = lines[pathKey("workspaces", ws, sec.key, name)]
 				if ok {
 					d.Resolved, d.Source, d.SourceDetail = e.version, e.src, e.detail
 					if e.name != name {
-						d.SourceDetail = "alias of " + e.name
+						d.Name, d.Alias = e.name, name
 					}
-				} else {
-					d.Source, d.SourceDetail = npmSpecSource(m[name])
 				}
 				direct[key] = d
 				f.Deps = append(f.Deps, d)
@@ -202,11 +209,24 @@ func readBunLock(file string, data []byte) (*File, error) {
 		}
 		e := entries[key]
 		d := Dependency{Name: e.name, Resolved: e.version, Source: e.src, SourceDetail: e.detail,
-			Relation: Transitive, Via: via[key]}
+			Relation: Transitive, Via: via[key], Line: lines[pathKey("packages", key)]}
+		if a := bunInstallName(key); a != e.name && e.src == "" {
+			d.Alias = a // installed under another name: an alias
+		}
 		if e.src == Workspace {
 			d.Relation = Root
 		}
 		f.Deps = append(f.Deps, d)
 	}
 	return f, nil
+}
+
+// bunInstallName is the package name a packages key installs: its last
+// path element, or the last two for a scoped name ("a/@s/b" → "@s/b").
+func bunInstallName(key string) string {
+	parts := strings.Split(key, "/")
+	if n := len(parts); n >= 2 && strings.HasPrefix(parts[n-2], "@") {
+		return parts[n-2] + "/" + parts[n-1]
+	}
+	return parts[len(parts)-1]
 }

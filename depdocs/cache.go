@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
 	"time"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/redact"
 )
 
 // CacheDir is where cached documentation lives, relative to the project root.
@@ -23,34 +25,53 @@ const maxCacheEntry = 8 << 20
 // CacheOptions configures a [Cache]. The zero value keeps entries for a
 // day and does not serve stale entries.
 type CacheOptions struct {
-	// TTL is how long an entry is fresh; 0 means 24 hours.
+	// TTL is how long an entry is fresh; 0 means 24 hours, and a negative
+	// TTL means never fresh (the provider is asked every time; an entry
+	// answers only as a stale one, when ServeStale is set).
 	TTL time.Duration
 	// ServeStale lets an expired entry answer, marked stale, when the
 	// provider cannot (offline, rate-limited, failing).
 	ServeStale bool
 	// Now is the clock; nil means time.Now. Tests replace it.
 	Now func() time.Time
+	// Secrets are values, such as the provider's API key, that are masked
+	// wherever they appear, in addition to every string shaped like a
+	// credential, before anything is written or returned.
+	Secrets []string
 }
 
 // A Cache is a [DocsProvider] that keeps another provider's documentation
-// on disk under the project's .codecortex directory, keyed by library,
-// version and question. Each entry keeps its fetch time and whether it was
-// version-exact, so a cached fallback never reads later as exact.
+// on disk under the project's .codecortex/cache directory, keyed by
+// library, version and question. Each entry keeps its fetch time and
+// whether it was version-exact, so a cached fallback never reads later as
+// exact.
+//
+// Nothing secret reaches the disk: the request is redacted (the
+// configured secrets, and anything shaped like a credential, such as
+// "ctx7sk-…", "password=…" or "AKIA…") before it is asked of the inner
+// provider, named in the entry or hashed into the entry's file name, and
+// the answer is redacted before it is stored or returned. The first entry
+// written also writes .codecortex/cache/.gitignore ("*"), so the cache is
+// never committed.
 type Cache struct {
-	root  *contain.Root
+	dir   string
 	inner DocsProvider
 	opts  CacheOptions
+	red   *redact.Redactor
 }
 
-// NewCache wraps inner with a cache inside root.
-func NewCache(root *contain.Root, inner DocsProvider, opts CacheOptions) *Cache {
+// NewCache wraps inner with a cache in the project in dir ("" means the
+// working directory). The directory is opened on each call, so a Cache
+// holds no open files.
+func NewCache(dir string, inner DocsProvider, opts CacheOptions) *Cache {
 	if opts.TTL == 0 {
 		opts.TTL = 24 * time.Hour
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Cache{root: root, inner: inner, opts: opts}
+	opts.Secrets = append([]string(nil), opts.Secrets...)
+	return &Cache{dir: dir, inner: inner, opts: opts, red: redact.New(opts.Secrets...)}
 }
 
 type cacheEntry struct {
@@ -62,7 +83,11 @@ type cacheEntry struct {
 	FetchedAt time.Time  `json:"fetched_at"`
 }
 
-// cacheKey names the entry of a request.
+// cacheGitignore keeps everything under .codecortex/cache out of git.
+const cacheGitignore = ".codecortex/cache/.gitignore"
+
+// cacheKey names the entry of a request, which is already redacted: the
+// name is derived only from what the entry itself stores.
 func cacheKey(req DocsRequest) string {
 	h := sha256.New()
 	for _, s := range []string{string(req.Ecosystem), req.Name, req.Version, strings.TrimSpace(req.Question)} {
@@ -72,21 +97,29 @@ func cacheKey(req DocsRequest) string {
 	return path.Join(CacheDir, hex.EncodeToString(h.Sum(nil)[:16])+".json")
 }
 
+// redactRequest masks secrets in the parts of a request that are sent,
+// stored or hashed.
+func (c *Cache) redactRequest(req DocsRequest) DocsRequest {
+	req.Name, req.Version = c.red.String(req.Name), c.red.String(req.Version)
+	req.Question = strings.TrimSpace(c.red.String(req.Question))
+	return req
+}
+
 // load reads the entry of req; a missing, unreadable, corrupt or
 // mismatched entry is reported as absent.
-func (c *Cache) load(req DocsRequest) (cacheEntry, bool) {
+func (c *Cache) load(root *contain.Root, req DocsRequest) (cacheEntry, bool) {
 	p := cacheKey(req)
-	fi, err := c.root.Stat(p)
+	fi, err := root.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheEntry {
 		return cacheEntry{}, false
 	}
-	data, err := c.root.ReadFile(p)
+	data, err := root.ReadFile(p)
 	if err != nil {
 		return cacheEntry{}, false
 	}
 	var e cacheEntry
 	if json.Unmarshal(data, &e) != nil || e.Format != 1 || e.Library != req.Name || e.Version != req.Version ||
-		e.Question != strings.TrimSpace(req.Question) || e.FetchedAt.IsZero() {
+		e.Question != req.Question || e.FetchedAt.IsZero() {
 		return cacheEntry{}, false
 	}
 	r := e.Resolved
@@ -96,9 +129,15 @@ func (c *Cache) load(req DocsRequest) (cacheEntry, bool) {
 	return e, true
 }
 
-func (c *Cache) store(req DocsRequest, r Resolution) error {
+// store writes r, already redacted, as the entry of req, already redacted.
+func (c *Cache) store(root *contain.Root, req DocsRequest, r Resolution) error {
+	if _, err := root.Stat(cacheGitignore); errors.Is(err, fs.ErrNotExist) {
+		if err := root.WriteFileAtomic(cacheGitignore, []byte("*\n"), 0o644); err != nil {
+			return err
+		}
+	}
 	// The entry's age is measured by the cache's clock.
-	e := cacheEntry{Format: 1, Library: req.Name, Version: req.Version, Question: strings.TrimSpace(req.Question),
+	e := cacheEntry{Format: 1, Library: req.Name, Version: req.Version, Question: req.Question,
 		Resolved: r, FetchedAt: c.opts.Now().UTC()}
 	e.Resolved.Cached, e.Resolved.Stale = false, false
 	e.Resolved.FetchedAt = e.FetchedAt
@@ -106,15 +145,31 @@ func (c *Cache) store(req DocsRequest, r Resolution) error {
 	if err != nil {
 		return err
 	}
-	return c.root.WriteFileAtomic(cacheKey(req), data, 0o600)
+	return root.WriteFileAtomic(cacheKey(req), data, 0o600)
 }
 
 // Docs implements [DocsProvider]: a fresh entry answers without asking
-// the provider; otherwise the provider is asked and documentation it
-// returns is stored; if it cannot answer and ServeStale is set, an expired
-// entry answers, marked stale.
+// the provider; otherwise the provider is asked (with the redacted
+// request) and documentation it returns is stored; if it cannot answer and
+// ServeStale is set, an expired entry answers, marked stale.
 func (c *Cache) Docs(ctx context.Context, req DocsRequest) (Resolution, error) {
-	e, ok := c.load(req)
+	req = c.redactRequest(req)
+	r, err := c.docs(ctx, req)
+	r = redactResolution(c.red, r)
+	if err != nil {
+		err = c.red.Error(err)
+	}
+	return r, err
+}
+
+func (c *Cache) docs(ctx context.Context, req DocsRequest) (Resolution, error) {
+	root, rootErr := openDir(c.dir)
+	if rootErr != nil {
+		r, err := c.inner.Docs(ctx, req)
+		return r, errors.Join(err, fmt.Errorf("documentation cache: %w", rootErr))
+	}
+	defer root.Close()
+	e, ok := c.load(root, req)
 	now := c.opts.Now()
 	if ok && now.Sub(e.FetchedAt) < c.opts.TTL && !e.FetchedAt.After(now.Add(time.Minute)) {
 		r := e.Resolved
@@ -124,7 +179,8 @@ func (c *Cache) Docs(ctx context.Context, req DocsRequest) (Resolution, error) {
 	r, err := c.inner.Docs(ctx, req)
 	switch r.State {
 	case DocsExact, DocsFallback:
-		if serr := c.store(req, r); serr != nil {
+		r = redactResolution(c.red, r)
+		if serr := c.store(root, req, r); serr != nil {
 			err = errors.Join(err, serr)
 		}
 		return r, err
@@ -139,8 +195,14 @@ func (c *Cache) Docs(ctx context.Context, req DocsRequest) (Resolution, error) {
 	return r, err
 }
 
-// PurgeCache removes every cached documentation entry.
-func PurgeCache(root *contain.Root) error {
+// PurgeCache removes every cached documentation entry of the project in
+// dir ("" means the working directory).
+func PurgeCache(dir string) error {
+	root, err := openDir(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	entries, err := fs.ReadDir(root.FS(), CacheDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -30,24 +30,27 @@ type cargoToml struct {
 // [build-dependencies], their [target.'cfg'.…] forms, and for a workspace
 // root [workspace.dependencies] (Importer "workspace") and the members. A
 // renamed dependency (`alias = { package = "real" }`) is recorded under the
-// real package name. `dep = { workspace = true }` keeps Declared empty with
-// SourceDetail "workspace": the project scan fills it from the root.
+// real package name with the alias in Alias. `dep = { workspace = true }`
+// keeps Declared empty with SourceDetail "workspace": the project scan
+// fills it from the root.
 func readCargoToml(file string, data []byte) (*File, error) {
 	var c cargoToml
 	if _, err := toml.Decode(string(data), &c); err != nil {
 		return nil, err
 	}
+	lines := tomlKeyLines(data)
 	f := &File{}
-	add := func(m map[string]any, scope Scope, target, importer string) {
+	add := func(m map[string]any, scope Scope, target, importer string, table ...string) {
 		for _, key := range sortedKeys(m) {
-			d := Dependency{Name: key, Relation: Direct, Scope: scope, Markers: target, Importer: importer}
+			d := Dependency{Name: key, Relation: Direct, Scope: scope, Markers: target, Importer: importer,
+				Line: lines[pathKey(append(table, key)...)]}
 			switch v := m[key].(type) {
 			case string:
 				d.Declared = v
 			case map[string]any:
 				d.Declared, _ = v["version"].(string)
-				if p, ok := v["package"].(string); ok && p != "" {
-					d.Name, d.SourceDetail = p, "renamed "+key
+				if p, ok := v["package"].(string); ok && p != "" && p != key {
+					d.Name, d.Alias = p, key
 				}
 				if p, ok := v["path"].(string); ok {
 					d.Source, d.SourceDetail = Path, p
@@ -65,18 +68,18 @@ func readCargoToml(file string, data []byte) (*File, error) {
 			f.Deps = append(f.Deps, d)
 		}
 	}
-	add(c.Dependencies, Normal, "", ".")
-	add(c.DevDependencies, Dev, "", ".")
-	add(c.BuildDependencies, Build, "", ".")
+	add(c.Dependencies, Normal, "", ".", "dependencies")
+	add(c.DevDependencies, Dev, "", ".", "dev-dependencies")
+	add(c.BuildDependencies, Build, "", ".", "build-dependencies")
 	for _, t := range sortedKeys(c.Target) {
 		tt := c.Target[t]
-		add(tt.Dependencies, Normal, t, ".")
-		add(tt.DevDependencies, Dev, t, ".")
-		add(tt.BuildDependencies, Build, t, ".")
+		add(tt.Dependencies, Normal, t, ".", "target", t, "dependencies")
+		add(tt.DevDependencies, Dev, t, ".", "target", t, "dev-dependencies")
+		add(tt.BuildDependencies, Build, t, ".", "target", t, "build-dependencies")
 	}
-	add(c.Workspace.Dependencies, Normal, "", "workspace")
+	add(c.Workspace.Dependencies, Normal, "", "workspace", "workspace", "dependencies")
 	for _, m := range c.Workspace.Members {
-		f.Includes = append(f.Includes, join(dir(file), m))
+		f.Includes = append(f.Includes, join(dirOf(file), m))
 	}
 	if c.Workspace.Members != nil || c.Workspace.Dependencies != nil {
 		f.FormatVersion = "workspace"
@@ -151,8 +154,9 @@ func readCargoLock(file string, data []byte) (*File, error) {
 			}
 		}
 	}
+	lines := tomlKeyLines(data)
 	for i, p := range l.Package {
-		d := Dependency{Name: p.Name, Resolved: p.Version, Relation: Transitive, Via: via[i]}
+		d := Dependency{Name: p.Name, Resolved: p.Version, Relation: Transitive, Via: via[i], Line: packageLine(lines, i)}
 		switch {
 		case p.Source == "":
 			d.Source, d.Relation = Workspace, Root
@@ -169,4 +173,13 @@ func readCargoLock(file string, data []byte) (*File, error) {
 		f.Deps = append(f.Deps, d)
 	}
 	return f, nil
+}
+
+// packageLine is the line of the name of the i-th [[package]] of a TOML
+// lockfile (Cargo.lock, poetry.lock, uv.lock, pdm.lock), or of its header.
+func packageLine(lines map[string]int, i int) int {
+	if l := lines[pathKey("package", index(i), "name")]; l > 0 {
+		return l
+	}
+	return lines[pathKey("package", index(i))]
 }

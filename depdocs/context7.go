@@ -27,10 +27,12 @@ type Context7Options struct {
 	// APIKey is sent as a bearer token. Read it from the configured
 	// environment variable only; it never appears in any output or error.
 	APIKey string
-	// HTTPClient makes the requests; nil means a client with no proxy
-	// credentials and no automatic redirects.
+	// HTTPClient makes the requests; nil means http.DefaultTransport. The
+	// client is copied and never follows an HTTP redirect, whatever its
+	// CheckRedirect says, so the key never travels to another address.
 	HTTPClient *http.Client
-	// Timeout bounds each HTTP request; 0 means 15 seconds.
+	// Timeout bounds one whole Docs call: every request, retry, wait and
+	// library redirect; 0 means DefaultDocsTimeout.
 	Timeout time.Duration
 	// MaxBody caps a response body in bytes; 0 means 2 MiB.
 	MaxBody int64
@@ -50,9 +52,13 @@ type Context7Options struct {
 // Context7 is a [DocsProvider] speaking the Context7 HTTP API: it searches
 // the library by name, pins the resolved version when the library
 // publishes a matching label, and fetches documentation for the question.
+// It sends the key only to its BaseURL, only over HTTPS or to a loopback
+// address: with any other address every call answers unavailable, wrapping
+// [ErrInsecureEndpoint], and sends nothing.
 type Context7 struct {
-	opts Context7Options
-	red  *redact.Redactor
+	opts     Context7Options
+	red      *redact.Redactor
+	endpoint error // why BaseURL is refused, or nil
 }
 
 // NewContext7 returns a client; opts are copied.
@@ -61,8 +67,8 @@ func NewContext7(opts Context7Options) *Context7 {
 		opts.BaseURL = DefaultContext7URL
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
-	if opts.Timeout == 0 {
-		opts.Timeout = 15 * time.Second
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultDocsTimeout
 	}
 	if opts.MaxBody == 0 {
 		opts.MaxBody = 2 << 20
@@ -79,15 +85,16 @@ func NewContext7(opts Context7Options) *Context7 {
 	if opts.Sleep == nil {
 		opts.Sleep = sleepCtx
 	}
-	if opts.HTTPClient == nil {
-		opts.HTTPClient = &http.Client{
-			// A 301 is the API's own redirect, read from the JSON body;
-			// HTTP-level redirects are not followed, so the key never
-			// travels to another host.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		}
+	client := http.Client{}
+	if opts.HTTPClient != nil {
+		client = *opts.HTTPClient
 	}
-	return &Context7{opts: opts, red: redact.New(opts.APIKey)}
+	// A 301 is the API's own redirect, read from the JSON body; HTTP-level
+	// redirects are never followed (net/http would forward the key to
+	// another port or a subdomain of the same host).
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	opts.HTTPClient = &client
+	return &Context7{opts: opts, red: redact.New(opts.APIKey), endpoint: checkEndpoint(opts.BaseURL)}
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -273,6 +280,9 @@ func (c *Context7) get(ctx context.Context, path string, q url.Values) ([]byte, 
 			return nil, err
 		}
 		if attempt < c.opts.Attempts {
+			if d, ok := ctx.Deadline(); ok && time.Until(d) < wait {
+				return nil, err // the call's deadline comes before the next try
+			}
 			if err := c.opts.Sleep(ctx, wait); err != nil {
 				return nil, err
 			}
@@ -282,8 +292,6 @@ func (c *Context7) get(ctx context.Context, path string, q url.Values) ([]byte, 
 }
 
 func (c *Context7) once(ctx context.Context, u string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
@@ -331,21 +339,34 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Docs implements [DocsProvider].
+// Docs implements [DocsProvider]. The whole call, retries included, ends
+// by the Timeout deadline.
 func (c *Context7) Docs(ctx context.Context, req DocsRequest) (Resolution, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
 	res, err := c.docs(ctx, req)
-	// Nothing the key could leak through: the reason and the error are
-	// redacted on the way out.
-	res.Reason = c.red.String(res.Reason)
+	// Nothing the key could leak through: the answer, the reason and the
+	// error are redacted on the way out.
+	res = redactResolution(c.red, res)
 	if err != nil {
 		err = c.red.Error(err)
 	}
 	return res, err
 }
 
+// redactResolution masks secrets in every text of r.
+func redactResolution(red *redact.Redactor, r Resolution) Resolution {
+	r.Library, r.Version, r.Reason = red.String(r.Library), red.String(r.Version), red.String(r.Reason)
+	r.LibraryID, r.Label, r.Content = red.String(r.LibraryID), red.String(r.Label), red.String(r.Content)
+	return r
+}
+
 func (c *Context7) docs(ctx context.Context, req DocsRequest) (Resolution, error) {
 	if req.Source.Local() {
 		return unavailable(req, DocsUnavailable, fmt.Sprintf("%s is a %s dependency; local, git, path and replaced dependencies are never sent to a documentation provider", req.Name, req.Source)), nil
+	}
+	if c.endpoint != nil {
+		return unavailable(req, DocsUnavailable, c.endpoint.Error()), c.endpoint
 	}
 	if c.opts.APIKey == "" {
 		return unavailable(req, DocsNoCredentials, "no API key"), nil
@@ -461,7 +482,7 @@ func (c *Context7) failure(req DocsRequest, step string, err error) Resolution {
 	case errors.Is(err, ErrUnexpectedResponse):
 		return unavailable(req, DocsUnavailable, "the provider's "+step+" response did not have the expected shape")
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
-		return unavailable(req, DocsUnavailable, "offline: the provider did not answer in time")
+		return unavailable(req, DocsUnavailable, fmt.Sprintf("offline: the provider did not answer within %s", c.opts.Timeout))
 	case errors.Is(err, context.Canceled):
 		return unavailable(req, DocsUnavailable, "cancelled")
 	}

@@ -167,7 +167,8 @@ func TestContext7(t *testing.T) {
 			case <-r.Context().Done():
 			}
 		}, opts: func(o *Context7Options) { o.Timeout = 50 * time.Millisecond; o.Attempts = 2 }, req: nextReq,
-			state: DocsUnavailable, reason: "offline", searches: 2},
+			// One deadline for the whole call: the first try spends it.
+			state: DocsUnavailable, reason: "did not answer within 50ms", searches: 1},
 		{name: "local dependency never sent", req: DocsRequest{Ecosystem: Go, Name: "golang.org/x/tools", Version: "v0.48.0", Source: Replaced},
 			state: DocsUnavailable, reason: "never sent"},
 		{name: "no key", req: nextReq, opts: func(o *Context7Options) { o.APIKey = "" }, state: DocsNoCredentials},
@@ -214,13 +215,21 @@ func TestContext7RetryAfter(t *testing.T) {
 		}
 		searchOK("15.1.8")(w, r)
 	}, context: contextOK}
-	cl, slept := newTestClient(t, f, nil)
+	// The sleep is recorded, not waited; the deadline is far enough.
+	cl, slept := newTestClient(t, f, func(o *Context7Options) { o.Timeout = time.Minute })
 	r, err := cl.Docs(context.Background(), nextReq)
 	if err != nil || r.State != DocsExact {
 		t.Fatalf("state %s, err %v", r.State, err)
 	}
 	if diff := cmp.Diff([]time.Duration{2 * time.Second}, *slept); diff != "" {
 		t.Errorf("sleeps (-want +got)\n%s", diff)
+	}
+	// A Retry-After past the call's deadline is not waited for.
+	n = 0
+	cl, slept = newTestClient(t, f, func(o *Context7Options) { o.Timeout = time.Second })
+	r, _ = cl.Docs(context.Background(), nextReq)
+	if r.State != DocsUnavailable || !strings.Contains(r.Reason, "rate-limited") || len(*slept) != 0 {
+		t.Errorf("Retry-After past the deadline: %s %q, slept %v", r.State, r.Reason, *slept)
 	}
 }
 
@@ -290,7 +299,6 @@ func TestContext7KeyNeverInOutput(t *testing.T) {
 
 func TestCache(t *testing.T) {
 	dir := t.TempDir()
-	root := openRoot(t, dir)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	up := true
@@ -302,7 +310,7 @@ func TestCache(t *testing.T) {
 		}
 		return cl.Docs(ctx, req)
 	})
-	c := NewCache(root, inner, CacheOptions{TTL: time.Hour, ServeStale: true, Now: clock})
+	c := NewCache(dir, inner, CacheOptions{TTL: time.Hour, ServeStale: true, Now: clock})
 	req := DocsRequest{Ecosystem: NPM, Name: "next", Version: "15.1.8", Question: "q", Source: Registry}
 
 	first, _ := c.Docs(context.Background(), req)
@@ -324,7 +332,7 @@ func TestCache(t *testing.T) {
 		t.Errorf("stale: %+v", stale)
 	}
 	// Without ServeStale the same request is unavailable.
-	strict := NewCache(root, inner, CacheOptions{TTL: time.Hour, Now: clock})
+	strict := NewCache(dir, inner, CacheOptions{TTL: time.Hour, Now: clock})
 	if r, _ := strict.Docs(context.Background(), req); r.State != DocsUnavailable || r.Content != "" {
 		t.Errorf("strict: %+v", r)
 	}
@@ -358,7 +366,7 @@ func TestCache(t *testing.T) {
 			t.Errorf("key in cache entry %s", e.Name())
 		}
 	}
-	if err := PurgeCache(root); err != nil {
+	if err := PurgeCache(dir); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -98,14 +98,16 @@ func readCsproj(file string, data []byte) (*File, error) {
 		f.FormatVersion = "legacy"
 	}
 	props := p.props()
+	loc := newItemLocator(data, p.XMLName.Local, "PackageReference")
 	for _, g := range p.ItemGroups {
 		for _, r := range g.Refs {
 			name := firstNonEmpty(r.Include, r.Update)
+			line := loc.next("PackageReference", name)
 			if name == "" {
 				continue
 			}
 			v := expandMSBuild(strings.TrimSpace(firstNonEmpty(r.VersionOverride, r.Version, r.VersionElem)), props)
-			d := Dependency{Name: name, Declared: v, Relation: Direct, Importer: "."}
+			d := Dependency{Name: name, Declared: v, Relation: Direct, Importer: ".", Line: line}
 			if strings.EqualFold(firstNonEmpty(r.PrivateAssets, r.PrivateElem), "all") {
 				d.Scope = Build
 			}
@@ -118,7 +120,7 @@ func readCsproj(file string, data []byte) (*File, error) {
 			f.Deps = append(f.Deps, d)
 		}
 		for _, r := range g.ProjectRefs {
-			f.Includes = append(f.Includes, join(dir(file), strings.ReplaceAll(r.Include, `\`, "/")))
+			f.Includes = append(f.Includes, join(dirOf(file), strings.ReplaceAll(r.Include, `\`, "/")))
 		}
 	}
 	return f, nil
@@ -134,27 +136,64 @@ func readPackagesProps(file string, data []byte) (*File, error) {
 	}
 	f := &File{FormatVersion: "cpm"}
 	props := p.props()
+	loc := newItemLocator(data, p.XMLName.Local, "PackageVersion", "PackageReference", "GlobalPackageReference")
 	for _, g := range p.ItemGroups {
 		for _, v := range g.Versions {
 			d := Dependency{Name: firstNonEmpty(v.Include, v.Update), Declared: expandMSBuild(v.Version, props),
 				Relation: Unknown, Groups: []string{"PackageVersion"}, Markers: strings.TrimSpace(g.Condition)}
+			d.Line = loc.next("PackageVersion", d.Name)
 			if d.Name != "" {
 				f.Deps = append(f.Deps, d)
 			}
 		}
 		for _, r := range g.Refs {
+			line := loc.next("PackageReference", r.Include)
 			if r.Include == "" {
 				continue
 			}
 			f.Deps = append(f.Deps, Dependency{Name: r.Include, Declared: expandMSBuild(firstNonEmpty(r.Version, r.VersionElem), props),
-				Relation: Direct, Importer: ".", Markers: strings.TrimSpace(g.Condition)})
+				Relation: Direct, Importer: ".", Markers: strings.TrimSpace(g.Condition), Line: line})
 		}
 		for _, v := range g.GlobalRefs {
 			f.Deps = append(f.Deps, Dependency{Name: v.Include, Declared: expandMSBuild(v.Version, props),
-				Relation: Direct, Scope: Build, Groups: []string{"GlobalPackageReference"}, Importer: "."})
+				Relation: Direct, Scope: Build, Groups: []string{"GlobalPackageReference"}, Importer: ".",
+				Line: loc.next("GlobalPackageReference", v.Include)})
 		}
 	}
 	return f, nil
+}
+
+// An itemLocator hands out the lines of an MSBuild file's items of each
+// kind (PackageReference, …) under <ItemGroup>, in document order, which is
+// the order encoding/xml decodes them in.
+type itemLocator struct {
+	data  []byte
+	li    lineIndex
+	root  string
+	elems map[string][]xmlElem
+	used  map[string]int
+}
+
+func newItemLocator(data []byte, root string, items ...string) *itemLocator {
+	var paths []string
+	for _, it := range items {
+		paths = append(paths, root+"/ItemGroup/"+it)
+	}
+	return &itemLocator{data: data, li: newLineIndex(data), root: root, elems: xmlElements(data, paths...), used: map[string]int{}}
+}
+
+// next returns the line of the next item of the kind: the line of its start
+// tag that names it (an Include on a later line of the tag), 0 if the file
+// has no more.
+func (l *itemLocator) next(item, name string) int {
+	path := l.root + "/ItemGroup/" + item
+	i := l.used[path]
+	l.used[path] = i + 1
+	if i >= len(l.elems[path]) {
+		return 0
+	}
+	e := l.elems[path][i]
+	return lineWith(l.data, l.li, e.line, e.tagEnd, `"`+name+`"`)
 }
 
 // readNuGetLock reads packages.lock.json: per target framework, each
@@ -177,6 +216,7 @@ func readNuGetLock(file string, data []byte) (*File, error) {
 		return nil, errors.New("no version")
 	}
 	f := &File{FormatVersion: fmt.Sprint(*l.Version)}
+	lines := jsonKeyLines(data, func(p []string) bool { return len(p) == 3 && p[0] == "dependencies" })
 	for _, tfm := range sortedKeys(l.Dependencies) {
 		pk := l.Dependencies[tfm]
 		via := map[string][]string{}
@@ -188,7 +228,7 @@ func readNuGetLock(file string, data []byte) (*File, error) {
 		for _, n := range sortedKeys(pk) {
 			e := pk[n]
 			d := Dependency{Name: n, Declared: e.Requested, Resolved: e.Resolved, Relation: Transitive,
-				Groups: []string{tfm}, Via: via[strings.ToLower(n)]}
+				Groups: []string{tfm}, Via: via[strings.ToLower(n)], Line: lines[pathKey("dependencies", tfm, n)]}
 			switch e.Type {
 			case "Direct":
 				d.Relation, d.Importer = Direct, "."
@@ -218,12 +258,17 @@ func readPackagesConfig(file string, data []byte) (*File, error) {
 		return nil, err
 	}
 	f := &File{FormatVersion: "1"}
-	for _, e := range p.Packages {
+	li := newLineIndex(data)
+	elems := xmlElements(data, "packages/package")["packages/package"]
+	for i, e := range p.Packages {
 		if e.ID == "" {
 			continue
 		}
 		d := Dependency{Name: e.ID, Declared: firstNonEmpty(e.AllowedVersions, e.Version), Resolved: e.Version,
 			Relation: Direct, Importer: "."}
+		if i < len(elems) {
+			d.Line = lineWith(data, li, elems[i].line, elems[i].tagEnd, `"`+e.ID+`"`)
+		}
 		if e.TargetFramework != "" {
 			d.Groups = []string{e.TargetFramework}
 		}
@@ -265,7 +310,7 @@ func readPaketLock(file string, data []byte) (*File, error) {
 			if !ok {
 				return nil, fmt.Errorf("line %d: want 'Name (version)'", n+1)
 			}
-			d := Dependency{Name: name, Resolved: ver, Relation: Unknown, Groups: []string{group}, SourceDetail: source}
+			d := Dependency{Name: name, Resolved: ver, Relation: Unknown, Groups: []string{group}, SourceDetail: source, Line: n + 1}
 			switch source {
 			case "NUGET":
 				d.SourceDetail = ""

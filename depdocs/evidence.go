@@ -3,8 +3,10 @@ package depdocs
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -18,10 +20,13 @@ const (
 )
 
 // ManifestRecord turns a dependency into an evidence record: provenance
-// manifest, tier structural (a parsed file, not a resolved symbol), about
-// no source location (the facts, file included, are in the attributes).
-// A resolved version is stated with more confidence than a bare constraint.
-func ManifestRecord(d Dependency) evidence.Record {
+// manifest, tier structural (a parsed file, not a resolved symbol). A
+// dependency with a Line is located at that line of its File, the columns
+// spanning line, the text of that line (without its line break; its
+// leading and trailing blanks are left out); one without a Line has no
+// location. The facts, file included, are in the attributes. A resolved
+// version is stated with more confidence than a bare constraint.
+func ManifestRecord(d Dependency, line string) evidence.Record {
 	conf := 0.7
 	if d.Resolved != "" {
 		conf = 0.95
@@ -31,21 +36,72 @@ func ManifestRecord(d Dependency) evidence.Record {
 		"relation": string(d.Relation), "file": d.File,
 	}
 	for k, v := range map[string]string{"declared": d.Declared, "resolved": d.Resolved, "scope": string(d.Scope),
-		"importer": d.Importer, "markers": d.Markers, "source_detail": d.SourceDetail,
+		"importer": d.Importer, "markers": d.Markers, "source_detail": d.SourceDetail, "alias": d.Alias,
 		"groups": strings.Join(d.Groups, ","), "via": strings.Join(d.Via, ",")} {
 		if v != "" {
 			attrs[k] = v
 		}
 	}
-	ex := fmt.Sprintf("%s %s", d.Name, firstNonEmpty(d.Resolved, d.Declared, "(unversioned)"))
-	if d.Declared != "" && d.Resolved != "" {
-		ex = fmt.Sprintf("%s %s (declared %s)", d.Name, d.Resolved, d.Declared)
+	name := d.Name
+	if d.Alias != "" {
+		name = d.Alias + " (" + d.Name + ")"
 	}
-	return evidence.Record{
+	ex := fmt.Sprintf("%s %s", name, firstNonEmpty(d.Resolved, d.Declared, "(unversioned)"))
+	if d.Declared != "" && d.Resolved != "" {
+		ex = fmt.Sprintf("%s %s (declared %s)", name, d.Resolved, d.Declared)
+	}
+	where := d.File
+	if d.Line > 0 {
+		where += ":" + strconv.Itoa(d.Line)
+	}
+	rec := evidence.Record{
 		Kind: evidence.Import, Provider: ManifestProviderName, Provenance: trust.Manifest, Trust: trust.Structural,
 		Symbol: string(d.Ecosystem) + ":" + d.Name, Confidence: conf,
-		Metadata: evidence.Metadata{Excerpt: ex + " in " + d.File, Attributes: attrs},
+		Metadata: evidence.Metadata{Excerpt: ex + " in " + where, Attributes: attrs},
 	}
+	if d.Line > 0 && d.File != "" {
+		rec.Path, rec.StartLine, rec.EndLine = d.File, d.Line, d.Line
+		rec.StartColumn, rec.EndColumn = lineSpan(line)
+	}
+	return rec
+}
+
+// lineSpan returns the one-based, half-open code point columns of a line's
+// text without its leading and trailing blanks.
+func lineSpan(line string) (start, end int) {
+	body := strings.TrimRightFunc(line, unicode.IsSpace)
+	trimmed := strings.TrimLeftFunc(body, unicode.IsSpace)
+	if trimmed == "" {
+		return 1, 1
+	}
+	start = 1 + utf8.RuneCountInString(body) - utf8.RuneCountInString(trimmed)
+	return start, 1 + utf8.RuneCountInString(body)
+}
+
+// fileLines reads the lines of the files records point into, once each.
+type fileLines struct {
+	root  *contain.Root
+	files map[string][]string
+}
+
+// line returns the text of d's line, "" when it cannot be read.
+func (f *fileLines) line(d Dependency) string {
+	if d.Line <= 0 {
+		return ""
+	}
+	lines, ok := f.files[d.File]
+	if !ok {
+		if fi, err := f.root.Stat(d.File); err == nil && fi.Mode().IsRegular() && fi.Size() <= DefaultMaxFileSize {
+			if data, err := f.root.ReadFile(d.File); err == nil {
+				lines = strings.Split(string(data), "\n")
+			}
+		}
+		f.files[d.File] = lines
+	}
+	if d.Line > len(lines) {
+		return ""
+	}
+	return lines[d.Line-1]
 }
 
 // DocsRecord turns documentation into an evidence record: version-exact
@@ -79,11 +135,14 @@ func DocsRecord(eco Ecosystem, r Resolution) (evidence.Record, bool) {
 }
 
 // ManifestProvider is an [evidence.Provider] of the project's dependency
-// facts. A query's Symbol names a dependency ("next", or "npm:next");
-// without one, every dependency whose name appears as a word of the
-// question is returned.
+// facts, each located at the manifest or lockfile line that declares or
+// resolves it (see [ManifestRecord]). A query's Symbol names a dependency
+// ("next", or "npm:next", or an alias); without one, every dependency whose
+// name appears as a word of the question is returned. The zero value reads
+// the working directory.
 type ManifestProvider struct {
-	Root *contain.Root
+	// Dir is the project root; "" means the working directory.
+	Dir  string
 	Scan ScanOptions
 }
 
@@ -95,13 +154,19 @@ func (p *ManifestProvider) Gather(ctx context.Context, q evidence.Query) (eviden
 	if !q.Wants(evidence.Import) {
 		return evidence.Response{}, nil
 	}
-	pr, err := Scan(p.Root, p.Scan)
+	root, err := openDir(p.Dir)
+	if err != nil {
+		return evidence.Response{}, &evidence.UnavailableError{Reason: "cannot open the project directory", Err: err}
+	}
+	defer root.Close()
+	pr, err := scan(root, p.Scan)
 	if err != nil {
 		return evidence.Response{}, &evidence.UnavailableError{Reason: "cannot scan manifests", Err: err}
 	}
 	var resp evidence.Response
+	lines := &fileLines{root: root, files: map[string][]string{}}
 	for _, d := range Select(pr.Deps, q) {
-		resp.Records = append(resp.Records, ManifestRecord(d))
+		resp.Records = append(resp.Records, ManifestRecord(d, lines.line(d)))
 	}
 	if len(pr.Errors) > 0 {
 		resp.Report.Reason = fmt.Sprintf("%d manifest or lockfile(s) unreadable, first: %s: %s", len(pr.Errors), pr.Errors[0].Path, pr.Errors[0].Err)
@@ -130,21 +195,24 @@ func Select(deps []Dependency, q evidence.Query) []Dependency {
 		if eco != "" && string(d.Ecosystem) != eco {
 			continue
 		}
-		if want != "" && normName(d.Ecosystem, d.Name) == normName(d.Ecosystem, want) ||
-			want == "" && words[strings.ToLower(d.Name)] {
+		if want != "" && (normName(d.Ecosystem, d.Name) == normName(d.Ecosystem, want) ||
+			d.Alias != "" && normName(d.Ecosystem, d.Alias) == normName(d.Ecosystem, want)) ||
+			want == "" && (words[strings.ToLower(d.Name)] || d.Alias != "" && words[strings.ToLower(d.Alias)]) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// DocsEvidence is an [evidence.Provider] of dependency documentation (a nil
-// Docs answers disabled): it
+// DocsEvidence is an [evidence.Provider] of dependency documentation: it
 // resolves the installed version of the dependency a query names first,
 // then asks the documentation provider for that version. When documentation
-// is unavailable the report says why; nothing is fabricated.
+// is unavailable the report says why; nothing is fabricated. The zero value
+// reads the working directory and answers disabled.
 type DocsEvidence struct {
-	Root *contain.Root
+	// Dir is the project root; "" means the working directory.
+	Dir string
+	// Docs answers the requests; nil answers disabled. See [NewDocs].
 	Docs DocsProvider
 	Scan ScanOptions
 }
@@ -157,7 +225,7 @@ func (p *DocsEvidence) Gather(ctx context.Context, q evidence.Query) (evidence.R
 	if !q.Wants(evidence.Documentation) {
 		return evidence.Response{}, nil
 	}
-	pr, err := Scan(p.Root, p.Scan)
+	pr, err := Scan(p.Dir, p.Scan)
 	if err != nil {
 		return evidence.Response{}, &evidence.UnavailableError{Reason: "cannot scan manifests", Err: err}
 	}

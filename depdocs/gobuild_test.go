@@ -2,18 +2,28 @@ package depdocs
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/mod/modfile"
+
 	"github.com/codecortex/codecortex/internal/contain"
+
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // copyCorpus copies corpus files (relative to testdata/corpus) into a new
-// temporary directory, keeping their relative paths, and opens it.
-func copyCorpus(t *testing.T, files ...string) *contain.Root {
+// temporary directory, keeping their relative paths, and returns it.
+func copyCorpus(t *testing.T, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range files {
@@ -29,12 +39,7 @@ func copyCorpus(t *testing.T, files ...string) *contain.Root {
 			t.Fatal(err)
 		}
 	}
-	root, err := contain.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root
+	return dir
 }
 
 // TestGoBuildListTruth reproduces the Go truth rows that only the module
@@ -57,13 +62,13 @@ func TestGoBuildListTruth(t *testing.T) {
 		{"go__etcd__go.work(workspace-mode).tsv", ".", true, true},
 	} {
 		t.Run(c.truth, func(t *testing.T) {
-			var root *contain.Root
+			var dir string
 			if c.etcd {
-				root = copyTestdata(t, "etcd")
+				dir = copyTestdata(t, "etcd")
 			} else {
-				root = copyCorpus(t, tools...)
+				dir = copyCorpus(t, tools...)
 			}
-			f, err := GoBuildList(context.Background(), root, c.dir, GoBuildOptions{Online: true, Workspace: c.workspace})
+			f, err := GoBuildList(context.Background(), dir, c.dir, GoBuildOptions{Online: true, Workspace: c.workspace})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,8 +100,7 @@ func TestGoBuildListTruth(t *testing.T) {
 // TestGoWorkspaceMode: go.work switches the scan to workspace mode and
 // names its modules.
 func TestGoWorkspaceMode(t *testing.T) {
-	root := copyCorpus(t, "go/etcd/go.work", "go/etcd/go.mod", "go/etcd/api/go.mod")
-	p, err := Scan(root, ScanOptions{})
+	p, err := Scan(copyCorpus(t, "go/etcd/go.work", "go/etcd/go.mod", "go/etcd/api/go.mod"), ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,26 +118,16 @@ func TestGoWorkspaceMode(t *testing.T) {
 	}
 }
 
-func openRoot(t *testing.T, dir string) *contain.Root {
-	t.Helper()
-	root, err := contain.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root
-}
-
 // TestAddGoBuildList: the project's go.mod rows give way to the build list
 // (gopls: 43 modules where go.mod names 29), in module mode.
 func TestAddGoBuildList(t *testing.T) {
 	testtool.Require(t, "go", "the Go toolchain (already on CI machines)")
-	root := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
-	p, err := Scan(root, ScanOptions{})
+	dir := copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
+	p, err := Scan(dir, ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.AddGoBuildList(context.Background(), root, GoBuildOptions{Online: true})
+	p.AddGoBuildList(context.Background(), dir, GoBuildOptions{Online: true})
 	if len(p.Errors) != 0 {
 		t.Fatal(p.Errors)
 	}
@@ -148,8 +142,9 @@ func TestAddGoBuildList(t *testing.T) {
 	}
 }
 
-// copyTestdata copies a directory of testdata into a new temporary root.
-func copyTestdata(t *testing.T, name string) *contain.Root {
+// copyTestdata copies a directory of testdata into a new temporary
+// directory and returns it.
+func copyTestdata(t *testing.T, name string) string {
 	t.Helper()
 	dst := t.TempDir()
 	src := filepath.Join("testdata", name)
@@ -170,5 +165,150 @@ func copyTestdata(t *testing.T, name string) *contain.Root {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return openRoot(t, dst)
+	return dst
+}
+
+// hashTree returns the content hash of every file and the names of every
+// directory under dir, keyed by slash path.
+func hashTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			out[rel+"/"] = "dir"
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		out[rel] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestGoBuildListLeavesProjectAlone: computing the build list writes
+// nothing in the project, not even what the go command writes as it
+// resolves (a missing go line, go.sum, go.work.sum): the whole tree hashes
+// the same before and after, in module and workspace mode, on real
+// modules and on one whose go.mod has no go line and no go.sum.
+func TestGoBuildListLeavesProjectAlone(t *testing.T) {
+	testtool.Require(t, "go", "the Go toolchain (already on CI machines)")
+	bare := func() string {
+		return writeProject(t, map[string]string{"go.mod": "module example.com/m\n\nrequire github.com/pkg/errors v0.9.1\n"})
+	}
+	for _, c := range []struct {
+		name      string
+		dir       func() string
+		rel       string
+		workspace bool
+		check     func(t *testing.T, f *File)
+	}{
+		{"no go line, no go.sum", bare, ".", false, func(t *testing.T, f *File) {
+			var got []string
+			for _, d := range f.Deps {
+				got = append(got, fmt.Sprintf("%s %s %s line %d", d.Name, d.Resolved, d.Relation, d.Line))
+			}
+			want := []string{"example.com/m  root line 1", "github.com/pkg/errors v0.9.1 direct line 3"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		}},
+		{"gopls", func() string {
+			return copyCorpus(t, "go/tools/go.mod", "go/tools/go.sum", "go/tools/gopls/go.mod", "go/tools/gopls/go.sum")
+		}, "go/tools/gopls", false, nil},
+		{"etcd module", func() string { return copyTestdata(t, "etcd") }, ".", false, nil},
+		{"etcd workspace", func() string { return copyTestdata(t, "etcd") }, ".", true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.dir()
+			before := hashTree(t, dir)
+			f, err := GoBuildList(context.Background(), dir, c.rel, GoBuildOptions{Online: true, Workspace: c.workspace})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(before, hashTree(t, dir)); diff != "" {
+				t.Errorf("the project changed (-before +after)\n%s", diff)
+			}
+			if len(f.Deps) < 2 {
+				t.Errorf("build list of %d modules", len(f.Deps))
+			}
+			if c.check != nil {
+				c.check(t, f)
+			}
+			// The project scan's build list leaves it alone too.
+			p, err := Scan(dir, ScanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.AddGoBuildList(context.Background(), dir, GoBuildOptions{Online: true})
+			if len(p.Errors) != 0 {
+				t.Error(p.Errors)
+			}
+			if diff := cmp.Diff(before, hashTree(t, dir)); diff != "" {
+				t.Errorf("AddGoBuildList changed the project (-before +after)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestGoWorkCopy: the copy of go.work names the workspace's directories
+// (use and local replace) by absolute path, so the go command reads the
+// project's modules while its own writes go to the copy.
+func TestGoWorkCopy(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"go.work": "go 1.22\n\nuse (\n\t.\n\t./a\n)\n\nreplace x.org/y v1.0.0 => ./y\nreplace x.org/z => x.org/w v1.2.0\n",
+	})
+	root, err := openDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	tmp := t.TempDir()
+	flags, gowork, err := copyGoFiles(root, "", root.Dir(), tmp, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(gowork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf, err := modfile.ParseWork("go.work", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range wf.Use {
+		got = append(got, "use "+u.Path)
+	}
+	for _, r := range wf.Replace {
+		got = append(got, "replace "+r.Old.Path+" => "+r.New.Path+" "+r.New.Version)
+	}
+	want := []string{"use " + root.Dir(), "use " + filepath.Join(root.Dir(), "a"),
+		"replace x.org/y => " + filepath.Join(root.Dir(), "y") + " ", "replace x.org/z => x.org/w v1.2.0"}
+	if diff := cmp.Diff(want, got); diff != "" || filepath.Dir(gowork) != tmp || !slices.Equal(flags, []string{"-mod=readonly"}) {
+		t.Errorf("go.work copy %s, flags %v (-want +got)\n%s", gowork, flags, diff)
+	}
+}
+
+// TestGoBuildListStaysInside: the module directory must be inside the
+// project; a missing go.mod is an error before the go command runs.
+func TestGoBuildListStaysInside(t *testing.T) {
+	dir := writeProject(t, map[string]string{"a/go.mod": "module a\n", "b/x.txt": "x"})
+	if _, err := GoBuildList(context.Background(), filepath.Join(dir, "a"), "../b", GoBuildOptions{}); !errors.Is(err, contain.ErrEscape) {
+		t.Errorf("escaping directory: %v", err)
+	}
+	if _, err := GoBuildList(context.Background(), dir, "b", GoBuildOptions{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no go.mod: %v", err)
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,11 +47,13 @@ func readGoMod(file string, data []byte) (*File, error) {
 		f.Notes = append(f.Notes, "toolchain "+mf.Toolchain.Name)
 	}
 	if mf.Module != nil {
-		f.Deps = append(f.Deps, Dependency{Name: mf.Module.Mod.Path, Source: Workspace, Relation: Root, Importer: "."})
+		f.Deps = append(f.Deps, Dependency{Name: mf.Module.Mod.Path, Source: Workspace, Relation: Root, Importer: ".",
+			Line: syntaxLine(mf.Module.Syntax)})
 	}
 	repl := goReplacements(mf.Replace)
 	for _, r := range mf.Require {
-		d := Dependency{Name: r.Mod.Path, Declared: r.Mod.Version, Resolved: r.Mod.Version, Relation: Direct, Importer: "."}
+		d := Dependency{Name: r.Mod.Path, Declared: r.Mod.Version, Resolved: r.Mod.Version, Relation: Direct, Importer: ".",
+			Line: syntaxLine(r.Syntax)}
 		if r.Indirect {
 			d.Relation = Indirect
 		}
@@ -61,10 +65,18 @@ func readGoMod(file string, data []byte) (*File, error) {
 	}
 	for _, r := range mf.Replace {
 		if isLocalPath(r.New.Path) {
-			f.Includes = append(f.Includes, join(dir(file), r.New.Path+"/go.mod"))
+			f.Includes = append(f.Includes, join(dirOf(file), r.New.Path+"/go.mod"))
 		}
 	}
 	return f, nil
+}
+
+// syntaxLine is the line a go.mod or go.work statement starts on.
+func syntaxLine(l *modfile.Line) int {
+	if l == nil {
+		return 0
+	}
+	return l.Start.Line
 }
 
 type goReplace struct{ oldVersion, new string }
@@ -108,7 +120,7 @@ func readGoWork(file string, data []byte) (*File, error) {
 		f.Notes = append(f.Notes, "toolchain "+wf.Toolchain.Name)
 	}
 	for _, u := range wf.Use {
-		f.Includes = append(f.Includes, join(dir(file), u.Path+"/go.mod"))
+		f.Includes = append(f.Includes, join(dirOf(file), u.Path+"/go.mod"))
 	}
 	for _, r := range wf.Replace {
 		to := r.New.Path
@@ -116,7 +128,7 @@ func readGoWork(file string, data []byte) (*File, error) {
 			to += " " + r.New.Version
 		}
 		f.Deps = append(f.Deps, Dependency{Name: r.Old.Path, Declared: r.Old.Version, Resolved: r.Old.Version,
-			Source: Replaced, SourceDetail: "=> " + to, Relation: Unknown})
+			Source: Replaced, SourceDetail: "=> " + to, Relation: Unknown, Line: syntaxLine(r.Syntax)})
 	}
 	return f, nil
 }
@@ -143,7 +155,7 @@ func readGoSum(file string, data []byte) (*File, error) {
 		if v, ok := strings.CutSuffix(version, "/go.mod"); ok {
 			version, kind = v, "go.mod"
 		}
-		f.Deps = append(f.Deps, Dependency{Name: fields[0], Resolved: version, Relation: Unknown, Groups: []string{kind}})
+		f.Deps = append(f.Deps, Dependency{Name: fields[0], Resolved: version, Relation: Unknown, Groups: []string{kind}, Line: n})
 	}
 	return f, sc.Err()
 }
@@ -157,7 +169,9 @@ type GoBuildOptions struct {
 	Online bool
 	// Timeout bounds the go command; zero means two minutes.
 	Timeout time.Duration
-	// Env adds variables such as GOFLAGS or GOMODCACHE.
+	// Env adds variables such as GOFLAGS or GOMODCACHE. The flags that keep
+	// the go command off the project's files are given on its command
+	// line, where GOFLAGS cannot undo them.
 	Env []string
 }
 
@@ -175,54 +189,170 @@ type goModule struct {
 
 // GoBuildList returns the build list the go command selects (minimal
 // version selection over the whole module graph) for the module or
-// workspace in dir, a directory inside root. It runs `go list -m -json all`
-// with an explicit argument vector; the file's Mode says which mode was
-// used. Versions required in the main module's go.mod keep their Declared.
-func GoBuildList(ctx context.Context, root *contain.Root, dirRel string, opts GoBuildOptions) (*File, error) {
-	abs, err := root.Abs(dirRel)
+// workspace in dirRel, a directory of the project in dir ("" means the
+// working directory). It runs `go list -m -json all` with an explicit
+// argument vector; the file's Mode says which mode was used. Versions
+// required in the main module's go.mod keep their Declared, and, in module
+// mode, the line of their require.
+//
+// The project is never written: the go command, which adds a missing go
+// line to go.mod and writes go.sum or go.work.sum as it resolves, works on
+// copies of go.mod and go.sum (-modfile) or of go.work and go.work.sum
+// (GOWORK) in a temporary directory outside the project, removed before
+// GoBuildList returns.
+func GoBuildList(ctx context.Context, dir, dirRel string, opts GoBuildOptions) (*File, error) {
+	root, err := openDir(dir)
 	if err != nil {
 		return nil, err
+	}
+	defer root.Close()
+	return goBuildList(ctx, root, dirRel, opts)
+}
+
+// goFile reads a small go command file of the project; absent is nil.
+func goFile(root *contain.Root, p string) ([]byte, error) {
+	fi, err := root.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > DefaultMaxFileSize {
+		return nil, fmt.Errorf("%s: not a regular file under %d bytes", p, DefaultMaxFileSize)
+	}
+	return root.ReadFile(p)
+}
+
+// copyGoFiles writes the project's go.mod and go.sum (module mode) or a
+// go.work whose directories are absolute and its go.work.sum (workspace
+// mode) into tmp, and returns the go command's flags and GOWORK value.
+func copyGoFiles(root *contain.Root, dirRel, abs, tmp string, workspace bool) (flags []string, gowork string, err error) {
+	write := func(name string, data []byte) error { return os.WriteFile(filepath.Join(tmp, name), data, 0o600) }
+	if !workspace {
+		mod, err := goFile(root, join(dirRel, "go.mod"))
+		if err != nil || mod == nil {
+			return nil, "", fmt.Errorf("go.mod in %s: %w", firstNonEmpty(dirRel, "."), errors.Join(err, fs.ErrNotExist))
+		}
+		sum, err := goFile(root, join(dirRel, "go.sum"))
+		if err != nil {
+			return nil, "", err
+		}
+		if err := write("go.mod", mod); err != nil {
+			return nil, "", err
+		}
+		if sum != nil {
+			if err := write("go.sum", sum); err != nil {
+				return nil, "", err
+			}
+		}
+		// -mod=mod lets the go command complete the requirements; what it
+		// writes lands in the copies, named by -modfile (go.sum beside it).
+		return []string{"-mod=mod", "-modfile=" + filepath.Join(tmp, "go.mod")}, "off", nil
+	}
+	work, err := goFile(root, join(dirRel, "go.work"))
+	if err != nil || work == nil {
+		return nil, "", fmt.Errorf("go.work in %s: %w", firstNonEmpty(dirRel, "."), errors.Join(err, fs.ErrNotExist))
+	}
+	wf, err := modfile.ParseWork("go.work", work, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	absolute := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(abs, filepath.FromSlash(p))
+	}
+	var uses []*modfile.Use
+	for _, u := range wf.Use {
+		uses = append(uses, &modfile.Use{Path: absolute(u.Path), ModulePath: u.ModulePath})
+	}
+	wf.SetUse(uses)
+	for _, r := range append([]*modfile.Replace(nil), wf.Replace...) {
+		if isLocalPath(r.New.Path) {
+			if err := wf.AddReplace(r.Old.Path, r.Old.Version, absolute(r.New.Path), ""); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	wf.Cleanup()
+	if err := write("go.work", modfile.Format(wf.Syntax)); err != nil {
+		return nil, "", err
+	}
+	if sum, err := goFile(root, join(dirRel, "go.work.sum")); err != nil {
+		return nil, "", err
+	} else if sum != nil {
+		if err := write("go.work.sum", sum); err != nil {
+			return nil, "", err
+		}
+	}
+	// Workspace mode allows only -mod=readonly; go.work.sum, which it may
+	// still write, is the copy's.
+	return []string{"-mod=readonly"}, filepath.Join(tmp, "go.work"), nil
+}
+
+func goBuildList(ctx context.Context, root *contain.Root, dirRel string, opts GoBuildOptions) (*File, error) {
+	rel, err := root.Rel(firstNonEmpty(dirRel, "."))
+	if err != nil {
+		return nil, err
+	}
+	abs, err := root.Abs(rel)
+	if err != nil {
+		return nil, err
+	}
+	if rel == "." {
+		rel = ""
 	}
 	goBin, err := safeexec.LookPath("go")
 	if err != nil {
 		return nil, err
 	}
-	env := safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT", "GOPROXY", "GONOSUMDB", "GOSUMDB", "GOFLAGS")
-	env = append(env, "GOTOOLCHAIN=local")
+	tmp, err := os.MkdirTemp("", "codecortex-buildlist-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	flags, gowork, err := copyGoFiles(root, rel, abs, tmp, opts.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	env := safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT", "GOPROXY", "GONOSUMDB", "GOSUMDB",
+		"GOPRIVATE", "GONOPROXY", "GOINSECURE")
+	env = append(env, opts.Env...)
+	env = append(env, "GOTOOLCHAIN=local", "GOWORK="+gowork)
 	if !opts.Online {
 		env = append(env, "GOPROXY=off")
 	}
 	modeFile, mode := "go.mod", ModeModule
 	if opts.Workspace {
-		// Workspace mode allows only -mod=readonly.
 		modeFile, mode = "go.work", ModeWorkspace
-	} else {
-		env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod")
 	}
-	env = append(env, opts.Env...)
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = 2 * time.Minute
 	}
-	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goBin, Args: []string{"list", "-m", "-json", "all"},
+	args := append(append([]string{"list", "-m", "-json"}, flags...), "all")
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goBin, Args: args,
 		Dir: abs, Env: env, Timeout: timeout, MaxStdout: 64 << 20})
 	if err != nil {
-		msg := strings.TrimSpace(string(res.Stderr))
+		msg := strings.ReplaceAll(strings.TrimSpace(string(res.Stderr)), tmp, "<copy>")
 		if len(msg) > 400 {
 			msg = msg[:400] + "…"
 		}
 		return nil, fmt.Errorf("go list -m -json all: %w: %s", err, msg)
 	}
-	file := join(dirRel, modeFile)
-	if dirRel == "." || dirRel == "" {
-		file = modeFile
-	}
+	file := join(rel, modeFile)
 	// The main modules' go.mod requirements say direct or indirect.
 	required := map[string]Dependency{}
-	if mod, err := ReadFile(root, join(dirRel, "go.mod"), ReadOptions{}); err == nil {
+	mainLine := 0
+	if mod, err := readFile(root, join(rel, "go.mod"), ReadOptions{}); err == nil {
 		for _, d := range mod.Deps {
-			if d.Relation == Direct || d.Relation == Indirect {
+			switch d.Relation {
+			case Direct, Indirect:
 				required[d.Name] = d
+			case Root:
+				mainLine = d.Line
 			}
 		}
 	}
@@ -242,8 +372,14 @@ func GoBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 		switch {
 		case m.Main:
 			d.Relation, d.Source = Root, Workspace
+			if !opts.Workspace {
+				d.Line = mainLine
+			}
 		case required[m.Path].Name != "":
 			d.Relation, d.Declared = required[m.Path].Relation, required[m.Path].Declared
+			if !opts.Workspace {
+				d.Line = required[m.Path].Line // go.mod's line; in workspace mode File is go.work
+			}
 		}
 		if m.Replace != nil {
 			to := m.Replace.Path
@@ -258,15 +394,23 @@ func GoBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 }
 
 // AddGoBuildList replaces the project's go.mod rows with the go command's
-// build list (see [GoBuildList]): once for the workspace when a go.work
-// governs the modules, else once per go.mod. A module whose build list
-// cannot be computed (no go command, modules missing from the cache while
-// offline) keeps its go.mod rows and is listed in Errors.
-func (p *Project) AddGoBuildList(ctx context.Context, root *contain.Root, opts GoBuildOptions) {
+// build list (see [GoBuildList]) for the project in dir ("" means the
+// working directory, which must be the directory p was scanned from): once
+// for the workspace when a go.work governs the modules, else once per
+// go.mod. A module whose build list cannot be computed (no go command,
+// modules missing from the cache while offline) keeps its go.mod rows and
+// is listed in Errors.
+func (p *Project) AddGoBuildList(ctx context.Context, dir string, opts GoBuildOptions) {
+	root, err := openDir(dir)
+	if err != nil {
+		p.Errors = append(p.Errors, FileError{Path: ".", Err: "build list: " + err.Error()})
+		return
+	}
+	defer root.Close()
 	replaced := map[string]bool{}
 	var lists []*File
 	run := func(dirRel string, o GoBuildOptions, covers []string) {
-		f, err := GoBuildList(ctx, root, firstNonEmpty(dirRel, "."), o)
+		f, err := goBuildList(ctx, root, dirRel, o)
 		if err != nil {
 			p.Errors = append(p.Errors, FileError{Path: join(dirRel, "go.mod"), Err: "build list: " + err.Error()})
 			return
@@ -293,15 +437,15 @@ func (p *Project) AddGoBuildList(ctx context.Context, root *contain.Root, opts G
 		o.Workspace = true
 		var covers []string
 		for _, m := range mods {
-			if isUnder(dir(m), dir(work)) {
+			if isUnder(dirOf(m), dirOf(work)) {
 				covers = append(covers, m)
 			}
 		}
-		run(dir(work), o, covers)
+		run(dirOf(work), o, covers)
 	}
 	for _, m := range mods {
-		if !replaced[m] && (work == "" || !isUnder(dir(m), dir(work))) {
-			run(dir(m), opts, []string{m})
+		if !replaced[m] && (work == "" || !isUnder(dirOf(m), dirOf(work))) {
+			run(dirOf(m), opts, []string{m})
 		}
 	}
 	if len(lists) == 0 {

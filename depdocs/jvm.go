@@ -124,17 +124,32 @@ func readPom(file string, data []byte) (*File, error) {
 		}
 	}
 	ex := func(s string) string { return expandProps(strings.TrimSpace(s), props) }
+	const (
+		pathParent  = "project/parent"
+		pathDeps    = "project/dependencies/dependency"
+		pathManaged = "project/dependencyManagement/dependencies/dependency"
+	)
+	elems := xmlElements(data, pathParent, pathDeps, pathManaged)
+	// line is the line of the i-th element at path: its artifactId's.
+	line := func(path string, i int) int {
+		if i >= len(elems[path]) {
+			return 0
+		}
+		e := elems[path][i]
+		return firstNonZero(e.child["artifactId"], e.line)
+	}
 	managed := map[string]string{}
 	for _, d := range p.DependencyManagement {
 		managed[ex(d.GroupID)+":"+ex(d.ArtifactID)] = ex(d.Version)
 	}
 	if p.Parent.ArtifactID != "" {
 		f.Deps = append(f.Deps, Dependency{Name: ex(p.Parent.GroupID) + ":" + ex(p.Parent.ArtifactID),
-			Declared: ex(p.Parent.Version), Relation: Direct, Groups: []string{"parent"}, Importer: "."})
+			Declared: ex(p.Parent.Version), Relation: Direct, Groups: []string{"parent"}, Importer: ".", Line: line(pathParent, 0)})
 	}
-	for _, d := range p.Dependencies {
+	for i, d := range p.Dependencies {
 		name := ex(d.GroupID) + ":" + ex(d.ArtifactID)
-		dep := Dependency{Name: name, Declared: ex(d.Version), Relation: Direct, Scope: mavenScope(d.Scope, d.Optional), Importer: "."}
+		dep := Dependency{Name: name, Declared: ex(d.Version), Relation: Direct, Scope: mavenScope(d.Scope, d.Optional), Importer: ".",
+			Line: line(pathDeps, i)}
 		if dep.Declared == "" {
 			dep.Declared = managed[name]
 			if dep.Declared != "" {
@@ -152,12 +167,13 @@ func readPom(file string, data []byte) (*File, error) {
 		}
 		f.Deps = append(f.Deps, dep)
 	}
-	for _, d := range p.DependencyManagement {
+	for i, d := range p.DependencyManagement {
 		f.Deps = append(f.Deps, Dependency{Name: ex(d.GroupID) + ":" + ex(d.ArtifactID), Declared: ex(d.Version),
-			Relation: Unknown, Groups: []string{"dependencyManagement"}, Scope: mavenScope(d.Scope, d.Optional), Importer: "."})
+			Relation: Unknown, Groups: []string{"dependencyManagement"}, Scope: mavenScope(d.Scope, d.Optional), Importer: ".",
+			Line: line(pathManaged, i)})
 	}
 	for _, m := range p.Modules {
-		f.Includes = append(f.Includes, join(dir(file), m+"/pom.xml"))
+		f.Includes = append(f.Includes, join(dirOf(file), m+"/pom.xml"))
 	}
 	for i := range f.Deps {
 		if f.Deps[i].Declared == "" && f.Deps[i].Resolved == "" {
@@ -182,7 +198,7 @@ func readGradleLock(file string, data []byte) (*File, error) {
 		if !ok || len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" || strings.ContainsAny(coord, " \t") {
 			return nil, fmt.Errorf("line %d: want group:artifact:version=configurations", n+1)
 		}
-		d := Dependency{Name: parts[0] + ":" + parts[1], Resolved: parts[2], Relation: Unknown}
+		d := Dependency{Name: parts[0] + ":" + parts[1], Resolved: parts[2], Relation: Unknown, Line: n + 1}
 		for _, c := range strings.Split(confs, ",") {
 			if c = strings.TrimSpace(c); c != "" {
 				d.Groups = append(d.Groups, c)
@@ -220,6 +236,7 @@ func readVersionCatalog(file string, data []byte) (*File, error) {
 	if _, err := toml.Decode(string(data), &c); err != nil {
 		return nil, err
 	}
+	lines := tomlKeyLines(data)
 	f := &File{}
 	var ver func(v any) string
 	ver = func(v any) string {
@@ -239,7 +256,11 @@ func readVersionCatalog(file string, data []byte) (*File, error) {
 		return ""
 	}
 	for _, alias := range sortedKeys(c.Libraries) {
-		d := Dependency{Relation: Direct, Groups: []string{"libs." + alias}, Importer: "."}
+		// The coordinates' line: the entry's own, or, for a
+		// [libraries.alias] table, its module or name key's.
+		d := Dependency{Relation: Direct, Groups: []string{"libs." + alias}, Importer: ".",
+			Line: firstNonZero(lines[pathKey("libraries", alias, "module")], lines[pathKey("libraries", alias, "name")],
+				lines[pathKey("libraries", alias)])}
 		switch t := c.Libraries[alias].(type) {
 		case string:
 			parts := strings.Split(t, ":")
@@ -324,7 +345,9 @@ func readGradle(file string, data []byte) (*File, error) {
 			if depth == 0 {
 				break
 			}
-			if t.newline && depth == 1 {
+			// A statement ends at a line break, unless its line ends with a
+			// comma (group: 'g',\n name: 'a').
+			if t.newline && depth == 1 && (len(stmt) == 0 || stmt[len(stmt)-1].text != ",") {
 				flush()
 			}
 			stmt = append(stmt, t)
@@ -338,6 +361,7 @@ type gtoken struct {
 	text    string
 	str     bool // a string literal, unquoted
 	newline bool // first token on its line
+	line    int  // one-based line where the token starts
 }
 
 // gradleTokens splits a Groovy or Kotlin script into identifiers, string
@@ -345,11 +369,13 @@ type gtoken struct {
 func gradleTokens(s string) ([]gtoken, error) {
 	var toks []gtoken
 	nl := true
+	line := 1
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '\n':
 			nl = true
+			line++
 			i++
 		case c == ' ' || c == '\t' || c == '\r' || c == ';':
 			if c == ';' {
@@ -365,6 +391,7 @@ func gradleTokens(s string) ([]gtoken, error) {
 			if end < 0 {
 				return nil, errors.New("unterminated comment")
 			}
+			line += strings.Count(s[i+2:i+2+end], "\n")
 			i += end + 4
 		case c == '"' || c == '\'':
 			q := c
@@ -375,7 +402,8 @@ func gradleTokens(s string) ([]gtoken, error) {
 				if end < 0 {
 					return nil, errors.New("unterminated string")
 				}
-				toks = append(toks, gtoken{s[i+3 : i+3+end], true, nl})
+				toks = append(toks, gtoken{s[i+3 : i+3+end], true, nl, line})
+				line += strings.Count(s[i+3:i+3+end], "\n")
 				i += end + 6
 				nl = false
 				continue
@@ -389,7 +417,8 @@ func gradleTokens(s string) ([]gtoken, error) {
 			if j >= len(s) || s[j] != q {
 				return nil, errors.New("unterminated string")
 			}
-			toks = append(toks, gtoken{s[i+1 : j], true, nl})
+			toks = append(toks, gtoken{s[i+1 : j], true, nl, line})
+			line += strings.Count(s[i+1:j], "\n") // an escaped line break
 			i = j + 1
 			nl = false
 		case isIdentByte(c):
@@ -397,11 +426,11 @@ func gradleTokens(s string) ([]gtoken, error) {
 			for j < len(s) && (isIdentByte(s[j]) || s[j] == '.') {
 				j++
 			}
-			toks = append(toks, gtoken{s[i:j], false, nl})
+			toks = append(toks, gtoken{s[i:j], false, nl, line})
 			i = j
 			nl = false
 		default:
-			toks = append(toks, gtoken{string(c), false, nl})
+			toks = append(toks, gtoken{string(c), false, nl, line})
 			i++
 			nl = false
 		}
@@ -439,7 +468,7 @@ func gradleStatement(st []gtoken) (Dependency, bool, string) {
 	switch {
 	case len(rest) > 0 && rest[0].str && strings.Count(rest[0].text, ":") >= 1:
 		parts := strings.Split(rest[0].text, ":")
-		d.Name = parts[0] + ":" + parts[1]
+		d.Name, d.Line = parts[0]+":"+parts[1], rest[0].line
 		if len(parts) > 2 {
 			d.Declared = parts[2]
 		}
@@ -448,24 +477,26 @@ func gradleStatement(st []gtoken) (Dependency, bool, string) {
 		if len(parts) < 2 {
 			return d, false, ""
 		}
-		d.Name, d.Groups = parts[0]+":"+parts[1], []string{conf, "platform"}
+		d.Name, d.Groups, d.Line = parts[0]+":"+parts[1], []string{conf, "platform"}, rest[2].line
 		if len(parts) > 2 {
 			d.Declared = parts[2]
 		}
 	case len(rest) > 0 && !rest[0].str && strings.HasPrefix(rest[0].text, "libs."):
 		d.Name = rest[0].text // resolved against the catalog by the project scan
 		d.SourceDetail = "catalog " + rest[0].text
+		d.Line = rest[0].line
 	case len(rest) > 0 && rest[0].text == "group":
 		kv := map[string]string{}
+		at := map[string]int{}
 		for k := 0; k+2 < len(rest); k++ {
 			if !rest[k].str && (rest[k+1].text == ":" || rest[k+1].text == "=") && rest[k+2].str {
-				kv[rest[k].text] = rest[k+2].text
+				kv[rest[k].text], at[rest[k].text] = rest[k+2].text, rest[k+2].line
 			}
 		}
 		if kv["group"] == "" || kv["name"] == "" {
 			return d, false, ""
 		}
-		d.Name, d.Declared = kv["group"]+":"+kv["name"], kv["version"]
+		d.Name, d.Declared, d.Line = kv["group"]+":"+kv["name"], kv["version"], at["name"]
 	case len(rest) > 0 && (rest[0].text == "project" || rest[0].text == "files" || rest[0].text == "fileTree"):
 		return d, false, "" // the project's own code, not a dependency
 	default:

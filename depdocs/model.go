@@ -90,17 +90,24 @@ const (
 // A Dependency is one package as one file records it.
 //
 // Invariants, checked by [Dependency.Validate]: Ecosystem is known, Name is
-// not empty, File is set, Resolved has no white space, and
-// Source, Relation and Scope are known values. Declared is the constraint as
-// written (such as "^15.0.0"); Resolved is the exact version the lockfile or
-// build list selected (such as "15.4.3"). The two are never merged: a
-// manifest alone gives a Declared and no Resolved.
+// not empty, File is set, Line is not negative, Resolved has no white
+// space, and Source, Relation and Scope are known values. Declared is the
+// constraint as written (such as "^15.0.0"); Resolved is the exact version
+// the lockfile or build list selected (such as "15.4.3"). The two are never
+// merged: a manifest alone gives a Declared and no Resolved.
 type Dependency struct {
 	Ecosystem Ecosystem `json:"ecosystem"`
-	Name      string    `json:"name"`
-	Declared  string    `json:"declared,omitempty"`
-	Resolved  string    `json:"resolved,omitempty"`
-	Source    Source    `json:"source"`
+	// Name is the package as its registry knows it: the package an alias
+	// resolves to.
+	Name string `json:"name"`
+	// Alias is the name the code imports when it differs from Name: an npm
+	// alias ("lodash3": "npm:lodash@^3.10.1" has Alias lodash3 and Name
+	// lodash) or a Cargo rename (tui = { package = "helix-tui" }). For an
+	// npm alias Declared is the constraint on Name ("^3.10.1").
+	Alias    string `json:"alias,omitempty"`
+	Declared string `json:"declared,omitempty"`
+	Resolved string `json:"resolved,omitempty"`
+	Source   Source `json:"source"`
 	// SourceDetail is the registry, repository, path or replacement as
 	// the file gives it, such as "../compiler-core" or "golang.org/x/tools => ..".
 	SourceDetail string   `json:"source_detail,omitempty"`
@@ -125,6 +132,11 @@ type Dependency struct {
 	Specs []string `json:"specs,omitempty"`
 	// File is the root-relative path of the file that recorded it.
 	File string `json:"file"`
+	// Line is the one-based line of File where the entry that declares or
+	// resolves the dependency begins: a manifest's declaration, a
+	// lockfile's own entry for the resolved package. It is 0 when the
+	// reader cannot tell.
+	Line int `json:"line,omitempty"`
 }
 
 // ErrInvalidDependency is matched by every validation failure.
@@ -141,6 +153,9 @@ func (d *Dependency) Validate() error {
 	}
 	if d.File == "" {
 		errs = append(errs, "no file")
+	}
+	if d.Line < 0 {
+		errs = append(errs, fmt.Sprintf("negative line %d", d.Line))
 	}
 	if d.Resolved != "" && strings.ContainsAny(d.Resolved, " \t\n") {
 		errs = append(errs, fmt.Sprintf("resolved version %q contains white space", d.Resolved))

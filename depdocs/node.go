@@ -93,22 +93,60 @@ func npmSpecSource(spec string) (Source, string) {
 	return Registry, ""
 }
 
+// npmAlias splits an alias specifier, "npm:lodash@^3.10.1", into the
+// package it installs and the constraint on it; ok is false for every other
+// specifier.
+func npmAlias(spec string) (name, constraint string, ok bool) {
+	rest, ok := strings.CutPrefix(spec, "npm:")
+	if !ok || rest == "" {
+		return "", "", false
+	}
+	if i := strings.LastIndex(rest, "@"); i > 0 {
+		return rest[:i], rest[i+1:], true
+	}
+	return rest, "", true
+}
+
+// npmDecl is the dependency a manifest's "key": "spec" declares: an alias
+// names the package it installs, with the key as Alias.
+func npmDecl(key, spec string) Dependency {
+	d := Dependency{Name: key, Declared: spec}
+	if real, c, ok := npmAlias(spec); ok {
+		d.Name, d.Declared = real, c
+		if real != key {
+			d.Alias = key
+		}
+		return d
+	}
+	d.Source, d.SourceDetail = npmSpecSource(spec)
+	return d
+}
+
+func isNPMSection(key string) bool {
+	for _, s := range npmSections {
+		if s.key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func readPackageJSON(file string, data []byte) (*File, error) {
 	var p packageJSON
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, err
 	}
+	lines := jsonKeyLines(data, func(p []string) bool { return len(p) <= 2 && isNPMSection(p[0]) })
 	f := &File{}
 	for _, s := range npmSections {
 		for _, name := range sortedKeys(p.section(s.key)) {
-			spec := p.section(s.key)[name]
-			src, detail := npmSpecSource(spec)
-			f.Deps = append(f.Deps, Dependency{Name: name, Declared: spec, Source: src, SourceDetail: detail,
-				Relation: Direct, Scope: s.scope, Importer: "."})
+			d := npmDecl(name, p.section(s.key)[name])
+			d.Relation, d.Scope, d.Importer, d.Line = Direct, s.scope, ".", lines[pathKey(s.key, name)]
+			f.Deps = append(f.Deps, d)
 		}
 	}
 	for _, w := range p.workspaces() {
-		f.Includes = append(f.Includes, join(dir(file), w))
+		f.Includes = append(f.Includes, join(dirOf(file), w))
 	}
 	return f, nil
 }
@@ -172,13 +210,24 @@ func readPackageLock(file string, data []byte) (*File, error) {
 	}
 	f := &File{FormatVersion: ver}
 	if n >= 2 && l.Packages != nil {
-		readLockPackages(f, l.Packages)
+		lines := jsonKeyLines(data, func(p []string) bool {
+			return p[0] == "packages" && (len(p) == 2 || len(p) == 4 && (p[2] == "peerDependencies" || p[2] == "optionalDependencies"))
+		})
+		readLockPackages(f, l.Packages, lines)
 		return f, nil
 	}
 	if len(l.Dependencies) == 0 {
 		return f, nil
 	}
-	if err := readLockV1(f, l.Dependencies, "", 0); err != nil {
+	lines := jsonKeyLines(data, func(p []string) bool {
+		for i := 0; i < len(p); i += 2 {
+			if p[i] != "dependencies" {
+				return false
+			}
+		}
+		return len(p)%2 == 0
+	})
+	if err := readLockV1(f, l.Dependencies, "", []string{"dependencies"}, lines, 0); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -210,7 +259,7 @@ func scopeOf(dev, devOptional, peer, optional bool) Scope {
 	return Normal
 }
 
-func readLockPackages(f *File, pkgs map[string]lockPackage) {
+func readLockPackages(f *File, pkgs map[string]lockPackage, lines map[string]int) {
 	// Importers are the root ("") and workspace members (paths outside
 	// node_modules); their declared dependencies are direct.
 	importers := map[string]*packageJSON{}
@@ -229,10 +278,11 @@ func readLockPackages(f *File, pkgs map[string]lockPackage) {
 		if name == "" {
 			continue // an importer
 		}
-		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Scope: scopeOf(e.Dev, e.DevOptional, e.Peer, e.Optional)}
+		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Scope: scopeOf(e.Dev, e.DevOptional, e.Peer, e.Optional),
+			Line: lines[pathKey("packages", p)]}
 		if e.Name != "" && e.Name != name {
-			d.Name = e.Name // an alias: "npm:real@1.0.0" installed under another name
-			d.SourceDetail = "alias " + name
+			// An alias: "npm:real@1.0.0" installed under another name.
+			d.Name, d.Alias = e.Name, name
 		}
 		switch {
 		case e.Link:
@@ -249,6 +299,9 @@ func readLockPackages(f *File, pkgs map[string]lockPackage) {
 		imp := strings.TrimSuffix(p[:len(p)-len("node_modules/")-len(name)], "/")
 		if pj, ok := importers[imp]; ok {
 			if c, sc, ok := pj.declared(name); ok {
+				if _, rng, alias := npmAlias(c); alias {
+					c = rng
+				}
 				d.Relation, d.Declared, d.Scope = Direct, c, sc
 				d.Importer = imp
 				if d.Importer == "" {
@@ -264,7 +317,11 @@ func readLockPackages(f *File, pkgs map[string]lockPackage) {
 	missing := map[string]bool{}
 	for _, p := range keys {
 		e := pkgs[p]
-		for _, m := range []map[string]string{e.Peer2, e.Optional2} {
+		for _, sec := range []struct {
+			key string
+			m   map[string]string
+		}{{"peerDependencies", e.Peer2}, {"optionalDependencies", e.Optional2}} {
+			m := sec.m
 			for _, name := range sortedKeys(m) {
 				if resolveFrom(pkgs, p, name) != "" || missing[name] {
 					continue
@@ -274,8 +331,10 @@ func readLockPackages(f *File, pkgs map[string]lockPackage) {
 				if m == nil || e.Optional2[name] != "" {
 					sc = Optional
 				}
+				// Nothing resolves it: the line is where it is wanted.
 				f.Deps = append(f.Deps, Dependency{Name: name, Relation: Transitive, Scope: sc,
-					Via: []string{nameFromInstallPath(p) + "@" + e.Version}, SourceDetail: "not installed (wants " + m[name] + ")"})
+					Via: []string{nameFromInstallPath(p) + "@" + e.Version}, SourceDetail: "not installed (wants " + m[name] + ")",
+					Line: lines[pathKey("packages", p, sec.key, name)]})
 			}
 		}
 	}
@@ -345,8 +404,9 @@ func resolveFrom(pkgs map[string]lockPackage, from, name string) string {
 	}
 }
 
-// readLockV1 walks version 1's nested "dependencies" tree.
-func readLockV1(f *File, raw json.RawMessage, parent string, depth int) error {
+// readLockV1 walks version 1's nested "dependencies" tree; path is the
+// JSON path of raw, for the lines.
+func readLockV1(f *File, raw json.RawMessage, parent string, path []string, lines map[string]int, depth int) error {
 	if depth > 256 {
 		return errors.New("dependencies nested too deeply")
 	}
@@ -359,16 +419,17 @@ func readLockV1(f *File, raw json.RawMessage, parent string, depth int) error {
 		if err := json.Unmarshal(deps[name], &e); err != nil {
 			return fmt.Errorf("dependencies %s: %w", name, err)
 		}
-		d := Dependency{Name: name, Resolved: e.Version, Relation: Unknown, Scope: lockScope(&e)}
+		key := append(path[:len(path):len(path)], name)
+		d := Dependency{Name: name, Resolved: e.Version, Relation: Unknown, Scope: lockScope(&e), Line: lines[pathKey(key...)]}
 		if parent != "" {
 			d.Relation = Transitive
 			d.Via = []string{parent}
 		}
-		if real, ok := strings.CutPrefix(e.Version, "npm:"); ok {
-			// An alias: "npm:@babel/code-frame@7.0.0".
-			if i := strings.LastIndex(real, "@"); i > 0 {
-				d.Name, d.Resolved = real[:i], real[i+1:]
-				d.SourceDetail = "alias " + name
+		if real, v, ok := npmAlias(e.Version); ok {
+			// An alias: "npm:@babel/code-frame@7.0.0" installed as name.
+			d.Name, d.Resolved = real, v
+			if real != name {
+				d.Alias = name
 			}
 		}
 		if src, detail := npmSpecSource(e.Version); src != Registry {
@@ -376,7 +437,7 @@ func readLockV1(f *File, raw json.RawMessage, parent string, depth int) error {
 		}
 		f.Deps = append(f.Deps, d)
 		if len(e.Dependencies) > 0 && string(e.Dependencies) != "null" {
-			if err := readLockV1(f, e.Dependencies, d.Name+"@"+d.Resolved, depth+1); err != nil {
+			if err := readLockV1(f, e.Dependencies, d.Name+"@"+d.Resolved, append(key, "dependencies"), lines, depth+1); err != nil {
 				return err
 			}
 		}

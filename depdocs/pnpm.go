@@ -88,10 +88,27 @@ func pnpmVersion(name, ref string) (realName, version string, src Source, detail
 }
 
 func readPNPMLock(file string, data []byte) (*File, error) {
-	var l pnpmLock
-	if err := yaml.Unmarshal(data, &l); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, err
 	}
+	var l pnpmLock
+	if len(root.Content) > 0 {
+		if err := root.Decode(&l); err != nil {
+			return nil, err
+		}
+	}
+	lines := yamlKeyLines(&root, func(p []string) bool {
+		switch p[0] {
+		case "importers":
+			return len(p) <= 4
+		case "packages":
+			return len(p) == 2
+		case "dependencies", "devDependencies", "optionalDependencies":
+			return len(p) == 2
+		}
+		return false
+	})
 	ver := l.LockfileVersion.Value
 	if ver == "" {
 		return nil, errors.New("no lockfileVersion")
@@ -101,11 +118,14 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("lockfileVersion %q: %w", ver, err)
 	}
 	f := &File{FormatVersion: ver}
+	// importerLine is the line of an importer's declaration.
+	importerLine := func(imp, section, name string) int { return lines[pathKey("importers", imp, section, name)] }
 	if l.Importers == nil && (l.Dependencies != nil || l.DevDependencies != nil) {
 		// A single-project lockfile before v9 keeps the root's sections at
 		// the top level.
 		l.Importers = map[string]pnpmImporter{".": {Dependencies: l.Dependencies,
 			DevDependencies: l.DevDependencies, Specifiers: l.Specifiers}}
+		importerLine = func(_, section, name string) int { return lines[pathKey(section, name)] }
 	}
 	graph := l.Snapshots
 	if graph == nil {
@@ -126,9 +146,11 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 	for _, imp := range sortedKeys(l.Importers) {
 		im := l.Importers[imp]
 		for _, sec := range []struct {
+			key   string
 			m     map[string]yaml.Node
 			scope Scope
-		}{{im.Dependencies, Normal}, {im.OptionalDependencies, Optional}, {im.DevDependencies, Dev}} {
+		}{{"dependencies", im.Dependencies, Normal}, {"optionalDependencies", im.OptionalDependencies, Optional},
+			{"devDependencies", im.DevDependencies, Dev}} {
 			for _, name := range sortedKeys(sec.m) {
 				n := sec.m[name]
 				var dep pnpmDep
@@ -139,9 +161,12 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 				}
 				rn, rv, src, detail := pnpmVersion(name, dep.Version)
 				d := Dependency{Name: rn, Declared: dep.Specifier, Resolved: rv, Source: src, SourceDetail: detail,
-					Relation: Direct, Scope: sec.scope, Importer: imp}
+					Relation: Direct, Scope: sec.scope, Importer: imp, Line: importerLine(imp, sec.key, name)}
 				if rn != name {
-					d.SourceDetail = "alias " + name
+					d.Alias = name
+				}
+				if _, c, ok := npmAlias(d.Declared); ok {
+					d.Declared = c
 				}
 				d.Via = []string{imp}
 				covered[rn+"@"+rv] = true
@@ -149,7 +174,7 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 			}
 		}
 		if imp != "." {
-			f.Includes = append(f.Includes, join(dir(file), imp))
+			f.Includes = append(f.Includes, join(dirOf(file), imp))
 		}
 	}
 	seen := map[string]bool{}
@@ -161,7 +186,7 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 		}
 		seen[id] = true
 		p := l.Packages[key]
-		d := Dependency{Name: name, Resolved: version, Relation: Transitive, Via: via[id]}
+		d := Dependency{Name: name, Resolved: version, Relation: Transitive, Via: via[id], Line: lines[pathKey("packages", key)]}
 		if p.Dev != nil && *p.Dev {
 			d.Scope = Dev
 		} else if p.Optional {

@@ -52,10 +52,21 @@ type ScanOptions struct {
 
 var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", "venv", "__pycache__", ".codecortex", ".yarn", ".pnpm-store", "testdata"}
 
-// Scan finds and reads every manifest and lockfile under root, follows
-// requirements includes (each file once, so cycles end), and joins
-// lockfiles with the manifests beside them.
-func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
+// Scan finds and reads every manifest and lockfile of the project in dir
+// ("" means the working directory), follows requirements includes (each
+// file once, so cycles end), and joins lockfiles with the manifests beside
+// them. Every path stays inside dir: a symbolic link that leaves it is not
+// followed. Paths in the result are slash-separated and relative to dir.
+func Scan(dir string, opts ScanOptions) (*Project, error) {
+	root, err := openDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return scan(root, opts)
+}
+
+func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 	max := opts.MaxFiles
 	if max == 0 {
 		max = 2000
@@ -104,7 +115,7 @@ func Scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 		if included[p] {
 			ro.Format = FormatRequirements
 		}
-		f, err := ReadFile(root, p, ro)
+		f, err := readFile(root, p, ro)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -165,13 +176,13 @@ func Join(files []*File) []Dependency {
 		if !ok {
 			continue
 		}
-		ldir := dir(lock.Path)
+		ldir := dirOf(lock.Path)
 		var manifests []*File
 		for _, m := range files {
-			if !containsFormat(mf, m.Format) || !isUnder(dir(m.Path), ldir) {
+			if !containsFormat(mf, m.Format) || !isUnder(dirOf(m.Path), ldir) {
 				continue
 			}
-			if dir(m.Path) != ldir && !memberOf(m, lock, files) {
+			if dirOf(m.Path) != ldir && !memberOf(m, lock, files) {
 				continue
 			}
 			manifests = append(manifests, m)
@@ -187,7 +198,7 @@ func Join(files []*File) []Dependency {
 				if d.Relation != Direct {
 					continue
 				}
-				imp := dir(m.Path)
+				imp := dirOf(m.Path)
 				if rel := strings.TrimPrefix(strings.TrimPrefix(imp, ldir), "/"); rel != "" {
 					d.Importer = rel
 				}
@@ -200,7 +211,7 @@ func Join(files []*File) []Dependency {
 	goMods := map[string]bool{}
 	for _, f := range files {
 		if f.Format == FormatGoMod {
-			goMods[dir(f.Path)] = true
+			goMods[dirOf(f.Path)] = true
 		}
 	}
 	for _, f := range files {
@@ -210,7 +221,7 @@ func Join(files []*File) []Dependency {
 		// A go.sum beside its go.mod holds checksums of every module
 		// version the go command looked at, not dependencies: the go.mod
 		// (and the build list) answer for that module.
-		if f.Format == FormatGoSum && goMods[dir(f.Path)] {
+		if f.Format == FormatGoSum && goMods[dirOf(f.Path)] {
 			continue
 		}
 		out = append(out, f.Deps...)
@@ -236,9 +247,9 @@ func isUnder(d, base string) bool {
 // project: some file of lock's directory (the lock itself or its root
 // manifest) includes m's directory, by path or glob.
 func memberOf(m, lock *File, files []*File) bool {
-	md := dir(m.Path)
+	md := dirOf(m.Path)
 	for _, f := range files {
-		if dir(f.Path) != dir(lock.Path) || f.Ecosystem != lock.Ecosystem {
+		if dirOf(f.Path) != dirOf(lock.Path) || f.Ecosystem != lock.Ecosystem {
 			continue
 		}
 		for _, inc := range f.Includes {
@@ -255,13 +266,14 @@ func memberOf(m, lock *File, files []*File) bool {
 }
 
 // fillWorkspaceDecls gives Cargo's `dep = { workspace = true }` the
-// constraint of the root's [workspace.dependencies].
+// constraint, source and package of the root's [workspace.dependencies]
+// entry of the same key.
 func fillWorkspaceDecls(decls []Dependency, manifests []*File) {
 	ws := map[string]Dependency{}
 	for _, m := range manifests {
 		for _, d := range m.Deps {
 			if d.Importer == "workspace" {
-				ws[d.Name] = d
+				ws[firstNonEmpty(d.Alias, d.Name)] = d
 			}
 		}
 	}
@@ -270,15 +282,11 @@ func fillWorkspaceDecls(decls []Dependency, manifests []*File) {
 		if !strings.HasPrefix(d.SourceDetail, "workspace") {
 			continue
 		}
-		key := d.Name
-		if r, ok := strings.CutPrefix(d.SourceDetail, "workspace renamed "); ok {
-			key = r
-		}
-		if w, ok := ws[key]; ok {
+		if w, ok := ws[firstNonEmpty(d.Alias, d.Name)]; ok {
 			d.Declared, d.Source = w.Declared, w.Source
-			d.SourceDetail = w.SourceDetail
-			if w.SourceDetail == "" || strings.HasPrefix(w.SourceDetail, "renamed") {
-				d.SourceDetail = "workspace"
+			d.SourceDetail = firstNonEmpty(w.SourceDetail, "workspace")
+			if w.Alias != "" && d.Alias == "" {
+				d.Name, d.Alias = w.Name, w.Alias
 			}
 		}
 	}
@@ -311,6 +319,21 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 			var same []Dependency
 			for _, c := range cands {
 				if (c.Scope == Dev) == (l.Scope == Dev) {
+					same = append(same, c)
+				}
+			}
+			if cands = same; len(cands) == 0 {
+				out = append(out, l)
+				continue
+			}
+		}
+		if lock.Ecosystem == NPM && !hasSpecs(l) {
+			// npm lockfiles record aliases: an aliased row is the
+			// resolution of the aliased declaration only. (yarn's rows are
+			// matched by their keys, which name the alias, below.)
+			var same []Dependency
+			for _, c := range cands {
+				if c.Alias == l.Alias {
 					same = append(same, c)
 				}
 			}
@@ -358,6 +381,9 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 			}
 			r.Scope = c.Scope
 			r.Importer = firstNonEmpty(c.Importer, ".")
+			if r.Alias == "" {
+				r.Alias = c.Alias
+			}
 			if r.Markers == "" {
 				r.Markers = c.Markers
 			}
@@ -395,8 +421,8 @@ func bySpecs(l Dependency, cands []Dependency) []Dependency {
 	var out []Dependency
 	for _, c := range cands {
 		for _, s := range l.Specs {
-			n, r := yarnKeyName(s)
-			if n != c.Name {
+			a, n, r := yarnSpec(s)
+			if n != c.Name || a != c.Alias {
 				continue
 			}
 			if r == c.Declared || strings.TrimPrefix(r, "npm:") == c.Declared {
@@ -466,7 +492,7 @@ func resolveIndirections(files []*File) []*File {
 		out[i] = f
 		switch {
 		case f.Format == FormatGradle && len(catalogs) > 0:
-			cat := nearest(catalogs, dir(f.Path), func(c *File) string { return dir(dir(c.Path)) })
+			cat := nearest(catalogs, dirOf(f.Path), func(c *File) string { return dirOf(dirOf(c.Path)) })
 			if cat == nil {
 				continue
 			}
@@ -487,7 +513,7 @@ func resolveIndirections(files []*File) []*File {
 		case f.Format == FormatPom:
 			out[i] = inheritFromParents(f, poms)
 		case f.Format == FormatCsproj && len(props) > 0:
-			p := nearest(props, dir(f.Path), func(c *File) string { return dir(c.Path) })
+			p := nearest(props, dirOf(f.Path), func(c *File) string { return dirOf(c.Path) })
 			if p == nil {
 				continue
 			}
@@ -527,7 +553,7 @@ func nearest(cands []*File, d string, base func(*File) string) *File {
 func inheritFromParents(f *File, poms map[string]*File) *File {
 	var chain []*File // nearest parent first
 	seen := map[*File]bool{f: true}
-	for p := poms[join(dir(dir(f.Path)), "pom.xml")]; p != nil && !seen[p] && len(chain) < 16; p = poms[join(dir(dir(p.Path)), "pom.xml")] {
+	for p := poms[join(dirOf(dirOf(f.Path)), "pom.xml")]; p != nil && !seen[p] && len(chain) < 16; p = poms[join(dirOf(dirOf(p.Path)), "pom.xml")] {
 		seen[p] = true
 		chain = append(chain, p)
 	}

@@ -144,6 +144,7 @@ func readPyproject(file string, data []byte) (*File, error) {
 	if _, err := toml.Decode(string(data), &p); err != nil {
 		return nil, err
 	}
+	lines := tomlKeyLines(data)
 	f := &File{}
 	if p.Tool.Poetry.Dependencies != nil || p.Tool.Poetry.Group != nil {
 		f.FormatVersion = "poetry"
@@ -151,64 +152,69 @@ func readPyproject(file string, data []byte) (*File, error) {
 	if p.Project.Dependencies != nil || p.Project.OptionalDependencies != nil || p.Project.Name != "" {
 		f.FormatVersion = strings.TrimPrefix(f.FormatVersion+"+pep621", "+")
 	}
-	add := func(spec string, scope Scope, group string) error {
+	// add reads the i-th specification of the array at path.
+	add := func(spec string, scope Scope, group string, i int, path ...string) error {
 		r, err := parsePEP508(spec)
 		if err != nil {
 			return err
 		}
-		f.Deps = append(f.Deps, pyDep(r, scope, group))
+		d := pyDep(r, scope, group)
+		d.Line = lines[pathKey(append(path, index(i))...)]
+		f.Deps = append(f.Deps, d)
 		return nil
 	}
-	for _, s := range p.Project.Dependencies {
-		if err := add(s, Normal, ""); err != nil {
+	for i, s := range p.Project.Dependencies {
+		if err := add(s, Normal, "", i, "project", "dependencies"); err != nil {
 			return nil, err
 		}
 	}
 	for _, extra := range sortedKeys(p.Project.OptionalDependencies) {
-		for _, s := range p.Project.OptionalDependencies[extra] {
-			if err := add(s, Optional, extra); err != nil {
+		for i, s := range p.Project.OptionalDependencies[extra] {
+			if err := add(s, Optional, extra, i, "project", "optional-dependencies", extra); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for _, g := range sortedKeys(p.DependencyGroups) {
-		for _, item := range p.DependencyGroups[g] {
+		for i, item := range p.DependencyGroups[g] {
 			s, ok := item.(string)
 			if !ok {
 				continue // {include-group = "..."}
 			}
-			if err := add(s, groupScope(g), g); err != nil {
+			if err := add(s, groupScope(g), g, i, "dependency-groups", g); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for _, g := range sortedKeys(p.Tool.PDM.DevDependencies) {
-		for _, s := range p.Tool.PDM.DevDependencies[g] {
+		for i, s := range p.Tool.PDM.DevDependencies[g] {
 			if strings.HasPrefix(s, "-e ") {
 				s = strings.TrimSpace(s[3:])
 			}
-			if err := add(s, groupScope(g), g); err != nil {
+			if err := add(s, groupScope(g), g, i, "tool", "pdm", "dev-dependencies", g); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, s := range p.Tool.UV.DevDependencies {
-		if err := add(s, Dev, "dev"); err != nil {
+	for i, s := range p.Tool.UV.DevDependencies {
+		if err := add(s, Dev, "dev", i, "tool", "uv", "dev-dependencies"); err != nil {
 			return nil, err
 		}
 	}
-	addPoetry := func(m map[string]any, scope Scope, group string) {
+	addPoetry := func(m map[string]any, scope Scope, group string, path ...string) {
 		for _, name := range sortedKeys(m) {
 			if strings.EqualFold(name, "python") {
 				continue
 			}
-			f.Deps = append(f.Deps, poetryDep(name, m[name], scope, group))
+			d := poetryDep(name, m[name], scope, group)
+			d.Line = lines[pathKey(append(path, name)...)]
+			f.Deps = append(f.Deps, d)
 		}
 	}
-	addPoetry(p.Tool.Poetry.Dependencies, Normal, "")
-	addPoetry(p.Tool.Poetry.DevDependencies, Dev, "dev")
+	addPoetry(p.Tool.Poetry.Dependencies, Normal, "", "tool", "poetry", "dependencies")
+	addPoetry(p.Tool.Poetry.DevDependencies, Dev, "dev", "tool", "poetry", "dev-dependencies")
 	for _, g := range sortedKeys(p.Tool.Poetry.Group) {
-		addPoetry(p.Tool.Poetry.Group[g].Dependencies, groupScope(g), g)
+		addPoetry(p.Tool.Poetry.Group[g].Dependencies, groupScope(g), g, "tool", "poetry", "group", g, "dependencies")
 	}
 	return f, nil
 }
@@ -304,9 +310,10 @@ func readPoetryLock(file string, data []byte) (*File, error) {
 			via[pep503(dn)] = appendUnique(via[pep503(dn)], pep503(p.Name)+"@"+p.Version)
 		}
 	}
-	for _, p := range l.Package {
+	lines := tomlKeyLines(data)
+	for i, p := range l.Package {
 		d := Dependency{Name: pep503(p.Name), Resolved: p.Version, Relation: Transitive, Groups: p.Groups,
-			Via: via[pep503(p.Name)]}
+			Via: via[pep503(p.Name)], Line: packageLine(lines, i)}
 		if m, ok := p.Markers.(string); ok {
 			d.Markers = m
 		}
@@ -411,10 +418,16 @@ func readUVLock(file string, data []byte) (*File, error) {
 	if l.Revision > 0 {
 		f.FormatVersion += fmt.Sprintf(" revision %d", l.Revision)
 	}
-	// versions of each name, to resolve references without a version.
+	// versions of each name, to resolve references without a version, and
+	// the line of each package's entry.
 	versions := map[string][]string{}
-	for _, p := range l.Package {
+	lines := tomlKeyLines(data)
+	entryLine := map[string]int{}
+	for i, p := range l.Package {
 		versions[pep503(p.Name)] = append(versions[pep503(p.Name)], p.Version)
+		if k := pep503(p.Name) + "@" + p.Version; entryLine[k] == 0 {
+			entryLine[k] = packageLine(lines, i)
+		}
 	}
 	refVersions := func(r uvDepRef) []string {
 		if r.Version != "" {
@@ -456,7 +469,8 @@ func readUVLock(file string, data []byte) (*File, error) {
 		emit := func(r uvDepRef, scope Scope, group string) {
 			for _, v := range refVersions(r) {
 				d := Dependency{Name: pep503(r.Name), Resolved: v, Relation: Direct, Scope: scope,
-					Markers: r.Marker, Importer: ".", Declared: spec[[2]string{group, pep503(r.Name)}]}
+					Markers: r.Marker, Importer: ".", Declared: spec[[2]string{group, pep503(r.Name)}],
+					Line: entryLine[pep503(r.Name)+"@"+v]}
 				if scope == Optional {
 					d.Declared = spec[[2]string{"", pep503(r.Name)}]
 				}
@@ -488,7 +502,7 @@ func readUVLock(file string, data []byte) (*File, error) {
 			continue
 		}
 		d := Dependency{Name: pep503(p.Name), Resolved: p.Version, Source: src, SourceDetail: detail,
-			Relation: Transitive, Via: via[k]}
+			Relation: Transitive, Via: via[k], Line: entryLine[k]}
 		if root {
 			d.Relation = Root
 		}
@@ -536,9 +550,10 @@ func readPDMLock(file string, data []byte) (*File, error) {
 			}
 		}
 	}
-	for _, p := range l.Package {
+	lines := tomlKeyLines(data)
+	for i, p := range l.Package {
 		d := Dependency{Name: pep503(p.Name), Resolved: p.Version, Relation: Transitive, Groups: p.Groups,
-			Markers: p.Marker, Via: via[pep503(p.Name)]}
+			Markers: p.Marker, Via: via[pep503(p.Name)], Line: packageLine(lines, i)}
 		switch {
 		case p.Git != "":
 			d.Source, d.SourceDetail = Git, p.Git+"@"+p.Revision
@@ -564,13 +579,16 @@ func readPipfile(file string, data []byte) (*File, error) {
 	if _, err := toml.Decode(string(data), &p); err != nil {
 		return nil, err
 	}
+	lines := tomlKeyLines(data)
 	f := &File{}
 	for _, sec := range []struct {
+		key   string
 		m     map[string]any
 		scope Scope
-	}{{p.Packages, Normal}, {p.DevPackages, Dev}} {
+	}{{"packages", p.Packages, Normal}, {"dev-packages", p.DevPackages, Dev}} {
 		for _, name := range sortedKeys(sec.m) {
 			d := poetryDep(name, sec.m[name], sec.scope, "")
+			d.Line = lines[pathKey(sec.key, name)]
 			if t, ok := sec.m[name].(map[string]any); ok {
 				if e, _ := t["editable"].(bool); e && d.Source == Registry {
 					d.Source = Path
@@ -611,6 +629,7 @@ func readPipfileLock(file string, data []byte) (*File, error) {
 		return nil, errors.New("no _meta.pipfile-spec")
 	}
 	f := &File{FormatVersion: fmt.Sprint(*l.Meta.PipfileSpec)}
+	lines := jsonKeyLines(data, func(p []string) bool { return len(p) == 2 && (p[0] == "default" || p[0] == "develop") })
 	for _, sec := range []struct {
 		m     map[string]pipfileLockEntry
 		scope Scope
@@ -619,7 +638,7 @@ func readPipfileLock(file string, data []byte) (*File, error) {
 		for _, name := range sortedKeys(sec.m) {
 			e := sec.m[name]
 			d := Dependency{Name: pep503(name), Resolved: strings.TrimPrefix(e.Version, "=="), Relation: Transitive,
-				Scope: sec.scope, Groups: []string{sec.group}, Markers: e.Markers}
+				Scope: sec.scope, Groups: []string{sec.group}, Markers: e.Markers, Line: lines[pathKey(sec.group, name)]}
 			switch {
 			case e.Git != "":
 				d.Source, d.SourceDetail = Git, e.Git+"@"+e.Ref
@@ -644,9 +663,14 @@ func readPipfileLock(file string, data []byte) (*File, error) {
 func readRequirements(file string, data []byte) (*File, error) {
 	f := &File{}
 	var logical []string
+	var first []int // the physical line each logical line starts on
 	var cur strings.Builder
-	for _, raw := range strings.Split(string(data), "\n") {
+	start := 0
+	for n, raw := range strings.Split(string(data), "\n") {
 		line := strings.TrimRight(raw, "\r")
+		if cur.Len() == 0 {
+			start = n + 1
+		}
 		if strings.HasSuffix(line, `\`) {
 			cur.WriteString(strings.TrimSuffix(line, `\`))
 			cur.WriteByte(' ')
@@ -654,12 +678,14 @@ func readRequirements(file string, data []byte) (*File, error) {
 		}
 		cur.WriteString(line)
 		logical = append(logical, cur.String())
+		first = append(first, start)
 		cur.Reset()
 	}
 	if cur.Len() > 0 {
 		logical = append(logical, cur.String())
+		first = append(first, start)
 	}
-	for _, line := range logical {
+	for n, line := range logical {
 		// A comment starts at "#" preceded by whitespace or at the start.
 		if i := strings.Index(line, " #"); i >= 0 {
 			line = line[:i]
@@ -675,12 +701,14 @@ func readRequirements(file string, data []byte) (*File, error) {
 		switch opt {
 		case "-r", "--requirement", "-c", "--constraint":
 			if arg != "" {
-				f.Includes = append(f.Includes, join(dir(file), arg))
+				f.Includes = append(f.Includes, join(dirOf(file), arg))
 			}
 			continue
 		case "-e", "--editable":
 			if strings.TrimSpace(arg) != "" {
-				f.Deps = append(f.Deps, editableDep(arg))
+				d := editableDep(arg)
+				d.Line = first[n]
+				f.Deps = append(f.Deps, d)
 			}
 			continue
 		case "":
@@ -692,7 +720,9 @@ func readRequirements(file string, data []byte) (*File, error) {
 			line = strings.TrimSpace(line[:i])
 		}
 		if isURLish(line) {
-			f.Deps = append(f.Deps, editableDep(line))
+			d := editableDep(line)
+			d.Line = first[n]
+			f.Deps = append(f.Deps, d)
 			continue
 		}
 		r, err := parsePEP508(line)
@@ -701,6 +731,7 @@ func readRequirements(file string, data []byte) (*File, error) {
 			continue
 		}
 		d := pyDep(r, Normal, "")
+		d.Line = first[n]
 		if v, ok := pinned(r.Spec); ok {
 			d.Resolved = v
 		}

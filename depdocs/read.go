@@ -155,9 +155,29 @@ func (e *ParseError) Error() string {
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// ReadFile reads one manifest or lockfile inside root, choosing the reader
-// by the file's name. The path must stay inside root.
-func ReadFile(root *contain.Root, file string, opts ReadOptions) (*File, error) {
+// openDir opens a project root directory; "" is the working directory.
+func openDir(dir string) (*contain.Root, error) {
+	if dir == "" {
+		dir = "."
+	}
+	return contain.Open(dir)
+}
+
+// ReadFile reads one manifest or lockfile of the project in dir (""
+// means the working directory), choosing the reader by the file's name.
+// file is relative to dir, or absolute; it must stay inside dir, symbolic
+// links included. Dependencies record file as a slash-separated path
+// relative to dir.
+func ReadFile(dir, file string, opts ReadOptions) (*File, error) {
+	root, err := openDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return readFile(root, file, opts)
+}
+
+func readFile(root *contain.Root, file string, opts ReadOptions) (*File, error) {
 	rel, err := root.Rel(file)
 	if err != nil {
 		return nil, err
@@ -236,7 +256,7 @@ func parseWith(r reader, file string, data []byte) (*File, error) {
 }
 
 // dir returns the directory of a root-relative file, "" for the root.
-func dir(file string) string {
+func dirOf(file string) string {
 	d := path.Dir(file)
 	if d == "." {
 		return ""
@@ -250,4 +270,14 @@ func join(d, p string) string {
 		return path.Clean(p)
 	}
 	return path.Join(d, p)
+}
+
+// firstNonZero returns the first of ns that is not 0.
+func firstNonZero(ns ...int) int {
+	for _, n := range ns {
+		if n != 0 {
+			return n
+		}
+	}
+	return 0
 }

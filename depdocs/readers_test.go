@@ -185,8 +185,7 @@ func TestRequirementsIncludeCycle(t *testing.T) {
 		"requirements/dev.txt":        "-r ../requirements.txt\n-c constraints.in\npytest==8.0.0\n",
 		"requirements/constraints.in": "urllib3<3\n",
 	})
-	root := openRoot(t, dir)
-	p, err := Scan(root, ScanOptions{})
+	p, err := Scan(dir, ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +302,7 @@ func TestReadFileLimits(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "package.json"), filepath.Join(dir, "linked-package.json")); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	root := openRoot(t, dir)
+	root := dir
 	if _, err := ReadFile(root, "package.json", ReadOptions{MaxFileSize: 10}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over the cap: %v", err)
 	}
@@ -336,11 +335,11 @@ func TestPomParentManagement(t *testing.T) {
 // TestOlderLockfiles: package-lock v1 joined with package.json marks only
 // top-level packages direct; poetry.lock 1.x's category gives the scope.
 func TestOlderLockfiles(t *testing.T) {
-	root := openRoot(t, writeProject(t, map[string]string{
+	root := writeProject(t, map[string]string{
 		"package.json":      `{"dependencies":{"a":"^1.0.0"}}`,
 		"package-lock.json": `{"lockfileVersion":1,"dependencies":{"a":{"version":"1.2.0"},"b":{"version":"2.0.0","dependencies":{"a":{"version":"1.0.1"}}}}}`,
 		"poetry.lock":       "[[package]]\nname = \"pytest\"\nversion = \"7.0.0\"\ncategory = \"dev\"\n\n[metadata]\ncontent-hash = \"x\"\n",
-	}))
+	})
 	p, err := Scan(root, ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -397,7 +396,7 @@ func TestScanFoldsGoSumIntoGoMod(t *testing.T) {
 		"go.sum":       sum,
 		"alone/go.sum": sum,
 	})
-	pr, err := Scan(openRoot(t, dir), ScanOptions{})
+	pr, err := Scan(dir, ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +439,7 @@ func TestPomInheritsPropertiesFromParents(t *testing.T) {
 				<dependency><groupId>x</groupId><artifactId>unknown</artifactId><version>${nowhere.version}</version></dependency>
 			</dependencies>`),
 	})
-	pr, err := Scan(openRoot(t, dir), ScanOptions{})
+	pr, err := Scan(dir, ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,9 @@ import (
 type truthRow struct {
 	line                                           int
 	eco, name, declared, resolved, relation, scope string
+	// alias is the name the code imports when the truth names an alias
+	// (which we report as Alias, with the package installed as the name).
+	alias string
 }
 
 func readTruth(t *testing.T, name string) []truthRow {
@@ -36,21 +39,29 @@ func readTruth(t *testing.T, name string) []truthRow {
 		if len(f) < 7 {
 			t.Fatalf("%s:%d: %d fields", name, i+1, len(f))
 		}
-		r := truthRow{i + 1, f[0], f[1], f[2], f[3], f[4], f[5]}
+		r := truthRow{line: i + 1, eco: f[0], name: f[1], declared: f[2], resolved: f[3], relation: f[4], scope: f[5]}
 		// Aliases: the truth tools name yarn berry's aliased and patched
 		// packages by their descriptor ("react-is-18@npm:react-is") and
 		// keep pnpm 6's alias reference as the version
-		// ("/eslint-plugin-i@2.29.1"); we name the package installed.
+		// ("/eslint-plugin-i@2.29.1") and the alias specifier as the
+		// constraint ("npm:eslint-plugin-i@^2.29.1"); we name the package
+		// installed, with the alias apart and the constraint on the package.
 		if i := strings.Index(r.name, "@npm:"); i > 0 {
-			r.name = r.name[i+len("@npm:"):]
+			r.name, r.alias = r.name[i+len("@npm:"):], r.name[:i]
 		}
 		if i := strings.Index(r.name, "@patch:"); i > 0 {
 			r.name = r.name[i+len("@patch:"):]
 		}
 		if a := strings.TrimPrefix(r.resolved, "/"); a != r.resolved || strings.LastIndex(a, "@") > 0 && !strings.HasPrefix(a, "link:") {
 			if j := strings.LastIndex(a, "@"); j > 0 {
+				if a[:j] != r.name {
+					r.alias = r.name
+				}
 				r.name, r.resolved = a[:j], a[j+1:]
 			}
+		}
+		if _, c, ok := npmAlias(r.declared); ok && r.alias != "" {
+			r.declared = c
 		}
 		rows = append(rows, r)
 	}
@@ -129,7 +140,7 @@ func hasGroup(d *Dependency, g string) bool { return slices.Contains(d.Groups, g
 // matches reports whether d is the dependency a truth row describes, and
 // if not, why (for the closest candidate's message).
 func matches(r truthRow, d *Dependency) bool {
-	if d.Name != r.name || resolvedOf(d) != r.resolved {
+	if d.Name != r.name || resolvedOf(d) != r.resolved || r.alias != "" && d.Alias != r.alias {
 		return false
 	}
 	if want := truthDeclared(r.declared); want != "" && r.declared != "(main)" && declaredOf(d) != want {

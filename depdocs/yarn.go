@@ -31,6 +31,43 @@ func yarnKeyName(spec string) (name, rng string) {
 	return spec[:i], spec[i+1:]
 }
 
+// yarnSpec splits a lockfile key specifier into the name the code imports
+// when it is an alias, the package and the range: "name@range" (berry:
+// "name@npm:range"), or an alias "alias@npm:name@range".
+func yarnSpec(spec string) (alias, name, rng string) {
+	n, r := yarnKeyName(spec)
+	if a, real, ok := strings.Cut(n, "@npm:"); ok && a != "" && real != "" {
+		return a, real, r
+	}
+	return "", n, r
+}
+
+// yarnRows splits the row of one lockfile entry by the name the keys
+// import it under: an entry that resolves "string-width@^4.2.0" and the
+// alias "string-width-cjs@npm:string-width@^4.2.0" is installed under both
+// names, one row each, each with its own keys as Specs.
+func yarnRows(d Dependency, keys []string) []Dependency {
+	var order []string
+	byAlias := map[string][]string{}
+	for _, k := range keys {
+		a, _, _ := yarnSpec(k)
+		if _, ok := byAlias[a]; !ok {
+			order = append(order, a)
+		}
+		byAlias[a] = append(byAlias[a], k)
+	}
+	if len(order) == 0 {
+		return []Dependency{d}
+	}
+	var out []Dependency
+	for _, a := range order {
+		r := d
+		r.Alias, r.Specs = a, byAlias[a]
+		out = append(out, r)
+	}
+	return out
+}
+
 // yarnClassicEntry is one block of a v1 lockfile.
 type yarnClassicEntry struct {
 	keys   []string
@@ -140,7 +177,7 @@ func readYarnClassic(data []byte) (*File, error) {
 	bySpec := map[string]string{}
 	for _, e := range entries {
 		for _, k := range e.keys {
-			n, _ := yarnKeyName(k)
+			_, n, _ := yarnSpec(k)
 			bySpec[k] = n + "@" + e.fields["version"]
 		}
 	}
@@ -149,7 +186,7 @@ func readYarnClassic(data []byte) (*File, error) {
 		if len(e.keys) == 0 {
 			continue
 		}
-		n, _ := yarnKeyName(e.keys[0])
+		_, n, _ := yarnSpec(e.keys[0])
 		self := n + "@" + e.fields["version"]
 		for _, dn := range sortedKeys(e.deps) {
 			if t, ok := bySpec[dn+"@"+e.deps[dn]]; ok {
@@ -161,11 +198,11 @@ func readYarnClassic(data []byte) (*File, error) {
 		if len(e.keys) == 0 {
 			continue
 		}
-		name, _ := yarnKeyName(e.keys[0])
-		d := Dependency{Name: name, Resolved: e.fields["version"], Relation: Transitive, Specs: e.keys}
+		_, name, _ := yarnSpec(e.keys[0])
+		d := Dependency{Name: name, Resolved: e.fields["version"], Relation: Transitive, Line: e.line}
 		d.Source, d.SourceDetail = yarnResolvedSource(e.fields["resolved"])
 		d.Via = via[name+"@"+d.Resolved]
-		f.Deps = append(f.Deps, d)
+		f.Deps = append(f.Deps, yarnRows(d, e.keys)...)
 	}
 	return f, nil
 }
@@ -201,10 +238,17 @@ type berryEntry struct {
 // readYarnBerry reads yarn 2+ lockfiles: YAML keyed by comma-separated
 // descriptors such as "name@npm:^1.0.0", each with the resolution it chose.
 func readYarnBerry(data []byte) (*File, error) {
-	var doc map[string]yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, err
 	}
+	var doc map[string]yaml.Node
+	if len(root.Content) > 0 {
+		if err := root.Decode(&doc); err != nil {
+			return nil, err
+		}
+	}
+	lines := yamlKeyLines(&root, func(p []string) bool { return len(p) == 1 })
 	var meta struct {
 		Version yaml.Node `yaml:"version"`
 	}
@@ -234,7 +278,7 @@ func readYarnBerry(data []byte) (*File, error) {
 		}
 	}
 	// Workspaces' dependencies are direct; the others' give the graph.
-	direct := map[string]string{} // entry key → importer
+	direct := map[[2]string]string{} // entry key and alias → importer
 	via := map[string][]string{}
 	for _, key := range sortedKeys(entries) {
 		e := entries[key]
@@ -247,8 +291,9 @@ func readYarnBerry(data []byte) (*File, error) {
 				continue
 			}
 			if imp, isWS := strings.CutPrefix(ref, "workspace:"); isWS {
-				if _, seen := direct[t]; !seen {
-					direct[t] = imp
+				a, _, _ := yarnSpec(dn + "@" + e.Dependencies[dn])
+				if _, seen := direct[[2]string{t, a}]; !seen {
+					direct[[2]string{t, a}] = imp
 				}
 			}
 			via[t] = appendUnique(via[t], self)
@@ -257,9 +302,10 @@ func readYarnBerry(data []byte) (*File, error) {
 	for _, key := range sortedKeys(entries) {
 		e := entries[key]
 		name, ref := berryDescriptor(e.Resolution)
-		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Via: via[key]}
+		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Via: via[key], Line: lines[pathKey(key)]}
+		var specs []string
 		for _, s := range strings.Split(key, ",") {
-			d.Specs = append(d.Specs, strings.TrimSpace(s))
+			specs = append(specs, strings.TrimSpace(s))
 		}
 		switch proto, _, _ := strings.Cut(ref, ":"); proto {
 		case "npm":
@@ -275,10 +321,12 @@ func readYarnBerry(data []byte) (*File, error) {
 		case "file", "link", "portal":
 			d.Source, d.SourceDetail = Path, ref
 		}
-		if imp, ok := direct[key]; ok && d.Relation != Root {
-			d.Relation, d.Importer = Direct, imp
+		for _, r := range yarnRows(d, specs) {
+			if imp, ok := direct[[2]string{key, r.Alias}]; ok && r.Relation != Root {
+				r.Relation, r.Importer = Direct, imp
+			}
+			f.Deps = append(f.Deps, r)
 		}
-		f.Deps = append(f.Deps, d)
 	}
 	return f, nil
 }

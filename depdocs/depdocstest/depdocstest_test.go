@@ -9,7 +9,6 @@ import (
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/depdocs/depdocstest"
-	"github.com/codecortex/codecortex/internal/contain"
 )
 
 func TestShippedProviders(t *testing.T) {
@@ -23,15 +22,13 @@ func TestShippedProviders(t *testing.T) {
 	}))
 	defer srv.Close()
 	client := depdocs.NewContext7(depdocs.Context7Options{BaseURL: srv.URL, APIKey: "ctx7sk-conformance-000000"})
-	root, err := contain.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
 	for name, p := range map[string]depdocs.DocsProvider{
 		"context7": client,
-		"cache":    depdocs.NewCache(root, client, depdocs.CacheOptions{ServeStale: true}),
+		"cache":    depdocs.NewCache(t.TempDir(), client, depdocs.CacheOptions{ServeStale: true}),
 		"disabled": depdocs.Disabled{},
+		"configured": depdocs.NewDocs(depdocs.DocsOptions{Enabled: true, Dir: t.TempDir(), BaseURL: srv.URL,
+			APIKey: "ctx7sk-conformance-000000", KeyEnv: "CODECORTEX_DEPENDENCY_DOCS_API_KEY"}),
+		"zero options": depdocs.NewDocs(depdocs.DocsOptions{}),
 		"func": depdocs.DocsProviderFunc(func(_ context.Context, req depdocs.DocsRequest) (depdocs.Resolution, error) {
 			return depdocs.Resolution{Library: req.Name, State: depdocs.DocsUnavailable, Reason: "test"}, nil
 		}),
