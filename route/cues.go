@@ -100,7 +100,7 @@ var nameSlots = compileSlots([]string{
 	"what is|are X", "what does X do", "show me X", "find|locate X", "look up X", "go|jump to X",
 	"source|type of X", "who|what calls X", "callers of X", "calls to X", "who|what uses X",
 	"usages|uses|usage of X", "references to|of X", "find references to X",
-	"who|what implements X", "implementations|implementers|implementors of X",
+	"who|what imports X", "who|what implements X", "implementations|implementers|implementors of X",
 	"what|who depends on X", "impact of X", "changes to X", "who last touched X",
 	"who changed|modified|wrote X", "history of X",
 	"explain|describe X", "how does X work",
@@ -151,7 +151,9 @@ var vague = set(
 	"implementations", "implementation", "definition", "definitions", "declaration", "caller", "history", "test", "tests", "build", "repo", "repository", "project",
 	"difference", "purpose", "point", "best", "way", "meaning", "reason", "problem", "first",
 	"last", "next", "latest", "recent", "local", "we're", "our", "my", "your", "their", "its",
-	"exactly", "really", "actually", "currently",
+	"exactly", "really", "actually", "currently", "commit", "commits", "docs", "doc",
+	"documentation", "changelog", "convention", "conventions", "decision", "decisions", "notes",
+	"memory", "release", "releases", "diff", "blame", "shapes", "patterns", "source", "signature",
 )
 
 func set(words ...string) map[string]bool {
