@@ -175,16 +175,20 @@ func fields(s string) (out [][2]int) {
 		out = append(out, [2]int{i, j})
 		i = j
 	}
-	// Join metavariable fields across spaces while brackets are open.
+	// Join a metavariable field with the fields after it when its brackets
+	// close within maxJoin fields; an unclosed one stays alone rather than
+	// swallowing the prose. Each field is looked at by at most maxJoin
+	// earlier ones, so this stays linear.
+	const maxJoin = 8
 	joined := out[:0]
 	for k := 0; k < len(out); k++ {
 		f := out[k]
 		if hasMetaVar(s[f[0]:f[1]]) {
 			depth := bracketDepth(s[f[0]:f[1]], 0)
-			for depth > 0 && k+1 < len(out) {
-				k++
-				depth = bracketDepth(s[out[k][0]:out[k][1]], depth)
-				f[1] = out[k][1]
+			for j := k + 1; depth > 0 && j < len(out) && j <= k+maxJoin; j++ {
+				if depth = bracketDepth(s[out[j][0]:out[j][1]], depth); depth == 0 {
+					f[1], k = out[j][1], j
+				}
 			}
 		}
 		joined = append(joined, f)
