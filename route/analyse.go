@@ -3,6 +3,7 @@ package route
 import (
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // A patternAt is a structural pattern found in the text.
@@ -89,16 +90,9 @@ func (a *analysis) addProse(s string, off int) {
 		} else if n, ok := codeLike(t); ok {
 			a.names = append(a.names, nameAt{makeName(n, FromText), pos})
 		}
-		words := splitWord(strings.ToLower(t))
-		for _, word := range words {
-			raw := word
-			if len(words) == 1 {
-				raw = t
-				if word != strings.ToLower(t) && strings.HasSuffix(t, "'s") {
-					raw = t[:len(t)-2]
-				}
-			}
-			a.toks = append(a.toks, token{word: word, raw: raw, code: -1, pos: pos})
+		words, raws := splitWord(t)
+		for i, word := range words {
+			a.toks = append(a.toks, token{word: word, raw: raws[i], code: -1, pos: pos})
 		}
 	}
 }
@@ -152,7 +146,7 @@ func (a *analysis) phraseText(h hit) string {
 
 // abbrev shortens code quoted in a reason to one line of at most 40 bytes.
 func abbrev(s string) string {
-	if k := strings.IndexAny(s, "\r\n"); k >= 0 {
+	if k := strings.IndexFunc(s, breaksLine); k >= 0 {
 		s = s[:k] + "…"
 	}
 	if len(s) > 40 {
@@ -163,4 +157,20 @@ func abbrev(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// breaksLine reports whether r is a control character or a line or
+// paragraph separator, none of which a one-sentence reason may hold.
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+}
+
+// oneLine replaces what would break a reason's line with spaces.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if breaksLine(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }

@@ -3,6 +3,7 @@ package route
 import (
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // ecosystems are the prefixes a Declared entry may carry ("npm:react").
@@ -35,9 +36,11 @@ func depName(entry string) string {
 }
 
 // aliases returns the words that name a dependency in a question: its full
-// name, every "/"-suffix of a path-shaped name (so github.com/spf13/cobra
-// is also spf13/cobra and cobra, and @scope/pkg is pkg), with a Go major
-// version suffix (/v2) dropped, and a Maven artifact without its group.
+// name, the last one and two elements of a path-shaped name (so
+// github.com/spf13/cobra is also spf13/cobra and cobra, and @scope/pkg is
+// pkg), with a Go major version suffix (/v2) dropped, and a Maven artifact
+// without its group. Each entry has a bounded number of aliases, so
+// indexing is linear in the size of Declared.
 // Aliases shorter than two characters, and aliases that are common English
 // function words ("is", "the"), are dropped: they would match every question.
 func aliases(entry string) []string {
@@ -54,9 +57,11 @@ func aliases(entry string) []string {
 		path = path[:k]
 		cands = append(cands, path)
 	}
-	for k := 0; k < len(path); k++ {
-		if path[k] == '/' && k+1 < len(path) {
-			cands = append(cands, path[k+1:])
+	// The last one and two path elements: cobra and spf13/cobra.
+	if k := strings.LastIndexByte(path, '/'); k >= 0 && k+1 < len(path) {
+		cands = append(cands, path[k+1:])
+		if j := strings.LastIndexByte(path[:k], '/'); j >= 0 {
+			cands = append(cands, path[j+1:])
 		}
 	}
 	var out []string
@@ -85,14 +90,17 @@ func isMajorSuffix(s string) bool {
 
 func newDeclaredIndex(list []string) declaredIndex {
 	d := declaredIndex{byAlias: map[string][]string{}}
+	type pair struct{ alias, entry string }
+	seen := map[pair]bool{}
 	for _, e := range list {
 		e = strings.TrimSpace(e)
-		if depName(e) == "" {
-			continue
+		if depName(e) == "" || strings.IndexFunc(e, unicode.IsSpace) >= 0 || strings.IndexFunc(e, breaksLine) >= 0 {
+			continue // no package name holds spaces or control characters
 		}
 		d.count++
 		for _, a := range aliases(e) {
-			if !contains(d.byAlias[a], e) {
+			if !seen[pair{a, e}] {
+				seen[pair{a, e}] = true
 				d.byAlias[a] = append(d.byAlias[a], e)
 			}
 		}
@@ -103,21 +111,20 @@ func newDeclaredIndex(list []string) declaredIndex {
 	return d
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// alias returns the alias a word is, if it names any declared entry.
+func (d declaredIndex) alias(word string) (string, bool) {
+	if len(d.byAlias) == 0 || word == "" {
+		return "", false
 	}
-	return false
+	a := normDep(libraryWord(word))
+	_, ok := d.byAlias[a]
+	return a, ok
 }
 
-// lookup returns the declared entries a word names, sorted.
-func (d declaredIndex) lookup(word string) []string {
-	if len(d.byAlias) == 0 || word == "" {
-		return nil
-	}
-	return d.byAlias[normDep(libraryWord(word))]
+// names reports whether a word names a declared entry.
+func (d declaredIndex) names(word string) bool {
+	_, ok := d.alias(word)
+	return ok
 }
 
 // libraryWord drops a version written after @ (react@18 → react), keeping

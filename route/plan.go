@@ -35,6 +35,8 @@ type Request struct {
 	// names: npm, pypi, cargo, go, maven, nuget) or as a bare name. The
 	// remote documentation layer is proposed only for a question that
 	// concerns one of them, so with Declared empty it is never proposed.
+	// Entries holding spaces or control characters are ignored: no package
+	// name has them.
 	Declared []string `json:"declared,omitempty"`
 }
 

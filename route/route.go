@@ -71,16 +71,16 @@ func (r *router) readPosition() {
 		r.note("The request has a line or column but no path, so its position was ignored.")
 	case q.Path == "":
 	case q.Line < 0 || q.Column < 0:
-		r.file = q.Path
+		r.file = oneLine(q.Path)
 		r.note("The request's line or column is negative, so only its path was kept.")
 	case q.Line == 0 && q.Column > 0:
-		r.file = q.Path
+		r.file = oneLine(q.Path)
 		r.note("The request has a column but no line, so only its path was kept.")
 	case q.Line == 0:
-		r.file = q.Path
+		r.file = oneLine(q.Path)
 	default:
-		r.file = q.Path
-		r.pos = q.Path + ":" + strconv.Itoa(q.Line)
+		r.file = oneLine(q.Path)
+		r.pos = r.file + ":" + strconv.Itoa(q.Line)
 		if q.Column > 0 {
 			r.pos += ":" + strconv.Itoa(q.Column)
 		}
@@ -91,37 +91,44 @@ func (r *router) readPosition() {
 // libraries it names that are not declared, and words that speak of a
 // dependency without naming one.
 func (r *router) readDependencies() {
-	type mention struct {
-		pos   int
-		entry string
+	// The first mention of each alias, then its entries once each, so the
+	// work is linear in the text and in Declared.
+	first := map[string]int{}
+	mention := func(word string, pos int) {
+		if a, ok := r.decl.alias(word); ok {
+			if p, seen := first[a]; !seen || pos < p {
+				first[a] = pos
+			}
+		}
 	}
-	var ms []mention
 	for _, t := range r.a.toks {
-		if t.code >= 0 {
-			continue
-		}
-		for _, e := range r.decl.lookup(t.word) {
-			ms = append(ms, mention{t.pos, e})
-		}
-	}
-	byName := func(text string, pos int) {
-		for _, e := range r.decl.lookup(text) {
-			ms = append(ms, mention{pos, e})
+		if t.code < 0 {
+			mention(t.word, t.pos)
 		}
 	}
 	if s := strings.TrimSpace(r.req.Symbol); s != "" {
 		n := makeName(s, FromRequest)
-		byName(n.Text, -1)
-		byName(n.Qualifier, -1)
+		mention(n.Text, -1)
+		mention(n.Qualifier, -1)
 	}
 	for _, n := range r.a.names {
-		byName(n.Text, n.pos)
-		byName(n.Qualifier, n.pos)
+		mention(n.Text, n.pos)
+		mention(n.Qualifier, n.pos)
 		if parts, ok := splitQualified(n.Qualifier); ok && len(parts) > 1 {
-			byName(parts[0], n.pos)
+			mention(parts[0], n.pos)
 		}
 	}
-	sort.SliceStable(ms, func(i, j int) bool {
+	type entryAt struct {
+		pos   int
+		entry string
+	}
+	var ms []entryAt
+	for a, pos := range first {
+		for _, e := range r.decl.byAlias[a] {
+			ms = append(ms, entryAt{pos, e})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool {
 		if ms[i].pos != ms[j].pos {
 			return ms[i].pos < ms[j].pos
 		}
@@ -140,7 +147,7 @@ func (r *router) readDependencies() {
 			return
 		}
 		w := libraryWord(t.word)
-		if len(r.decl.lookup(w)) > 0 || !libraryLike(w) {
+		if r.decl.names(w) || !libraryLike(w) {
 			return
 		}
 		if _, code := codeLike(t.raw); code {
@@ -150,7 +157,7 @@ func (r *router) readDependencies() {
 	})
 	for _, t := range r.a.toks {
 		k := strings.LastIndexByte(t.word, '@')
-		if t.code >= 0 || k <= 0 || k+1 >= len(t.word) || len(r.decl.lookup(t.word)) > 0 {
+		if t.code >= 0 || k <= 0 || k+1 >= len(t.word) || r.decl.names(t.word) {
 			continue
 		}
 		if c := t.word[k+1]; (c >= '0' && c <= '9' || c == 'v' || c == '^' || c == '~') && libraryLike(t.word[:k]) {

@@ -253,9 +253,19 @@ func trimWord(w string) string {
 	return w
 }
 
-// splitWord turns a trimmed, lower-cased word into the words it stands for:
-// where's → where is, isn't → is not, react's → react.
-func splitWord(lower string) []string {
+// splitWord turns a trimmed word into the lower-cased words it stands for
+// and the text of each as written: where's → where is, isn't → is not,
+// react's → react. The suffixes are ASCII, so cutting them from the word as
+// written and from its lower-case form cuts the same characters.
+func splitWord(t string) (words, raws []string) {
+	lower := strings.ToLower(t)
+	cut := func(n int, base, second string) ([]string, []string) {
+		raw := t[:len(t)-n]
+		if second == "" {
+			return []string{base}, []string{raw}
+		}
+		return []string{base, second}, []string{raw, second}
+	}
 	if base, ok := strings.CutSuffix(lower, "n't"); ok && base != "" {
 		switch base {
 		case "ca":
@@ -263,23 +273,23 @@ func splitWord(lower string) []string {
 		case "wo":
 			base = "will"
 		}
-		return []string{base, "not"}
+		return cut(3, base, "not")
 	}
 	for _, c := range [...]struct{ suffix, word string }{
 		{"'re", "are"}, {"'ve", "have"}, {"'ll", "will"}, {"'d", "would"},
 	} {
 		if base, ok := strings.CutSuffix(lower, c.suffix); ok && base != "" {
-			return []string{base, c.word}
+			return cut(len(c.suffix), base, c.word)
 		}
 	}
 	if base, ok := strings.CutSuffix(lower, "'s"); ok && base != "" {
 		switch base {
 		case "where", "what", "who", "how", "that", "it", "there", "here", "which", "when", "why", "this":
-			return []string{base, "is"}
+			return cut(2, base, "is")
 		}
-		return []string{base}
+		return cut(2, base, "")
 	}
-	return []string{lower}
+	return []string{lower}, []string{t}
 }
 
 // isIdent reports whether s is an identifier: a letter, _ or $, then
