@@ -213,8 +213,9 @@ func bracketDepth(s string, d int) int {
 }
 
 // trimWord strips sentence punctuation around a word: quotes and emphasis
-// on both sides, a trailing ?!,;: or full stop, and brackets that are not
-// balanced inside the word (so refresh() keeps its parentheses).
+// on both sides, a trailing ?!,;: or full stop, brackets around the whole
+// word, and brackets that are not balanced inside it (so refresh() keeps its
+// parentheses). Each round removes a byte in constant time.
 func trimWord(w string) string {
 	w = strings.ReplaceAll(w, "’", "'")
 	open, closed := 0, 0
@@ -227,28 +228,21 @@ func trimWord(w string) string {
 		}
 	}
 	for w != "" {
-		c := w[0]
+		first, last := w[0], w[len(w)-1]
 		switch {
-		case strings.IndexByte("\"'*<", c) >= 0:
+		case strings.IndexByte("\"'*<", first) >= 0:
 			w = w[1:]
-			continue
-		case strings.IndexByte("([{", c) >= 0 && open > closed:
-			w, open = w[1:], open-1
-			continue
-		}
-		break
-	}
-	for w != "" {
-		c := w[len(w)-1]
-		switch {
-		case strings.IndexByte("\"'*>?!,;:.", c) >= 0:
+		case strings.IndexByte("\"'*>?!,;:.", last) >= 0:
 			w = w[:len(w)-1]
-			continue
-		case strings.IndexByte(")]}", c) >= 0 && closed > open:
+		case len(w) >= 2 && (first == '(' && last == ')' || first == '[' && last == ']' || first == '{' && last == '}'):
+			w, open, closed = w[1:len(w)-1], open-1, closed-1
+		case strings.IndexByte("([{", first) >= 0 && open > closed:
+			w, open = w[1:], open-1
+		case strings.IndexByte(")]}", last) >= 0 && closed > open:
 			w, closed = w[:len(w)-1], closed-1
-			continue
+		default:
+			return w
 		}
-		break
 	}
 	return w
 }
