@@ -29,7 +29,9 @@
 // ([LocalIndex], [History], [Graph], [Impact], [Memory], [Validation],
 // [Manifests]) are always allowed and proposed freely: a definition question
 // goes to precision with the local symbol index as its fallback; a history
-// question goes to git history alone. The specification's table holds:
+// question goes to git history alone. Every plan holds at least one local
+// layer, so an installation with no optional layer still gets an answer.
+// The specification's table holds:
 //
 //	"Where is AuthService defined?"                        precision
 //	"Who calls refresh_token?"                             precision

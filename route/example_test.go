@@ -16,7 +16,7 @@ func ExampleRoute() {
 	}
 	// Output:
 	// callers "who calls" refresh_token
-	// precision: Asked for callers by "who calls": precision resolves the callers of refresh_token by symbol identity.
+	// precision: Asked for callers ("who calls"): precision resolves the callers of refresh_token by symbol identity.
 	// graph: The graph's inferred call edges add callers of refresh_token that no index resolved.
 	// local-index: The local symbol index finds refresh_token by name when no precision index answers.
 }

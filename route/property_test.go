@@ -266,3 +266,17 @@ func TestPropertyApplyIsNeverRouted(t *testing.T) {
 		}
 	})
 }
+
+// A clean installation, with no optional layer available, still gets an
+// answer: every plan has a local layer among its steps.
+func TestPropertyLocalLayerAlwaysProposed(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := route.Route(genRequest().Draw(t, "request"))
+		for _, s := range p.Steps {
+			if !s.Layer.Optional() {
+				return
+			}
+		}
+		t.Fatalf("%s plan with only optional layers: %v", p.Intent, p.Layers())
+	})
+}

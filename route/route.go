@@ -321,7 +321,7 @@ func (s *stepList) add(l Layer, reason string) {
 func (r *router) build() {
 	p := &r.plan
 	var steps, follow stepList
-	asked := fmt.Sprintf("Asked for %s by %s", nouns[p.Intent], p.Cue)
+	asked := fmt.Sprintf("Asked for %s (%s)", nouns[p.Intent], p.Cue)
 	subj, names := r.subject(), r.names()
 	skip := map[Layer]string{}
 
@@ -427,6 +427,7 @@ func (r *router) build() {
 		if docs {
 			steps.add(Manifests, "The manifests and lockfiles give the installed version the documentation must match.")
 		}
+		steps.add(LocalIndex, "Lexical search in the local index finds candidate occurrences when no structural engine is installed, without structural precision.")
 		follow.add(Impact, "Impact analysis computes the symbols, tests and risk score the migration affects before anything changes.")
 		preview := "A rewrite preview persists the match set with every file's hash"
 		if p.Pattern != "" && p.Replacement != "" {
