@@ -132,7 +132,7 @@ type Plan struct {
 }
 
 // Proposes reports whether the plan's Steps or FollowOn include layer l.
-func (p *Plan) Proposes(l Layer) bool {
+func (p Plan) Proposes(l Layer) bool {
 	for _, s := range p.Steps {
 		if s.Layer == l {
 			return true
@@ -148,7 +148,7 @@ func (p *Plan) Proposes(l Layer) bool {
 
 // Layers returns the layers of Steps, in order: the ones the engine runs to
 // answer the request.
-func (p *Plan) Layers() []Layer {
+func (p Plan) Layers() []Layer {
 	out := make([]Layer, len(p.Steps))
 	for i, s := range p.Steps {
 		out[i] = s.Layer
@@ -157,7 +157,7 @@ func (p *Plan) Layers() []Layer {
 }
 
 // Optional returns the optional layers among Steps, in order.
-func (p *Plan) Optional() []Layer {
+func (p Plan) Optional() []Layer {
 	var out []Layer
 	for _, s := range p.Steps {
 		if s.Layer.Optional() {
@@ -173,7 +173,7 @@ var ErrInvalidPlan = errors.New("route: invalid plan")
 // Validate checks the invariants written on [Plan] and returns an error
 // wrapping [ErrInvalidPlan] that lists every broken one. Plans from [Route]
 // always pass; a host that builds or edits a plan checks it here.
-func (p *Plan) Validate() error {
+func (p Plan) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	if !p.Intent.Valid() {
