@@ -15,15 +15,19 @@ type patternAt struct {
 type nameAt struct {
 	Name
 	pos int
+	// prose is set for a capitalised word in prose ("the Fuse function"),
+	// which is dropped when it names a dependency.
+	prose bool
 }
 
 // An analysis is everything the router reads from a request's text.
 type analysis struct {
-	toks     []token
-	spans    []span
-	names    []nameAt
-	files    []string
-	patterns []patternAt
+	midSentence bool // the next prose word does not open a sentence
+	toks        []token
+	spans       []span
+	names       []nameAt
+	files       []string
+	patterns    []patternAt
 }
 
 // analyse reads text (already capped) in one pass: code spans and pasted
@@ -35,6 +39,7 @@ func analyse(text string) *analysis {
 }
 
 func (a *analysis) addCode(sp span, off int) {
+	a.midSentence = true
 	a.toks = append(a.toks, token{raw: sp.text, code: len(a.spans), pos: off})
 	a.spans = append(a.spans, sp)
 	if sp.text == "" {
@@ -42,7 +47,7 @@ func (a *analysis) addCode(sp span, off int) {
 	}
 	if !sp.fenced {
 		if n, ok := codeName(sp.text); ok && !strings.Contains(n, "$") {
-			a.names = append(a.names, nameAt{makeName(n, FromCode), off})
+			a.names = append(a.names, nameAt{Name: makeName(n, FromCode), pos: off})
 			return
 		}
 	}
@@ -61,7 +66,7 @@ func (a *analysis) addPattern(p, lang string, off int, origin Origin) {
 	if k := strings.IndexByte(p, '('); k > 0 {
 		if n := p[:k]; !strings.Contains(n, "$") {
 			if _, ok := splitQualified(n); ok {
-				a.names = append(a.names, nameAt{makeName(n, origin), off})
+				a.names = append(a.names, nameAt{Name: makeName(n, origin), pos: off})
 			}
 		}
 	}
@@ -82,15 +87,19 @@ func (a *analysis) addProse(s string, off int) {
 			continue
 		}
 		t := trimWord(w)
+		mid := a.midSentence
+		a.midSentence = !strings.ContainsAny(w[len(w)-1:], ".?!:")
 		if t == "" {
 			continue
 		}
+		words, raws := splitWord(t)
 		if fileOf(t) {
 			a.files = append(a.files, t)
 		} else if n, ok := codeLike(t); ok {
-			a.names = append(a.names, nameAt{makeName(n, FromText), pos})
+			a.names = append(a.names, nameAt{Name: makeName(n, FromText), pos: pos})
+		} else if mid && len(words) == 1 && capitalised(raws[0], words[0]) {
+			a.names = append(a.names, nameAt{Name: makeName(raws[0], FromText), pos: pos, prose: true})
 		}
-		words, raws := splitWord(t)
 		for i, word := range words {
 			a.toks = append(a.toks, token{word: word, raw: raws[i], code: -1, pos: pos})
 		}
@@ -108,13 +117,14 @@ func (a *analysis) slotNames() {
 		if _, ok := splitQualified(n); !ok || strings.Contains(n, "$") {
 			return
 		}
-		a.names = append(a.names, nameAt{makeName(n, FromText), t.pos})
+		a.names = append(a.names, nameAt{Name: makeName(n, FromText), pos: t.pos})
 	})
 }
 
 // orderedNames returns the names in order of appearance, without
-// duplicates, after the request's symbol.
-func (a *analysis) orderedNames(symbol string) []Name {
+// duplicates, after the request's symbol, leaving out capitalised prose
+// words for which drop is true.
+func (a *analysis) orderedNames(symbol string, drop func(string) bool) []Name {
 	sort.SliceStable(a.names, func(i, j int) bool { return a.names[i].pos < a.names[j].pos })
 	var out []Name
 	seen := map[string]bool{}
@@ -123,6 +133,9 @@ func (a *analysis) orderedNames(symbol string) []Name {
 		seen[symbol] = true
 	}
 	for _, n := range a.names {
+		if n.prose && drop(n.Text) {
+			continue
+		}
 		if !seen[n.Text] {
 			seen[n.Text] = true
 			out = append(out, n.Name)
@@ -131,14 +144,14 @@ func (a *analysis) orderedNames(symbol string) []Name {
 	return out
 }
 
-// phraseText is the matched words, as the reason quotes them.
+// phraseText is the matched words as written, as the reason quotes them.
 func (a *analysis) phraseText(h hit) string {
 	parts := make([]string, 0, h.end-h.start)
 	for _, t := range a.toks[h.start:h.end] {
 		if t.code >= 0 {
 			parts = append(parts, "`"+abbrev(t.raw)+"`")
 		} else {
-			parts = append(parts, t.word)
+			parts = append(parts, t.raw)
 		}
 	}
 	return strings.Join(parts, " ")

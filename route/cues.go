@@ -21,6 +21,7 @@ var intentCues = compileIntents([]struct {
 	{IntentMigration, []string{
 		"migrate", "migrating", "migration", "codemod",
 		"port _ to", "rewrite _ to|into|as", "replace _ with|by", "upgrade|bump _ to",
+		"rename _ to|into|as",
 		"rewrite|replace|convert|refactor|change|update|move|switch all|every|each",
 		"apply the|this|that rewrite|migration|preview|codemod|change|changes|patch",
 	}},
@@ -45,7 +46,7 @@ var intentCues = compileIntents([]struct {
 		"git history", "commit history", "history of", "last commit", "latest commit",
 		"which|what commit", "commits",
 		"when was|were _ added|changed|introduced|removed|modified|deleted|written|renamed",
-		"when did _ change|break",
+		"when did _ add|introduce|remove|delete|change|rename|break", "files changed",
 	}},
 	{IntentStructural, []string{
 		"shape", "shapes", "pattern", "patterns", "of the form", "calls|call|code|usages|uses like",
@@ -67,6 +68,7 @@ var intentCues = compileIntents([]struct {
 		"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
 		"referenced", "refs", "where is|are _ used|referenced", "is|are _ used|referenced",
 		"used by", "used in", "who|what imports", "importers", "imported by", "occurrences",
+		"every|all place|places", "everywhere",
 	}},
 	{IntentImpact, []string{
 		"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
@@ -87,7 +89,8 @@ var intentCues = compileIntents([]struct {
 	}},
 	{IntentDefinition, []string{
 		"defined", "define", "defines", "definition", "definitions", "declared", "declare",
-		"declaration", "where is|are", "what is|are", "what does", "show me", "show",
+		"declaration", "where is|are", "where do|does", "what is|are", "what does", "show me", "show",
+		"which function|functions|method|methods|class|classes|type|struct|interface|file|module|package",
 		"go to", "goto", "jump to", "find", "locate", "look up", "lookup", "source of",
 		"signature", "type of", "explain", "describe", "how does|is",
 	}},
@@ -154,6 +157,7 @@ var vague = set(
 	"exactly", "really", "actually", "currently", "commit", "commits", "docs", "doc",
 	"documentation", "changelog", "convention", "conventions", "decision", "decisions", "notes",
 	"memory", "release", "releases", "diff", "blame", "shapes", "patterns", "source", "signature",
+	"place", "places", "everywhere",
 )
 
 func set(words ...string) map[string]bool {

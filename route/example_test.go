@@ -15,8 +15,8 @@ func ExampleRoute() {
 		fmt.Printf("%s: %s\n", s.Layer, s.Reason)
 	}
 	// Output:
-	// callers "who calls" refresh_token
-	// precision: Asked for callers ("who calls"): precision resolves the callers of refresh_token by symbol identity.
+	// callers "Who calls" refresh_token
+	// precision: Asked for callers ("Who calls"): precision resolves the callers of refresh_token by symbol identity.
 	// graph: The graph's inferred call edges add callers of refresh_token that no index resolved.
 	// local-index: The local symbol index finds refresh_token by name when no precision index answers.
 }

@@ -71,6 +71,10 @@ func TestPhrasings(t *testing.T) {
 		{"What does `trust.Clamp` do?", route.Request{}, def(precision, "trust.Clamp")},
 		{"signature of os.OpenRoot", route.Request{}, def(precision, "os.OpenRoot")},
 		{"where is this defined?", route.Request{}, def(none)},
+		{"How is the token budget enforced in Pack?", route.Request{}, def(precision, "Pack")},
+		{"What does the Fuse function return?", route.Request{}, def(precision, "Fuse")},
+		{"Where do we parse the SCIP index?", route.Request{}, def(none)},
+		{"Which function handles the --json flag?", route.Request{}, def(none)},
 		{"what is this? (at a position)", with(at, "what is this?"), def(precision)},
 		{"a position and no text", at, summary{Intent: route.IntentDefinition, Optional: precision}},
 
@@ -89,6 +93,8 @@ func TestPhrasings(t *testing.T) {
 		{"usages of DocsProviderName", route.Request{}, of(route.IntentReferences, precision, "DocsProviderName")},
 		{"where is trust.Score used", route.Request{}, of(route.IntentReferences, precision, "trust.Score")},
 		{"who imports the safeexec package", route.Request{}, of(route.IntentReferences, precision, "safeexec")},
+		{"show me every place where errors are wrapped with fmt.Errorf", route.Request{},
+			of(route.IntentReferences, precision, "fmt.Errorf")},
 
 		// Implementations.
 		{"what implements Provider?", route.Request{}, of(route.IntentImplementations, precision, "Provider")},
@@ -113,6 +119,7 @@ func TestPhrasings(t *testing.T) {
 		{"what's changed since the last release", route.Request{}, of(route.IntentHistory, none)},
 		{"git blame for route.go", route.Request{}, summary{Intent: route.IntentHistory, Files: []string{"route.go"}}},
 		{"when was MarkStale added?", route.Request{}, of(route.IntentHistory, none, "MarkStale")},
+		{"When did we add the depdocs package?", route.Request{}, of(route.IntentHistory, none)},
 		{"show me the commit history of evidence/rank.go", route.Request{},
 			summary{Intent: route.IntentHistory, Files: []string{"evidence/rank.go"}}},
 
@@ -179,6 +186,8 @@ func TestPhrasings(t *testing.T) {
 			summary{Intent: route.IntentMigration, Optional: []route.Layer{route.Precision, route.DependencyDocs, route.Structural},
 				Dependencies: []string{"npm:react"}}},
 		{"apply the rewrite now", route.Request{}, of(route.IntentMigration, []route.Layer{route.Precision, route.Structural})},
+		{"Rename ParseConfig to LoadConfig everywhere", route.Request{},
+			of(route.IntentMigration, []route.Layer{route.Precision, route.Structural}, "ParseConfig", "LoadConfig")},
 
 		// Memory, validation, search.
 		{"why did we choose sqlite?", route.Request{}, of(route.IntentMemory, none)},

@@ -2,6 +2,7 @@ package route
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,9 +24,11 @@ func Route(req Request) Plan {
 	r := &router{req: req, a: a, decl: newDeclaredIndex(req.Declared)}
 	r.plan.Truncated = truncated
 	r.readPosition()
-	r.plan.Names = a.orderedNames(strings.TrimSpace(req.Symbol))
 	r.plan.Files = dedupe(a.files)
 	r.readDependencies()
+	r.plan.Names = a.orderedNames(strings.TrimSpace(req.Symbol), func(name string) bool {
+		return r.decl.names(name) || slices.Contains(r.undeclared, name)
+	})
 	r.classify()
 	r.readPattern()
 	r.build()

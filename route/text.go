@@ -398,6 +398,24 @@ var properNouns = map[string]bool{
 	"dynamodb": true, "bigquery": true, "clickhouse": true, "rabbitmq": true, "nodejs": true,
 }
 
+// commonCapitalised are words written with a capital in prose that name
+// languages, tools and systems rather than code.
+var commonCapitalised = set("go", "golang", "python", "java", "rust", "ruby", "kotlin", "swift",
+	"node", "deno", "bun", "linux", "windows", "docker", "kubernetes", "git", "english", "unix",
+	"android", "chrome", "firefox", "safari", "ci", "json", "yaml", "toml", "html", "css", "sql")
+
+// capitalised reports whether a word in the middle of a sentence is written
+// like a type or function name in prose ("the Fuse function", "in Pack"):
+// an identifier starting with a capital and holding a lower-case letter,
+// that is not a common word, a language or a product.
+func capitalised(raw, word string) bool {
+	r, _ := utf8.DecodeRuneInString(raw)
+	if len(raw) < 2 || !unicode.IsUpper(r) || !isIdent(raw) || strings.IndexFunc(raw, unicode.IsLower) < 0 {
+		return false
+	}
+	return !vague[word] && !determiners[word] && !properNouns[word] && !commonCapitalised[word]
+}
+
 // codeLike reports whether a word written in prose is shaped like code and
 // returns the name it stands for: a call (refresh()), a qualified name
 // (Type.Method, pkg.Name, Vec::new), snake_case, or camelCase/PascalCase
