@@ -15,7 +15,8 @@
 // every optional layer that was not proposed, with the reason. Names are the
 // symbol names the request mentions (the request's Symbol, backticked code,
 // words shaped like code such as AuthService, refresh_token, Type.Method,
-// pkg.Name or Vec::new, and the word in a name slot such as "where is main
+// pkg.Name or Vec::new, a capitalised word in mid-sentence such as "the
+// Fuse function", and the word in a name slot such as "where is main
 // defined"), each split into qualifier and base; Files are file paths in
 // the text; Pattern (and, for a migration, Replacement) is a structural
 // pattern the request carries or pastes inline; Dependencies are the

@@ -58,8 +58,10 @@ const (
 	// FromCode is a name written as inline code, in backticks.
 	FromCode Origin = "code"
 	// FromText is a name found in the prose: a token shaped like code
-	// (AuthService, refresh_token, Type.Method, refresh()) or the word in
-	// a question's name slot ("where is X defined", "who calls X").
+	// (AuthService, refresh_token, Type.Method, refresh()), a capitalised
+	// word in mid-sentence that names no dependency ("the Fuse function"),
+	// or the word in a question's name slot ("where is X defined", "who
+	// calls X").
 	FromText Origin = "text"
 )
 
