@@ -1,0 +1,302 @@
+package route
+
+import "strings"
+
+// Cue phrases are written as lower-case words separated by spaces, where
+// "a|b" accepts either word, "_" accepts one to three words of any kind
+// (code included), and "X" is a slot: up to three determiners ("the",
+// "this", "our"…) and then one word or code span, which the phrase captures.
+// A phrase matches a run of consecutive words; contractions are expanded
+// first (where's → where is) and possessives dropped (react's → react).
+
+// intentCues lists, for each intent in priority order, the phrases that
+// signal it. When phrases of several intents match, the intent listed first
+// wins: a migration is never mistaken for a search of its old shape, a
+// deprecation question that mentions a version is about the API, and a
+// pattern beats the generic "find".
+var intentCues = compileIntents([]struct {
+	intent  Intent
+	phrases []string
+}{
+	{IntentMigration, []string{
+		"migrate", "migrating", "migration", "codemod",
+		"port _ to", "rewrite _ to|into|as", "replace _ with|by", "upgrade|bump _ to",
+		"rename _ to|into|as",
+		"rewrite|replace|convert|refactor|change|update|move|switch all|every|each",
+		"apply the|this|that rewrite|migration|preview|codemod|change|changes|patch",
+	}},
+	{IntentDependencyAPI, []string{
+		"deprecated", "deprecation", "deprecations", "deprecate", "changelog",
+		"release notes", "breaking change", "breaking changes", "docs for", "documentation for",
+		"docs of", "documentation of", "api docs", "api reference", "still supported",
+		"what is new in", "new in version",
+	}},
+	{IntentVersion, []string{
+		"which|what version|versions", "version|versions of", "which|what _ version|versions",
+		"installed version", "version installed", "version do|are|did we", "are we on",
+		"pinned", "lockfile", "resolved version", "do we depend on",
+		"which|what dependencies", "our dependencies",
+	}},
+	{IntentHistory, []string{
+		"what changed", "what has|is|was|got changed", "who changed", "who last touched",
+		"who touched", "last touched", "who modified", "last modified", "who wrote", "who added",
+		"who introduced", "who removed", "who deleted", "recent changes", "recently changed",
+		"changed recently", "latest changes", "last change", "last changes", "changes to",
+		"changes in", "changes since", "changed since", "git blame", "blame", "git log",
+		"git history", "commit history", "history of", "last commit", "latest commit",
+		"which|what commit", "commits",
+		"when was|were _ added|changed|introduced|removed|modified|deleted|written|renamed",
+		"when did _ add|introduce|remove|delete|change|rename|break", "files changed",
+	}},
+	{IntentStructural, []string{
+		"shape", "shapes", "pattern", "patterns", "of the form", "calls|call|code|usages|uses like",
+		"that look|looks like", "looking like", "structurally", "syntactically", "structural",
+		"syntax tree", "ast",
+	}},
+	{IntentImplementations, []string{
+		"implements", "implement", "implementations", "implementation of", "implementers",
+		"implementors", "implementer", "satisfies", "satisfy", "subclasses", "subclass of",
+		"extends", "overrides", "override", "inherits", "inherit from", "concrete types",
+	}},
+	{IntentCallers, []string{
+		"who|what calls", "which|what functions call", "callers", "caller", "call sites",
+		"call site", "callsites", "call graph", "called by", "called from", "calls to",
+		"invocations", "who|what invokes", "where is|are _ called|invoked",
+		"is|are _ called|invoked", "incoming calls",
+	}},
+	{IntentReferences, []string{
+		"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
+		"referenced", "refs", "where is|are _ used|referenced", "is|are _ used|referenced",
+		"used by", "used in", "who|what imports", "importers", "imported by", "occurrences",
+		"every|all place|places", "everywhere",
+	}},
+	{IntentImpact, []string{
+		"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
+		"impacts", "impacted", "blast radius", "affected", "affects", "what|who depends on",
+		"depends on", "dependents", "safe to change|delete|remove|rename", "risk of", "risky",
+		"tests cover",
+	}},
+	{IntentValidation, []string{
+		"does it|this|that build|compile", "compile", "compiles", "compilation",
+		"build pass|passes|fails|failing|broken", "is the build", "tests|test pass|fail|failing",
+		"failing tests|test", "run the tests|test", "run tests", "lint", "linter", "go vet",
+		"type check", "typecheck", "type errors", "is ci", "ci green|failing|red",
+	}},
+	{IntentMemory, []string{
+		"did we decide", "we decided", "decision", "decisions", "decided", "why did we",
+		"why do we", "convention", "conventions", "remember", "remind me", "team agreed",
+		"agreed", "notes", "memory", "guideline", "guidelines",
+	}},
+	{IntentDefinition, []string{
+		"defined", "define", "defines", "definition", "definitions", "declared", "declare",
+		"declaration", "where is|are", "where do|does", "what is|are", "what does", "show me", "show",
+		"which function|functions|method|methods|class|classes|type|struct|interface|file|module|package",
+		"go to", "goto", "jump to", "find", "locate", "look up", "lookup", "source of",
+		"signature", "type of", "explain", "describe", "how does|is",
+	}},
+})
+
+// nameSlots are phrases whose slot names the symbol the question is about,
+// even when the word is not shaped like code ("where is main defined").
+var nameSlots = compileSlots([]string{
+	"where is|are X", "where is|are X defined|declared", "definition|declaration|signature of X",
+	"what is|are X", "what does X do", "show me X", "find|locate X", "look up X", "go|jump to X",
+	"source|type of X", "who|what calls X", "callers of X", "calls to X", "who|what uses X",
+	"usages|uses|usage of X", "references to|of X", "find references to X",
+	"who|what imports X", "who|what implements X", "implementations|implementers|implementors of X",
+	"what|who depends on X", "impact of X", "changes to X", "who last touched X",
+	"who changed|modified|wrote X", "history of X",
+	"explain|describe X", "how does X work",
+})
+
+// librarySlots are phrases whose slot names a library: a word there that
+// is not a declared dependency is a library the repository does not declare.
+var librarySlots = compileSlots([]string{
+	"version|versions of X", "which|what X version|versions", "X version|versions",
+	"X library|package|crate|gem|dependency|sdk|framework", "upgrade|upgrading|bump|bumping X",
+	"upgrade|migrate to X", "docs|documentation|changelog for|of X",
+	"X docs|documentation|changelog", "is X deprecated", "do we depend on X", "do we use X",
+})
+
+// dependencyWords say that a question is about a third-party dependency
+// without naming one ("in our installed version", "the new API").
+var dependencyWords = compileSlots([]string{
+	"installed", "dependency", "dependencies", "library", "libraries", "package", "packages",
+	"third-party", "third party", "upstream", "vendor", "vendored", "sdk", "framework",
+	"upgrade", "upgraded", "upgrading", "our version", "new version", "old version",
+	"api", "apis",
+})
+
+// determiners are skipped before a slot's word.
+var determiners = set("the", "a", "an", "this", "that", "these", "those", "our", "my", "your",
+	"its", "their", "all", "every", "each", "any", "some")
+
+// vague words fill a slot without naming anything ("who calls this
+// method"); a slot holding one yields no name.
+var vague = set(
+	// pronouns, question words and function words
+	"it", "this", "that", "them", "they", "we", "you", "i", "me", "us", "he", "she", "one", "ones",
+	"here", "there", "what", "which", "who", "whom", "whose", "where", "when", "why", "how",
+	"is", "are", "was", "were", "be", "been", "do", "does", "did", "to", "of", "in", "on", "for",
+	"from", "with", "and", "or", "not", "by", "at", "as", "if", "so", "up", "out", "into", "about",
+	"can", "could", "will", "would", "should", "has", "have", "had", "get", "got", "use", "used",
+	"uses", "using", "call", "calls", "called", "defined", "declared", "all", "any",
+	"something", "anything", "everything", "nothing", "someone", "anyone", "everyone", "else",
+	"still", "ever", "now", "just", "also", "only", "please", "then", "than", "same", "other",
+	// kinds of things, which a slot word qualifies rather than names
+	"function", "functions", "func", "method", "methods", "class", "classes", "interface",
+	"interfaces", "struct", "structs", "type", "types", "trait", "traits", "enum", "enums",
+	"variable", "variables", "field", "fields", "constant", "constants", "module", "modules",
+	"package", "packages", "symbol", "symbols", "file", "files", "code", "line", "lines",
+	"api", "apis", "thing", "things", "shape", "pattern", "old", "new", "current",
+	"version", "versions", "dependency", "dependencies", "library", "libraries", "installed",
+	"deprecated", "changed", "change", "changes", "usages", "usage", "callers", "references",
+	"implementations", "implementation", "definition", "definitions", "declaration", "caller", "history", "test", "tests", "build", "repo", "repository", "project",
+	"difference", "purpose", "point", "best", "way", "meaning", "reason", "problem", "first",
+	"last", "next", "latest", "recent", "local", "we're", "our", "my", "your", "their", "its",
+	"exactly", "really", "actually", "currently", "commit", "commits", "docs", "doc",
+	"documentation", "changelog", "convention", "conventions", "decision", "decisions", "notes",
+	"memory", "release", "releases", "diff", "blame", "shapes", "patterns", "source", "signature",
+	"place", "places", "everywhere",
+)
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// An element of a phrase: literal alternatives, a gap, or a slot.
+type element struct {
+	alts []string
+	gap  bool
+	slot bool
+}
+
+type phrase struct {
+	elems  []element
+	intent Intent
+	rank   int // position of the intent in intentCues: lower wins
+}
+
+// A phraseSet indexes phrases by the words that can start them.
+type phraseSet struct {
+	rank    map[Intent]int // the priority of each intent: lower wins
+	byWord  map[string][]*phrase
+	leading []*phrase // phrases starting with a gap or slot
+}
+
+func compilePhrase(s string) *phrase {
+	ph := &phrase{}
+	for _, w := range strings.Fields(s) {
+		switch w {
+		case "_":
+			ph.elems = append(ph.elems, element{gap: true})
+		case "X":
+			ph.elems = append(ph.elems, element{slot: true})
+		default:
+			ph.elems = append(ph.elems, element{alts: strings.Split(w, "|")})
+		}
+	}
+	return ph
+}
+
+func (ps *phraseSet) add(ph *phrase) {
+	first := ph.elems[0]
+	if first.alts == nil {
+		ps.leading = append(ps.leading, ph)
+		return
+	}
+	for _, a := range first.alts {
+		ps.byWord[a] = append(ps.byWord[a], ph)
+	}
+}
+
+func compileIntents(table []struct {
+	intent  Intent
+	phrases []string
+}) *phraseSet {
+	ps := &phraseSet{byWord: map[string][]*phrase{}, rank: map[Intent]int{}}
+	for rank, row := range table {
+		ps.rank[row.intent] = rank
+		for _, s := range row.phrases {
+			ph := compilePhrase(s)
+			ph.intent, ph.rank = row.intent, rank
+			ps.add(ph)
+		}
+	}
+	return ps
+}
+
+func compileSlots(phrases []string) *phraseSet {
+	ps := &phraseSet{byWord: map[string][]*phrase{}}
+	for _, s := range phrases {
+		ps.add(compilePhrase(s))
+	}
+	return ps
+}
+
+// A hit is a phrase matched at toks[start:end], with its slot's token.
+type hit struct {
+	ph         *phrase
+	start, end int
+	slot       int // index of the slot's token, or -1
+}
+
+// matches calls fn for every phrase of ps that matches at every position of
+// toks, in order of position. Each phrase has at most one gap or slot,
+// each trying at most a fixed number of words, so the work is linear in the
+// number of tokens.
+func (ps *phraseSet) matches(toks []token, fn func(hit)) {
+	for i := range toks {
+		try := func(ph *phrase) {
+			if end, slot, ok := ph.matchAt(toks, i, 0, -1); ok {
+				fn(hit{ph: ph, start: i, end: end, slot: slot})
+			}
+		}
+		if toks[i].code < 0 {
+			for _, ph := range ps.byWord[toks[i].word] {
+				try(ph)
+			}
+		}
+		for _, ph := range ps.leading {
+			try(ph)
+		}
+	}
+}
+
+// matchAt matches ph.elems[e:] at toks[i:].
+func (ph *phrase) matchAt(toks []token, i, e, slot int) (end, slotAt int, ok bool) {
+	if e == len(ph.elems) {
+		return i, slot, true
+	}
+	el := ph.elems[e]
+	switch {
+	case el.gap:
+		for n := 1; n <= 3 && i+n <= len(toks); n++ {
+			if end, s, ok := ph.matchAt(toks, i+n, e+1, slot); ok {
+				return end, s, true
+			}
+		}
+		return 0, 0, false
+	case el.slot:
+		for skip := 0; skip < 3 && i < len(toks) && toks[i].code < 0 && determiners[toks[i].word]; skip++ {
+			i++
+		}
+		if i >= len(toks) {
+			return 0, 0, false
+		}
+		return ph.matchAt(toks, i+1, e+1, i)
+	}
+	if i >= len(toks) || toks[i].code >= 0 {
+		return 0, 0, false
+	}
+	for _, a := range el.alts {
+		if toks[i].word == a {
+			return ph.matchAt(toks, i+1, e+1, slot)
+		}
+	}
+	return 0, 0, false
+}

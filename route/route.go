@@ -1,0 +1,539 @@
+package route
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Route classifies a request and returns its plan. It reads only the
+// request: no files, no network, no clock, so the same request always gets
+// the same plan. It never fails; what it cannot use in a request (an unknown
+// intent, a malformed position) it ignores and says so in the plan's notes.
+//
+// The plan proposes the local layers freely, each optional layer only for a
+// reason it writes down, the remote documentation layer only for a question
+// about a dependency listed in Request.Declared, and never a change to the
+// repository: a migration ends at a rewrite preview.
+func Route(req Request) Plan {
+	text, truncated := capText(req.Text)
+	a := analyse(text)
+	a.slotNames()
+	r := &router{req: req, a: a, decl: newDeclaredIndex(req.Declared)}
+	r.plan.Truncated = truncated
+	r.readPosition()
+	r.plan.Files = dedupe(a.files)
+	r.readDependencies()
+	r.plan.Names = a.orderedNames(strings.TrimSpace(req.Symbol), func(name string) bool {
+		return r.decl.names(name) || slices.Contains(r.undeclared, name)
+	})
+	r.classify()
+	r.readPattern()
+	r.build()
+	if truncated {
+		r.note(fmt.Sprintf("Only the first %d bytes of the text were read.", MaxText))
+	}
+	return r.plan
+}
+
+type router struct {
+	req  Request
+	a    *analysis
+	decl declaredIndex
+	plan Plan
+
+	pos        string // "path:line[:column]" of a valid position
+	file       string // the request's path, with or without a position
+	undeclared []string
+	depWord    string // the first words that speak of a dependency
+	applyWord  string
+}
+
+func (r *router) note(s string) { r.plan.Notes = append(r.plan.Notes, s) }
+
+func dedupe(list []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// readPosition keeps a position that names a file and a line, a path alone
+// as a file, and notes what it ignores.
+func (r *router) readPosition() {
+	q := r.req
+	switch {
+	case q.Path == "" && (q.Line != 0 || q.Column != 0):
+		r.note("The request has a line or column but no path, so its position was ignored.")
+	case q.Path == "":
+	case q.Line < 0 || q.Column < 0:
+		r.file = oneLine(q.Path)
+		r.note("The request's line or column is negative, so only its path was kept.")
+	case q.Line == 0 && q.Column > 0:
+		r.file = oneLine(q.Path)
+		r.note("The request has a column but no line, so only its path was kept.")
+	case q.Line == 0:
+		r.file = oneLine(q.Path)
+	default:
+		r.file = oneLine(q.Path)
+		r.pos = r.file + ":" + strconv.Itoa(q.Line)
+		if q.Column > 0 {
+			r.pos += ":" + strconv.Itoa(q.Column)
+		}
+	}
+}
+
+// readDependencies finds the declared dependencies the request names, the
+// libraries it names that are not declared, and words that speak of a
+// dependency without naming one.
+func (r *router) readDependencies() {
+	// The first mention of each alias, then its entries once each, so the
+	// work is linear in the text and in Declared.
+	first := map[string]int{}
+	mention := func(word string, pos int) {
+		if a, ok := r.decl.alias(word); ok {
+			if p, seen := first[a]; !seen || pos < p {
+				first[a] = pos
+			}
+		}
+	}
+	for _, t := range r.a.toks {
+		if t.code < 0 {
+			mention(t.word, t.pos)
+		}
+	}
+	if s := strings.TrimSpace(r.req.Symbol); s != "" {
+		n := makeName(s, FromRequest)
+		mention(n.Text, -1)
+		mention(n.Qualifier, -1)
+	}
+	for _, n := range r.a.names {
+		mention(n.Text, n.pos)
+		mention(n.Qualifier, n.pos)
+		if parts, ok := splitQualified(n.Qualifier); ok && len(parts) > 1 {
+			mention(parts[0], n.pos)
+		}
+	}
+	type entryAt struct {
+		pos   int
+		entry string
+	}
+	var ms []entryAt
+	for a, pos := range first {
+		for _, e := range r.decl.byAlias[a] {
+			ms = append(ms, entryAt{pos, e})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].pos != ms[j].pos {
+			return ms[i].pos < ms[j].pos
+		}
+		return ms[i].entry < ms[j].entry
+	})
+	var deps []string
+	for _, m := range ms {
+		deps = append(deps, m.entry)
+	}
+	r.plan.Dependencies = dedupe(deps)
+
+	var libs []string
+	librarySlots.matches(r.a.toks, func(h hit) {
+		t := r.a.toks[h.slot]
+		if t.code >= 0 {
+			return
+		}
+		w := libraryWord(t.word)
+		if r.decl.names(w) || !libraryLike(w) {
+			return
+		}
+		if _, code := codeLike(t.raw); code {
+			return
+		}
+		libs = append(libs, libraryWord(t.raw))
+	})
+	for _, t := range r.a.toks {
+		k := strings.LastIndexByte(t.word, '@')
+		if t.code >= 0 || k <= 0 || k+1 >= len(t.word) || r.decl.names(t.word) {
+			continue
+		}
+		if c := t.word[k+1]; (c >= '0' && c <= '9' || c == 'v' || c == '^' || c == '~') && libraryLike(t.word[:k]) {
+			libs = append(libs, libraryWord(t.raw))
+		}
+	}
+	r.undeclared = dedupe(libs)
+
+	dependencyWords.matches(r.a.toks, func(h hit) {
+		if r.depWord == "" {
+			r.depWord = r.a.phraseText(h)
+		}
+	})
+	for _, t := range r.a.toks {
+		if t.word == "apply" || t.word == "applying" {
+			r.applyWord = t.word
+			break
+		}
+	}
+}
+
+// classify decides the intent and the cue that decided it.
+func (r *router) classify() {
+	p := &r.plan
+	if r.req.Intent != "" {
+		if r.req.Intent.Valid() {
+			p.Intent, p.Cue = r.req.Intent, fmt.Sprintf("the request's intent %q", r.req.Intent)
+			return
+		}
+		r.note(fmt.Sprintf("The request's intent %q is not a known intent and was ignored.", abbrev(string(r.req.Intent))))
+	}
+	var best *hit
+	intentCues.matches(r.a.toks, func(h hit) {
+		if best == nil || h.ph.rank < best.ph.rank ||
+			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
+			best = &h
+		}
+	})
+	pattern := strings.TrimSpace(r.req.Pattern)
+	if pattern == "" && len(r.a.patterns) > 0 {
+		pattern = r.a.patterns[0].text
+	}
+	switch {
+	case best != nil && (pattern == "" || best.ph.rank <= intentCues.rank[IntentStructural]):
+		p.Intent, p.Cue = best.ph.intent, strconv.Quote(r.a.phraseText(*best))
+	case pattern != "":
+		p.Intent, p.Cue = IntentStructural, "the pattern `"+abbrev(pattern)+"`"
+	case r.pos != "":
+		p.Intent, p.Cue = IntentDefinition, "a position with no question words"
+	case r.bareName():
+		p.Intent, p.Cue = IntentDefinition, "a bare name"
+	case strings.TrimSpace(r.req.Text) == "" && strings.TrimSpace(r.req.Symbol) != "":
+		p.Intent, p.Cue = IntentDefinition, "the request's symbol"
+	default:
+		p.Intent, p.Cue = IntentSearch, "no question words"
+	}
+}
+
+// bareName reports whether the text is nothing but names.
+func (r *router) bareName() bool {
+	if len(r.a.toks) == 0 {
+		return false
+	}
+	for _, t := range r.a.toks {
+		if t.code >= 0 {
+			if _, ok := codeName(r.a.spans[t.code].text); !ok {
+				return false
+			}
+			continue
+		}
+		if _, ok := codeLike(t.raw); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// readPattern picks the structural pattern, its replacement for a
+// migration, and the language.
+func (r *router) readPattern() {
+	p := &r.plan
+	rest := r.a.patterns
+	if s := strings.TrimSpace(r.req.Pattern); s != "" {
+		p.Pattern = s
+	} else if len(rest) > 0 {
+		p.Pattern, rest = rest[0].text, rest[1:]
+		if p.Language == "" {
+			p.Language = r.a.patterns[0].lang
+		}
+	}
+	if l := strings.TrimSpace(r.req.Language); l != "" {
+		p.Language = l
+	}
+	if p.Intent == IntentMigration && p.Pattern != "" {
+		for _, c := range rest {
+			if c.text != p.Pattern {
+				p.Replacement = c.text
+				break
+			}
+		}
+	}
+}
+
+var nouns = map[Intent]string{
+	IntentDefinition: "a definition", IntentReferences: "references", IntentCallers: "callers",
+	IntentImplementations: "implementations", IntentImpact: "the impact of a change",
+	IntentHistory: "history", IntentVersion: "a dependency's version",
+	IntentDependencyAPI: "a dependency's API", IntentStructural: "code by its shape",
+	IntentMigration: "a migration", IntentMemory: "recorded decisions",
+	IntentValidation: "the project's checks", IntentSearch: "a search",
+}
+
+// names describes the names of the plan for a reason: up to three, then a
+// count.
+func (r *router) names() string {
+	ns := r.plan.Names
+	if len(ns) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, n := range ns {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(ns)-3))
+			break
+		}
+		parts = append(parts, abbrev(n.Text))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// subject is what precision would resolve: the names and the position.
+func (r *router) subject() string {
+	n := r.names()
+	switch {
+	case n != "" && r.pos != "":
+		return n + " and the symbol at " + r.pos
+	case n != "":
+		return n
+	case r.pos != "":
+		return "the symbol at " + r.pos
+	}
+	return ""
+}
+
+type stepList []Step
+
+func (s *stepList) add(l Layer, reason string) {
+	for _, x := range *s {
+		if x.Layer == l {
+			return
+		}
+	}
+	*s = append(*s, Step{Layer: l, Reason: reason})
+}
+
+// build writes the steps of the plan for its intent, then the reasons the
+// optional layers it did not propose were skipped.
+func (r *router) build() {
+	p := &r.plan
+	var steps, follow stepList
+	asked := fmt.Sprintf("Asked for %s (%s)", nouns[p.Intent], p.Cue)
+	subj, names := r.subject(), r.names()
+	skip := map[Layer]string{}
+
+	// precisionFirst proposes precision for subj, with the local index (and
+	// the graph's edges, if given) as fallbacks.
+	precisionFirst := func(what, graph string) {
+		if subj == "" {
+			steps.add(LocalIndex, asked+": the local index searches the question's words, since it names no symbol and carries no position.")
+			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
+			return
+		}
+		steps.add(Precision, asked+": precision resolves "+what+subj+" by symbol identity.")
+		if graph != "" {
+			steps.add(Graph, graph)
+		}
+		if names != "" {
+			steps.add(LocalIndex, "The local symbol index finds "+names+" by name when no precision index answers.")
+		} else {
+			steps.add(LocalIndex, "The local index reads the symbol at "+r.pos+" from the file when no precision index answers.")
+		}
+	}
+	target := func() string {
+		switch {
+		case r.file != "":
+			return " for " + r.file
+		case len(p.Files) > 0:
+			return " for " + strings.Join(p.Files, ", ")
+		case names != "":
+			return " for " + names
+		}
+		return ""
+	}
+
+	switch p.Intent {
+	case IntentDefinition:
+		precisionFirst("", "")
+	case IntentReferences:
+		precisionFirst("the references of ", "The graph's inferred edges add references and imports of "+subj+" that no index resolved.")
+	case IntentCallers:
+		precisionFirst("the callers of ", "The graph's inferred call edges add callers of "+subj+" that no index resolved.")
+	case IntentImplementations:
+		precisionFirst("the implementations of ", "The graph's type relations add implementations of "+subj+" that no index resolved.")
+	case IntentImpact:
+		if subj != "" {
+			steps.add(Precision, asked+": precision resolves "+subj+" so impact analysis starts from exact edges.")
+			steps.add(Impact, "Impact analysis computes the symbols, tests and risk a change to "+subj+" affects.")
+		} else {
+			steps.add(Impact, asked+": impact analysis computes the symbols, tests and risk of the change.")
+			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
+		}
+	case IntentHistory:
+		steps.add(History, asked+": git history answers it"+target()+".")
+		if names != "" && r.file == "" {
+			steps.add(LocalIndex, "The local symbol index finds the files of "+names+" for git history to read.")
+		}
+		skip[Precision] = "Precision was not proposed: git history answers a history question."
+	case IntentVersion:
+		of := "each declared dependency"
+		if len(p.Dependencies) > 0 {
+			of = strings.Join(p.Dependencies, ", ")
+		} else if len(r.undeclared) > 0 {
+			of = strings.Join(r.undeclared, ", ")
+		}
+		steps.add(Manifests, asked+": the manifests and lockfiles give the resolved version of "+of+".")
+		skip[Precision] = "Precision was not proposed: the manifests answer a version question."
+		skip[DependencyDocs] = "Dependency documentation was not proposed: the manifests and lockfiles answer a version question without it."
+	case IntentDependencyAPI:
+		steps.add(Manifests, asked+": the manifests and lockfiles give the installed version the answer must match.")
+		if docs, why := r.docs(); docs {
+			steps.add(DependencyDocs, why)
+		} else {
+			skip[DependencyDocs] = why
+		}
+		if subj != "" {
+			steps.add(Precision, "Precision resolves "+subj+" to its symbol and the package it comes from.")
+		} else {
+			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
+		}
+		if !steps.has(DependencyDocs) {
+			steps.add(LocalIndex, "The local index searches the repository for deprecation notices and documentation, since no documentation provider is asked.")
+		}
+	case IntentStructural:
+		if p.Pattern != "" {
+			steps.add(Structural, asked+": structural search matches `"+abbrev(p.Pattern)+"` by syntax.")
+		} else {
+			steps.add(Structural, asked+": structural search matches the shape by syntax once a pattern is written, since the question pastes none.")
+		}
+		steps.add(LocalIndex, "Lexical search in the local index is the fallback when no structural engine is installed, without structural precision.")
+		skip[Precision] = "Precision was not proposed: a structural search matches syntax, not symbols."
+	case IntentMigration:
+		docs, why := r.docs()
+		steps.add(Precision, asked+": precision resolves each match of the old shape to its symbol, so impact analysis counts exact edges.")
+		if docs {
+			steps.add(DependencyDocs, why)
+		} else {
+			skip[DependencyDocs] = why
+		}
+		if p.Pattern != "" {
+			steps.add(Structural, "Structural search finds every occurrence of `"+abbrev(p.Pattern)+"` by syntax, the match set the migration rewrites.")
+		} else {
+			steps.add(Structural, "Structural search finds every occurrence of the old shape by syntax once its pattern is written, the match set the migration rewrites.")
+		}
+		if docs {
+			steps.add(Manifests, "The manifests and lockfiles give the installed version the documentation must match.")
+		}
+		steps.add(LocalIndex, "Lexical search in the local index finds candidate occurrences when no structural engine is installed, without structural precision.")
+		follow.add(Impact, "Impact analysis computes the symbols, tests and risk score the migration affects before anything changes.")
+		preview := "A rewrite preview persists the match set with every file's hash"
+		if p.Pattern != "" && p.Replacement != "" {
+			preview = "A rewrite preview of `" + abbrev(p.Pattern) + "` to `" + abbrev(p.Replacement) + "` persists the match set with every file's hash"
+		}
+		follow.add(Preview, preview+"; applying it needs its id and explicit authorization, which no plan carries.")
+		follow.add(Validation, "Validation runs the project's checks on the previewed change.")
+		r.note("A migration is planned up to a rewrite preview: applying it needs the preview's id and explicit authorization, and is never routed.")
+	case IntentMemory:
+		steps.add(Memory, asked+": project memory holds recorded decisions and conventions.")
+		steps.add(LocalIndex, "The local index searches the question's words in the code and its comments.")
+		skip[Precision] = "Precision was not proposed: project memory answers a question about decisions."
+	case IntentValidation:
+		steps.add(Validation, asked+": running the project's checks answers it"+target()+".")
+		skip[Precision] = "Precision was not proposed: the project's checks answer a validation question."
+	case IntentSearch:
+		steps.add(LocalIndex, asked+": the local index searches the question's words.")
+		if subj != "" {
+			steps.add(Precision, "The text names "+subj+", which precision resolves by symbol identity.")
+		} else {
+			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
+		}
+	}
+
+	if p.Pattern != "" && !steps.has(Structural) {
+		switch p.Intent {
+		case IntentHistory, IntentVersion, IntentMemory, IntentValidation:
+		default:
+			steps.add(Structural, "The request carries the pattern `"+abbrev(p.Pattern)+"`, which structural search matches by syntax.")
+		}
+	}
+	if p.Intent != IntentDependencyAPI && p.Intent != IntentMigration {
+		if _, ok := skip[DependencyDocs]; !ok {
+			skip[DependencyDocs] = "Dependency documentation was not proposed: a question about " + nouns[p.Intent] + " is answered locally."
+		}
+	}
+	if (p.Intent == IntentVersion || p.Intent == IntentDependencyAPI || p.Intent == IntentMigration) && len(r.undeclared) > 0 {
+		r.note(strings.Join(r.undeclared, ", ") + " " + isAre(len(r.undeclared)) + " named but not declared by the repository.")
+	}
+	if r.applyWord != "" {
+		r.note(fmt.Sprintf("The text says %q, but mutation is never routed: a rewrite is applied only from a preview's id with explicit authorization.", r.applyWord))
+	}
+
+	p.Steps, p.FollowOn = steps, follow
+	for _, l := range OptionalLayers() {
+		if steps.has(l) {
+			continue
+		}
+		why, ok := skip[l]
+		if !ok {
+			switch l {
+			case Precision:
+				why = "Precision was not proposed: a question about " + nouns[p.Intent] + " needs no symbol resolution."
+			case Structural:
+				why = "Structural search was not proposed: the request carries no pattern and asks for no code shape."
+			}
+		}
+		p.Skipped = append(p.Skipped, Step{Layer: l, Reason: why})
+	}
+	if p.Steps == nil {
+		p.Steps = []Step{}
+	}
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func (s stepList) has(l Layer) bool {
+	for _, x := range s {
+		if x.Layer == l {
+			return true
+		}
+	}
+	return false
+}
+
+// docs decides whether the remote documentation layer is proposed for a
+// dependency or migration question, and returns the reason either way.
+//
+// The question concerns a dependency when it names one the repository
+// declares (by name, by a path suffix such as cobra for
+// github.com/spf13/cobra, or as the qualifier of a name such as
+// react.useEffect), or, when it names no library at all, when it speaks of
+// one ("our installed version", "the dependency", "the new API"). A question
+// that names only libraries the repository does not declare is not about a
+// declared dependency, and with nothing declared no question is.
+func (r *router) docs() (bool, string) {
+	p := &r.plan
+	lead := "Dependency documentation was not proposed: "
+	switch {
+	case r.decl.count == 0:
+		return false, lead + "the repository declares no third-party dependencies (Declared is empty)."
+	case len(p.Dependencies) > 0:
+		return true, fmt.Sprintf("The question names the declared dependency %s, so the documentation provider is asked about its installed version (%s).",
+			strings.Join(p.Dependencies, ", "), p.Cue)
+	case len(r.undeclared) > 0:
+		return false, lead + "it names " + strings.Join(r.undeclared, ", ") + ", which the repository does not declare."
+	case r.depWord != "":
+		return true, fmt.Sprintf("The question speaks of a dependency (%q) without naming one, so the documentation provider is asked about the one the code imports, at its installed version.", r.depWord)
+	}
+	return false, lead + "the question names no declared dependency and does not speak of an installed version, a dependency or an API."
+}
