@@ -15,6 +15,10 @@ const (
 	LanguageServer Method = "language-server"
 	// StructuralMatch: a parsed-syntax match. Ceiling structural.
 	StructuralMatch Method = "structural-match"
+	// SymbolIndex: a definition read from a file's syntax tree by the local
+	// index: a parsed-syntax fact about a name, not a resolution by
+	// identity. Ceiling structural.
+	SymbolIndex Method = "symbol-index"
 	// VersionedDocs: documentation matched to the resolved version of a
 	// dependency. Ceiling structural.
 	VersionedDocs Method = "versioned-docs"
@@ -47,6 +51,7 @@ var ceilings = map[Method]Tier{
 	PrecisionIndex:  Exact,
 	LanguageServer:  NearExact,
 	StructuralMatch: Structural,
+	SymbolIndex:     Structural,
 	VersionedDocs:   Structural,
 	Manifest:        Structural,
 	GitHistory:      Structural,
@@ -63,7 +68,7 @@ var ceilings = map[Method]Tier{
 func Methods() []Method {
 	return []Method{
 		PrecisionIndex, LanguageServer, GitHistory, Manifest, StructuralMatch,
-		ValidationRun, VersionedDocs, GraphRelation, FallbackDocs, Heuristic,
+		SymbolIndex, ValidationRun, VersionedDocs, GraphRelation, FallbackDocs, Heuristic,
 		Memory, Lexical,
 	}
 }

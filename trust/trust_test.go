@@ -47,7 +47,7 @@ func TestTiersStrongestFirst(t *testing.T) {
 func TestCeilings(t *testing.T) {
 	want := map[Method]Tier{
 		PrecisionIndex: Exact, LanguageServer: NearExact, StructuralMatch: Structural,
-		VersionedDocs: Structural, Manifest: Structural, GitHistory: Structural,
+		SymbolIndex: Structural, VersionedDocs: Structural, Manifest: Structural, GitHistory: Structural,
 		ValidationRun: Structural, GraphRelation: InferredHigh, Heuristic: Inferred,
 		FallbackDocs: Inferred, Memory: Inferred, Lexical: Weak,
 	}
