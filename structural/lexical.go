@@ -20,8 +20,10 @@ const LexicalNotice = "lexical fallback: these are text matches of the pattern's
 type LexicalHit struct {
 	Path  string `json:"path"`
 	Range Range  `json:"range"` // the word on that line
-	Line  string `json:"line"`
-	Word  string `json:"word"`
+	// Line is the line, for display; a long one is cut to a window around
+	// the word, as [Match.Lines] is.
+	Line string `json:"line"`
+	Word string `json:"word"`
 }
 
 // A LexicalResult is what the fallback found, and why it ran.

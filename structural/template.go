@@ -122,24 +122,39 @@ func Expand(template string, m *Match) (string, error) {
 	return reindent(b.String(), "", m.indent()), nil
 }
 
-// indent returns the whitespace that starts the match's first line.
+// indent returns the whitespace that starts the match's first line:
+// Indent, or for a match made without it, what starts Lines.
 func (m *Match) indent() string {
+	if m.Indent != "" {
+		return m.Indent
+	}
 	first, _, _ := strings.Cut(m.Lines, "\n")
 	return leadingSpace(first)
 }
 
 // captureIndent returns the whitespace that starts the line a capture
-// begins on.
+// begins on: the match's own for its first line, and for a later line
+// what starts that line in the match's text, which holds it whole.
 func (m *Match) captureIndent(c Capture) string {
 	if len(c.Nodes) == 0 {
 		return ""
 	}
 	k := c.Nodes[0].Range.StartLine - m.Range.StartLine
-	lines := strings.Split(m.Lines, "\n")
-	if k < 0 || k >= len(lines) {
-		return ""
+	if k <= 0 {
+		if k < 0 {
+			return ""
+		}
+		return m.indent()
 	}
-	return leadingSpace(lines[k])
+	text := m.Text
+	for ; k > 0; k-- {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			return ""
+		}
+		text = text[i+1:]
+	}
+	return leadingSpace(text)
 }
 
 // reindent replaces the prefix from on every line of s but the first by

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -82,6 +83,14 @@ func TestRewrite(t *testing.T) {
 			src:     "fn f() { let y = double(x); }\n",
 			pattern: "double($X)", template: "$X + $X",
 			want: "fn f() { let y = x + x; }\n",
+		},
+		{
+			// The match's line is cut for display; the indentation of a
+			// multi-line replacement still comes from the whole line.
+			name: "multi-line template on a long indented line", file: "a.go", lang: Go,
+			src:     "package p\n\nfunc f() {\n\t\t" + strings.Repeat("x();", 200) + "log(1, 2)\n}\n",
+			pattern: "log($A, $B)", template: "if $A > 0 {\n\tlog($B)\n}",
+			want: "package p\n\nfunc f() {\n\t\t" + strings.Repeat("x();", 200) + "if 1 > 0 {\n\t\t\tlog(2)\n\t\t}\n}\n",
 		},
 		{
 			name: "dollar without a name is literal", file: "a.js", lang: JavaScript,
