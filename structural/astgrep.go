@@ -98,6 +98,9 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	if !req.Language.Valid() {
 		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemLanguage, Offset: -1}
 	}
+	if err := checkPatternSize(req.Pattern, req.Language); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(req.Pattern) == "" {
 		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemEmpty, Offset: -1}
 	}

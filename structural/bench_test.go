@@ -67,6 +67,22 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
+// BenchmarkCompileNested compiles the nested pattern, x+x+...+x,
+// at two sizes: the time and bytes per compile grow by the same factor as
+// the terms.
+func BenchmarkCompileNested(b *testing.B) {
+	for _, terms := range []int{5000, 20000} {
+		b.Run(fmt.Sprint(terms), func(b *testing.B) {
+			pat := sumPattern(terms)
+			for b.Loop() {
+				if _, err := Compile(pat, Go); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkLongLine searches the one-line files (a minified
 // JavaScript file, a Go function of one line) at two sizes: time, memory
 // and the bytes of Lines per search grow linearly with the calls.

@@ -89,6 +89,9 @@ func Search(ctx context.Context, opts Options, req Request) (*Answer, error) {
 		}
 		return ans, nil
 	}
+	if err := checkPatternSize(req.Pattern, req.Language); err != nil {
+		return nil, err
+	}
 	if opts.Disabled {
 		return fallback("structural search is disabled in the configuration (structural.enabled is false)", evidence.Disabled)
 	}
