@@ -29,6 +29,9 @@ func rewriteFile(t *testing.T, name, src, pattern string, lang Language, templat
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := CheckEdits(context.Background(), dir, edits, template); err != nil {
+		t.Fatalf("a valid rewrite was refused: %v", err)
+	}
 	out, err := ApplyEdits([]byte(src), edits)
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +116,8 @@ func TestRewriteUnknownCapture(t *testing.T) {
 	m := Match{Path: "a.go", Text: "f(1)", Range: Range{StartLine: 1, StartColumn: 1, EndLine: 1, EndColumn: 5, EndByte: 4}}
 	_, err := Rewrite([]Match{m}, "g($Y)")
 	var te *TemplateError
-	if !errors.As(err, &te) || !errors.Is(err, ErrTemplate) || te.Var != "Y" {
-		t.Fatalf("Rewrite error = %v, want a TemplateError for Y", err)
+	if !errors.As(err, &te) || !errors.Is(err, ErrTemplate) || te.Var != "Y" || te.Problem != TemplateUnbound || te.Offset != 2 {
+		t.Fatalf("Rewrite error = %v, want a TemplateError for Y at byte 2", err)
 	}
 }
 
