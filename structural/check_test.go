@@ -25,9 +25,9 @@ func TestCheckTemplate(t *testing.T) {
 		{"f($A, $B)", "g($B, $A, $A)", "", 0},
 		{"old_api($X)", "new_api($Y)", "Y", 8},
 		{"f($A)", "g($A, $B)", "B", 6},
-		{"f($_X)", "g($_X)", "_X", 2},  // anonymous: captures nothing
-		{"f($$$)", "g($$$)", "", 0},    // a bare $$$ is literal text in a template
-		{"f($X)", "`$${x}`", "", 0},    // a $ that no name follows is literal
+		{"f($_X)", "g($_X)", "_X", 2}, // anonymous: captures nothing
+		{"f($$$)", "g($$$)", "", 0},   // a bare $$$ is literal text in a template
+		{"f($X)", "`$${x}`", "", 0},   // a $ that no name follows is literal
 		{"f($X)", "g(\n  $$$REST)", "REST", 5},
 	}
 	for _, tc := range tests {

@@ -74,11 +74,11 @@ type Edit struct {
 	// Language is the language of the file, which [CheckEdits] parses it
 	// in; empty means the one its extension names.
 	Language  Language `json:"language,omitempty"`
-	Range     Range  `json:"range"`
-	StartByte int    `json:"start_byte"`
-	EndByte   int    `json:"end_byte"`
-	Old       string `json:"old"`
-	New       string `json:"new"`
+	Range     Range    `json:"range"`
+	StartByte int      `json:"start_byte"`
+	EndByte   int      `json:"end_byte"`
+	Old       string   `json:"old"`
+	New       string   `json:"new"`
 }
 
 // tplPart is a literal or a metavariable reference of a template.
