@@ -145,7 +145,7 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 	attrs := map[string]string{
 		"engine":     engine,
 		"language":   string(m.Language),
-		"pattern":    pattern,
+		"pattern":    excerpt(pattern, excerptBytes),
 		"start_byte": strconv.Itoa(m.Range.StartByte),
 		"end_byte":   strconv.Itoa(m.Range.EndByte),
 	}
