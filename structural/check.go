@@ -76,22 +76,22 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 	}
 	g, ok := grammarOf(lang)
 	if !ok {
-		return fmt.Errorf("%w: cannot check that the rewritten %s parses: this build has no grammar for %q", ErrUnavailable, path, lang)
+		return fmt.Errorf("%w: cannot check that the rewritten %s parses: this build has no grammar for %q", ErrUnavailable, printable(path), lang)
 	}
 	ps := parsers[lang]
 	if ps == nil {
 		if ps, err = newParser(g); err != nil {
-			return fmt.Errorf("cannot check that the rewritten %s parses: %w", path, err)
+			return fmt.Errorf("cannot check that the rewritten %s parses: %w", printable(path), err)
 		}
 		parsers[lang] = ps
 	}
 	before, ok := ps.parse(src, nil, nil)
 	if !ok {
-		return fmt.Errorf("structural: %s could not be parsed", path)
+		return fmt.Errorf("structural: %s could not be parsed", printable(path))
 	}
 	after, ok := ps.parse(out, nil, nil)
 	if !ok {
-		return fmt.Errorf("structural: the rewritten %s could not be parsed", path)
+		return fmt.Errorf("structural: the rewritten %s could not be parsed", printable(path))
 	}
 	es := append([]Edit(nil), edits...)
 	sort.Slice(es, func(i, j int) bool { return es[i].StartByte < es[j].StartByte })

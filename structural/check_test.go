@@ -153,3 +153,32 @@ func TestCheckEditsStale(t *testing.T) {
 		t.Fatalf("CheckEdits = %v, want ErrStaleEdit", err)
 	}
 }
+
+// TestTemplateErrorQuotesOddFileNames: a file name with an escape
+// sequence or a line break reaches a message quoted, never raw.
+func TestTemplateErrorQuotesOddFileNames(t *testing.T) {
+	name := "a\x1b[31m\n.py"
+	root := projectWith(t, map[string]string{name: "x = old_api(1)\n"})
+	res, err := NewBuiltin(BuiltinOptions{}).Search(context.Background(), Request{Root: root, Pattern: "old_api($X)", Language: Python})
+	if err != nil || len(res.Matches) != 1 {
+		t.Fatalf("search: %v, %d matches", err, len(res.Matches))
+	}
+	edits, err := Rewrite(res.Matches, "new_api($X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []string{(&TemplateError{Template: "t", Problem: TemplateSyntax, Offset: -1, Path: name, Line: 1, Column: 5, Reason: "r"}).Error()}
+	if err := CheckEdits(context.Background(), root, edits, "new_api($X"); err == nil {
+		t.Error("CheckEdits let the edit through")
+	} else {
+		msgs = append(msgs, err.Error())
+	}
+	if _, err := ApplyEdits(nil, edits); err != nil {
+		msgs = append(msgs, err.Error())
+	}
+	for _, msg := range msgs {
+		if strings.ContainsAny(msg, "\x1b\n") {
+			t.Errorf("message %q carries the name raw", msg)
+		}
+	}
+}

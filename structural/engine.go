@@ -22,6 +22,8 @@ type Engine interface {
 // A Request is one structural search.
 type Request struct {
 	// Root is the project root directory; every path stays inside it.
+	// Empty means [Options.Dir] for [Search] and the [Provider], and the
+	// working directory for an engine called directly.
 	Root string
 	// Pattern is the ast-grep style pattern, such as "old_api($$$ARGS)".
 	Pattern string

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ErrInvalidPattern is matched (errors.Is) by every [*PatternError].
@@ -106,4 +108,16 @@ var problemText = map[PatternProblem]string{
 	ProblemLanguage:  "the language is not supported",
 	ProblemEngine:    "the engine could not parse it",
 	ProblemTooLarge:  "it is too large",
+}
+
+// printable returns a file name for a message: as it is, or quoted when it
+// holds control characters or invalid UTF-8, so that no message carries
+// an escape sequence or a line break from a file name to a terminal.
+func printable(name string) string {
+	for _, c := range name {
+		if c == utf8.RuneError || unicode.IsControl(c) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }

@@ -57,7 +57,7 @@ func (e *TemplateError) Error() string {
 		msg += "$" + e.Var + ": "
 	}
 	if e.Path != "" {
-		msg += fmt.Sprintf("%s:%d:%d: ", e.Path, e.Line, e.Column)
+		msg += fmt.Sprintf("%s:%d:%d: ", printable(e.Path), e.Line, e.Column)
 	}
 	return msg + e.Reason
 }
@@ -294,7 +294,7 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 	at := 0
 	for _, e := range es {
 		if e.StartByte < at || e.EndByte > len(src) || e.StartByte > e.EndByte || string(src[e.StartByte:e.EndByte]) != e.Old {
-			return nil, fmt.Errorf("%w: %s bytes %d-%d", ErrStaleEdit, e.Path, e.StartByte, e.EndByte)
+			return nil, fmt.Errorf("%w: %s bytes %d-%d", ErrStaleEdit, printable(e.Path), e.StartByte, e.EndByte)
 		}
 		out = append(out, src[at:e.StartByte]...)
 		out = append(out, e.New...)
