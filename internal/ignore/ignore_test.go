@@ -1,6 +1,8 @@
 package ignore
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"testing/fstest"
 
@@ -166,4 +168,24 @@ func FuzzMatch(f *testing.F) {
 			t.Fatalf("the escaped literal /%s does not match %q", esc, p)
 		}
 	})
+}
+
+// TestSymlinkedIgnoreFileOnDisk: the same through an os.Root, as the
+// walks open the project, and as git 2.32 and later read the work tree.
+func TestSymlinkedIgnoreFileOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "real"), []byte("*.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, ".gitignore")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if NewTree(root.FS()).Ignored("a.go", false) {
+		t.Error("a symbolic link named .gitignore was followed")
+	}
 }
