@@ -24,6 +24,13 @@ type Query struct {
 	Symbol string `json:"symbol,omitempty"`
 	// Kinds restricts the answer to these kinds; empty means any.
 	Kinds []Kind `json:"kinds,omitempty"`
+	// Pattern is a structural pattern in ast-grep's pattern language, such
+	// as "old_api($$$ARGS)", when the question is about code of a given
+	// shape. A structural provider answers it; the others ignore it.
+	Pattern string `json:"pattern,omitempty"`
+	// Language is the pattern's language by name, such as "go"; empty
+	// means every language in which the pattern parses.
+	Language string `json:"language,omitempty"`
 }
 
 // Wants reports whether q asks for records of kind k.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/safeexec"
@@ -96,6 +97,9 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	if !req.Language.Valid() {
 		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemLanguage, Offset: -1}
+	}
+	if err := checkPatternSize(req.Pattern, req.Language); err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(req.Pattern) == "" {
 		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemEmpty, Offset: -1}
@@ -306,7 +310,9 @@ func (sm *sgMatch) toMatch() (Match, error) {
 	if err != nil {
 		return Match{}, err
 	}
-	m := Match{Path: filepath.ToSlash(*sm.File), Range: rng, Text: text, Lines: sm.Lines}
+	first, _, _ := strings.Cut(sm.Lines, "\n")
+	m := Match{Path: filepath.ToSlash(*sm.File), Range: rng, Text: text,
+		Lines: windowLines(sm.Lines, rng.StartColumn, len(text)), Indent: leadingSpace(first)}
 	if mv := sm.MetaVariables; mv != nil {
 		for name, n := range mv.Single {
 			t, r, err := n.convert()
@@ -348,6 +354,19 @@ func (sm *sgMatch) toMatch() (Match, error) {
 		return Match{}, err
 	}
 	return m, nil
+}
+
+// windowLines cuts the full lines ast-grep prints around a match to the
+// display window of [Match.Lines], given the match's one-based code-point
+// column on its first line and its length in bytes.
+func windowLines(lines string, col, n int) string {
+	start := 0
+	for c := 1; c < col && start < len(lines) && lines[start] != '\n'; c++ {
+		_, w := utf8.DecodeRuneInString(lines[start:])
+		start += w
+	}
+	end := min(start+n, len(lines))
+	return newLineIndex([]byte(lines)).lines(start, end)
 }
 
 func (n *sgNode) convert() (string, Range, error) {

@@ -4,7 +4,9 @@ package structural
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -62,5 +64,57 @@ func BenchmarkCompile(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCompileNested compiles the nested pattern, x+x+...+x,
+// at two sizes: the time and bytes per compile grow by the same factor as
+// the terms.
+func BenchmarkCompileNested(b *testing.B) {
+	for _, terms := range []int{5000, 20000} {
+		b.Run(fmt.Sprint(terms), func(b *testing.B) {
+			pat := sumPattern(terms)
+			for b.Loop() {
+				if _, err := Compile(pat, Go); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLongLine searches the one-line files (a minified
+// JavaScript file, a Go function of one line) at two sizes: time, memory
+// and the bytes of Lines per search grow linearly with the calls.
+func BenchmarkLongLine(b *testing.B) {
+	for _, bc := range []struct {
+		name, file, pattern string
+		lang                Language
+		src                 func(int) string
+	}{
+		{"js", "b.min.js", "a($X)", JavaScript, minifiedJS},
+		{"go", "long.go", "fn($X)", Go, longGoLine},
+	} {
+		for _, calls := range []int{10000, 40000} {
+			b.Run(fmt.Sprintf("%s/%d", bc.name, calls), func(b *testing.B) {
+				dir := b.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, bc.file), []byte(bc.src(calls)), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				req := Request{Root: dir, Pattern: bc.pattern, Language: bc.lang, Limits: Limits{MaxMatches: 1 << 20}}
+				var lines int
+				for b.Loop() {
+					res, err := NewBuiltin(BuiltinOptions{CacheBytes: -1}).Search(context.Background(), req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					lines = 0
+					for _, m := range res.Matches {
+						lines += len(m.Lines)
+					}
+				}
+				b.ReportMetric(float64(lines), "lines-bytes/op")
+			})
+		}
 	}
 }

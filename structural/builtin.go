@@ -358,6 +358,7 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node uint32, 
 		Range:    li.rng(int(n.start), int(n.end)),
 		Text:     string(t.src[n.start:n.end]),
 		Lines:    li.lines(int(n.start), int(n.end)),
+		Indent:   li.lineIndent(int(n.start)),
 	}
 	capNode := func(i uint32) Node {
 		c := &t.nodes[i]

@@ -72,20 +72,38 @@ func isWord(s string) bool {
 	return true
 }
 
+// A pattern's chains are a prefilter, so keeping fewer of them, or a
+// prefix of one, loses no match: a file holding a whole chain holds its
+// prefix. Bounding both keeps compiling a large pattern (x+x+...+x holds
+// one chain a level) linear in its size, and checking a file cheap.
+const (
+	maxChains       = 8  // the longest distinct chains are kept
+	maxChainAnchors = 16 // the tokens of one chain that are anchored
+)
+
 // buildChains compiles p's chains of two or more anchors.
 func (p *Pattern) buildChains() {
 	if !chainGrammars[p.lang] || len(p.alts) > 0 {
 		return
 	}
-	var exprs []string
-	p.walkChains(&p.root, &exprs)
-	sort.Slice(exprs, func(i, j int) bool { return len(exprs[i]) > len(exprs[j]) })
-	for _, e := range exprs {
+	var runs [][]string
+	p.walkChains(&p.root, &runs)
+	sort.SliceStable(runs, func(i, j int) bool { return len(runs[i]) > len(runs[j]) })
+	seen := map[string]bool{}
+	for _, run := range runs {
+		e := strings.Join(run, p.g.gapExpr())
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
 		p.chains = append(p.chains, regexp.MustCompile(e))
+		if len(p.chains) == maxChains {
+			break
+		}
 	}
 }
 
-func (p *Pattern) walkChains(n *pnode, out *[]string) {
+func (p *Pattern) walkChains(n *pnode, out *[][]string) {
 	if n.kind != pInternal {
 		return
 	}
@@ -95,7 +113,7 @@ func (p *Pattern) walkChains(n *pnode, out *[]string) {
 	var run []string
 	flush := func() {
 		if len(run) >= 2 {
-			*out = append(*out, strings.Join(run, p.g.gapExpr()))
+			*out = append(*out, append([]string(nil), run[:min(len(run), maxChainAnchors)]...))
 		}
 		run = run[:0]
 	}

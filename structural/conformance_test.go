@@ -2,6 +2,7 @@ package structural
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -9,52 +10,69 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
-// searchProvider answers a query's Text as a pattern, so the conformance kit
-// can check the records structural search emits: valid, within the
-// structural ceiling (or weak, for the fallback), and located inside the
-// root on real lines and columns.
-type searchProvider struct {
-	root string
-	opts Options
+// lockedSymbols is a symbol searcher safe for concurrent use that answers
+// every question with the same records.
+type lockedSymbols struct {
+	mu    sync.Mutex
+	calls [][]string
+	resp  evidence.Response
 }
 
-func (searchProvider) Name() string { return ProviderName }
-
-func (p searchProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
-	a, err := Search(ctx, p.opts, Request{Root: p.root, Pattern: q.Text})
-	if err != nil {
-		return evidence.Response{}, err
-	}
-	recs := a.Records(q.Text)
-	for i := range recs {
-		recs[i].Provider = ProviderName
-	}
-	return evidence.Response{Records: recs, Report: a.Report}, nil
+func (l *lockedSymbols) SearchSymbols(_ context.Context, names []string) (evidence.Response, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, names)
+	return l.resp, nil
 }
 
-func TestConformance(t *testing.T) {
-	root := testtool.WriteTree(t, map[string]string{
+func conformanceTree(t *testing.T) string {
+	return testtool.WriteTree(t, map[string]string{
 		"a.py":     "# é 日本 😀\nold_api(1, 2)\nx = old_api(old_api(3))\n",
 		"b/c.go":   "package c\n\n// 😀 old_api(9)\nfunc f() { old_api(\"é\", 2) }\n",
 		"d/e.ts":   "const s = \"日本\"; old_api(s);\n",
 		"notes.md": "old_api( is mentioned here\n",
 	})
-	queries := []evidence.Query{{Text: "old_api($$$A)"}, {Text: "old_api($X)"}, {Text: "never_called($X)"}}
-	t.Run("builtin", func(t *testing.T) {
-		p := searchProvider{root: root}
-		resp, err := p.Gather(context.Background(), queries[0])
+}
+
+// TestConformance runs the evidencetest kit over the Provider: its
+// structural answer (the fallback without cgo), its fallback when
+// structural search is disabled, and its answer to questions in words,
+// with a symbol searcher whose records it passes on under its own name.
+func TestConformance(t *testing.T) {
+	root := conformanceTree(t)
+	patterns := []evidence.Query{
+		{Pattern: "old_api($$$A)"},
+		{Pattern: "old_api($X)", Language: "python"},
+		{Pattern: "old_api($X)", Language: "ts"},
+		{Pattern: "never_called($X)"},
+		{Pattern: "old_api($X)", Language: "cobol"},
+	}
+	words := []evidence.Query{
+		{Text: "who calls old_api?"},
+		{Text: "where is `f` defined", Language: "go"},
+		{Text: "what changed in this file?"},
+		{Symbol: "old_api"},
+		{},
+	}
+	symbols := &lockedSymbols{resp: evidence.Response{Records: []evidence.Record{symbolRecord("a.py", 2)}}}
+	t.Run("structural", func(t *testing.T) {
+		p := New(Options{Dir: root})
+		resp, err := p.Gather(context.Background(), patterns[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		// a.py holds three calls (one nested), c.go one outside its comment,
 		// e.ts one; without cgo the answer is the lexical fallback, which
-		// also finds the comment and the Markdown mention.
+		// also finds the comment.
 		if n := len(resp.Records); n < 5 {
 			t.Fatalf("%d records, want at least 5: %+v", n, resp.Report)
 		}
-		evidencetest.TestProvider(t, p, root, queries...)
+		evidencetest.TestProvider(t, p, root, patterns...)
 	})
-	t.Run("lexical fallback", func(t *testing.T) {
-		evidencetest.TestProvider(t, searchProvider{root: root, opts: Options{Disabled: true}}, root, queries...)
+	t.Run("fallback", func(t *testing.T) {
+		evidencetest.TestProvider(t, New(Options{Dir: root, Disabled: true, Symbols: symbols}), root, patterns...)
+	})
+	t.Run("words", func(t *testing.T) {
+		evidencetest.TestProvider(t, New(Options{Dir: root, Symbols: symbols}), root, words...)
 	})
 }

@@ -39,9 +39,12 @@
 // [ErrInvalidPattern]): empty, unparsable (an ERROR node, unless its whole
 // text is a metavariable standing for the items between brackets, as in
 // impl $T for $S { $$$ }), incomplete (a MISSING node other than a
-// left-out statement terminator), several top-level nodes, or a bare $$$.
+// left-out statement terminator), several top-level nodes, a bare $$$, or
+// too large (longer than [MaxPatternBytes] or naming more than
+// [MaxPatternVars] metavariables).
 // So an invalid pattern is never confused with a valid one that found
-// nothing, and can never drive a rewrite.
+// nothing, and can never drive a rewrite. Compiling takes time linear in
+// the pattern's size, and an error quotes at most its first 80 bytes.
 //
 // # Engines
 //
@@ -66,12 +69,26 @@
 // index) asked about the identifiers the pattern names: where those
 // names resolve, not where the pattern matches, which the answer says too.
 //
+// Every search walks the files as git sees them: what the tree's
+// .gitignore files and .git/info/exclude ignore is left out, except a
+// file or directory the request names itself (see [Request.Paths]).
+//
 // # Evidence
+//
+// [New] returns the [Provider], structural search as an
+// [evidence.Provider]: a query with a Pattern (and Language) is a
+// structural search, and a question in words (Text, or Symbol) gets the
+// labelled lexical and symbol fallback on its identifier-like terms
+// ([TextTerms]), which never claims structural precision.
 //
 // [Match.Record] turns a match into an [evidence.Record] of kind structural
 // match, provenance structural-match and tier structural: an AST match is
 // structural however confident the engine is. Ranges are one-based,
 // half-open, in Unicode code points, with the byte offsets alongside.
+// What a match carries for display is bounded, so a minified file of one
+// long line costs time and memory linear in its size: [Match.Lines] is a
+// window around the match, with [Cut] where text was left out, and record
+// excerpts and captures are cut at a kilobyte.
 //
 // # Rewrites
 //
@@ -80,4 +97,9 @@
 // separators), multi-line text re-indented to the match's indentation with
 // tabs or spaces as the file has them, and only the outermost of nested
 // matches rewritten. [ApplyEdits] applies them to a source in memory.
+// Before anything is written a template is checked: [CheckTemplate]
+// refuses one naming a metavariable the pattern does not bind, and
+// [CheckEdits] one whose rewritten code does not parse (an ERROR or
+// MISSING node the file did not have), each a [*TemplateError] saying
+// where; [Provider.Rewrite] does all three.
 package structural

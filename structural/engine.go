@@ -22,6 +22,8 @@ type Engine interface {
 // A Request is one structural search.
 type Request struct {
 	// Root is the project root directory; every path stays inside it.
+	// Empty means [Options.Dir] for [Search] and the [Provider], and the
+	// working directory for an engine called directly.
 	Root string
 	// Pattern is the ast-grep style pattern, such as "old_api($$$ARGS)".
 	Pattern string
@@ -30,7 +32,11 @@ type Request struct {
 	Language Language
 	// Paths are files, directories or globs (with ** for any depth),
 	// relative to Root or absolute inside it. Empty means all of Root.
-	// .git, vendor and node_modules directories are never entered.
+	// .git, vendor and node_modules directories are never entered, and
+	// what the tree's .gitignore files and .git/info/exclude ignore is
+	// left out, as git and ripgrep leave it out; a file or directory named
+	// here is searched even when ignored (what is ignored below a named
+	// directory stays out), as ripgrep searches what it is given.
 	Paths []string
 	// Limits bound the work; the zero value uses the defaults.
 	Limits Limits

@@ -3,6 +3,9 @@ package structural
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ErrInvalidPattern is matched (errors.Is) by every [*PatternError].
@@ -35,10 +38,42 @@ const (
 	// ProblemEngine: the external engine rejected the pattern (its warning
 	// is in Detail).
 	ProblemEngine PatternProblem = "engine-rejected"
+	// ProblemTooLarge: the pattern is longer than [MaxPatternBytes] or
+	// names more than [MaxPatternVars] metavariables.
+	ProblemTooLarge PatternProblem = "too-large"
 )
 
+// The largest pattern accepted: at most MaxPatternBytes bytes, naming at
+// most MaxPatternVars distinct capturing metavariables. Compiling is
+// linear in a pattern's size, and matching costs grow with the number of
+// metavariables a match must keep; real patterns are far smaller.
+const (
+	MaxPatternBytes = 64 << 10
+	MaxPatternVars  = 256
+)
+
+// checkPatternSize refuses a pattern longer than MaxPatternBytes.
+func checkPatternSize(pattern string, lang Language) error {
+	if len(pattern) > MaxPatternBytes {
+		return &PatternError{Pattern: pattern, Language: lang, Problem: ProblemTooLarge, Offset: -1,
+			Detail: fmt.Sprintf("it is %d bytes long, more than the %d a pattern may have", len(pattern), MaxPatternBytes)}
+	}
+	return nil
+}
+
+// quotedBytes is how much of a pattern or template an error message
+// quotes.
+const quotedBytes = 80
+
+// quote returns s quoted, cut to its first quotedBytes bytes (with [Cut])
+// when longer, so an error never carries a huge pattern along.
+func quote(s string) string {
+	return strconv.Quote(excerpt(s, quotedBytes))
+}
+
 // A PatternError reports a pattern that cannot be used. It is never
-// confused with a valid pattern that found nothing.
+// confused with a valid pattern that found nothing. Its message quotes at
+// most the pattern's first 80 bytes.
 type PatternError struct {
 	Pattern  string
 	Language Language
@@ -51,7 +86,7 @@ type PatternError struct {
 }
 
 func (e *PatternError) Error() string {
-	msg := fmt.Sprintf("structural: invalid %s pattern %q: %s", e.Language, e.Pattern, problemText[e.Problem])
+	msg := fmt.Sprintf("structural: invalid %s pattern %s: %s", e.Language, quote(e.Pattern), problemText[e.Problem])
 	if e.Offset >= 0 {
 		msg += fmt.Sprintf(" at byte %d", e.Offset)
 	}
@@ -72,4 +107,17 @@ var problemText = map[PatternProblem]string{
 	ProblemBareMulti: "a bare multi-node metavariable ($$$) matches no particular code",
 	ProblemLanguage:  "the language is not supported",
 	ProblemEngine:    "the engine could not parse it",
+	ProblemTooLarge:  "it is too large",
+}
+
+// printable returns a file name for a message: as it is, or quoted when it
+// holds control characters or invalid UTF-8, so that no message carries
+// an escape sequence or a line break from a file name to a terminal.
+func printable(name string) string {
+	for _, c := range name {
+		if c == utf8.RuneError || unicode.IsControl(c) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/structural"
 )
 
@@ -74,13 +75,67 @@ func ExampleSearch() {
 	ans, _ := structural.Search(context.Background(), structural.Options{Disabled: true},
 		structural.Request{Root: dir, Pattern: "old_api($X)", Language: structural.Python})
 	fmt.Println(ans.Report.State, len(ans.Lexical.Hits))
-	for _, r := range ans.Records("old_api($X)") {
+	for _, r := range ans.Records() {
 		fmt.Println(r.StartLine, r.Provenance, r.Trust)
 	}
 	// Output:
 	// disabled 2
 	// 2 lexical weak
 	// 3 lexical weak
+}
+
+func ExampleNew() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+	p := structural.New(structural.Options{Dir: dir})
+	resp, err := p.Gather(context.Background(), evidence.Query{Pattern: "old_api($$$ARGS)", Language: "python"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Name(), resp.Report.State)
+	for _, r := range resp.Records {
+		fmt.Println(r.Location(), r.Kind, r.Trust, r.Metadata.Excerpt)
+	}
+	// Output:
+	// structural available
+	// app.py:2:5-2:18 structural_match structural old_api(1, 2)
+}
+
+// A question in words has no pattern: the provider searches the words
+// that look like code, as text, and says that this is weak evidence.
+func ExampleProvider_Gather() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+	p := structural.New(structural.Options{Dir: dir})
+	resp, _ := p.Gather(context.Background(), evidence.Query{Text: "who calls old_api?"})
+	fmt.Println(structural.TextTerms("who calls old_api?"))
+	for _, r := range resp.Records {
+		fmt.Println(r.Location(), r.Provenance, r.Trust)
+	}
+	fmt.Println(strings.Contains(resp.Report.Reason, "without structural precision"))
+	// Output:
+	// [old_api]
+	// app.py:2:5-2:12 lexical weak
+	// app.py:3:7-3:14 lexical weak
+	// true
+}
+
+func ExampleProvider_Rewrite() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+	p := structural.New(structural.Options{Dir: dir})
+	ans, _ := p.Search(context.Background(), structural.Request{Pattern: "old_api($A, $B)", Language: structural.Python})
+	edits, err := p.Rewrite(context.Background(), ans, "new_api($B, $A)")
+	fmt.Println(edits[0].Old, "→", edits[0].New, err)
+	_, err = p.Rewrite(context.Background(), ans, "new_api($B, $C)")
+	fmt.Println(err)
+	_, err = p.Rewrite(context.Background(), ans, "new_api($B,")
+	var te *structural.TemplateError
+	fmt.Println(errors.As(err, &te), te.Problem, te.Path, te.Line)
+	// Output:
+	// old_api(1, 2) → new_api(2, 1) <nil>
+	// structural: replacement template "new_api($B, $C)": $C at byte 12: the pattern binds no metavariable of that name
+	// true syntax-error app.py 2
 }
 
 func ExampleParseAstGrepStream() {

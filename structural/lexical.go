@@ -20,8 +20,10 @@ const LexicalNotice = "lexical fallback: these are text matches of the pattern's
 type LexicalHit struct {
 	Path  string `json:"path"`
 	Range Range  `json:"range"` // the word on that line
-	Line  string `json:"line"`
-	Word  string `json:"word"`
+	// Line is the line, for display; a long one is cut to a window around
+	// the word, as [Match.Lines] is.
+	Line string `json:"line"`
+	Word string `json:"word"`
 }
 
 // A LexicalResult is what the fallback found, and why it ran.
@@ -58,14 +60,23 @@ func patternWords(pattern string) []string {
 // it reports every line that contains, as a whole word, the longest
 // identifier the pattern spells. reason says why it runs.
 func LexicalSearch(ctx context.Context, req Request, reason string) (*LexicalResult, error) {
+	words := patternWords(req.Pattern)
+	if len(words) > 1 {
+		words = words[:1]
+	}
+	return lexicalSearch(ctx, req, words, reason, "the pattern spells no identifier to search for as text")
+}
+
+// lexicalSearch reports every occurrence of any of words as a whole word
+// in the request's files, ordered by path and offset; none says why
+// there is nothing to search for.
+func lexicalSearch(ctx context.Context, req Request, words []string, reason, none string) (*LexicalResult, error) {
 	lim := req.Limits.withDefaults()
 	res := &LexicalResult{Reason: reason, Notice: LexicalNotice, Hits: []LexicalHit{}}
-	words := patternWords(req.Pattern)
 	if len(words) == 0 {
-		res.Notes = append(res.Notes, "the pattern spells no identifier to search for as text")
+		res.Notes = append(res.Notes, none)
 		return res, nil
 	}
-	word := []byte(words[0])
 	root, err := contain.Open(req.Root)
 	if err != nil {
 		return nil, err
@@ -85,6 +96,7 @@ func LexicalSearch(ctx context.Context, req Request, reason string) (*LexicalRes
 	res.Files = len(files.files)
 	res.Truncated = files.truncated
 	fsys := root.FS()
+	var hits []LexicalHit
 	for _, rel := range files.files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -93,26 +105,40 @@ func LexicalSearch(ctx context.Context, req Request, reason string) (*LexicalRes
 			continue
 		}
 		src, err := fs.ReadFile(fsys, rel)
-		if err != nil || !bytes.Contains(src, word) {
+		if err != nil {
 			continue
 		}
-		li := newLineIndex(src)
-		for off := 0; ; {
-			i := bytes.Index(src[off:], word)
-			if i < 0 {
-				break
+		var li *lineIndex
+		hits = hits[:0]
+		for _, w := range words {
+			word := []byte(w)
+			for off := 0; ; {
+				i := bytes.Index(src[off:], word)
+				if i < 0 {
+					break
+				}
+				s, e := off+i, off+i+len(word)
+				off = e
+				if (s > 0 && isWordByte(src[s-1])) || (e < len(src) && isWordByte(src[e])) {
+					continue
+				}
+				if li == nil {
+					li = newLineIndex(src)
+				}
+				hits = append(hits, LexicalHit{Path: rel, Range: li.rng(s, e), Line: li.lines(s, e), Word: w})
+				if len(hits) > lim.MaxMatches {
+					break // more than can be kept from this file
+				}
 			}
-			s, e := off+i, off+i+len(word)
-			off = e
-			if (s > 0 && isWordByte(src[s-1])) || (e < len(src) && isWordByte(src[e])) {
-				continue
-			}
+		}
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Range.StartByte < hits[j].Range.StartByte })
+		for _, h := range hits {
 			if len(res.Hits) >= lim.MaxMatches {
 				res.Truncated = true
 				res.Notes = append(res.Notes, fmt.Sprintf("stopped after %d hits (limit max_matches)", lim.MaxMatches))
 				return res, nil
 			}
-			res.Hits = append(res.Hits, LexicalHit{Path: rel, Range: li.rng(s, e), Line: li.lines(s, e), Word: string(word)})
+			res.Hits = append(res.Hits, h)
 		}
 	}
 	return res, nil
@@ -123,8 +149,13 @@ func isWordByte(c byte) bool {
 }
 
 // Record returns the hit as weak, lexical evidence: it says the pattern's
-// word is there, not that the pattern matches.
+// word is there, not that the pattern matches. An empty pattern (the hit
+// answers a question in words) is left out of the attributes.
 func (h *LexicalHit) Record(pattern string) evidence.Record {
+	attrs := map[string]string{"word": h.Word, "precision": LexicalNotice}
+	if pattern != "" {
+		attrs["pattern"] = excerpt(pattern, excerptBytes)
+	}
 	return evidence.Record{
 		Kind:        evidence.StructuralMatch,
 		Provider:    ProviderName,
@@ -136,8 +167,6 @@ func (h *LexicalHit) Record(pattern string) evidence.Record {
 		EndLine:     h.Range.EndLine,
 		EndColumn:   h.Range.EndColumn,
 		Confidence:  0.3,
-		Metadata: evidence.Metadata{Excerpt: h.Line, Attributes: map[string]string{
-			"pattern": pattern, "word": h.Word, "precision": LexicalNotice,
-		}},
+		Metadata:    evidence.Metadata{Excerpt: h.Line, Attributes: attrs},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -85,8 +86,15 @@ type Match struct {
 	Range    Range     `json:"range"`
 	Text     string    `json:"text"`
 	Captures []Capture `json:"captures,omitempty"`
-	// Lines is the full text of the lines the match spans, for display.
+	// Lines is the text of the lines the match spans, for display. A long
+	// line is cut to a window around the match (a few dozen bytes of
+	// context on each side, a few hundred bytes of any one line), with
+	// [Cut] where text was left out, so a match in a minified file does
+	// not carry the file along.
 	Lines string `json:"lines,omitempty"`
+	// Indent is the spaces and tabs that start the line the match begins
+	// on; [Expand] indents a multi-line replacement by it.
+	Indent string `json:"indent,omitempty"`
 }
 
 // Validate checks the match's invariants.
@@ -125,14 +133,19 @@ func (m *Match) Capture(name string) (Capture, bool) {
 // ProviderName is the evidence provider name structural records carry.
 const ProviderName = "structural"
 
+// excerptBytes bounds a record's excerpt and each capture attribute.
+const excerptBytes = 1024
+
 // Record returns the match as evidence: kind structural match, provenance
 // structural-match, tier structural (an AST match is structural however
-// sure the engine is). The captures and byte range go into attributes.
+// sure the engine is). The excerpt is the matched code, and the captures
+// and byte range go into attributes; excerpt and captures longer than a
+// kilobyte are cut, with [Cut] at the end.
 func (m *Match) Record(engine, pattern string) evidence.Record {
 	attrs := map[string]string{
 		"engine":     engine,
 		"language":   string(m.Language),
-		"pattern":    pattern,
+		"pattern":    excerpt(pattern, excerptBytes),
 		"start_byte": strconv.Itoa(m.Range.StartByte),
 		"end_byte":   strconv.Itoa(m.Range.EndByte),
 	}
@@ -143,10 +156,10 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 				items = append(items, n.Text)
 			}
 			b, _ := json.Marshal(items)
-			attrs["capture."+c.Name] = string(b)
+			attrs["capture."+c.Name] = excerpt(string(b), excerptBytes)
 			continue
 		}
-		attrs["capture."+c.Name] = c.Text
+		attrs["capture."+c.Name] = excerpt(c.Text, excerptBytes)
 	}
 	return evidence.Record{
 		Kind:        evidence.StructuralMatch,
@@ -159,16 +172,31 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 		EndLine:     m.Range.EndLine,
 		EndColumn:   m.Range.EndColumn,
 		Confidence:  1,
-		Metadata:    evidence.Metadata{Excerpt: m.Text, Attributes: attrs},
+		Metadata:    evidence.Metadata{Excerpt: excerpt(m.Text, excerptBytes), Attributes: attrs},
 	}
 }
 
 // lineIndex converts byte offsets of one file to one-based line and
-// code-point column positions.
+// code-point column positions, and cuts display windows out of its lines.
+// Every call costs time independent of the line's length (but for the
+// bounded windows it copies), so a file of one long line with many
+// matches costs time and memory linear in the file and the matches.
 type lineIndex struct {
 	src    []byte
 	starts []int // byte offset of each line's start
+	// marks are code-point checkpoints, built on the first column asked
+	// for far into a long line: marks[k] is the first rune boundary at or
+	// after k*markStride, and runes[k] the code points before it.
+	marks, runes []int
+	// indentLine and indent remember the last line whose indentation was
+	// asked for, so that matches on one line share one string.
+	indentLine int
+	indent     string
 }
+
+// markStride is the distance between code-point checkpoints, and so the
+// most bytes one column costs to count.
+const markStride = 256
 
 func newLineIndex(src []byte) *lineIndex {
 	starts := []int{0}
@@ -177,13 +205,61 @@ func newLineIndex(src []byte) *lineIndex {
 			starts = append(starts, i+1)
 		}
 	}
-	return &lineIndex{src: src, starts: starts}
+	return &lineIndex{src: src, starts: starts, indentLine: -1}
+}
+
+// line returns the zero-based line of byte offset off.
+func (li *lineIndex) line(off int) int {
+	return sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
+}
+
+// lineEnd returns the byte offset of the end of zero-based line l,
+// without its newline.
+func (li *lineIndex) lineEnd(l int) int {
+	if l+1 < len(li.starts) {
+		return li.starts[l+1] - 1
+	}
+	return len(li.src)
 }
 
 // pos returns the one-based line and code-point column of byte offset off.
 func (li *lineIndex) pos(off int) (line, col int) {
-	l := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
-	return l + 1, utf8.RuneCount(li.src[li.starts[l]:off]) + 1
+	l := li.line(off)
+	ls := li.starts[l]
+	if off-ls <= 2*markStride {
+		return l + 1, utf8.RuneCount(li.src[ls:off]) + 1
+	}
+	// A line start is a rune boundary of a decoding from the file's start
+	// (the newline before it is one byte and ends any sequence), so the
+	// difference of two counts from the start is the count between them,
+	// as utf8.RuneCount makes it, invalid bytes included.
+	return l + 1, li.runesBefore(off) - li.runesBefore(ls) + 1
+}
+
+// runesBefore returns utf8.RuneCount(src[:off]) in bounded time.
+func (li *lineIndex) runesBefore(off int) int {
+	if li.marks == nil {
+		n := len(li.src)/markStride + 1
+		li.marks, li.runes = make([]int, 0, n), make([]int, 0, n)
+		count := 0
+		for i := 0; ; {
+			for len(li.marks)*markStride <= i && len(li.marks) < n {
+				li.marks = append(li.marks, i)
+				li.runes = append(li.runes, count)
+			}
+			if i >= len(li.src) {
+				break
+			}
+			_, w := utf8.DecodeRune(li.src[i:])
+			i += w
+			count++
+		}
+	}
+	k := off / markStride
+	if k >= len(li.marks) || li.marks[k] > off {
+		k--
+	}
+	return li.runes[k] + utf8.RuneCount(li.src[li.marks[k]:off])
 }
 
 func (li *lineIndex) rng(start, end int) Range {
@@ -192,16 +268,80 @@ func (li *lineIndex) rng(start, end int) Range {
 	return Range{StartLine: sl, StartColumn: sc, EndLine: el, EndColumn: ec, StartByte: start, EndByte: end}
 }
 
-// lines returns the full lines that [start, end) touches, without the
-// final newline.
+// lineIndent returns the spaces and tabs that start the line holding
+// byte offset off.
+func (li *lineIndex) lineIndent(off int) string {
+	l := li.line(off)
+	if l != li.indentLine {
+		ls, e := li.starts[l], li.starts[l]
+		for e < len(li.src) && (li.src[e] == ' ' || li.src[e] == '\t') {
+			e++
+		}
+		li.indentLine, li.indent = l, string(li.src[ls:e])
+	}
+	return li.indent
+}
+
+// Cut marks where a display window left text out.
+const Cut = "…"
+
+// The display window of a line (see [Match.Lines]): at most
+// windowContext bytes before the match on its first line and after it on
+// its last, and at most windowLine bytes of any one line.
+const (
+	windowContext = 80
+	windowLine    = 320
+)
+
+// lines returns the lines that [start, end) touches, without the final
+// newline, each cut to its display window.
 func (li *lineIndex) lines(start, end int) string {
-	s := start
-	for s > 0 && li.src[s-1] != '\n' {
-		s--
+	first, last := li.line(start), li.line(end)
+	var b strings.Builder
+	for l := first; l <= last; l++ {
+		if l > first {
+			b.WriteByte('\n')
+		}
+		ls, le := li.starts[l], li.lineEnd(l)
+		from, to := ls, le
+		if l == first {
+			from = max(ls, start-windowContext)
+		}
+		if l == last {
+			to = min(le, max(end, from)+windowContext)
+		}
+		to = min(to, from+windowLine)
+		writeWindow(&b, li.src, ls, le, from, to)
 	}
-	e := end
-	for e < len(li.src) && li.src[e] != '\n' {
-		e++
+	return b.String()
+}
+
+// writeWindow writes src[from:to] of the line src[ls:le], moved inward to
+// rune boundaries, with Cut on each side where the line goes on.
+func writeWindow(b *strings.Builder, src []byte, ls, le, from, to int) {
+	for from < to && from > ls && !utf8.RuneStart(src[from]) {
+		from++
 	}
-	return string(li.src[s:e])
+	for to > from && to < le && !utf8.RuneStart(src[to]) {
+		to--
+	}
+	if from > ls {
+		b.WriteString(Cut)
+	}
+	b.Write(src[from:to])
+	if to < le {
+		b.WriteString(Cut)
+	}
+}
+
+// excerpt returns s when it is at most n bytes, and otherwise its first
+// n bytes or fewer (cut at a rune boundary) followed by [Cut].
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + Cut
 }

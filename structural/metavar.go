@@ -1,6 +1,10 @@
 package structural
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
 
 // mvKind is what a metavariable is.
 type mvKind uint8
@@ -58,6 +62,31 @@ func extractMetaVar(src string, sigil rune) (metaVar, bool) {
 		return metaVar{kind: mvDropped, named: named}, true
 	}
 	return metaVar{kind: mvCapture, name: rest, named: named}, true
+}
+
+// metaVarOf is extractMetaVar of a node's text, without copying the text
+// of a node that cannot be a metavariable: one that does not start with
+// sigil, or goes on with anything but sigils and name characters. So a
+// pattern's nodes cost time for their own text only, however deep the
+// pattern nests.
+func (t *tree) metaVarOf(i uint32, sigil rune) (metaVar, bool) {
+	b := t.textBytes(i)
+	var sb [utf8.UTFMax]byte
+	sig := sb[:utf8.EncodeRune(sb[:], sigil)]
+	if !bytes.HasPrefix(b, sig) {
+		return metaVar{}, false
+	}
+	k := 0
+	for k < 3 && bytes.HasPrefix(b, sig) {
+		b = b[len(sig):]
+		k++
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf || !isMetaChar(rune(c)) {
+			return metaVar{}, false
+		}
+	}
+	return extractMetaVar(t.text(i), sigil)
 }
 
 func allMetaChars(s string) bool {

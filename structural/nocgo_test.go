@@ -20,3 +20,13 @@ func TestBuiltinUnavailableWithoutCgo(t *testing.T) {
 		t.Fatalf("Compile = %v, want ErrUnavailable", err)
 	}
 }
+
+// TestCheckEditsUnavailableWithoutCgo: without grammars the rewritten
+// code cannot be parsed, and edits are refused rather than let through.
+func TestCheckEditsUnavailableWithoutCgo(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.go": "package a\nvar x = f(1)\n"})
+	e := Edit{Path: "a.go", StartByte: 18, EndByte: 22, Old: "f(1)", New: "g(1"}
+	if err := CheckEdits(context.Background(), root, []Edit{e}, "g($X"); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("CheckEdits = %v, want ErrUnavailable", err)
+	}
+}

@@ -120,6 +120,9 @@ func Compile(pattern string, lang Language) (*Pattern, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: this build has no tree-sitter (built without cgo)", ErrUnavailable)
 	}
+	if err := checkPatternSize(pattern, lang); err != nil {
+		return nil, err
+	}
 	if !utf8.ValidString(pattern) {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "not valid UTF-8"}
 	}
@@ -319,6 +322,13 @@ func buildPattern(pattern string, lang Language, t *tree, root uint32, offsets [
 	p.collect(&p.root, map[string]bool{}, map[string]bool{})
 	sort.Slice(p.literals, func(i, j int) bool { return len(p.literals[i]) > len(p.literals[j]) })
 	sort.Strings(p.vars)
+	if len(p.vars) > MaxPatternVars {
+		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemTooLarge, Offset: -1,
+			Detail: fmt.Sprintf("it names %d metavariables, more than the %d a pattern may have", len(p.vars), MaxPatternVars)}
+	}
+	if len(p.literals) > maxLiterals {
+		p.literals = p.literals[:maxLiterals]
+	}
 	p.buildChains()
 	return p, nil
 }
@@ -347,7 +357,7 @@ func buildPattern(pattern string, lang Language, t *tree, root uint32, offsets [
 func (t *tree) firstBroken(i uint32, sigil rune) (uint32, bool) {
 	n := &t.nodes[i]
 	if n.flags&flagError != 0 {
-		if _, ok := extractMetaVar(t.text(i), sigil); ok {
+		if _, ok := t.metaVarOf(i, sigil); ok {
 			return 0, false
 		}
 		return i, true
@@ -363,7 +373,7 @@ func (t *tree) brokenBelow(i uint32, sigil rune) (uint32, bool) {
 	kids := t.appendKids(nil, i)
 	for k, c := range kids {
 		if t.nodes[c].flags&flagError != 0 {
-			if _, ok := extractMetaVar(t.text(c), sigil); ok && t.bracketed(kids, k) {
+			if _, ok := t.metaVarOf(c, sigil); ok && t.bracketed(kids, k) {
 				continue
 			}
 			return c, true
@@ -409,7 +419,7 @@ func (t *tree) single(i uint32) bool {
 
 func (p *Pattern) convert(t *tree, i uint32) pnode {
 	n := &t.nodes[i]
-	if mv, ok := extractMetaVar(t.text(i), p.lang.expando()); ok {
+	if mv, ok := t.metaVarOf(i, p.lang.expando()); ok {
 		return pnode{kind: pMeta, mv: mv, sym: n.sym}
 	}
 	if n.nkids == 0 {
@@ -443,6 +453,10 @@ func (p *Pattern) collect(n *pnode, lits, vars map[string]bool) {
 		}
 	}
 }
+
+// maxLiterals bounds the literals a file is checked for: the longest
+// ones, which are the most selective. Keeping fewer loses no match.
+const maxLiterals = 32
 
 // mayMatch reports whether src contains every literal and every chain
 // the pattern needs.

@@ -53,7 +53,7 @@ func TestSearchFallsBackToLexical(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("hits (-want +got):\n%s", diff)
 			}
-			for _, r := range ans.Records(tc.req.Pattern) {
+			for _, r := range ans.Records() {
 				if r.Provenance != trust.Lexical || r.Trust != trust.Weak {
 					t.Errorf("record %+v is not weak lexical evidence", r)
 				}
@@ -86,7 +86,7 @@ func TestSearchStructuralOrError(t *testing.T) {
 	if ans.Lexical != nil || ans.Structural == nil || len(ans.Structural.Matches) != 1 {
 		t.Fatalf("answer %+v", ans)
 	}
-	recs := ans.Records("old_api($X)")
+	recs := ans.Records()
 	if len(recs) != 1 || recs[0].Provenance != trust.StructuralMatch || recs[0].Trust != trust.Structural || recs[0].Metadata.Attributes["capture.X"] != "1" {
 		t.Fatalf("records %+v", recs)
 	}
@@ -160,7 +160,7 @@ func TestSearchFallbackAsksSymbols(t *testing.T) {
 			if ans.Symbols == nil || ans.Lexical == nil || ans.Structural != nil {
 				t.Fatalf("answer %+v", ans)
 			}
-			got := ans.Records(tc.req.Pattern)
+			got := ans.Records()
 			if len(got) != tc.wantRecs || ans.Report.Records != tc.wantRecs {
 				t.Errorf("%d records, report says %d, want %d", len(got), ans.Report.Records, tc.wantRecs)
 			}
@@ -197,8 +197,8 @@ func TestSearchStructuralNeverAsksSymbols(t *testing.T) {
 	if len(f.calls) != 0 || ans.Symbols != nil || ans.Structural == nil {
 		t.Fatalf("a structural answer asked the symbol searcher: calls %q, answer %+v", f.calls, ans)
 	}
-	if len(ans.Records("old_api($X)")) != 1 {
-		t.Errorf("records %+v", ans.Records("old_api($X)"))
+	if len(ans.Records()) != 1 {
+		t.Errorf("records %+v", ans.Records())
 	}
 }
 

@@ -24,7 +24,7 @@ type SymbolSearcher interface {
 }
 
 // SymbolNotice is what the symbol half of a fallback says about itself.
-const SymbolNotice = "symbol fallback: the definitions and references of symbols named like the pattern's identifiers; they show where those names resolve, not where the pattern matches"
+const SymbolNotice = "symbol fallback: the definitions and references of symbols named like the pattern's identifiers (or a question's terms); they show where those names resolve, not where the pattern matches"
 
 // A SymbolResult is what the [SymbolSearcher] returned for a fallback.
 type SymbolResult struct {
@@ -99,13 +99,17 @@ var symbolKeywords = func() map[string]bool {
 	return m
 }()
 
-// searchSymbols runs the symbol half of a fallback. It never fails: an
-// error of the searcher becomes an unavailable report, and an invalid
-// record a dropped one.
-func searchSymbols(ctx context.Context, s SymbolSearcher, pattern string) *SymbolResult {
-	res := &SymbolResult{Names: symbolNames(pattern), Notice: SymbolNotice, Records: []evidence.Record{}}
+// searchSymbols runs the symbol half of a fallback for the names a
+// pattern or a question gives (none says why there are none). It never
+// fails: an error of the searcher becomes an unavailable report, and an
+// invalid record a dropped one.
+func searchSymbols(ctx context.Context, s SymbolSearcher, names []string, none string) *SymbolResult {
+	if len(names) > maxSymbolNames {
+		names = names[:maxSymbolNames]
+	}
+	res := &SymbolResult{Names: names, Notice: SymbolNotice, Records: []evidence.Record{}}
 	if len(res.Names) == 0 {
-		res.Report = evidence.Report{State: evidence.Available, Reason: "the pattern names no identifier to look up"}
+		res.Report = evidence.Report{State: evidence.Available, Reason: none}
 		return res
 	}
 	resp, err := s.SearchSymbols(ctx, res.Names)

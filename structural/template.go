@@ -10,16 +10,56 @@ import (
 // ErrTemplate is matched by every [*TemplateError].
 var ErrTemplate = errors.New("invalid replacement template")
 
-// A TemplateError reports a replacement template that cannot be expanded
-// for a match, such as one naming a metavariable the pattern lacks.
+// A TemplateProblem says what is wrong with a replacement template.
+type TemplateProblem string
+
+// The template problems.
+const (
+	// TemplateUnbound: the template names a metavariable that the pattern
+	// does not bind (or that a match has no capture for), such as $Y in
+	// new_api($Y) for the pattern old_api($X), or an anonymous one ($_X),
+	// which captures nothing.
+	TemplateUnbound TemplateProblem = "unbound-metavariable"
+	// TemplateSyntax: the code the template produces does not parse in the
+	// file's language: the rewritten file has an ERROR or MISSING node
+	// that the file as it is did not have.
+	TemplateSyntax TemplateProblem = "syntax-error"
+)
+
+// A TemplateError reports a replacement template that cannot be used, and
+// where: the reference's byte offset in the template for an unbound
+// metavariable, the file and position of the first broken node for
+// rewritten code that does not parse. Its message quotes at most the
+// template's first 80 bytes.
 type TemplateError struct {
 	Template string
-	Var      string
-	Reason   string
+	Problem  TemplateProblem
+	// Var is the metavariable, for TemplateUnbound.
+	Var string
+	// Offset is the byte offset in Template of the offending reference, or
+	// -1 when the problem has no one place in the template.
+	Offset int
+	// Path, Line and Column locate the first syntax error the rewrite
+	// introduces (one-based, code points, in the rewritten file), for
+	// TemplateSyntax.
+	Path         string
+	Line, Column int
+	// Reason says what is wrong, in a sentence.
+	Reason string
 }
 
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("structural: template %q: $%s: %s", e.Template, e.Var, e.Reason)
+	msg := "structural: replacement template " + quote(e.Template) + ": "
+	switch {
+	case e.Var != "" && e.Offset >= 0:
+		msg += fmt.Sprintf("$%s at byte %d: ", e.Var, e.Offset)
+	case e.Var != "":
+		msg += "$" + e.Var + ": "
+	}
+	if e.Path != "" {
+		msg += fmt.Sprintf("%s:%d:%d: ", printable(e.Path), e.Line, e.Column)
+	}
+	return msg + e.Reason
 }
 
 // Unwrap makes errors.Is(err, ErrTemplate) hold.
@@ -30,12 +70,15 @@ func (e *TemplateError) Unwrap() error { return ErrTemplate }
 // Invariants: StartByte <= EndByte, and Old is what the file held there
 // when the edit was computed.
 type Edit struct {
-	Path      string `json:"path"`
-	Range     Range  `json:"range"`
-	StartByte int    `json:"start_byte"`
-	EndByte   int    `json:"end_byte"`
-	Old       string `json:"old"`
-	New       string `json:"new"`
+	Path string `json:"path"`
+	// Language is the language of the file, which [CheckEdits] parses it
+	// in; empty means the one its extension names.
+	Language  Language `json:"language,omitempty"`
+	Range     Range    `json:"range"`
+	StartByte int      `json:"start_byte"`
+	EndByte   int      `json:"end_byte"`
+	Old       string   `json:"old"`
+	New       string   `json:"new"`
 }
 
 // tplPart is a literal or a metavariable reference of a template.
@@ -45,6 +88,8 @@ type tplPart struct {
 	// indent is the whitespace that starts the template line the
 	// reference is on, up to the reference.
 	indent string
+	// off is the reference's byte offset in the template.
+	off int
 }
 
 // parseTemplate splits a template into literals and references: $NAME,
@@ -80,7 +125,7 @@ func parseTemplate(tpl string) []tplPart {
 				parts = append(parts, tplPart{lit: lit.String()})
 				lit.Reset()
 			}
-			parts = append(parts, tplPart{name: tpl[j:k], indent: leadingSpace(tpl[lineStart:i])})
+			parts = append(parts, tplPart{name: tpl[j:k], indent: leadingSpace(tpl[lineStart:i]), off: i})
 			i = k
 			continue
 		}
@@ -115,31 +160,75 @@ func Expand(template string, m *Match) (string, error) {
 		}
 		c, ok := m.Capture(p.name)
 		if !ok {
-			return "", &TemplateError{Template: template, Var: p.name, Reason: "the match has no such capture"}
+			return "", unbound(template, p, "the match has no such capture")
 		}
 		b.WriteString(reindent(c.Text, m.captureIndent(c), p.indent))
 	}
 	return reindent(b.String(), "", m.indent()), nil
 }
 
-// indent returns the whitespace that starts the match's first line.
+func unbound(template string, p tplPart, reason string) *TemplateError {
+	if strings.HasPrefix(p.name, "_") {
+		reason = "an anonymous metavariable captures nothing"
+	}
+	return &TemplateError{Template: template, Problem: TemplateUnbound, Var: p.name, Offset: p.off, Reason: reason}
+}
+
+// CheckTemplate reports whether every metavariable that template
+// references ($NAME, $$NAME or $$$NAME) is one that pattern binds: a
+// capturing metavariable the pattern spells, single or multi. The error
+// is a [*TemplateError] naming the first that is not, with its offset in
+// the template. It reads the pattern as text, so a name the pattern
+// spells only inside a string literal counts as bound here; [Rewrite]
+// still refuses it for a match that has no such capture.
+func CheckTemplate(pattern, template string) error {
+	bound := map[string]bool{}
+	for _, p := range parseTemplate(pattern) {
+		if p.name != "" && !strings.HasPrefix(p.name, "_") {
+			bound[p.name] = true
+		}
+	}
+	for _, p := range parseTemplate(template) {
+		if p.name != "" && !bound[p.name] {
+			return unbound(template, p, "the pattern binds no metavariable of that name")
+		}
+	}
+	return nil
+}
+
+// indent returns the whitespace that starts the match's first line:
+// Indent, or for a match made without it, what starts Lines.
 func (m *Match) indent() string {
+	if m.Indent != "" {
+		return m.Indent
+	}
 	first, _, _ := strings.Cut(m.Lines, "\n")
 	return leadingSpace(first)
 }
 
 // captureIndent returns the whitespace that starts the line a capture
-// begins on.
+// begins on: the match's own for its first line, and for a later line
+// what starts that line in the match's text, which holds it whole.
 func (m *Match) captureIndent(c Capture) string {
 	if len(c.Nodes) == 0 {
 		return ""
 	}
 	k := c.Nodes[0].Range.StartLine - m.Range.StartLine
-	lines := strings.Split(m.Lines, "\n")
-	if k < 0 || k >= len(lines) {
-		return ""
+	if k <= 0 {
+		if k < 0 {
+			return ""
+		}
+		return m.indent()
 	}
-	return leadingSpace(lines[k])
+	text := m.Text
+	for ; k > 0; k-- {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			return ""
+		}
+		text = text[i+1:]
+	}
+	return leadingSpace(text)
 }
 
 // reindent replaces the prefix from on every line of s but the first by
@@ -168,7 +257,10 @@ func reindent(s, from, to string) string {
 
 // Rewrite returns the edits that replace every match by its expansion of
 // template. Where matches nest, only the outermost is rewritten; the
-// edits are ordered by path and offset and never overlap.
+// edits are ordered by path and offset and never overlap. A template
+// referencing a metavariable a match has no capture for is a
+// [*TemplateError]; [CheckTemplate] finds such a reference without
+// matches, and [CheckEdits] whether the rewritten code parses.
 func Rewrite(matches []Match, template string) ([]Edit, error) {
 	ms := append([]Match(nil), matches...)
 	sortMatches(ms)
@@ -182,7 +274,8 @@ func Rewrite(matches []Match, template string) ([]Edit, error) {
 		if err != nil {
 			return nil, err
 		}
-		edits = append(edits, Edit{Path: m.Path, Range: m.Range, StartByte: m.Range.StartByte, EndByte: m.Range.EndByte, Old: m.Text, New: repl})
+		edits = append(edits, Edit{Path: m.Path, Language: m.Language, Range: m.Range,
+			StartByte: m.Range.StartByte, EndByte: m.Range.EndByte, Old: m.Text, New: repl})
 	}
 	return edits, nil
 }
@@ -201,7 +294,7 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 	at := 0
 	for _, e := range es {
 		if e.StartByte < at || e.EndByte > len(src) || e.StartByte > e.EndByte || string(src[e.StartByte:e.EndByte]) != e.Old {
-			return nil, fmt.Errorf("%w: %s bytes %d-%d", ErrStaleEdit, e.Path, e.StartByte, e.EndByte)
+			return nil, fmt.Errorf("%w: %s bytes %d-%d", ErrStaleEdit, printable(e.Path), e.StartByte, e.EndByte)
 		}
 		out = append(out, src[at:e.StartByte]...)
 		out = append(out, e.New...)

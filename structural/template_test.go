@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,9 @@ func rewriteFile(t *testing.T, name, src, pattern string, lang Language, templat
 	edits, err := Rewrite(res.Matches, template)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := CheckEdits(context.Background(), dir, edits, template); err != nil {
+		t.Fatalf("a valid rewrite was refused: %v", err)
 	}
 	out, err := ApplyEdits([]byte(src), edits)
 	if err != nil {
@@ -84,6 +88,14 @@ func TestRewrite(t *testing.T) {
 			want: "fn f() { let y = x + x; }\n",
 		},
 		{
+			// The match's line is cut for display; the indentation of a
+			// multi-line replacement still comes from the whole line.
+			name: "multi-line template on a long indented line", file: "a.go", lang: Go,
+			src:     "package p\n\nfunc f() {\n\t\t" + strings.Repeat("x();", 200) + "log(1, 2)\n}\n",
+			pattern: "log($A, $B)", template: "if $A > 0 {\n\tlog($B)\n}",
+			want: "package p\n\nfunc f() {\n\t\t" + strings.Repeat("x();", 200) + "if 1 > 0 {\n\t\t\tlog(2)\n\t\t}\n}\n",
+		},
+		{
 			name: "dollar without a name is literal", file: "a.js", lang: JavaScript,
 			src:     "price(3);\n",
 			pattern: "price($N)", template: "`$${$N}`",
@@ -104,8 +116,8 @@ func TestRewriteUnknownCapture(t *testing.T) {
 	m := Match{Path: "a.go", Text: "f(1)", Range: Range{StartLine: 1, StartColumn: 1, EndLine: 1, EndColumn: 5, EndByte: 4}}
 	_, err := Rewrite([]Match{m}, "g($Y)")
 	var te *TemplateError
-	if !errors.As(err, &te) || !errors.Is(err, ErrTemplate) || te.Var != "Y" {
-		t.Fatalf("Rewrite error = %v, want a TemplateError for Y", err)
+	if !errors.As(err, &te) || !errors.Is(err, ErrTemplate) || te.Var != "Y" || te.Problem != TemplateUnbound || te.Offset != 2 {
+		t.Fatalf("Rewrite error = %v, want a TemplateError for Y at byte 2", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/ignore"
 )
 
 // skipDirs are directories a search never enters.
@@ -24,6 +25,14 @@ type fileSet struct {
 // root or absolute inside it) to the files of the wanted languages, at
 // most max of them (0: no limit). An empty paths means the whole root.
 // Every path is checked by root; one outside it is an error.
+//
+// What the tree's .gitignore files (and .git/info/exclude) ignore is left
+// out of every walk, as ripgrep leaves it out: a directory that is ignored
+// is not entered, and a file that is ignored is not searched. A file or a
+// directory named in paths itself is searched even when ignored (ripgrep
+// too searches what it is given), though what is ignored below a named
+// directory stays out; a glob names no file, so what it matches is left
+// out when ignored, as is everything under a glob's ignored base.
 func collectFiles(root *contain.Root, paths []string, want func(string) bool, max int) (fileSet, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -37,13 +46,18 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 		}
 	}
 	fsys := root.FS()
+	ig := ignore.NewTree(fsys)
 	for _, p := range paths {
 		if isGlob(p) {
 			if path.IsAbs(p) || strings.HasPrefix(path.Clean(p), "..") {
 				return fileSet{}, fmt.Errorf("structural: glob %q must be relative to the project root", p)
 			}
 			g := path.Clean(p)
-			err := walkFiles(fsys, globBase(g), func(f string) { // never fails for a missing base
+			base := globBase(g)
+			if ig.Ignored(base, true) {
+				continue
+			}
+			err := walkFiles(fsys, base, ig, func(f string) { // never fails for a missing base
 				if matchGlob(g, f) {
 					add(f)
 				}
@@ -67,7 +81,7 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 			}
 			continue
 		}
-		if err := walkFiles(fsys, rel, add); err != nil {
+		if err := walkFiles(fsys, rel, ig, add); err != nil {
 			return fileSet{}, err
 		}
 	}
@@ -80,8 +94,9 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 }
 
 // walkFiles calls fn for every regular file under dir, in lexical order,
-// skipping the directories in skipDirs.
-func walkFiles(fsys fs.FS, dir string, fn func(string)) error {
+// skipping the directories in skipDirs and what ig ignores below dir (dir
+// itself is not judged).
+func walkFiles(fsys fs.FS, dir string, ig *ignore.Tree, fn func(string)) error {
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir && errors.Is(err, fs.ErrNotExist) {
@@ -89,13 +104,19 @@ func walkFiles(fsys fs.FS, dir string, fn func(string)) error {
 			}
 			return nil // unreadable entries are skipped, not fatal
 		}
+		if p == dir {
+			if d.Type().IsRegular() {
+				fn(p)
+			}
+			return nil
+		}
 		if d.IsDir() {
-			if p != dir && skipDirs[d.Name()] {
+			if skipDirs[d.Name()] || ig.Match(p, true) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if d.Type().IsRegular() {
+		if d.Type().IsRegular() && !ig.Match(p, false) {
 			fn(p)
 		}
 		return nil

@@ -1,0 +1,419 @@
+// Package ignore decides which paths of a project tree git would ignore,
+// from the tree's .gitignore files and .git/info/exclude, following
+// gitignore(5) and git's own matcher (wildmatch) byte for byte.
+//
+// What is implemented, as git does it:
+//
+//   - one pattern a line; blank lines and lines starting with # match
+//     nothing; trailing spaces are dropped unless escaped with \; a
+//     trailing CR and a leading UTF-8 byte order mark are dropped;
+//   - ! negates a pattern (re-includes what an earlier one excluded);
+//     \! and \# start a pattern with a literal ! or #;
+//   - a trailing / matches directories only;
+//   - a pattern with no / but a trailing one matches the name at any
+//     depth below its file's directory; any other / (leading or in the
+//     middle) anchors it to that directory;
+//   - * and ? never match a /, [...] is a byte class ([!...] and [^...]
+//     negate, a-z ranges, [:alpha:] and the other POSIX classes) that
+//     never matches a /; \ escapes the next byte;
+//   - **/ at the start and /**/ in the middle match zero or more
+//     directories, /** at the end everything inside; elsewhere ** is *;
+//   - the deepest .gitignore that has a matching pattern decides, by its
+//     last matching pattern; .git/info/exclude comes below every
+//     .gitignore; a path inside an ignored directory is ignored, and no
+//     pattern can re-include it.
+//
+// Matching is case-sensitive (git's default core.ignoreCase=false) and
+// runs in time proportional to the pattern's length times the path's.
+package ignore
+
+import (
+	"bytes"
+	"strings"
+)
+
+// A rule is one pattern line of an ignore file.
+type rule struct {
+	negate  bool
+	dirOnly bool
+	// base is true for a pattern without a slash, matched against the
+	// last element of a path; otherwise it is matched against the path
+	// relative to the ignore file's directory.
+	basename bool
+	// never is set for a pattern git can never match (an unterminated
+	// [ class, a trailing backslash).
+	never bool
+	toks  []tok
+	// text is the pattern as written (after trimming), for diagnostics.
+	text string
+	line int
+}
+
+type tokKind uint8
+
+const (
+	tLit      tokKind = iota // one byte
+	tAny                     // ?: one byte other than /
+	tClass                   // [...]: one byte of the set, never /
+	tStar                    // *: any bytes without a /
+	tStarStar                // ** across directories: any bytes
+	// tSkip consumes nothing and lets the match go on either at the next
+	// token or n tokens further: **/ is tSkip(2) tStarStar '/', nothing or
+	// any bytes ending in a slash.
+	tSkip
+)
+
+type tok struct {
+	kind tokKind
+	b    byte
+	n    int // tSkip's jump
+	set  *[256]bool
+}
+
+// A List is the rules of one ignore file, which apply to the paths below
+// its directory.
+type List struct {
+	rules []rule
+}
+
+// Parse reads the rules of an ignore file.
+func Parse(data []byte) *List {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	l := &List{}
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		if r, ok := parseRule(string(line)); ok {
+			r.line = n + 1
+			l.rules = append(l.rules, r)
+		}
+	}
+	return l
+}
+
+// trimTrailingSpaces drops the spaces that end s, unless a backslash
+// escapes the first of them, as git's trim_trailing_spaces does.
+func trimTrailingSpaces(s string) string {
+	lastSpace := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+			if lastSpace < 0 {
+				lastSpace = i
+			}
+		case '\\':
+			i++
+			if i >= len(s) {
+				return s
+			}
+			lastSpace = -1
+		default:
+			lastSpace = -1
+		}
+	}
+	if lastSpace >= 0 {
+		return s[:lastSpace]
+	}
+	return s
+}
+
+func parseRule(line string) (rule, bool) {
+	// C strings end at a NUL: git never sees what follows one.
+	if i := strings.IndexByte(line, 0); i >= 0 {
+		line = line[:i]
+	}
+	p := trimTrailingSpaces(line)
+	r := rule{text: p}
+	if strings.HasPrefix(p, "!") {
+		r.negate = true
+		p = p[1:]
+	}
+	if strings.HasSuffix(p, "/") {
+		r.dirOnly = true
+		p = p[:len(p)-1]
+	}
+	if p == "" {
+		return rule{}, false
+	}
+	r.basename = !strings.Contains(p, "/")
+	if r.basename {
+		r.toks, r.never = compile(p)
+		return r, true
+	}
+	// git compares the literal prefix (up to the first of *?[\) byte for
+	// byte and gives only the rest to wildmatch, for which the rest then
+	// starts the pattern: that matters to whether a ** there may match
+	// across directories.
+	p = strings.TrimPrefix(p, "/")
+	lit := strings.IndexAny(p, `*?[\`)
+	if lit < 0 {
+		lit = len(p)
+	}
+	for i := 0; i < lit; i++ {
+		r.toks = append(r.toks, tok{kind: tLit, b: p[i]})
+	}
+	rest, never := compile(p[lit:])
+	r.toks = append(r.toks, rest...)
+	r.never = never
+	return r, true
+}
+
+// compile turns a wildmatch pattern (with WM_PATHNAME) into tokens. never
+// is set when wildmatch can match nothing with it.
+func compile(p string) (toks []tok, never bool) {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch c {
+		case '\\':
+			i++
+			if i >= len(p) {
+				return nil, true
+			}
+			toks = append(toks, tok{kind: tLit, b: p[i]})
+		case '?':
+			toks = append(toks, tok{kind: tAny})
+		case '*':
+			j := i
+			for j < len(p) && p[j] == '*' {
+				j++
+			}
+			if j-i < 2 {
+				toks = append(toks, tok{kind: tStar})
+				continue
+			}
+			startOK := i == 0 || p[i-1] == '/'
+			switch {
+			case startOK && j == len(p):
+				toks = append(toks, tok{kind: tStarStar})
+			case startOK && p[j] == '/':
+				toks = append(toks, tok{kind: tSkip, n: 2}, tok{kind: tStarStar}, tok{kind: tLit, b: '/'})
+				j++ // the slash is part of it
+			case startOK && j+1 < len(p) && p[j] == '\\' && p[j+1] == '/':
+				// Across directories, but the escaped slash must follow.
+				toks = append(toks, tok{kind: tStarStar})
+			default:
+				toks = append(toks, tok{kind: tStar})
+			}
+			i = j - 1
+		case '[':
+			t, next, ok := compileClass(p, i)
+			if !ok {
+				return nil, true
+			}
+			toks = append(toks, t)
+			i = next
+		default:
+			toks = append(toks, tok{kind: tLit, b: c})
+		}
+	}
+	return toks, false
+}
+
+// compileClass compiles the class starting at p[open] == '[' as
+// wildmatch reads it, and returns the index of its closing ']'.
+func compileClass(p string, open int) (tok, int, bool) {
+	set := new([256]bool)
+	i := open + 1
+	at := func(k int) byte {
+		if k < len(p) {
+			return p[k]
+		}
+		return 0
+	}
+	pch := at(i)
+	if pch == 0 {
+		return tok{}, 0, false
+	}
+	negated := false
+	if pch == '!' || pch == '^' {
+		negated = true
+		i++
+		pch = at(i)
+	}
+	var prev byte
+	for {
+		if pch == 0 {
+			return tok{}, 0, false
+		}
+		switch {
+		case pch == '\\':
+			i++
+			pch = at(i)
+			if pch == 0 {
+				return tok{}, 0, false
+			}
+			set[pch] = true
+		case pch == '-' && prev != 0 && at(i+1) != 0 && at(i+1) != ']':
+			i++
+			pch = at(i)
+			if pch == '\\' {
+				i++
+				pch = at(i)
+				if pch == 0 {
+					return tok{}, 0, false
+				}
+			}
+			for c := int(prev); c <= int(pch); c++ {
+				set[c] = true
+			}
+			pch = 0 // so that prev becomes 0
+		case pch == '[' && at(i+1) == ':':
+			s := i + 2
+			k := s
+			for k < len(p) && p[k] != ']' {
+				k++
+			}
+			if k >= len(p) {
+				return tok{}, 0, false
+			}
+			if k-s-1 < 0 || p[k-1] != ':' {
+				// No ":]": a literal [, and go on after it.
+				pch = '['
+				set['['] = true
+				break
+			}
+			in, ok := posixClass(p[s : k-1])
+			if !ok {
+				return tok{}, 0, false
+			}
+			for c := 0; c < 256; c++ {
+				if in(byte(c)) {
+					set[c] = true
+				}
+			}
+			i = k
+			pch = 0
+		default:
+			set[pch] = true
+		}
+		prev = pch
+		i++
+		pch = at(i)
+		if pch == ']' {
+			break
+		}
+	}
+	if negated {
+		for c := range set {
+			set[c] = !set[c]
+		}
+	}
+	set['/'] = false
+	return tok{kind: tClass, set: set}, i, true
+}
+
+// posixClass returns the test of a [:name:] class, with git's
+// locale-independent ASCII character types.
+func posixClass(name string) (func(byte) bool, bool) {
+	alpha := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	print := func(c byte) bool { return c >= 0x20 && c <= 0x7e }
+	switch name {
+	case "alnum":
+		return func(c byte) bool { return alpha(c) || digit(c) }, true
+	case "alpha":
+		return alpha, true
+	case "blank":
+		return func(c byte) bool { return c == ' ' || c == '\t' }, true
+	case "cntrl":
+		return func(c byte) bool { return c < 0x20 || c == 0x7f }, true
+	case "digit":
+		return digit, true
+	case "graph":
+		return func(c byte) bool { return print(c) && c != ' ' }, true
+	case "lower":
+		return func(c byte) bool { return 'a' <= c && c <= 'z' }, true
+	case "print":
+		return print, true
+	case "punct":
+		return func(c byte) bool { return print(c) && c != ' ' && !alpha(c) && !digit(c) }, true
+	case "space":
+		return space, true
+	case "upper":
+		return func(c byte) bool { return 'A' <= c && c <= 'Z' }, true
+	case "xdigit":
+		return func(c byte) bool { return digit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }, true
+	}
+	return nil, false
+}
+
+// match runs the tokens over name as a set of states, one step a byte.
+func match(toks []tok, name string) bool {
+	cur := make([]bool, len(toks)+1)
+	next := make([]bool, len(toks)+1)
+	// Every empty move goes forward, so one pass in order follows chains.
+	closure := func(s []bool) {
+		for i, t := range toks {
+			if !s[i] {
+				continue
+			}
+			switch t.kind {
+			case tStar, tStarStar:
+				s[i+1] = true
+			case tSkip:
+				s[i+1] = true
+				s[i+1+t.n] = true
+			}
+		}
+	}
+	cur[0] = true
+	closure(cur)
+	for k := 0; k < len(name); k++ {
+		c := name[k]
+		clear(next)
+		alive := false
+		for i, t := range toks {
+			if !cur[i] {
+				continue
+			}
+			switch t.kind {
+			case tLit:
+				next[i+1] = next[i+1] || c == t.b
+			case tAny:
+				next[i+1] = next[i+1] || c != '/'
+			case tClass:
+				next[i+1] = next[i+1] || t.set[c]
+			case tStar:
+				next[i] = next[i] || c != '/'
+			case tStarStar:
+				next[i] = true
+			}
+		}
+		for _, v := range next {
+			alive = alive || v
+		}
+		if !alive {
+			return false
+		}
+		closure(next)
+		cur, next = next, cur
+	}
+	return cur[len(toks)]
+}
+
+// matches reports whether the rule matches rel, the path relative to the
+// directory of the rule's file.
+func (r *rule) matches(rel string, isDir bool) bool {
+	if r.never || r.dirOnly && !isDir {
+		return false
+	}
+	if r.basename {
+		rel = rel[strings.LastIndexByte(rel, '/')+1:]
+	}
+	return match(r.toks, rel)
+}
+
+// Match returns whether the list decides rel (a slash path relative to
+// the list's directory) and, if so, whether it ignores it: the last
+// matching rule decides.
+func (l *List) Match(rel string, isDir bool) (decided, ignored bool) {
+	for i := len(l.rules) - 1; i >= 0; i-- {
+		if l.rules[i].matches(rel, isDir) {
+			return true, !l.rules[i].negate
+		}
+	}
+	return false, false
+}

@@ -1,0 +1,180 @@
+package structural
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/codecortex/codecortex/internal/contain"
+)
+
+// CheckEdits parses every file the edits change, under the project root
+// dir ("" for the working directory), as it is and as the edits leave it,
+// and refuses edits that break its syntax: the error is a
+// [*TemplateError] (problem [TemplateSyntax]) naming the file and the
+// position of the first ERROR or MISSING node of the rewritten file that
+// the file as it is did not have. Syntax errors the file already had are
+// not the rewrite's doing and are let through. template is only quoted in
+// the error.
+//
+// It needs the built-in engine's grammars: in a build without cgo, or for
+// a file of a language it does not parse, the error wraps
+// [ErrUnavailable], since the edits cannot be checked. An edit that no
+// longer applies to its file is [ErrStaleEdit].
+func CheckEdits(ctx context.Context, dir string, edits []Edit, template string) error {
+	if len(edits) == 0 {
+		return nil
+	}
+	if dir == "" {
+		dir = "."
+	}
+	root, err := contain.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	byFile := map[string][]Edit{}
+	var paths []string
+	for _, e := range edits {
+		if _, ok := byFile[e.Path]; !ok {
+			paths = append(paths, e.Path)
+		}
+		byFile[e.Path] = append(byFile[e.Path], e)
+	}
+	sort.Strings(paths)
+	parsers := map[Language]*parser{}
+	defer func() {
+		for _, p := range parsers {
+			p.Close()
+		}
+	}()
+	for _, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		es := byFile[path]
+		lang := es[0].Language
+		if lang == "" {
+			lang, _ = LanguageOf(path)
+		}
+		src, err := root.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := checkFile(parsers, lang, path, src, es, template); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkFile checks one file's edits; see CheckEdits.
+func checkFile(parsers map[Language]*parser, lang Language, path string, src []byte, edits []Edit, template string) error {
+	out, err := ApplyEdits(src, edits)
+	if err != nil {
+		return err
+	}
+	g, ok := grammarOf(lang)
+	if !ok {
+		return fmt.Errorf("%w: cannot check that the rewritten %s parses: this build has no grammar for %q", ErrUnavailable, printable(path), lang)
+	}
+	ps := parsers[lang]
+	if ps == nil {
+		if ps, err = newParser(g); err != nil {
+			return fmt.Errorf("cannot check that the rewritten %s parses: %w", printable(path), err)
+		}
+		parsers[lang] = ps
+	}
+	before, ok := ps.parse(src, nil, nil)
+	if !ok {
+		return fmt.Errorf("structural: %s could not be parsed", printable(path))
+	}
+	after, ok := ps.parse(out, nil, nil)
+	if !ok {
+		return fmt.Errorf("structural: the rewritten %s could not be parsed", printable(path))
+	}
+	es := append([]Edit(nil), edits...)
+	sort.Slice(es, func(i, j int) bool { return es[i].StartByte < es[j].StartByte })
+	// The edits' spans in both versions: old [StartByte, EndByte) became
+	// new [ns, ne).
+	type span struct{ os, oe, ns, ne int }
+	spans := make([]span, len(es))
+	delta := 0
+	for i, e := range es {
+		ns := e.StartByte + delta
+		spans[i] = span{e.StartByte, e.EndByte, ns, ns + len(e.New)}
+		delta += len(e.New) - (e.EndByte - e.StartByte)
+	}
+	type key struct {
+		start, end uint32
+		flags      uint8
+		sym        uint16
+	}
+	had := map[key]bool{}
+	var broken []*flatNode // of the file as it is
+	for i := range before {
+		if n := &before[i]; n.flags&(flagError|flagMissing) != 0 {
+			had[key{n.start, n.end, n.flags & (flagError | flagMissing), n.sym}] = true
+			broken = append(broken, n)
+		}
+	}
+	// touches reports whether [s, e] meets [a, b]: a zero-width MISSING
+	// node at an edit's edge belongs to the edit.
+	touches := func(s, e, a, b int) bool { return s <= b && a <= e }
+	brokenIn := func(a, b int) bool {
+		for _, n := range broken {
+			if touches(int(n.start), int(n.end), a, b) {
+				return true
+			}
+		}
+		return false
+	}
+	var worst *flatNode
+	worstAt := 0 // where to point: the node, or the edit inside it
+	for i := range after {
+		n := &after[i]
+		if n.flags&(flagError|flagMissing) == 0 {
+			continue
+		}
+		start, end := int(n.start), int(n.end)
+		introduced := true
+		// shift is how far the edits before the node moved it.
+		shift, inEdit, at := 0, false, start
+		for _, sp := range spans {
+			if touches(start, end, sp.ns, sp.ne) {
+				// Broken where the rewrite wrote: new unless the replaced
+				// code was broken already.
+				inEdit = true
+				introduced = !brokenIn(sp.os, sp.oe)
+				at = max(start, sp.ns)
+				break
+			}
+			if sp.ne <= start {
+				shift += (sp.ne - sp.ns) - (sp.oe - sp.os)
+			}
+		}
+		if !inEdit {
+			k := key{uint32(start - shift), uint32(end - shift), n.flags & (flagError | flagMissing), n.sym}
+			introduced = !had[k]
+		}
+		if !introduced {
+			continue
+		}
+		// Of the broken nodes the rewrite introduced, the narrowest says
+		// best where; one around an edit (an ERROR may wrap the whole
+		// file) is pointed at where the edit wrote.
+		if worst == nil || end-start < int(worst.end-worst.start) {
+			worst, worstAt = n, at
+		}
+	}
+	if worst != nil {
+		what := "an ERROR node"
+		if worst.flags&flagMissing != 0 {
+			what = fmt.Sprintf("a MISSING %s", g.name(worst.sym))
+		}
+		line, col := newLineIndex(out).pos(worstAt)
+		return &TemplateError{Template: template, Problem: TemplateSyntax, Offset: -1, Path: path, Line: line, Column: col,
+			Reason: fmt.Sprintf("the rewritten %s code does not parse: %s the file did not have", lang, what)}
+	}
+	return nil
+}

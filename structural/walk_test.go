@@ -1,0 +1,106 @@
+package structural
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// ignoredTree is a project whose .gitignore files leave out some of its
+// Go files: what every walk must skip unless it is named.
+func ignoredTree(t *testing.T) string {
+	return testtool.WriteTree(t, map[string]string{
+		".gitignore":          "ignored/\n*.gen.go\n/top.go\n",
+		"sub/.gitignore":      "!keep.gen.go\n",
+		"a.go":                "package a\nfunc f() { call(1) }\n",
+		"top.go":              "package a\nfunc g() { call(2) }\n",
+		"x.gen.go":            "package a\nfunc h() { call(3) }\n",
+		"ignored/a.go":        "package i\nfunc f() { call(4) }\n",
+		"ignored/deep/b.go":   "package i\nfunc f() { call(5) }\n",
+		"ignored/c.gen.go":    "package i\nfunc f() { call(6) }\n",
+		"sub/keep.gen.go":     "package s\nfunc f() { call(7) }\n",
+		"sub/top.go":          "package s\nfunc f() { call(8) }\n",
+		"sub/drop.gen.go":     "package s\nfunc f() { call(9) }\n",
+		".git/info/exclude":   "local.go\n",
+		"local.go":            "package a\nfunc l() { call(10) }\n",
+		"vendor/v/v.go":       "package v\nfunc f() { call(11) }\n",
+		"sub/ignored/not.go":  "package n\nfunc f() { call(12) }\n",
+		"sub/deeper/more.go":  "package m\nfunc f() { call(13) }\n",
+		"sub/deeper/.gitkeep": "",
+	})
+}
+
+func TestCollectFilesHonoursGitignore(t *testing.T) {
+	dir := ignoredTree(t)
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	goFiles := func(f string) bool { l, ok := LanguageOf(f); return ok && l == Go }
+	tests := []struct {
+		name  string
+		paths []string
+		want  []string
+	}{
+		{"whole tree", nil, []string{"a.go", "sub/deeper/more.go", "sub/keep.gen.go", "sub/top.go"}},
+		// ripgrep searches what it is given: a named file, or a named
+		// directory, even when ignored; what is ignored below it stays out.
+		{"named ignored file", []string{"ignored/a.go"}, []string{"ignored/a.go"}},
+		{"named ignored directory", []string{"ignored"}, []string{"ignored/a.go", "ignored/deep/b.go"}},
+		{"named directory", []string{"sub"}, []string{"sub/deeper/more.go", "sub/keep.gen.go", "sub/top.go"}},
+		{"glob", []string{"**/*.go"}, []string{"a.go", "sub/deeper/more.go", "sub/keep.gen.go", "sub/top.go"}},
+		{"glob under an ignored directory", []string{"ignored/**/*.go"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := collectFiles(root, tc.paths, goFiles, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got.files); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLexicalSearchHonoursGitignore: the fallback walks as the engines do.
+func TestLexicalSearchHonoursGitignore(t *testing.T) {
+	dir := ignoredTree(t)
+	res, err := LexicalSearch(context.Background(), Request{Root: dir, Pattern: "call($X)", Language: Go}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range res.Hits {
+		got = append(got, h.Path)
+	}
+	want := []string{"a.go", "sub/deeper/more.go", "sub/keep.gen.go", "sub/top.go"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hits (-want +got):\n%s", diff)
+	}
+}
+
+// TestSearchHonoursGitignore is the issue's case: an ignored ignored/a.go
+// matched. The answer is structural with cgo and the fallback without;
+// both leave the ignored files out.
+func TestSearchHonoursGitignore(t *testing.T) {
+	dir := ignoredTree(t)
+	ans, err := Search(context.Background(), Options{}, Request{Root: dir, Pattern: "call($X)", Language: Go})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]bool{}
+	for _, r := range ans.Records() {
+		files[r.Path] = true
+	}
+	want := map[string]bool{"a.go": true, "sub/deeper/more.go": true, "sub/keep.gen.go": true, "sub/top.go": true}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Errorf("files with records (-want +got):\n%s", diff)
+	}
+}
