@@ -115,3 +115,16 @@ func ExampleProvider_SearchSymbols() {
 	// reference m.go:5:9-5:14 exact
 	// available
 }
+
+// With no IndexPath, a provider serves the first of these that exists.
+func ExampleIndexCandidates() {
+	for _, p := range precision.IndexCandidates() {
+		fmt.Println(p)
+	}
+	// Output:
+	// .codecortex/precision/index.cortexidx
+	// index.cortexidx
+	// .codecortex/index.cortexidx
+	// build/index.cortexidx
+	// index.scip
+}

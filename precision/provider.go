@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/internal/config"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -22,12 +21,14 @@ import (
 const Name = "precision"
 
 // Options configures a [Provider]. The zero value serves the index found in
-// the working directory.
+// the working directory. A front end maps its configuration (such as the
+// precision_index section of .codecortex/config.json) onto it; the provider
+// never modifies it.
 type Options struct {
 	// Dir is the project root; empty means the working directory.
 	Dir string
 	// IndexPath is the index, relative to Dir; empty means the first of
-	// the discovery locations that exists.
+	// [IndexCandidates] that is a regular file.
 	IndexPath string
 	// Disabled switches the provider off: Gather returns
 	// evidence.ErrDisabled.
@@ -43,11 +44,19 @@ type Options struct {
 	Progress io.Writer
 }
 
-// FromConfig returns the options of the precision_index configuration
-// section for the project at dir.
-func FromConfig(dir string, c config.PrecisionIndex) Options {
-	return Options{Dir: dir, IndexPath: c.Path, Disabled: !c.Enabled,
-		AutoGenerate: c.AutoGenerate, GeneratorCommand: c.GeneratorCommand}
+// IndexCandidates returns where a precision index is looked for, in order,
+// when no path is configured: the specification's four locations, then
+// index.scip, the name SCIP indexers write by default. Paths are
+// slash-separated and relative to the project root; the caller owns the
+// returned slice.
+func IndexCandidates() []string {
+	return []string{
+		".codecortex/precision/index.cortexidx",
+		"index.cortexidx",
+		".codecortex/index.cortexidx",
+		"build/index.cortexidx",
+		"index.scip",
+	}
 }
 
 // A Provider answers definition, reference and implementation questions
@@ -200,8 +209,13 @@ func (p *Provider) indexPath() (string, bool) {
 		fi, err := p.root.Stat(p.opts.IndexPath)
 		return p.opts.IndexPath, err == nil && fi.Mode().IsRegular()
 	}
-	cfg := config.Default()
-	return cfg.IndexPath(p.root.FS())
+	cands := IndexCandidates()
+	for _, c := range cands {
+		if fi, err := p.root.Stat(c); err == nil && fi.Mode().IsRegular() {
+			return c, true
+		}
+	}
+	return cands[0], false
 }
 
 // acquireLoaded (re)loads the index at rel when it is not loaded or its

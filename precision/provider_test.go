@@ -363,3 +363,52 @@ func TestConformance(t *testing.T) {
 	}
 	evidencetest.TestProvider(t, stale, dir, queries...)
 }
+
+// Discovery takes the first candidate that is a regular file, in the
+// specification's order, and names the first one when none exists.
+func TestIndexDiscovery(t *testing.T) {
+	cands := IndexCandidates()
+	if cands[0] != ".codecortex/precision/index.cortexidx" || cands[len(cands)-1] != "index.scip" {
+		t.Fatalf("candidates = %q", cands)
+	}
+	cands[0] = "changed" // the caller owns the slice
+	if IndexCandidates()[0] == "changed" {
+		t.Fatal("IndexCandidates returns shared state")
+	}
+	tests := []struct {
+		name      string
+		files     []string
+		dirs      []string
+		want      string
+		wantFound bool
+	}{
+		{"none", nil, nil, ".codecortex/precision/index.cortexidx", false},
+		{"only index.scip", []string{"index.scip"}, nil, "index.scip", true},
+		{"the first present wins", []string{"index.scip", "build/index.cortexidx", "index.cortexidx"}, nil, "index.cortexidx", true},
+		{"a directory is not an index", []string{"index.scip"}, []string{".codecortex/precision/index.cortexidx"}, "index.scip", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				p := filepath.Join(dir, filepath.FromSlash(f))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, d := range tt.dirs {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st := New(Options{Dir: dir}).Status(context.Background())
+			if st.IndexPath != tt.want {
+				t.Errorf("index path = %q, want %q", st.IndexPath, tt.want)
+			}
+			if found := !strings.HasPrefix(st.Reason, "no precision index"); found != tt.wantFound {
+				t.Errorf("found = %v (status %+v), want %v", found, st, tt.wantFound)
+			}
+		})
+	}
+}
