@@ -387,3 +387,65 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 }
+
+// A method's dynamic references go one step through interface satisfaction
+// each way, as gopls's do: an interface method reaches calls of the methods
+// implementing it, a concrete method reaches calls through the interface
+// method it implements, and never its sibling implementations.
+func TestDynamicReferences(t *testing.T) {
+	const (
+		pkg  = "scip-go gomod example.com/m v1.0.0 `example.com/m`/"
+		iM   = pkg + "I#M."
+		tM   = pkg + "T#M()."
+		uM   = pkg + "U#M()."
+		typI = pkg + "I#"
+	)
+	def, read := scip.SymbolRole_Definition, scip.SymbolRole_ReadAccess
+	impl := func(of string) []*scip.Relationship {
+		return []*scip.Relationship{{Symbol: of, IsImplementation: true}}
+	}
+	data := marshal(t, &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go"}},
+		Documents: []*scip.Document{{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
+			occ([]int32{0, 0, 1}, typI, def),
+			occ([]int32{1, 0, 1}, iM, def),
+			occ([]int32{2, 0, 1}, tM, def),
+			occ([]int32{3, 0, 1}, uM, def),
+			occ([]int32{4, 0, 1}, iM, read), // a call through the interface
+			occ([]int32{5, 0, 1}, tM, read), // a call on T
+			occ([]int32{6, 0, 1}, uM, read), // a call on U
+			occ([]int32{7, 0, 1}, typI, read),
+		}, Symbols: []*scip.SymbolInformation{
+			{Symbol: tM, Relationships: impl(iM)},
+			{Symbol: uM, Relationships: impl(iM)},
+		}}},
+	})
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		sym  string
+		want []string
+	}{
+		{iM, []string{"m.go:6 " + tM, "m.go:7 " + uM}},
+		{tM, []string{"m.go:5 " + iM}},
+		{uM, []string{"m.go:5 " + iM}},
+		{typI, nil}, // a use of an interface type is not a use of its implementations
+	}
+	for _, tt := range tests {
+		t.Run(tt.sym, func(t *testing.T) {
+			s, err := ix.Lookup(tt.sym, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range ix.DynamicReferences(s) {
+				got = append(got, fmt.Sprintf("%s:%d %s", l.Path, l.StartLine, l.Symbol))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("DynamicReferences (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

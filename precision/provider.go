@@ -323,6 +323,20 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	return resp, nil
 }
 
+// Implementation records say how their Symbol relates to the queried
+// symbol (their TargetSymbol) in the attribute RelationAttribute.
+const (
+	// RelationAttribute is the attribute of implementation records that
+	// says how Symbol relates to TargetSymbol.
+	RelationAttribute = "relation"
+	// RelationImplements: Symbol implements TargetSymbol (the question was about
+	// an interface, an abstract method or a base type).
+	RelationImplements = "implements"
+	// RelationImplementedBy: Symbol is implemented by TargetSymbol (the question
+	// was about a concrete type or method).
+	RelationImplementedBy = "implemented_by"
+)
+
 // answer returns the records q asks for about s.
 func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 	var recs []evidence.Record
@@ -335,18 +349,36 @@ func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 		for _, l := range ix.References(s) {
 			recs = append(recs, ix.record(evidence.Reference, l, s.Name, ""))
 		}
-		// Calls through an interface method s implements (TargetSymbol
-		// names that method).
-		for _, l := range ix.DynamicReferences(s) {
-			r := ix.record(evidence.Reference, l, s.Name, l.Symbol)
-			r.Metadata.Attributes["via"] = "interface method " + l.Symbol
-			recs = append(recs, r)
+		// Calls through an interface method s implements, and calls of the
+		// methods implementing s (TargetSymbol names that method).
+		for _, c := range ix.correspondingMethods(s) {
+			other := ix.symbol(c.id)
+			via := "implementing method " + other.Name
+			if c.abstract {
+				via = "interface method " + other.Name
+			}
+			for _, l := range ix.References(other) {
+				r := ix.record(evidence.Reference, l, s.Name, other.Name)
+				r.Metadata.Attributes["via"] = via
+				recs = append(recs, r)
+			}
 		}
 	}
 	if q.Wants(evidence.Implementation) {
+		// Both directions, as gopls answers: what implements s, and what s
+		// implements. Each record is at the related symbol's definition.
 		for _, impl := range ix.Implementations(s) {
 			for _, l := range ix.Definitions(impl) {
-				recs = append(recs, ix.record(evidence.Implementation, l, impl.Name, s.Name))
+				r := ix.record(evidence.Implementation, l, impl.Name, s.Name)
+				r.Metadata.Attributes[RelationAttribute] = RelationImplements
+				recs = append(recs, r)
+			}
+		}
+		for _, target := range ix.Implements(s) {
+			for _, l := range ix.Definitions(target) {
+				r := ix.record(evidence.Implementation, l, target.Name, s.Name)
+				r.Metadata.Attributes[RelationAttribute] = RelationImplementedBy
+				recs = append(recs, r)
 			}
 		}
 	}
@@ -413,7 +445,9 @@ func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], eviden
 			}
 			for _, target := range ix.Implements(s) {
 				for _, l := range ix.Definitions(s) {
-					if !emit(ix.record(evidence.Implementation, l, s.Name, target.Name)) {
+					r := ix.record(evidence.Implementation, l, s.Name, target.Name)
+					r.Metadata.Attributes[RelationAttribute] = RelationImplements
+					if !emit(r) {
 						return
 					}
 				}

@@ -87,7 +87,9 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 		want []string // kind symbol target location
 	}{
 		{"implementations of the interface", evidence.Query{Path: "a.go", Line: 3, Column: 7, Kinds: []evidence.Kind{evidence.Implementation}},
-			[]string{"implementation " + square + " " + shapeA + " a.go:2:12-2:18"}},
+			[]string{"implementation " + square + " " + shapeA + " a.go:2:12-2:18 implements"}},
+		{"the interface a concrete type implements", evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Implementation}},
+			[]string{"implementation " + shapeA + " " + square + " a.go:3:6-3:11 implemented_by"}},
 		{"references by symbol string", evidence.Query{Symbol: shapeB, Kinds: []evidence.Kind{evidence.Reference}},
 			[]string{"reference " + shapeB + "  b/c.go:3:7-3:12"}},
 		{"name lookup keeps both packages", evidence.Query{Symbol: "Shape", Kinds: []evidence.Kind{evidence.Definition}},
@@ -103,7 +105,11 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 			}
 			var got []string
 			for _, r := range resp.Records {
-				got = append(got, strings.Join([]string{string(r.Kind), r.Symbol, r.TargetSymbol, r.Location()}, " "))
+				line := strings.Join([]string{string(r.Kind), r.Symbol, r.TargetSymbol, r.Location()}, " ")
+				if rel := r.Metadata.Attributes[RelationAttribute]; rel != "" {
+					line += " " + rel
+				}
+				got = append(got, line)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("records (-want +got):\n%s", diff)

@@ -259,19 +259,46 @@ func parseGlobal(sym string) (last, pkg string, ok bool) {
 	return s.Descriptors[len(s.Descriptors)-1].Name, strings.Join(parts, " "), true
 }
 
-// DynamicReferences returns, for a method, the references of the abstract
-// methods it implements: a call through the interface may reach it. gopls
-// counts these among a concrete method's references, and so does the
-// reference answer of the [Provider]. Types get none: a use of an interface
-// type is not a use of its implementations.
+// DynamicReferences returns, for a method, the references of the methods
+// it corresponds to through interface satisfaction, one step each way: the
+// abstract methods it implements (a call through the interface may reach
+// it) and the methods that implement it (a call on the concrete type is a
+// call of the interface method's implementation). gopls counts both among a
+// method's references, and so does the reference answer of the
+// [Provider]. The step is never repeated: a concrete method does not reach
+// its sibling implementations through their interface. Types get none: a
+// use of an interface type is not a use of its implementations.
 func (ix *Index) DynamicReferences(s Symbol) []Location {
+	var out []Location
+	for _, c := range ix.correspondingMethods(s) {
+		out = append(out, ix.locations(ix.refs[ix.refOff[c.id]:ix.refOff[c.id+1]])...)
+	}
+	return out
+}
+
+// A correspondence is a method related to another through interface
+// satisfaction; abstract is set when it is the interface method the other
+// implements.
+type correspondence struct {
+	id       uint32
+	abstract bool
+}
+
+// correspondingMethods returns the methods s implements and the methods
+// implementing s, when s is a method.
+func (ix *Index) correspondingMethods(s Symbol) []correspondence {
 	if !isMethodLike(s.Name) {
 		return nil
 	}
-	var out []Location
+	var out []correspondence
 	for _, target := range ix.implOf[s.id] {
 		if isMethodLike(ix.syms[target].name) {
-			out = append(out, ix.locations(ix.refs[ix.refOff[target]:ix.refOff[target+1]])...)
+			out = append(out, correspondence{target, true})
+		}
+	}
+	for _, impl := range ix.implBy[s.id] {
+		if isMethodLike(ix.syms[impl].name) {
+			out = append(out, correspondence{impl, false})
 		}
 	}
 	return out
