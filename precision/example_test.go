@@ -85,11 +85,34 @@ func ExampleProvider() {
 		fmt.Println(err)
 		return
 	}
+	// The reference answer starts with the declaration, marked as such.
 	for _, r := range resp.Records {
-		fmt.Println(r.Kind, r.Location(), r.Trust, r.Exact)
+		fmt.Println(r.Kind, r.Location(), r.Trust, r.Exact, precision.IsDeclaration(&r))
 	}
 	// Output:
-	// reference m.go:5:9-5:14 exact true
+	// reference m.go:3:14-3:19 exact true true
+	// reference m.go:5:9-5:14 exact true false
+}
+
+// WithoutDeclarations is the reference answer without the declaration, as
+// `gopls references` gives it without -d.
+func ExampleWithoutDeclarations() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	p := precision.New(precision.Options{Dir: dir})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "m.go", Line: 3, Column: 14,
+		Kinds: []evidence.Kind{evidence.Reference}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range precision.WithoutDeclarations(resp.Records) {
+		fmt.Println(r.Kind, r.Location())
+	}
+	// Output:
+	// reference m.go:5:9-5:14
 }
 
 // SearchSymbols is the symbol half of the structural fallback: the

@@ -201,50 +201,79 @@ func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Re
 	var recs []evidence.Record
 	var dropped []string
 	files := map[string][]string{q.Path: lines} // lines of each file, read once per request
-	ask := func(kind evidence.Kind, method string, params map[string]any) error {
-		if !q.Wants(kind) {
-			return nil
-		}
+	ask := func(method string, params map[string]any) ([]lspLocation, error) {
 		rctx, cancel := context.WithTimeout(ctx, p.timeout())
 		defer cancel()
 		raw, err := p.conn.call(rctx, method, params)
 		var re *rpcError
 		if errors.As(err, &re) {
-			return nil // the server has no answer here, such as implementation of a var
+			return nil, nil // the server has no answer here, such as implementation of a var
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		locs, err := decodeLocations(raw)
 		if err != nil {
-			return fmt.Errorf("%s: %w", method, err)
+			return nil, fmt.Errorf("%s: %w", method, err)
 		}
+		return locs, nil
+	}
+	add := func(kind evidence.Kind, locs []lspLocation, declarations map[lspLocation]bool) {
 		for _, l := range locs {
 			r, ok, why := p.record(kind, l, files)
 			if !ok {
 				dropped = append(dropped, why)
 				continue
 			}
+			if declarations[l] {
+				r.Metadata.Attributes = map[string]string{DeclarationAttribute: "true"}
+			}
 			recs = append(recs, r)
 		}
-		return nil
 	}
-	refParams := map[string]any{"context": map[string]bool{"includeDeclaration": false}}
-	for k, v := range pos {
-		refParams[k] = v
-	}
-	for _, a := range []struct {
-		kind   evidence.Kind
-		method string
-		params map[string]any
-	}{
-		{evidence.Definition, "textDocument/definition", pos},
-		{evidence.Reference, "textDocument/references", refParams},
-		{evidence.Implementation, "textDocument/implementation", pos},
-	} {
-		if err := ask(a.kind, a.method, a.params); err != nil {
-			return evidence.Response{}, &evidence.UnavailableError{Reason: "language server request failed", Err: err}
+	refParams := func(decl bool) map[string]any {
+		m := map[string]any{"context": map[string]bool{"includeDeclaration": decl}}
+		for k, v := range pos {
+			m[k] = v
 		}
+		return m
+	}
+	fail := func(err error) (evidence.Response, error) {
+		return evidence.Response{}, &evidence.UnavailableError{Reason: "language server request failed", Err: err}
+	}
+	if q.Wants(evidence.Definition) {
+		locs, err := ask("textDocument/definition", pos)
+		if err != nil {
+			return fail(err)
+		}
+		add(evidence.Definition, locs, nil)
+	}
+	if q.Wants(evidence.Reference) {
+		// The declaration is what the answer with it has and the answer
+		// without it lacks.
+		with, err := ask("textDocument/references", refParams(true))
+		if err != nil {
+			return fail(err)
+		}
+		without, err := ask("textDocument/references", refParams(false))
+		if err != nil {
+			return fail(err)
+		}
+		decl := map[lspLocation]bool{}
+		for _, l := range with {
+			decl[l] = true
+		}
+		for _, l := range without {
+			delete(decl, l)
+		}
+		add(evidence.Reference, with, decl)
+	}
+	if q.Wants(evidence.Implementation) {
+		locs, err := ask("textDocument/implementation", pos)
+		if err != nil {
+			return fail(err)
+		}
+		add(evidence.Implementation, locs, nil)
 	}
 	return evidence.Response{Records: recs, Report: evidence.Report{Dropped: dropped}}, nil
 }

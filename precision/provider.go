@@ -310,7 +310,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	}
 	var recs []evidence.Record
 	for _, s := range syms {
-		recs = append(recs, snap.ix.answer(s, &q)...)
+		recs = append(recs, snap.ix.answer(s, &q, true)...)
 	}
 	resp := evidence.Response{Records: recs}
 	if snap.stale.Stale {
@@ -337,8 +337,34 @@ const (
 	RelationImplementedBy = "implemented_by"
 )
 
-// answer returns the records q asks for about s.
-func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
+// DeclarationAttribute marks, with the value "true", the reference record
+// at the declaration of the symbol asked about: a reference answer includes
+// the declaration, as `gopls references -d` and editors' "find all
+// references" do. See [IsDeclaration] and [WithoutDeclarations].
+const DeclarationAttribute = "declaration"
+
+// IsDeclaration reports whether r is a reference record at the declaration
+// of the symbol asked about.
+func IsDeclaration(r *evidence.Record) bool {
+	return r.Kind == evidence.Reference && r.Metadata.Attributes[DeclarationAttribute] == "true"
+}
+
+// WithoutDeclarations returns the records of recs that are not
+// declarations, in order: the reference answer of `gopls references`
+// without -d. recs is not modified.
+func WithoutDeclarations(recs []evidence.Record) []evidence.Record {
+	out := make([]evidence.Record, 0, len(recs))
+	for i := range recs {
+		if !IsDeclaration(&recs[i]) {
+			out = append(out, recs[i])
+		}
+	}
+	return out
+}
+
+// answer returns the records q asks for about s; with declarations set, a
+// reference answer starts with s's declarations.
+func (ix *Index) answer(s Symbol, q *evidence.Query, declarations bool) []evidence.Record {
 	var recs []evidence.Record
 	if q.Wants(evidence.Definition) {
 		for _, l := range ix.Definitions(s) {
@@ -346,6 +372,14 @@ func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 		}
 	}
 	if q.Wants(evidence.Reference) {
+		start := len(recs)
+		if declarations {
+			for _, l := range ix.Definitions(s) {
+				r := ix.record(evidence.Reference, l, s.Name, "")
+				r.Metadata.Attributes[DeclarationAttribute] = "true"
+				recs = append(recs, r)
+			}
+		}
 		for _, l := range ix.References(s) {
 			recs = append(recs, ix.record(evidence.Reference, l, s.Name, ""))
 		}
@@ -363,6 +397,10 @@ func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 				recs = append(recs, r)
 			}
 		}
+		// One record per location, as gopls answers: the declaration
+		// first, then direct references before those through another
+		// method.
+		recs = append(recs[:start], firstPerLocation(recs[start:])...)
 	}
 	if q.Wants(evidence.Implementation) {
 		// Both directions, as gopls answers: what implements s, and what s
@@ -383,6 +421,24 @@ func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 		}
 	}
 	return recs
+}
+
+// firstPerLocation keeps the first record at each location, in order.
+func firstPerLocation(recs []evidence.Record) []evidence.Record {
+	type key struct {
+		path           string
+		sl, sc, el, ec int
+	}
+	seen := make(map[key]bool, len(recs))
+	out := recs[:0]
+	for _, r := range recs {
+		k := key{r.Path, r.StartLine, r.StartColumn, r.EndLine, r.EndColumn}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // record turns a location into evidence: exact when the position is known

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +93,7 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 		{"the interface a concrete type implements", evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Implementation}},
 			[]string{"implementation " + shapeA + " " + square + " a.go:3:6-3:11 implemented_by"}},
 		{"references by symbol string", evidence.Query{Symbol: shapeB, Kinds: []evidence.Kind{evidence.Reference}},
-			[]string{"reference " + shapeB + "  b/c.go:3:7-3:12"}},
+			[]string{"reference " + shapeB + "  b/b.go:2:6-2:11 declaration", "reference " + shapeB + "  b/c.go:3:7-3:12"}},
 		{"name lookup keeps both packages", evidence.Query{Symbol: "Shape", Kinds: []evidence.Kind{evidence.Definition}},
 			[]string{"definition " + shapeA + "  a.go:3:6-3:11", "definition " + shapeB + "  b/b.go:2:6-2:11"}},
 		{"no symbol at the position", evidence.Query{Path: "a.go", Line: 1, Column: 1}, nil},
@@ -108,6 +110,9 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 				line := strings.Join([]string{string(r.Kind), r.Symbol, r.TargetSymbol, r.Location()}, " ")
 				if rel := r.Metadata.Attributes[RelationAttribute]; rel != "" {
 					line += " " + rel
+				}
+				if IsDeclaration(&r) {
+					line += " declaration"
 				}
 				got = append(got, line)
 			}
@@ -416,5 +421,26 @@ func TestIndexDiscovery(t *testing.T) {
 				t.Errorf("found = %v (status %+v), want %v", found, st, tt.wantFound)
 			}
 		})
+	}
+}
+
+func TestWithoutDeclarations(t *testing.T) {
+	decl := map[string]string{DeclarationAttribute: "true"}
+	recs := []evidence.Record{
+		{Kind: evidence.Reference, Path: "a.go", StartLine: 1, Metadata: evidence.Metadata{Attributes: decl}},
+		{Kind: evidence.Reference, Path: "a.go", StartLine: 2},
+		{Kind: evidence.Definition, Path: "a.go", StartLine: 1, Metadata: evidence.Metadata{Attributes: decl}},
+		{Kind: evidence.Reference, Path: "a.go", StartLine: 3, Metadata: evidence.Metadata{Attributes: map[string]string{DeclarationAttribute: "false"}}},
+	}
+	before := slices.Clone(recs)
+	var got []string
+	for _, r := range WithoutDeclarations(recs) {
+		got = append(got, fmt.Sprintf("%s %d", r.Kind, r.StartLine))
+	}
+	if diff := cmp.Diff([]string{"reference 2", "definition 1", "reference 3"}, got); diff != "" {
+		t.Errorf("WithoutDeclarations (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, recs); diff != "" {
+		t.Errorf("the input changed (-before +after):\n%s", diff)
 	}
 }

@@ -339,31 +339,135 @@ func TestRealIndexerPython(t *testing.T) {
 	}
 }
 
-func fmtLocs(ls []Location) []string {
-	var out []string
-	for _, l := range ls {
-		out = append(out, fmt.Sprintf("%s:%d:%d-%d:%d", l.Path, l.StartLine, l.StartColumn, l.EndLine, l.EndColumn))
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
-}
-
-func fmtRecords(rs []evidence.Record, kind evidence.Kind) []string {
+// answerSet returns the records of a kind as sorted, distinct strings: the
+// location, and " declaration" for a reference at the declaration.
+func answerSet(rs []evidence.Record, kind evidence.Kind) []string {
 	var out []string
 	for _, r := range rs {
-		if r.Kind == kind {
-			out = append(out, r.Location())
+		if r.Kind != kind {
+			continue
 		}
+		s := r.Location()
+		if IsDeclaration(&r) {
+			s += " declaration"
+		}
+		out = append(out, s)
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
 }
 
-// TestAgainstGopls asks gopls (one server, through the LSP provider) and
-// the index the same questions at one occurrence of every global symbol in
-// the Go fixture: definition, references and implementation. In-repository
-// locations must agree exactly. It also checks the LSP provider's records
-// are near_exact and that one server serves every query.
+// A divergence is a known, explained difference between gopls's answer and
+// the index's for one kind of question about one symbol. It must occur
+// exactly as recorded, so the record cannot go stale silently.
+type divergence struct {
+	onlyGopls, onlyIndex []string
+	why                  string
+}
+
+// withDivergence applies d to the index's answer: what gopls answers, if d
+// is all that differs.
+func withDivergence(index []string, d divergence) []string {
+	out := slices.DeleteFunc(slices.Clone(index), func(s string) bool { return slices.Contains(d.onlyIndex, s) })
+	out = append(out, d.onlyGopls...)
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// compareWithGopls asks gopls (one server, through the LSP provider) and the
+// index the same questions at each position: definition, references with the
+// declaration, and implementation. In-repository answers must agree, except
+// for the known divergences, keyed by kind and SCIP symbol, each of which
+// must occur exactly as recorded. It also checks that the LSP provider's
+// records are near_exact and that one server serves every query, and
+// returns how many records of each kind gopls gave.
+func compareWithGopls(t *testing.T, ix *Index, lsp *LSPProvider, positions []Location, known map[string]divergence) map[evidence.Kind]int {
+	t.Helper()
+	var firstProc any
+	nonEmpty := map[evidence.Kind]int{}
+	seen := map[string]bool{}
+	for _, l := range positions {
+		pos := fmt.Sprintf("%s:%d:%d", l.Path, l.StartLine, l.StartColumn)
+		t.Run(pos, func(t *testing.T) {
+			s, _, err := ix.SymbolAt(l.Path, l.StartLine, l.StartColumn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := lsp.Gather(context.Background(), evidence.Query{Path: l.Path, Line: l.StartLine, Column: l.StartColumn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range resp.Records {
+				nonEmpty[r.Kind]++
+				if r.Trust != trust.NearExact || r.Exact || r.Provenance != trust.LanguageServer {
+					t.Errorf("LSP record %s: trust %s exact %v provenance %s", r.Location(), r.Trust, r.Exact, r.Provenance)
+				}
+				if err := r.Validate(); err != nil {
+					t.Error(err)
+				}
+			}
+			if firstProc == nil {
+				firstProc = lsp.proc
+			} else if firstProc != any(lsp.proc) {
+				t.Error("a second language server was started")
+			}
+			answer := ix.answer(s, &evidence.Query{}, true)
+			for _, kind := range []evidence.Kind{evidence.Definition, evidence.Reference, evidence.Implementation} {
+				key := string(kind) + " " + s.Name
+				want := answerSet(answer, kind)
+				d, ok := known[key]
+				if ok {
+					seen[key] = true
+					want = withDivergence(want, d)
+				}
+				if diff := cmp.Diff(want, answerSet(resp.Records, kind)); diff != "" {
+					t.Errorf("%s of %s (-index +gopls):\n%s", kind, s.Name, diff)
+					if ok {
+						t.Logf("known divergence: %s", d.why)
+					}
+				}
+			}
+		})
+	}
+	for key := range known {
+		if !seen[key] {
+			t.Errorf("known divergence %q was not compared", key)
+		}
+	}
+	return nonEmpty
+}
+
+// firstOccurrences returns one occurrence of every global symbol of the
+// index, in index order, leaving out packages, which gopls does not
+// resolve as symbols.
+func firstOccurrences(ix *Index) []Location {
+	seen := map[uint32]bool{}
+	var out []Location
+	for di := range ix.docs {
+		d := &ix.docs[di]
+		for oi, o := range d.occs {
+			e := ix.syms[o.sym]
+			if seen[o.sym] || isLocal(e.name) || strings.HasSuffix(e.name, "/") {
+				continue
+			}
+			seen[o.sym] = true
+			out = append(out, ix.location(uint32(di), uint32(oi)))
+		}
+	}
+	return out
+}
+
+// goFixtureDivergences are where gopls and an index of the Go fixture
+// disagree, and why. scip-go v0.1.26 relates only concrete types to the
+// interfaces they implement (and their methods to interface methods); gopls
+// also relates an interface to the interfaces whose method sets hold its
+// own, by embedding or by declaring the same methods. The index proves no
+// such edge, and inferring one would mean type-checking, so its answer
+// leaves them out.
+var goFixtureDivergences = map[string]divergence{}
+
+// TestAgainstGopls compares the index of the Go fixture with gopls at one
+// occurrence of every global symbol.
 func TestAgainstGopls(t *testing.T) {
 	testtool.Require(t, "gopls", installHint)
 	ix, dir := indexFixture(t, "go")
@@ -373,65 +477,15 @@ func TestAgainstGopls(t *testing.T) {
 			t.Errorf("gopls did not shut down cleanly: %v", err)
 		}
 	}()
-	var firstProc any
-	seen := map[uint32]bool{}
-	nonEmpty := map[evidence.Kind]int{}
-	for di := range ix.docs {
-		d := &ix.docs[di]
-		for oi, o := range d.occs {
-			e := ix.syms[o.sym]
-			if seen[o.sym] || isLocal(e.name) || strings.HasSuffix(e.name, "/") {
-				continue // packages are not symbols gopls resolves
-			}
-			seen[o.sym] = true
-			l := ix.location(uint32(di), uint32(oi))
-			s := ix.symbol(o.sym)
-			pos := fmt.Sprintf("%s:%d:%d", d.path, l.StartLine, l.StartColumn)
-			t.Run(pos, func(t *testing.T) {
-				resp, err := lsp.Gather(context.Background(), evidence.Query{Path: d.path, Line: l.StartLine, Column: l.StartColumn})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, r := range resp.Records {
-					nonEmpty[r.Kind]++
-					if r.Trust != trust.NearExact || r.Exact || r.Provenance != trust.LanguageServer {
-						t.Errorf("LSP record %s: trust %s exact %v provenance %s", r.Location(), r.Trust, r.Exact, r.Provenance)
-					}
-					if err := r.Validate(); err != nil {
-						t.Error(err)
-					}
-				}
-				if firstProc == nil {
-					firstProc = lsp.proc
-				} else if firstProc != any(lsp.proc) {
-					t.Error("a second language server was started")
-				}
-				if diff := cmp.Diff(fmtLocs(ix.Definitions(s)), fmtRecords(resp.Records, evidence.Definition)); diff != "" {
-					t.Errorf("definition of %s (-index +gopls):\n%s", e.name, diff)
-				}
-				refs := append(ix.References(s), ix.DynamicReferences(s)...)
-				if diff := cmp.Diff(fmtLocs(refs), fmtRecords(resp.Records, evidence.Reference)); diff != "" {
-					t.Errorf("references of %s (-index +gopls):\n%s", e.name, diff)
-				}
-				// gopls answers both directions: implementations of an
-				// interface, and the interfaces a concrete type implements.
-				var impl []Location
-				for _, o := range append(ix.Implementations(s), ix.Implements(s)...) {
-					impl = append(impl, ix.Definitions(o)...)
-				}
-				if diff := cmp.Diff(fmtLocs(impl), fmtRecords(resp.Records, evidence.Implementation)); diff != "" {
-					t.Errorf("implementation of %s (-index +gopls):\n%s", e.name, diff)
-				}
-			})
-		}
+	positions := firstOccurrences(ix)
+	if len(positions) < 8 {
+		t.Errorf("compared only %d symbols", len(positions))
 	}
-	if len(seen) < 8 {
-		t.Errorf("compared only %d symbols", len(seen))
-	}
+	nonEmpty := compareWithGopls(t, ix, lsp, positions, goFixtureDivergences)
 	for _, k := range []evidence.Kind{evidence.Definition, evidence.Reference, evidence.Implementation} {
 		if nonEmpty[k] < 2 {
 			t.Errorf("gopls gave only %d %s records: the comparison proves little", nonEmpty[k], k)
 		}
 	}
-	t.Logf("compared %d symbols; gopls records: %v", len(seen), nonEmpty)
+	t.Logf("compared %d symbols; gopls records: %v", len(positions), nonEmpty)
 }
