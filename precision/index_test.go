@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -445,6 +446,67 @@ func TestDynamicReferences(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("DynamicReferences (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLookupNameForms(t *testing.T) {
+	const (
+		cobra = "scip-go gomod github.com/spf13/cobra . `github.com/spf13/cobra`/"
+		other = "scip-go gomod github.com/other/x v2.0.0 `github.com/other/x/v2`/"
+		yaml  = "scip-go gomod gopkg.in/yaml.v3 v3.0.1 `gopkg.in/yaml.v3`/"
+		ts    = "scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/"
+		py    = "scip-python python shapes 0.1.0 `pkg.shapes`/"
+	)
+	syms := []string{
+		cobra + "Command#", cobra + "Command#Find().", cobra + "Command#ExecuteC().",
+		other + "Command#Find().", yaml + "Node#",
+		ts + "Square#", ts + "total().(xs)", py + "Square#",
+	}
+	var occs []*scip.Occurrence
+	for i, s := range syms {
+		occs = append(occs, occ([]int32{int32(i), 0, 1}, s, scip.SymbolRole_Definition))
+	}
+	data := marshal(t, &scip.Index{
+		Metadata:  &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go"}},
+		Documents: []*scip.Document{{RelativePath: "x.go", Occurrences: occs}},
+	})
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		want []string // qualified names
+	}{
+		{"ExecuteC", []string{"github.com/spf13/cobra.Command.ExecuteC"}},
+		{"Find", []string{"github.com/other/x/v2.Command.Find", "github.com/spf13/cobra.Command.Find"}},
+		{"Command.Find", []string{"github.com/other/x/v2.Command.Find", "github.com/spf13/cobra.Command.Find"}},
+		{"cobra.Command.Find", []string{"github.com/spf13/cobra.Command.Find"}},
+		{"x.Command.Find", []string{"github.com/other/x/v2.Command.Find"}},
+		{"v2.Command.Find", []string{"github.com/other/x/v2.Command.Find"}},
+		{"github.com/spf13/cobra.Command", []string{"github.com/spf13/cobra.Command"}},
+		{"Command", []string{"github.com/spf13/cobra.Command"}},
+		{"yaml.Node", []string{"gopkg.in/yaml.v3.Node"}},
+		{"shapes.Square", []string{"pkg.shapes.Square", "src/shapes.ts.Square"}},
+		{"pkg.shapes.Square", []string{"pkg.shapes.Square"}},
+		{"shapes.ts.Square", []string{"src/shapes.ts.Square"}},
+		{"cobra.Find", nil}, // a qualifier needs the whole chain
+		{"mand.Find", nil},  // names are whole descriptors
+		{"xs", nil},         // parameters are never candidates
+		{"cobra.Command.", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, c := range ix.LookupName(tt.name) {
+				got = append(got, c.QualifiedName)
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("LookupName(%q) (-want +got):\n%s", tt.name, diff)
 			}
 		})
 	}

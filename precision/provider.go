@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -115,6 +117,7 @@ type snapshot struct {
 	ix    *Index
 	stale Staleness
 	rel   string
+	root  *contain.Root
 }
 
 // Status loads the index if needed and reports the layer's state. It never
@@ -251,7 +254,7 @@ func (p *Provider) acquireLoaded(ctx context.Context, rel string) (snapshot, err
 		p.ix, p.info, p.loadTime = ix, info, time.Since(start)
 		p.fresh = newFreshness(p.root.Dir(), ix, info, m)
 	}
-	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel}, nil
+	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel, root: p.root}, nil
 }
 
 func sameFile(a, b fs.FileInfo) bool {
@@ -280,47 +283,149 @@ func (p *Provider) guidance(ix *Index, rel string) string {
 	return "regenerate the index with " + tool + " at " + rel
 }
 
-// Gather answers q: the definitions, references and implementations (as
-// q.Kinds selects) of the symbol at q's position, or of q.Symbol, which is a
-// SCIP symbol string or a name looked up with its package identity. Records
-// from a stale index are marked stale with reindex guidance in the report.
+// Gather answers q with the definitions, references and implementations
+// (as q.Kinds selects) of a symbol: the one at q's position (Path, Line,
+// Column), or else q.Symbol, which is a SCIP symbol string or a name.
+//
+// A reference answer starts with the declaration of the symbol, as `gopls
+// references -d` gives it: a reference record marked with
+// [DeclarationAttribute] (see [IsDeclaration]; [WithoutDeclarations] drops
+// it). A method's references include calls through the interface methods it
+// implements and calls of the methods implementing it
+// ([Index.DynamicReferences]). An implementation answer goes both ways, as
+// gopls's does: on an interface or abstract method, what implements it; on
+// a concrete type or method, the interfaces or interface methods it
+// implements; each record says which in [RelationAttribute].
+//
+// A name is looked up with [Index.LookupName] ("ExecuteC",
+// "Command.Find", "cobra.Command"): an ambiguous name answers every
+// candidate, never a guess, and every record of a name's answer carries
+// its candidate's package ("package"), qualified name ("qualified_name")
+// and the number of candidates ("candidates") as attributes.
+//
+// When a position or name has no answer, the report says why: the file is
+// not in the project, the line or column is past its end, the index does
+// not hold the file, no symbol is at the position, or no symbol has the
+// name. Records from a stale index are marked stale with reindex guidance
+// in the report.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	snap, err := p.acquire(ctx)
 	if err != nil {
 		return evidence.Response{}, err
 	}
-	var syms []Symbol
-	switch {
-	case q.Path != "" && q.Line > 0:
-		s, _, err := snap.ix.SymbolAt(q.Path, q.Line, q.Column)
-		if err != nil && !errors.Is(err, ErrNoSymbol) && !errors.Is(err, ErrNoDocument) {
-			return evidence.Response{}, err
-		}
-		if err == nil {
-			syms = []Symbol{s}
-		}
-	case q.Symbol != "":
-		if s, err := snap.ix.Lookup(q.Symbol, q.Path); err == nil {
-			syms = []Symbol{s}
-		} else {
-			for _, c := range snap.ix.LookupName(q.Symbol) {
-				syms = append(syms, c.Symbol)
-			}
-		}
-	}
 	var recs []evidence.Record
-	for _, s := range syms {
-		recs = append(recs, snap.ix.answer(s, &q, true)...)
+	var why string
+	switch {
+	case q.Path != "" && (q.Line != 0 || q.Column != 0):
+		recs, why = snap.atPosition(&q)
+	case q.Symbol != "":
+		recs, why = snap.byName(&q)
 	}
-	resp := evidence.Response{Records: recs}
+	resp := evidence.Response{Records: recs, Report: evidence.Report{State: evidence.Available, Reason: why}}
 	if snap.stale.Stale {
 		for i := range resp.Records {
 			resp.Records[i] = evidence.MarkStale(resp.Records[i])
 		}
-		resp.Report = evidence.Report{State: evidence.StaleState, Reason: snap.stale.Reason,
+		reason := snap.stale.Reason
+		if why != "" {
+			reason += "; " + why
+		}
+		resp.Report = evidence.Report{State: evidence.StaleState, Reason: reason,
 			Guidance: p.guidance(snap.ix, snap.rel)}
 	}
 	return resp, nil
+}
+
+// atPosition answers q about the symbol at its position, or says why there
+// is none. Definition and implementation questions are about the symbol
+// the position uses, references about the one it declares: they differ at
+// an embedded Go field, as gopls's answers do.
+func (s snapshot) atPosition(q *evidence.Query) ([]evidence.Record, string) {
+	decl, _, err := s.ix.SymbolAt(q.Path, q.Line, q.Column)
+	if err != nil {
+		return nil, s.positionProblem(q, err)
+	}
+	use, err := s.ix.useAt(q.Path, q.Line, q.Column)
+	if err != nil || use.id == decl.id {
+		return s.ix.answer(decl, q, true), ""
+	}
+	var recs []evidence.Record
+	for _, k := range []evidence.Kind{evidence.Definition, evidence.Reference, evidence.Implementation} {
+		if !q.Wants(k) {
+			continue
+		}
+		sym := use
+		if k == evidence.Reference {
+			sym = decl
+		}
+		recs = append(recs, s.ix.answer(sym, &evidence.Query{Kinds: []evidence.Kind{k}}, true)...)
+	}
+	return recs, ""
+}
+
+// positionProblem says why the position of q has no symbol: the file is
+// not in the project, the position is past the end of the file or of its
+// line, the index does not hold the file, or no indexed symbol is there.
+func (s snapshot) positionProblem(q *evidence.Query, err error) string {
+	where := fmt.Sprintf("%s:%d:%d", q.Path, q.Line, q.Column)
+	data, rerr := s.root.ReadFile(q.Path)
+	switch {
+	case rerr != nil && errors.Is(rerr, fs.ErrNotExist):
+		return fmt.Sprintf("%s: %s is not a file in the project", where, q.Path)
+	case rerr != nil:
+		return fmt.Sprintf("%s: %s cannot be read: %v", where, q.Path, rerr)
+	case q.Line < 1 || q.Column < 1:
+		return fmt.Sprintf("%s is not a position: lines and columns count from 1", where)
+	}
+	lines := splitLines(string(data))
+	n := len(lines)
+	if n > 1 && lines[n-1] == "" {
+		n-- // the text after the last newline is not a line
+	}
+	switch {
+	case q.Line > len(lines):
+		return fmt.Sprintf("%s: line %d is past the end of %s, which has %d lines", where, q.Line, q.Path, n)
+	case q.Column > utf8.RuneCountInString(lines[q.Line-1])+1:
+		return fmt.Sprintf("%s: column %d is past the end of line %d, which has %d characters", where, q.Column, q.Line, utf8.RuneCountInString(lines[q.Line-1]))
+	case errors.Is(err, ErrNoDocument):
+		for _, d := range s.ix.dropped {
+			if d.Path == q.Path {
+				return fmt.Sprintf("%s: the index holds %s but it is not served (%s)", where, q.Path, d.Reason)
+			}
+		}
+		return fmt.Sprintf("%s: the index does not hold %s (it was added after indexing, or the indexer skipped it)", where, q.Path)
+	}
+	return fmt.Sprintf("%s: no indexed symbol at this position", where)
+}
+
+// byName answers q about every symbol q.Symbol may mean: a SCIP symbol
+// string, or a name (see [Index.LookupName]).
+func (s snapshot) byName(q *evidence.Query) ([]evidence.Record, string) {
+	if sym, err := s.ix.Lookup(q.Symbol, q.Path); err == nil {
+		return s.ix.answer(sym, q, true), ""
+	}
+	cands := s.ix.LookupName(q.Symbol)
+	if len(cands) == 0 {
+		return nil, fmt.Sprintf("the index has no symbol named %q", q.Symbol)
+	}
+	var recs []evidence.Record
+	n := strconv.Itoa(len(cands))
+	for _, c := range cands {
+		for _, r := range s.ix.answer(c.Symbol, q, true) {
+			r.Metadata.Attributes["package"] = c.Package
+			r.Metadata.Attributes["qualified_name"] = c.QualifiedName
+			r.Metadata.Attributes["candidates"] = n
+			recs = append(recs, r)
+		}
+	}
+	if len(cands) == 1 {
+		return recs, ""
+	}
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.QualifiedName
+	}
+	return recs, fmt.Sprintf("%q may mean %d symbols, all answered: %s", q.Symbol, len(cands), strings.Join(names, ", "))
 }
 
 // Implementation records say how their Symbol relates to the queried

@@ -444,3 +444,89 @@ func TestWithoutDeclarations(t *testing.T) {
 		t.Errorf("the input changed (-before +after):\n%s", diff)
 	}
 }
+
+// A position question without an answer says why in the report: which of
+// a missing file, a line or column past the end, a file the index does not
+// hold, or a position without a symbol it is.
+func TestPositionProblems(t *testing.T) {
+	dir := writeProject(t)
+	if err := os.WriteFile(filepath.Join(dir, "new.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touch(t, filepath.Join(dir, "new.go"), time.Now().Add(-time.Hour))
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	tests := []struct {
+		path      string
+		line, col int
+		reason    string
+	}{
+		{"zzz.go", 1, 1, "zzz.go:1:1: zzz.go is not a file in the project"},
+		{"a.go", 99, 1, "a.go:99:1: line 99 is past the end of a.go, which has 4 lines"},
+		{"a.go", 1, 50, "a.go:1:50: column 50 is past the end of line 1, which has 9 characters"},
+		{"new.go", 1, 1, "new.go:1:1: the index does not hold new.go (it was added after indexing, or the indexer skipped it)"},
+		{"a.go", 1, 1, "a.go:1:1: no indexed symbol at this position"},
+		{"a.go", 0, 3, "a.go:0:3 is not a position: lines and columns count from 1"},
+		{"b", 1, 1, "b:1:1: b cannot be read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			q := evidence.Query{Path: tt.path, Line: tt.line, Column: tt.col}
+			recs, reps := evidence.Collect(context.Background(), q, []evidence.Provider{p}, evidence.CollectOptions{})
+			if len(recs) != 0 {
+				t.Errorf("records = %+v", recs)
+			}
+			if reps[0].State != evidence.Available || !strings.HasPrefix(reps[0].Reason, tt.reason) {
+				t.Errorf("report = %+v, want available with reason %q", reps[0], tt.reason)
+			}
+		})
+	}
+	// A stale index says both.
+	touch(t, filepath.Join(dir, "a.go"), time.Now().Add(time.Hour))
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 99, Column: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Report.State != evidence.StaleState || !strings.HasSuffix(resp.Report.Reason, "; a.go:99:1: line 99 is past the end of a.go, which has 4 lines") {
+		t.Errorf("stale report = %+v", resp.Report)
+	}
+}
+
+// A name answers every symbol it may mean, each record naming its
+// candidate; the report says the name was ambiguous.
+func TestGatherByName(t *testing.T) {
+	dir := writeProject(t)
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	tests := []struct {
+		name   string
+		want   []string
+		reason string
+	}{
+		{"Shape", []string{
+			"a.go:3:6-3:11 gomod example.com/a v1.0.0 example.com/a.Shape 2",
+			"b/b.go:2:6-2:11 gomod example.com/b v1.0.0 example.com/b.Shape 2",
+		}, `"Shape" may mean 2 symbols, all answered: example.com/a.Shape, example.com/b.Shape`},
+		{"b.Shape", []string{"b/b.go:2:6-2:11 gomod example.com/b v1.0.0 example.com/b.Shape 1"}, ""},
+		{"Circle", nil, `the index has no symbol named "Circle"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.name, Kinds: []evidence.Kind{evidence.Definition}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range resp.Records {
+				a := r.Metadata.Attributes
+				got = append(got, strings.Join([]string{r.Location(), a["package"], a["qualified_name"], a["candidates"]}, " "))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			if resp.Report.Reason != tt.reason {
+				t.Errorf("reason = %q, want %q", resp.Report.Reason, tt.reason)
+			}
+		})
+	}
+}
