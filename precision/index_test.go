@@ -392,13 +392,15 @@ func TestConcurrentQueries(t *testing.T) {
 // A method's dynamic references go one step through interface satisfaction
 // each way, as gopls's do: an interface method reaches calls of the methods
 // implementing it, a concrete method reaches calls through the interface
-// method it implements, and never its sibling implementations.
+// method it implements, and never its sibling implementations. A Go method
+// declared only in a _test.go file is reached only from its own directory.
 func TestDynamicReferences(t *testing.T) {
 	const (
 		pkg  = "scip-go gomod example.com/m v1.0.0 `example.com/m`/"
 		iM   = pkg + "I#M."
 		tM   = pkg + "T#M()."
 		uM   = pkg + "U#M()."
+		vM   = pkg + "V#M()." // declared in a test file
 		typI = pkg + "I#"
 	)
 	def, read := scip.SymbolRole_Definition, scip.SymbolRole_ReadAccess
@@ -407,19 +409,29 @@ func TestDynamicReferences(t *testing.T) {
 	}
 	data := marshal(t, &scip.Index{
 		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go"}},
-		Documents: []*scip.Document{{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
-			occ([]int32{0, 0, 1}, typI, def),
-			occ([]int32{1, 0, 1}, iM, def),
-			occ([]int32{2, 0, 1}, tM, def),
-			occ([]int32{3, 0, 1}, uM, def),
-			occ([]int32{4, 0, 1}, iM, read), // a call through the interface
-			occ([]int32{5, 0, 1}, tM, read), // a call on T
-			occ([]int32{6, 0, 1}, uM, read), // a call on U
-			occ([]int32{7, 0, 1}, typI, read),
-		}, Symbols: []*scip.SymbolInformation{
-			{Symbol: tM, Relationships: impl(iM)},
-			{Symbol: uM, Relationships: impl(iM)},
-		}}},
+		Documents: []*scip.Document{
+			{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, typI, def),
+				occ([]int32{1, 0, 1}, iM, def),
+				occ([]int32{2, 0, 1}, tM, def),
+				occ([]int32{3, 0, 1}, uM, def),
+				occ([]int32{4, 0, 1}, iM, read), // a call through the interface
+				occ([]int32{5, 0, 1}, tM, read), // a call on T
+				occ([]int32{6, 0, 1}, uM, read), // a call on U
+				occ([]int32{7, 0, 1}, typI, read),
+			}, Symbols: []*scip.SymbolInformation{
+				{Symbol: tM, Relationships: impl(iM)},
+				{Symbol: uM, Relationships: impl(iM)},
+			}},
+			{RelativePath: "m_test.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, vM, def),
+			}, Symbols: []*scip.SymbolInformation{
+				{Symbol: vM, Relationships: impl(iM)},
+			}},
+			{RelativePath: "sub/s.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, iM, read), // a call through the interface elsewhere
+			}},
+		},
 	})
 	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
 	if err != nil {
@@ -430,8 +442,9 @@ func TestDynamicReferences(t *testing.T) {
 		want []string
 	}{
 		{iM, []string{"m.go:6 " + tM, "m.go:7 " + uM}},
-		{tM, []string{"m.go:5 " + iM}},
-		{uM, []string{"m.go:5 " + iM}},
+		{tM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM}},
+		{uM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM}},
+		{vM, []string{"m.go:5 " + iM}},
 		{typI, nil}, // a use of an interface type is not a use of its implementations
 	}
 	for _, tt := range tests {

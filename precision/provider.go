@@ -496,7 +496,7 @@ func (ix *Index) answer(s Symbol, q *evidence.Query, declarations bool) []eviden
 			if c.abstract {
 				via = "interface method " + other.Name
 			}
-			for _, l := range ix.References(other) {
+			for _, l := range ix.dynamicReferences(s, c) {
 				r := ix.record(evidence.Reference, l, s.Name, other.Name)
 				r.Metadata.Attributes["via"] = via
 				recs = append(recs, r)

@@ -419,12 +419,43 @@ func isMajorVersion(s string) bool {
 // [Provider]. The step is never repeated: a concrete method does not reach
 // its sibling implementations through their interface. Types get none: a
 // use of an interface type is not a use of its implementations.
+//
+// In a Go index, a method declared only in _test.go files is compiled only
+// into its own package's tests, so no call in another directory can reach
+// it: its dynamic references are those in its own directory.
 func (ix *Index) DynamicReferences(s Symbol) []Location {
 	var out []Location
 	for _, c := range ix.correspondingMethods(s) {
-		out = append(out, ix.locations(ix.refs[ix.refOff[c.id]:ix.refOff[c.id+1]])...)
+		out = append(out, ix.dynamicReferences(s, c)...)
 	}
 	return out
+}
+
+// dynamicReferences returns the references of c that may reach s.
+func (ix *Index) dynamicReferences(s Symbol, c correspondence) []Location {
+	locs := ix.locations(ix.refs[ix.refOff[c.id]:ix.refOff[c.id+1]])
+	dirs := ix.testOnlyDirs(s)
+	if dirs == nil {
+		return locs
+	}
+	return slices.DeleteFunc(locs, func(l Location) bool { return !slices.Contains(dirs, path.Dir(l.Path)) })
+}
+
+// testOnlyDirs returns the directories of s's definitions when s comes
+// from a Go index and is defined only in _test.go files; nil otherwise.
+func (ix *Index) testOnlyDirs(s Symbol) []string {
+	if ix.meta.Tool != "scip-go" {
+		return nil
+	}
+	var dirs []string
+	for _, r := range ix.defs[ix.defOff[s.id]:ix.defOff[s.id+1]] {
+		p := ix.docs[r.doc].path
+		if !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		dirs = append(dirs, path.Dir(p))
+	}
+	return dirs
 }
 
 // A correspondence is a method related to another through interface

@@ -2,6 +2,7 @@ package precision
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -37,7 +39,14 @@ var toolEnv = []string{"PATH", "HOME", "TMPDIR", "GOPATH", "GOCACHE", "GOMODCACH
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join("testdata", name)
+	copyTree(t, filepath.Join("testdata", name), dst)
+	return dst
+}
+
+// copyTree copies the regular files and directories under src into dst,
+// writable whatever their mode was (the module cache is read-only).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -46,6 +55,9 @@ func copyFixture(t *testing.T, name string) string {
 		out := filepath.Join(dst, rel)
 		if d.IsDir() {
 			return os.MkdirAll(out, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -56,7 +68,6 @@ func copyFixture(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 func run(t *testing.T, dir, tool string, args ...string) safeexec.Result {
@@ -363,7 +374,11 @@ func answerSet(rs []evidence.Record, kind evidence.Kind) []string {
 // exactly as recorded, so the record cannot go stale silently.
 type divergence struct {
 	onlyGopls, onlyIndex []string
-	why                  string
+	// unindexed, when set, is the source text of every further location
+	// only gopls answers, at which the index holds no occurrence at all:
+	// the indexer wrote nothing there. At least one must occur.
+	unindexed string
+	why       string
 }
 
 // withDivergence applies d to the index's answer: what gopls answers, if d
@@ -431,7 +446,11 @@ func compareWithGopls(t *testing.T, ix *Index, dir string, lsp *LSPProvider, pos
 					seen[key] = true
 					want = withDivergence(want, d)
 				}
-				if diff := cmp.Diff(want, answerSet(resp.Records, kind)); diff != "" {
+				got := answerSet(resp.Records, kind)
+				if ok && d.unindexed != "" {
+					got = dropUnindexed(t, ix, dir, got, want, d.unindexed)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("%s of %s (-index +gopls):\n%s", kind, s.Name, diff)
 					if ok {
 						t.Logf("known divergence: %s", d.why)
@@ -446,6 +465,39 @@ func compareWithGopls(t *testing.T, ix *Index, dir string, lsp *LSPProvider, pos
 		}
 	}
 	return nonEmpty
+}
+
+// dropUnindexed removes from got the locations want lacks where the index
+// holds no occurrence and the source reads text, and fails unless there is
+// at least one.
+func dropUnindexed(t *testing.T, ix *Index, dir string, got, want []string, text string) []string {
+	t.Helper()
+	n := 0
+	out := slices.DeleteFunc(slices.Clone(got), func(g string) bool {
+		if slices.Contains(want, g) {
+			return false
+		}
+		var p string
+		var sl, sc, el, ec int
+		i := strings.IndexByte(g, ':')
+		if _, err := fmt.Sscanf(g[i+1:], "%d:%d-%d:%d", &sl, &sc, &el, &ec); err != nil || sl != el {
+			return false
+		}
+		p = g[:i]
+		if _, _, err := ix.SymbolAt(p, sl, sc); !errors.Is(err, ErrNoSymbol) {
+			return false
+		}
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil || sliceCodePoints(splitLines(string(src))[sl-1], sc-1, ec-1) != text {
+			return false
+		}
+		n++
+		return true
+	})
+	if n == 0 {
+		t.Errorf("no unindexed %q location: the divergence no longer occurs", text)
+	}
+	return out
 }
 
 // firstOccurrences returns one occurrence of every global symbol of the
@@ -518,4 +570,179 @@ func TestAgainstGopls(t *testing.T) {
 		}
 	}
 	t.Logf("compared %d symbols; gopls records: %v", len(positions), nonEmpty)
+}
+
+// cobraVersion is the module the parity tests index: a real project with
+// an interface, implementations of it and of outside interfaces, and
+// methods, in tests and in the package.
+const cobraVersion = "github.com/spf13/cobra@v1.10.2"
+
+// indexCobra copies cobra from the module cache (the go command downloads
+// it and its dependencies through the module proxy when missing) into a
+// temporary directory, indexes it with scip-go and loads the index.
+func indexCobra(t *testing.T) (*Index, string) {
+	t.Helper()
+	testtool.Require(t, "go", "install Go")
+	res := run(t, t.TempDir(), "go", "mod", "download", "-json", cobraVersion)
+	var mod struct{ Dir, Error string }
+	if err := json.Unmarshal(res.Stdout, &mod); err != nil || mod.Dir == "" {
+		t.Fatalf("go mod download %s: %v %s", cobraVersion, err, mod.Error)
+	}
+	dir := t.TempDir()
+	copyTree(t, mod.Dir, dir)
+	run(t, dir, "go", "mod", "download")
+	out := filepath.Join(t.TempDir(), "index.scip")
+	run(t, dir, "scip-go", "--output", out)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ix, err := Load(context.Background(), f, LoadOptions{Source: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, dir
+}
+
+// cobraDivergences are where gopls v0.23.0 and scip-go v0.1.26's index of
+// cobra disagree, and why.
+var cobraDivergences = map[string]divergence{
+	"reference scip-go gomod github.com/spf13/cobra . `github.com/spf13/cobra`/flagCompError#Error().": {
+		unindexed: "Error",
+		why: "scip-go writes no occurrence for the built-in error interface's method, so calls such as err.Error() are not in the index; " +
+			"gopls counts them among the references of every Error() string method",
+	},
+}
+
+// cobraPositions are the positions the parity test asks about: every type,
+// every symbol in an implementation relation (where answers go through
+// interfaces), every symbol of a known divergence, and every sixteenth
+// other symbol; with CODECORTEX_PARITY_ALL=1, every global symbol (989 in
+// cobra v1.10.2; all agree but for the recorded divergences).
+func cobraPositions(ix *Index, known map[string]divergence) []Location {
+	all := firstOccurrences(ix)
+	if os.Getenv("CODECORTEX_PARITY_ALL") == "1" {
+		return all
+	}
+	diverging := map[string]bool{}
+	for key := range known {
+		diverging[key[strings.IndexByte(key, ' ')+1:]] = true
+	}
+	var out []Location
+	for i, l := range all {
+		s, err := ix.Lookup(l.Symbol, "")
+		related := err == nil && (len(ix.implBy[s.id]) > 0 || len(ix.implOf[s.id]) > 0)
+		if related || diverging[l.Symbol] || strings.HasSuffix(l.Symbol, "#") || i%16 == 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestCobraAgainstGopls compares the index of cobra with gopls: definition,
+// references with the declaration, and implementation at one occurrence of
+// the symbols cobraPositions picks, the implementation answers the issue
+// names, and name lookup against gopls's workspace symbols.
+func TestCobraAgainstGopls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes cobra and asks gopls hundreds of questions")
+	}
+	testtool.Require(t, "gopls", installHint)
+	ix, dir := indexCobra(t)
+	lsp := NewLSP(LSPOptions{Dir: dir})
+	defer lsp.Close()
+
+	// Implementation both ways, as the issue measured it: the concrete
+	// customMultiString implements SliceValue (and outside interfaces,
+	// which are not in the repository).
+	const cobra = "scip-go gomod github.com/spf13/cobra . `github.com/spf13/cobra`/"
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	snap := snapshot{ix: ix, root: root}
+	for _, tt := range []struct {
+		path      string
+		line, col int
+		want      []string
+	}{
+		{"completions_test.go", 676, 6, []string{"implementation completions.go:311:6-311:16 " + cobra + "SliceValue# implemented_by"}},
+		{"completions.go", 311, 6, []string{"implementation completions_test.go:676:6-676:23 " + cobra + "customMultiString# implements"}},
+		{"completions.go", 313, 2, []string{"implementation completions_test.go:693:29-693:37 " + cobra + "customMultiString#GetSlice(). implements"}},
+		{"completions_test.go", 693, 29, []string{"implementation completions.go:313:2-313:10 " + cobra + "SliceValue#GetSlice. implemented_by"}},
+	} {
+		q := evidence.Query{Path: tt.path, Line: tt.line, Column: tt.col, Kinds: []evidence.Kind{evidence.Implementation}}
+		recs, why := snap.atPosition(&q)
+		var got []string
+		for _, r := range recs {
+			got = append(got, strings.Join([]string{string(r.Kind), r.Location(), r.Symbol, r.Metadata.Attributes[RelationAttribute]}, " "))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("implementation at %s:%d:%d (-want +got):\n%s%s", tt.path, tt.line, tt.col, diff, why)
+		}
+	}
+
+	positions := cobraPositions(ix, cobraDivergences)
+	nonEmpty := compareWithGopls(t, ix, dir, lsp, positions, cobraDivergences)
+	t.Logf("compared %d positions; gopls records: %v", len(positions), nonEmpty)
+
+	// Names: every candidate the index finds is defined where gopls's
+	// workspace symbol of that name is, in the repository.
+	for _, name := range []string{"ExecuteC", "Command.Find", "SliceValue", "cobra.Command", "GetSlice", "Type", "GenManTree"} {
+		t.Run("name "+name, func(t *testing.T) {
+			var got []string
+			for _, c := range ix.LookupName(name) {
+				for _, d := range c.Definitions {
+					got = append(got, fmt.Sprintf("%s:%d:%d-%d:%d", d.Path, d.StartLine, d.StartColumn, d.EndLine, d.EndColumn))
+				}
+			}
+			sort.Strings(got)
+			want := goplsSymbols(t, lsp, dir, name)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("definitions of %q (-gopls +index):\n%s", name, diff)
+			}
+			if len(want) == 0 {
+				t.Errorf("gopls knows no symbol %q: the comparison proves nothing", name)
+			}
+		})
+	}
+}
+
+// goplsSymbols asks gopls for the workspace symbols matching name and
+// returns the in-repository locations of those it names exactly name or
+// ending in "."+name, as the index's name lookup reads a name.
+func goplsSymbols(t *testing.T, lsp *LSPProvider, dir, name string) []string {
+	t.Helper()
+	lsp.mu.Lock()
+	defer lsp.mu.Unlock()
+	if err := lsp.start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	raw, err := lsp.conn.call(ctx, "workspace/symbol", map[string]string{"query": name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var syms []struct {
+		Name     string      `json:"name"`
+		Location lspLocation `json:"location"`
+	}
+	if err := json.Unmarshal(raw, &syms); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, s := range syms {
+		if s.Name != name && !strings.HasSuffix(s.Name, "."+name) {
+			continue
+		}
+		r, ok, _ := lsp.record(evidence.Definition, s.Location, map[string][]string{})
+		if ok {
+			out = append(out, r.Location())
+		}
+	}
+	sort.Strings(out)
+	return out
 }
