@@ -367,27 +367,11 @@ func (s snapshot) atPosition(q *evidence.Query) ([]evidence.Record, string) {
 // not in the project, the position is past the end of the file or of its
 // line, the index does not hold the file, or no indexed symbol is there.
 func (s snapshot) positionProblem(q *evidence.Query, err error) string {
+	if _, why := checkPosition(s.root, q.Path, q.Line, q.Column); why != "" {
+		return why
+	}
 	where := fmt.Sprintf("%s:%d:%d", q.Path, q.Line, q.Column)
-	data, rerr := s.root.ReadFile(q.Path)
-	switch {
-	case rerr != nil && errors.Is(rerr, fs.ErrNotExist):
-		return fmt.Sprintf("%s: %s is not a file in the project", where, q.Path)
-	case rerr != nil:
-		return fmt.Sprintf("%s: %s cannot be read: %v", where, q.Path, rerr)
-	case q.Line < 1 || q.Column < 1:
-		return fmt.Sprintf("%s is not a position: lines and columns count from 1", where)
-	}
-	lines := splitLines(string(data))
-	n := len(lines)
-	if n > 1 && lines[n-1] == "" {
-		n-- // the text after the last newline is not a line
-	}
-	switch {
-	case q.Line > len(lines):
-		return fmt.Sprintf("%s: line %d is past the end of %s, which has %d lines", where, q.Line, q.Path, n)
-	case q.Column > utf8.RuneCountInString(lines[q.Line-1])+1:
-		return fmt.Sprintf("%s: column %d is past the end of line %d, which has %d characters", where, q.Column, q.Line, utf8.RuneCountInString(lines[q.Line-1]))
-	case errors.Is(err, ErrNoDocument):
+	if errors.Is(err, ErrNoDocument) {
 		for _, d := range s.ix.dropped {
 			if d.Path == q.Path {
 				return fmt.Sprintf("%s: the index holds %s but it is not served (%s)", where, q.Path, d.Reason)
@@ -396,6 +380,35 @@ func (s snapshot) positionProblem(q *evidence.Query, err error) string {
 		return fmt.Sprintf("%s: the index does not hold %s (it was added after indexing, or the indexer skipped it)", where, q.Path)
 	}
 	return fmt.Sprintf("%s: no indexed symbol at this position", where)
+}
+
+// checkPosition reads the file at path in root and returns its lines, or
+// says why the one-based position (line, col) is not in it: the file is
+// not in the project or cannot be read, or the position is not one, or is
+// past the end of the file or of its line.
+func checkPosition(root *contain.Root, path string, line, col int) ([]string, string) {
+	where := fmt.Sprintf("%s:%d:%d", path, line, col)
+	data, err := root.ReadFile(path)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Sprintf("%s: %s is not a file in the project", where, path)
+	case err != nil:
+		return nil, fmt.Sprintf("%s: %s cannot be read: %v", where, path, err)
+	case line < 1 || col < 1:
+		return nil, fmt.Sprintf("%s is not a position: lines and columns count from 1", where)
+	}
+	lines := splitLines(string(data))
+	n := len(lines)
+	if n > 1 && lines[n-1] == "" {
+		n-- // the text after the last newline is not a line
+	}
+	switch {
+	case line > len(lines):
+		return nil, fmt.Sprintf("%s: line %d is past the end of %s, which has %d lines", where, line, path, n)
+	case col > utf8.RuneCountInString(lines[line-1])+1:
+		return nil, fmt.Sprintf("%s: column %d is past the end of line %d, which has %d characters", where, col, line, utf8.RuneCountInString(lines[line-1]))
+	}
+	return lines, ""
 }
 
 // byName answers q about every symbol q.Symbol may mean: a SCIP symbol

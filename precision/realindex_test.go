@@ -570,6 +570,36 @@ func TestAgainstGopls(t *testing.T) {
 		}
 	}
 	t.Logf("compared %d symbols; gopls records: %v", len(positions), nonEmpty)
+
+	// A name: the index and the language server answer the same
+	// candidates, defined at the same places.
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	snap := snapshot{ix: ix, root: root}
+	for _, name := range []string{"Shape", "Square.Area", "Total", "other.Shape", "shapes.Shape", "Nothing"} {
+		t.Run("name "+name, func(t *testing.T) {
+			q := evidence.Query{Symbol: name, Kinds: []evidence.Kind{evidence.Definition}}
+			recs, why := snap.byName(&q)
+			resp, err := lsp.Gather(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(answerSet(recs, evidence.Definition), answerSet(resp.Records, evidence.Definition)); diff != "" {
+				t.Errorf("definitions of %q (-index +gopls):\n%s", name, diff)
+			}
+			for i := range min(len(recs), len(resp.Records)) {
+				if a, b := recs[i].Metadata.Attributes["candidates"], resp.Records[i].Metadata.Attributes["candidates"]; a != b {
+					t.Errorf("candidates: index %s, gopls %s", a, b)
+				}
+			}
+			if (why == "") != (resp.Report.Reason == "") {
+				t.Errorf("reasons: index %q, gopls %q", why, resp.Report.Reason)
+			}
+		})
+	}
 }
 
 // cobraVersion is the module the parity tests index: a real project with
