@@ -35,11 +35,19 @@ type Options struct {
 	// Disabled switches the provider off: Gather returns
 	// evidence.ErrDisabled.
 	Disabled bool
-	// AutoGenerate regenerates a missing or stale index with
+	// AutoGenerate regenerates a missing, unusable or stale index with
 	// GeneratorCommand (an argv list, never a shell string) and reloads it.
+	// The command must name the index path (as an argument, or as the
+	// value of one such as --output=PATH): it is run with a temporary path
+	// next to the index in its place, and its output replaces the index
+	// only once it loads, so no reader ever sees a half-written index. One
+	// generation runs at a time per project, across processes (a lock
+	// under .codecortex/precision); a request that waited for another
+	// process's generation uses its result rather than generating again.
 	AutoGenerate     bool
 	GeneratorCommand []string
-	// GenerateTimeout bounds one generation; zero means 10 minutes.
+	// GenerateTimeout bounds one generation, and the wait for another
+	// process's; zero means 10 minutes.
 	GenerateTimeout time.Duration
 	// Progress receives one line when generation starts and one when it
 	// ends; nil discards them.
@@ -177,7 +185,7 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	p.rel = rel
 	if !found {
 		if p.canGenerate() {
-			if err := p.generate(ctx, "no index at "+rel); err != nil {
+			if err := p.generate(ctx, rel, "no index at "+rel); err != nil {
 				return snapshot{}, err
 			}
 			return p.acquireLoaded(ctx, rel)
@@ -190,10 +198,17 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	}
 	snap, err := p.acquireLoaded(ctx, rel)
 	if err != nil {
+		if p.canGenerate() && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrEmpty)) {
+			if gerr := p.generate(ctx, rel, err.Error()); gerr != nil {
+				return snap, &evidence.UnavailableError{Reason: err.Error() + "; regenerating it failed", Err: gerr,
+					Guidance: p.guidance(nil, rel)}
+			}
+			return p.acquireLoaded(ctx, rel)
+		}
 		return snap, err
 	}
 	if snap.stale.Stale && p.canGenerate() {
-		if err := p.generate(ctx, snap.stale.Reason); err != nil {
+		if err := p.generate(ctx, rel, snap.stale.Reason); err != nil {
 			// The stale index still answers, marked stale; the failure is
 			// part of the reason.
 			snap.stale.Reason += "; regenerating it failed: " + err.Error()
@@ -629,54 +644,6 @@ func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], eviden
 		}
 	}
 	return seq, rep, nil
-}
-
-// generate runs the generator command through safeexec and records the
-// sources manifest beside the new index. p.mu is held.
-func (p *Provider) generate(ctx context.Context, why string) error {
-	argv := p.opts.GeneratorCommand
-	exe, err := lookPath(argv[0])
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "index generator " + argv[0] + " not found", Err: err,
-			Guidance: "install " + argv[0] + " or fix precision_index.generator_command"}
-	}
-	timeout := p.opts.GenerateTimeout
-	if timeout == 0 {
-		timeout = 10 * time.Minute
-	}
-	progress := p.opts.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
-	fmt.Fprintf(progress, "cortex: regenerating the precision index (%s): %s (timeout %s)\n", why, strings.Join(argv, " "), timeout)
-	res, err := runGenerator(ctx, exe, argv[1:], p.root.Dir(), timeout)
-	if err != nil {
-		msg := strings.TrimSpace(string(tail(res.Stderr, 400)))
-		return &evidence.UnavailableError{Reason: "index generation failed", Err: fmt.Errorf("%w: %s", err, msg),
-			Guidance: "run it by hand to see why: " + strings.Join(argv, " ")}
-	}
-	fmt.Fprintf(progress, "cortex: precision index regenerated in %s\n", res.Duration.Round(time.Millisecond))
-	rel, found := p.indexPath()
-	if !found {
-		return &evidence.UnavailableError{Reason: "the generator ran but wrote no index at " + rel,
-			Guidance: "make precision_index.generator_command write " + rel}
-	}
-	abs, err := p.root.Abs(rel)
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "index path outside the root", Err: err}
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "generated index cannot be read", Err: err}
-	}
-	defer f.Close()
-	fi, _ := f.Stat()
-	ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: fi.Size()})
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "generated index is unusable", Err: err}
-	}
-	p.ix = nil // force a reload through acquireLoaded
-	return RecordSources(p.root.Dir(), abs, ix)
 }
 
 func tail(b []byte, n int) []byte {

@@ -200,6 +200,17 @@ func TestUnavailable(t *testing.T) {
 			b, _ := os.ReadFile(p)
 			os.WriteFile(p, b[:len(b)-5], 0o644)
 		}, Options{}, "unreadable index"},
+		{"metadata only", func(dir string) {
+			ix := fixtureIndex()
+			ix.Documents = nil
+			os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644)
+		}, Options{}, "holds no documents: it is truncated after its metadata, or scip-go found no source"},
+		{"every document outside the root", func(dir string) {
+			ix := fixtureIndex()
+			ix.Documents = ix.Documents[len(ix.Documents)-1:]
+			os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644)
+		}, Options{}, "holds no documents: all 1 of its documents are outside the project root"},
+		{"empty file", func(dir string) { os.WriteFile(filepath.Join(dir, "index.scip"), nil, 0o644) }, Options{}, "unreadable index: no metadata"},
 		{"unsupported protocol", func(dir string) {
 			ix := fixtureIndex()
 			ix.Metadata.Version = 3
@@ -328,7 +339,7 @@ func TestFailedRegenerationKeepsStaleAnswers(t *testing.T) {
 	dir := writeProject(t)
 	touch(t, filepath.Join(dir, "a.go"), time.Now().Add(time.Hour))
 	var progress bytes.Buffer
-	p := New(Options{Dir: dir, AutoGenerate: true, GeneratorCommand: []string{"false"}, Progress: &progress})
+	p := New(Options{Dir: dir, AutoGenerate: true, GeneratorCommand: []string{"false", "index.scip"}, Progress: &progress})
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/scip-code/scip/bindings/go/scip"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -307,6 +308,38 @@ func TestRealIndexerGo(t *testing.T) {
 	}
 	if !found {
 		t.Error("no reference to Shape on line 15")
+	}
+}
+
+// A real index cut short is never served: cut after its metadata (the
+// issue's head -c 47 of a scip-go index lands inside the first document's
+// header), or anywhere inside a document, it is unavailable with its
+// reason, not "available, fresh, 0 documents".
+func TestTruncatedRealIndex(t *testing.T) {
+	testtool.Require(t, "scip-go", installHint)
+	dir := copyFixture(t, "go")
+	run(t, dir, "scip-go", "--output", "real.scip")
+	data, err := os.ReadFile(filepath.Join(dir, "real.scip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The metadata is the first top-level message: tag, length, body.
+	_, _, n := protowire.ConsumeTag(data)
+	length, m := protowire.ConsumeVarint(data[n:])
+	afterMeta := n + m + int(length)
+	for _, cut := range []int{47, afterMeta, afterMeta + 1, afterMeta + 3, len(data) / 2, len(data) - 1} {
+		t.Run(fmt.Sprintf("%d of %d bytes", cut, len(data)), func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(dir, "index.cortexidx"), data[:cut], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := New(Options{Dir: dir, IndexPath: "index.cortexidx"})
+			defer p.Close()
+			st := p.Status(context.Background())
+			if st.State != evidence.Unavailable || !strings.Contains(st.Reason, "precision index index.cortexidx is unusable") {
+				t.Errorf("status = %s (%s), %d documents; want unavailable", st.State, st.Reason, st.Stats.Documents)
+			}
+			t.Log(st.Reason)
+		})
 	}
 }
 
