@@ -46,7 +46,7 @@ func copyFixture(t *testing.T, name string) string {
 
 // copyTree copies the regular files and directories under src into dst,
 // writable whatever their mode was (the module cache is read-only).
-func copyTree(t *testing.T, src, dst string) {
+func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -71,7 +71,7 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-func run(t *testing.T, dir, tool string, args ...string) safeexec.Result {
+func run(t testing.TB, dir, tool string, args ...string) safeexec.Result {
 	t.Helper()
 	exe := testtool.Require(t, tool, installHint)
 	res, err := safeexec.Run(context.Background(), safeexec.Invocation{
@@ -640,10 +640,10 @@ func TestAgainstGopls(t *testing.T) {
 // methods, in tests and in the package.
 const cobraVersion = "github.com/spf13/cobra@v1.10.2"
 
-// indexCobra copies cobra from the module cache (the go command downloads
-// it and its dependencies through the module proxy when missing) into a
-// temporary directory, indexes it with scip-go and loads the index.
-func indexCobra(t *testing.T) (*Index, string) {
+// cobraModule copies cobra from the module cache (the go command
+// downloads it and its dependencies through the module proxy when missing)
+// into a temporary directory.
+func cobraModule(t testing.TB) string {
 	t.Helper()
 	testtool.Require(t, "go", "install Go")
 	res := run(t, t.TempDir(), "go", "mod", "download", "-json", cobraVersion)
@@ -654,6 +654,13 @@ func indexCobra(t *testing.T) (*Index, string) {
 	dir := t.TempDir()
 	copyTree(t, mod.Dir, dir)
 	run(t, dir, "go", "mod", "download")
+	return dir
+}
+
+// indexCobra indexes a copy of cobra with scip-go and loads the index.
+func indexCobra(t *testing.T) (*Index, string) {
+	t.Helper()
+	dir := cobraModule(t)
 	out := filepath.Join(t.TempDir(), "index.scip")
 	run(t, dir, "scip-go", "--output", out)
 	f, err := os.Open(out)
