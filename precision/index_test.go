@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -464,7 +465,9 @@ func TestDynamicReferences(t *testing.T) {
 	}
 }
 
-func TestLookupNameForms(t *testing.T) {
+// lookupIndex is an index holding Go, TypeScript and Python symbols with
+// namespaces of every form LookupName reads.
+func lookupIndex(t testing.TB) *Index {
 	const (
 		cobra = "scip-go gomod github.com/spf13/cobra . `github.com/spf13/cobra`/"
 		other = "scip-go gomod github.com/other/x v2.0.0 `github.com/other/x/v2`/"
@@ -489,6 +492,11 @@ func TestLookupNameForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ix
+}
+
+func TestLookupNameForms(t *testing.T) {
+	ix := lookupIndex(t)
 	tests := []struct {
 		name string
 		want []string // qualified names
@@ -523,4 +531,22 @@ func TestLookupNameForms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzLookupName looks arbitrary names up: it never panics, and every
+// candidate's descriptor chain ends with the name's last element.
+func FuzzLookupName(f *testing.F) {
+	for _, s := range []string{"ExecuteC", "Command.Find", "cobra.Command", "github.com/spf13/cobra.Command",
+		"x.Command.Find", "yaml.Node", "shapes.Square", "..", ".", "a..b", "/", "`", "Command#Find()."} {
+		f.Add(s)
+	}
+	ix := lookupIndex(f)
+	f.Fuzz(func(t *testing.T, name string) {
+		last := name[strings.LastIndexByte(name, '.')+1:]
+		for _, c := range ix.LookupName(name) {
+			if !strings.HasSuffix(c.QualifiedName, "."+last) && c.QualifiedName != last {
+				t.Errorf("LookupName(%q) gave %s", name, c.QualifiedName)
+			}
+		}
+	})
 }
