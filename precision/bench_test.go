@@ -11,6 +11,10 @@ import (
 	"time"
 
 	"github.com/scip-code/scip/bindings/go/scip"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // BenchmarkStaleness stats 600 documents, the spec's headline size, with
@@ -147,4 +151,57 @@ func BenchmarkLargeIndex(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(fr.abs)), "docs")
 	})
+}
+
+// BenchmarkGoplsFirstAnswer measures what LSPOptions' timeouts bound, on
+// cobra: the initialize handshake, the first definition answer (which
+// waits while gopls loads the module) and a later one, with gopls's cache
+// cold (a new cache directory each round) and warm. See
+// docs/benchmarks.md for the numbers the defaults were chosen from.
+func BenchmarkGoplsFirstAnswer(b *testing.B) {
+	testtool.Require(b, "gopls", installHint)
+	dir := cobraModule(b)
+	q := evidence.Query{Path: "command.go", Line: 1084, Column: 19, Kinds: []evidence.Kind{evidence.Definition}}
+	for _, cache := range []string{"cold", "warm"} {
+		b.Run(cache, func(b *testing.B) {
+			warm := b.TempDir()
+			var initT, firstT, laterT time.Duration
+			round := func(xdg string) {
+				env := append(safeexec.Environ(generatorEnv...), "XDG_CACHE_HOME="+xdg)
+				lsp := NewLSP(LSPOptions{Dir: dir, Env: env, LoadTimeout: 10 * time.Minute})
+				defer lsp.Close()
+				start := time.Now()
+				lsp.mu.Lock()
+				err := lsp.start(context.Background())
+				lsp.mu.Unlock()
+				if err != nil {
+					b.Fatal(err)
+				}
+				initT += time.Since(start)
+				for i, d := range []*time.Duration{&firstT, &laterT} {
+					start = time.Now()
+					resp, err := lsp.Gather(context.Background(), q)
+					if err != nil || len(resp.Records) != 1 {
+						b.Fatalf("definition %d: %v, %+v", i, err, resp)
+					}
+					*d += time.Since(start)
+				}
+			}
+			if cache == "warm" {
+				round(warm)
+				initT, firstT, laterT = 0, 0, 0
+			}
+			for b.Loop() {
+				xdg := warm
+				if cache == "cold" {
+					xdg = b.TempDir()
+				}
+				round(xdg)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(initT.Milliseconds())/n, "init-ms")
+			b.ReportMetric(float64(firstT.Milliseconds())/n, "first-answer-ms")
+			b.ReportMetric(float64(laterT.Milliseconds())/n, "later-answer-ms")
+		})
+	}
 }

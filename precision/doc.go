@@ -28,22 +28,42 @@
 // boundary: a [Location] is one-based, half-open, in code points, so a caret
 // at a range's end column belongs to the next token.
 //
+// # Answers
+//
+// [Provider.Gather] answers about the symbol at a position, or about a
+// name. Its answers follow gopls's: a reference answer includes the
+// declaration, marked ([IsDeclaration]; [WithoutDeclarations] leaves it
+// out), and a method's references include calls through the interface
+// methods it implements and calls of the methods implementing it. An
+// implementation answer goes both ways: what implements an interface, and
+// what a concrete type implements ([RelationAttribute] says which). A name
+// ("ExecuteC", "Command.Find", "cobra.Command") is looked up by symbol
+// identity ([Index.LookupName]); an ambiguous one answers every candidate,
+// each record naming its package, never a guess. A position or name
+// without an answer gets a report that says why: the file is not in the
+// project, the position is past its end, the index does not hold the file,
+// or nothing is there.
+//
 // # Unavailable, never broken
 //
-// No index, an unreadable or truncated one, an unsupported protocol version
-// or a document path that breaks the protocol make the [Provider] return an
-// [evidence.UnavailableError] naming the reason, and the other layers carry
-// on. Documents whose paths climb out of the root (scip-go writes generated
-// test files under the build cache as "../../...") are dropped, counted and
-// never served. A corrupt index never panics the loader (see FuzzLoad).
+// No index, an unreadable, truncated or empty one, an unsupported protocol
+// version or a document path that breaks the protocol make the [Provider]
+// return an [evidence.UnavailableError] naming the reason, and the other
+// layers carry on. Documents whose paths climb out of the root (scip-go
+// writes generated test files under the build cache as "../../...") are
+// dropped, counted and never served. A corrupt index never panics the
+// loader (see FuzzLoad).
 //
 // # Freshness
 //
 // Every served document is stat-ed on every request, never sampled and never
 // hashed (see [Staleness]). A stale index still answers: its records are
 // marked with [evidence.MarkStale] and the report carries the exact command
-// that rebuilds the index. With auto-generation configured, a missing or
-// stale index is regenerated through the safe subprocess helper first.
+// that rebuilds the index. With auto-generation configured, a missing,
+// unusable or stale index is regenerated through the safe subprocess helper
+// first: the generator writes a temporary file that replaces the index only
+// once it loads, and one generation runs at a time per project, across
+// processes ([LockPath]).
 //
 // # Edges
 //
@@ -54,5 +74,7 @@
 // # Live language server
 //
 // [LSPProvider] asks a language server (gopls by default) over stdio when no
-// fresh index answers; its records are near_exact, never exact.
+// fresh index answers; its records are near_exact, never exact. Every wait
+// is bounded ([LSPOptions]), and a server that is missing, exits or does
+// not answer in time is reported with its reason.
 package precision

@@ -3,6 +3,7 @@ package precision_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,11 +86,34 @@ func ExampleProvider() {
 		fmt.Println(err)
 		return
 	}
+	// The reference answer starts with the declaration, marked as such.
 	for _, r := range resp.Records {
-		fmt.Println(r.Kind, r.Location(), r.Trust, r.Exact)
+		fmt.Println(r.Kind, r.Location(), r.Trust, r.Exact, precision.IsDeclaration(&r))
 	}
 	// Output:
-	// reference m.go:5:9-5:14 exact true
+	// reference m.go:3:14-3:19 exact true true
+	// reference m.go:5:9-5:14 exact true false
+}
+
+// WithoutDeclarations is the reference answer without the declaration, as
+// `gopls references` gives it without -d.
+func ExampleWithoutDeclarations() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	p := precision.New(precision.Options{Dir: dir})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "m.go", Line: 3, Column: 14,
+		Kinds: []evidence.Kind{evidence.Reference}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range precision.WithoutDeclarations(resp.Records) {
+		fmt.Println(r.Kind, r.Location())
+	}
+	// Output:
+	// reference m.go:5:9-5:14
 }
 
 // SearchSymbols is the symbol half of the structural fallback: the
@@ -114,4 +138,111 @@ func ExampleProvider_SearchSymbols() {
 	// definition m.go:3:14-3:19 exact
 	// reference m.go:5:9-5:14 exact
 	// available
+}
+
+// With no IndexPath, a provider serves the first of these that exists.
+func ExampleIndexCandidates() {
+	for _, p := range precision.IndexCandidates() {
+		fmt.Println(p)
+	}
+	// Output:
+	// .codecortex/precision/index.cortexidx
+	// index.cortexidx
+	// .codecortex/index.cortexidx
+	// build/index.cortexidx
+	// index.scip
+}
+
+// A name instead of a position: every symbol the name may mean is
+// answered, each record naming its candidate.
+func ExampleProvider_Gather_name() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	p := precision.New(precision.Options{Dir: dir})
+	defer p.Close()
+	for _, name := range []string{"Hello", "m.Hello", "Goodbye"} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: name,
+			Kinds: []evidence.Kind{evidence.Definition}})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, r := range resp.Records {
+			a := r.Metadata.Attributes
+			fmt.Println(name, r.Location(), a["qualified_name"], a["package"], a["candidates"])
+		}
+		if resp.Report.Reason != "" {
+			fmt.Println(name, resp.Report.Reason)
+		}
+	}
+	// Output:
+	// Hello m.go:3:14-3:19 example.com/m.Hello gomod example.com/m v1.0.0 1
+	// m.Hello m.go:3:14-3:19 example.com/m.Hello gomod example.com/m v1.0.0 1
+	// Goodbye the index has no symbol named "Goodbye"
+}
+
+// A position question without an answer says why.
+func ExampleProvider_Gather_position() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	p := precision.New(precision.Options{Dir: dir})
+	defer p.Close()
+	for _, q := range []evidence.Query{
+		{Path: "m.go", Line: 40, Column: 1},
+		{Path: "gone.go", Line: 1, Column: 1},
+		{Path: "m.go", Line: 1, Column: 1},
+	} {
+		resp, err := p.Gather(context.Background(), q)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(len(resp.Records), resp.Report.State, resp.Report.Reason)
+	}
+	// Output:
+	// 0 available m.go:40:1: line 40 is past the end of m.go, which has 5 lines
+	// 0 available gone.go:1:1: gone.go is not a file in the project
+	// 0 available m.go:1:1: no indexed symbol at this position
+}
+
+func ExampleIndex_LookupName() {
+	src := fstest.MapFS{"m.go": {Data: []byte("package m\n\n/* é */ func Hello() {}\n\nvar _ = Hello\n")}}
+	ix, err := precision.Load(context.Background(), bytes.NewReader(exampleIndex()), precision.LoadOptions{Source: src})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, name := range []string{"Hello", "m.Hello", "example.com/m.Hello", "x.Hello"} {
+		fmt.Println(name, len(ix.LookupName(name)))
+	}
+	c := ix.LookupName("Hello")[0]
+	fmt.Println(c.QualifiedName, c.Package, c.Definitions[0].Path, c.Definitions[0].StartLine)
+	// Output:
+	// Hello 1
+	// m.Hello 1
+	// example.com/m.Hello 1
+	// x.Hello 0
+	// example.com/m.Hello gomod example.com/m v1.0.0 m.go 3
+}
+
+// A language server that cannot answer is reported with its reason; the
+// zero LSPOptions bound every wait by DefaultRequestTimeout, and the first
+// request of each kind by DefaultLoadTimeout.
+func ExampleLSPProvider() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	lsp := precision.NewLSP(precision.LSPOptions{Dir: dir, Command: []string{"no-such-language-server"}})
+	defer lsp.Close()
+	_, err := lsp.Gather(context.Background(), evidence.Query{Path: "m.go", Line: 3, Column: 14})
+	var ue *evidence.UnavailableError
+	fmt.Println(errors.As(err, &ue), errors.Is(err, precision.ErrServerNotFound))
+	fmt.Println(ue.Reason)
+	fmt.Println(precision.DefaultRequestTimeout, precision.DefaultLoadTimeout)
+	// Output:
+	// true true
+	// language server no-such-language-server not found
+	// 5s 30s
 }

@@ -2,6 +2,7 @@ package precision
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,12 +74,47 @@ func TestLSPUnavailable(t *testing.T) {
 	if reps[0].State != evidence.Unavailable || !strings.Contains(reps[0].Reason, "language server no-such-language-server-xyz not found") {
 		t.Errorf("report = %+v", reps[0])
 	}
-	// With no fresh index either, the fallback reports the index's reason.
+	// With no fresh index either, the fallback reports both reasons.
 	os.Remove(filepath.Join(dir, "index.scip"))
 	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
 	defer f.Index.Close()
+	_, reps = evidence.Collect(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12},
+		[]evidence.Provider{f}, evidence.CollectOptions{})
+	for _, want := range []string{"no precision index at", "language server no-such-language-server-xyz not found"} {
+		if reps[0].State != evidence.Unavailable || !strings.Contains(reps[0].Reason, want) {
+			t.Errorf("report %+v does not say %q", reps[0], want)
+		}
+	}
+	if !strings.Contains(reps[0].Guidance, "generate a SCIP index") {
+		t.Errorf("guidance = %q, want the index's", reps[0].Guidance)
+	}
 	_, err := f.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12})
-	if err == nil || !strings.Contains(err.Error(), "no precision index") {
-		t.Errorf("Gather error = %v", err)
+	if !errors.Is(err, ErrServerNotFound) {
+		t.Errorf("Gather error = %v, want one wrapping ErrServerNotFound", err)
+	}
+
+	// With an index that has no answer, the report says why the server
+	// did not help.
+	dir = writeProject(t)
+	f2 := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
+	defer f2.Index.Close()
+	resp, err := f2.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 1, Column: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(resp.Report.Reason, "a.go:1:1: no indexed symbol at this position; the language server fallback failed: language server no-such-language-server-xyz not found") {
+		t.Errorf("report = %+v", resp.Report)
+	}
+}
+
+// The zero LSPOptions bound every wait by a few seconds, the first
+// requests (which wait for the workspace to load) by more.
+func TestLSPDefaultTimeouts(t *testing.T) {
+	p := NewLSP(LSPOptions{})
+	if got := p.requestTimeout(); got != DefaultRequestTimeout || got > 10*time.Second {
+		t.Errorf("request timeout = %s", got)
+	}
+	if got := p.loadTimeout(); got != DefaultLoadTimeout || got < DefaultRequestTimeout {
+		t.Errorf("load timeout = %s", got)
 	}
 }

@@ -120,6 +120,9 @@ var (
 	// ErrProtocol: the index breaks the protocol, such as a document path
 	// that is absolute or not clean.
 	ErrProtocol = errors.New("precision: index breaks the SCIP protocol")
+	// ErrEmpty: the index serves no document: it is truncated after its
+	// metadata, or its indexer found no source in the project.
+	ErrEmpty = errors.New("precision: the index holds no documents")
 )
 
 // LoadOptions tunes [Load]. The zero value is ready to use.
@@ -137,7 +140,9 @@ type LoadOptions struct {
 // Load reads a SCIP index with the streaming visitor, so only one document
 // is decoded at a time, and builds the lookup tables. A corrupt, truncated
 // or unsupported index gives an error wrapping [ErrUnreadable],
-// [ErrUnsupported] or [ErrProtocol]; Load never panics on bad input.
+// [ErrUnsupported] or [ErrProtocol], and one that serves no document (such
+// as one cut off after its metadata) [ErrEmpty]; Load never panics on bad
+// input.
 func Load(ctx context.Context, r io.Reader, opts LoadOptions) (ix *Index, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -164,6 +169,17 @@ func Load(ctx context.Context, r io.Reader, opts LoadOptions) (ix *Index, err er
 		return nil, fmt.Errorf("%w: no metadata", ErrUnreadable)
 	}
 	ix = b.finish()
+	if len(ix.docs) == 0 {
+		tool := ix.meta.Tool
+		if tool == "" {
+			tool = "its indexer"
+		}
+		why := "it is truncated after its metadata, or " + tool + " found no source"
+		if len(ix.dropped) > 0 {
+			why = fmt.Sprintf("all %d of its documents are outside the project root", len(ix.dropped))
+		}
+		return nil, fmt.Errorf("%w: %s", ErrEmpty, why)
+	}
 	ix.src = opts.Source
 	return ix, nil
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -386,4 +388,165 @@ func TestConcurrentQueries(t *testing.T) {
 			t.Error(msg)
 		}
 	}
+}
+
+// A method's dynamic references go one step through interface satisfaction
+// each way, as gopls's do: an interface method reaches calls of the methods
+// implementing it, a concrete method reaches calls through the interface
+// method it implements, and never its sibling implementations. A Go method
+// declared only in a _test.go file is reached only from its own directory.
+func TestDynamicReferences(t *testing.T) {
+	const (
+		pkg  = "scip-go gomod example.com/m v1.0.0 `example.com/m`/"
+		iM   = pkg + "I#M."
+		tM   = pkg + "T#M()."
+		uM   = pkg + "U#M()."
+		vM   = pkg + "V#M()." // declared in a test file
+		typI = pkg + "I#"
+	)
+	def, read := scip.SymbolRole_Definition, scip.SymbolRole_ReadAccess
+	impl := func(of string) []*scip.Relationship {
+		return []*scip.Relationship{{Symbol: of, IsImplementation: true}}
+	}
+	data := marshal(t, &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go"}},
+		Documents: []*scip.Document{
+			{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, typI, def),
+				occ([]int32{1, 0, 1}, iM, def),
+				occ([]int32{2, 0, 1}, tM, def),
+				occ([]int32{3, 0, 1}, uM, def),
+				occ([]int32{4, 0, 1}, iM, read), // a call through the interface
+				occ([]int32{5, 0, 1}, tM, read), // a call on T
+				occ([]int32{6, 0, 1}, uM, read), // a call on U
+				occ([]int32{7, 0, 1}, typI, read),
+			}, Symbols: []*scip.SymbolInformation{
+				{Symbol: tM, Relationships: impl(iM)},
+				{Symbol: uM, Relationships: impl(iM)},
+			}},
+			{RelativePath: "m_test.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, vM, def),
+			}, Symbols: []*scip.SymbolInformation{
+				{Symbol: vM, Relationships: impl(iM)},
+			}},
+			{RelativePath: "sub/s.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 0, 1}, iM, read), // a call through the interface elsewhere
+			}},
+		},
+	})
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		sym  string
+		want []string
+	}{
+		{iM, []string{"m.go:6 " + tM, "m.go:7 " + uM}},
+		{tM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM}},
+		{uM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM}},
+		{vM, []string{"m.go:5 " + iM}},
+		{typI, nil}, // a use of an interface type is not a use of its implementations
+	}
+	for _, tt := range tests {
+		t.Run(tt.sym, func(t *testing.T) {
+			s, err := ix.Lookup(tt.sym, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range ix.DynamicReferences(s) {
+				got = append(got, fmt.Sprintf("%s:%d %s", l.Path, l.StartLine, l.Symbol))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("DynamicReferences (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// lookupIndex is an index holding Go, TypeScript and Python symbols with
+// namespaces of every form LookupName reads.
+func lookupIndex(t testing.TB) *Index {
+	const (
+		cobra = "scip-go gomod github.com/spf13/cobra . `github.com/spf13/cobra`/"
+		other = "scip-go gomod github.com/other/x v2.0.0 `github.com/other/x/v2`/"
+		yaml  = "scip-go gomod gopkg.in/yaml.v3 v3.0.1 `gopkg.in/yaml.v3`/"
+		ts    = "scip-typescript npm shapes-ts 1.0.0 src/`shapes.ts`/"
+		py    = "scip-python python shapes 0.1.0 `pkg.shapes`/"
+	)
+	syms := []string{
+		cobra + "Command#", cobra + "Command#Find().", cobra + "Command#ExecuteC().",
+		other + "Command#Find().", yaml + "Node#",
+		ts + "Square#", ts + "total().(xs)", py + "Square#",
+	}
+	var occs []*scip.Occurrence
+	for i, s := range syms {
+		occs = append(occs, occ([]int32{int32(i), 0, 1}, s, scip.SymbolRole_Definition))
+	}
+	data := marshal(t, &scip.Index{
+		Metadata:  &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-go"}},
+		Documents: []*scip.Document{{RelativePath: "x.go", Occurrences: occs}},
+	})
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func TestLookupNameForms(t *testing.T) {
+	ix := lookupIndex(t)
+	tests := []struct {
+		name string
+		want []string // qualified names
+	}{
+		{"ExecuteC", []string{"github.com/spf13/cobra.Command.ExecuteC"}},
+		{"Find", []string{"github.com/other/x/v2.Command.Find", "github.com/spf13/cobra.Command.Find"}},
+		{"Command.Find", []string{"github.com/other/x/v2.Command.Find", "github.com/spf13/cobra.Command.Find"}},
+		{"cobra.Command.Find", []string{"github.com/spf13/cobra.Command.Find"}},
+		{"x.Command.Find", []string{"github.com/other/x/v2.Command.Find"}},
+		{"v2.Command.Find", []string{"github.com/other/x/v2.Command.Find"}},
+		{"github.com/spf13/cobra.Command", []string{"github.com/spf13/cobra.Command"}},
+		{"Command", []string{"github.com/spf13/cobra.Command"}},
+		{"yaml.Node", []string{"gopkg.in/yaml.v3.Node"}},
+		{"shapes.Square", []string{"pkg.shapes.Square", "src/shapes.ts.Square"}},
+		{"pkg.shapes.Square", []string{"pkg.shapes.Square"}},
+		{"shapes.ts.Square", []string{"src/shapes.ts.Square"}},
+		{"cobra.Find", nil}, // a qualifier needs the whole chain
+		{"mand.Find", nil},  // names are whole descriptors
+		{"xs", nil},         // parameters are never candidates
+		{"cobra.Command.", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, c := range ix.LookupName(tt.name) {
+				got = append(got, c.QualifiedName)
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("LookupName(%q) (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}
+
+// FuzzLookupName looks arbitrary names up: it never panics, and every
+// candidate's descriptor chain ends with the name's last element.
+func FuzzLookupName(f *testing.F) {
+	for _, s := range []string{"ExecuteC", "Command.Find", "cobra.Command", "github.com/spf13/cobra.Command",
+		"x.Command.Find", "yaml.Node", "shapes.Square", "..", ".", "a..b", "/", "`", "Command#Find()."} {
+		f.Add(s)
+	}
+	ix := lookupIndex(f)
+	f.Fuzz(func(t *testing.T, name string) {
+		last := name[strings.LastIndexByte(name, '.')+1:]
+		for _, c := range ix.LookupName(name) {
+			if !strings.HasSuffix(c.QualifiedName, "."+last) && c.QualifiedName != last {
+				t.Errorf("LookupName(%q) gave %s", name, c.QualifiedName)
+			}
+		}
+	})
 }

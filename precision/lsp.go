@@ -25,7 +25,7 @@ import (
 const LSPName = "language-server"
 
 // LSPOptions configures an [LSPProvider]. The zero value runs gopls in the
-// working directory.
+// working directory with the default timeouts.
 type LSPOptions struct {
 	// Dir is the project root; empty means the working directory.
 	Dir string
@@ -35,25 +35,57 @@ type LSPOptions struct {
 	// Env is the server's environment; nil passes PATH, HOME and the Go,
 	// Node and Python variables an indexer would get.
 	Env []string
-	// RequestTimeout bounds each request, including the first one, which
-	// waits for the server to initialise; zero means 60 seconds.
+	// RequestTimeout bounds the initialize handshake and every request of
+	// a kind the server has answered before; zero means
+	// DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// LoadTimeout bounds the requests of each kind (definition,
+	// references, implementation, workspace symbols) until the server has
+	// answered one: the first waits while the server loads the workspace,
+	// and gopls type-checks the module and its dependencies on a cold
+	// cache. Zero means DefaultLoadTimeout.
+	LoadTimeout time.Duration
 }
+
+// The timeouts an [LSPOptions] left at zero gets.
+const (
+	DefaultRequestTimeout = 5 * time.Second
+	DefaultLoadTimeout    = 30 * time.Second
+)
+
+// Errors a language-server failure wraps, matched with errors.Is. The
+// provider returns them inside an [evidence.UnavailableError] whose reason
+// names the server and what it was asked.
+var (
+	// ErrServerNotFound: the server's executable is not installed.
+	ErrServerNotFound = errors.New("precision: language server not found")
+	// ErrServerExited: the server exited, at once or during a request;
+	// the error carries its exit status and the end of its standard error.
+	ErrServerExited = errors.New("precision: language server exited")
+	// ErrServerTimeout: the server did not answer within the bound.
+	ErrServerTimeout = errors.New("precision: language server did not answer in time")
+)
 
 // An LSPProvider answers definition, reference and implementation questions
 // by asking a live language server over stdio. Its records are near_exact,
 // never exact. The server is started through safeexec on first use,
 // initialised once, reused for every later query and shut down by Close.
-// It is safe for concurrent use.
+// A server that cannot start, exits, or does not answer within the
+// timeouts makes Gather fail with an [evidence.UnavailableError] that says
+// which (see [ErrServerNotFound], [ErrServerExited], [ErrServerTimeout]);
+// a server that exited stays failed, one that was only slow is asked again
+// next time. It is safe for concurrent use.
 type LSPProvider struct {
 	opts LSPOptions
 
-	mu      sync.Mutex
-	root    *contain.Root
-	conn    *lspConn
-	proc    *safeexec.Process
-	started bool
-	err     error // the start or initialise failure, kept
+	mu       sync.Mutex
+	root     *contain.Root
+	conn     *lspConn
+	proc     *safeexec.Process
+	name     string // argv[0], for reasons
+	started  bool
+	err      error           // the start failure or exit, kept
+	answered map[string]bool // methods the server has answered
 }
 
 // NewLSP returns a language-server provider; nothing starts until it is
@@ -63,11 +95,18 @@ func NewLSP(opts LSPOptions) *LSPProvider { return &LSPProvider{opts: opts} }
 // Name returns "language-server".
 func (p *LSPProvider) Name() string { return LSPName }
 
-func (p *LSPProvider) timeout() time.Duration {
+func (p *LSPProvider) requestTimeout() time.Duration {
 	if p.opts.RequestTimeout > 0 {
 		return p.opts.RequestTimeout
 	}
-	return 60 * time.Second
+	return DefaultRequestTimeout
+}
+
+func (p *LSPProvider) loadTimeout() time.Duration {
+	if p.opts.LoadTimeout > 0 {
+		return p.opts.LoadTimeout
+	}
+	return DefaultLoadTimeout
 }
 
 // start launches and initialises the server once. p.mu is held.
@@ -94,9 +133,12 @@ func (p *LSPProvider) startLocked(ctx context.Context) error {
 	if len(argv) == 0 {
 		argv = []string{"gopls"}
 	}
+	p.name = argv[0]
+	p.answered = map[string]bool{}
 	exe, err := safeexec.LookPath(argv[0])
 	if err != nil {
-		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " not found", Err: err,
+		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " not found",
+			Err:      fmt.Errorf("%w: %w", ErrServerNotFound, err),
 			Guidance: "install it (for gopls: go install golang.org/x/tools/gopls@v0.23.0)"}
 	}
 	env := p.opts.Env
@@ -128,21 +170,79 @@ func (p *LSPProvider) startLocked(ctx context.Context) error {
 			"workspace": map[string]any{"workspaceFolders": true, "configuration": true},
 		},
 	}
-	ictx, cancel := context.WithTimeout(ctx, p.timeout())
-	defer cancel()
-	if _, err := p.conn.call(ictx, "initialize", params); err != nil {
+	// The handshake exchanges capabilities only: loading comes after it,
+	// so it gets the request bound, and a server that never answers fails
+	// fast.
+	if _, err := p.request(ctx, "initialize", params, p.requestTimeout()); err != nil {
 		p.closeLocked()
-		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " did not initialise", Err: err}
+		return &evidence.UnavailableError{Reason: "language server " + p.name + " did not initialise", Err: err}
 	}
 	if err := p.conn.notify("initialized", map[string]any{}); err != nil {
+		err = p.exited(err)
 		p.closeLocked()
-		return &evidence.UnavailableError{Reason: "language server " + argv[0] + " did not initialise", Err: err}
+		return &evidence.UnavailableError{Reason: "language server " + p.name + " did not initialise", Err: err}
 	}
 	return nil
 }
 
+// request sends one request bounded by bound, or, when bound is zero, by
+// the load timeout for the first request of its method and the request
+// timeout after. A server error is returned as an *rpcError. p.mu is held.
+func (p *LSPProvider) request(ctx context.Context, method string, params any, bound time.Duration) (json.RawMessage, error) {
+	if bound == 0 {
+		bound = p.requestTimeout()
+		if !p.answered[method] {
+			bound = p.loadTimeout()
+		}
+	}
+	rctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	raw, err := p.conn.call(rctx, method, params)
+	var re *rpcError
+	switch {
+	case err == nil || errors.As(err, &re):
+		p.answered[method] = true
+		return raw, err
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("%w: no answer to %s within %s", ErrServerTimeout, method, bound)
+	}
+	err = p.exited(err)
+	if errors.Is(err, ErrServerExited) {
+		p.err = &evidence.UnavailableError{Reason: "language server " + p.name + " exited during " + method, Err: err}
+	}
+	return nil, err
+}
+
+// exited turns a failure to talk to the server into ErrServerExited with
+// the exit status and the end of its standard error when the server has
+// exited (or does within a second); other failures are returned as they
+// are. p.mu is held.
+func (p *LSPProvider) exited(err error) error {
+	if p.proc == nil {
+		return err
+	}
+	select {
+	case <-p.proc.Done():
+	case <-time.After(time.Second):
+		return err
+	}
+	status := "exit status 0"
+	if perr := p.proc.Close(time.Second); perr != nil {
+		status = perr.Error()
+	}
+	msg := strings.TrimSpace(string(tail(p.proc.Stderr(), 300)))
+	p.proc = nil
+	if msg != "" {
+		return fmt.Errorf("%w (%s): %s", ErrServerExited, status, msg)
+	}
+	return fmt.Errorf("%w (%s)", ErrServerExited, status)
+}
+
 // Close shuts the server down cleanly (shutdown, exit), then waits for it,
-// interrupting and finally killing it if it lingers.
+// interrupting and finally killing it if it lingers. A server that never
+// answered is not asked to shut down.
 func (p *LSPProvider) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -151,29 +251,43 @@ func (p *LSPProvider) Close() error {
 
 func (p *LSPProvider) closeLocked() error {
 	var err error
+	grace := time.Second
 	if p.conn != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, _ = p.conn.call(ctx, "shutdown", nil)
-		cancel()
+		if len(p.answered) > 0 {
+			ctx, cancel := context.WithTimeout(context.Background(), p.requestTimeout())
+			_, _ = p.conn.call(ctx, "shutdown", nil)
+			cancel()
+			grace = 2 * time.Second
+		}
 		_ = p.conn.notify("exit", nil)
 		p.conn = nil
 	}
 	if p.proc != nil {
-		err = p.proc.Close(2 * time.Second)
+		err = p.proc.Close(grace)
 		p.proc = nil
 	}
 	if p.root != nil {
 		p.root.Close()
 		p.root = nil
 	}
-	p.err = errors.New("language server closed")
+	if p.err == nil {
+		p.err = errors.New("language server closed")
+	}
+	p.started = true
 	return err
 }
 
-// Gather asks the server about the position in q, for the kinds q wants.
-// Queries without a position get no records.
+// Gather asks the server about the position in q, for the kinds q wants,
+// or, without a position, about every workspace symbol named q.Symbol (as
+// [Index.LookupName] reads a name), each record carrying the candidate's
+// container ("package"), qualified name ("qualified_name") and the number
+// of candidates ("candidates"). A reference answer includes the
+// declaration, marked as the index provider marks it ([IsDeclaration]). A
+// position on a missing file or past the end of one answers no records and
+// a report that says which.
 func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
-	if q.Path == "" || q.Line < 1 || q.Column < 1 {
+	position := q.Path != "" && (q.Line != 0 || q.Column != 0)
+	if !position && q.Symbol == "" {
 		return evidence.Response{}, nil
 	}
 	p.mu.Lock()
@@ -181,72 +295,182 @@ func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Re
 	if err := p.start(ctx); err != nil {
 		return evidence.Response{}, err
 	}
-	abs, err := p.root.Abs(q.Path)
+	files := map[string][]string{} // lines of each file, read once per request
+	if !position {
+		return p.byName(ctx, &q, files)
+	}
+	lines, why := checkPosition(p.root, q.Path, q.Line, q.Column)
+	if why != "" {
+		return evidence.Response{Report: evidence.Report{State: evidence.Available, Reason: why}}, nil
+	}
+	files[q.Path] = lines
+	recs, dropped, err := p.ask(ctx, &q, q.Path, q.Line, q.Column, files)
 	if err != nil {
 		return evidence.Response{}, err
 	}
-	data, err := p.root.ReadFile(q.Path)
+	return evidence.Response{Records: recs, Report: evidence.Report{Dropped: dropped}}, nil
+}
+
+// ask puts q's questions to the server about one position. p.mu is held.
+func (p *LSPProvider) ask(ctx context.Context, q *evidence.Query, path string, line, col int, files map[string][]string) ([]evidence.Record, []string, error) {
+	abs, err := p.root.Abs(path)
 	if err != nil {
-		return evidence.Response{}, err
+		return nil, nil, err
 	}
-	lines := splitLines(string(data))
-	if q.Line > len(lines) {
-		return evidence.Response{}, nil
-	}
+	lines := files[path]
 	pos := map[string]any{
 		"textDocument": map[string]string{"uri": fileURI(abs)},
-		"position": map[string]int{"line": q.Line - 1,
-			"character": FromCodePoints(lines[q.Line-1], q.Column-1, UTF16)},
+		"position": map[string]int{"line": line - 1,
+			"character": FromCodePoints(lines[line-1], col-1, UTF16)},
 	}
 	var recs []evidence.Record
 	var dropped []string
-	files := map[string][]string{q.Path: lines} // lines of each file, read once per request
-	ask := func(kind evidence.Kind, method string, params map[string]any) error {
-		if !q.Wants(kind) {
-			return nil
-		}
-		rctx, cancel := context.WithTimeout(ctx, p.timeout())
-		defer cancel()
-		raw, err := p.conn.call(rctx, method, params)
+	locations := func(method string, params map[string]any) ([]lspLocation, error) {
+		raw, err := p.request(ctx, method, params, 0)
 		var re *rpcError
 		if errors.As(err, &re) {
-			return nil // the server has no answer here, such as implementation of a var
+			return nil, nil // the server has no answer here, such as implementation of a var
 		}
 		if err != nil {
-			return err
+			return nil, &evidence.UnavailableError{Reason: "language server " + p.name + " failed on " + method, Err: err}
 		}
 		locs, err := decodeLocations(raw)
 		if err != nil {
-			return fmt.Errorf("%s: %w", method, err)
+			return nil, &evidence.UnavailableError{Reason: "language server " + p.name + " answered " + method + " with something else than locations", Err: err}
 		}
+		return locs, nil
+	}
+	add := func(kind evidence.Kind, locs []lspLocation, declarations map[lspLocation]bool) {
 		for _, l := range locs {
 			r, ok, why := p.record(kind, l, files)
 			if !ok {
 				dropped = append(dropped, why)
 				continue
 			}
+			if declarations[l] {
+				r.Metadata.Attributes = map[string]string{DeclarationAttribute: "true"}
+			}
 			recs = append(recs, r)
 		}
-		return nil
 	}
-	refParams := map[string]any{"context": map[string]bool{"includeDeclaration": false}}
-	for k, v := range pos {
-		refParams[k] = v
+	refParams := func(decl bool) map[string]any {
+		m := map[string]any{"context": map[string]bool{"includeDeclaration": decl}}
+		for k, v := range pos {
+			m[k] = v
+		}
+		return m
 	}
-	for _, a := range []struct {
-		kind   evidence.Kind
-		method string
-		params map[string]any
-	}{
-		{evidence.Definition, "textDocument/definition", pos},
-		{evidence.Reference, "textDocument/references", refParams},
-		{evidence.Implementation, "textDocument/implementation", pos},
-	} {
-		if err := ask(a.kind, a.method, a.params); err != nil {
-			return evidence.Response{}, &evidence.UnavailableError{Reason: "language server request failed", Err: err}
+	if q.Wants(evidence.Definition) {
+		locs, err := locations("textDocument/definition", pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(evidence.Definition, locs, nil)
+	}
+	if q.Wants(evidence.Reference) {
+		// The declaration is what the answer with it has and the answer
+		// without it lacks.
+		with, err := locations("textDocument/references", refParams(true))
+		if err != nil {
+			return nil, nil, err
+		}
+		without, err := locations("textDocument/references", refParams(false))
+		if err != nil {
+			return nil, nil, err
+		}
+		decl := map[lspLocation]bool{}
+		for _, l := range with {
+			decl[l] = true
+		}
+		for _, l := range without {
+			delete(decl, l)
+		}
+		add(evidence.Reference, with, decl)
+	}
+	if q.Wants(evidence.Implementation) {
+		locs, err := locations("textDocument/implementation", pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(evidence.Implementation, locs, nil)
+	}
+	return recs, dropped, nil
+}
+
+// byName answers q about every workspace symbol named q.Symbol. p.mu is
+// held.
+func (p *LSPProvider) byName(ctx context.Context, q *evidence.Query, files map[string][]string) (evidence.Response, error) {
+	raw, err := p.request(ctx, "workspace/symbol", map[string]string{"query": q.Symbol}, 0)
+	var re *rpcError
+	if errors.As(err, &re) {
+		raw, err = nil, nil
+	}
+	if err != nil {
+		return evidence.Response{}, &evidence.UnavailableError{Reason: "language server " + p.name + " failed on workspace/symbol", Err: err}
+	}
+	var syms []struct {
+		Name          string      `json:"name"`
+		ContainerName string      `json:"containerName"`
+		Location      lspLocation `json:"location"`
+	}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &syms); err != nil {
+			return evidence.Response{}, &evidence.UnavailableError{Reason: "language server " + p.name + " answered workspace/symbol with something else than symbols", Err: err}
 		}
 	}
-	return evidence.Response{Records: recs, Report: evidence.Report{Dropped: dropped}}, nil
+	type candidate struct {
+		path       string
+		line, col  int
+		name, cont string
+	}
+	var cands []candidate
+	var dropped []string
+	for _, s := range syms {
+		if s.Name != q.Symbol && !strings.HasSuffix(s.Name, "."+q.Symbol) {
+			continue
+		}
+		r, ok, _ := p.record(evidence.Definition, s.Location, files)
+		if !ok {
+			continue // declared outside the project
+		}
+		cands = append(cands, candidate{r.Path, r.StartLine, r.StartColumn, s.Name, s.ContainerName})
+	}
+	if len(cands) == 0 {
+		return evidence.Response{Report: evidence.Report{State: evidence.Available,
+			Reason: fmt.Sprintf("the language server knows no symbol named %q in the project", q.Symbol)}}, nil
+	}
+	var recs []evidence.Record
+	n := strconv.Itoa(len(cands))
+	for _, c := range cands {
+		rs, d, err := p.ask(ctx, q, c.path, c.line, c.col, files)
+		if err != nil {
+			return evidence.Response{}, err
+		}
+		dropped = append(dropped, d...)
+		qualified := c.name
+		if c.cont != "" {
+			qualified = c.cont + "." + c.name
+		}
+		for _, r := range rs {
+			if r.Metadata.Attributes == nil {
+				r.Metadata.Attributes = map[string]string{}
+			}
+			r.Metadata.Attributes["package"] = c.cont
+			r.Metadata.Attributes["qualified_name"] = qualified
+			r.Metadata.Attributes["candidates"] = n
+			recs = append(recs, r)
+		}
+	}
+	rep := evidence.Report{Dropped: dropped}
+	if len(cands) > 1 {
+		names := make([]string, len(cands))
+		for i, c := range cands {
+			names[i] = c.cont + "." + c.name
+		}
+		rep.State = evidence.Available
+		rep.Reason = fmt.Sprintf("%q may mean %d symbols, all answered: %s", q.Symbol, len(cands), strings.Join(names, ", "))
+	}
+	return evidence.Response{Records: recs, Report: rep}, nil
 }
 
 type lspLocation struct {

@@ -3,12 +3,16 @@ package precision
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // FuzzLSPMessages feeds the LSP reader arbitrary server output: it must
@@ -97,4 +101,82 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// A language server that cannot start, exits, or never answers is reported
+// with its reason, and the wait is bounded by the timeouts.
+func TestLSPFailures(t *testing.T) {
+	dir := writeProject(t)
+	q := evidence.Query{Path: "a.go", Line: 2, Column: 12}
+	tests := []struct {
+		name    string
+		opts    LSPOptions
+		want    error
+		reasons []string
+	}{
+		{"missing binary", LSPOptions{Dir: dir, Command: []string{"no-such-language-server-xyz"}},
+			ErrServerNotFound, []string{"language server no-such-language-server-xyz not found"}},
+		{"exits at once", LSPOptions{Dir: dir, Command: []string{"false"}},
+			ErrServerExited, []string{"language server false did not initialise", "exited (exit status 1)"}},
+		{"never answers", LSPOptions{Dir: dir, Command: []string{"sleep", "600"}, RequestTimeout: 200 * time.Millisecond},
+			ErrServerTimeout, []string{"language server sleep did not initialise", "no answer to initialize within 200ms"}},
+		{"never answers a request", withTimeouts(fakeLSP(t, dir, "silent"), 100*time.Millisecond, 300*time.Millisecond),
+			ErrServerTimeout, []string{"failed on textDocument/definition", "no answer to textDocument/definition within 300ms"}},
+		{"exits at a request", fakeLSP(t, dir, "exit"),
+			ErrServerExited, []string{"textDocument/definition", "exit status 3", "boom"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.opts.Command[0] == "false" || tt.opts.Command[0] == "sleep" {
+				testtool.Require(t, tt.opts.Command[0], "install coreutils")
+			}
+			lsp := NewLSP(tt.opts)
+			defer lsp.Close()
+			for range 2 { // a failed server is reported again, never a silent nothing
+				_, err := lsp.Gather(context.Background(), q)
+				var ue *evidence.UnavailableError
+				if !errors.As(err, &ue) || !errors.Is(err, tt.want) {
+					t.Fatalf("Gather error = %v, want an UnavailableError wrapping %v", err, tt.want)
+				}
+				for _, r := range tt.reasons {
+					if !strings.Contains(err.Error(), r) {
+						t.Errorf("error %q does not say %q", err, r)
+					}
+				}
+			}
+			_, reps := evidence.Collect(context.Background(), q, []evidence.Provider{lsp}, evidence.CollectOptions{})
+			if reps[0].State != evidence.Unavailable || !strings.Contains(reps[0].Reason, tt.reasons[0]) {
+				t.Errorf("report = %+v", reps[0])
+			}
+		})
+	}
+}
+
+func withTimeouts(o LSPOptions, request, load time.Duration) LSPOptions {
+	o.RequestTimeout, o.LoadTimeout = request, load
+	return o
+}
+
+// A position on a missing file or past the end is reported as such,
+// without asking the server.
+func TestLSPPositionProblems(t *testing.T) {
+	dir := writeProject(t)
+	lsp := NewLSP(withTimeouts(fakeLSP(t, dir, "exit"), time.Second, time.Second))
+	defer lsp.Close()
+	for _, tt := range []struct {
+		q      evidence.Query
+		reason string
+	}{
+		{evidence.Query{Path: "zzz.go", Line: 1, Column: 1}, "zzz.go:1:1: zzz.go is not a file in the project"},
+		{evidence.Query{Path: "a.go", Line: 99, Column: 1}, "a.go:99:1: line 99 is past the end of a.go, which has 4 lines"},
+		{evidence.Query{Path: "a.go", Line: 1, Column: 99}, "a.go:1:99: column 99 is past the end of line 1, which has 9 characters"},
+	} {
+		resp, err := lsp.Gather(context.Background(), tt.q)
+		if err != nil {
+			t.Fatalf("%+v: %v (the server was asked)", tt.q, err)
+		}
+		if len(resp.Records) != 0 || resp.Report.Reason != tt.reason {
+			t.Errorf("%+v: %+v, want reason %q", tt.q, resp, tt.reason)
+		}
+	}
 }

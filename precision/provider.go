@@ -8,12 +8,13 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/internal/config"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -22,32 +23,50 @@ import (
 const Name = "precision"
 
 // Options configures a [Provider]. The zero value serves the index found in
-// the working directory.
+// the working directory. A front end maps its configuration (such as the
+// precision_index section of .codecortex/config.json) onto it; the provider
+// never modifies it.
 type Options struct {
 	// Dir is the project root; empty means the working directory.
 	Dir string
 	// IndexPath is the index, relative to Dir; empty means the first of
-	// the discovery locations that exists.
+	// [IndexCandidates] that is a regular file.
 	IndexPath string
 	// Disabled switches the provider off: Gather returns
 	// evidence.ErrDisabled.
 	Disabled bool
-	// AutoGenerate regenerates a missing or stale index with
+	// AutoGenerate regenerates a missing, unusable or stale index with
 	// GeneratorCommand (an argv list, never a shell string) and reloads it.
+	// The command must name the index path (as an argument, or as the
+	// value of one such as --output=PATH): it is run with a temporary path
+	// next to the index in its place, and its output replaces the index
+	// only once it loads, so no reader ever sees a half-written index. One
+	// generation runs at a time per project, across processes (a lock
+	// under .codecortex/precision); a request that waited for another
+	// process's generation uses its result rather than generating again.
 	AutoGenerate     bool
 	GeneratorCommand []string
-	// GenerateTimeout bounds one generation; zero means 10 minutes.
+	// GenerateTimeout bounds one generation, and the wait for another
+	// process's; zero means 10 minutes.
 	GenerateTimeout time.Duration
 	// Progress receives one line when generation starts and one when it
 	// ends; nil discards them.
 	Progress io.Writer
 }
 
-// FromConfig returns the options of the precision_index configuration
-// section for the project at dir.
-func FromConfig(dir string, c config.PrecisionIndex) Options {
-	return Options{Dir: dir, IndexPath: c.Path, Disabled: !c.Enabled,
-		AutoGenerate: c.AutoGenerate, GeneratorCommand: c.GeneratorCommand}
+// IndexCandidates returns where a precision index is looked for, in order,
+// when no path is configured: the specification's four locations, then
+// index.scip, the name SCIP indexers write by default. Paths are
+// slash-separated and relative to the project root; the caller owns the
+// returned slice.
+func IndexCandidates() []string {
+	return []string{
+		".codecortex/precision/index.cortexidx",
+		"index.cortexidx",
+		".codecortex/index.cortexidx",
+		"build/index.cortexidx",
+		"index.scip",
+	}
 }
 
 // A Provider answers definition, reference and implementation questions
@@ -106,6 +125,7 @@ type snapshot struct {
 	ix    *Index
 	stale Staleness
 	rel   string
+	root  *contain.Root
 }
 
 // Status loads the index if needed and reports the layer's state. It never
@@ -165,7 +185,7 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	p.rel = rel
 	if !found {
 		if p.canGenerate() {
-			if err := p.generate(ctx, "no index at "+rel); err != nil {
+			if err := p.generate(ctx, rel, "no index at "+rel); err != nil {
 				return snapshot{}, err
 			}
 			return p.acquireLoaded(ctx, rel)
@@ -178,10 +198,17 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	}
 	snap, err := p.acquireLoaded(ctx, rel)
 	if err != nil {
+		if p.canGenerate() && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrEmpty)) {
+			if gerr := p.generate(ctx, rel, err.Error()); gerr != nil {
+				return snap, &evidence.UnavailableError{Reason: err.Error() + "; regenerating it failed", Err: gerr,
+					Guidance: p.guidance(nil, rel)}
+			}
+			return p.acquireLoaded(ctx, rel)
+		}
 		return snap, err
 	}
 	if snap.stale.Stale && p.canGenerate() {
-		if err := p.generate(ctx, snap.stale.Reason); err != nil {
+		if err := p.generate(ctx, rel, snap.stale.Reason); err != nil {
 			// The stale index still answers, marked stale; the failure is
 			// part of the reason.
 			snap.stale.Reason += "; regenerating it failed: " + err.Error()
@@ -200,8 +227,13 @@ func (p *Provider) indexPath() (string, bool) {
 		fi, err := p.root.Stat(p.opts.IndexPath)
 		return p.opts.IndexPath, err == nil && fi.Mode().IsRegular()
 	}
-	cfg := config.Default()
-	return cfg.IndexPath(p.root.FS())
+	cands := IndexCandidates()
+	for _, c := range cands {
+		if fi, err := p.root.Stat(c); err == nil && fi.Mode().IsRegular() {
+			return c, true
+		}
+	}
+	return cands[0], false
 }
 
 // acquireLoaded (re)loads the index at rel when it is not loaded or its
@@ -237,7 +269,7 @@ func (p *Provider) acquireLoaded(ctx context.Context, rel string) (snapshot, err
 		p.ix, p.info, p.loadTime = ix, info, time.Since(start)
 		p.fresh = newFreshness(p.root.Dir(), ix, info, m)
 	}
-	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel}, nil
+	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel, root: p.root}, nil
 }
 
 func sameFile(a, b fs.FileInfo) bool {
@@ -266,51 +298,206 @@ func (p *Provider) guidance(ix *Index, rel string) string {
 	return "regenerate the index with " + tool + " at " + rel
 }
 
-// Gather answers q: the definitions, references and implementations (as
-// q.Kinds selects) of the symbol at q's position, or of q.Symbol, which is a
-// SCIP symbol string or a name looked up with its package identity. Records
-// from a stale index are marked stale with reindex guidance in the report.
+// Gather answers q with the definitions, references and implementations
+// (as q.Kinds selects) of a symbol: the one at q's position (Path, Line,
+// Column), or else q.Symbol, which is a SCIP symbol string or a name.
+//
+// A reference answer starts with the declaration of the symbol, as `gopls
+// references -d` gives it: a reference record marked with
+// [DeclarationAttribute] (see [IsDeclaration]; [WithoutDeclarations] drops
+// it). A method's references include calls through the interface methods it
+// implements and calls of the methods implementing it
+// ([Index.DynamicReferences]). An implementation answer goes both ways, as
+// gopls's does: on an interface or abstract method, what implements it; on
+// a concrete type or method, the interfaces or interface methods it
+// implements; each record says which in [RelationAttribute].
+//
+// A name is looked up with [Index.LookupName] ("ExecuteC",
+// "Command.Find", "cobra.Command"): an ambiguous name answers every
+// candidate, never a guess, and every record of a name's answer carries
+// its candidate's package ("package"), qualified name ("qualified_name")
+// and the number of candidates ("candidates") as attributes.
+//
+// When a position or name has no answer, the report says why: the file is
+// not in the project, the line or column is past its end, the index does
+// not hold the file, no symbol is at the position, or no symbol has the
+// name. Records from a stale index are marked stale with reindex guidance
+// in the report.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	snap, err := p.acquire(ctx)
 	if err != nil {
 		return evidence.Response{}, err
 	}
-	var syms []Symbol
-	switch {
-	case q.Path != "" && q.Line > 0:
-		s, _, err := snap.ix.SymbolAt(q.Path, q.Line, q.Column)
-		if err != nil && !errors.Is(err, ErrNoSymbol) && !errors.Is(err, ErrNoDocument) {
-			return evidence.Response{}, err
-		}
-		if err == nil {
-			syms = []Symbol{s}
-		}
-	case q.Symbol != "":
-		if s, err := snap.ix.Lookup(q.Symbol, q.Path); err == nil {
-			syms = []Symbol{s}
-		} else {
-			for _, c := range snap.ix.LookupName(q.Symbol) {
-				syms = append(syms, c.Symbol)
-			}
-		}
-	}
 	var recs []evidence.Record
-	for _, s := range syms {
-		recs = append(recs, snap.ix.answer(s, &q)...)
+	var why string
+	switch {
+	case q.Path != "" && (q.Line != 0 || q.Column != 0):
+		recs, why = snap.atPosition(&q)
+	case q.Symbol != "":
+		recs, why = snap.byName(&q)
 	}
-	resp := evidence.Response{Records: recs}
+	resp := evidence.Response{Records: recs, Report: evidence.Report{State: evidence.Available, Reason: why}}
 	if snap.stale.Stale {
 		for i := range resp.Records {
 			resp.Records[i] = evidence.MarkStale(resp.Records[i])
 		}
-		resp.Report = evidence.Report{State: evidence.StaleState, Reason: snap.stale.Reason,
+		reason := snap.stale.Reason
+		if why != "" {
+			reason += "; " + why
+		}
+		resp.Report = evidence.Report{State: evidence.StaleState, Reason: reason,
 			Guidance: p.guidance(snap.ix, snap.rel)}
 	}
 	return resp, nil
 }
 
-// answer returns the records q asks for about s.
-func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
+// atPosition answers q about the symbol at its position, or says why there
+// is none. Definition and implementation questions are about the symbol
+// the position uses, references about the one it declares: they differ at
+// an embedded Go field, as gopls's answers do.
+func (s snapshot) atPosition(q *evidence.Query) ([]evidence.Record, string) {
+	decl, _, err := s.ix.SymbolAt(q.Path, q.Line, q.Column)
+	if err != nil {
+		return nil, s.positionProblem(q, err)
+	}
+	use, err := s.ix.useAt(q.Path, q.Line, q.Column)
+	if err != nil || use.id == decl.id {
+		return s.ix.answer(decl, q, true), ""
+	}
+	var recs []evidence.Record
+	for _, k := range []evidence.Kind{evidence.Definition, evidence.Reference, evidence.Implementation} {
+		if !q.Wants(k) {
+			continue
+		}
+		sym := use
+		if k == evidence.Reference {
+			sym = decl
+		}
+		recs = append(recs, s.ix.answer(sym, &evidence.Query{Kinds: []evidence.Kind{k}}, true)...)
+	}
+	return recs, ""
+}
+
+// positionProblem says why the position of q has no symbol: the file is
+// not in the project, the position is past the end of the file or of its
+// line, the index does not hold the file, or no indexed symbol is there.
+func (s snapshot) positionProblem(q *evidence.Query, err error) string {
+	if _, why := checkPosition(s.root, q.Path, q.Line, q.Column); why != "" {
+		return why
+	}
+	where := fmt.Sprintf("%s:%d:%d", q.Path, q.Line, q.Column)
+	if errors.Is(err, ErrNoDocument) {
+		for _, d := range s.ix.dropped {
+			if d.Path == q.Path {
+				return fmt.Sprintf("%s: the index holds %s but it is not served (%s)", where, q.Path, d.Reason)
+			}
+		}
+		return fmt.Sprintf("%s: the index does not hold %s (it was added after indexing, or the indexer skipped it)", where, q.Path)
+	}
+	return fmt.Sprintf("%s: no indexed symbol at this position", where)
+}
+
+// checkPosition reads the file at path in root and returns its lines, or
+// says why the one-based position (line, col) is not in it: the file is
+// not in the project or cannot be read, or the position is not one, or is
+// past the end of the file or of its line.
+func checkPosition(root *contain.Root, path string, line, col int) ([]string, string) {
+	where := fmt.Sprintf("%s:%d:%d", path, line, col)
+	data, err := root.ReadFile(path)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Sprintf("%s: %s is not a file in the project", where, path)
+	case err != nil:
+		return nil, fmt.Sprintf("%s: %s cannot be read: %v", where, path, err)
+	case line < 1 || col < 1:
+		return nil, fmt.Sprintf("%s is not a position: lines and columns count from 1", where)
+	}
+	lines := splitLines(string(data))
+	n := len(lines)
+	if n > 1 && lines[n-1] == "" {
+		n-- // the text after the last newline is not a line
+	}
+	switch {
+	case line > len(lines):
+		return nil, fmt.Sprintf("%s: line %d is past the end of %s, which has %d lines", where, line, path, n)
+	case col > utf8.RuneCountInString(lines[line-1])+1:
+		return nil, fmt.Sprintf("%s: column %d is past the end of line %d, which has %d characters", where, col, line, utf8.RuneCountInString(lines[line-1]))
+	}
+	return lines, ""
+}
+
+// byName answers q about every symbol q.Symbol may mean: a SCIP symbol
+// string, or a name (see [Index.LookupName]).
+func (s snapshot) byName(q *evidence.Query) ([]evidence.Record, string) {
+	if sym, err := s.ix.Lookup(q.Symbol, q.Path); err == nil {
+		return s.ix.answer(sym, q, true), ""
+	}
+	cands := s.ix.LookupName(q.Symbol)
+	if len(cands) == 0 {
+		return nil, fmt.Sprintf("the index has no symbol named %q", q.Symbol)
+	}
+	var recs []evidence.Record
+	n := strconv.Itoa(len(cands))
+	for _, c := range cands {
+		for _, r := range s.ix.answer(c.Symbol, q, true) {
+			r.Metadata.Attributes["package"] = c.Package
+			r.Metadata.Attributes["qualified_name"] = c.QualifiedName
+			r.Metadata.Attributes["candidates"] = n
+			recs = append(recs, r)
+		}
+	}
+	if len(cands) == 1 {
+		return recs, ""
+	}
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.QualifiedName
+	}
+	return recs, fmt.Sprintf("%q may mean %d symbols, all answered: %s", q.Symbol, len(cands), strings.Join(names, ", "))
+}
+
+// Implementation records say how their Symbol relates to the queried
+// symbol (their TargetSymbol) in the attribute RelationAttribute.
+const (
+	// RelationAttribute is the attribute of implementation records that
+	// says how Symbol relates to TargetSymbol.
+	RelationAttribute = "relation"
+	// RelationImplements: Symbol implements TargetSymbol (the question was about
+	// an interface, an abstract method or a base type).
+	RelationImplements = "implements"
+	// RelationImplementedBy: Symbol is implemented by TargetSymbol (the question
+	// was about a concrete type or method).
+	RelationImplementedBy = "implemented_by"
+)
+
+// DeclarationAttribute marks, with the value "true", the reference record
+// at the declaration of the symbol asked about: a reference answer includes
+// the declaration, as `gopls references -d` and editors' "find all
+// references" do. See [IsDeclaration] and [WithoutDeclarations].
+const DeclarationAttribute = "declaration"
+
+// IsDeclaration reports whether r is a reference record at the declaration
+// of the symbol asked about.
+func IsDeclaration(r *evidence.Record) bool {
+	return r.Kind == evidence.Reference && r.Metadata.Attributes[DeclarationAttribute] == "true"
+}
+
+// WithoutDeclarations returns the records of recs that are not
+// declarations, in order: the reference answer of `gopls references`
+// without -d. recs is not modified.
+func WithoutDeclarations(recs []evidence.Record) []evidence.Record {
+	out := make([]evidence.Record, 0, len(recs))
+	for i := range recs {
+		if !IsDeclaration(&recs[i]) {
+			out = append(out, recs[i])
+		}
+	}
+	return out
+}
+
+// answer returns the records q asks for about s; with declarations set, a
+// reference answer starts with s's declarations.
+func (ix *Index) answer(s Symbol, q *evidence.Query, declarations bool) []evidence.Record {
 	var recs []evidence.Record
 	if q.Wants(evidence.Definition) {
 		for _, l := range ix.Definitions(s) {
@@ -318,25 +505,73 @@ func (ix *Index) answer(s Symbol, q *evidence.Query) []evidence.Record {
 		}
 	}
 	if q.Wants(evidence.Reference) {
+		start := len(recs)
+		if declarations {
+			for _, l := range ix.Definitions(s) {
+				r := ix.record(evidence.Reference, l, s.Name, "")
+				r.Metadata.Attributes[DeclarationAttribute] = "true"
+				recs = append(recs, r)
+			}
+		}
 		for _, l := range ix.References(s) {
 			recs = append(recs, ix.record(evidence.Reference, l, s.Name, ""))
 		}
-		// Calls through an interface method s implements (TargetSymbol
-		// names that method).
-		for _, l := range ix.DynamicReferences(s) {
-			r := ix.record(evidence.Reference, l, s.Name, l.Symbol)
-			r.Metadata.Attributes["via"] = "interface method " + l.Symbol
-			recs = append(recs, r)
+		// Calls through an interface method s implements, and calls of the
+		// methods implementing s (TargetSymbol names that method).
+		for _, c := range ix.correspondingMethods(s) {
+			other := ix.symbol(c.id)
+			via := "implementing method " + other.Name
+			if c.abstract {
+				via = "interface method " + other.Name
+			}
+			for _, l := range ix.dynamicReferences(s, c) {
+				r := ix.record(evidence.Reference, l, s.Name, other.Name)
+				r.Metadata.Attributes["via"] = via
+				recs = append(recs, r)
+			}
 		}
+		// One record per location, as gopls answers: the declaration
+		// first, then direct references before those through another
+		// method.
+		recs = append(recs[:start], firstPerLocation(recs[start:])...)
 	}
 	if q.Wants(evidence.Implementation) {
+		// Both directions, as gopls answers: what implements s, and what s
+		// implements. Each record is at the related symbol's definition.
 		for _, impl := range ix.Implementations(s) {
 			for _, l := range ix.Definitions(impl) {
-				recs = append(recs, ix.record(evidence.Implementation, l, impl.Name, s.Name))
+				r := ix.record(evidence.Implementation, l, impl.Name, s.Name)
+				r.Metadata.Attributes[RelationAttribute] = RelationImplements
+				recs = append(recs, r)
+			}
+		}
+		for _, target := range ix.Implements(s) {
+			for _, l := range ix.Definitions(target) {
+				r := ix.record(evidence.Implementation, l, target.Name, s.Name)
+				r.Metadata.Attributes[RelationAttribute] = RelationImplementedBy
+				recs = append(recs, r)
 			}
 		}
 	}
 	return recs
+}
+
+// firstPerLocation keeps the first record at each location, in order.
+func firstPerLocation(recs []evidence.Record) []evidence.Record {
+	type key struct {
+		path           string
+		sl, sc, el, ec int
+	}
+	seen := make(map[key]bool, len(recs))
+	out := recs[:0]
+	for _, r := range recs {
+		k := key{r.Path, r.StartLine, r.StartColumn, r.EndLine, r.EndColumn}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // record turns a location into evidence: exact when the position is known
@@ -399,7 +634,9 @@ func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], eviden
 			}
 			for _, target := range ix.Implements(s) {
 				for _, l := range ix.Definitions(s) {
-					if !emit(ix.record(evidence.Implementation, l, s.Name, target.Name)) {
+					r := ix.record(evidence.Implementation, l, s.Name, target.Name)
+					r.Metadata.Attributes[RelationAttribute] = RelationImplements
+					if !emit(r) {
 						return
 					}
 				}
@@ -407,54 +644,6 @@ func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], eviden
 		}
 	}
 	return seq, rep, nil
-}
-
-// generate runs the generator command through safeexec and records the
-// sources manifest beside the new index. p.mu is held.
-func (p *Provider) generate(ctx context.Context, why string) error {
-	argv := p.opts.GeneratorCommand
-	exe, err := lookPath(argv[0])
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "index generator " + argv[0] + " not found", Err: err,
-			Guidance: "install " + argv[0] + " or fix precision_index.generator_command"}
-	}
-	timeout := p.opts.GenerateTimeout
-	if timeout == 0 {
-		timeout = 10 * time.Minute
-	}
-	progress := p.opts.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
-	fmt.Fprintf(progress, "cortex: regenerating the precision index (%s): %s (timeout %s)\n", why, strings.Join(argv, " "), timeout)
-	res, err := runGenerator(ctx, exe, argv[1:], p.root.Dir(), timeout)
-	if err != nil {
-		msg := strings.TrimSpace(string(tail(res.Stderr, 400)))
-		return &evidence.UnavailableError{Reason: "index generation failed", Err: fmt.Errorf("%w: %s", err, msg),
-			Guidance: "run it by hand to see why: " + strings.Join(argv, " ")}
-	}
-	fmt.Fprintf(progress, "cortex: precision index regenerated in %s\n", res.Duration.Round(time.Millisecond))
-	rel, found := p.indexPath()
-	if !found {
-		return &evidence.UnavailableError{Reason: "the generator ran but wrote no index at " + rel,
-			Guidance: "make precision_index.generator_command write " + rel}
-	}
-	abs, err := p.root.Abs(rel)
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "index path outside the root", Err: err}
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "generated index cannot be read", Err: err}
-	}
-	defer f.Close()
-	fi, _ := f.Stat()
-	ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: fi.Size()})
-	if err != nil {
-		return &evidence.UnavailableError{Reason: "generated index is unusable", Err: err}
-	}
-	p.ix = nil // force a reload through acquireLoaded
-	return RecordSources(p.root.Dir(), abs, ix)
 }
 
 func tail(b []byte, n int) []byte {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,9 +89,11 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 		want []string // kind symbol target location
 	}{
 		{"implementations of the interface", evidence.Query{Path: "a.go", Line: 3, Column: 7, Kinds: []evidence.Kind{evidence.Implementation}},
-			[]string{"implementation " + square + " " + shapeA + " a.go:2:12-2:18"}},
+			[]string{"implementation " + square + " " + shapeA + " a.go:2:12-2:18 implements"}},
+		{"the interface a concrete type implements", evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Implementation}},
+			[]string{"implementation " + shapeA + " " + square + " a.go:3:6-3:11 implemented_by"}},
 		{"references by symbol string", evidence.Query{Symbol: shapeB, Kinds: []evidence.Kind{evidence.Reference}},
-			[]string{"reference " + shapeB + "  b/c.go:3:7-3:12"}},
+			[]string{"reference " + shapeB + "  b/b.go:2:6-2:11 declaration", "reference " + shapeB + "  b/c.go:3:7-3:12"}},
 		{"name lookup keeps both packages", evidence.Query{Symbol: "Shape", Kinds: []evidence.Kind{evidence.Definition}},
 			[]string{"definition " + shapeA + "  a.go:3:6-3:11", "definition " + shapeB + "  b/b.go:2:6-2:11"}},
 		{"no symbol at the position", evidence.Query{Path: "a.go", Line: 1, Column: 1}, nil},
@@ -103,7 +107,14 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 			}
 			var got []string
 			for _, r := range resp.Records {
-				got = append(got, strings.Join([]string{string(r.Kind), r.Symbol, r.TargetSymbol, r.Location()}, " "))
+				line := strings.Join([]string{string(r.Kind), r.Symbol, r.TargetSymbol, r.Location()}, " ")
+				if rel := r.Metadata.Attributes[RelationAttribute]; rel != "" {
+					line += " " + rel
+				}
+				if IsDeclaration(&r) {
+					line += " declaration"
+				}
+				got = append(got, line)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("records (-want +got):\n%s", diff)
@@ -189,6 +200,17 @@ func TestUnavailable(t *testing.T) {
 			b, _ := os.ReadFile(p)
 			os.WriteFile(p, b[:len(b)-5], 0o644)
 		}, Options{}, "unreadable index"},
+		{"metadata only", func(dir string) {
+			ix := fixtureIndex()
+			ix.Documents = nil
+			os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644)
+		}, Options{}, "holds no documents: it is truncated after its metadata, or scip-go found no source"},
+		{"every document outside the root", func(dir string) {
+			ix := fixtureIndex()
+			ix.Documents = ix.Documents[len(ix.Documents)-1:]
+			os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644)
+		}, Options{}, "holds no documents: all 1 of its documents are outside the project root"},
+		{"empty file", func(dir string) { os.WriteFile(filepath.Join(dir, "index.scip"), nil, 0o644) }, Options{}, "unreadable index: no metadata"},
 		{"unsupported protocol", func(dir string) {
 			ix := fixtureIndex()
 			ix.Metadata.Version = 3
@@ -317,7 +339,7 @@ func TestFailedRegenerationKeepsStaleAnswers(t *testing.T) {
 	dir := writeProject(t)
 	touch(t, filepath.Join(dir, "a.go"), time.Now().Add(time.Hour))
 	var progress bytes.Buffer
-	p := New(Options{Dir: dir, AutoGenerate: true, GeneratorCommand: []string{"false"}, Progress: &progress})
+	p := New(Options{Dir: dir, AutoGenerate: true, GeneratorCommand: []string{"false", "index.scip"}, Progress: &progress})
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
 	if err != nil {
@@ -362,4 +384,160 @@ func TestConformance(t *testing.T) {
 		t.Fatalf("touching a.go did not make the answers stale: %+v, %v", resp, err)
 	}
 	evidencetest.TestProvider(t, stale, dir, queries...)
+}
+
+// Discovery takes the first candidate that is a regular file, in the
+// specification's order, and names the first one when none exists.
+func TestIndexDiscovery(t *testing.T) {
+	cands := IndexCandidates()
+	if cands[0] != ".codecortex/precision/index.cortexidx" || cands[len(cands)-1] != "index.scip" {
+		t.Fatalf("candidates = %q", cands)
+	}
+	cands[0] = "changed" // the caller owns the slice
+	if IndexCandidates()[0] == "changed" {
+		t.Fatal("IndexCandidates returns shared state")
+	}
+	tests := []struct {
+		name      string
+		files     []string
+		dirs      []string
+		want      string
+		wantFound bool
+	}{
+		{"none", nil, nil, ".codecortex/precision/index.cortexidx", false},
+		{"only index.scip", []string{"index.scip"}, nil, "index.scip", true},
+		{"the first present wins", []string{"index.scip", "build/index.cortexidx", "index.cortexidx"}, nil, "index.cortexidx", true},
+		{"a directory is not an index", []string{"index.scip"}, []string{".codecortex/precision/index.cortexidx"}, "index.scip", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				p := filepath.Join(dir, filepath.FromSlash(f))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, d := range tt.dirs {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st := New(Options{Dir: dir}).Status(context.Background())
+			if st.IndexPath != tt.want {
+				t.Errorf("index path = %q, want %q", st.IndexPath, tt.want)
+			}
+			if found := !strings.HasPrefix(st.Reason, "no precision index"); found != tt.wantFound {
+				t.Errorf("found = %v (status %+v), want %v", found, st, tt.wantFound)
+			}
+		})
+	}
+}
+
+func TestWithoutDeclarations(t *testing.T) {
+	decl := map[string]string{DeclarationAttribute: "true"}
+	recs := []evidence.Record{
+		{Kind: evidence.Reference, Path: "a.go", StartLine: 1, Metadata: evidence.Metadata{Attributes: decl}},
+		{Kind: evidence.Reference, Path: "a.go", StartLine: 2},
+		{Kind: evidence.Definition, Path: "a.go", StartLine: 1, Metadata: evidence.Metadata{Attributes: decl}},
+		{Kind: evidence.Reference, Path: "a.go", StartLine: 3, Metadata: evidence.Metadata{Attributes: map[string]string{DeclarationAttribute: "false"}}},
+	}
+	before := slices.Clone(recs)
+	var got []string
+	for _, r := range WithoutDeclarations(recs) {
+		got = append(got, fmt.Sprintf("%s %d", r.Kind, r.StartLine))
+	}
+	if diff := cmp.Diff([]string{"reference 2", "definition 1", "reference 3"}, got); diff != "" {
+		t.Errorf("WithoutDeclarations (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, recs); diff != "" {
+		t.Errorf("the input changed (-before +after):\n%s", diff)
+	}
+}
+
+// A position question without an answer says why in the report: which of
+// a missing file, a line or column past the end, a file the index does not
+// hold, or a position without a symbol it is.
+func TestPositionProblems(t *testing.T) {
+	dir := writeProject(t)
+	if err := os.WriteFile(filepath.Join(dir, "new.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touch(t, filepath.Join(dir, "new.go"), time.Now().Add(-time.Hour))
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	tests := []struct {
+		path      string
+		line, col int
+		reason    string
+	}{
+		{"zzz.go", 1, 1, "zzz.go:1:1: zzz.go is not a file in the project"},
+		{"a.go", 99, 1, "a.go:99:1: line 99 is past the end of a.go, which has 4 lines"},
+		{"a.go", 1, 50, "a.go:1:50: column 50 is past the end of line 1, which has 9 characters"},
+		{"new.go", 1, 1, "new.go:1:1: the index does not hold new.go (it was added after indexing, or the indexer skipped it)"},
+		{"a.go", 1, 1, "a.go:1:1: no indexed symbol at this position"},
+		{"a.go", 0, 3, "a.go:0:3 is not a position: lines and columns count from 1"},
+		{"b", 1, 1, "b:1:1: b cannot be read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			q := evidence.Query{Path: tt.path, Line: tt.line, Column: tt.col}
+			recs, reps := evidence.Collect(context.Background(), q, []evidence.Provider{p}, evidence.CollectOptions{})
+			if len(recs) != 0 {
+				t.Errorf("records = %+v", recs)
+			}
+			if reps[0].State != evidence.Available || !strings.HasPrefix(reps[0].Reason, tt.reason) {
+				t.Errorf("report = %+v, want available with reason %q", reps[0], tt.reason)
+			}
+		})
+	}
+	// A stale index says both.
+	touch(t, filepath.Join(dir, "a.go"), time.Now().Add(time.Hour))
+	resp, err := p.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 99, Column: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Report.State != evidence.StaleState || !strings.HasSuffix(resp.Report.Reason, "; a.go:99:1: line 99 is past the end of a.go, which has 4 lines") {
+		t.Errorf("stale report = %+v", resp.Report)
+	}
+}
+
+// A name answers every symbol it may mean, each record naming its
+// candidate; the report says the name was ambiguous.
+func TestGatherByName(t *testing.T) {
+	dir := writeProject(t)
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	tests := []struct {
+		name   string
+		want   []string
+		reason string
+	}{
+		{"Shape", []string{
+			"a.go:3:6-3:11 gomod example.com/a v1.0.0 example.com/a.Shape 2",
+			"b/b.go:2:6-2:11 gomod example.com/b v1.0.0 example.com/b.Shape 2",
+		}, `"Shape" may mean 2 symbols, all answered: example.com/a.Shape, example.com/b.Shape`},
+		{"b.Shape", []string{"b/b.go:2:6-2:11 gomod example.com/b v1.0.0 example.com/b.Shape 1"}, ""},
+		{"Circle", nil, `the index has no symbol named "Circle"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.name, Kinds: []evidence.Kind{evidence.Definition}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range resp.Records {
+				a := r.Metadata.Attributes
+				got = append(got, strings.Join([]string{r.Location(), a["package"], a["qualified_name"], a["candidates"]}, " "))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			if resp.Report.Reason != tt.reason {
+				t.Errorf("reason = %q, want %q", resp.Report.Reason, tt.reason)
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package precision
 import (
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -77,14 +78,54 @@ func (ix *Index) Lookup(sym, document string) (Symbol, error) {
 
 // SymbolAt returns the symbol at a one-based code-point position. The
 // innermost occurrence whose half-open range holds the position wins, so a
-// caret at a range's end column belongs to the next token.
+// caret at a range's end column belongs to the next token. When two
+// occurrences share that range (an embedded Go field is the field's
+// definition and a use of its type), the definition wins.
 func (ix *Index) SymbolAt(p string, line, col int) (Symbol, Location, error) {
+	di, occs, err := ix.occurrencesAt(p, line, col)
+	if err != nil {
+		return Symbol{}, Location{}, err
+	}
+	best := occs[0]
+	for _, oi := range occs {
+		if ix.docs[di].occs[oi].roles&int32(scip.SymbolRole_Definition) != 0 {
+			best = oi
+			break
+		}
+	}
+	return ix.symbol(ix.docs[di].occs[best].sym), ix.location(uint32(di), uint32(best)), nil
+}
+
+// useAt returns the symbol a position uses: like SymbolAt, but when two
+// occurrences share the innermost range, one that is not a definition wins.
+// At an embedded Go field that is the type, which gopls's definition and
+// implementation answers are about (its references answer is about the
+// field).
+func (ix *Index) useAt(p string, line, col int) (Symbol, error) {
+	di, occs, err := ix.occurrencesAt(p, line, col)
+	if err != nil {
+		return Symbol{}, err
+	}
+	best := occs[0]
+	for _, oi := range occs {
+		if ix.docs[di].occs[oi].roles&int32(scip.SymbolRole_Definition) == 0 {
+			best = oi
+			break
+		}
+	}
+	return ix.symbol(ix.docs[di].occs[best].sym), nil
+}
+
+// occurrencesAt returns the document of p and its occurrences at a
+// one-based code-point position that share the innermost range holding
+// it, in index order.
+func (ix *Index) occurrencesAt(p string, line, col int) (int32, []int, error) {
 	di, ok := ix.byPath[p]
 	if !ok {
-		return Symbol{}, Location{}, fmt.Errorf("%w: %s", ErrNoDocument, p)
+		return 0, nil, fmt.Errorf("%w: %s", ErrNoDocument, p)
 	}
 	if line < 1 || col < 1 {
-		return Symbol{}, Location{}, fmt.Errorf("%w: %s:%d:%d is not a one-based position", ErrNoSymbol, p, line, col)
+		return 0, nil, fmt.Errorf("%w: %s:%d:%d is not a one-based position", ErrNoSymbol, p, line, col)
 	}
 	d := &ix.docs[di]
 	l := int32(line - 1)
@@ -94,7 +135,7 @@ func (ix *Index) SymbolAt(p string, line, col int) (Symbol, Location, error) {
 			c = int32(FromCodePoints(ft.line(l), int(c), d.enc))
 		}
 	}
-	best := -1
+	var best []int
 	// Occurrences are sorted by start; every candidate starts at or before
 	// the position.
 	end := sort.Search(len(d.occs), func(i int) bool {
@@ -109,14 +150,22 @@ func (ix *Index) SymbolAt(p string, line, col int) (Symbol, Location, error) {
 			}
 			continue
 		}
-		if best < 0 || smaller(o, &d.occs[best]) {
-			best = i
+		switch {
+		case best == nil || smaller(o, &d.occs[best[0]]):
+			best = append(best[:0], i)
+		case sameRange(o, &d.occs[best[0]]):
+			best = append(best, i)
 		}
 	}
-	if best < 0 {
-		return Symbol{}, Location{}, fmt.Errorf("%w: %s:%d:%d", ErrNoSymbol, p, line, col)
+	if best == nil {
+		return 0, nil, fmt.Errorf("%w: %s:%d:%d", ErrNoSymbol, p, line, col)
 	}
-	return ix.symbol(d.occs[best].sym), ix.location(uint32(di), uint32(best)), nil
+	slices.Sort(best)
+	return di, best, nil
+}
+
+func sameRange(a, b *occurrence) bool {
+	return a.sl == b.sl && a.sc == b.sc && a.el == b.el && a.ec == b.ec
 }
 
 // contains reports whether the half-open range of o holds (l, c).
@@ -216,62 +265,222 @@ type Candidate struct {
 	// Package is the symbol's package as the index names it:
 	// manager, name and version, such as "gomod example.com/a v1.0.0".
 	Package string `json:"package"`
+	// QualifiedName is the symbol's namespace (its Go import path, its
+	// TypeScript module file, its Python module) and its descriptors, such
+	// as "github.com/spf13/cobra.Command.Find".
+	QualifiedName string `json:"qualified_name"`
 	// Definitions are where it is defined in the repository.
 	Definitions []Location `json:"definitions"`
 }
 
-// LookupName returns every global symbol whose name (its last descriptor,
-// or its display name) is name, each with its package identity, sorted by
-// symbol. Two packages exporting the same name are two candidates, never one.
+// LookupName returns every global symbol a name may mean, each with its
+// package identity, sorted by symbol. Two packages exporting the same name
+// are two candidates, never one.
+//
+// A name is the end of a symbol's chain of descriptors, dot-separated:
+// "ExecuteC" and "Command.ExecuteC" both mean the method ExecuteC of type
+// Command. A package qualifier before the whole chain narrows it: the last
+// element of the namespace ("cobra.Command"; for a module file, its name
+// without extension) or the whole namespace
+// ("github.com/spf13/cobra.Command"). A one-word name also matches a
+// symbol's display name. Parameters and type parameters are never
+// candidates.
 func (ix *Index) LookupName(name string) []Candidate {
 	if name == "" {
+		return nil
+	}
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if last == "" {
 		return nil
 	}
 	var out []Candidate
 	for id := range ix.syms {
 		e := &ix.syms[id]
-		if e.doc != -1 || !strings.Contains(e.name, name) {
+		if e.doc != -1 || !strings.Contains(e.name, last) && (e.info == nil || e.info.DisplayName != name) {
 			continue
 		}
-		last, pkg, ok := parseGlobal(e.name)
-		if !ok {
-			continue
-		}
-		if last != name && (e.info == nil || e.info.DisplayName != name) {
+		g, ok := parseGlobal(e.name)
+		if !ok || !g.matches(name, e.info) {
 			continue
 		}
 		s := ix.symbol(uint32(id))
-		out = append(out, Candidate{Symbol: s, Package: pkg, Definitions: ix.Definitions(s)})
+		out = append(out, Candidate{Symbol: s, Package: g.pkg, QualifiedName: g.qualified(),
+			Definitions: ix.Definitions(s)})
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return strings.Compare(a.Symbol.Name, b.Symbol.Name) })
 	return out
 }
 
-// parseGlobal returns a global symbol's last descriptor name and its
-// package identity.
-func parseGlobal(sym string) (last, pkg string, ok bool) {
+// A global is what name lookup needs of a global symbol.
+type global struct {
+	manager   string
+	pkg       string   // manager, name and version
+	namespace string   // namespace descriptors joined with "/"
+	chain     []string // the other descriptors' names, outermost first
+}
+
+// parseGlobal splits a global symbol into its package identity, namespace
+// and chain of descriptor names. Parameters, type parameters and symbols
+// without a name are refused.
+func parseGlobal(sym string) (global, bool) {
 	s, err := scip.ParseSymbol(sym)
 	if err != nil || s.Package == nil || len(s.Descriptors) == 0 {
-		return "", "", false
+		return global{}, false
 	}
 	parts := []string{s.Package.Manager, s.Package.Name, s.Package.Version}
 	parts = slices.DeleteFunc(parts, func(p string) bool { return p == "" || p == "." })
-	return s.Descriptors[len(s.Descriptors)-1].Name, strings.Join(parts, " "), true
+	g := global{manager: s.Package.Manager, pkg: strings.Join(parts, " ")}
+	var ns []string
+	for _, d := range s.Descriptors {
+		switch d.Suffix {
+		case scip.Descriptor_Namespace:
+			if len(g.chain) == 0 {
+				ns = append(ns, d.Name)
+				continue
+			}
+		case scip.Descriptor_Parameter, scip.Descriptor_TypeParameter, scip.Descriptor_Local:
+			return global{}, false
+		}
+		g.chain = append(g.chain, d.Name)
+	}
+	g.namespace = strings.Join(ns, "/")
+	return g, len(g.chain) > 0 && g.chain[len(g.chain)-1] != ""
 }
 
-// DynamicReferences returns, for a method, the references of the abstract
-// methods it implements: a call through the interface may reach it. gopls
-// counts these among a concrete method's references, and so does the
-// reference answer of the [Provider]. Types get none: a use of an interface
-// type is not a use of its implementations.
+func (g global) qualified() string {
+	c := strings.Join(g.chain, ".")
+	if g.namespace == "" {
+		return c
+	}
+	return g.namespace + "." + c
+}
+
+// matches reports whether name means g (see [Index.LookupName]).
+func (g global) matches(name string, info *SymbolInfo) bool {
+	last := g.chain[len(g.chain)-1]
+	if name == last || info != nil && info.DisplayName == name && !strings.Contains(name, ".") {
+		return true
+	}
+	chain := strings.Join(g.chain, ".")
+	if strings.HasSuffix(name, "."+chain) {
+		qual := strings.TrimSuffix(name, "."+chain)
+		return g.namespace != "" && slices.Contains(g.namespaceForms(), qual)
+	}
+	return chain == name || strings.HasSuffix(chain, "."+name)
+}
+
+// namespaceForms are the ways a name may qualify g's namespace: whole, and
+// by the name code uses for it: its last path element; for a Go major
+// version ("yaml.v3", ".../cobra/v2") the element before the version; for
+// a module file, its name without the extension; for a Python module
+// ("pkg.shapes"), its last dotted element.
+func (g global) namespaceForms() []string {
+	ns := g.namespace
+	base := path.Base(ns)
+	forms := []string{ns, base}
+	switch {
+	case g.manager == "gomod" && isMajorVersion(base):
+		if dir := path.Dir(ns); dir != "." {
+			forms = append(forms, path.Base(dir))
+		}
+	case g.manager == "gomod":
+		if i := strings.LastIndexByte(base, '.'); i > 0 && isMajorVersion(base[i+1:]) {
+			forms = append(forms, base[:i])
+		}
+	case g.manager == "python":
+		forms = append(forms, base[strings.LastIndexByte(base, '.')+1:])
+	default:
+		if ext := path.Ext(base); ext != "" && ext != base {
+			forms = append(forms, strings.TrimSuffix(base, ext))
+		}
+	}
+	return forms
+}
+
+// isMajorVersion reports whether s is a Go major version element: v2, v3...
+func isMajorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// DynamicReferences returns, for a method, the references of the methods
+// it corresponds to through interface satisfaction, one step each way: the
+// abstract methods it implements (a call through the interface may reach
+// it) and the methods that implement it (a call on the concrete type is a
+// call of the interface method's implementation). gopls counts both among a
+// method's references, and so does the reference answer of the
+// [Provider]. The step is never repeated: a concrete method does not reach
+// its sibling implementations through their interface. Types get none: a
+// use of an interface type is not a use of its implementations.
+//
+// In a Go index, a method declared only in _test.go files is compiled only
+// into its own package's tests, so no call in another directory can reach
+// it: its dynamic references are those in its own directory.
 func (ix *Index) DynamicReferences(s Symbol) []Location {
+	var out []Location
+	for _, c := range ix.correspondingMethods(s) {
+		out = append(out, ix.dynamicReferences(s, c)...)
+	}
+	return out
+}
+
+// dynamicReferences returns the references of c that may reach s.
+func (ix *Index) dynamicReferences(s Symbol, c correspondence) []Location {
+	locs := ix.locations(ix.refs[ix.refOff[c.id]:ix.refOff[c.id+1]])
+	dirs := ix.testOnlyDirs(s)
+	if dirs == nil {
+		return locs
+	}
+	return slices.DeleteFunc(locs, func(l Location) bool { return !slices.Contains(dirs, path.Dir(l.Path)) })
+}
+
+// testOnlyDirs returns the directories of s's definitions when s comes
+// from a Go index and is defined only in _test.go files; nil otherwise.
+func (ix *Index) testOnlyDirs(s Symbol) []string {
+	if ix.meta.Tool != "scip-go" {
+		return nil
+	}
+	var dirs []string
+	for _, r := range ix.defs[ix.defOff[s.id]:ix.defOff[s.id+1]] {
+		p := ix.docs[r.doc].path
+		if !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		dirs = append(dirs, path.Dir(p))
+	}
+	return dirs
+}
+
+// A correspondence is a method related to another through interface
+// satisfaction; abstract is set when it is the interface method the other
+// implements.
+type correspondence struct {
+	id       uint32
+	abstract bool
+}
+
+// correspondingMethods returns the methods s implements and the methods
+// implementing s, when s is a method.
+func (ix *Index) correspondingMethods(s Symbol) []correspondence {
 	if !isMethodLike(s.Name) {
 		return nil
 	}
-	var out []Location
+	var out []correspondence
 	for _, target := range ix.implOf[s.id] {
 		if isMethodLike(ix.syms[target].name) {
-			out = append(out, ix.locations(ix.refs[ix.refOff[target]:ix.refOff[target+1]])...)
+			out = append(out, correspondence{target, true})
+		}
+	}
+	for _, impl := range ix.implBy[s.id] {
+		if isMethodLike(ix.syms[impl].name) {
+			out = append(out, correspondence{impl, false})
 		}
 	}
 	return out

@@ -125,6 +125,13 @@ func (f *freshness) check() Staleness {
 // (absolute), stat-ing each of ix's documents under dir. Call it right after
 // the index is generated.
 func RecordSources(dir, indexPath string, ix *Index) error {
+	return writeManifest(dir, indexPath, indexPath+ManifestSuffix, ix)
+}
+
+// writeManifest writes to manifestPath the manifest of the index file at
+// indexPath, which may still have a temporary name: the manifest records
+// its size and time, which a rename keeps.
+func writeManifest(dir, indexPath, manifestPath string, ix *Index) error {
 	info, err := os.Stat(indexPath)
 	if err != nil {
 		return err
@@ -143,11 +150,11 @@ func RecordSources(dir, indexPath string, ix *Index) error {
 	if err != nil {
 		return err
 	}
-	tmp := indexPath + ManifestSuffix + ".tmp"
+	tmp := manifestPath + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o644); err != nil {
 		return err
 	}
-	return os.Rename(tmp, indexPath+ManifestSuffix)
+	return os.Rename(tmp, manifestPath)
 }
 
 // readManifest reads the manifest beside indexPath; a missing one is nil

@@ -42,7 +42,7 @@ func (p *Provider) searchSymbols(ctx context.Context, names []string, limit int)
 			}
 			seen[c.Symbol.Name] = true
 			found++
-			rs := snap.ix.answer(c.Symbol, &q)
+			rs := snap.ix.answer(c.Symbol, &q, false) // the definitions are there already
 			total += len(rs)
 			if room := limit - len(recs); room > 0 {
 				recs = append(recs, rs[:min(room, len(rs))]...)
