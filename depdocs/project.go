@@ -12,6 +12,7 @@ import (
 	"deps.dev/util/semver"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/ignore"
 )
 
 // A Project is every manifest and lockfile of a repository, read and
@@ -57,6 +58,10 @@ var defaultSkip = []string{"node_modules", ".git", "vendor", "target", ".venv", 
 // file once, so cycles end), and joins lockfiles with the manifests beside
 // them. Every path stays inside dir: a symbolic link that leaves it is not
 // followed. Paths in the result are slash-separated and relative to dir.
+// Directories that .gitignore ignores (build output, vendored copies) are
+// not entered; a manifest or lockfile ignored by its own name is still
+// read, since a lockfile kept out of version control still says what is
+// installed here.
 func Scan(dir string, opts ScanOptions) (*Project, error) {
 	root, err := openDir(dir)
 	if err != nil {
@@ -76,12 +81,13 @@ func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 		skip[s] = true
 	}
 	var paths []string
+	ig := ignore.NewTree(root.FS())
 	err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable directories are skipped
 		}
 		if d.IsDir() {
-			if p != "." && skip[d.Name()] {
+			if p != "." && (skip[d.Name()] || ig.Match(p, true)) {
 				return fs.SkipDir
 			}
 			return nil

@@ -460,3 +460,36 @@ func TestPomInheritsPropertiesFromParents(t *testing.T) {
 		t.Errorf("core's dependencies (-want +got):\n%s", diff)
 	}
 }
+
+// Scan does not enter directories .gitignore ignores, but reads a
+// lockfile that is ignored by its own name.
+func TestScanHonoursGitignore(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		".gitignore":        "dist/\nCargo.lock\n",
+		"Cargo.toml":        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\n",
+		"Cargo.lock":        "version = 3\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.200\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+		"dist/package.json": `{"dependencies": {"left-pad": "^1.0.0"}}`,
+		"web/package.json":  `{"dependencies": {"react": "^18.0.0"}}`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pr, err := Scan(dir, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range pr.Files {
+		got = append(got, f.Path)
+	}
+	want := []string{"Cargo.lock", "Cargo.toml", "web/package.json"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files read (-want +got):\n%s", diff)
+	}
+}
