@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,35 +39,8 @@ var toolEnv = []string{"PATH", "HOME", "TMPDIR", "GOPATH", "GOCACHE", "GOMODCACH
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
 	dst := t.TempDir()
-	copyTree(t, filepath.Join("testdata", name), dst)
+	testtool.CopyTree(t, filepath.Join("testdata", name), dst)
 	return dst
-}
-
-// copyTree copies the regular files and directories under src into dst,
-// writable whatever their mode was (the module cache is read-only).
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func run(t testing.TB, dir, tool string, args ...string) safeexec.Result {
@@ -635,24 +607,12 @@ func TestAgainstGopls(t *testing.T) {
 	}
 }
 
-// cobraVersion is the module the parity tests index: a real project with
-// an interface, implementations of it and of outside interfaces, and
-// methods, in tests and in the package.
-const cobraVersion = "github.com/spf13/cobra@v1.10.2"
-
 // cobraModule copies cobra from the module cache (the go command
 // downloads it and its dependencies through the module proxy when missing)
 // into a temporary directory.
 func cobraModule(t testing.TB) string {
 	t.Helper()
-	testtool.Require(t, "go", "install Go")
-	res := run(t, t.TempDir(), "go", "mod", "download", "-json", cobraVersion)
-	var mod struct{ Dir, Error string }
-	if err := json.Unmarshal(res.Stdout, &mod); err != nil || mod.Dir == "" {
-		t.Fatalf("go mod download %s: %v %s", cobraVersion, err, mod.Error)
-	}
-	dir := t.TempDir()
-	copyTree(t, mod.Dir, dir)
+	dir := testtool.ModuleCopy(t, testtool.Cobra)
 	run(t, dir, "go", "mod", "download")
 	return dir
 }
