@@ -3,9 +3,9 @@ package structural
 import "bytes"
 
 // Parsing dominates a search, and most of a file is usually far from any
-// match: in prometheus, the files holding both literals of
-// `if err != nil { return $$$ }` are 7.9 MB, the top-level declarations
-// holding both 4.1 MB. A file whose language can be split safely at its
+// match: the declarations holding a common pattern's literals are about
+// half of the files holding them (docs/benchmarks.md has the figures). A
+// file whose language can be split safely at its
 // top-level declarations is cut into segments; only the segments holding
 // every literal the pattern needs are parsed, through tree-sitter's
 // included ranges, which keep every node at its offset in the file.
