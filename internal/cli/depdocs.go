@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"

@@ -42,7 +42,7 @@ func TestDepsCommand(t *testing.T) {
 		t.Fatalf("exit %d, json %s", code, out)
 	}
 	code, out, _ = run(t, dir, nil, "deps", "why", "zod")
-	if code != ExitOK || !strings.Contains(out, "declared in package.json: zod ^4.4.3 [dev]") || !strings.Contains(out, "pulled in by next@15.4.3") {
+	if code != ExitOK || !strings.Contains(out, "declared in package.json:1: zod ^4.4.3 [dev]") || !strings.Contains(out, "pulled in by next@15.4.3") {
 		t.Errorf("why: exit %d\n%s", code, out)
 	}
 	if code, _, _ := run(t, dir, nil, "deps", "why", "nope"); code != ExitFail {
@@ -73,7 +73,8 @@ func TestDocsCommand(t *testing.T) {
 	defer srv.Close()
 	cfg := fmt.Sprintf(`{"dependency_docs":{"enabled":true,"base_url":%q}}`, srv.URL)
 	dir := depsProject(t, cfg)
-	env := map[string]string{"CODECORTEX_DEPENDENCY_DOCS_API_KEY": key}
+	// The configuration names an endpoint: it applies once trusted.
+	env := map[string]string{"CODECORTEX_DEPENDENCY_DOCS_API_KEY": key, "CODECORTEX_TRUST_CONFIG": "any"}
 
 	code, out, errs := run(t, dir, env, "docs", "next", "app router")
 	if code != ExitOK || !strings.Contains(out, "installed  15.4.3 (declared ^15.0.0)") || !strings.Contains(out, "docs       exact") ||
@@ -86,7 +87,7 @@ func TestDocsCommand(t *testing.T) {
 		t.Errorf("cached: %s", out)
 	}
 	// A wrong key: unavailable, exit 1, and the key is nowhere.
-	bad := map[string]string{"CODECORTEX_DEPENDENCY_DOCS_API_KEY": "ctx7sk-wrong-XXXXXXXXXXXX"}
+	bad := map[string]string{"CODECORTEX_DEPENDENCY_DOCS_API_KEY": "ctx7sk-wrong-XXXXXXXXXXXX", "CODECORTEX_TRUST_CONFIG": "any"}
 	code, out, errs = run(t, dir, bad, "docs", "zod", "schemas")
 	if code != ExitFail || !strings.Contains(out, "rejected the API key") || strings.Contains(out+errs, "wrong-XXXX") {
 		t.Errorf("wrong key: exit %d\n%s%s", code, out, errs)
@@ -101,7 +102,7 @@ func TestDocsCommand(t *testing.T) {
 	if code, out, _ := run(t, plain, env, "docs", "next"); code != ExitFail || !strings.Contains(out, "docs       disabled") {
 		t.Errorf("disabled: exit %d\n%s", code, out)
 	}
-	if code, out, _ := run(t, dir, nil, "docs", "next"); code != ExitFail || !strings.Contains(out, "credentials missing") {
+	if code, out, _ := run(t, dir, map[string]string{"CODECORTEX_TRUST_CONFIG": "any"}, "docs", "next"); code != ExitFail || !strings.Contains(out, "credentials missing") {
 		t.Errorf("no key: exit %d\n%s", code, out)
 	}
 }
@@ -113,8 +114,9 @@ func TestDoctorDependencyDocs(t *testing.T) {
 		state string
 	}{
 		{"", nil, "disabled"},
-		{`{"dependency_docs":{"enabled":true}}`, nil, "credentials missing"},
-		{`{"dependency_docs":{"enabled":true}}`, map[string]string{"CODECORTEX_DEPENDENCY_DOCS_API_KEY": "ctx7sk-doctor-KEY-55555555"}, "available"},
+		{`{"dependency_docs":{"enabled":true}}`, nil, "disabled"}, // not trusted: withheld
+		{`{"dependency_docs":{"enabled":true}}`, map[string]string{"CODECORTEX_TRUST_CONFIG": "any"}, "credentials missing"},
+		{`{"dependency_docs":{"enabled":true}}`, map[string]string{"CODECORTEX_DEPENDENCY_DOCS_API_KEY": "ctx7sk-doctor-KEY-55555555", "CODECORTEX_TRUST_CONFIG": "any"}, "available"},
 	} {
 		dir := depsProject(t, c.cfg)
 		_, out, _ := run(t, dir, c.env, "doctor", "--json")

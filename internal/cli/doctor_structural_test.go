@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func structuralDoctor(t *testing.T, config string) layerStatus {
 			t.Fatal(err)
 		}
 	}
-	_, out, errs := run(t, dir, nil, "doctor", "--json")
+	_, out, errs := run(t, dir, map[string]string{"CODECORTEX_TRUST_CONFIG": "any"}, "doctor", "--json")
 	var rep struct{ Layers []layerStatus }
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s\n%s", err, out, errs)
@@ -47,16 +48,14 @@ func TestDoctorStructural(t *testing.T) {
 			t.Errorf("state %q, want disabled", st.State)
 		}
 	})
-	t.Run("verified external build", func(t *testing.T) {
-		st := structuralDoctor(t, `{"structural":{"command":"`+fakeBinary(t, "ast-grep 0.51.1")+`"}}`)
-		if st.State != stateAvailable || st.Details["installed_version"] != "0.51.1" {
-			t.Errorf("got %+v, want available 0.51.1", st)
+	t.Run("external build: located, never run", func(t *testing.T) {
+		bin, runs := spy(t, "ast-grep", `echo "ast-grep 0.51.1"`)
+		st := structuralDoctor(t, `{"structural":{"command":"`+bin+`"}}`)
+		if st.State != stateAvailable || st.Details["path"] != bin || !strings.Contains(st.Reason, "version not checked") {
+			t.Errorf("got %+v, want available at %s, version not checked", st, bin)
 		}
-	})
-	t.Run("unverified external build", func(t *testing.T) {
-		st := structuralDoctor(t, `{"structural":{"command":"`+fakeBinary(t, "ast-grep 0.39.0")+`"}}`)
-		if st.State != stateUnavailable || st.Details["installed_version"] != "0.39.0" || st.Reason == "" {
-			t.Errorf("got %+v, want unavailable naming 0.39.0", st)
+		if runs() != 0 {
+			t.Errorf("doctor ran the configured binary %d times", runs())
 		}
 	})
 	t.Run("missing external build", func(t *testing.T) {
@@ -75,4 +74,15 @@ func TestDoctorStructural(t *testing.T) {
 			t.Errorf("got %+v, want %s", st, want)
 		}
 	})
+}
+
+// An external ast-grep that is not the verified version is checked by the
+// search that would use it: its output is not trusted, and the answer is
+// the labelled fallback naming the version.
+func TestSearchRefusesUnverifiedAstGrep(t *testing.T) {
+	dir := structuralProject(t, `{"structural":{"command":"`+fakeBinary(t, "ast-grep 0.39.0")+`"}}`)
+	code, out, errs := run(t, dir, map[string]string{"CODECORTEX_TRUST_CONFIG": "any"}, "search", "old_api($$$A)", "--lang", "python")
+	if code != ExitOK || !strings.Contains(out, "lexical fallback") || !strings.Contains(out+errs, "0.39.0") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
 }

@@ -185,7 +185,7 @@ func TestSafe(t *testing.T) {
 		"c1\u0085":       `c1\x85`,
 		"bidi\u202eevil": `bidi\u202eevil`,
 		"bad\xffutf8":    `bad\xffutf8`,
-		"日本 😀":          "日本 😀",
+		"日本 😀":           "日本 😀",
 	} {
 		if got := safe(in); got != want {
 			t.Errorf("safe(%q) = %q, want %q", in, got, want)

@@ -67,13 +67,15 @@ func TestDefCommand(t *testing.T) {
 	}{
 		{"definition from the reference", []string{"def", "m.go:5:9"}, ExitOK,
 			"m.go:3:14-3:19\texact\t" + cliSym + "\n", ""},
-		{"references from the definition", []string{"refs", "m.go:3:14"}, ExitOK,
+		{"references from the definition, declaration marked", []string{"refs", "m.go:3:14"}, ExitOK,
+			"m.go:3:14-3:19\texact\t" + cliSym + "\t(declaration)\nm.go:5:9-5:14\texact\t" + cliSym + "\n", ""},
+		{"references without the declaration", []string{"refs", "--no-declaration", "m.go:3:14"}, ExitOK,
 			"m.go:5:9-5:14\texact\t" + cliSym + "\n", ""},
 		{"end column belongs to the next token", []string{"def", "m.go:3:19"}, ExitFail, "", "no results"},
 		{"no implementations", []string{"impl", "m.go:3:14"}, ExitFail, "", "no results"},
-		{"bad position", []string{"def", "m.go:x:1"}, ExitUsage, "", "LINE and COL must be positive"},
+		{"bad position", []string{"def", "m.go:x:1"}, ExitUsage, "", "LINE and COL positive integers"},
 		{"missing argument", []string{"def"}, ExitUsage, "", "usage: cortex def"},
-		{"outside the root", []string{"def", "../x.go:1:1"}, ExitFail, "", "climbs out of the root"},
+		{"outside the root", []string{"def", "../x.go:1:1"}, ExitUsage, "", "outside the root"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,5 +191,33 @@ func TestDefFallsBackToLanguageServer(t *testing.T) {
 	code, stdout, stderr := run(t, dir, nil, "def", "--lsp", "m.go:5:9")
 	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\t\n" {
 		t.Errorf("def --lsp without an index (exit %d):\n%q\n%s", code, stdout, stderr)
+	}
+}
+
+// def, refs and impl take a symbol name instead of a position.
+func TestDefByName(t *testing.T) {
+	dir := oldAPIProject(t)
+	tests := []struct {
+		args     []string
+		code     int
+		stdout   string
+		inStderr string
+	}{
+		{[]string{"def", "OldAPI"}, ExitOK, "m.go:3:6-3:12\texact\t" + oldAPISym + "\n", ""},
+		{[]string{"refs", "OldAPI", "--no-declaration"}, ExitOK, "m.go:6:22-6:28\texact\t" + oldAPISym + "\n", ""},
+		{[]string{"def", "m.OldAPI"}, ExitOK, "m.go:3:6-3:12\texact\t" + oldAPISym + "\n", ""},
+		{[]string{"def", "NoSuchName"}, ExitFail, "", "no symbol named"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := run(t, dir, nil, tt.args...)
+		if code != tt.code {
+			t.Errorf("cortex %q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, stderr)
+		}
+		if diff := cmp.Diff(tt.stdout, stdout); diff != "" {
+			t.Errorf("cortex %q: stdout (-want +got):\n%s", tt.args, diff)
+		}
+		if !strings.Contains(stderr, tt.inStderr) {
+			t.Errorf("cortex %q: stderr %q does not mention %q", tt.args, stderr, tt.inStderr)
+		}
 	}
 }

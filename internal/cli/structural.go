@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
@@ -112,11 +113,17 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		defer prov.Close()
 		opts.Symbols = prov
 	}
+	if *f.rewrite != "" {
+		// An invalid template is refused before anything is searched.
+		if err := structural.CheckTemplate(pattern, *f.rewrite); err != nil {
+			return c.usageError(err)
+		}
+	}
 	req := structural.Request{Root: p.Root, Pattern: pattern, Language: lang, Paths: paths,
 		Limits: structural.Limits{MaxMatches: *f.maxMatches}}
-
+	prov := structural.New(opts)
 	stop := progress(c.Stderr, "searching")
-	ans, err := structural.Search(ctx, opts, req)
+	ans, err := prov.Search(ctx, req)
 	stop()
 	if err != nil {
 		if errors.Is(err, structural.ErrInvalidPattern) {
@@ -126,12 +133,14 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 	}
 	var edits []structural.Edit
 	if *f.rewrite != "" {
-		if ans.Structural == nil {
-			return c.fail(errors.New("no rewrite: " + ans.Report.Reason))
-		}
-		edits, err = structural.Rewrite(ans.Structural.Matches, *f.rewrite)
-		if err != nil {
+		// Rewrite checks that every rewritten file still parses.
+		edits, err = prov.Rewrite(ctx, ans, *f.rewrite)
+		var te *structural.TemplateError
+		switch {
+		case errors.As(err, &te):
 			return c.usageError(err)
+		case err != nil:
+			return c.fail(err)
 		}
 	}
 	recs := ans.Records()
@@ -288,16 +297,32 @@ func printDiff(c *cmd, p *project, edits []structural.Edit) error {
 			start := es[i].Range.StartLine
 			c.printf("@@ -%d,%d +%d,%d @@\n", start, len(oldLines), start+delta, len(newLines))
 			for _, l := range oldLines {
-				c.printf("-%s\n", safe(l))
+				c.printf("-%s\n", safe(clip(l)))
 			}
 			for _, l := range newLines {
-				c.printf("+%s\n", safe(l))
+				c.printf("+%s\n", safe(clip(l)))
 			}
 			delta += len(newLines) - len(oldLines)
 			i = j
 		}
 	}
 	return nil
+}
+
+// maxDiffLine bounds a line of a previewed diff: a rewrite in a minified
+// file must not print the whole file once per edit.
+const maxDiffLine = 512
+
+// clip shortens a long line for display, saying how much it left out.
+func clip(l string) string {
+	if len(l) <= maxDiffLine {
+		return l
+	}
+	cut := maxDiffLine
+	for cut > 0 && !utf8.RuneStart(l[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", l[:cut], len(l)-cut)
 }
 
 // progress shows a spinner-free elapsed-time line on w while work runs

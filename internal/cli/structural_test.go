@@ -46,6 +46,8 @@ func TestStructuralCommands(t *testing.T) {
 		{"invalid pattern is a usage error", []string{"search", "old_api(", "--lang", "python"}, ExitUsage, ""},
 		{"unknown language", []string{"search", "x", "--lang", "cobol"}, ExitUsage, ""},
 		{"missing pattern", []string{"structural", "-l", "python"}, ExitUsage, ""},
+		{"a template that does not parse is refused", []string{"search", "old_api($$$A)", "--lang", "python", "--rewrite", "new_api($$$A"}, ExitUsage, ""},
+		{"a template with an unbound metavariable is refused", []string{"search", "old_api($$$A)", "--lang", "python", "--rewrite", "new_api($B)"}, ExitUsage, ""},
 		{"rewrite previews a diff", []string{"search", "old_api($$$A)", "--lang", "python", "--rewrite", "new_api(ctx, $$$A)"}, ExitOK,
 			"--- a/a.py\n+++ b/a.py\n@@ -2,1 +2,1 @@\n-    old_api(1, 2)\n+    new_api(ctx, 1, 2)\n"},
 	}
@@ -71,7 +73,7 @@ func TestStructuralJSONRecords(t *testing.T) {
 		t.Skip("the built-in engine needs cgo")
 	}
 	dir := structuralProject(t, "")
-	code, out, _ := run(t, dir, nil, "search", "old_api($$$A)", "--lang", "python", "--json")
+	code, out, _ := run(t, dir, nil, "search", "old_api($$$A)", "--lang", "python", "--json=stream")
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -91,6 +93,16 @@ func TestStructuralJSONRecords(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("record (-want +got):\n%s", diff)
 	}
+
+	// --json is one document: the pattern, the records and the report.
+	_, out, _ = run(t, dir, nil, "search", "old_api($$$A)", "--lang", "python", "--json")
+	var doc structuralJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Records) != 1 || doc.Records[0].Location() != r.Location() || doc.Pattern != "old_api($$$A)" || doc.Report.State != evidence.Available {
+		t.Errorf("--json document: %+v", doc)
+	}
 }
 
 func TestStructuralDisabledFallsBack(t *testing.T) {
@@ -99,7 +111,7 @@ func TestStructuralDisabledFallsBack(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "without structural precision") || !strings.Contains(out, "a.py:3:7:") {
 		t.Fatalf("exit %d, stdout:\n%s", code, out)
 	}
-	_, out, _ = run(t, dir, nil, "search", "old_api($X)", "--lang", "python", "--json")
+	_, out, _ = run(t, dir, nil, "search", "old_api($X)", "--lang", "python", "--json=stream")
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var r evidence.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
@@ -149,7 +161,7 @@ func TestSearchFallbackWithSymbols(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 
-	_, out, _ = run(t, dir, nil, "search", "OldAPI($X)", "--lang", "go", "--json")
+	_, out, _ = run(t, dir, nil, "search", "OldAPI($X)", "--lang", "go", "--json=stream")
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var r evidence.Record
