@@ -17,7 +17,9 @@ type Fallback struct {
 	Server *LSPProvider
 }
 
-// Name returns "precision".
+// Name returns "precision". The server's records keep their provenance
+// (language-server, near_exact at most) and name the server in the "via"
+// attribute; their provider is the fallback's, as a provider's records are.
 func (f *Fallback) Name() string { return Name }
 
 // Gather asks the index, then the server if the index gave no fresh
@@ -48,6 +50,14 @@ func (f *Fallback) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			resp.Report.State = evidence.Available
 		}
 		return resp, nil
+	}
+	for i := range lresp.Records {
+		r := &lresp.Records[i]
+		if r.Metadata.Attributes == nil {
+			r.Metadata.Attributes = map[string]string{}
+		}
+		r.Metadata.Attributes["via"] = r.Provider
+		r.Provider = Name
 	}
 	out := evidence.Response{Records: append(resp.Records, lresp.Records...), Report: resp.Report}
 	out.Report.Dropped = append(out.Report.Dropped, lresp.Report.Dropped...)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/evidence/evidencetest"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -117,4 +118,25 @@ func TestLSPDefaultTimeouts(t *testing.T) {
 	if got := p.loadTimeout(); got != DefaultLoadTimeout || got < DefaultRequestTimeout {
 		t.Errorf("load timeout = %s", got)
 	}
+}
+
+// The language-server provider and the fallback keep the evidence contract
+// the conformance kit checks: positions of every kind, a name, and a file
+// that is not there.
+func TestLSPConformance(t *testing.T) {
+	testtool.Require(t, "gopls", installHint)
+	dir := copyFixture(t, "go")
+	lsp := NewLSP(LSPOptions{Dir: dir})
+	defer lsp.Close()
+	queries := []evidence.Query{
+		{Path: "shapes.go", Line: 24, Column: 78, Kinds: []evidence.Kind{evidence.Definition}},
+		{Path: "shapes.go", Line: 15, Column: 5, Kinds: []evidence.Kind{evidence.Reference}},
+		{Path: "shapes.go", Line: 24, Column: 78},
+		{Symbol: "Greeting"},
+		{Path: "missing.go", Line: 1, Column: 1},
+	}
+	evidencetest.TestProvider(t, lsp, dir, queries...)
+	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
+	defer f.Index.Close()
+	evidencetest.TestProvider(t, f, dir, queries...)
 }
