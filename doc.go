@@ -17,6 +17,8 @@
 //
 //	question → providers → fuse → rank → pack
 //
+// Along the way:
+//
 //   - trust fixes what each kind of evidence may claim: six [trust.Tier]s
 //     from exact to weak, the ceiling of each production [trust.Method], and
 //     the ranking [trust.Score]. The tier is what an agent should read; the
