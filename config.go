@@ -48,6 +48,11 @@ type PrecisionConfig struct {
 	// LanguageServer is the argv of the language server asked when no
 	// fresh index answers (cortex def --lsp); empty means gopls.
 	LanguageServer []string `json:"language_server"`
+	// LanguageServerTimeoutSeconds bounds the language server's handshake
+	// and each answer once it has loaded; 0 means the precision layer's
+	// default (a few seconds). A first answer of each kind may take up to
+	// six times as long, while the server loads the workspace.
+	LanguageServerTimeoutSeconds int `json:"language_server_timeout_seconds"`
 }
 
 // DependencyDocsConfig configures the documentation provider.
@@ -402,6 +407,9 @@ func (p PrecisionConfig) Validate() error {
 	}
 	if p.AutoGenerate && len(p.GeneratorCommand) == 0 {
 		return errors.New("auto_generate is set but generator_command is empty")
+	}
+	if t := p.LanguageServerTimeoutSeconds; t < 0 || t > 600 {
+		return fmt.Errorf("language_server_timeout_seconds: %d is outside 0..600", t)
 	}
 	return nil
 }

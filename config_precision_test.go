@@ -2,6 +2,7 @@ package codecortex
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -29,5 +30,31 @@ func TestPrecisionLanguageServer(t *testing.T) {
 				t.Errorf("diagnostics = %v, want %d", diags, tt.wantDiags)
 			}
 		})
+	}
+}
+
+func TestLanguageServerTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		json  string
+		want  int
+		diags int
+	}{
+		{`{}`, 0, 0},
+		{`{"precision_index":{"language_server_timeout_seconds":20}}`, 20, 0},
+		{`{"precision_index":{"language_server_timeout_seconds":-1}}`, 0, 1},
+		{`{"precision_index":{"language_server_timeout_seconds":601}}`, 0, 1},
+	} {
+		cfg, diags := ParseConfig([]byte(tt.json))
+		if cfg.PrecisionIndex.LanguageServerTimeoutSeconds != tt.want || len(diags) != tt.diags {
+			t.Errorf("%s: %d, %v; want %d, %d diagnostics", tt.json, cfg.PrecisionIndex.LanguageServerTimeoutSeconds, diags, tt.want, tt.diags)
+		}
+	}
+	p := &Project{Root: "/r", Config: DefaultConfig()}
+	if o := p.LSPOptions(); o.RequestTimeout != 0 || o.LoadTimeout != 0 {
+		t.Errorf("default: %+v, want the layer's defaults", o)
+	}
+	p.Config.PrecisionIndex.LanguageServerTimeoutSeconds = 20
+	if o := p.LSPOptions(); o.RequestTimeout != 20*time.Second || o.LoadTimeout != 120*time.Second {
+		t.Errorf("20 s: request %v load %v, want 20s and 2m0s", o.RequestTimeout, o.LoadTimeout)
 	}
 }

@@ -26,9 +26,15 @@ func (p *Project) PrecisionOptions() precision.Options {
 }
 
 // LSPOptions returns the language-server provider's options: the
-// configured server, or gopls.
+// configured server, or gopls, and the configured wait.
 func (p *Project) LSPOptions() precision.LSPOptions {
-	return precision.LSPOptions{Dir: p.Root, Command: p.Config.PrecisionIndex.LanguageServer}
+	c := p.Config.PrecisionIndex
+	opts := precision.LSPOptions{Dir: p.Root, Command: c.LanguageServer}
+	if c.LanguageServerTimeoutSeconds > 0 {
+		opts.RequestTimeout = time.Duration(c.LanguageServerTimeoutSeconds) * time.Second
+		opts.LoadTimeout = max(precision.DefaultLoadTimeout, 6*opts.RequestTimeout)
+	}
+	return opts
 }
 
 // StructuralOptions returns structural search's options: the configured

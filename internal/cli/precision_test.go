@@ -188,6 +188,9 @@ func TestDefFallsBackToLanguageServer(t *testing.T) {
 	dir := precisionProject(t)
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
 	os.Remove(filepath.Join(dir, "index.scip"))
+	// A generous wait: gopls starts slowly on a machine busy with the rest
+	// of the tests.
+	writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 60}}`)
 	code, stdout, stderr := run(t, dir, nil, "def", "--lsp", "m.go:5:9")
 	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\t\n" {
 		t.Errorf("def --lsp without an index (exit %d):\n%q\n%s", code, stdout, stderr)
