@@ -47,6 +47,7 @@ type command struct {
 // commands lists every subcommand; each lives in a file of its own.
 func commands() []command {
 	return []command{
+		{"ask", nil, `answer a question with ranked evidence: cortex ask "where is AuthService defined?"`, runAsk},
 		{"version", nil, "print the version", runVersion},
 		{"doctor", nil, "report each layer's state and configuration problems (runs nothing the configuration names)", runDoctor},
 		{"config", nil, "print the effective configuration (secrets redacted) and whether it is trusted", runConfig},

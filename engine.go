@@ -1,0 +1,333 @@
+package codecortex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/route"
+	"github.com/codecortex/codecortex/structural"
+)
+
+// Options tunes [Open]. The zero value composes every layer the project's
+// configuration allows, with the user's trust store.
+type Options struct {
+	// Project says how the configuration is read and trusted.
+	Project ProjectOptions
+	// Providers replaces the provider of a layer (a host's own index, say)
+	// or, with a nil value, removes it.
+	Providers map[route.Layer]evidence.Provider
+	// Extra providers are consulted on every question beside the routed
+	// ones.
+	Extra []evidence.Provider
+	// LanguageServer lets definition, reference and implementation
+	// questions fall back to the language server (gopls by default) when
+	// the precision index has no fresh answer. Off by default: a server
+	// takes seconds to load a workspace.
+	LanguageServer bool
+	// Timeout bounds one question, every provider included; 0 means 10
+	// seconds. A provider still running at the deadline becomes an
+	// unavailable report; the others' evidence is answered.
+	Timeout time.Duration
+	// Budget is the default token budget of the packed context; 0 means
+	// DefaultBudget.
+	Budget int
+	// Progress receives one line when a long task starts and ends (an index
+	// generation); nil discards them.
+	Progress func(string)
+}
+
+// DefaultBudget is the packed context's token budget when neither the
+// question nor the options give one.
+const DefaultBudget = 4000
+
+// An Engine answers questions about one project: it routes each, asks the
+// layers the route names, and fuses, ranks and packs what they return. It
+// keeps loaded indexes and parse caches warm between questions, and is safe
+// for concurrent use. Close releases it.
+type Engine struct {
+	project *Project
+	opts    Options
+
+	providers map[route.Layer]evidence.Provider
+	closers   []func() error
+	root      *contain.Root
+
+	mu       sync.Mutex
+	declared *declaredDeps
+}
+
+// Open opens the project at dir ("" is the working directory) and composes
+// its layers as the configuration, judged for trust, allows.
+func Open(dir string, opts Options) (*Engine, error) {
+	p, err := OpenProject(dir, opts.Project)
+	if err != nil {
+		return nil, err
+	}
+	return NewEngine(p, opts)
+}
+
+// NewEngine composes the layers of an opened project.
+func NewEngine(p *Project, opts Options) (*Engine, error) {
+	root, err := contain.Open(p.Root)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{project: p, opts: opts, root: root, providers: map[route.Layer]evidence.Provider{}}
+
+	popts := p.PrecisionOptions()
+	if opts.Progress != nil {
+		popts.Progress = progressWriter(opts.Progress)
+	}
+	index := precision.New(popts)
+	e.closers = append(e.closers, index.Close)
+	var pprov evidence.Provider = index
+	if opts.LanguageServer {
+		lsp := precision.NewLSP(p.LSPOptions())
+		e.closers = append(e.closers, lsp.Close)
+		pprov = &precision.Fallback{Index: index, Server: lsp}
+	}
+	e.providers[route.Precision] = pprov
+
+	sopts := p.StructuralOptions()
+	if !popts.Disabled {
+		sopts.Symbols = index
+	}
+	e.providers[route.Structural] = structural.New(sopts)
+	e.providers[route.Manifests] = p.ManifestProvider()
+	e.providers[route.DependencyDocs] = p.DocsProvider()
+
+	for l, prov := range opts.Providers {
+		if prov == nil {
+			delete(e.providers, l)
+			continue
+		}
+		e.providers[l] = prov
+	}
+	return e, nil
+}
+
+// Project returns the project the engine answers about.
+func (e *Engine) Project() *Project { return e.project }
+
+// Close releases every layer: index files, language servers.
+func (e *Engine) Close() error {
+	var errs []error
+	for _, c := range e.closers {
+		errs = append(errs, c())
+	}
+	errs = append(errs, e.root.Close())
+	return errors.Join(errs...)
+}
+
+// A Question is what a host asks: text, and any structure it already has.
+type Question struct {
+	// Text is the question in words, such as "who calls refresh_token?".
+	Text string `json:"text,omitempty"`
+	// Path, Line and Column name a position: root-relative path, one-based
+	// line and code-point column.
+	Path   string `json:"path,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Symbol is a name to look up (Name, Type.Method, pkg.Name).
+	Symbol string `json:"symbol,omitempty"`
+	// Pattern and Language are a structural pattern and its language.
+	Pattern  string `json:"pattern,omitempty"`
+	Language string `json:"language,omitempty"`
+	// Intent, when valid, overrides what the text says it asks.
+	Intent route.Intent `json:"intent,omitempty"`
+	// Budget is the packed context's token budget; 0 means the engine's.
+	Budget int `json:"budget,omitempty"`
+}
+
+// An Answer is a question's ranked evidence with its provenance.
+type Answer struct {
+	Question Question `json:"question"`
+	// Plan is the route: the layers asked and why, and those skipped.
+	Plan route.Plan `json:"plan"`
+	// Query is what the providers were asked.
+	Query evidence.Query `json:"query"`
+	// Records are the fused evidence in rank order, strongest first.
+	Records []evidence.Record `json:"records"`
+	// Context is the evidence packed into the budget for a reader model,
+	// with the ranking trace kept apart.
+	Context evidence.Context `json:"-"`
+	// Reports are each asked provider's state, with reason and guidance.
+	Reports []evidence.Report `json:"reports"`
+	// Freshness says how current the evidence's sources are.
+	Freshness Freshness `json:"freshness"`
+	// Elapsed is how long the question took.
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// Freshness says how current each index behind an answer was.
+type Freshness struct {
+	// Precision is the precision index's state: "fresh", "stale",
+	// "unavailable", "disabled", or "" when it was not asked.
+	Precision string `json:"precision,omitempty"`
+	// Stale lists the providers whose evidence came from an out-of-date
+	// source, each marked stale in the records.
+	Stale []string `json:"stale"`
+}
+
+// Ask answers q: it routes the question, asks the layers the route names
+// side by side under one deadline, and fuses, ranks and packs their
+// evidence. It fails only when q is empty; a provider that is slow, fails
+// or panics becomes a report in the answer.
+func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
+	start := time.Now()
+	if q.Text == "" && q.Path == "" && q.Symbol == "" && q.Pattern == "" {
+		return nil, errors.New("codecortex: an empty question")
+	}
+	timeout := e.opts.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	plan := route.Route(route.Request{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
+		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent,
+		Declared: e.declaredNames()})
+	query := queryFor(q, plan)
+	var providers []evidence.Provider
+	for _, l := range plan.Layers() {
+		if p, ok := e.providers[l]; ok {
+			providers = append(providers, p)
+		}
+	}
+	providers = append(providers, e.opts.Extra...)
+	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.root.CheckRecord})
+	ranked := evidence.Rank(evidence.Fuse(recs))
+	budget := q.Budget
+	if budget <= 0 {
+		budget = e.opts.Budget
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	ans := &Answer{Question: q, Plan: plan, Query: query, Records: ranked, Reports: reports,
+		Context: evidence.Pack(ranked, budget)}
+	if ans.Records == nil {
+		ans.Records = []evidence.Record{}
+	}
+	ans.Freshness = freshness(reports)
+	ans.Elapsed = time.Since(start)
+	return ans, nil
+}
+
+// queryFor turns a question and its route into what providers are asked:
+// the kinds the intent wants and the name, pattern or position it carries.
+func queryFor(q Question, plan route.Plan) evidence.Query {
+	query := evidence.Query{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
+		Symbol: q.Symbol, Pattern: plan.Pattern, Language: plan.Language}
+	if query.Symbol == "" && query.Path == "" && len(plan.Names) > 0 {
+		query.Symbol = plan.Names[0].Text
+	}
+	switch plan.Intent {
+	case route.IntentDefinition:
+		query.Kinds = []evidence.Kind{evidence.Definition}
+	case route.IntentReferences, route.IntentCallers:
+		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call}
+	case route.IntentImplementations:
+		query.Kinds = []evidence.Kind{evidence.Implementation}
+	case route.IntentStructural:
+		query.Kinds = []evidence.Kind{evidence.StructuralMatch}
+	case route.IntentVersion:
+		query.Kinds = []evidence.Kind{evidence.Import}
+	case route.IntentDependencyAPI:
+		query.Kinds = []evidence.Kind{evidence.Documentation, evidence.Import}
+	case route.IntentHistory:
+		query.Kinds = []evidence.Kind{evidence.GitHistory}
+	}
+	return query
+}
+
+// freshness reads the providers' reports: which answered from a stale
+// source, and the precision index's state.
+func freshness(reports []evidence.Report) Freshness {
+	f := Freshness{Stale: []string{}}
+	for _, r := range reports {
+		if r.State == evidence.StaleState {
+			f.Stale = append(f.Stale, r.Provider)
+		}
+		if r.Provider == precision.Name {
+			switch r.State {
+			case evidence.Available:
+				f.Precision = "fresh"
+			default:
+				f.Precision = string(r.State)
+			}
+		}
+	}
+	return f
+}
+
+// declaredDeps is the project's declared dependencies as the router wants
+// them, with the manifests they came from and their modification times, so
+// an edit to a manifest is noticed.
+type declaredDeps struct {
+	names []string
+	files map[string]time.Time
+}
+
+// declaredNames returns "ecosystem:name" for each dependency the project's
+// manifests declare directly, scanning again when a manifest it read has
+// changed.
+func (e *Engine) declaredNames() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if d := e.declared; d != nil && !d.changed(e.project.Root) {
+		return d.names
+	}
+	d := &declaredDeps{files: map[string]time.Time{}}
+	pr, err := depdocs.Scan(e.project.Root, depdocs.ScanOptions{})
+	if err == nil {
+		seen := map[string]bool{}
+		for _, dep := range pr.Deps {
+			if dep.Relation != depdocs.Direct || dep.Source.Local() {
+				continue
+			}
+			n := string(dep.Ecosystem) + ":" + dep.Name
+			if !seen[n] {
+				seen[n] = true
+				d.names = append(d.names, n)
+			}
+		}
+		for _, f := range pr.Files {
+			if fi, err := os.Stat(filepath.Join(e.project.Root, filepath.FromSlash(f.Path))); err == nil {
+				d.files[f.Path] = fi.ModTime()
+			}
+		}
+		slices.Sort(d.names)
+	}
+	e.declared = d
+	return d.names
+}
+
+func (d *declaredDeps) changed(root string) bool {
+	for p, mt := range d.files {
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || !fi.ModTime().Equal(mt) {
+			return true
+		}
+	}
+	return false
+}
+
+// progressWriter adapts a line callback to an io.Writer.
+type progressWriter func(string)
+
+func (f progressWriter) Write(b []byte) (int, error) {
+	f(string(b))
+	return len(b), nil
+}
+
