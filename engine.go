@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -184,7 +185,7 @@ type Freshness struct {
 // or panics becomes a report in the answer.
 func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	start := time.Now()
-	if q.Text == "" && q.Path == "" && q.Symbol == "" && q.Pattern == "" {
+	if strings.TrimSpace(q.Text) == "" && q.Path == "" && q.Symbol == "" && q.Pattern == "" {
 		return nil, errors.New("codecortex: an empty question")
 	}
 	timeout := e.opts.Timeout
@@ -206,6 +207,10 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	providers = append(providers, e.opts.Extra...)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.root.CheckRecord})
+	if plan.Intent == route.IntentCallers {
+		// A declaration is among a symbol's references, not its callers.
+		recs = precision.WithoutDeclarations(recs)
+	}
 	ranked := evidence.Rank(evidence.Fuse(recs))
 	budget := q.Budget
 	if budget <= 0 {

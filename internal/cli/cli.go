@@ -48,6 +48,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"ask", nil, `answer a question with ranked evidence: cortex ask "where is AuthService defined?"`, runAsk},
+		{"eval", nil, "score the answers to a fixture of frozen questions: top-1, top-3, tiers, tokens", runEval},
 		{"version", nil, "print the version", runVersion},
 		{"doctor", nil, "report each layer's state and configuration problems (runs nothing the configuration names)", runDoctor},
 		{"config", nil, "print the effective configuration (secrets redacted) and whether it is trusted", runConfig},

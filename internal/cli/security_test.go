@@ -195,7 +195,13 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 	})
 	projects := map[string]string{"precision": precisionProject(t), "deps": depsProject(t, ""), "gomod": goMod,
 		"cobra": testtool.ModuleCopy(t, testtool.Cobra)}
+	fixture := filepath.Join(t.TempDir(), "fixture.json")
+	if err := os.WriteFile(fixture, []byte(`{"name": "t", "gate": {}, "cases": [{"question": "where is Héllo defined?", "expect": {"path": "m.go"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := map[string][][]string{
+		"ask":              {{"ask", "where is Héllo defined?"}, {"ask", "--json", "--trace", "who calls Héllo?"}, {"ask", "what changed in m.go?"}},
+		"eval":             {{"eval", fixture}},
 		"version":          {{"version"}},
 		"doctor":           {{"doctor"}, {"doctor", "--json"}},
 		"config":           {{"config"}, {"config", "--json"}},

@@ -1,0 +1,211 @@
+package codecortex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/route"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// shopProject is a small Go module with a package.json, indexed with
+// scip-go (index.scip at the root).
+func shopProject(t *testing.T) string {
+	t.Helper()
+	scipGo := testtool.Require(t, "scip-go", "bash .ci/install-precision.sh")
+	dir := testtool.WriteTree(t, map[string]string{
+		"go.mod":       "module example.com/shop\n\ngo 1.22\n",
+		"cart/cart.go": "package cart\n\n// Cart holds items.\ntype Cart struct{ items []string }\n\n// Add puts an item in the cart.\nfunc (c *Cart) Add(item string) { c.items = append(c.items, item) }\n",
+		"main.go":      "package main\n\nimport \"example.com/shop/cart\"\n\nfunc main() {\n\tvar c cart.Cart\n\tc.Add(\"apple\")\n\tc.Add(\"pear\")\n}\n",
+		"package.json": `{"name": "shop-ui", "dependencies": {"left-pad": "^1.3.0"}}`,
+	})
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"go.mod", "cart/cart.go", "main.go"} {
+		os.Chtimes(filepath.Join(dir, f), old, old)
+	}
+	cmd := exec.Command(scipGo, "--output", "index.scip")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("scip-go: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func openEngine(t *testing.T, dir string, opts Options) *Engine {
+	t.Helper()
+	opts.Project.Store = TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}
+	e, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func TestAskDefinitionByName(t *testing.T) {
+	dir := shopProject(t)
+	e := openEngine(t, dir, Options{})
+	ans, err := e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Plan.Intent != route.IntentDefinition || !ans.Plan.Proposes(route.Precision) {
+		t.Fatalf("plan %+v", ans.Plan)
+	}
+	if len(ans.Records) == 0 {
+		t.Fatalf("no records; reports %+v", ans.Reports)
+	}
+	first := ans.Records[0]
+	if first.Location() != "cart/cart.go:7:16-7:19" || first.Trust != trust.Exact || first.Kind != evidence.Definition {
+		t.Errorf("first record %s %s %s, want the exact definition of Add", first.Location(), first.Kind, first.Trust)
+	}
+	if ans.Freshness.Precision != "fresh" || len(ans.Context.Prompt) == 0 || ans.Context.Included == 0 {
+		t.Errorf("freshness %+v, context %d bytes, %d included", ans.Freshness, len(ans.Context.Prompt), ans.Context.Included)
+	}
+
+	// The sources newer than the index: the answer is still there, no
+	// longer exact, and says the index is stale.
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "cart/cart.go"), later, later)
+	ans, err = e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Records) == 0 || ans.Records[0].Exact || !ans.Records[0].Stale || ans.Freshness.Precision != "stale" {
+		t.Errorf("stale index: records %v, freshness %+v", ans.Records, ans.Freshness)
+	}
+}
+
+func TestAskReferencesAndVersions(t *testing.T) {
+	dir := shopProject(t)
+	e := openEngine(t, dir, Options{})
+	ans, err := e.Ask(context.Background(), Question{Text: "who calls Cart.Add?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls int
+	for _, r := range ans.Records {
+		if r.Kind == evidence.Reference && r.Path == "main.go" {
+			calls++
+		}
+	}
+	if calls != 2 {
+		t.Errorf("%d references in main.go, want 2: %v", calls, ans.Records)
+	}
+	ans, err = e.Ask(context.Background(), Question{Text: "which version of left-pad do we use?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Records) == 0 || ans.Records[0].Symbol != "npm:left-pad" || ans.Records[0].Path != "package.json" {
+		t.Errorf("version question: %v (plan %+v)", ans.Records, ans.Plan)
+	}
+}
+
+// A provider that fails, panics or outlives the deadline degrades the
+// answer into a report; it never aborts it.
+func TestAskDegradesGracefully(t *testing.T) {
+	dir := shopProject(t)
+	e := openEngine(t, dir, Options{Timeout: 2 * time.Second, Extra: []evidence.Provider{
+		providerFunc{"panics", func(context.Context, evidence.Query) (evidence.Response, error) { panic("boom") }},
+		providerFunc{"fails", func(context.Context, evidence.Query) (evidence.Response, error) { return evidence.Response{}, errors.New("broken") }},
+		providerFunc{"hangs", func(ctx context.Context, _ evidence.Query) (evidence.Response, error) {
+			<-ctx.Done()
+			return evidence.Response{}, ctx.Err()
+		}},
+	}})
+	start := time.Now()
+	ans, err := e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > time.Minute {
+		t.Fatal("the deadline did not bound the question")
+	}
+	if len(ans.Records) == 0 || ans.Records[0].Trust != trust.Exact {
+		t.Errorf("the healthy providers' answer was lost: %v", ans.Records)
+	}
+	states := map[string]evidence.State{}
+	for _, r := range ans.Reports {
+		states[r.Provider] = r.State
+	}
+	for _, name := range []string{"panics", "fails", "hangs"} {
+		if states[name] != evidence.Unavailable {
+			t.Errorf("%s: state %q, want unavailable", name, states[name])
+		}
+	}
+}
+
+// A host replaces or removes a layer's provider.
+func TestEngineProviders(t *testing.T) {
+	dir := shopProject(t)
+	mine := providerFunc{"mine", func(context.Context, evidence.Query) (evidence.Response, error) {
+		return evidence.Response{Records: []evidence.Record{{Kind: evidence.Definition, Provider: "mine",
+			Provenance: trust.Heuristic, Trust: trust.Inferred, Path: "main.go", StartLine: 1, StartColumn: 1, EndLine: 1, EndColumn: 8, Confidence: 0.5}}}, nil
+	}}
+	e := openEngine(t, dir, Options{Providers: map[route.Layer]evidence.Provider{route.Precision: nil, route.LocalIndex: mine}})
+	ans, err := e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ans.Reports {
+		if r.Provider == "precision" {
+			t.Errorf("removed provider was asked: %+v", r)
+		}
+	}
+	if len(ans.Records) != 1 || ans.Records[0].Provider != "mine" {
+		t.Errorf("records %v, want only the host's", ans.Records)
+	}
+}
+
+// Concurrent questions on one engine all answer, and alike.
+func TestAskConcurrently(t *testing.T) {
+	dir := shopProject(t)
+	e := openEngine(t, dir, Options{})
+	questions := []string{"where is Cart.Add defined?", "who calls Cart.Add?", "find `c.Add($X)`", "which version of left-pad?"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ans, err := e.Ask(context.Background(), Question{Text: questions[i%len(questions)]})
+			if err == nil && len(ans.Records) == 0 {
+				err = errors.New(questions[i%len(questions)] + ": no records")
+			}
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestAskEmpty(t *testing.T) {
+	e := openEngine(t, t.TempDir(), Options{})
+	if _, err := e.Ask(context.Background(), Question{Text: "  "}); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("an empty question: %v", err)
+	}
+}
+
+type providerFunc struct {
+	name string
+	fn   func(context.Context, evidence.Query) (evidence.Response, error)
+}
+
+func (p providerFunc) Name() string { return p.name }
+func (p providerFunc) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	return p.fn(ctx, q)
+}
