@@ -335,4 +335,3 @@ func (f progressWriter) Write(b []byte) (int, error) {
 	f(string(b))
 	return len(b), nil
 }
-

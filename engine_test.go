@@ -116,7 +116,9 @@ func TestAskDegradesGracefully(t *testing.T) {
 	dir := shopProject(t)
 	e := openEngine(t, dir, Options{Timeout: 2 * time.Second, Extra: []evidence.Provider{
 		providerFunc{"panics", func(context.Context, evidence.Query) (evidence.Response, error) { panic("boom") }},
-		providerFunc{"fails", func(context.Context, evidence.Query) (evidence.Response, error) { return evidence.Response{}, errors.New("broken") }},
+		providerFunc{"fails", func(context.Context, evidence.Query) (evidence.Response, error) {
+			return evidence.Response{}, errors.New("broken")
+		}},
 		providerFunc{"hangs", func(ctx context.Context, _ evidence.Query) (evidence.Response, error) {
 			<-ctx.Done()
 			return evidence.Response{}, ctx.Err()
