@@ -10,12 +10,13 @@ import (
 // its tree-sitter grammar defines them. It is immutable and safe for
 // concurrent use.
 type Grammar struct {
-	lang   Language
-	ptr    unsafe.Pointer // const TSLanguage*
-	kinds  []string       // kind name by kind id
-	named  []uint8        // 1 when the kind is named
-	byName map[string][]uint16
-	fields []string // field name by field id; 0 is no field
+	lang     Language
+	ptr      unsafe.Pointer // const TSLanguage*
+	kinds    []string       // kind name by kind id
+	named    []uint8        // 1 when the kind is named
+	byName   map[string][]uint16
+	fields   []string // field name by field id; 0 is no field
+	fieldIDs map[string]uint16
 	// keywords are the names of the visible unnamed kinds that are words
 	// (if, return, func...), possibly repeated.
 	keywords []string
@@ -96,12 +97,8 @@ func (g *Grammar) FieldName(id uint16) string {
 // FieldID returns the id of the field named name, and whether the grammar
 // has it.
 func (g *Grammar) FieldID(name string) (uint16, bool) {
-	for i, f := range g.fields {
-		if i > 0 && f == name {
-			return uint16(i), true
-		}
-	}
-	return 0, false
+	id, ok := g.fieldIDs[name]
+	return id, ok
 }
 
 // Keywords returns the names of the grammar's visible anonymous kinds that

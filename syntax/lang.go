@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -126,3 +127,19 @@ func (l Language) Extensions() []string {
 func (l Language) Aliases() []string {
 	return append([]string(nil), languages[l].aliases...)
 }
+
+// Detect returns the language of a file from its name and, where the
+// extension is ambiguous, its content: a .h header holding C++ (a
+// namespace, a class, a template, access labels, :: or an extension-less
+// standard include such as <vector>) is C++, other headers C. Every other
+// file is judged by its extension, as [LanguageOf] judges it.
+func Detect(file string, src []byte) (Language, bool) {
+	l, ok := LanguageOf(file)
+	if ok && l == C && path.Ext(file) == ".h" && cppHeader.Match(src) {
+		return Cpp, true
+	}
+	return l, ok
+}
+
+// cppHeader matches what only C++ writes in a header.
+var cppHeader = regexp.MustCompile(`(?m)::|^\s*(namespace|template\s*<|class\s+\w+[^;(]*[{:]|(public|private|protected)\s*:)|^\s*#\s*include\s*<\w+>`)

@@ -92,3 +92,32 @@ func TestLanguageTable(t *testing.T) {
 		t.Errorf("cobol extensions (-want +got):\n%s", diff)
 	}
 }
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		file, src string
+		want      Language
+	}{
+		{"a.h", "#include <stdio.h>\nint f(void);\nstruct s { int x; };\n", C},
+		{"a.h", "#pragma once\n#include <cstdint>\n", Cpp},
+		{"a.h", "namespace n {\nint f();\n}\n", Cpp},
+		{"a.h", "class Widget : public Base {\n};\n", Cpp},
+		{"a.h", "template <typename T>\nT max(T a, T b);\n", Cpp},
+		{"a.h", "struct s {\n public:\n  int x;\n};\n", Cpp},
+		{"a.h", "int x = std::max(1, 2);\n", Cpp},
+		{"a.h", "/* a class of bugs */\nint f(void);\n", C},
+		{"a.c", "namespace n {}\n", C}, // only headers are sniffed
+		{"a.hpp", "int f(void);\n", Cpp},
+		{"a.go", "package a\n", Go},
+	} {
+		t.Run(tc.file+" "+tc.src, func(t *testing.T) {
+			got, ok := Detect(tc.file, []byte(tc.src))
+			if !ok || got != tc.want {
+				t.Errorf("Detect = %q, %v; want %q", got, ok, tc.want)
+			}
+		})
+	}
+	if _, ok := Detect("notes.txt", nil); ok {
+		t.Error("notes.txt detected")
+	}
+}

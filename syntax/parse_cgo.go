@@ -208,8 +208,10 @@ func loadGrammar(l Language) (*Grammar, error) {
 	g.byName["ERROR"] = append(g.byName["ERROR"], ErrorKind)
 	nf := min(int(tl.FieldCount()), 255)
 	g.fields = make([]string, nf+1)
+	g.fieldIDs = make(map[string]uint16, nf)
 	for i := 1; i <= nf; i++ {
 		g.fields[i] = tl.FieldNameForId(uint16(i))
+		g.fieldIDs[g.fields[i]] = uint16(i)
 	}
 	return g, nil
 }
