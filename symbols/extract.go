@@ -21,13 +21,14 @@ const MaxSignature = 200
 
 // Extract parses src, the content of the file at path, once, and returns
 // the definitions it makes and the imports it reads. The language comes
-// from the path's extension ([syntax.LanguageOf]); a file of no known
-// language is an error matching [ErrUnsupported], and a build without cgo
-// returns one matching [syntax.ErrUnavailable]. A file with syntax errors
-// is not an error: File.Errors is set and the definitions outside the
-// broken parts are given.
+// from the path's extension ([syntax.Detect]: a .h header holding C++ is
+// read as C++); a file of no known language is an error matching
+// [ErrUnsupported], and a build without cgo returns one matching
+// [syntax.ErrUnavailable]. A file with syntax errors is not an error:
+// File.Errors is set and the definitions outside the broken parts are
+// given.
 func Extract(path string, src []byte) (*File, error) {
-	lang, ok := syntax.LanguageOf(path)
+	lang, ok := syntax.Detect(path, src)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, quotePath(path))
 	}
@@ -270,18 +271,21 @@ func (x *extractor) signature(prefix string, start, end int) string {
 	n := 0         // code points written
 	space := false // a space is due before the next character
 	full := false
+	var last rune
 	put := func(r rune) {
 		if unicode.IsSpace(r) {
 			space = n > 0
 			return
 		}
-		if space {
+		// A line break inside brackets reads as nothing: f(\n a) is f(a).
+		if space && last != '(' && last != '[' && r != ')' && r != ']' && r != ',' {
 			b.WriteByte(' ')
 			n++
-			space = false
 		}
+		space = false
 		b.WriteRune(r)
 		n++
+		last = r
 		full = n > MaxSignature
 	}
 	for _, r := range prefix {

@@ -50,7 +50,7 @@ func (x *extractor) goFile() {
 					name := x.text(n)
 					hs, he := x.t.StartByte(node), x.t.EndByte(node)
 					x.add(def{kind: kind, name: name, nameNode: n, node: node, exported: upperFirst(name),
-						prefix: prefix, headStart: hs, headEnd: he, docAt: x.t.StartByte(s)})
+						prefix: prefix, headStart: hs, headEnd: he})
 				}
 			}
 		}
@@ -125,7 +125,7 @@ func (x *extractor) goType(decl, spec syntax.NodeID, grouped bool) {
 	hs, he := x.head(node, node, body, hasBody)
 	tname := x.text(name)
 	x.add(def{kind: kind, name: tname, nameNode: name, node: node, exported: upperFirst(tname),
-		prefix: prefix, headStart: hs, headEnd: he, docAt: x.t.StartByte(spec)})
+		prefix: prefix, headStart: hs, headEnd: he})
 	switch kind {
 	case Struct:
 		for _, f := range x.kids(body) {
