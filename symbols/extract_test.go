@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/codecortex/codecortex/syntax"
@@ -101,5 +102,55 @@ func TestSignatureBounded(t *testing.T) {
 	if n := len([]rune(sig)); n != MaxSignature || !strings.HasSuffix(sig, "…") || strings.ContainsAny(sig, "\n\t") ||
 		strings.Contains(sig, "comment") || !strings.HasPrefix(sig, "func Long(arg int, argx int,") {
 		t.Errorf("signature of %d code points: %q", n, sig)
+	}
+}
+
+// TestExtractConcurrent: Extract is safe for concurrent use; every
+// goroutine gets what a serial run gets.
+func TestExtractConcurrent(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*"))
+	type job struct {
+		path string
+		src  []byte
+		want *File
+	}
+	var jobs []job
+	for _, f := range files {
+		if strings.HasSuffix(f, ".golden") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Extract(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, job{f, src, want})
+	}
+	errs := make(chan string, 4*len(jobs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				j := jobs[(i+w)%len(jobs)]
+				got, err := Extract(j.path, j.src)
+				if err != nil {
+					errs <- err.Error()
+					continue
+				}
+				if diff := cmp.Diff(j.want, got); diff != "" {
+					errs <- j.path + ":\n" + diff
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
