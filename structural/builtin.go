@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/syntax"
 )
 
 // BuiltinName is the name of the built-in engine.
@@ -241,8 +242,8 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 		e = &cacheEntry{src: src}
 	}
 	if b.exhaustive {
-		if e.nodes != nil && e.parsed == nil {
-			return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
+		if e.tree != nil && e.parsed == nil {
+			return newTree(p.g, e.tree), false, nil
 		}
 		return b.parseInto(key, e, nil, p, parsers)
 	}
@@ -252,8 +253,8 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 		}
 		return nil, false, nil
 	}
-	if e.nodes != nil && e.parsed == nil {
-		return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
+	if e.tree != nil && e.parsed == nil {
+		return newTree(p.g, e.tree), false, nil
 	}
 	learned := !hit // whether e holds something the cache lacks
 	if !e.split {
@@ -269,8 +270,8 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 			}
 			return nil, false, nil
 		}
-		if e.nodes != nil && covers(e.parsed, marks) {
-			return &tree{g: p.g, src: e.src, nodes: e.nodes}, false, nil
+		if e.tree != nil && covers(e.parsed, marks) {
+			return newTree(p.g, e.tree), false, nil
 		}
 		// Keep what an earlier search parsed, so the cached tree only grows.
 		for k, m := range e.parsed {
@@ -312,26 +313,16 @@ func (b *Builtin) parseInto(key cacheKey, e *cacheEntry, marks []bool, p *Patter
 	if marks == nil {
 		segs = nil
 	}
-	nodes, ok := ps.parse(e.src, segs, marks)
-	if ok && segs != nil && hasBroken(nodes) {
+	t, ok := ps.parse(e.src, segs, marks)
+	if ok && segs != nil && t.HasError() {
 		marks, segs = nil, nil
-		nodes, ok = ps.parse(e.src, nil, nil)
+		t, ok = ps.parse(e.src, nil, nil)
 	}
 	if !ok {
 		return nil, true, fmt.Errorf("structural: %s could not be parsed", key.path)
 	}
-	b.cache.put(key, &cacheEntry{src: e.src, segs: e.segs, split: e.split, nodes: nodes, parsed: marks})
-	return &tree{g: p.g, src: e.src, nodes: nodes}, true, nil
-}
-
-// hasBroken reports whether a tree has an ERROR or MISSING node.
-func hasBroken(nodes []flatNode) bool {
-	for i := range nodes {
-		if nodes[i].flags&(flagError|flagMissing) != 0 {
-			return true
-		}
-	}
-	return false
+	b.cache.put(key, &cacheEntry{src: e.src, segs: e.segs, split: e.split, tree: t.Tree, parsed: marks})
+	return t, true, nil
 }
 
 // searchTree returns the pattern's matches in one parsed file.
@@ -339,7 +330,7 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 	m.p, m.t = p, t
 	var li *lineIndex
 	var out []Match
-	m.find(func(node uint32, env []binding) bool {
+	m.find(func(node nodeID, env []binding) bool {
 		if li == nil {
 			li = newLineIndex(t.src)
 		}
@@ -350,19 +341,18 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 	return out
 }
 
-func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node uint32, env []binding) Match {
-	n := &t.nodes[node]
+func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node nodeID, env []binding) Match {
+	start, end := t.StartByte(node), t.EndByte(node)
 	m := Match{
 		Path:     rel,
 		Language: lang,
-		Range:    li.rng(int(n.start), int(n.end)),
-		Text:     string(t.src[n.start:n.end]),
-		Lines:    li.lines(int(n.start), int(n.end)),
-		Indent:   li.lineIndent(int(n.start)),
+		Range:    li.rng(start, end),
+		Text:     t.Text(node),
+		Lines:    li.lines(start, end),
+		Indent:   li.lineIndent(start),
 	}
-	capNode := func(i uint32) Node {
-		c := &t.nodes[i]
-		return Node{Text: string(t.src[c.start:c.end]), Range: li.rng(int(c.start), int(c.end)), Named: c.flags&flagNamed != 0}
+	capNode := func(i nodeID) Node {
+		return Node{Text: t.Text(i), Range: li.rng(t.StartByte(i), t.EndByte(i)), Named: t.Named(i)}
 	}
 	for _, b := range env {
 		c := Capture{Name: b.name, Multi: b.multi}
@@ -372,7 +362,7 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node uint32, 
 				c.Nodes = append(c.Nodes, capNode(i))
 			}
 			if len(b.nodes) > 0 {
-				c.Text = string(t.src[t.nodes[b.nodes[0]].start:t.nodes[b.nodes[len(b.nodes)-1]].end])
+				c.Text = string(t.src[t.StartByte(b.nodes[0]):t.EndByte(b.nodes[len(b.nodes)-1])])
 			}
 		} else {
 			c.Nodes = []Node{capNode(b.node)}
@@ -433,7 +423,7 @@ func readFile(fsys fs.FS, rel string, buf *[]byte, maxBytes int64) ([]byte, erro
 	return b, nil
 }
 
-// A cacheEntry is a file's content and, once parsed, its nodes. Entries
+// A cacheEntry is a file's content and, once parsed, its tree. Entries
 // are never changed once cached: a search that learns more caches a new one.
 type cacheEntry struct {
 	src []byte
@@ -441,14 +431,18 @@ type cacheEntry struct {
 	// parsed whole; split says whether they were computed.
 	segs  []segment
 	split bool
-	nodes []flatNode
-	// parsed marks the segments nodes cover; nil when nodes cover the
+	tree  *syntax.Tree
+	// parsed marks the segments the tree covers; nil when it covers the
 	// whole file.
 	parsed []bool
 }
 
 func (e *cacheEntry) bytes() int64 {
-	return int64(len(e.src)) + int64(len(e.nodes))*int64(unsafe.Sizeof(flatNode{})) +
+	var nodes int64
+	if e.tree != nil {
+		nodes = e.tree.MemoryBytes()
+	}
+	return int64(len(e.src)) + nodes +
 		int64(len(e.segs))*int64(unsafe.Sizeof(segment{})) + int64(len(e.parsed))
 }
 

@@ -44,7 +44,7 @@ func (g *grammar) gapExpr() string {
 	g.gapOnce.Do(func() {
 		seen := map[string]bool{}
 		var words []string
-		for _, w := range g.keywords {
+		for _, w := range g.Keywords() {
 			if w != "" && !seen[w] {
 				seen[w] = true
 				words = append(words, regexp.QuoteMeta(w))

@@ -85,11 +85,11 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 		}
 		parsers[lang] = ps
 	}
-	before, ok := ps.parse(src, nil, nil)
+	beforeTree, ok := ps.parse(src, nil, nil)
 	if !ok {
 		return fmt.Errorf("structural: %s could not be parsed", printable(path))
 	}
-	after, ok := ps.parse(out, nil, nil)
+	afterTree, ok := ps.parse(out, nil, nil)
 	if !ok {
 		return fmt.Errorf("structural: the rewritten %s could not be parsed", printable(path))
 	}
@@ -106,15 +106,18 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 		delta += len(e.New) - (e.EndByte - e.StartByte)
 	}
 	type key struct {
-		start, end uint32
-		flags      uint8
-		sym        uint16
+		start, end       int
+		isError, missing bool
+		sym              uint16
+	}
+	keyOf := func(t *tree, n nodeID, shift int) key {
+		return key{t.StartByte(n) - shift, t.EndByte(n) - shift, t.IsError(n), t.IsMissing(n), t.KindID(n)}
 	}
 	had := map[key]bool{}
-	var broken []*flatNode // of the file as it is
-	for i := range before {
-		if n := &before[i]; n.flags&(flagError|flagMissing) != 0 {
-			had[key{n.start, n.end, n.flags & (flagError | flagMissing), n.sym}] = true
+	var broken []nodeID // of the file as it is
+	for i := range beforeTree.Len() {
+		if n := nodeID(i); beforeTree.broken(n) {
+			had[keyOf(beforeTree, n, 0)] = true
 			broken = append(broken, n)
 		}
 	}
@@ -123,20 +126,20 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 	touches := func(s, e, a, b int) bool { return s <= b && a <= e }
 	brokenIn := func(a, b int) bool {
 		for _, n := range broken {
-			if touches(int(n.start), int(n.end), a, b) {
+			if touches(beforeTree.StartByte(n), beforeTree.EndByte(n), a, b) {
 				return true
 			}
 		}
 		return false
 	}
-	var worst *flatNode
+	worst, found := nodeID(0), false
 	worstAt := 0 // where to point: the node, or the edit inside it
-	for i := range after {
-		n := &after[i]
-		if n.flags&(flagError|flagMissing) == 0 {
+	for i := range afterTree.Len() {
+		n := nodeID(i)
+		if !afterTree.broken(n) {
 			continue
 		}
-		start, end := int(n.start), int(n.end)
+		start, end := afterTree.StartByte(n), afterTree.EndByte(n)
 		introduced := true
 		// shift is how far the edits before the node moved it.
 		shift, inEdit, at := 0, false, start
@@ -154,8 +157,7 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 			}
 		}
 		if !inEdit {
-			k := key{uint32(start - shift), uint32(end - shift), n.flags & (flagError | flagMissing), n.sym}
-			introduced = !had[k]
+			introduced = !had[keyOf(afterTree, n, shift)]
 		}
 		if !introduced {
 			continue
@@ -163,14 +165,14 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 		// Of the broken nodes the rewrite introduced, the narrowest says
 		// best where; one around an edit (an ERROR may wrap the whole
 		// file) is pointed at where the edit wrote.
-		if worst == nil || end-start < int(worst.end-worst.start) {
-			worst, worstAt = n, at
+		if !found || end-start < afterTree.EndByte(worst)-afterTree.StartByte(worst) {
+			worst, worstAt, found = n, at, true
 		}
 	}
-	if worst != nil {
+	if found {
 		what := "an ERROR node"
-		if worst.flags&flagMissing != 0 {
-			what = fmt.Sprintf("a MISSING %s", g.name(worst.sym))
+		if afterTree.IsMissing(worst) {
+			what = fmt.Sprintf("a MISSING %s", g.name(afterTree.KindID(worst)))
 		}
 		line, col := newLineIndex(out).pos(worstAt)
 		return &TemplateError{Template: template, Problem: TemplateSyntax, Offset: -1, Path: path, Line: line, Column: col,

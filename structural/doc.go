@@ -50,8 +50,9 @@
 //
 // [Builtin] parses in process with the official tree-sitter grammars for
 // Go, Python, JavaScript, TypeScript, TSX, Rust, Java, C, C++, C#, Ruby,
-// PHP, Bash, Kotlin and JSON (it needs cgo; without it, it reports
-// [ErrUnavailable]). Parsing is most of a search's cost, so it parses only
+// PHP, Bash, Kotlin and JSON, through the syntax floor ([syntax.Parser];
+// [Language] is [syntax.Language]). It needs cgo; without it, it reports
+// [ErrUnavailable]. Parsing is most of a search's cost, so it parses only
 // what may hold a match: never a file that lacks a literal the pattern
 // needs (a named leaf such as Canceled) or, in Go, a chain of its tokens
 // as they must meet (err != nil, with only spaces, comments and

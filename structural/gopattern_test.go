@@ -169,7 +169,7 @@ func TestGoPatternReadings(t *testing.T) {
 // metavariable is accepted where it stands for bracketed items, and not
 // where it displaces a required part.
 func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
-	g, ps := goParser(t)
+	_, ps := goParser(t)
 	for _, tc := range []struct {
 		src    string
 		broken bool
@@ -180,12 +180,11 @@ func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
 		{"import (µµµSPECS)", false},
 		{"func _() {\nfunc µF() {}\n}", true},
 	} {
-		nodes, ok := ps.parse([]byte(tc.src), nil, nil)
+		tr, ok := ps.parse([]byte(tc.src), nil, nil)
 		if !ok {
 			t.Fatal("parse failed")
 		}
-		tr := &tree{g: g, src: []byte(tc.src), nodes: nodes}
-		if _, got := tr.firstBroken(0, Go.expando()); got != tc.broken {
+		if _, got := tr.firstBroken(0, expando(Go)); got != tc.broken {
 			t.Errorf("%q: broken = %v, want %v", tc.src, got, tc.broken)
 		}
 	}
@@ -206,7 +205,7 @@ func TestStatementContextMeasured(t *testing.T) {
 		files = append(files, fs...)
 	}
 	tried, failed := 0, 0
-	eachOneLineStatement(t, files, func(f string, tr *tree, c uint32, text string) {
+	eachOneLineStatement(t, files, func(f string, tr *tree, c nodeID, text string) {
 		tried++
 		p, err := Compile(text, Go)
 		if err != nil {
@@ -217,7 +216,7 @@ func TestStatementContextMeasured(t *testing.T) {
 		var m matcher
 		found := false
 		for _, got := range searchTree(&m, p, tr, "f", 1<<20) {
-			found = found || got.Range.StartByte == int(tr.nodes[c].start)
+			found = found || got.Range.StartByte == tr.StartByte(c)
 		}
 		if !found {
 			failed++
@@ -232,7 +231,7 @@ func TestStatementContextMeasured(t *testing.T) {
 
 // eachOneLineStatement calls fn with every distinct statement of files
 // that fits on one line (comments aside), in file order.
-func eachOneLineStatement(t *testing.T, files []string, fn func(file string, tr *tree, node uint32, text string)) {
+func eachOneLineStatement(t *testing.T, files []string, fn func(file string, tr *tree, node nodeID, text string)) {
 	t.Helper()
 	g, ps := goParser(t)
 	seen := map[string]bool{}
@@ -241,18 +240,17 @@ func eachOneLineStatement(t *testing.T, files []string, fn func(file string, tr 
 		if err != nil {
 			t.Fatal(err)
 		}
-		nodes, ok := ps.parse(src, nil, nil)
+		tr, ok := ps.parse(src, nil, nil)
 		if !ok {
 			t.Fatalf("%s: parse failed", f)
 		}
-		tr := &tree{g: g, src: src, nodes: nodes}
-		for i := range tr.nodes {
-			if g.name(tr.nodes[i].sym) != "statement_list" {
+		for i := range tr.Len() {
+			if tr.Kind(nodeID(i)) != "statement_list" {
 				continue
 			}
-			for _, c := range tr.appendKids(nil, uint32(i)) {
+			for _, c := range tr.appendKids(nil, nodeID(i)) {
 				text := tr.text(c)
-				if !tr.named(c) || g.isComment(tr.nodes[c].sym) || strings.Contains(text, "\n") || seen[text] {
+				if !tr.named(c) || g.isComment(tr.KindID(c)) || strings.Contains(text, "\n") || seen[text] {
 					continue
 				}
 				seen[text] = true

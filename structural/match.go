@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -177,103 +178,35 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 }
 
 // lineIndex converts byte offsets of one file to one-based line and
-// code-point column positions, and cuts display windows out of its lines.
-// Every call costs time independent of the line's length (but for the
-// bounded windows it copies), so a file of one long line with many
-// matches costs time and memory linear in the file and the matches.
+// code-point column positions (through the syntax floor's line index), and
+// cuts display windows out of its lines. Every call costs time independent
+// of the line's length (but for the bounded windows it copies), so a file
+// of one long line with many matches costs time and memory linear in the
+// file and the matches.
 type lineIndex struct {
-	src    []byte
-	starts []int // byte offset of each line's start
-	// marks are code-point checkpoints, built on the first column asked
-	// for far into a long line: marks[k] is the first rune boundary at or
-	// after k*markStride, and runes[k] the code points before it.
-	marks, runes []int
+	*syntax.Lines
+	src []byte
 	// indentLine and indent remember the last line whose indentation was
 	// asked for, so that matches on one line share one string.
 	indentLine int
 	indent     string
 }
 
-// markStride is the distance between code-point checkpoints, and so the
-// most bytes one column costs to count.
-const markStride = 256
-
 func newLineIndex(src []byte) *lineIndex {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return &lineIndex{src: src, starts: starts, indentLine: -1}
-}
-
-// line returns the zero-based line of byte offset off.
-func (li *lineIndex) line(off int) int {
-	return sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
-}
-
-// lineEnd returns the byte offset of the end of zero-based line l,
-// without its newline.
-func (li *lineIndex) lineEnd(l int) int {
-	if l+1 < len(li.starts) {
-		return li.starts[l+1] - 1
-	}
-	return len(li.src)
+	return &lineIndex{Lines: syntax.NewLines(src), src: src}
 }
 
 // pos returns the one-based line and code-point column of byte offset off.
-func (li *lineIndex) pos(off int) (line, col int) {
-	l := li.line(off)
-	ls := li.starts[l]
-	if off-ls <= 2*markStride {
-		return l + 1, utf8.RuneCount(li.src[ls:off]) + 1
-	}
-	// A line start is a rune boundary of a decoding from the file's start
-	// (the newline before it is one byte and ends any sequence), so the
-	// difference of two counts from the start is the count between them,
-	// as utf8.RuneCount makes it, invalid bytes included.
-	return l + 1, li.runesBefore(off) - li.runesBefore(ls) + 1
-}
+func (li *lineIndex) pos(off int) (line, col int) { return li.Position(off) }
 
-// runesBefore returns utf8.RuneCount(src[:off]) in bounded time.
-func (li *lineIndex) runesBefore(off int) int {
-	if li.marks == nil {
-		n := len(li.src)/markStride + 1
-		li.marks, li.runes = make([]int, 0, n), make([]int, 0, n)
-		count := 0
-		for i := 0; ; {
-			for len(li.marks)*markStride <= i && len(li.marks) < n {
-				li.marks = append(li.marks, i)
-				li.runes = append(li.runes, count)
-			}
-			if i >= len(li.src) {
-				break
-			}
-			_, w := utf8.DecodeRune(li.src[i:])
-			i += w
-			count++
-		}
-	}
-	k := off / markStride
-	if k >= len(li.marks) || li.marks[k] > off {
-		k--
-	}
-	return li.runes[k] + utf8.RuneCount(li.src[li.marks[k]:off])
-}
-
-func (li *lineIndex) rng(start, end int) Range {
-	sl, sc := li.pos(start)
-	el, ec := li.pos(end)
-	return Range{StartLine: sl, StartColumn: sc, EndLine: el, EndColumn: ec, StartByte: start, EndByte: end}
-}
+func (li *lineIndex) rng(start, end int) Range { return Range(li.Range(start, end)) }
 
 // lineIndent returns the spaces and tabs that start the line holding
 // byte offset off.
 func (li *lineIndex) lineIndent(off int) string {
-	l := li.line(off)
+	l := li.Line(off)
 	if l != li.indentLine {
-		ls, e := li.starts[l], li.starts[l]
+		ls, e := li.LineStart(l), li.LineStart(l)
 		for e < len(li.src) && (li.src[e] == ' ' || li.src[e] == '\t') {
 			e++
 		}
@@ -296,13 +229,13 @@ const (
 // lines returns the lines that [start, end) touches, without the final
 // newline, each cut to its display window.
 func (li *lineIndex) lines(start, end int) string {
-	first, last := li.line(start), li.line(end)
+	first, last := li.Line(start), li.Line(end)
 	var b strings.Builder
 	for l := first; l <= last; l++ {
 		if l > first {
 			b.WriteByte('\n')
 		}
-		ls, le := li.starts[l], li.lineEnd(l)
+		ls, le := li.LineStart(l), li.LineEnd(l)
 		from, to := ls, le
 		if l == first {
 			from = max(ls, start-windowContext)

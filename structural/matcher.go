@@ -30,8 +30,8 @@ const (
 type binding struct {
 	name  string
 	multi bool
-	node  uint32   // single
-	nodes []uint32 // multi, in order, separators included
+	node  nodeID   // single
+	nodes []nodeID // multi, in order, separators included
 }
 
 // matcher matches one pattern against one tree; it is not safe for
@@ -40,34 +40,35 @@ type matcher struct {
 	p     *Pattern
 	t     *tree
 	env   []binding
-	arena []uint32 // scratch for children lists
+	arena []nodeID // scratch for children lists
 	depth int      // 0 while matching the pattern's root
 }
 
 // find returns every node the pattern matches, in pre-order (so by start
 // offset, outer before inner), with the bindings of each.
-func (m *matcher) find(emit func(node uint32, env []binding) bool) {
+func (m *matcher) find(emit func(node nodeID, env []binding) bool) {
 	if len(m.p.alts) == 0 {
 		root := &m.p.root
 		anyKind := root.kind == pMeta
-		for i := range m.t.nodes {
-			if !anyKind && m.t.nodes[i].sym != root.sym {
+		for i := range m.t.Len() {
+			if !anyKind && m.t.KindID(nodeID(i)) != root.sym {
 				continue
 			}
-			if m.matchRoot(root, uint32(i)) && !emit(uint32(i), m.env) {
+			if m.matchRoot(root, nodeID(i)) && !emit(nodeID(i), m.env) {
 				return
 			}
 		}
 		return
 	}
 	roots := m.p.roots()
-	for i := range m.t.nodes {
+	for i := range m.t.Len() {
+		sym := m.t.KindID(nodeID(i))
 		for _, root := range roots {
-			if root.kind != pMeta && m.t.nodes[i].sym != root.sym {
+			if root.kind != pMeta && sym != root.sym {
 				continue
 			}
-			if m.matchRoot(root, uint32(i)) {
-				if !emit(uint32(i), m.env) {
+			if m.matchRoot(root, nodeID(i)) {
+				if !emit(nodeID(i), m.env) {
 					return
 				}
 				break // a node is one match however many readings match it
@@ -76,25 +77,25 @@ func (m *matcher) find(emit func(node uint32, env []binding) bool) {
 	}
 }
 
-func (m *matcher) matchRoot(root *pnode, i uint32) bool {
+func (m *matcher) matchRoot(root *pnode, i nodeID) bool {
 	m.env = m.env[:0]
 	m.arena = m.arena[:0]
 	return m.matchNode(root, i) == matchedBoth
 }
 
-func (m *matcher) matchNode(g *pnode, c uint32) outcome {
-	n := &m.t.nodes[c]
+func (m *matcher) matchNode(g *pnode, c nodeID) outcome {
+	sym := m.t.KindID(c)
 	switch g.kind {
 	case pTerminal:
-		if g.sym == n.sym && (!g.named || g.text == string(m.t.src[n.start:n.end])) {
+		if g.sym == sym && (!g.named || g.text == string(m.t.Bytes(c))) {
 			return matchedBoth
 		}
-		if n.flags&flagNamed == 0 || m.t.g.isComment(n.sym) {
+		if !m.t.Named(c) || m.t.g.isComment(sym) {
 			return skipCandidate
 		}
 		return noMatch
 	case pMeta:
-		if m.t.g.isComment(n.sym) && m.depth > 0 {
+		if m.t.g.isComment(sym) && m.depth > 0 {
 			return skipCandidate
 		}
 		if m.matchMeta(&g.mv, c) {
@@ -102,7 +103,7 @@ func (m *matcher) matchNode(g *pnode, c uint32) outcome {
 		}
 		return noMatch
 	default:
-		if g.sym != n.sym {
+		if g.sym != sym {
 			return noMatch // even a comment: ast-grep 0.51.1 skips none here
 		}
 		start := len(m.arena)
@@ -119,7 +120,7 @@ func (m *matcher) matchNode(g *pnode, c uint32) outcome {
 	}
 }
 
-func (m *matcher) matchMeta(mv *metaVar, c uint32) bool {
+func (m *matcher) matchMeta(mv *metaVar, c nodeID) bool {
 	switch mv.kind {
 	case mvCapture:
 		if mv.named && !m.t.named(c) {
@@ -131,13 +132,13 @@ func (m *matcher) matchMeta(mv *metaVar, c uint32) bool {
 	case mvMulti:
 		return true
 	case mvMultiCap:
-		m.bindMulti(mv.name, []uint32{c}, 0)
+		m.bindMulti(mv.name, []nodeID{c}, 0)
 		return true
 	}
 	return false
 }
 
-func (m *matcher) bindSingle(name string, c uint32) bool {
+func (m *matcher) bindSingle(name string, c nodeID) bool {
 	for i := range m.env {
 		if b := &m.env[i]; !b.multi && b.name == name {
 			if !m.same(b.node, c) {
@@ -153,7 +154,7 @@ func (m *matcher) bindSingle(name string, c uint32) bool {
 
 // bindMulti binds name to nodes less the last skipped ones (separator
 // tokens the pattern itself spells after the metavariable).
-func (m *matcher) bindMulti(name string, nodes []uint32, skipped int) {
+func (m *matcher) bindMulti(name string, nodes []nodeID, skipped int) {
 	if name == "" {
 		return
 	}
@@ -161,7 +162,7 @@ func (m *matcher) bindMulti(name string, nodes []uint32, skipped int) {
 	if keep < 0 {
 		keep = 0
 	}
-	val := append([]uint32(nil), nodes[:keep]...)
+	val := append([]nodeID(nil), nodes[:keep]...)
 	for i := range m.env {
 		if b := &m.env[i]; b.multi && b.name == name {
 			b.nodes = val
@@ -174,28 +175,29 @@ func (m *matcher) bindMulti(name string, nodes []uint32, skipped int) {
 // same reports whether two nodes are the same code, as ast-grep's
 // does_node_match_exactly decides it: leaves compare by text, other
 // nodes by kind and child by child.
-func (m *matcher) same(a, b uint32) bool {
+func (m *matcher) same(a, b nodeID) bool {
 	if a == b {
 		return true
 	}
-	na, nb := &m.t.nodes[a], &m.t.nodes[b]
 	if m.t.namedLeaf(a) || m.t.namedLeaf(b) {
 		return string(m.t.textBytes(a)) == string(m.t.textBytes(b))
 	}
-	if na.sym != nb.sym || na.nkids != nb.nkids {
+	if m.t.KindID(a) != m.t.KindID(b) || m.t.ChildCount(a) != m.t.ChildCount(b) {
 		return false
 	}
-	ca, cb := a+1, b+1
-	for k := uint32(0); k < na.nkids; k++ {
+	ca, oka := m.t.FirstChild(a)
+	cb, _ := m.t.FirstChild(b)
+	for oka {
 		if !m.same(ca, cb) {
 			return false
 		}
-		ca, cb = m.t.nodes[ca].next, m.t.nodes[cb].next
+		ca, oka = m.t.NextSibling(ca)
+		cb, _ = m.t.NextSibling(cb)
 	}
 	return true
 }
 
-func (m *matcher) matchChildren(goals []pnode, cands []uint32) bool {
+func (m *matcher) matchChildren(goals []pnode, cands []nodeID) bool {
 	if len(cands) == 0 {
 		return false
 	}
@@ -226,7 +228,7 @@ func (m *matcher) matchChildren(goals []pnode, cands []uint32) bool {
 	}
 }
 
-func (m *matcher) ellipsis(goals []pnode, gi *int, cands []uint32, ci *int) flow {
+func (m *matcher) ellipsis(goals []pnode, gi *int, cands []nodeID, ci *int) flow {
 	if *gi >= len(goals) {
 		return flowReturn
 	}
@@ -234,7 +236,7 @@ func (m *matcher) ellipsis(goals []pnode, gi *int, cands []uint32, ci *int) flow
 	if !ok {
 		return flowFallthrough
 	}
-	var taken []uint32
+	var taken []nodeID
 	*gi++
 	if *gi >= len(goals) {
 		m.bindMulti(name, cands[*ci:], 0)
@@ -284,8 +286,8 @@ func (m *matcher) ellipsis(goals []pnode, gi *int, cands []uint32, ci *int) flow
 
 // snapshotMulti and restoreMulti keep the multi bindings that existed
 // before a probe, which the probe may have overwritten in place.
-func (m *matcher) snapshotMulti() [][]uint32 {
-	var s [][]uint32
+func (m *matcher) snapshotMulti() [][]nodeID {
+	var s [][]nodeID
 	for i := range m.env {
 		if m.env[i].multi {
 			s = append(s, m.env[i].nodes)
@@ -294,7 +296,7 @@ func (m *matcher) snapshotMulti() [][]uint32 {
 	return s
 }
 
-func (m *matcher) restoreMulti(s [][]uint32) {
+func (m *matcher) restoreMulti(s [][]nodeID) {
 	k := 0
 	for i := range m.env {
 		if m.env[i].multi {
@@ -304,7 +306,7 @@ func (m *matcher) restoreMulti(s [][]uint32) {
 	}
 }
 
-func (m *matcher) single(goals []pnode, gi *int, cands []uint32, ci *int) flow {
+func (m *matcher) single(goals []pnode, gi *int, cands []nodeID, ci *int) flow {
 	for {
 		if *ci >= len(cands) {
 			for ; *gi < len(goals); *gi++ {

@@ -69,7 +69,7 @@ func extractMetaVar(src string, sigil rune) (metaVar, bool) {
 // sigil, or goes on with anything but sigils and name characters. So a
 // pattern's nodes cost time for their own text only, however deep the
 // pattern nests.
-func (t *tree) metaVarOf(i uint32, sigil rune) (metaVar, bool) {
+func (t *tree) metaVarOf(i nodeID, sigil rune) (metaVar, bool) {
 	b := t.textBytes(i)
 	var sb [utf8.UTFMax]byte
 	sig := sb[:utf8.EncodeRune(sb[:], sigil)]

@@ -126,21 +126,20 @@ func Compile(pattern string, lang Language) (*Pattern, error) {
 	if !utf8.ValidString(pattern) {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "not valid UTF-8"}
 	}
-	src, offsets := preprocessMap(pattern, lang.expando())
+	src, offsets := preprocessMap(pattern, expando(lang))
 	ps, err := newParser(g)
 	if err != nil {
 		return nil, err
 	}
 	defer ps.Close()
-	nodes, ok := ps.parse([]byte(src), nil, nil)
+	t, ok := ps.parse([]byte(src), nil, nil)
 	if !ok {
 		return nil, &PatternError{Pattern: pattern, Language: lang, Problem: ProblemSyntax, Offset: -1, Detail: "the parser gave up"}
 	}
-	t := &tree{g: g, src: []byte(src), nodes: nodes}
 	var ctxErr error
 	if sc, ok := statementContexts[lang]; ok {
 		var p *Pattern
-		if p, ctxErr = compileInContext(pattern, lang, g, ps, src, offsets, sc); p != nil {
+		if p, ctxErr = compileInContext(pattern, lang, ps, src, offsets, sc); p != nil {
 			// A type cannot be a statement, so in a body a.B is a selector
 			// expression; where the top level reads a type (strings.Builder
 			// as the qualified_type of var b strings.Builder), the pattern
@@ -199,41 +198,40 @@ var statementContexts = map[Language]stmtContext{
 // in the pattern as written); it is nil when the reading only fails
 // around the pattern (nothing spans it exactly, a broken node in the
 // wrapper).
-func compileInContext(pattern string, lang Language, g *grammar, ps *parser, src string, offsets []int, sc stmtContext) (*Pattern, error) {
+func compileInContext(pattern string, lang Language, ps *parser, src string, offsets []int, sc stmtContext) (*Pattern, error) {
 	body := strings.TrimRightFunc(src, unicode.IsSpace)
 	lead := len(body) - len(strings.TrimLeftFunc(body, unicode.IsSpace))
 	if lead == len(body) {
 		return nil, nil
 	}
 	wrapped := sc.prefix + src + sc.suffix
-	nodes, ok := ps.parse([]byte(wrapped), nil, nil)
+	t, ok := ps.parse([]byte(wrapped), nil, nil)
 	if !ok {
 		return nil, nil
 	}
-	t := &tree{g: g, src: []byte(wrapped), nodes: nodes}
 	// Offsets in t are those of src shifted by the prefix.
 	shifted := make([]int, len(sc.prefix)+len(offsets))
 	copy(shifted[len(sc.prefix):], offsets)
-	lo, hi := uint32(len(sc.prefix)+lead), uint32(len(sc.prefix)+len(body))
-	if bad, broken := t.firstBroken(0, lang.expando()); broken {
-		n := &t.nodes[bad]
-		if n.start < lo || n.start > hi {
+	lo, hi := len(sc.prefix)+lead, len(sc.prefix)+len(body)
+	if bad, broken := t.firstBroken(0, expando(lang)); broken {
+		start := t.StartByte(bad)
+		if start < lo || start > hi {
 			return nil, nil
 		}
 		pr := ProblemSyntax
-		if n.flags&flagMissing != 0 {
+		if t.IsMissing(bad) {
 			pr = ProblemMissing
 		}
-		return nil, patternErrAt(pattern, lang, shifted, pr, n.start)
+		return nil, patternErrAt(pattern, lang, shifted, pr, start)
 	}
-	root, found := uint32(0), false
-	for i := range t.nodes { // pre-order: the first exact node is the outermost
-		if t.nodes[i].start == lo && t.nodes[i].end == hi {
-			root, found = uint32(i), true
+	root, found := nodeID(0), false
+	for i := range t.Len() { // pre-order: the first exact node is the outermost
+		if t.StartByte(nodeID(i)) == lo && t.EndByte(nodeID(i)) == hi {
+			root, found = nodeID(i), true
 			break
 		}
 	}
-	if !found || t.g.name(t.nodes[root].sym) == sc.list && !t.single(root) {
+	if !found || t.Kind(root) == sc.list && !t.single(root) {
 		return nil, nil
 	}
 	for t.single(root) {
@@ -269,26 +267,26 @@ func (p *Pattern) astGrepRule() string {
 	return string(b)
 }
 
-func patternErrAt(pattern string, lang Language, offsets []int, pr PatternProblem, at uint32) error {
+func patternErrAt(pattern string, lang Language, offsets []int, pr PatternProblem, at int) error {
 	off := -1
-	if int(at) < len(offsets) {
+	if at < len(offsets) {
 		off = offsets[at]
-	} else if int(at) == len(offsets) {
+	} else if at == len(offsets) {
 		off = len(pattern)
 	}
 	return &PatternError{Pattern: pattern, Language: lang, Problem: pr, Offset: off}
 }
 
 func compileTree(pattern string, lang Language, t *tree, offsets []int) (*Pattern, error) {
-	perr := func(pr PatternProblem, at uint32) error {
+	perr := func(pr PatternProblem, at int) error {
 		return patternErrAt(pattern, lang, offsets, pr, at)
 	}
-	root := uint32(0)
-	if t.nodes[root].nkids == 0 {
+	root := nodeID(0)
+	if t.ChildCount(root) == 0 {
 		return nil, perr(ProblemEmpty, 0)
 	}
 	if !t.single(root) {
-		return nil, perr(ProblemMultiple, t.nodes[t.child(root, 1)].start)
+		return nil, perr(ProblemMultiple, t.StartByte(t.child(root, 1)))
 	}
 	// Descend through single-child wrappers (source_file, statement...).
 	// An ERROR wrapper on the way is tolerated, as ast-grep does: Rust's
@@ -303,21 +301,20 @@ func compileTree(pattern string, lang Language, t *tree, offsets []int) (*Patter
 
 // buildPattern compiles the subtree at root, which must be clean but for
 // the tolerated nodes of firstBroken.
-func buildPattern(pattern string, lang Language, t *tree, root uint32, offsets []int) (*Pattern, error) {
-	perr := func(pr PatternProblem, at uint32) error {
+func buildPattern(pattern string, lang Language, t *tree, root nodeID, offsets []int) (*Pattern, error) {
+	perr := func(pr PatternProblem, at int) error {
 		return patternErrAt(pattern, lang, offsets, pr, at)
 	}
-	if bad, ok := t.firstBroken(root, lang.expando()); ok {
-		n := &t.nodes[bad]
-		if n.flags&flagMissing != 0 {
-			return nil, perr(ProblemMissing, n.start)
+	if bad, ok := t.firstBroken(root, expando(lang)); ok {
+		if t.IsMissing(bad) {
+			return nil, perr(ProblemMissing, t.StartByte(bad))
 		}
-		return nil, perr(ProblemSyntax, n.start)
+		return nil, perr(ProblemSyntax, t.StartByte(bad))
 	}
 	p := &Pattern{source: pattern, lang: lang, g: t.g}
 	p.root = p.convert(t, root)
 	if _, ok := p.root.ellipsis(); ok {
-		return nil, perr(ProblemBareMulti, t.nodes[root].start)
+		return nil, perr(ProblemBareMulti, t.StartByte(root))
 	}
 	p.collect(&p.root, map[string]bool{}, map[string]bool{})
 	sort.Slice(p.literals, func(i, j int) bool { return len(p.literals[i]) > len(p.literals[j]) })
@@ -354,9 +351,8 @@ func buildPattern(pattern string, lang Language, t *tree, root uint32, offsets [
 // meant: in a Go function body `func $F($$$) { $$$ }` reads as a function
 // literal whose name is an ERROR, which no function declaration matches.
 // Such a reading is refused (Compile then keeps the top-level one).
-func (t *tree) firstBroken(i uint32, sigil rune) (uint32, bool) {
-	n := &t.nodes[i]
-	if n.flags&flagError != 0 {
+func (t *tree) firstBroken(i nodeID, sigil rune) (nodeID, bool) {
+	if t.IsError(i) {
 		if _, ok := t.metaVarOf(i, sigil); ok {
 			return 0, false
 		}
@@ -365,14 +361,13 @@ func (t *tree) firstBroken(i uint32, sigil rune) (uint32, bool) {
 	return t.brokenBelow(i, sigil)
 }
 
-func (t *tree) brokenBelow(i uint32, sigil rune) (uint32, bool) {
-	n := &t.nodes[i]
-	if n.flags&flagMissing != 0 && t.g.name(n.sym) != ";" {
+func (t *tree) brokenBelow(i nodeID, sigil rune) (nodeID, bool) {
+	if t.IsMissing(i) && t.Kind(i) != ";" {
 		return i, true
 	}
 	kids := t.appendKids(nil, i)
 	for k, c := range kids {
-		if t.nodes[c].flags&flagError != 0 {
+		if t.IsError(c) {
 			if _, ok := t.metaVarOf(c, sigil); ok && t.bracketed(kids, k) {
 				continue
 			}
@@ -387,11 +382,10 @@ func (t *tree) brokenBelow(i uint32, sigil rune) (uint32, bool) {
 
 // bracketed reports whether kids[k] stands between an opening bracket
 // token and a closing one among its siblings.
-func (t *tree) bracketed(kids []uint32, k int) bool {
-	token := func(c uint32, set string) bool {
-		n := &t.nodes[c]
-		name := t.g.name(n.sym)
-		return n.flags&(flagNamed|flagMissing) == 0 && len(name) == 1 && strings.Contains(set, name)
+func (t *tree) bracketed(kids []nodeID, k int) bool {
+	token := func(c nodeID, set string) bool {
+		name := t.Kind(c)
+		return !t.Named(c) && !t.IsMissing(c) && len(name) == 1 && strings.Contains(set, name)
 	}
 	open, closed := false, false
 	for _, c := range kids[:k] {
@@ -406,28 +400,28 @@ func (t *tree) bracketed(kids []uint32, k int) bool {
 // single reports whether node i is a wrapper around one child, as ast-grep
 // decides it: one child, or two where the second is MISSING or has an
 // empty kind (Go's implicit statement terminator at the end of input).
-func (t *tree) single(i uint32) bool {
-	switch t.nodes[i].nkids {
+func (t *tree) single(i nodeID) bool {
+	switch t.ChildCount(i) {
 	case 1:
 		return true
 	case 2:
-		c := t.nodes[t.child(i, 1)]
-		return c.flags&flagMissing != 0 || t.g.name(c.sym) == ""
+		c := t.child(i, 1)
+		return t.IsMissing(c) || t.Kind(c) == ""
 	}
 	return false
 }
 
-func (p *Pattern) convert(t *tree, i uint32) pnode {
-	n := &t.nodes[i]
-	if mv, ok := t.metaVarOf(i, p.lang.expando()); ok {
-		return pnode{kind: pMeta, mv: mv, sym: n.sym}
+func (p *Pattern) convert(t *tree, i nodeID) pnode {
+	sym := t.KindID(i)
+	if mv, ok := t.metaVarOf(i, expando(p.lang)); ok {
+		return pnode{kind: pMeta, mv: mv, sym: sym}
 	}
-	if n.nkids == 0 {
-		return pnode{kind: pTerminal, sym: n.sym, named: n.flags&flagNamed != 0, text: t.text(i)}
+	if t.ChildCount(i) == 0 {
+		return pnode{kind: pTerminal, sym: sym, named: t.Named(i), text: t.text(i)}
 	}
-	out := pnode{kind: pInternal, sym: n.sym, named: n.flags&flagNamed != 0}
+	out := pnode{kind: pInternal, sym: sym, named: t.Named(i)}
 	for _, c := range t.appendKids(nil, i) {
-		if t.nodes[c].flags&flagMissing != 0 {
+		if t.IsMissing(c) {
 			continue
 		}
 		out.kids = append(out.kids, p.convert(t, c))

@@ -112,11 +112,11 @@ func FuzzCompile(f *testing.F) {
 		}
 		defer ps.Close()
 		src := []byte(pattern)
-		nodes, ok := ps.parse(src, nil, nil)
+		tr, ok := ps.parse(src, nil, nil)
 		if !ok {
 			return
 		}
 		var m matcher
-		searchTree(&m, p, &tree{g: g, src: src, nodes: nodes}, "f", 1000)
+		searchTree(&m, p, tr, "f", 1000)
 	})
 }

@@ -32,15 +32,17 @@ func goSources(t testing.TB, pkgs ...string) []string {
 	return files
 }
 
-// shape lists the nodes of a flattened tree below its root that lie in
-// the marked segments, by range, kind, flags and child count.
-func shape(nodes []flatNode, segs []segment, marks []bool) []string {
+// shape lists the nodes of a tree below its root that lie in the marked
+// segments, by range, kind, flags, field and child count.
+func shape(t *tree, segs []segment, marks []bool) []string {
 	var out []string
-	for i := 1; i < len(nodes); i++ {
-		n := &nodes[i]
+	for i := 1; i < t.Len(); i++ {
+		n := nodeID(i)
+		start, end := uint32(t.StartByte(n)), uint32(t.EndByte(n))
 		for k, s := range segs {
-			if marks[k] && n.start >= s.start && n.end <= s.end {
-				out = append(out, fmt.Sprintf("%d-%d:%d/%d/%d", n.start, n.end, n.sym, n.flags, n.nkids))
+			if marks[k] && start >= s.start && end <= s.end {
+				out = append(out, fmt.Sprintf("%d-%d:%d/%v%v%v/%d/%d", start, end, t.KindID(n),
+					t.Named(n), t.IsError(n), t.IsMissing(n), t.FieldID(n), t.ChildCount(n)))
 				break
 			}
 		}
@@ -72,18 +74,17 @@ func TestPartialParseKeepsDeclarations(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: parse failed", f)
 		}
-		if hasBroken(whole) {
+		if whole.HasError() {
 			continue
 		}
-		tr := &tree{src: src, nodes: whole}
-		for _, c := range tr.appendKids(nil, 0) {
-			n := whole[c]
+		for _, c := range whole.appendKids(nil, 0) {
+			start, end := uint32(whole.StartByte(c)), uint32(whole.EndByte(c))
 			inOne := false
 			for _, s := range segs {
-				inOne = inOne || n.start >= s.start && n.end <= s.end
+				inOne = inOne || start >= s.start && end <= s.end
 			}
 			if !inOne {
-				t.Errorf("%s: top-level node %d-%d straddles segments", f, n.start, n.end)
+				t.Errorf("%s: top-level node %d-%d straddles segments", f, start, end)
 			}
 		}
 		if broken := comparePartial(t, filepath.Base(f), ps, src, segs, whole); broken > 0 {
@@ -101,7 +102,7 @@ func TestPartialParseKeepsDeclarations(t *testing.T) {
 // reports every node that differs from the whole parse's. It returns how
 // many of the two parses had a syntax error, which it does not compare
 // (the engine parses such a file whole).
-func comparePartial(t *testing.T, name string, ps *parser, src []byte, segs []segment, whole []flatNode) (broken int) {
+func comparePartial(t *testing.T, name string, ps *parser, src []byte, segs []segment, whole *tree) (broken int) {
 	t.Helper()
 	all := make([]bool, len(segs))
 	for k := range all {
@@ -116,7 +117,7 @@ func comparePartial(t *testing.T, name string, ps *parser, src []byte, segs []se
 		if !ok {
 			t.Fatalf("%s: partial parse failed", name)
 		}
-		if hasBroken(part) {
+		if part.HasError() {
 			broken++
 			continue
 		}
@@ -280,7 +281,7 @@ var trickyPatterns = []string{
 func sampleStatements(t *testing.T, files []string, nth int) []string {
 	var out []string
 	k := 0
-	eachOneLineStatement(t, files, func(_ string, _ *tree, _ uint32, text string) {
+	eachOneLineStatement(t, files, func(_ string, _ *tree, _ nodeID, text string) {
 		if k++; k%nth == 0 {
 			if _, err := Compile(text, Go); err == nil {
 				out = append(out, text)
@@ -402,7 +403,7 @@ func FuzzPartialParse(f *testing.F) {
 		}
 		defer ps.Close()
 		whole, ok := ps.parse(src, nil, nil)
-		if !ok || hasBroken(whole) {
+		if !ok || whole.HasError() {
 			return
 		}
 		comparePartial(t, "input", ps, src, segs, whole) // an error: parsed whole
@@ -452,7 +453,7 @@ func BenchmarkPartialParseAroundErrors(b *testing.B) {
 					continue
 				}
 				whole, ok := ps.parse(src, nil, nil)
-				if !ok || !hasBroken(whole) {
+				if !ok || !whole.HasError() {
 					continue
 				}
 				broken++
@@ -468,7 +469,7 @@ func BenchmarkPartialParseAroundErrors(b *testing.B) {
 
 // readsDifferently reports whether a segment of src that parses cleanly
 // alone holds other nodes than the whole parse has there.
-func readsDifferently(ps *parser, src []byte, segs []segment, whole []flatNode) bool {
+func readsDifferently(ps *parser, src []byte, segs []segment, whole *tree) bool {
 	all := make([]bool, len(segs))
 	for k := range all {
 		all[k] = true
@@ -477,7 +478,7 @@ func readsDifferently(ps *parser, src []byte, segs []segment, whole []flatNode) 
 		marks := make([]bool, len(segs))
 		marks[k] = true
 		part, ok := ps.parse(src, segs, marks)
-		if !ok || hasBroken(part) {
+		if !ok || part.HasError() {
 			continue
 		}
 		if !cmp.Equal(shape(whole, segs, marks), shape(part, segs, all)) {

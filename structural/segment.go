@@ -24,12 +24,9 @@ import "bytes"
 // 508 broken standard library files).
 
 // A segment is a stretch of a file that starts at column 0 of a line and
-// holds whole top-level items, with its end point as tree-sitter counts
-// points (rows by '\n', columns in bytes).
+// holds whole top-level items: the bytes [start, end).
 type segment struct {
-	start, end     uint32
-	startRow       uint32 // the start is at column 0 of this row
-	endRow, endCol uint32
+	start, end uint32
 }
 
 // segmentsOf returns src's segments for lang, or nil when the file is
@@ -52,7 +49,6 @@ func segmentsOf(lang Language, src []byte) []segment {
 func goSegments(src []byte) []segment {
 	var (
 		segs  []segment
-		row   uint32
 		depth int
 		// open is true when the last token does not end a statement
 		// (an operator, a comma, most keywords), so the next line
@@ -98,9 +94,9 @@ func goSegments(src []byte) []segment {
 	}
 	cut := func(at int) {
 		if n := len(segs); n > 0 {
-			segs[n-1].end, segs[n-1].endRow, segs[n-1].endCol = uint32(at), row, 0
+			segs[n-1].end = uint32(at)
 		}
-		segs = append(segs, segment{start: uint32(at), startRow: row})
+		segs = append(segs, segment{start: uint32(at)})
 	}
 	cut(0)
 	lineStart := 0
@@ -119,7 +115,6 @@ func goSegments(src []byte) []segment {
 		}
 		switch {
 		case c == '\n':
-			row++
 			i++
 			lineStart = i
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
@@ -139,7 +134,6 @@ func goSegments(src []byte) []segment {
 					break
 				}
 				if src[i] == '\n' {
-					row++
 					lineStart = i + 1
 				}
 				i++
@@ -171,7 +165,6 @@ func goSegments(src []byte) []segment {
 					return nil
 				}
 				if src[i] == '\n' {
-					row++
 					lineStart = i + 1
 				}
 				if src[i] == '`' {
@@ -215,7 +208,7 @@ func goSegments(src []byte) []segment {
 		return nil
 	}
 	last := &segs[len(segs)-1]
-	last.end, last.endRow, last.endCol = uint32(len(src)), row, uint32(len(src)-lineStart)
+	last.end = uint32(len(src))
 	return segs
 }
 

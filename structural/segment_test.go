@@ -1,7 +1,6 @@
 package structural
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,24 +79,12 @@ func checkSegments(t *testing.T, src []byte, segs []segment) {
 	if len(segs) < 2 {
 		t.Fatalf("%d segments: a file that is not split has none", len(segs))
 	}
-	point := func(off uint32) (row, col uint32) {
-		before := src[:off]
-		row = uint32(bytes.Count(before, []byte("\n")))
-		col = off - uint32(bytes.LastIndexByte(before, '\n')+1)
-		return row, col
-	}
 	var at uint32
 	for k, s := range segs {
 		if s.start != at || s.end <= s.start {
 			t.Fatalf("segment %d is [%d,%d), want it to start at %d and be non-empty", k, s.start, s.end, at)
 		}
 		at = s.end
-		if row, col := point(s.start); row != s.startRow || col != 0 {
-			t.Errorf("segment %d starts at %d:%d, says row %d", k, row, col, s.startRow)
-		}
-		if row, col := point(s.end); row != s.endRow || col != s.endCol {
-			t.Errorf("segment %d ends at %d:%d, says %d:%d", k, row, col, s.endRow, s.endCol)
-		}
 		if k > 0 && !startsGoDecl(src[s.start:]) {
 			t.Errorf("segment %d starts with %q", k, src[s.start:min(int(s.start)+10, len(src))])
 		}

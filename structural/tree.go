@@ -1,111 +1,128 @@
 package structural
 
 import (
+	"fmt"
 	"strings"
 	"sync"
-	"unsafe"
+
+	"github.com/codecortex/codecortex/syntax"
 )
 
-// flatNode is one visible syntax node, laid out as the C flattener writes
-// it (cc_node in parse_cgo.go). Nodes are stored in pre-order: a node's
-// first child, if it has any, is the next node; its other children follow
-// through next.
-type flatNode struct {
-	start, end uint32 // byte offsets, half-open
-	next       uint32 // index of the next sibling; 0 when there is none
-	nkids      uint32 // visible children
-	sym        uint16 // node kind id (alias-resolved symbol)
-	flags      uint8
-	_          uint8
-}
+// cgoEnabled reports whether this build has the built-in engine: without
+// cgo the tree-sitter runtime cannot be linked, and syntax parses nothing.
+const cgoEnabled = syntax.Available
 
-const (
-	flagNamed   = 1
-	flagMissing = 2
-	flagError   = 8
-)
+// nodeID names a node of a parsed tree.
+type nodeID = syntax.NodeID
 
-// A grammar is a language's symbol table.
+// A grammar is a language's syntax table with what the matcher and the
+// prefilters read from it.
 type grammar struct {
+	*syntax.Grammar
 	lang    Language
-	ptr     unsafe.Pointer // const TSLanguage*
-	names   []string       // kind name by symbol id
-	comment []bool         // the kind is a comment
-	named   []uint8        // 1 when the kind is named
-	// keywords are the names of the visible unnamed kinds that are words
-	// (if, return, func...), possibly repeated.
-	keywords []string
+	comment []bool // the kind is a comment
 
 	gapOnce sync.Once
 	gap     string // see gapExpr
 }
 
+var (
+	grammarsMu sync.Mutex
+	grammars   = map[Language]*grammar{}
+)
+
+// grammarOf returns the grammar of l, building it once; ok is false when
+// this build has no grammar for l.
+func grammarOf(l Language) (*grammar, bool) {
+	grammarsMu.Lock()
+	defer grammarsMu.Unlock()
+	if g, ok := grammars[l]; ok {
+		return g, true
+	}
+	sg, err := syntax.GrammarOf(l)
+	if err != nil {
+		return nil, false
+	}
+	g := &grammar{Grammar: sg, lang: l, comment: make([]bool, sg.KindCount())}
+	for i := range g.comment {
+		g.comment[i] = containsComment(sg.KindName(uint16(i)))
+	}
+	grammars[l] = g
+	return g, true
+}
+
 func containsComment(kind string) bool { return strings.Contains(kind, "comment") }
 
-func (g *grammar) name(sym uint16) string {
-	if int(sym) < len(g.names) {
-		return g.names[sym]
-	}
-	if sym == 0xFFFF {
-		return "ERROR"
-	}
-	return ""
-}
+func (g *grammar) name(sym uint16) string { return g.KindName(sym) }
 
 func (g *grammar) isComment(sym uint16) bool {
 	return int(sym) < len(g.comment) && g.comment[sym]
 }
 
-// A tree is a parsed file: its source and its flattened nodes.
+// A tree is a parsed file: its source and its nodes.
 type tree struct {
-	g     *grammar
-	src   []byte
-	nodes []flatNode
+	*syntax.Tree
+	g   *grammar
+	src []byte
 }
 
-func (t *tree) text(i uint32) string {
-	n := &t.nodes[i]
-	return string(t.src[n.start:n.end])
-}
+func newTree(g *grammar, t *syntax.Tree) *tree { return &tree{Tree: t, g: g, src: t.Source()} }
 
-func (t *tree) textBytes(i uint32) []byte {
-	n := &t.nodes[i]
-	return t.src[n.start:n.end]
-}
+func (t *tree) text(i nodeID) string { return t.Text(i) }
 
-func (t *tree) named(i uint32) bool { return t.nodes[i].flags&flagNamed != 0 }
+func (t *tree) textBytes(i nodeID) []byte { return t.Bytes(i) }
+
+func (t *tree) named(i nodeID) bool { return t.Named(i) }
 
 // appendKids appends the indexes of i's children to dst.
-func (t *tree) appendKids(dst []uint32, i uint32) []uint32 {
-	n := t.nodes[i].nkids
-	if n == 0 {
-		return dst
-	}
-	c := i + 1
-	for k := uint32(0); k < n; k++ {
-		dst = append(dst, c)
-		c = t.nodes[c].next
-	}
-	return dst
-}
+func (t *tree) appendKids(dst []nodeID, i nodeID) []nodeID { return t.AppendChildren(dst, i) }
 
 // namedLeaf reports whether i has no named children.
-func (t *tree) namedLeaf(i uint32) bool {
-	c := i + 1
-	for k := uint32(0); k < t.nodes[i].nkids; k++ {
-		if t.nodes[c].flags&flagNamed != 0 {
+func (t *tree) namedLeaf(i nodeID) bool {
+	for c, ok := t.FirstChild(i); ok; c, ok = t.NextSibling(c) {
+		if t.Named(c) {
 			return false
 		}
-		c = t.nodes[c].next
 	}
 	return true
 }
 
 // child returns i's k-th child.
-func (t *tree) child(i uint32, k uint32) uint32 {
-	c := i + 1
-	for ; k > 0; k-- {
-		c = t.nodes[c].next
+func (t *tree) child(i nodeID, k int) nodeID { return t.Child(i, k) }
+
+// broken reports whether i is an ERROR or a MISSING node.
+func (t *tree) broken(i nodeID) bool { return t.IsError(i) || t.IsMissing(i) }
+
+// A parser parses files of one language; it is not safe for concurrent use.
+type parser struct {
+	ps    *syntax.Parser
+	g     *grammar
+	spans []syntax.Span
+}
+
+func newParser(g *grammar) (*parser, error) {
+	ps, err := syntax.NewParser(g.lang)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	return c
+	return &parser{ps: ps, g: g}, nil
+}
+
+// Close releases the C parser.
+func (p *parser) Close() { p.ps.Close() }
+
+// parse returns the syntax tree of src, or, when segs is not nil, of the
+// segments marked in marks alone. The tree shares src.
+func (p *parser) parse(src []byte, segs []segment, marks []bool) (*tree, bool) {
+	p.spans = p.spans[:0]
+	for k, s := range segs {
+		if marks[k] {
+			p.spans = append(p.spans, syntax.Span{Start: int(s.start), End: int(s.end)})
+		}
+	}
+	t, err := p.ps.ParseSpans(src, p.spans)
+	if err != nil {
+		return nil, false
+	}
+	return newTree(p.g, t), true
 }

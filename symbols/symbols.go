@@ -1,10 +1,9 @@
-// Package symbols extracts, from source files of every language the
-// structural layer parses, the definitions they make and the imports they
-// read: each definition with its name, kind, container, package, signature,
-// exported flag, the range of its name and of the whole definition. A
-// definition found this way is a parsed-syntax fact about a name, never a
-// resolution by identity: its evidence is structural at most.
 package symbols
+
+import (
+	"errors"
+	"fmt"
+)
 
 // Kind is what a definition defines.
 type Kind string
@@ -22,7 +21,14 @@ const (
 	Variable  Kind = "variable"
 	Field     Kind = "field"
 	Module    Kind = "module" // a namespace, module or package declaration
+	Macro     Kind = "macro"  // a C preprocessor function macro, a Rust macro_rules!
 )
+
+var kinds = map[Kind]bool{Function: true, Method: true, Type: true, Struct: true, Class: true, Interface: true,
+	Enum: true, Constant: true, Variable: true, Field: true, Module: true, Macro: true}
+
+// Valid reports whether k is one of the kinds above.
+func (k Kind) Valid() bool { return kinds[k] }
 
 // A Range is a span of a file: one-based lines and code-point columns,
 // half-open (EndColumn is the column just past the end), with the byte
@@ -34,6 +40,26 @@ type Range struct {
 	EndColumn   int `json:"end_column"`
 	StartByte   int `json:"start_byte"`
 	EndByte     int `json:"end_byte"`
+}
+
+// Validate checks the range's invariants: positions are one-based, the
+// end is not before the start, and the bytes are neither negative nor
+// inverted.
+func (r Range) Validate() error {
+	switch {
+	case r.StartLine < 1 || r.StartColumn < 1 || r.EndLine < 1 || r.EndColumn < 1:
+		return errors.New("symbols: range positions are one-based")
+	case r.EndLine < r.StartLine || r.EndLine == r.StartLine && r.EndColumn < r.StartColumn:
+		return errors.New("symbols: range ends before it starts")
+	case r.StartByte < 0 || r.EndByte < r.StartByte:
+		return errors.New("symbols: byte range is inverted or negative")
+	}
+	return nil
+}
+
+// contains reports whether r holds inner's bytes.
+func (r Range) contains(inner Range) bool {
+	return r.StartByte <= inner.StartByte && inner.EndByte <= r.EndByte
 }
 
 // A Symbol is one definition.
@@ -66,6 +92,11 @@ type Symbol struct {
 type Import struct {
 	// Path is the imported module, package or file as written, unquoted.
 	Path string `json:"path"`
+	// Name is the member of Path the import names, where the syntax
+	// separates the two: Python's from Path import Name, JavaScript's
+	// import { Name } from "Path" ("default" for a default import, "*" for
+	// a namespace or wildcard one). Empty when the whole Path is imported.
+	Name string `json:"name,omitempty"`
 	// Alias is the local name it is bound to, when the file gives one.
 	Alias string `json:"alias,omitempty"`
 	Range Range  `json:"range"`
@@ -82,4 +113,45 @@ type File struct {
 	// Errors reports whether the parse found syntax errors; the symbols
 	// outside them are still given.
 	Errors bool `json:"errors,omitempty"`
+}
+
+// Validate checks the file's invariants: every symbol has a name, a valid
+// kind and valid ranges, its name lies within its range, its DocLine is
+// at or above its first line; every import has a path and a valid range;
+// and every range lies within size bytes (the source's length).
+func (f *File) Validate(size int) error {
+	within := func(r Range) error {
+		if err := r.Validate(); err != nil {
+			return err
+		}
+		if r.EndByte > size {
+			return fmt.Errorf("symbols: range ends at byte %d of %d", r.EndByte, size)
+		}
+		return nil
+	}
+	for i, s := range f.Symbols {
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("symbols: symbol %d has no name", i)
+		case !s.Kind.Valid():
+			return fmt.Errorf("symbols: %s has an unknown kind %q", s.Name, s.Kind)
+		case within(s.Range) != nil:
+			return fmt.Errorf("symbols: %s: %w", s.Name, within(s.Range))
+		case within(s.NameRange) != nil:
+			return fmt.Errorf("symbols: %s: name %w", s.Name, within(s.NameRange))
+		case !s.Range.contains(s.NameRange):
+			return fmt.Errorf("symbols: %s: its name lies outside its range", s.Name)
+		case s.DocLine < 1 || s.DocLine > s.Range.StartLine:
+			return fmt.Errorf("symbols: %s: doc line %d is not at or above line %d", s.Name, s.DocLine, s.Range.StartLine)
+		}
+	}
+	for i, im := range f.Imports {
+		if im.Path == "" {
+			return fmt.Errorf("symbols: import %d has no path", i)
+		}
+		if err := within(im.Range); err != nil {
+			return fmt.Errorf("symbols: import %s: %w", im.Path, err)
+		}
+	}
+	return nil
 }

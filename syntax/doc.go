@@ -1,0 +1,39 @@
+// Package syntax parses source files of the languages CodeCortex knows into
+// syntax trees a caller can walk: node kinds, field names, and positions in
+// bytes and in one-based lines and code-point columns.
+//
+// It is the syntax floor of the module: the language table, the
+// tree-sitter grammars compiled into the binary, and the parsers. Every
+// layer that reads code by its syntax (structural search, symbol
+// extraction, the local index's chunks) parses through it, and it is the
+// only package that needs cgo.
+//
+// # Languages
+//
+// A [Language] has a canonical name (ast-grep's --lang name), aliases that
+// [ParseLanguage] accepts, and file extensions that [LanguageOf] judges a
+// path by. [Languages] lists them.
+//
+// # Parsing
+//
+// [Parse] parses a source with a pooled [Parser] and is safe for
+// concurrent use; a [Parser] from [NewParser] serves one goroutine and can
+// also parse chosen [Span]s of a source alone ([Parser.ParseSpans]), with
+// every node kept at its offset in the whole source.
+//
+// # Trees
+//
+// A [Tree] holds every visible node of the parse (named rules, anonymous
+// tokens and comments) in one flat array, numbered in pre-order: [NodeID]
+// 0 is the root and a node's descendants follow it. A tree answers a
+// node's kind ([Tree.Kind], [Tree.KindID], through its [Grammar]), the
+// field it fills in its parent ([Tree.Field]), its children
+// ([Tree.FirstChild], [Tree.NextSibling], [Tree.ChildByField]), its text
+// and its [Range] ([Tree.Range], through a [Lines] index of the source).
+// Trees are immutable and safe to share.
+//
+// # Without cgo
+//
+// A build without cgo has the language table but no grammars: [Available]
+// is false and every parse returns an error matching [ErrUnavailable].
+package syntax

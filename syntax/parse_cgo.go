@@ -1,0 +1,382 @@
+//go:build cgo
+
+package syntax
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+
+// The few tree-sitter runtime entry points used here, declared by hand: the
+// runtime itself is compiled into github.com/tree-sitter/go-tree-sitter,
+// whose headers are not on this package's include path. The layouts follow
+// tree_sitter/api.h of go-tree-sitter v0.25.0.
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+typedef struct TSLanguage TSLanguage;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+typedef struct { uint32_t row, column; } TSPoint;
+typedef struct { TSPoint start_point, end_point; uint32_t start_byte, end_byte; } TSRange;
+
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *self);
+bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
+bool ts_parser_set_included_ranges(TSParser *self, const TSRange *ranges, uint32_t count);
+TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+void ts_tree_delete(TSTree *self);
+TSNode ts_tree_root_node(const TSTree *self);
+TSTreeCursor ts_tree_cursor_new(TSNode node);
+void ts_tree_cursor_delete(TSTreeCursor *self);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
+uint16_t ts_tree_cursor_current_field_id(const TSTreeCursor *self);
+uint16_t ts_node_symbol(TSNode self);
+bool ts_node_is_missing(TSNode self);
+uint32_t ts_node_start_byte(TSNode self);
+uint32_t ts_node_end_byte(TSNode self);
+void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
+                      void *(*new_realloc)(void *, size_t), void (*new_free)(void *));
+
+// ts_flat_node mirrors node in tree.go.
+typedef struct {
+	uint32_t start, end, next, nkids;
+	uint16_t sym;
+	uint8_t flags, field;
+} ts_flat_node;
+
+enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
+
+// flat_parse parses src, or only its nranges ranges when there are any,
+// and writes the tree's visible nodes in pre-order into out (at most cap
+// of them). It returns the number of nodes in the tree, which is more than
+// cap when out was too small, or -1 when parsing failed. named[sym] says
+// whether a kind is named (symbols past nsyms are not), which saves a call
+// per node; child counts come from the walk itself. A field id above 255
+// is written as 0 (no grammar compiled in has that many fields).
+static int64_t flat_parse(TSParser *p, const char *src, uint32_t len, const TSRange *ranges, uint32_t nranges,
+                          ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
+	// No ranges means the whole document; the parser keeps what it was
+	// last given, so every parse sets them.
+	if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) return -1;
+	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
+	if (!t) return -1;
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+	uint32_t depth = 0, stack_cap = 256, n = 0;
+	// prev[d]: the last node seen at depth d under the current parent;
+	// parent[d]: the node at depth d on the path from the root.
+	uint32_t *prev = malloc(2 * stack_cap * sizeof(uint32_t));
+	if (!prev) { ts_tree_cursor_delete(&c); ts_tree_delete(t); return -1; }
+	uint32_t *parent = prev + stack_cap;
+	prev[0] = UINT32_MAX;
+	for (;;) {
+		TSNode nd = ts_tree_cursor_current_node(&c);
+		if (n < cap) {
+			ts_flat_node *o = &out[n];
+			uint16_t sym = ts_node_symbol(nd);
+			uint16_t field = depth > 0 ? ts_tree_cursor_current_field_id(&c) : 0;
+			uint8_t f = 0;
+			if (sym < nsyms && named[sym]) f |= F_NAMED;
+			if (sym == 65535) f |= F_ERROR | F_NAMED;
+			if (ts_node_is_missing(nd)) f |= F_MISSING;
+			o->start = ts_node_start_byte(nd);
+			o->end = ts_node_end_byte(nd);
+			o->next = 0;
+			o->nkids = 0;
+			o->sym = sym;
+			o->flags = f;
+			o->field = field > 255 ? 0 : (uint8_t)field;
+			if (prev[depth] != UINT32_MAX) out[prev[depth]].next = n;
+			if (depth > 0) out[parent[depth - 1]].nkids++;
+		}
+		prev[depth] = n;
+		parent[depth] = n;
+		n++;
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			depth++;
+			if (depth >= stack_cap) {
+				uint32_t ncap = stack_cap * 2;
+				uint32_t *np = malloc(2 * ncap * sizeof(uint32_t));
+				if (!np) { free(prev); ts_tree_cursor_delete(&c); ts_tree_delete(t); return -1; }
+				memcpy(np, prev, stack_cap * sizeof(uint32_t));
+				memcpy(np + ncap, parent, stack_cap * sizeof(uint32_t));
+				free(prev);
+				prev = np;
+				parent = np + ncap;
+				stack_cap = ncap;
+			}
+			prev[depth] = UINT32_MAX;
+			continue;
+		}
+		for (;;) {
+			if (ts_tree_cursor_goto_next_sibling(&c)) break;
+			if (!ts_tree_cursor_goto_parent(&c)) goto done;
+			depth--;
+		}
+	}
+done:
+	free(prev);
+	ts_tree_cursor_delete(&c);
+	ts_tree_delete(t);
+	return (int64_t)n;
+}
+
+// use_libc routes the tree-sitter runtime's allocations straight to libc
+// instead of through go-tree-sitter's Go callbacks, which only call malloc
+// and free themselves; this saves a cgo callback per allocation.
+static void use_libc(void) { ts_set_allocator(malloc, calloc, realloc, free); }
+*/
+import "C"
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// Available reports whether this build can parse: true when it was built
+// with cgo, which links the tree-sitter runtime and grammars in.
+const Available = true
+
+func init() {
+	// Package initialisation order runs go-tree-sitter's init (which
+	// installs its Go allocator callbacks) before this one.
+	C.use_libc()
+}
+
+var grammarPointers = map[Language]func() unsafe.Pointer{
+	Go:         tsgo.Language,
+	Python:     tspython.Language,
+	JavaScript: tsjs.Language,
+	TypeScript: tsts.LanguageTypescript,
+	TSX:        tsts.LanguageTSX,
+	Rust:       tsrust.Language,
+	Java:       tsjava.Language,
+	C:          tsc.Language,
+	JSON:       tsjson.Language,
+	Cpp:        tscpp.Language,
+	CSharp:     tscsharp.Language,
+	Ruby:       tsruby.Language,
+	// PHP code without the <?php tag and HTML around it, as ast-grep
+	// reads .php files and patterns.
+	PHP:    tsphp.LanguagePHPOnly,
+	Bash:   tsbash.Language,
+	Kotlin: tskotlin.Language,
+}
+
+// loadGrammar reads l's kind and field tables.
+func loadGrammar(l Language) (*Grammar, error) {
+	fn, ok := grammarPointers[l]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownLanguage, string(l))
+	}
+	ptr := fn()
+	tl := sitter.NewLanguage(ptr)
+	n := int(tl.NodeKindCount())
+	g := &Grammar{lang: l, ptr: ptr, kinds: make([]string, n), named: make([]uint8, n), byName: map[string][]uint16{}}
+	for i := range n {
+		name := tl.NodeKindForId(uint16(i))
+		g.kinds[i] = name
+		g.byName[name] = append(g.byName[name], uint16(i))
+		if tl.NodeKindIsNamed(uint16(i)) {
+			g.named[i] = 1
+		} else if tl.NodeKindIsVisible(uint16(i)) && isWord(name) {
+			g.keywords = append(g.keywords, name)
+		}
+	}
+	g.byName["ERROR"] = append(g.byName["ERROR"], ErrorKind)
+	nf := min(int(tl.FieldCount()), 255)
+	g.fields = make([]string, nf+1)
+	g.fieldIDs = make(map[string]uint16, nf)
+	for i := 1; i <= nf; i++ {
+		g.fields[i] = tl.FieldNameForId(uint16(i))
+		g.fieldIDs[g.fields[i]] = uint16(i)
+	}
+	return g, nil
+}
+
+// A Parser parses sources of one language. It is not safe for concurrent
+// use; [Parse] keeps a pool of them for callers that parse from many
+// goroutines.
+type Parser struct {
+	g       *Grammar
+	p       *C.TSParser
+	cleanup runtime.Cleanup
+	buf     []node // scratch the C walk writes into
+	ranges  []C.TSRange
+}
+
+// NewParser returns a parser for l. Its C memory is released by
+// [Parser.Close], or when the parser is garbage collected.
+func NewParser(l Language) (*Parser, error) {
+	g, err := GrammarOf(l)
+	if err != nil {
+		return nil, err
+	}
+	cp := C.ts_parser_new()
+	if cp == nil {
+		return nil, fmt.Errorf("%w: tree-sitter could not allocate a parser", ErrUnavailable)
+	}
+	if !C.ts_parser_set_language(cp, (*C.TSLanguage)(g.ptr)) {
+		C.ts_parser_delete(cp)
+		return nil, fmt.Errorf("%w: the %s grammar does not fit the tree-sitter runtime", ErrUnavailable, l)
+	}
+	p := &Parser{g: g, p: cp}
+	p.cleanup = runtime.AddCleanup(p, func(cp *C.TSParser) { C.ts_parser_delete(cp) }, cp)
+	return p, nil
+}
+
+// Language returns the parser's language.
+func (p *Parser) Language() Language { return p.g.lang }
+
+// Close releases the parser's C memory; the parser must not be used
+// after.
+func (p *Parser) Close() {
+	if p.p != nil {
+		p.cleanup.Stop()
+		C.ts_parser_delete(p.p)
+		p.p = nil
+	}
+}
+
+// Parse parses src whole. The tree shares src.
+func (p *Parser) Parse(src []byte) (*Tree, error) { return p.ParseSpans(src, nil) }
+
+// ParseSpans parses only the given spans of src, as if the bytes between
+// them were not there, keeping every node at its offset in src (tree-sitter's
+// included ranges); no spans means the whole of src. Spans must be in
+// order, within src, and must not overlap; adjacent spans are joined. The
+// tree shares src.
+func (p *Parser) ParseSpans(src []byte, spans []Span) (*Tree, error) {
+	if p.p == nil {
+		return nil, fmt.Errorf("%w: parser used after Close", ErrParse)
+	}
+	if len(src) >= 1<<31 {
+		return nil, fmt.Errorf("%w: %d bytes is more than tree-sitter reads", ErrParse, len(src))
+	}
+	if err := p.setRanges(src, spans); err != nil {
+		return nil, err
+	}
+	var ranges *C.TSRange
+	if len(p.ranges) > 0 {
+		ranges = &p.ranges[0]
+	}
+	named := p.g.named
+	guess := len(src)/3 + 64
+	if cap(p.buf) < guess {
+		p.buf = make([]node, guess)
+	}
+	srcPtr := (*C.char)(unsafe.Pointer(&emptySource[0]))
+	if len(src) > 0 {
+		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	for range 2 {
+		buf := p.buf[:cap(p.buf)]
+		n := int64(C.flat_parse(p.p, srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
+			(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
+			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
+		if n < 0 {
+			return nil, fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
+		}
+		if int(n) <= len(buf) {
+			t := &Tree{g: p.g, src: src, nodes: make([]node, n)}
+			copy(t.nodes, buf[:n])
+			for i := range t.nodes {
+				if t.nodes[i].flags&(flagError|flagMissing) != 0 {
+					t.broken = true
+					break
+				}
+			}
+			return t, nil
+		}
+		p.buf = make([]node, n+n/4)
+	}
+	return nil, fmt.Errorf("%w: the tree changed size between two parses", ErrParse)
+}
+
+var emptySource = []byte{0}
+
+// setRanges turns spans into tree-sitter's included ranges, with their
+// points (rows by '\n', columns in bytes).
+func (p *Parser) setRanges(src []byte, spans []Span) error {
+	p.ranges = p.ranges[:0]
+	row, lineStart, at := 0, 0, 0
+	point := func(off int) C.TSPoint {
+		seg := src[at:off]
+		if k := bytes.Count(seg, newline); k > 0 {
+			row += k
+			lineStart = at + bytes.LastIndexByte(seg, '\n') + 1
+		}
+		at = off
+		return C.TSPoint{row: C.uint32_t(row), column: C.uint32_t(off - lineStart)}
+	}
+	for _, s := range spans {
+		if s.Start < at || s.End < s.Start || s.End > len(src) {
+			return fmt.Errorf("%w: spans must be in order, within the source and not overlap", ErrParse)
+		}
+		if n := len(p.ranges); n > 0 && int(p.ranges[n-1].end_byte) == s.Start {
+			r := &p.ranges[n-1]
+			r.end_byte, r.end_point = C.uint32_t(s.End), point(s.End)
+			continue
+		}
+		start := point(s.Start)
+		p.ranges = append(p.ranges, C.TSRange{
+			start_point: start,
+			end_point:   point(s.End),
+			start_byte:  C.uint32_t(s.Start),
+			end_byte:    C.uint32_t(s.End),
+		})
+	}
+	return nil
+}
+
+var newline = []byte{'\n'}
+
+// pools keeps idle parsers by language for Parse.
+var pools = func() map[Language]*sync.Pool {
+	m := map[Language]*sync.Pool{}
+	for l := range languages {
+		m[l] = &sync.Pool{}
+	}
+	return m
+}()
+
+// Parse parses src as l with a pooled parser; it is safe for concurrent
+// use. The tree shares src.
+func Parse(l Language, src []byte) (*Tree, error) {
+	pool := pools[l]
+	if pool == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownLanguage, string(l))
+	}
+	p, _ := pool.Get().(*Parser)
+	if p == nil {
+		var err error
+		if p, err = NewParser(l); err != nil {
+			return nil, err
+		}
+	}
+	t, err := p.Parse(src)
+	pool.Put(p)
+	return t, err
+}
