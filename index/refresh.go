@@ -1,0 +1,489 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// FreshnessState says whether an answer reflects every file on disk.
+type FreshnessState string
+
+// The freshness states.
+const (
+	// Fresh: every file on disk was compared with the index and is
+	// indexed as it is now.
+	Fresh FreshnessState = "fresh"
+	// Partial: some files changed on disk are not indexed as they are now
+	// (the refresh ran out of time, or another process held the writer
+	// lock); they are listed as pending.
+	Partial FreshnessState = "partial"
+)
+
+// maxPendingListed bounds the pending paths a Freshness lists.
+const maxPendingListed = 100
+
+// Freshness says how up to date an answer is and what the refresh before
+// it did.
+type Freshness struct {
+	State FreshnessState `json:"freshness"`
+	// Identity is the identity whose index answered.
+	Identity Identity `json:"identity"`
+	// PendingCount is how many files changed on disk (new, edited or
+	// indexed by another version) are not indexed as they are now; Pending
+	// lists the first of them, by path. An edited pending file still
+	// answers from what was indexed, marked stale; a file that was never
+	// indexed for this identity does not answer.
+	PendingCount int      `json:"pending_count"`
+	Pending      []string `json:"pending,omitempty"`
+	// Indexed and Removed count the files this refresh indexed and the
+	// deleted files it dropped.
+	Indexed int `json:"indexed"`
+	Removed int `json:"removed"`
+	// Files is how many files the index holds for this identity.
+	Files int `json:"files"`
+	// Elapsed is how long the refresh took.
+	Elapsed time.Duration `json:"elapsed"`
+	// Diagnostics say what else happened: a damaged database rebuilt, a
+	// new identity seeded from another, a busy writer lock.
+	Diagnostics []string `json:"diagnostics,omitempty"`
+}
+
+// A fileRow is what the index holds about a file.
+type fileRow struct {
+	id        int64
+	size      int64
+	mtime     int64
+	hash      string
+	chunker   int
+	extractor string
+	verified  bool
+}
+
+// rows returns the file rows of the index, by path.
+func (s *store) rows(ctx context.Context) (map[string]fileRow, error) {
+	rs, err := s.db.QueryContext(ctx, "SELECT id, path, size, mtime, hash, chunker, extractor, verified FROM files")
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	out := map[string]fileRow{}
+	for rs.Next() {
+		var r fileRow
+		var p string
+		if err := rs.Scan(&r.id, &p, &r.size, &r.mtime, &r.hash, &r.chunker, &r.extractor, &r.verified); err != nil {
+			return nil, err
+		}
+		out[p] = r
+	}
+	return out, rs.Err()
+}
+
+// A plan is what a refresh has to do.
+type plan struct {
+	changed []diskFile // new or changed files, most recently modified first
+	deleted []string   // indexed paths no longer on disk
+	verify  []int64    // unverified rows whose file is unchanged
+	rows    map[string]fileRow
+}
+
+// diff compares the disk with the rows.
+func (ix *Index) diff(w walkResult, rows map[string]fileRow) plan {
+	p := plan{rows: rows}
+	seen := make(map[string]bool, len(w.files))
+	for _, f := range w.files {
+		seen[f.path] = true
+		r, ok := rows[f.path]
+		switch {
+		case !ok, r.size != f.size, r.mtime != f.mtime, r.chunker != ChunkerVersion, r.extractor != ix.extract:
+			p.changed = append(p.changed, f)
+		case !r.verified:
+			p.verify = append(p.verify, r.id)
+		}
+	}
+	for path := range rows {
+		if !seen[path] {
+			p.deleted = append(p.deleted, path)
+		}
+	}
+	sort.Strings(p.deleted)
+	// The files edited last are the ones a question is most likely about.
+	sort.SliceStable(p.changed, func(i, j int) bool { return p.changed[i].mtime > p.changed[j].mtime })
+	return p
+}
+
+func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 && len(p.verify) == 0 }
+
+// refresh brings st up to date with the disk, until deadline (zero: no
+// deadline). It returns the freshness of the index afterwards and the
+// paths still pending. ix.mu is held.
+func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Freshness, map[string]bool, error) {
+	start := time.Now()
+	fr := Freshness{State: Fresh}
+	w := ix.walker.walk()
+	rows, err := st.cachedRows(ctx)
+	if err != nil {
+		return fr, nil, err
+	}
+	p := ix.diff(w, rows)
+	if !p.empty() {
+		ok, err := ix.lock(ctx, deadline)
+		if err != nil {
+			return fr, nil, err
+		}
+		if ok {
+			err = ix.apply(ctx, st, w, &p, deadline, &fr)
+			ix.unlock()
+			if err != nil {
+				return fr, nil, err
+			}
+		} else {
+			fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
+		}
+	}
+	pending := map[string]bool{}
+	for _, f := range p.changed {
+		pending[f.path] = true
+	}
+	if len(p.changed) > 0 {
+		fr.State = Partial
+		fr.PendingCount = len(p.changed)
+		for _, f := range p.changed {
+			fr.Pending = append(fr.Pending, f.path)
+		}
+		sort.Strings(fr.Pending)
+		if len(fr.Pending) > maxPendingListed {
+			fr.Pending = fr.Pending[:maxPendingListed]
+		}
+	}
+	fr.Files = len(w.files)
+	fr.Elapsed = time.Since(start)
+	return fr, pending, nil
+}
+
+// apply carries out a plan under the writer lock. It re-reads the rows
+// first, since another process may have done part of the work, and leaves
+// in p.changed the files it did not get to.
+func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, deadline time.Time, fr *Freshness) error {
+	rows, err := st.cachedRows(ctx)
+	if err != nil {
+		return err
+	}
+	*p = ix.diff(w, rows)
+	if len(p.deleted) > 0 || len(p.verify) > 0 {
+		if err := st.removeAndVerify(ctx, p.deleted, p.verify); err != nil {
+			return err
+		}
+		fr.Removed = len(p.deleted)
+	}
+	if len(p.changed) == 0 {
+		return nil
+	}
+	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
+	fr.Indexed = len(done)
+	left := p.changed[:0]
+	for _, f := range p.changed {
+		if !done[f.path] {
+			left = append(left, f)
+		}
+	}
+	p.changed = left
+	return err
+}
+
+// removeAndVerify drops deleted files and marks unchanged seeded files as
+// verified, in one transaction.
+func (s *store) removeAndVerify(ctx context.Context, deleted []string, verify []int64) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, sqlBumpGeneration); err != nil {
+		return err
+	}
+	for _, p := range deleted {
+		if err := deleteFile(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	for _, id := range verify {
+		if _, err := tx.ExecContext(ctx, "UPDATE files SET verified = 1 WHERE id = ?", id); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// deleteFile removes a file and everything indexed from it.
+func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
+	for _, q := range []string{
+		"DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?1)",
+		"DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM imports WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM files WHERE path = ?1",
+	} {
+		if _, err := tx.ExecContext(ctx, q, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A fileData is one file read, hashed, extracted and chunked, ready to be
+// written.
+type fileData struct {
+	disk      diskFile
+	language  string
+	hash      string
+	pkg       string
+	skipped   string // why the file has no chunks: "binary", or a read error
+	parseErrs bool
+	touchOnly bool // same content as indexed: only size and mtime change
+	syms      []symbols.Symbol
+	imports   []symbols.Import
+	chunks    []chunkData
+}
+
+type chunkData struct {
+	span
+	match string // the text the full-text index matches
+}
+
+// Batching: a transaction holds whole files, and is committed after this
+// many files or this long, whichever comes first.
+const (
+	batchFiles = 256
+	batchTime  = 100 * time.Millisecond
+)
+
+// indexFiles reads, extracts and writes files, most recent first, until
+// deadline. Reading and extraction run on every CPU; the writes go one
+// transaction at a time, each holding whole files. It returns the paths
+// written.
+func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time) (map[string]bool, error) {
+	done := map[string]bool{}
+	jobs := make(chan int)
+	results := make([]chan fileData, len(files))
+	for i := range results {
+		results[i] = make(chan fileData, 1)
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	dctx, cancel := context.WithCancel(ctx) // the dispatcher's: cancelled when writing stops
+	defer cancel()                          // before wg.Wait: the dispatcher stops, workers finish what they hold
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] <- ix.prepareFile(files[i], rows)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		for i := range files {
+			if dctx.Err() == nil && !expired(deadline) {
+				select {
+				case jobs <- i:
+					continue
+				case <-dctx.Done():
+				}
+			}
+			for j := i; j < len(files); j++ { // not dispatched: out of time
+				results[j] <- fileData{}
+			}
+			return
+		}
+	}()
+	w := st.newWriter(ctx, ix.extract)
+	defer w.abort()
+	var batch []string
+	batchStart := time.Now()
+	flush := func() error {
+		if err := w.commit(); err != nil {
+			return err
+		}
+		for _, p := range batch {
+			done[p] = true
+		}
+		batch = batch[:0]
+		batchStart = time.Now()
+		return nil
+	}
+	for i := range files {
+		var fd fileData
+		select {
+		case fd = <-results[i]:
+		case <-ctx.Done():
+			return done, ctx.Err()
+		}
+		if fd.disk.path == "" { // not dispatched: out of time
+			break
+		}
+		if err := w.write(&fd, rows); err != nil {
+			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
+		}
+		batch = append(batch, fd.disk.path)
+		if len(batch) >= batchFiles || time.Since(batchStart) >= batchTime {
+			if err := flush(); err != nil {
+				return done, err
+			}
+		}
+		if ix.opts.Progress != nil {
+			ix.opts.Progress(len(done)+len(batch), len(files))
+		}
+		if expired(deadline) {
+			break
+		}
+	}
+	cancel()
+	if len(batch) > 0 {
+		if err := flush(); err != nil {
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+func expired(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }
+
+// binaryProbe is how much of a file is looked at for a NUL byte.
+const binaryProbe = 8000
+
+// prepareFile reads, hashes, extracts and chunks one file. It never fails:
+// a file it cannot read is recorded as skipped.
+func (ix *Index) prepareFile(f diskFile, rows map[string]fileRow) fileData {
+	fd := fileData{disk: f, language: languageOf(f.path)}
+	src, err := ix.root.ReadFile(f.path)
+	if err != nil {
+		fd.skipped = "unreadable: " + err.Error()
+		return fd
+	}
+	// What was read is what is indexed: its own size, whatever the walk saw.
+	fd.disk.size = int64(len(src))
+	if time.Since(time.Unix(0, f.mtime)) < racyWindow {
+		// A change made right after this read could keep the mtime: record
+		// none, so the next refresh reads the file again (and, with the same
+		// content, only records its mtime).
+		fd.disk.mtime = 0
+	}
+	sum := sha256.Sum256(src)
+	fd.hash = hex.EncodeToString(sum[:])
+	if r, ok := rows[f.path]; ok && r.hash == fd.hash && r.chunker == ChunkerVersion && r.extractor == ix.extract {
+		fd.touchOnly = true
+		return fd
+	}
+	if bytes.IndexByte(src[:min(len(src), binaryProbe)], 0) >= 0 {
+		fd.skipped = "binary"
+		return fd
+	}
+	if ix.opts.Extract != nil {
+		if sf := ix.extractSafely(f.path, src); sf != nil {
+			if sf.Language != "" {
+				fd.language = sf.Language
+			}
+			fd.pkg = bounded(sf.Package, 256)
+			fd.parseErrs = sf.Errors
+			fd.syms = cleanSymbols(sf.Symbols, src)
+			fd.imports = cleanImports(sf.Imports)
+		}
+	}
+	li := newLineIndex(src)
+	for _, sp := range chunkLines(li, fd.syms) {
+		fd.chunks = append(fd.chunks, chunkData{span: sp, match: matchText(string(li.text(sp.Start, sp.End)))})
+	}
+	return fd
+}
+
+// extractSafely runs the extractor, turning an error or a panic into no
+// symbols.
+func (ix *Index) extractSafely(path string, src []byte) (sf *symbols.File) {
+	defer func() {
+		if recover() != nil {
+			sf = nil
+		}
+	}()
+	sf, err := ix.opts.Extract(path, src)
+	if err != nil {
+		return nil
+	}
+	return sf
+}
+
+// Bounds on what one symbol stores.
+const (
+	maxNameBytes      = 256
+	maxSignatureBytes = 512
+	maxSymbolsPerFile = 20000
+)
+
+// cleanSymbols keeps the symbols with a name and a range inside the file,
+// with bounded strings.
+func cleanSymbols(in []symbols.Symbol, src []byte) []symbols.Symbol {
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		lines++
+	}
+	var out []symbols.Symbol
+	for _, s := range in {
+		r, n := s.Range, s.NameRange
+		if s.Name == "" || r.StartLine < 1 || r.EndLine < r.StartLine || r.EndLine > lines ||
+			n.StartLine < 1 || n.EndLine < n.StartLine || n.EndLine > lines || r.StartColumn < 1 || n.StartColumn < 1 {
+			continue
+		}
+		s.Name = bounded(s.Name, maxNameBytes)
+		s.Container = bounded(s.Container, maxNameBytes)
+		s.Package = bounded(s.Package, maxNameBytes)
+		s.Signature = bounded(s.Signature, maxSignatureBytes)
+		out = append(out, s)
+		if len(out) == maxSymbolsPerFile {
+			break
+		}
+	}
+	return out
+}
+
+func cleanImports(in []symbols.Import) []symbols.Import {
+	var out []symbols.Import
+	for _, im := range in {
+		if im.Path == "" {
+			continue
+		}
+		im.Path = bounded(im.Path, 1024)
+		im.Alias = bounded(im.Alias, maxNameBytes)
+		out = append(out, im)
+		if len(out) == maxSymbolsPerFile {
+			break
+		}
+	}
+	return out
+}
+
+// bounded cuts s to at most n bytes, on a character boundary, and makes it
+// valid UTF-8.
+func bounded(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
