@@ -166,13 +166,19 @@ func (c *chunker) nameLine(i int) int {
 // belongs to, or -1.
 func (c *chunker) cover(lo, hi int, cands []int, parent int) {
 	anchors := c.outermost(cands)
+	// The lines between anchors may hold the start and name of the parent
+	// (its head) and of the symbols that are not anchors.
+	gapCands := cands
+	if parent >= 0 {
+		gapCands = append(cands[:len(cands):len(cands)], parent)
+	}
 	next := lo // the first line not yet covered
 	for _, a := range anchors {
 		s := &c.syms[a]
 		start := max(c.head(a), lo)
 		end := min(s.Range.EndLine, hi)
 		if next < start {
-			c.gap(next, start-1, cands, parent)
+			c.gap(next, start-1, gapCands, parent)
 		}
 		if end-start+1 <= maxChunkLines && c.li.bytesOf(start, end) <= maxChunkBytes {
 			c.emit(start, end, a)
@@ -192,7 +198,7 @@ func (c *chunker) cover(lo, hi int, cands []int, parent int) {
 		next = max(next, end+1)
 	}
 	if next <= hi {
-		c.gap(next, hi, cands, parent)
+		c.gap(next, hi, gapCands, parent)
 	}
 }
 
@@ -238,21 +244,38 @@ func (c *chunker) outermost(cands []int) []int {
 	return out
 }
 
-// gap covers lines a to b, which no anchor covers. Blank lines join the
-// chunk before them (or the next one, at the start of a range).
+// gap covers lines a to b, which no anchor covers. Blank lines at its
+// start join the chunk before them (or, at the start of the file, the
+// next chunk).
 func (c *chunker) gap(a, b int, cands []int, parent int) {
-	if c.li.blank(a, b) {
+	lead := a
+	for lead <= b && c.li.blank(lead, lead) && !c.startsAt(cands, lead) {
+		lead++
+	}
+	if lead > a {
 		switch {
 		case len(c.out) > 0 && c.out[len(c.out)-1].End >= a-1:
 			last := &c.out[len(c.out)-1]
-			last.End = max(last.End, b)
-			return
+			last.End = max(last.End, lead-1)
 		case c.blankFrom == 0:
 			c.blankFrom = a
-			return
+		default:
+			lead = a
 		}
 	}
-	c.lines(a, b, cands, parent)
+	if lead <= b {
+		c.lines(lead, b, cands, parent)
+	}
+}
+
+// startsAt reports whether one of cands starts on line l.
+func (c *chunker) startsAt(cands []int, l int) bool {
+	for _, j := range cands {
+		if c.syms[j].Range.StartLine == l {
+			return true
+		}
+	}
+	return false
 }
 
 // lines covers a to b with line-based chunks that overlap a little. A
