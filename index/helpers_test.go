@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -155,6 +156,28 @@ func runGit(t *testing.T, gitPath, dir string, args ...string) string {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, res.Stderr)
 	}
 	return strings.TrimSpace(string(res.Stdout))
+}
+
+// writeTree writes files into a new temporary directory and dates them an
+// hour back, as a tree is before anyone edits it (files written this very
+// moment are read again by the next refresh, which some tests count).
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := testtool.WriteTree(t, files)
+	ageTree(t, dir)
+	return dir
+}
+
+// ageTree dates every file and directory under dir an hour back.
+func ageTree(t testing.TB, dir string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && (d.Type().IsRegular() || d.IsDir()) {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
 }
 
 // writeFile writes a file under dir, making sure its mtime differs from

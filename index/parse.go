@@ -175,6 +175,9 @@ func queryNames(terms []queryTerm) []string {
 	for _, t := range terms {
 		if len(t.words) == 1 {
 			add(t.words[0])
+			if t.split != nil { // validate_session names validateSession too
+				add(strings.Join(t.split, ""))
+			}
 		} else if len(t.words) <= maxJoinedPhrase {
 			add(strings.Join(t.words, ""))
 		}

@@ -191,11 +191,12 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		return nil
 	}
 	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
-	fr.Indexed = len(done)
 	left := p.changed[:0]
 	for _, f := range p.changed {
-		if !done[f.path] {
+		if reindexed, ok := done[f.path]; !ok {
 			left = append(left, f)
+		} else if reindexed {
+			fr.Indexed++
 		}
 	}
 	p.changed = left
@@ -272,7 +273,8 @@ const (
 // indexFiles reads, extracts and writes files, most recent first, until
 // deadline. Reading and extraction run on every CPU; the writes go one
 // transaction at a time, each holding whole files. It returns the paths
-// written.
+// written, each with whether its content was indexed again (false: the
+// content was the same, only its size and mtime were recorded).
 func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time) (map[string]bool, error) {
 	done := map[string]bool{}
 	jobs := make(chan int)
@@ -313,14 +315,14 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
-	var batch []string
+	var batch []*fileData
 	batchStart := time.Now()
 	flush := func() error {
 		if err := w.commit(); err != nil {
 			return err
 		}
-		for _, p := range batch {
-			done[p] = true
+		for _, fd := range batch {
+			done[fd.disk.path] = !fd.touchOnly
 		}
 		batch = batch[:0]
 		batchStart = time.Now()
@@ -339,7 +341,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if err := w.write(&fd, rows); err != nil {
 			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
 		}
-		batch = append(batch, fd.disk.path)
+		batch = append(batch, &fd)
 		if len(batch) >= batchFiles || time.Since(batchStart) >= batchTime {
 			if err := flush(); err != nil {
 				return done, err
@@ -377,7 +379,7 @@ func (ix *Index) prepareFile(f diskFile, rows map[string]fileRow) fileData {
 	}
 	// What was read is what is indexed: its own size, whatever the walk saw.
 	fd.disk.size = int64(len(src))
-	if time.Since(time.Unix(0, f.mtime)) < racyWindow {
+	if d := time.Since(time.Unix(0, f.mtime)); d >= 0 && d < racyWindow {
 		// A change made right after this read could keep the mtime: record
 		// none, so the next refresh reads the file again (and, with the same
 		// content, only records its mtime).
