@@ -140,6 +140,7 @@ func gitRepo(t *testing.T, files map[string]string) (string, func(args ...string
 	run("init", "-q", "-b", "main")
 	run("add", "-A")
 	run("commit", "-q", "-m", "first")
+	ageTree(t, dir)
 	return dir, run
 }
 

@@ -236,8 +236,7 @@ func (ix *Index) activate(ctx context.Context, deadline time.Time) (*store, Iden
 			ix.setActive(key)
 			return st, id, nil, nil
 		}
-		st.close()
-		delete(ix.stores, key)
+		ix.retire(st)
 	}
 	var diags []string
 	st, err := openStore(ctx, ix.dbPath(key), false)
@@ -273,19 +272,49 @@ func (ix *Index) activate(ctx context.Context, deadline time.Time) (*store, Iden
 			return nil, id, diags, err
 		}
 	}
+	st.key = key
 	ix.stores[key] = st
 	ix.setActive(key)
 	return st, id, diags, nil
 }
 
-// setActive makes key the active store and marks its file as just used.
+// setActive makes key the active store, marks its file as just used and
+// retires the store of the identity before it. ix.mu is held.
 func (ix *Index) setActive(key string) {
 	if ix.active == key {
 		return
 	}
 	ix.active = key
+	for k, st := range ix.stores {
+		if k != key {
+			ix.retire(st)
+		}
+	}
 	now := time.Now()
 	_ = os.Chtimes(ix.dbPath(key), now, now)
+}
+
+// retire drops a store from use: closed now if no query holds it, else
+// when the last one lets it go. ix.mu is held.
+func (ix *Index) retire(st *store) {
+	if ix.stores[st.key] == st {
+		delete(ix.stores, st.key)
+	}
+	if st.refs == 0 {
+		st.close()
+	} else {
+		st.retired = true
+	}
+}
+
+// release lets go of a store a query held.
+func (ix *Index) release(st *store) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st.refs--
+	if st.retired && st.refs == 0 {
+		st.close()
+	}
 }
 
 // create makes the database of id under the writer lock: rebuilt from
@@ -431,8 +460,7 @@ func (ix *Index) newestOther(key string) string {
 }
 
 // prune removes the databases beyond the most recently used KeepIndexes,
-// never the active one (key) nor one this Index has open. The writer lock
-// is held.
+// never the active one (key). The writer lock is held.
 func (ix *Index) prune(key string) {
 	all := ix.stored()
 	kept := 0

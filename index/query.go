@@ -51,21 +51,22 @@ func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, e
 	}
 	fr.Identity = id
 	fr.Diagnostics = append(diags, fr.Diagnostics...)
+	st.refs++
 	return snapshot{st: st, fr: fr, pending: pending}, nil
 }
 
 // rebuild replaces a damaged database with a new, empty one. ix.mu is
 // held.
 func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, deadline time.Time, cause error, diags *[]string) (*store, error) {
-	st.close()
-	delete(ix.stores, id.Key())
+	ix.retire(st)
 	*diags = append(*diags, "the index database was damaged ("+cause.Error()+"); it was rebuilt")
 	nst, more, err := ix.create(ctx, deadline, id, true)
 	*diags = append(*diags, more...)
 	if err != nil {
 		return nil, err
 	}
-	ix.stores[id.Key()] = nst
+	nst.key = id.Key()
+	ix.stores[nst.key] = nst
 	return nst, nil
 }
 
@@ -79,10 +80,14 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot
 		return Freshness{}, err
 	}
 	err = q(snap)
+	ix.release(snap.st)
 	if err != nil && isCorrupt(err) {
 		ix.mu.Lock()
 		var diags []string
-		_, rerr := ix.rebuild(ctx, snap.st, snap.fr.Identity, time.Now().Add(ix.opts.budget()), err, &diags)
+		var rerr error
+		if ix.stores[snap.st.key] == snap.st { // not rebuilt by another query meanwhile
+			_, rerr = ix.rebuild(ctx, snap.st, snap.fr.Identity, time.Now().Add(ix.opts.budget()), err, &diags)
+		}
 		ix.mu.Unlock()
 		if rerr != nil {
 			return snap.fr, rerr
@@ -92,6 +97,7 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot
 		}
 		snap.fr.Diagnostics = append(diags, snap.fr.Diagnostics...)
 		err = q(snap)
+		ix.release(snap.st)
 	}
 	return snap.fr, err
 }

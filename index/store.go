@@ -137,8 +137,15 @@ func (e *SchemaError) Unwrap() error { return ErrNewerSchema }
 // A store is one open index database.
 type store struct {
 	path string
+	key  string // the identity's key
 	db   *sql.DB
 	fi   os.FileInfo // the file when it was opened, to notice a replacement
+
+	// refs counts the queries reading the store; a retired store (no
+	// longer the active one) is closed when it drops to 0. Both are
+	// guarded by the Index's mu.
+	refs    int
+	retired bool
 
 	cacheMu  sync.Mutex
 	cacheGen int64
