@@ -331,15 +331,22 @@ func (ix *Index) create(ctx context.Context, deadline time.Time, id Identity, da
 	}
 	defer ix.unlock()
 	path := ix.dbPath(id.Key())
+	var diags []string
 	if !damaged { // another process may have created it meanwhile
-		if st, err := openStore(ctx, path, false); err == nil {
+		st, err := openStore(ctx, path, false)
+		if err == nil {
 			return st, nil, nil
+		}
+		if errors.Is(err, errEmpty) && fileExists(path) {
+			// Databases are created with their schema under this lock: an
+			// empty one was cut short.
+			diags = append(diags, "the index database was damaged (empty: truncated); it was rebuilt")
+			damaged = true
 		}
 	}
 	if err := removeDatabase(path); err != nil {
 		return nil, nil, fmt.Errorf("index: %w", err)
 	}
-	var diags []string
 	if !damaged {
 		if seed := ix.newestOther(id.Key()); seed != "" {
 			err := ix.seed(ctx, seed, path, id)
@@ -365,6 +372,11 @@ func (ix *Index) create(ctx context.Context, deadline time.Time, id Identity, da
 	}
 	ix.prune(id.Key())
 	return st, diags, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // describeStored names the identity a database file was made for.
