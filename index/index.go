@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -89,10 +90,6 @@ func (o *Options) extractor() string {
 
 // ErrClosed is returned by an [Index] used after Close.
 var ErrClosed = errors.New("index: closed")
-
-// ErrBusy is returned when another process holds the index's writer lock
-// for longer than the caller can wait to create a database.
-var ErrBusy = errors.New("index: another process is writing the index")
 
 // An Index is the local index of one project: a SQLite database per
 // identity (repository, worktree, branch, commit) under
@@ -222,7 +219,7 @@ func (ix *Index) dbPath(key string) string { return filepath.Join(ix.dir, key+".
 // activate returns the store of the project's current identity, opening,
 // creating (seeded from the most recently used database) or rebuilding it
 // as needed. ix.mu is held.
-func (ix *Index) activate(ctx context.Context, deadline time.Time) (*store, Identity, []string, error) {
+func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, error) {
 	if ix.closed {
 		return nil, Identity{}, nil, ErrClosed
 	}
@@ -239,6 +236,7 @@ func (ix *Index) activate(ctx context.Context, deadline time.Time) (*store, Iden
 		ix.retire(st)
 	}
 	var diags []string
+	var damaged os.FileInfo
 	st, err := openStore(ctx, ix.dbPath(key), false)
 	if err == nil {
 		if err := st.sane(ctx); err != nil {
@@ -246,6 +244,7 @@ func (ix *Index) activate(ctx context.Context, deadline time.Time) (*store, Iden
 			if !isCorrupt(err) {
 				return nil, id, nil, err
 			}
+			damaged = st.fi
 			st = nil
 			diags = append(diags, "the index database was damaged ("+err.Error()+"); it was rebuilt")
 		}
@@ -262,11 +261,16 @@ func (ix *Index) activate(ctx context.Context, deadline time.Time) (*store, Iden
 		default:
 			return nil, id, nil, fmt.Errorf("index: %w", err)
 		}
+		if len(diags) > 0 {
+			if damaged, err = os.Stat(ix.dbPath(key)); err != nil {
+				return nil, id, diags, fmt.Errorf("index: %w", err)
+			}
+		}
 		st = nil
 	}
 	if st == nil {
 		var more []string
-		st, more, err = ix.create(ctx, deadline, id, len(diags) > 0)
+		st, more, err = ix.create(ctx, id, damaged)
 		diags = append(diags, more...)
 		if err != nil {
 			return nil, id, diags, err
@@ -317,58 +321,69 @@ func (ix *Index) release(st *store) {
 	}
 }
 
-// create makes the database of id under the writer lock: rebuilt from
-// nothing when damaged, otherwise seeded from the most recently used
-// database of this project, whose rows then count as unverified until the
-// refresh has compared them with the disk.
-func (ix *Index) create(ctx context.Context, deadline time.Time, id Identity, damaged bool) (*store, []string, error) {
-	ok, err := ix.lock(ctx, deadline)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !ok {
-		return nil, nil, ErrBusy
-	}
-	defer ix.unlock()
+// create makes the database of id: rebuilt from nothing when damaged,
+// otherwise seeded from the most recently used database of this project,
+// whose rows then count as unverified until the refresh has compared them
+// with the disk. The database is made under a temporary name and linked
+// into place, so a database file always has its schema, and two processes
+// creating the same one at once end up sharing the first that lands; no
+// lock is needed. damaged, when not nil, is the damaged file: it is
+// removed unless another process has already replaced it.
+func (ix *Index) create(ctx context.Context, id Identity, damaged os.FileInfo) (*store, []string, error) {
 	path := ix.dbPath(id.Key())
 	var diags []string
-	if !damaged { // another process may have created it meanwhile
+	if damaged == nil {
 		st, err := openStore(ctx, path, false)
 		if err == nil {
 			return st, nil, nil
 		}
-		if errors.Is(err, errEmpty) && fileExists(path) {
-			// Databases are created with their schema under this lock: an
-			// empty one was cut short.
-			diags = append(diags, "the index database was damaged (empty: truncated); it was rebuilt")
-			damaged = true
-		}
-	}
-	if err := removeDatabase(path); err != nil {
-		return nil, nil, fmt.Errorf("index: %w", err)
-	}
-	if !damaged {
-		if seed := ix.newestOther(id.Key()); seed != "" {
-			err := ix.seed(ctx, seed, path, id)
-			if err == nil {
-				diags = append(diags, "seeded from the index of "+describeStored(ctx, seed))
-				st, err := openStore(ctx, path, false)
-				if err == nil {
-					ix.prune(id.Key())
-					return st, diags, nil
-				}
+		if errors.Is(err, errEmpty) {
+			if fi, err := os.Stat(path); err == nil {
+				// Databases land with their schema: an empty one was cut short.
+				diags = append(diags, "the index database was damaged (empty: truncated); it was rebuilt")
+				damaged = fi
 			}
-			diags = append(diags, "could not seed from "+filepath.Base(seed)+": "+err.Error())
-			removeDatabase(path)
 		}
 	}
-	st, err := openStore(ctx, path, true)
-	if err != nil {
-		return nil, diags, fmt.Errorf("index: creating %s: %w", filepath.Base(path), err)
+	if damaged != nil {
+		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, damaged) {
+			if err := removeDatabase(path); err != nil {
+				return nil, diags, fmt.Errorf("index: %w", err)
+			}
+		}
 	}
-	if err := st.setIdentity(ctx, id); err != nil {
-		st.close()
-		return nil, diags, err
+	tmp := fmt.Sprintf("%s.tmp-%d-%d", path, os.Getpid(), time.Now().UnixNano())
+	defer removeDatabase(tmp)
+	made := false
+	if damaged == nil {
+		if seed := ix.newestOther(id.Key()); seed != "" {
+			if err := ix.seed(ctx, seed, tmp, id); err == nil {
+				diags = append(diags, "seeded from the index of "+describeStored(ctx, seed))
+				made = true
+			} else {
+				diags = append(diags, "could not seed from "+filepath.Base(seed)+": "+err.Error())
+				removeDatabase(tmp)
+			}
+		}
+	}
+	if !made {
+		st, err := openStore(ctx, tmp, true)
+		if err == nil {
+			err = st.setIdentity(ctx, id)
+			if cerr := st.close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return nil, diags, fmt.Errorf("index: creating %s: %w", filepath.Base(path), err)
+		}
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, diags, fmt.Errorf("index: %w", err)
+	}
+	st, err := openStore(ctx, path, false)
+	if err != nil {
+		return nil, diags, fmt.Errorf("index: %w", err)
 	}
 	ix.prune(id.Key())
 	return st, diags, nil
@@ -400,17 +415,13 @@ func (ix *Index) seed(ctx context.Context, src, dst string, id Identity) error {
 	if err != nil {
 		return err
 	}
-	tmp := dst + ".tmp"
-	removeDatabase(tmp)
-	_, err = from.db.ExecContext(ctx, "VACUUM INTO ?", tmp)
+	_, err = from.db.ExecContext(ctx, "VACUUM INTO ?", dst)
 	from.close()
 	if err != nil {
-		removeDatabase(tmp)
 		return err
 	}
-	to, err := openStore(ctx, tmp, false)
+	to, err := openStore(ctx, dst, false)
 	if err != nil {
-		removeDatabase(tmp)
 		return err
 	}
 	_, err = to.db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
@@ -425,12 +436,6 @@ func (ix *Index) seed(ctx context.Context, src, dst string, id Identity) error {
 	}
 	if cerr := to.close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, dst)
-	}
-	if err != nil {
-		removeDatabase(tmp)
 	}
 	return err
 }
@@ -472,20 +477,26 @@ func (ix *Index) newestOther(key string) string {
 }
 
 // prune removes the databases beyond the most recently used KeepIndexes,
-// never the active one (key). The writer lock is held.
+// never the active one (key), and temporary files left by a crash. It does
+// nothing while another process holds the writer lock.
 func (ix *Index) prune(key string) {
-	all := ix.stored()
+	if ok, err := tryLock(ix.lockF); !ok || err != nil {
+		return
+	}
+	defer ix.unlock()
 	kept := 0
-	for _, s := range all {
+	for _, s := range ix.stored() {
 		k := strings.TrimSuffix(filepath.Base(s.path), ".db")
-		if k == key || ix.stores[k] != nil {
-			kept++
-			continue
-		}
-		if kept < ix.opts.keep() {
+		if k == key || ix.stores[k] != nil || kept < ix.opts.keep() {
 			kept++
 			continue
 		}
 		removeDatabase(s.path)
+	}
+	entries, _ := os.ReadDir(ix.dir)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && strings.Contains(e.Name(), ".db.tmp-") && time.Since(fi.ModTime()) > time.Hour {
+			os.Remove(filepath.Join(ix.dir, e.Name()))
+		}
 	}
 }

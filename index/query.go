@@ -35,13 +35,13 @@ func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, e
 	if budget >= 0 {
 		deadline = time.Now().Add(budget)
 	}
-	st, id, diags, err := ix.activate(ctx, deadline)
+	st, id, diags, err := ix.activate(ctx)
 	if err != nil {
 		return snapshot{}, err
 	}
 	fr, pending, err := ix.refresh(ctx, st, deadline)
 	if err != nil && isCorrupt(err) {
-		st, err = ix.rebuild(ctx, st, id, deadline, err, &diags)
+		st, err = ix.rebuild(ctx, st, id, err, &diags)
 		if err == nil {
 			fr, pending, err = ix.refresh(ctx, st, deadline)
 		}
@@ -57,10 +57,10 @@ func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, e
 
 // rebuild replaces a damaged database with a new, empty one. ix.mu is
 // held.
-func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, deadline time.Time, cause error, diags *[]string) (*store, error) {
+func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause error, diags *[]string) (*store, error) {
 	ix.retire(st)
 	*diags = append(*diags, "the index database was damaged ("+cause.Error()+"); it was rebuilt")
-	nst, more, err := ix.create(ctx, deadline, id, true)
+	nst, more, err := ix.create(ctx, id, st.fi)
 	*diags = append(*diags, more...)
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot
 		var diags []string
 		var rerr error
 		if ix.stores[snap.st.key] == snap.st { // not rebuilt by another query meanwhile
-			_, rerr = ix.rebuild(ctx, snap.st, snap.fr.Identity, time.Now().Add(ix.opts.budget()), err, &diags)
+			_, rerr = ix.rebuild(ctx, snap.st, snap.fr.Identity, err, &diags)
 		}
 		ix.mu.Unlock()
 		if rerr != nil {
@@ -129,7 +129,7 @@ func (ix *Index) verify(ctx context.Context) ([]string, error) {
 	defer ix.life.RUnlock()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	st, id, diags, err := ix.activate(ctx, time.Time{})
+	st, id, diags, err := ix.activate(ctx)
 	if err != nil {
 		return diags, err
 	}
@@ -138,7 +138,7 @@ func (ix *Index) verify(ctx context.Context) ([]string, error) {
 		return diags, err
 	}
 	if len(problems) > 0 {
-		_, err = ix.rebuild(ctx, st, id, time.Time{}, fmt.Errorf("quick_check: %s", strings.Join(problems, "; ")), &diags)
+		_, err = ix.rebuild(ctx, st, id, fmt.Errorf("quick_check: %s", strings.Join(problems, "; ")), &diags)
 	}
 	return diags, err
 }
@@ -467,7 +467,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	var st Status
-	s, id, diags, err := ix.activate(ctx, time.Now().Add(ix.opts.budget()))
+	s, id, diags, err := ix.activate(ctx)
 	if err != nil {
 		return st, err
 	}
