@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // branchRepo is a repository with a.go defining OnMain and twenty files
@@ -225,5 +223,4 @@ func TestPrune(t *testing.T) {
 	if got := definitions(t, ix, "V3"); len(got) != 1 {
 		t.Errorf("V3: %v", got)
 	}
-	_ = testtool.InCI
 }

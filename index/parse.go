@@ -54,12 +54,15 @@ func parseQuery(s string) []queryTerm {
 		if len(words) > maxPhraseWords {
 			words = words[:maxPhraseWords]
 		}
-		key := strings.Join(words, " ")
+		key := strings.ToLower(strings.Join(words, " "))
 		if seen[key] {
 			return
 		}
 		seen[key] = true
-		t := queryTerm{words: words}
+		t := queryTerm{words: make([]string, len(words))}
+		for i, w := range words {
+			t.words[i] = strings.ToLower(w)
+		}
 		if len(words) == 1 {
 			if sp := SubTokens(words[0]); len(sp) > 1 {
 				t.split = sp
@@ -103,7 +106,7 @@ func parseQuery(s string) []queryTerm {
 	return kept
 }
 
-// wordsOf returns the runs of word characters in s, lower case, each cut
+// wordsOf returns the runs of word characters in s, as written, each cut
 // to maxTermRunes.
 func wordsOf(s string) []string {
 	var out []string
@@ -112,7 +115,7 @@ func wordsOf(s string) []string {
 		if start < 0 {
 			return
 		}
-		w := strings.ToLower(s[start:end])
+		w := s[start:end]
 		if utf8.RuneCountInString(w) > maxTermRunes {
 			w = string([]rune(w)[:maxTermRunes])
 		}
