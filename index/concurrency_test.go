@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,10 +34,42 @@ func TestMain(m *testing.M) {
 //     bring the index up to date; print "done".
 //   - "holdlock": take the index's writer lock, print "locked", and hold it
 //     until standard input closes.
+//   - "build": index the project from nothing (text only) and print
+//     "maxrss KB", the process's peak resident memory.
+//   - "search WORDS": open the index, search (freshness check included) and
+//     print the hits, as `cortex search` would.
 func runHelper(h string) int {
 	args := strings.Fields(h)
 	dir := os.Getenv("CODECORTEX_INDEX_TEST_DIR")
 	switch args[0] {
+	case "build", "search":
+		ix, err := Open(Options{Dir: dir})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer ix.Close()
+		if args[0] == "build" {
+			if _, err := ix.Update(context.Background()); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			var ru syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+			fmt.Println("maxrss", ru.Maxrss)
+			return 0
+		}
+		res, err := ix.Search(context.Background(), strings.Join(args[1:], " "), SearchOptions{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		w := bufio.NewWriter(os.Stdout)
+		for _, hit := range res.Hits {
+			fmt.Fprintf(w, "%s:%d-%d %s\n", hit.Path, hit.StartLine, hit.EndLine, hit.Match)
+		}
+		w.Flush()
+		return 0
 	case "writer":
 		id := args[1]
 		n, _ := strconv.Atoi(args[2])

@@ -125,6 +125,7 @@ func Open(opts Options) (*Index, error) {
 	}
 	ix := &Index{opts: opts, root: root, stores: map[string]*store{}, extract: opts.extractor()}
 	ix.walker = newWalker(root.Dir(), func() matcher { return newMatcher(root.FS()) }, opts.maxFileSize())
+	ix.walker.watch = newWatcher()
 	if err := ix.prepareStorage(); err != nil {
 		root.Close()
 		return nil, err
@@ -178,6 +179,9 @@ func (ix *Index) Close() error {
 		}
 	}
 	ix.stores = nil
+	if ix.walker.watch != nil {
+		ix.walker.watch.close()
+	}
 	if ix.lockF != nil {
 		ix.lockF.Close()
 	}
@@ -189,6 +193,10 @@ func (ix *Index) Close() error {
 
 // Dir returns the project root, absolute, with links evaluated.
 func (ix *Index) Dir() string { return ix.root.Dir() }
+
+// readFile reads a file of the tree the walk listed (a regular file, not a
+// link) through the root's file system, which cannot reach outside it.
+func (ix *Index) readFile(p string) ([]byte, error) { return fs.ReadFile(ix.root.FS(), p) }
 
 // lock takes the writer lock, waiting until deadline (the zero time: as
 // long as ctx allows). ok is false when the deadline passed first.
@@ -276,7 +284,7 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 			return nil, id, diags, err
 		}
 	}
-	st.key = key
+	st.key, st.extract = key, ix.extract
 	ix.stores[key] = st
 	ix.setActive(key)
 	return st, id, diags, nil
@@ -429,7 +437,7 @@ func (ix *Index) seed(ctx context.Context, src, dst string, id Identity) error {
 		_, err = to.db.ExecContext(ctx, "UPDATE files SET verified = 0")
 	}
 	if err == nil {
-		_, err = to.db.ExecContext(ctx, sqlBumpGeneration)
+		_, err = to.db.ExecContext(ctx, strings.Replace(sqlBumpGeneration, "RETURNING CAST(value AS INTEGER)", "", 1))
 	}
 	if err == nil {
 		err = to.setIdentity(ctx, id)

@@ -193,7 +193,7 @@ func (g *gatherer) fileLines(p string) []string {
 		return ls
 	}
 	var ls []string
-	if src, err := g.ix.root.ReadFile(p); err == nil {
+	if src, err := g.ix.readFile(p); err == nil {
 		ls = strings.Split(string(src), "\n")
 	}
 	g.lines[p] = ls

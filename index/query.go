@@ -65,7 +65,7 @@ func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause erro
 	if err != nil {
 		return nil, err
 	}
-	nst.key = id.Key()
+	nst.key, nst.extract = id.Key(), ix.extract
 	ix.stores[nst.key] = nst
 	return nst, nil
 }
@@ -484,7 +484,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		return st, err
 	}
 	st.SizeBytes = fileSize(s.path) + fileSize(s.path+"-wal")
-	w := ix.walker.walk()
+	w, _ := ix.walker.walk()
 	rows, err := s.cachedRows(ctx)
 	if err != nil {
 		return st, err

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -60,61 +61,84 @@ type Freshness struct {
 	Diagnostics []string `json:"diagnostics,omitempty"`
 }
 
-// A fileRow is what the index holds about a file.
+// A fileRow is what the freshness check compares with a file on disk.
 type fileRow struct {
-	id        int64
-	size      int64
-	mtime     int64
-	hash      string
-	chunker   int
-	extractor string
-	verified  bool
+	id    int64
+	size  int64
+	mtime int64
+	// current reports that the file was chunked by this ChunkerVersion and
+	// extracted by the extractor the index runs with.
+	current  bool
+	verified bool
 }
 
-// rows returns the file rows of the index, by path.
-func (s *store) rows(ctx context.Context) (map[string]fileRow, error) {
-	rs, err := s.db.QueryContext(ctx, "SELECT id, path, size, mtime, hash, chunker, extractor, verified FROM files")
+// rows returns the file rows of the index, by path. They come back as one
+// string (tab-separated fields, a line a file; paths hold no control
+// characters), which is much cheaper to read than a result row per file.
+func (s *store) rows(ctx context.Context, extract string) (map[string]fileRow, error) {
+	var all sql.NullString
+	err := s.queryRow(ctx, `SELECT group_concat(id || char(9) || size || char(9) || mtime || char(9) ||
+		(verified + 2 * (chunker = ? AND extractor = ?)) || char(9) || path, char(10)) FROM files`,
+		ChunkerVersion, extract).Scan(&all)
 	if err != nil {
 		return nil, err
 	}
-	defer rs.Close()
 	out := map[string]fileRow{}
-	for rs.Next() {
-		var r fileRow
-		var p string
-		if err := rs.Scan(&r.id, &p, &r.size, &r.mtime, &r.hash, &r.chunker, &r.extractor, &r.verified); err != nil {
-			return nil, err
+	for rest := all.String; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		f := strings.SplitN(line, "\t", 5)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("index: unreadable file row %q", line)
 		}
-		out[p] = r
+		var r fileRow
+		var flags int64
+		for i, dst := range []*int64{&r.id, &r.size, &r.mtime, &flags} {
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("index: unreadable file row %q", line)
+			}
+			*dst = v
+		}
+		r.verified, r.current = flags&1 != 0, flags&2 != 0
+		out[f[4]] = r
 	}
-	return out, rs.Err()
+	return out, nil
 }
 
 // A plan is what a refresh has to do.
 type plan struct {
 	changed []diskFile // new or changed files, most recently modified first
 	deleted []string   // indexed paths no longer on disk
-	verify  []int64    // unverified rows whose file is unchanged
+	verify  []string   // unverified rows whose file is unchanged
 	rows    map[string]fileRow
 }
 
 // diff compares the disk with the rows.
 func (ix *Index) diff(w walkResult, rows map[string]fileRow) plan {
 	p := plan{rows: rows}
-	seen := make(map[string]bool, len(w.files))
+	matched := 0
 	for _, f := range w.files {
-		seen[f.path] = true
 		r, ok := rows[f.path]
+		if ok {
+			matched++
+		}
 		switch {
-		case !ok, r.size != f.size, r.mtime != f.mtime, r.chunker != ChunkerVersion, r.extractor != ix.extract:
+		case !ok, r.size != f.size, r.mtime != f.mtime, !r.current:
 			p.changed = append(p.changed, f)
 		case !r.verified:
-			p.verify = append(p.verify, r.id)
+			p.verify = append(p.verify, f.path)
 		}
 	}
-	for path := range rows {
-		if !seen[path] {
-			p.deleted = append(p.deleted, path)
+	if matched < len(rows) { // some indexed files are gone
+		seen := make(map[string]bool, len(w.files))
+		for _, f := range w.files {
+			seen[f.path] = true
+		}
+		for path := range rows {
+			if !seen[path] {
+				p.deleted = append(p.deleted, path)
+			}
 		}
 	}
 	sort.Strings(p.deleted)
@@ -131,7 +155,18 @@ func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 
 func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Freshness, map[string]bool, error) {
 	start := time.Now()
 	fr := Freshness{State: Fresh}
-	w := ix.walker.walk()
+	w, seq := ix.walker.walk()
+	gen, err := st.generation(ctx)
+	if err != nil {
+		return fr, nil, err
+	}
+	if st.settledSeq == seq && st.settledGen == gen {
+		// Nothing changed on disk or in the database since a refresh left
+		// nothing to do.
+		fr.Files = len(w.files)
+		fr.Elapsed = time.Since(start)
+		return fr, map[string]bool{}, nil
+	}
 	rows, err := st.cachedRows(ctx)
 	if err != nil {
 		return fr, nil, err
@@ -155,6 +190,12 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 	pending := map[string]bool{}
 	for _, f := range p.changed {
 		pending[f.path] = true
+	}
+	st.settledSeq = 0
+	if len(p.changed) == 0 {
+		if gen, err := st.generation(ctx); err == nil {
+			st.settledSeq, st.settledGen = seq, gen
+		}
 	}
 	if len(p.changed) > 0 {
 		fr.State = Partial
@@ -182,7 +223,7 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 	}
 	*p = ix.diff(w, rows)
 	if len(p.deleted) > 0 || len(p.verify) > 0 {
-		if err := st.removeAndVerify(ctx, p.deleted, p.verify); err != nil {
+		if err := st.removeAndVerify(ctx, rows, p.deleted, p.verify); err != nil {
 			return err
 		}
 		fr.Removed = len(p.deleted)
@@ -191,6 +232,11 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		return nil
 	}
 	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
+	if err == nil && len(done) >= optimizeAfter {
+		// A large update leaves the full-text index in many small segments;
+		// merging them makes every later query cheaper.
+		_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+	}
 	left := p.changed[:0]
 	for _, f := range p.changed {
 		if reindexed, ok := done[f.path]; !ok {
@@ -203,15 +249,16 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 	return err
 }
 
-// removeAndVerify drops deleted files and marks unchanged seeded files as
-// verified, in one transaction.
-func (s *store) removeAndVerify(ctx context.Context, deleted []string, verify []int64) error {
+// removeAndVerify drops deleted files and marks unchanged seeded files
+// (verify, by path) as verified, in one transaction.
+func (s *store) removeAndVerify(ctx context.Context, rows map[string]fileRow, deleted, verify []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, sqlBumpGeneration); err != nil {
+	gen, err := bump(ctx, tx)
+	if err != nil {
 		return err
 	}
 	for _, p := range deleted {
@@ -219,12 +266,20 @@ func (s *store) removeAndVerify(ctx context.Context, deleted []string, verify []
 			return err
 		}
 	}
-	for _, id := range verify {
-		if _, err := tx.ExecContext(ctx, "UPDATE files SET verified = 1 WHERE id = ?", id); err != nil {
+	set := map[string]fileRow{}
+	for _, p := range verify {
+		r := rows[p]
+		if _, err := tx.ExecContext(ctx, "UPDATE files SET verified = 1 WHERE id = ?", r.id); err != nil {
 			return err
 		}
+		r.verified = true
+		set[p] = r
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.patchRows(gen, set, deleted)
+	return nil
 }
 
 // deleteFile removes a file and everything indexed from it.
@@ -263,6 +318,10 @@ type chunkData struct {
 	match string // the text the full-text index matches
 }
 
+// optimizeAfter is how many files an update must write for the full-text
+// index to be merged into one segment afterwards.
+const optimizeAfter = 500
+
 // Batching: a transaction holds whole files, and is committed after this
 // many files or this long, whichever comes first.
 const (
@@ -286,12 +345,16 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	defer wg.Wait()
 	dctx, cancel := context.WithCancel(ctx) // the dispatcher's: cancelled when writing stops
 	defer cancel()                          // before wg.Wait: the dispatcher stops, workers finish what they hold
-	for range max(1, runtime.GOMAXPROCS(0)) {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	// ahead bounds the files read but not yet written, so memory stays flat
+	// when writing is the slower side.
+	ahead := make(chan struct{}, 4*workers)
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] <- ix.prepareFile(files[i], rows)
+				results[i] <- ix.prepareFile(st, files[i], rows)
 			}
 		}()
 	}
@@ -302,8 +365,12 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		for i := range files {
 			if dctx.Err() == nil && !expired(deadline) {
 				select {
-				case jobs <- i:
-					continue
+				case ahead <- struct{}{}:
+					select {
+					case jobs <- i:
+						continue
+					case <-dctx.Done():
+					}
 				case <-dctx.Done():
 				}
 			}
@@ -338,6 +405,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if fd.disk.path == "" { // not dispatched: out of time
 			break
 		}
+		<-ahead
 		if err := w.write(&fd, rows); err != nil {
 			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
 		}
@@ -370,9 +438,9 @@ const binaryProbe = 8000
 
 // prepareFile reads, hashes, extracts and chunks one file. It never fails:
 // a file it cannot read is recorded as skipped.
-func (ix *Index) prepareFile(f diskFile, rows map[string]fileRow) fileData {
+func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fileData {
 	fd := fileData{disk: f, language: languageOf(f.path)}
-	src, err := ix.root.ReadFile(f.path)
+	src, err := ix.readFile(f.path)
 	if err != nil {
 		fd.skipped = "unreadable: " + err.Error()
 		return fd
@@ -387,7 +455,7 @@ func (ix *Index) prepareFile(f diskFile, rows map[string]fileRow) fileData {
 	}
 	sum := sha256.Sum256(src)
 	fd.hash = hex.EncodeToString(sum[:])
-	if r, ok := rows[f.path]; ok && r.hash == fd.hash && r.chunker == ChunkerVersion && r.extractor == ix.extract {
+	if r, ok := rows[f.path]; ok && r.current && st.hashOf(r.id) == fd.hash {
 		fd.touchOnly = true
 		return fd
 	}

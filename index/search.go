@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -151,7 +152,10 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 	if err := ftsTop(andExpr, true); err != nil {
 		return nil, err
 	}
-	if len(terms) > 1 && len(cands) < want {
+	// Chunks that hold only some of the terms rank below those that hold
+	// them all; they are needed only when those are too few. (A chunk that
+	// defines a queried name comes in below, whatever it holds.)
+	if len(terms) > 1 && len(cands) < limit {
 		if err := ftsTop(orExpr, false); err != nil {
 			return nil, err
 		}
@@ -249,27 +253,24 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 	rankCandidates(kept, terms, defLines)
 	kept = dropOverlaps(kept)
 	var hits []Hit
-	files := map[string]*lineIndex{}
+	files := map[string][]byte{}
 	for _, c := range kept {
 		if len(hits) == limit {
 			break
 		}
-		li, ok := files[c.path]
+		src, ok := files[c.path]
 		if !ok {
-			src, err := ix.root.ReadFile(c.path)
-			if err == nil {
-				l := newLineIndex(src)
-				li = &l
-			}
-			files[c.path] = li
+			src, _ = ix.readFile(c.path)
+			files[c.path] = src
 		}
-		if li == nil || c.start > li.n() {
+		text, end, ok := lineSpan(src, c.start, c.end)
+		if !ok {
 			continue // gone from disk since it was indexed
 		}
-		h := Hit{Path: c.path, StartLine: c.start, EndLine: min(c.end, li.n()), Content: c.content,
+		h := Hit{Path: c.path, StartLine: c.start, EndLine: end, Content: c.content,
 			Symbol: c.symQual, SymbolKind: c.symKind, Score: c.score, Stale: s.pending[c.path]}
 		h.Match = [...]string{MatchText, MatchSymbol, MatchDefinition}[c.class]
-		h.Excerpt = excerpt(li, h.StartLine, h.EndLine)
+		h.Excerpt = excerpt(text)
 		hits = append(hits, h)
 	}
 	if hits == nil {
@@ -388,19 +389,57 @@ func dropOverlaps(cs []*candidate) []*candidate {
 	return out
 }
 
-// excerpt returns lines a to b of a file, at most maxExcerptLines lines
-// and maxExcerptBytes bytes, cut on a character boundary.
-func excerpt(li *lineIndex, a, b int) string {
-	b = min(b, a+maxExcerptLines-1)
-	t := li.text(a, b)
-	if len(t) > maxExcerptBytes {
+// lineSpan returns lines a to b of src (one-based, inclusive, without the
+// final newline) and the last line it could give: b, or the file's last
+// line when the file is shorter. ok is false when line a is past the end.
+// It reads src only as far as line b.
+func lineSpan(src []byte, a, b int) (text []byte, end int, ok bool) {
+	if a < 1 || len(src) == 0 {
+		return nil, 0, false
+	}
+	line, start := 1, 0
+	for line < a {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 || start+i+1 == len(src) {
+			return nil, 0, false
+		}
+		start += i + 1
+		line++
+	}
+	stop := start
+	for {
+		i := bytes.IndexByte(src[stop:], '\n')
+		if i < 0 {
+			return src[start:], line, true
+		}
+		if line == b || stop+i+1 == len(src) {
+			return src[start : stop+i], line, true
+		}
+		stop += i + 1
+		line++
+	}
+}
+
+// excerpt returns text cut to maxExcerptLines lines and maxExcerptBytes
+// bytes, on a character boundary, as valid UTF-8.
+func excerpt(text []byte) string {
+	n := 0
+	for i, c := range text {
+		if c == '\n' {
+			if n++; n == maxExcerptLines {
+				text = text[:i]
+				break
+			}
+		}
+	}
+	if len(text) > maxExcerptBytes {
 		n := maxExcerptBytes
-		for n > 0 && !utf8.RuneStart(t[n]) {
+		for n > 0 && !utf8.RuneStart(text[n]) {
 			n--
 		}
-		t = t[:n]
+		text = text[:n]
 	}
-	return strings.ToValidUTF8(string(t), "\uFFFD")
+	return strings.ToValidUTF8(string(text), "\uFFFD")
 }
 
 // jsonList encodes values as a JSON array, for json_each.

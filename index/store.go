@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"strings"
@@ -140,6 +141,15 @@ type store struct {
 	key  string // the identity's key
 	db   *sql.DB
 	fi   os.FileInfo // the file when it was opened, to notice a replacement
+
+	// extract is what files.extractor records for the Index's extractor.
+	extract string
+
+	// settledSeq and settledGen are the walk and the generation at which
+	// a refresh last left nothing to do (settledSeq 0: never): while both
+	// hold, the next refresh has nothing to compare. Guarded by the
+	// Index's mu.
+	settledSeq, settledGen int64
 
 	// refs counts the queries reading the store; a retired store (no
 	// longer the active one) is closed when it drops to 0. Both are
@@ -292,7 +302,46 @@ func (s *store) close() error {
 // files table runs it, so a reader can tell whether its cached rows are
 // current with one indexed read.
 const sqlBumpGeneration = `INSERT INTO meta(key, value) VALUES('generation', '1')
-	ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`
+	ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+	RETURNING CAST(value AS INTEGER)`
+
+// bump runs sqlBumpGeneration in tx and returns the new generation.
+func bump(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var g int64
+	err := tx.QueryRowContext(ctx, sqlBumpGeneration).Scan(&g)
+	return g, err
+}
+
+// hashOf returns the content hash the index holds for a file row, or ""
+// when it cannot be read.
+func (s *store) hashOf(id int64) string {
+	var h string
+	if err := s.queryRow(context.Background(), "SELECT hash FROM files WHERE id = ?", id).Scan(&h); err != nil {
+		return ""
+	}
+	return h
+}
+
+// patchRows brings the cached rows from generation gen-1 to gen, the
+// write that set rows and removed paths. When the cache is not at gen-1
+// (another process wrote in between, or nothing is cached) it is left to
+// be read again.
+func (s *store) patchRows(gen int64, set map[string]fileRow, removed []string) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.cache == nil || s.cacheGen != gen-1 {
+		return
+	}
+	// Readers may hold the old map: change a copy.
+	rows := maps.Clone(s.cache)
+	for p, r := range set {
+		rows[p] = r
+	}
+	for _, p := range removed {
+		delete(rows, p)
+	}
+	s.cache, s.cacheGen = rows, gen
+}
 
 // generation returns the number of writes the database has seen.
 func (s *store) generation(ctx context.Context) (int64, error) {
@@ -319,7 +368,7 @@ func (s *store) cachedRows(ctx context.Context) (map[string]fileRow, error) {
 	}
 	// Rows read after the generation are at least as new as it: at worst
 	// they are read again next time.
-	rows, err := s.rows(ctx)
+	rows, err := s.rows(ctx, s.extract)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +56,9 @@ type dirListing struct {
 	subdirs []string // paths of the subdirectories to enter
 	files   []string // paths of the regular files the rules keep
 	links   int
+	// stats and tooLarge are what the last walk found of the files.
+	stats    []diskFile
+	tooLarge int
 }
 
 // A walker lists a tree's files, remembering directory listings between
@@ -66,7 +70,22 @@ type walker struct {
 
 	dirs    map[string]*dirListing // directory path ("." for the root) → listing
 	ignores map[string]stamp       // ignore file path → its stamp when the listings were made
+
+	// With a watcher, a walk visits only the directories it reports
+	// changed, and the whole tree when it cannot tell or once
+	// watchBackstop has passed since the last full walk.
+	watch    *watcher
+	last     walkResult
+	lastFull time.Time // when the last trusted full walk started; zero: none
+	// seq counts the walks that may have seen a change; a walk the watcher
+	// says saw none keeps the number of the one before.
+	seq int64
 }
+
+// watchBackstop bounds how long a walker trusts its watcher alone: a full
+// walk then catches what inotify cannot see (writes through mmap, changes
+// made by another machine to a network file system).
+const watchBackstop = 2 * time.Second
 
 // A stamp is what the walk compares to notice a changed file.
 type stamp struct{ size, mtime int64 }
@@ -79,15 +98,90 @@ func newWalker(dir string, newMatcher func() matcher, maxSize int64) *walker {
 // larger than the size cap. It never follows a symbolic link, so nothing
 // outside the root is listed; it reads directory entries and file status
 // only, and reads a directory's entries only when its mtime changed since
-// the last walk.
-func (w *walker) walk() walkResult {
-	if w.dirs != nil {
-		if res, ok := w.scan(true); ok {
-			return res
+// the last walk. seq is the walk's number: two walks with the same
+// number saw the same tree (by the watcher's account, nothing changed in
+// between).
+func (w *walker) walk() (res walkResult, seq int64) {
+	if w.watch != nil && w.dirs != nil && !w.lastFull.IsZero() && time.Since(w.lastFull) < watchBackstop {
+		if res, unchanged, ok := w.watched(); ok {
+			if !unchanged {
+				w.seq++
+			}
+			return res, w.seq
 		}
 	}
-	res, _ := w.scan(false)
-	return res
+	w.seq++
+	start := time.Now()
+	if w.watch != nil {
+		w.watch.drain() // a full walk sees everything these report
+	}
+	ok := false
+	if w.dirs != nil {
+		res, ok = w.scan(true)
+	}
+	if !ok {
+		res, _ = w.scan(false)
+	}
+	w.last, w.lastFull = res, time.Time{}
+	if w.watch != nil {
+		// Trust the watcher from this walk on only if it watched every
+		// directory while the walk ran; otherwise the next walk is full too.
+		added := 0
+		for rel := range w.dirs {
+			a, err := w.watch.add(rel, w.abs(rel))
+			if err != nil {
+				w.watch.close()
+				w.watch = nil
+				return res, w.seq
+			}
+			if a {
+				added++
+			}
+		}
+		if added == 0 {
+			w.lastFull = start
+		}
+	}
+	return res, w.seq
+}
+
+// watched brings the last walk up to date from the watcher's events,
+// visiting only the directories they name. ok is false when a full walk is
+// needed: the watcher cannot tell, an ignore file changed, or a directory
+// was added or removed.
+func (w *walker) watched() (res walkResult, unchanged, ok bool) {
+	dirty, rescan, err := w.watch.drain()
+	if err != nil || rescan || w.stampOf(excludeFile) != w.ignores[excludeFile] {
+		return res, false, false
+	}
+	if len(dirty) == 0 {
+		return w.last, true, true
+	}
+	var m matcher
+	match := func(p string, isDir bool) bool {
+		if m == nil {
+			m = w.newMatcher()
+		}
+		return m.Match(p, isDir)
+	}
+	for d := range dirty {
+		old := w.dirs[d]
+		if old == nil {
+			return res, false, false
+		}
+		v := w.visit(d, old, match)
+		if v.listing == nil || !slices.Equal(v.listing.subdirs, old.subdirs) {
+			return res, false, false
+		}
+		w.dirs[d] = v.listing
+	}
+	for _, l := range w.dirs {
+		res.files = append(res.files, l.stats...)
+		res.tooLarge += l.tooLarge
+		res.links += l.links
+	}
+	w.last = res
+	return res, false, true
 }
 
 func (w *walker) abs(rel string) string {
@@ -99,47 +193,56 @@ func (w *walker) abs(rel string) string {
 
 // scan walks the tree, with cached reusing the listings of directories
 // whose mtime is unchanged. ok is false when, with cached, an ignore file
-// changed, appeared or went: every directory must then be read again.
+// changed, appeared or went: every directory must then be read again. The
+// directories of one depth are visited on every CPU.
 func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	exclude := w.stampOf(excludeFile)
 	if cached && exclude != w.ignores[excludeFile] {
 		return res, false
 	}
+	var mu sync.Mutex // the matcher is not safe for concurrent use
 	var m matcher
-	mf := func() matcher {
+	match := func(p string, isDir bool) bool {
+		mu.Lock()
+		defer mu.Unlock()
 		if m == nil {
 			m = w.newMatcher()
 		}
-		return m
+		return m.Match(p, isDir)
 	}
 	dirs := make(map[string]*dirListing, len(w.dirs))
-	var order []*dirListing
-	var visit func(rel string)
-	visit = func(rel string) {
-		var l *dirListing
-		if cached {
-			fi, err := os.Lstat(w.abs(rel))
-			if err != nil || !fi.IsDir() {
-				return
-			}
-			if old := w.dirs[rel]; old != nil && !old.racy && fi.ModTime().UnixNano() == old.mtime {
-				l = old
-			}
+	level := []string{"."}
+	for len(level) > 0 {
+		visited := make([]visitResult, len(level))
+		workers := min(runtime.GOMAXPROCS(0), len(level)/16+1)
+		var wg sync.WaitGroup
+		for i := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := i; j < len(level); j += workers {
+					var old *dirListing
+					if cached {
+						old = w.dirs[level[j]]
+					}
+					visited[j] = w.visit(level[j], old, match)
+				}
+			}()
 		}
-		if l == nil {
-			if l = w.list(rel, mf); l == nil {
-				return
+		wg.Wait()
+		var next []string
+		for j, v := range visited {
+			if v.listing == nil {
+				continue
 			}
+			dirs[level[j]] = v.listing
+			res.links += v.listing.links
+			res.tooLarge += v.tooLarge
+			res.files = append(res.files, v.files...)
+			next = append(next, v.listing.subdirs...)
 		}
-		dirs[rel] = l
-		order = append(order, l)
-		res.links += l.links
-		for _, sd := range l.subdirs {
-			visit(sd)
-		}
+		level = next
 	}
-	visit(".")
-	w.statAll(order, &res)
 	ignores := map[string]stamp{excludeFile: exclude}
 	for _, f := range res.files {
 		if f.path == ignoreFile || strings.HasSuffix(f.path, "/"+ignoreFile) {
@@ -153,85 +256,77 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	return res, true
 }
 
-// statAll stats the files of the listings, on every CPU for a large tree.
-func (w *walker) statAll(ls []*dirListing, res *walkResult) {
-	var paths []string
-	for _, l := range ls {
-		paths = append(paths, l.files...)
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(paths)/256+1)
-	parts := make([]walkResult, workers)
-	var wg sync.WaitGroup
-	for i := range workers {
-		lo, hi := i*len(paths)/workers, (i+1)*len(paths)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.statFiles(paths[lo:hi], &parts[i])
-		}()
-	}
-	wg.Wait()
-	for _, p := range parts {
-		res.files = append(res.files, p.files...)
-		res.tooLarge += p.tooLarge
-	}
+// A visitResult is one directory's part of a walk.
+type visitResult struct {
+	listing  *dirListing // nil when the directory is gone or not one
+	files    []diskFile
+	tooLarge int
 }
 
-// list reads a directory's entries and keeps those the rules keep.
-func (w *walker) list(rel string, mf func() matcher) *dirListing {
-	f, err := os.Open(w.abs(rel))
+// visit reads one directory: its listing (old's, when its mtime has not
+// changed) and the status of its files. A directory that is a symbolic
+// link is not entered.
+func (w *walker) visit(rel string, old *dirListing, match func(string, bool) bool) visitResult {
+	var v visitResult
+	d, err := openDir(w.abs(rel))
 	if err != nil {
-		return nil
+		return v
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.IsDir() {
-		return nil
+	defer d.close()
+	mtime, read, err := d.mtime()
+	if err != nil {
+		return v
 	}
-	read := time.Now()
-	entries, _ := f.ReadDir(-1)
-	l := &dirListing{mtime: fi.ModTime().UnixNano()}
-	l.racy = read.Sub(fi.ModTime()) < racyWindow
-	for _, e := range entries {
-		name := e.Name()
-		if !validName(name) {
-			continue
+	l := old
+	if l == nil || l.racy || l.mtime != mtime {
+		entries, err := d.entries()
+		if err != nil {
+			return v
 		}
-		p := name
-		if rel != "." {
-			p = rel + "/" + name
+		l = &dirListing{mtime: mtime, racy: isRacy(read, mtime)}
+		for _, e := range entries {
+			name := e.Name()
+			if !validName(name) {
+				continue
+			}
+			p := name
+			if rel != "." {
+				p = rel + "/" + name
+			}
+			t := e.Type()
+			switch {
+			case t&fs.ModeSymlink != 0:
+				l.links++
+			case t.IsDir():
+				if !skipDirs[name] && !match(p, true) {
+					l.subdirs = append(l.subdirs, p)
+				}
+			case t.IsRegular():
+				if !match(p, false) {
+					l.files = append(l.files, p)
+				}
+			}
 		}
-		t := e.Type()
+	}
+	v.listing = l
+	d.statFiles(l.files, func(p string, size, mtime int64, regular bool) {
 		switch {
-		case t&fs.ModeSymlink != 0:
-			l.links++
-		case t.IsDir():
-			if !skipDirs[name] && !mf().Match(p, true) {
-				l.subdirs = append(l.subdirs, p)
-			}
-		case t.IsRegular():
-			if !mf().Match(p, false) {
-				l.files = append(l.files, p)
-			}
+		case !regular:
+		case size > w.maxSize:
+			v.tooLarge++
+		default:
+			v.files = append(v.files, diskFile{path: p, size: size, mtime: mtime})
 		}
-	}
-	return l
+	})
+	l.stats, l.tooLarge = v.files, v.tooLarge
+	return v
 }
 
-// statFiles appends the files that are still regular files within the
-// size cap.
-func (w *walker) statFiles(paths []string, res *walkResult) {
-	for _, p := range paths {
-		fi, err := os.Lstat(w.abs(p))
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if fi.Size() > w.maxSize {
-			res.tooLarge++
-			continue
-		}
-		res.files = append(res.files, diskFile{path: p, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
-	}
+// isRacy reports whether a timestamp is too close to the moment it was
+// read to be trusted.
+func isRacy(read time.Time, mtime int64) bool {
+	d := read.Sub(time.Unix(0, mtime))
+	return d >= 0 && d < racyWindow
 }
 
 // stampOf returns the stamp of a file, or the zero stamp when it is

@@ -13,6 +13,8 @@ type writer struct {
 	extract string // what files.extractor records
 	tx      *sql.Tx
 	stmts   map[string]*sql.Stmt
+	gen     int64              // the generation the open transaction makes
+	written map[string]fileRow // the rows the open transaction writes
 }
 
 func (s *store) newWriter(ctx context.Context, extract string) *writer {
@@ -43,7 +45,8 @@ func (w *writer) begin() error {
 	}
 	w.tx = tx
 	w.stmts = map[string]*sql.Stmt{}
-	_, err = tx.ExecContext(w.ctx, sqlBumpGeneration)
+	w.written = map[string]fileRow{}
+	w.gen, err = bump(w.ctx, tx)
 	return err
 }
 
@@ -68,6 +71,9 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 	}
 	p := fd.disk.path
 	if fd.touchOnly {
+		r := rows[p]
+		r.size, r.mtime, r.verified = fd.disk.size, fd.disk.mtime, true
+		w.written[p] = r
 		_, err := w.exec(sqlTouchFile, fd.disk.size, fd.disk.mtime, p)
 		return err
 	}
@@ -85,6 +91,7 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 	if err != nil {
 		return err
 	}
+	w.written[p] = fileRow{id: fileID, size: fd.disk.size, mtime: fd.disk.mtime, current: true, verified: true}
 	symIDs := make([]int64, len(fd.syms))
 	for i := range fd.syms {
 		s := &fd.syms[i]
@@ -142,7 +149,10 @@ func (w *writer) commit() error {
 		st.Close()
 	}
 	err := w.tx.Commit()
-	w.tx, w.stmts = nil, nil
+	if err == nil {
+		w.s.patchRows(w.gen, w.written, nil)
+	}
+	w.tx, w.stmts, w.written = nil, nil, nil
 	return err
 }
 
@@ -155,5 +165,5 @@ func (w *writer) abort() {
 		st.Close()
 	}
 	w.tx.Rollback()
-	w.tx, w.stmts = nil, nil
+	w.tx, w.stmts, w.written = nil, nil, nil
 }
