@@ -490,6 +490,19 @@ func BenchmarkProcessWarmSearch(b *testing.B) {
 	b.ReportMetric(medianMS(times), "p50-ms")
 }
 
+// BenchmarkProcessStart is the cost of starting the helper process
+// itself, to subtract from BenchmarkProcessWarmSearch (a cortex binary
+// starts faster than this test binary).
+func BenchmarkProcessStart(b *testing.B) {
+	dir := b.TempDir()
+	var times []time.Duration
+	for range b.N {
+		_, took := runProcess(b, dir, "noop")
+		times = append(times, took)
+	}
+	b.ReportMetric(medianMS(times), "p50-ms")
+}
+
 // BenchmarkRipgrep runs `rg -n` over the same tree for the same queries,
 // for comparison with BenchmarkProcessWarmSearch.
 func BenchmarkRipgrep(b *testing.B) {

@@ -42,6 +42,30 @@ func runHelper(h string) int {
 	args := strings.Fields(h)
 	dir := os.Getenv("CODECORTEX_INDEX_TEST_DIR")
 	switch args[0] {
+	case "noop":
+		return 0
+	case "phases":
+		ctx := context.Background()
+		t0 := time.Now()
+		ix, _ := Open(Options{Dir: dir})
+		t1 := time.Now()
+		ix.mu.Lock()
+		st, _, _, err := ix.activate(ctx)
+		if text, err := st.meta(ctx, "listings"); err == nil {
+			ix.walker.load(text)
+		}
+		t2 := time.Now()
+		w, _ := ix.walker.walk()
+		t3 := time.Now()
+		rows, _ := st.cachedRows(ctx)
+		t4 := time.Now()
+		p := ix.diff(w, rows)
+		t5 := time.Now()
+		ix.mu.Unlock()
+		res, _ := ix.Search(ctx, strings.Join(args[1:], " "), SearchOptions{})
+		t6 := time.Now()
+		fmt.Printf("open %v activate %v walk %v rows %v diff %v search %v err=%v changed=%d hits=%d\n", t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3), t5.Sub(t4), t6.Sub(t5), err, len(p.changed), len(res.Hits))
+		return 0
 	case "build", "search":
 		ix, err := Open(Options{Dir: dir})
 		if err != nil {

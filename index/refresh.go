@@ -155,6 +155,11 @@ func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 
 func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Freshness, map[string]bool, error) {
 	start := time.Now()
 	fr := Freshness{State: Fresh}
+	if ix.walker.dirs == nil { // a new process: start from the listings the last one saved
+		if text, err := st.meta(ctx, "listings"); err == nil {
+			ix.walker.load(text)
+		}
+	}
 	w, seq := ix.walker.walk()
 	gen, err := st.generation(ctx)
 	if err != nil {
@@ -179,12 +184,20 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 		}
 		if ok {
 			err = ix.apply(ctx, st, w, &p, deadline, &fr)
+			if err == nil {
+				ix.saveListings(ctx, st)
+			}
 			ix.unlock()
 			if err != nil {
 				return fr, nil, err
 			}
 		} else {
 			fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
+		}
+	} else if ix.walker.changed {
+		if ok, err := tryLock(ix.lockF); ok && err == nil {
+			ix.saveListings(ctx, st)
+			ix.unlock()
 		}
 	}
 	pending := map[string]bool{}
@@ -211,6 +224,19 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 	fr.Files = len(w.files)
 	fr.Elapsed = time.Since(start)
 	return fr, pending, nil
+}
+
+// saveListings records the walker's directory listings in the database, so
+// that the next process to open the index reads only the directories that
+// changed since. The writer lock is held; a failure only costs that process
+// a full walk.
+func (ix *Index) saveListings(ctx context.Context, st *store) {
+	if !ix.walker.changed {
+		return
+	}
+	if err := st.setMeta(ctx, map[string]string{"listings": ix.walker.encode()}); err == nil {
+		ix.walker.changed = false
+	}
 }
 
 // apply carries out a plan under the writer lock. It re-reads the rows

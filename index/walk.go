@@ -2,12 +2,15 @@ package index
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -80,6 +83,9 @@ type walker struct {
 	// seq counts the walks that may have seen a change; a walk the watcher
 	// says saw none keeps the number of the one before.
 	seq int64
+	// changed reports that the listings changed since they were last
+	// saved (see encode), so the next process need not read them again.
+	changed bool
 }
 
 // watchBackstop bounds how long a walker trusts its watcher alone: a full
@@ -123,7 +129,7 @@ func (w *walker) walk() (res walkResult, seq int64) {
 		res, _ = w.scan(false)
 	}
 	w.last, w.lastFull = res, time.Time{}
-	if w.watch != nil {
+	if w.watch != nil && w.seq > 1 { // not worth it for an index asked only once
 		// Trust the watcher from this walk on only if it watched every
 		// directory while the walk ran; otherwise the next walk is full too.
 		added := 0
@@ -172,6 +178,9 @@ func (w *walker) watched() (res walkResult, unchanged, ok bool) {
 		v := w.visit(d, old, match)
 		if v.listing == nil || !slices.Equal(v.listing.subdirs, old.subdirs) {
 			return res, false, false
+		}
+		if v.relisted {
+			w.changed = true
 		}
 		w.dirs[d] = v.listing
 	}
@@ -235,6 +244,9 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 			if v.listing == nil {
 				continue
 			}
+			if v.relisted {
+				w.changed = true
+			}
 			dirs[level[j]] = v.listing
 			res.links += v.listing.links
 			res.tooLarge += v.tooLarge
@@ -252,6 +264,9 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	if cached && !maps.Equal(ignores, w.ignores) {
 		return walkResult{}, false
 	}
+	if !cached || len(dirs) != len(w.dirs) {
+		w.changed = true
+	}
 	w.dirs, w.ignores = dirs, ignores
 	return res, true
 }
@@ -259,6 +274,7 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 // A visitResult is one directory's part of a walk.
 type visitResult struct {
 	listing  *dirListing // nil when the directory is gone or not one
+	relisted bool        // its entries were read (not reused)
 	files    []diskFile
 	tooLarge int
 }
@@ -284,6 +300,7 @@ func (w *walker) visit(rel string, old *dirListing, match func(string, bool) boo
 			return v
 		}
 		l = &dirListing{mtime: mtime, racy: isRacy(read, mtime)}
+		v.relisted = true
 		for _, e := range entries {
 			name := e.Name()
 			if !validName(name) {
@@ -320,6 +337,114 @@ func (w *walker) visit(rel string, old *dirListing, match func(string, bool) boo
 	})
 	l.stats, l.tooLarge = v.files, v.tooLarge
 	return v
+}
+
+// listingsVersion starts the text encode writes; another first line is
+// not read.
+const listingsVersion = "listings 1"
+
+// encode writes the listings and the ignore files' stamps as text, a
+// record a line (names hold no control characters):
+//
+//	I size mtime path     an ignore file's stamp
+//	D mtime links path    a directory (mtime 0: read it again)
+//	S name                a subdirectory of the directory above
+//	F name                a file of the directory above
+func (w *walker) encode() string {
+	var b strings.Builder
+	b.WriteString(listingsVersion + "\n")
+	for p, st := range w.ignores {
+		fmt.Fprintf(&b, "I %d %d %s\n", st.size, st.mtime, p)
+	}
+	for rel, l := range w.dirs {
+		mtime := l.mtime
+		if l.racy {
+			mtime = 0
+		}
+		fmt.Fprintf(&b, "D %d %d %s\n", mtime, l.links, rel)
+		for _, s := range l.subdirs {
+			b.WriteString("S " + path.Base(s) + "\n")
+		}
+		for _, f := range l.files {
+			b.WriteString("F " + path.Base(f) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// load takes listings encode wrote, as if this walker had made them; it
+// does nothing when they cannot be read.
+func (w *walker) load(text string) {
+	line, rest, _ := strings.Cut(text, "\n")
+	if line != listingsVersion {
+		return
+	}
+	dirs := map[string]*dirListing{}
+	ignores := map[string]stamp{}
+	var cur *dirListing
+	var curRel string
+	join := func(name string) string {
+		if curRel == "." {
+			return name
+		}
+		return curRel + "/" + name
+	}
+	for rest != "" {
+		line, rest, _ = strings.Cut(rest, "\n")
+		if len(line) < 3 || line[1] != ' ' {
+			return
+		}
+		switch line[0] {
+		case 'I', 'D':
+			f := strings.SplitN(line[2:], " ", 3)
+			if len(f) != 3 {
+				return
+			}
+			a, err1 := strconv.ParseInt(f[0], 10, 64)
+			b, err2 := strconv.ParseInt(f[1], 10, 64)
+			if err1 != nil || err2 != nil {
+				return
+			}
+			if line[0] == 'I' {
+				ignores[f[2]] = stamp{a, b}
+				continue
+			}
+			if !validRel(f[2]) {
+				return
+			}
+			curRel, cur = f[2], &dirListing{mtime: a, links: int(b)}
+			dirs[curRel] = cur
+		case 'S', 'F':
+			if cur == nil || !validRel(line[2:]) || strings.Contains(line[2:], "/") {
+				return
+			}
+			if line[0] == 'S' {
+				cur.subdirs = append(cur.subdirs, join(line[2:]))
+			} else {
+				cur.files = append(cur.files, join(line[2:]))
+			}
+		default:
+			return
+		}
+	}
+	if dirs["."] == nil {
+		return
+	}
+	w.dirs, w.ignores = dirs, ignores
+}
+
+// validRel reports whether p is "." or a relative path of valid names,
+// none of them "." or "..": a path that stays inside the root.
+func validRel(p string) bool {
+	if p == "." {
+		return true
+	}
+	for _, e := range strings.Split(p, "/") {
+		if e == "" || e == "." || e == ".." || !validName(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // isRacy reports whether a timestamp is too close to the moment it was
