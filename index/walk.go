@@ -86,6 +86,8 @@ type walker struct {
 	// changed reports that the listings changed since they were last
 	// saved (see encode), so the next process need not read them again.
 	changed bool
+	// fromEvents counts the walks the watcher's events answered.
+	fromEvents int
 }
 
 // watchBackstop bounds how long a walker trusts its watcher alone: a full
@@ -113,6 +115,7 @@ func (w *walker) walk() (res walkResult, seq int64) {
 			if !unchanged {
 				w.seq++
 			}
+			w.fromEvents++
 			return res, w.seq
 		}
 	}

@@ -1,10 +1,14 @@
 package index
 
 import (
+	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -83,4 +87,69 @@ func FuzzWalkerLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWatcher: once the index has walked the tree with every directory
+// watched, queries learn of changes from inotify's events, and see every
+// kind of change.
+func TestWatcher(t *testing.T) {
+	dir := writeTree(t, project)
+	ix := openTest(t, dir, nil)
+	if ix.walker.watch == nil {
+		t.Skip("no inotify here")
+	}
+	ctx := context.Background()
+	for range 3 { // the first walk sets up nothing, the second watches, the third is trusted
+		if _, err := ix.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := ix.walker.fromEvents
+	find := func(t *testing.T, q string) []string {
+		t.Helper()
+		res, err := ix.Search(ctx, q, SearchOptions{})
+		if err != nil || res.Freshness.State != Fresh {
+			t.Fatalf("search %q: %+v, %v", q, res.Freshness, err)
+		}
+		got := hitPaths(res.Hits)
+		sort.Strings(got)
+		return got
+	}
+	writeFile(t, dir, "web/server.go", project["web/server.go"]+"// numbat\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"web/server.go"}) {
+		t.Errorf("after an edit: %v", got)
+	}
+	if ix.walker.fromEvents == before {
+		t.Error("the edit was not learnt from the watcher's events")
+	}
+	writeFile(t, dir, "web/more.go", "// numbat too\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"web/more.go", "web/server.go"}) {
+		t.Errorf("after a new file: %v", got)
+	}
+	writeFile(t, dir, "brand/new/dir.go", "// numbat deep\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"brand/new/dir.go", "web/more.go", "web/server.go"}) {
+		t.Errorf("after a new directory: %v", got)
+	}
+	if err := os.Rename(filepath.Join(dir, "brand"), filepath.Join(dir, "renamed")); err != nil {
+		t.Fatal(err)
+	}
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"renamed/new/dir.go", "web/more.go", "web/server.go"}) {
+		t.Errorf("after renaming a directory: %v", got)
+	}
+	writeFile(t, dir, ".gitignore", "web/\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"renamed/new/dir.go"}) {
+		t.Errorf("after ignoring web/: %v", got)
+	}
+	if err := os.Remove(filepath.Join(dir, "renamed/new/dir.go")); err != nil {
+		t.Fatal(err)
+	}
+	if got := find(t, "numbat"); len(got) != 0 {
+		t.Errorf("after a delete: %v", got)
+	}
+	later := time.Now().Add(time.Minute)
+	writeFile(t, dir, "auth/session.go", strings.Replace(project["auth/session.go"], "Refresh", "Renew", -1))
+	os.Chtimes(filepath.Join(dir, "auth/session.go"), later, later)
+	if res, _ := ix.Lookup(ctx, "Renew"); len(res.Definitions) != 1 {
+		t.Errorf("after an edit and a touch: %+v", res.Definitions)
+	}
 }
