@@ -44,9 +44,10 @@ const (
 type Provider struct {
 	opts Options
 
-	mu  sync.Mutex
-	ix  *Index
-	own bool // the provider opened ix and closes it
+	mu     sync.Mutex
+	ix     *Index
+	own    bool // the provider opened ix and closes it
+	closed bool
 }
 
 // NewProvider returns a provider over the index opts describes, opened on
@@ -59,10 +60,12 @@ func (ix *Index) Provider() *Provider { return &Provider{opts: ix.opts, ix: ix} 
 // Name returns "local-index".
 func (p *Provider) Name() string { return ProviderName }
 
-// Close closes the index if the provider opened it.
+// Close closes the index if the provider opened it; Gather then fails
+// with ErrClosed.
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.closed = true
 	if p.own && p.ix != nil {
 		err := p.ix.Close()
 		p.ix = nil
@@ -74,6 +77,9 @@ func (p *Provider) Close() error {
 func (p *Provider) index() (*Index, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed && p.own {
+		return nil, ErrClosed
+	}
 	if p.ix == nil {
 		ix, err := Open(p.opts)
 		if err != nil {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,16 @@ func TestProviderPartial(t *testing.T) {
 		if stale := r.Path == "auth/session.go"; r.Stale != stale {
 			t.Errorf("record %s: stale %v, want %v", r.Location(), r.Stale, stale)
 		}
+	}
+}
+
+func TestProviderClosed(t *testing.T) {
+	p := NewProvider(Options{Dir: writeTree(t, project)})
+	if _, err := p.Gather(context.Background(), evidence.Query{Text: "session"}); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	if _, err := p.Gather(context.Background(), evidence.Query{Text: "session"}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Gather after Close: %v, want ErrClosed", err)
 	}
 }

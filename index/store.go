@@ -38,6 +38,9 @@ const SchemaVersion = 1
 //   - chunks_fts: the full-text index (FTS5, contentless, Porter stemming
 //     over unicode61), one row per chunk with the chunk's rowid, matching the
 //     chunk's text plus the identifier sub-tokens it spells.
+//   - meta: the identity the database belongs to ("identity", "key"), a
+//     count of the writes it has seen ("generation"), and the walk's
+//     directory listings ("listings").
 const schema = `
 CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
