@@ -521,3 +521,60 @@ func BenchmarkRipgrep(b *testing.B) {
 	}
 	b.ReportMetric(medianMS(times), "p50-ms")
 }
+
+// TestNamesInCobra asks "where is X defined?" for 20 names of
+// github.com/spf13/cobra v1.10.2 (from the module cache) with no precision
+// index: the lookup and the text search must both put the definition
+// first. Symbols come from go/parser here, standing in for the tree-sitter
+// extractor.
+func TestNamesInCobra(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads github.com/spf13/cobra from the module cache")
+	}
+	goPath := testtool.Require(t, "go", "install Go")
+	ctx := context.Background()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goPath,
+		Args: []string{"mod", "download", "-json", "github.com/spf13/cobra@v1.10.2"}, Dir: os.TempDir(), Env: os.Environ()})
+	var info struct{ Dir string }
+	if err != nil || json.Unmarshal(res.Stdout, &info) != nil || info.Dir == "" {
+		t.Skipf("github.com/spf13/cobra@v1.10.2 is not available: %v %s", err, res.Stderr)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(info.Dir)); err != nil {
+		t.Fatal(err)
+	}
+	ix := openTest(t, dir, func(o *Options) { o.Extract = goExtract })
+	names := []struct{ name, file string }{
+		{"Command", "command.go"}, {"Command.Execute", "command.go"}, {"ExecuteC", "command.go"},
+		{"AddCommand", "command.go"}, {"PersistentFlags", "command.go"}, {"MinimumNArgs", "args.go"},
+		{"ExactArgs", "args.go"}, {"RangeArgs", "args.go"}, {"OnInitialize", "cobra.go"},
+		{"GenBashCompletion", "bash_completions.go"}, {"GenZshCompletion", "zsh_completions.go"},
+		{"GenFishCompletion", "fish_completions.go"}, {"GenPowerShellCompletion", "powershell_completions.go"},
+		{"MarkFlagRequired", "shell_completions.go"}, {"RegisterFlagCompletionFunc", "completions.go"},
+		{"ShellCompDirective", "completions.go"}, {"CompletionOptions", "completions.go"}, {"Group", "command.go"},
+		{"CheckErr", "cobra.go"}, {"doc.GenMarkdownTree", "doc/md_docs.go"},
+	}
+	lookupFirst, searchFirst := 0, 0
+	for _, n := range names {
+		res, err := ix.Lookup(ctx, n.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Definitions) > 0 && res.Definitions[0].Path == n.file {
+			lookupFirst++
+		} else {
+			t.Errorf("Lookup(%q): first %+v, want a definition in %s", n.name, res.Definitions, n.file)
+		}
+		q := n.name[strings.LastIndexByte(n.name, '.')+1:]
+		sres, err := ix.Search(ctx, q, SearchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sres.Hits) > 0 && sres.Hits[0].Path == n.file && sres.Hits[0].Match == MatchDefinition {
+			searchFirst++
+		} else {
+			t.Errorf("Search(%q): hits %v, want the definition in %s first", q, hitPaths(sres.Hits), n.file)
+		}
+	}
+	t.Logf("definition first: lookup %d/%d, search %d/%d", lookupFirst, len(names), searchFirst, len(names))
+}
