@@ -125,11 +125,11 @@ func Open(opts Options) (*Index, error) {
 	}
 	ix := &Index{opts: opts, root: root, stores: map[string]*store{}, extract: opts.extractor()}
 	ix.walker = newWalker(root.Dir(), func() matcher { return newMatcher(root.FS()) }, opts.maxFileSize())
-	ix.walker.watch = newWatcher()
 	if err := ix.prepareStorage(); err != nil {
 		root.Close()
 		return nil, err
 	}
+	ix.walker.watch = newWatcher()
 	return ix, nil
 }
 

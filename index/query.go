@@ -484,7 +484,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		return st, err
 	}
 	st.SizeBytes = fileSize(s.path) + fileSize(s.path+"-wal")
-	w, _ := ix.walker.walk()
+	w, _ := ix.walk(ctx, s)
 	rows, err := s.cachedRows(ctx)
 	if err != nil {
 		return st, err

@@ -155,12 +155,7 @@ func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 
 func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Freshness, map[string]bool, error) {
 	start := time.Now()
 	fr := Freshness{State: Fresh}
-	if ix.walker.dirs == nil { // a new process: start from the listings the last one saved
-		if text, err := st.meta(ctx, "listings"); err == nil {
-			ix.walker.load(text)
-		}
-	}
-	w, seq := ix.walker.walk()
+	w, seq := ix.walk(ctx, st)
 	gen, err := st.generation(ctx)
 	if err != nil {
 		return fr, nil, err
@@ -224,6 +219,17 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 	fr.Files = len(w.files)
 	fr.Elapsed = time.Since(start)
 	return fr, pending, nil
+}
+
+// walk walks the tree, starting a new process's walker from the listings
+// the last one saved in st. ix.mu is held.
+func (ix *Index) walk(ctx context.Context, st *store) (walkResult, int64) {
+	if ix.walker.dirs == nil {
+		if text, err := st.meta(ctx, "listings"); err == nil {
+			ix.walker.load(text)
+		}
+	}
+	return ix.walker.walk()
 }
 
 // saveListings records the walker's directory listings in the database, so
