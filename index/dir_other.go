@@ -1,0 +1,60 @@
+//go:build !linux
+
+package index
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+)
+
+// A dirHandle is an open directory of the tree.
+type dirHandle struct {
+	f   *os.File
+	abs string
+}
+
+// openDir opens the directory at abs; a symbolic link is refused.
+func openDir(abs string) (*dirHandle, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: fs.ErrInvalid}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &dirHandle{f, abs}, nil
+}
+
+func (d *dirHandle) close() { d.f.Close() }
+
+// mtime returns the directory's mtime and when it was read.
+func (d *dirHandle) mtime() (int64, time.Time, error) {
+	read := time.Now()
+	fi, err := d.f.Stat()
+	if err != nil {
+		return 0, read, err
+	}
+	return fi.ModTime().UnixNano(), read, nil
+}
+
+func (d *dirHandle) entries() ([]fs.DirEntry, error) { return d.f.ReadDir(-1) }
+
+// statFiles stats the files at paths (in this directory), calling fn with
+// each one's size, mtime and whether it is a regular file; files that are
+// gone are skipped.
+func (d *dirHandle) statFiles(paths []string, fn func(p string, size, mtime int64, regular bool)) {
+	for _, p := range paths {
+		fi, err := os.Lstat(filepath.Join(d.abs, path.Base(p)))
+		if err != nil {
+			continue
+		}
+		fn(p, fi.Size(), fi.ModTime().UnixNano(), fi.Mode().IsRegular())
+	}
+}

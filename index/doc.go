@@ -1,0 +1,83 @@
+// Package index gives a project a local, persistent index that answers
+// "where is X defined?" and ranked text searches with no precision index
+// and no network, and is brought up to date with the files on disk before
+// every answer.
+//
+// # Layers
+//
+// The index is a SQLite database (FTS5, through the pure-Go driver
+// modernc.org/sqlite) under .codecortex/index of the project. It holds:
+//
+//   - files: path, language, size, mtime and the SHA-256 of the content;
+//   - symbols and imports, as an extractor ([Options.Extract]) reads them
+//     from each file: name, kind, container, package, signature, exported
+//     flag, the range of the name and of the whole definition;
+//   - chunks, cut around the outermost functions, classes and types (with
+//     the comments above them), oversized ones cut at their inner
+//     definitions or in windows, and the rest in line windows that overlap
+//     a little; each records code or prose, the chunker version and the
+//     symbol it is aligned to;
+//   - a full-text index over the chunks that matches their text plus the
+//     identifier sub-tokens they spell ([SubTokens]: validateSession also
+//     matches "validate session", HTTPServer "http server"), bounded and
+//     without repeats. The text itself is not stored: every excerpt is read
+//     from the file on disk.
+//
+// Without an extractor the index is text only: line windows, no symbols.
+//
+// # Identity
+//
+// An index belongs to an [Identity]: repository, worktree, branch and
+// commit, read from git's own files (HEAD, refs, packed-refs, the .git file
+// of a linked worktree) without running git; a detached HEAD and a
+// directory outside git are identities too. Each identity has its own
+// database, so results from one branch never reach another. A new identity
+// starts as a copy of the most recently used database, every file in it
+// marked unverified: the refresh checks each against the disk (size and
+// mtime) and reindexes only those that differ, so a checkout or a commit
+// costs the files it changed. Until a copied file is checked it answers
+// nothing. Switching back reuses the branch's database. At most
+// [Options.KeepIndexes] databases are kept, never the active one.
+//
+// # Freshness
+//
+// Every query first walks the tree (honouring .gitignore files, never
+// following a symbolic link, leaving out binaries and files over
+// [Options.MaxFileSize]), compares size and mtime with the stored rows,
+// hashes only what changed, reindexes changed and new files and drops
+// deleted ones, most recently modified first, within [Options.Budget]. What
+// does not fit is reported in the answer's [Freshness] as partial, with the
+// pending files; an edited pending file still answers, marked stale, and a
+// file never indexed for this identity does not. A directory's entries are
+// read again only when its mtime changed (the listings are kept in the
+// database for the next process), and on Linux an open Index learns of
+// changes from inotify, walking the whole tree when it cannot tell and at
+// least every two seconds. A timestamp too close to the moment it was read
+// is not trusted.
+//
+// # Concurrency and damage
+//
+// The database runs in WAL mode: readers see the last committed state
+// while a writer works. One process writes at a time, under an advisory
+// lock on .codecortex/index/lock; a query that cannot get it within its
+// budget answers from what is committed and says so. A transaction holds
+// whole files. Databases are built under a temporary name and linked into
+// place, so a database file always has its schema. The schema is versioned
+// ([SchemaVersion]): a database written by a newer version is refused with
+// a [*SchemaError] and never modified; an older one is rebuilt. A damaged
+// database (garbage, truncated, or failing PRAGMA quick_check, which
+// [Index.Update] runs in full) is rebuilt, and the answer's diagnostics say
+// so. An Index is safe for concurrent use.
+//
+// # Queries
+//
+// [Index.Lookup] finds definitions by name, with "Type.Method",
+// "package.Name" and case-insensitive fallbacks. [Index.Search] ranks
+// chunks by BM25 with the query expanded by the same sub-token splitter:
+// chunks defining a name the query spells first, then chunks of a symbol
+// whose name holds a query word, then the rest. [Index.Outline] lists the
+// definitions under a path. [Provider] serves both as an
+// [github.com/codecortex/codecortex/evidence.Provider] named "local-index":
+// definitions as structural evidence from the symbol index, text hits as
+// weak lexical evidence.
+package index

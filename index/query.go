@@ -1,0 +1,526 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// ErrEmptyQuery is returned for a search or a lookup with nothing to look
+// for.
+var ErrEmptyQuery = errors.New("index: empty query")
+
+// A snapshot is the index a query reads, just refreshed.
+type snapshot struct {
+	st      *store
+	fr      Freshness
+	pending map[string]bool // paths changed on disk and not indexed as they are
+}
+
+// prepare activates the current identity's database and refreshes it
+// within budget (negative: no bound), rebuilding a damaged database once.
+func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var deadline time.Time
+	if budget >= 0 {
+		deadline = time.Now().Add(budget)
+	}
+	st, id, diags, err := ix.activate(ctx)
+	if err != nil {
+		return snapshot{}, err
+	}
+	fr, pending, err := ix.refresh(ctx, st, deadline)
+	if err != nil && isCorrupt(err) {
+		st, err = ix.rebuild(ctx, st, id, err, &diags)
+		if err == nil {
+			fr, pending, err = ix.refresh(ctx, st, deadline)
+		}
+	}
+	if err != nil {
+		return snapshot{}, fmt.Errorf("index: refreshing: %w", err)
+	}
+	fr.Identity = id
+	fr.Diagnostics = append(diags, fr.Diagnostics...)
+	st.refs++
+	return snapshot{st: st, fr: fr, pending: pending}, nil
+}
+
+// rebuild replaces a damaged database with a new, empty one. ix.mu is
+// held.
+func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause error, diags *[]string) (*store, error) {
+	ix.retire(st)
+	*diags = append(*diags, "the index database was damaged ("+cause.Error()+"); it was rebuilt")
+	nst, more, err := ix.create(ctx, id, st.fi)
+	*diags = append(*diags, more...)
+	if err != nil {
+		return nil, err
+	}
+	nst.key, nst.extract = id.Key(), ix.extract
+	ix.stores[nst.key] = nst
+	return nst, nil
+}
+
+// read runs a query against a fresh snapshot; a query that finds the
+// database damaged rebuilds it and runs once more.
+func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot) error) (Freshness, error) {
+	ix.life.RLock()
+	defer ix.life.RUnlock()
+	snap, err := ix.prepare(ctx, budget)
+	if err != nil {
+		return Freshness{}, err
+	}
+	err = q(snap)
+	ix.release(snap.st)
+	if err != nil && isCorrupt(err) {
+		ix.mu.Lock()
+		var diags []string
+		var rerr error
+		if ix.stores[snap.st.key] == snap.st { // not rebuilt by another query meanwhile
+			_, rerr = ix.rebuild(ctx, snap.st, snap.fr.Identity, err, &diags)
+		}
+		ix.mu.Unlock()
+		if rerr != nil {
+			return snap.fr, rerr
+		}
+		if snap, err = ix.prepare(ctx, budget); err != nil {
+			return Freshness{}, err
+		}
+		snap.fr.Diagnostics = append(diags, snap.fr.Diagnostics...)
+		err = q(snap)
+		ix.release(snap.st)
+	}
+	return snap.fr, err
+}
+
+// Refresh brings the index up to date with the disk within the query
+// budget, as every query does first, and reports its freshness.
+func (ix *Index) Refresh(ctx context.Context) (Freshness, error) {
+	return ix.read(ctx, ix.opts.budget(), func(snapshot) error { return nil })
+}
+
+// Update checks the database in full (PRAGMA quick_check, rebuilding it
+// when damaged) and brings the index fully up to date, without a time
+// bound (ctx still cancels it), calling Options.Progress as it goes. It is
+// what a cold build or `cortex index` runs.
+func (ix *Index) Update(ctx context.Context) (Freshness, error) {
+	diags, err := ix.verify(ctx)
+	if err != nil {
+		return Freshness{}, err
+	}
+	fr, err := ix.read(ctx, -1, func(snapshot) error { return nil })
+	fr.Diagnostics = append(diags, fr.Diagnostics...)
+	return fr, err
+}
+
+// verify runs the full check on the active identity's database and
+// rebuilds it when damaged.
+func (ix *Index) verify(ctx context.Context) ([]string, error) {
+	ix.life.RLock()
+	defer ix.life.RUnlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st, id, diags, err := ix.activate(ctx)
+	if err != nil {
+		return diags, err
+	}
+	problems, err := st.quickCheck(ctx)
+	if err != nil {
+		return diags, err
+	}
+	if len(problems) > 0 {
+		_, err = ix.rebuild(ctx, st, id, fmt.Errorf("quick_check: %s", strings.Join(problems, "; ")), &diags)
+	}
+	return diags, err
+}
+
+// A Definition is a definition the index holds.
+type Definition struct {
+	symbols.Symbol
+	// Path is the file, relative to the project root, slash-separated.
+	Path     string `json:"path"`
+	Language string `json:"language"`
+	// Match says how the name matched: "exact" (name and qualifiers as
+	// written), "case-insensitive", or "name" (the qualifiers matched
+	// nothing, the name alone did).
+	Match string `json:"match,omitempty"`
+	// Stale reports that the file changed on disk since it was indexed and
+	// the refresh has not reached it yet: the ranges may be out of date.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// QualifiedName returns the definition's name with its package and
+// container: "pkg.Type.Method".
+func (d *Definition) QualifiedName() string {
+	var parts []string
+	for _, p := range []string{d.Package, normContainer(d.Container), d.Name} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// A LookupResult is the answer to [Index.Lookup].
+type LookupResult struct {
+	Query       string       `json:"query"`
+	Definitions []Definition `json:"definitions"`
+	Freshness   Freshness    `json:"freshness"`
+}
+
+// maxDefinitions bounds a lookup's answer.
+const maxDefinitions = 200
+
+// Lookup answers "where is NAME defined?" from the symbols the extractor
+// found: NAME may be a plain name, "Type.Method", "package.Name" or
+// "package.Type.Method" (also with ::, # or ->, and Go's "(*T).M"). The
+// definitions whose name and qualifiers match as written come first; when
+// there are none, those that match ignoring case; when the qualifiers
+// match nothing, the definitions of the name alone. Every definition
+// carries its package. The index is refreshed first.
+func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) {
+	res := LookupResult{Query: name, Definitions: []Definition{}}
+	nq, ok := parseName(name)
+	if !ok {
+		return res, fmt.Errorf("%w: %q is not a name", ErrEmptyQuery, name)
+	}
+	fr, err := ix.read(ctx, ix.opts.budget(), func(s snapshot) error {
+		defs, err := lookup(ctx, s, nq)
+		res.Definitions = defs
+		return err
+	})
+	res.Freshness = fr
+	return res, err
+}
+
+const symbolColumns = `s.name, s.kind, s.container, s.package, s.signature, s.exported,
+	s.name_line, s.name_col, s.name_eline, s.name_ecol, s.name_byte, s.name_ebyte,
+	s.start_line, s.start_col, s.end_line, s.end_col, s.start_byte, s.end_byte, s.doc_line,
+	f.path, f.language`
+
+func scanDefinition(rs *sql.Rows) (Definition, error) {
+	var d Definition
+	n, r := &d.NameRange, &d.Range
+	var kind string
+	err := rs.Scan(&d.Name, &kind, &d.Container, &d.Package, &d.Signature, &d.Exported,
+		&n.StartLine, &n.StartColumn, &n.EndLine, &n.EndColumn, &n.StartByte, &n.EndByte,
+		&r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn, &r.StartByte, &r.EndByte, &d.DocLine,
+		&d.Path, &d.Language)
+	d.Kind = symbols.Kind(kind)
+	return d, err
+}
+
+func lookup(ctx context.Context, s snapshot, nq nameQuery) ([]Definition, error) {
+	byName := func(col, val string) ([]Definition, error) {
+		rs, err := s.st.query(ctx, `SELECT `+symbolColumns+`
+			FROM symbols s JOIN files f ON f.id = s.file_id
+			WHERE s.`+col+` = ? AND f.verified = 1 LIMIT 5000`, val)
+		if err != nil {
+			return nil, err
+		}
+		defer rs.Close()
+		var out []Definition
+		for rs.Next() {
+			d, err := scanDefinition(rs)
+			if err != nil {
+				return nil, err
+			}
+			d.Stale = s.pending[d.Path]
+			out = append(out, d)
+		}
+		return out, rs.Err()
+	}
+	exact, err := byName("name", nq.name)
+	if err != nil {
+		return nil, err
+	}
+	if out := qualified(exact, nq, false, "exact"); len(out) > 0 {
+		return sortDefinitions(out), nil
+	}
+	folded, err := byName("lname", strings.ToLower(nq.name))
+	if err != nil {
+		return nil, err
+	}
+	if out := qualified(folded, nq, true, "case-insensitive"); len(out) > 0 {
+		return sortDefinitions(out), nil
+	}
+	if len(nq.quals) > 0 {
+		all := exact
+		if len(all) == 0 {
+			all = folded
+		}
+		for i := range all {
+			all[i].Match = "name"
+		}
+		return sortDefinitions(all), nil
+	}
+	return []Definition{}, nil
+}
+
+// qualified keeps the definitions whose qualifiers match nq's: the last
+// qualifier names the container (or, for a top-level definition, the
+// package, module or file), the ones before it the package.
+func qualified(defs []Definition, nq nameQuery, fold bool, match string) []Definition {
+	eq := func(a, b string) bool {
+		if fold {
+			return strings.EqualFold(a, b)
+		}
+		return a == b
+	}
+	var out []Definition
+	for _, d := range defs {
+		if fold || d.Name == nq.name {
+			if ok := qualsMatch(d, nq.quals, eq); ok {
+				d.Match = match
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func qualsMatch(d Definition, quals []string, eq func(a, b string) bool) bool {
+	if len(quals) == 0 {
+		return true
+	}
+	last := quals[len(quals)-1]
+	outer := quals[:len(quals)-1]
+	container := normContainer(d.Container)
+	switch {
+	case container != "" && eq(container, last):
+	case container == "" && packageMatches(d, last, eq):
+	default:
+		return false
+	}
+	for _, q := range outer {
+		if !packageMatches(d, q, eq) {
+			return false
+		}
+	}
+	return true
+}
+
+// packageMatches reports whether q names d's package: the package as
+// declared, its last element, or (for languages whose module is the file
+// or the directory) the file's stem or directory.
+func packageMatches(d Definition, q string, eq func(a, b string) bool) bool {
+	if d.Package != "" {
+		if eq(d.Package, q) {
+			return true
+		}
+		if i := strings.LastIndexAny(d.Package, ".:/\\"); i >= 0 && eq(d.Package[i+1:], q) {
+			return true
+		}
+	}
+	base := path.Base(d.Path)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	dir := path.Base(path.Dir(d.Path))
+	return eq(stem, q) || (dir != "." && eq(dir, q))
+}
+
+// normContainer strips a pointer mark and type parameters from a
+// container: "*Cart[T]" is "Cart".
+func normContainer(c string) string {
+	c = strings.TrimLeft(c, "*& ")
+	if i := strings.IndexAny(c, "[<("); i > 0 {
+		c = c[:i]
+	}
+	return c
+}
+
+// kindRank orders definitions of one name: types and functions before
+// variables and fields.
+func kindRank(k symbols.Kind) int {
+	switch k {
+	case symbols.Class, symbols.Struct, symbols.Interface, symbols.Type, symbols.Enum:
+		return 0
+	case symbols.Function, symbols.Method:
+		return 1
+	case symbols.Module:
+		return 2
+	case symbols.Constant, symbols.Variable:
+		return 3
+	}
+	return 4
+}
+
+func sortDefinitions(defs []Definition) []Definition {
+	sort.SliceStable(defs, func(i, j int) bool {
+		a, b := &defs[i], &defs[j]
+		if a.Exported != b.Exported {
+			return a.Exported
+		}
+		if ka, kb := kindRank(a.Kind), kindRank(b.Kind); ka != kb {
+			return ka < kb
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.NameRange.StartLine < b.NameRange.StartLine
+	})
+	if len(defs) > maxDefinitions {
+		defs = defs[:maxDefinitions]
+	}
+	return defs
+}
+
+// An OutlineResult is the answer to [Index.Outline].
+type OutlineResult struct {
+	Path        string       `json:"path"`
+	Definitions []Definition `json:"definitions"`
+	Freshness   Freshness    `json:"freshness"`
+}
+
+// maxOutline bounds an outline.
+const maxOutline = 20000
+
+// Outline returns the definitions of a file, or of every file under a
+// directory ("" or "." for the whole project), by path and line. The index
+// is refreshed first.
+func (ix *Index) Outline(ctx context.Context, p string) (OutlineResult, error) {
+	res := OutlineResult{Definitions: []Definition{}}
+	rel := "."
+	if p != "" {
+		var err error
+		if rel, err = ix.root.Rel(p); err != nil {
+			return res, fmt.Errorf("index: %w", err)
+		}
+	}
+	res.Path = rel
+	fr, err := ix.read(ctx, ix.opts.budget(), func(s snapshot) error {
+		where, args := "1", []any{}
+		if rel != "." {
+			where, args = "(f.path = ? OR substr(f.path, 1, ?) = ?)", []any{rel, len(rel) + 1, rel + "/"}
+		}
+		rs, err := s.st.db.QueryContext(ctx, `SELECT `+symbolColumns+`
+			FROM symbols s JOIN files f ON f.id = s.file_id
+			WHERE f.verified = 1 AND `+where+`
+			ORDER BY f.path, s.start_line, s.start_col LIMIT `+fmt.Sprint(maxOutline), args...)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			d, err := scanDefinition(rs)
+			if err != nil {
+				return err
+			}
+			d.Stale = s.pending[d.Path]
+			res.Definitions = append(res.Definitions, d)
+		}
+		return rs.Err()
+	})
+	res.Freshness = fr
+	return res, err
+}
+
+// Status is the state of the index for `cortex index --status`.
+type Status struct {
+	Identity Identity `json:"identity"`
+	// Database is the active database file, relative to the project root.
+	Database       string `json:"database"`
+	SchemaVersion  int    `json:"schema_version"`
+	ChunkerVersion int    `json:"chunker_version"`
+	// Extractor is the extractor the index runs with; empty for text only.
+	Extractor string `json:"extractor,omitempty"`
+	Files     int    `json:"files"`
+	// Skipped counts indexed files without chunks (binary, unreadable).
+	Skipped int `json:"skipped"`
+	Symbols int `json:"symbols"`
+	Imports int `json:"imports"`
+	Chunks  int `json:"chunks"`
+	// SizeBytes is the database's size on disk, with its write-ahead log.
+	SizeBytes int64 `json:"size_bytes"`
+	// Freshness is what the index would have to do now: Status compares
+	// the disk with the index but indexes nothing, so pending files are
+	// every changed one.
+	Freshness Freshness `json:"freshness"`
+	// Stored lists every identity's database in the storage directory,
+	// most recently used first.
+	Stored []StoredIndex `json:"stored"`
+}
+
+// A StoredIndex is one identity's database.
+type StoredIndex struct {
+	Key       string    `json:"key"`
+	Identity  Identity  `json:"identity"`
+	SizeBytes int64     `json:"size_bytes"`
+	LastUsed  time.Time `json:"last_used"`
+	Active    bool      `json:"active"`
+}
+
+// Status reports the index's identity, contents, size and freshness,
+// without indexing anything (a new identity's database is created, seeded
+// from the most recently used one).
+func (ix *Index) Status(ctx context.Context) (Status, error) {
+	ix.life.RLock()
+	defer ix.life.RUnlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var st Status
+	s, id, diags, err := ix.activate(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.Identity = id
+	st.Database = StorageDir + "/" + filepath.Base(s.path)
+	st.SchemaVersion, st.ChunkerVersion, st.Extractor = SchemaVersion, ChunkerVersion, ix.extract
+	err = s.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM files WHERE verified = 1),
+		(SELECT count(*) FROM files WHERE verified = 1 AND skipped != ''),
+		(SELECT count(*) FROM symbols),
+		(SELECT count(*) FROM imports),
+		(SELECT count(*) FROM chunks)`).Scan(&st.Files, &st.Skipped, &st.Symbols, &st.Imports, &st.Chunks)
+	if err != nil {
+		return st, err
+	}
+	st.SizeBytes = fileSize(s.path) + fileSize(s.path+"-wal")
+	w, _ := ix.walk(ctx, s)
+	rows, err := s.cachedRows(ctx)
+	if err != nil {
+		return st, err
+	}
+	p := ix.diff(w, rows)
+	fr := Freshness{State: Fresh, Identity: id, Files: len(w.files), Diagnostics: diags}
+	for _, f := range p.changed {
+		fr.Pending = append(fr.Pending, f.path)
+	}
+	fr.PendingCount = len(fr.Pending)
+	if fr.PendingCount > 0 || len(p.deleted) > 0 {
+		fr.State = Partial
+		sort.Strings(fr.Pending)
+		if len(fr.Pending) > maxPendingListed {
+			fr.Pending = fr.Pending[:maxPendingListed]
+		}
+	}
+	st.Freshness = fr
+	for _, d := range ix.stored() {
+		key := strings.TrimSuffix(filepath.Base(d.path), ".db")
+		si := StoredIndex{Key: key, SizeBytes: fileSize(d.path) + fileSize(d.path+"-wal"), LastUsed: d.used, Active: key == ix.active}
+		if si.Active {
+			si.Identity = id
+		} else if o, err := openStore(ctx, d.path, false); err == nil {
+			si.Identity, _ = o.identity(ctx)
+			o.close()
+		}
+		st.Stored = append(st.Stored, si)
+	}
+	return st, nil
+}
+
+func fileSize(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}

@@ -1,0 +1,591 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// FreshnessState says whether an answer reflects every file on disk.
+type FreshnessState string
+
+// The freshness states.
+const (
+	// Fresh: every file on disk was compared with the index and is
+	// indexed as it is now.
+	Fresh FreshnessState = "fresh"
+	// Partial: some files changed on disk are not indexed as they are now
+	// (the refresh ran out of time, or another process held the writer
+	// lock); they are listed as pending.
+	Partial FreshnessState = "partial"
+)
+
+// maxPendingListed bounds the pending paths a Freshness lists.
+const maxPendingListed = 100
+
+// Freshness says how up to date an answer is and what the refresh before
+// it did.
+type Freshness struct {
+	State FreshnessState `json:"freshness"`
+	// Identity is the identity whose index answered.
+	Identity Identity `json:"identity"`
+	// PendingCount is how many files changed on disk (new, edited or
+	// indexed by another version) are not indexed as they are now; Pending
+	// lists the first of them, by path. An edited pending file still
+	// answers from what was indexed, marked stale; a file that was never
+	// indexed for this identity does not answer.
+	PendingCount int      `json:"pending_count"`
+	Pending      []string `json:"pending,omitempty"`
+	// Indexed and Removed count the files this refresh indexed and the
+	// deleted files it dropped.
+	Indexed int `json:"indexed"`
+	Removed int `json:"removed"`
+	// Files is how many files the index holds for this identity.
+	Files int `json:"files"`
+	// Elapsed is how long the refresh took.
+	Elapsed time.Duration `json:"elapsed"`
+	// Diagnostics say what else happened: a damaged database rebuilt, a
+	// new identity seeded from another, a busy writer lock.
+	Diagnostics []string `json:"diagnostics,omitempty"`
+}
+
+// A fileRow is what the freshness check compares with a file on disk.
+type fileRow struct {
+	id    int64
+	size  int64
+	mtime int64
+	// current reports that the file was chunked by this ChunkerVersion and
+	// extracted by the extractor the index runs with.
+	current  bool
+	verified bool
+}
+
+// rows returns the file rows of the index, by path. They come back as one
+// string (tab-separated fields, a line a file; paths hold no control
+// characters), which is much cheaper to read than a result row per file.
+func (s *store) rows(ctx context.Context, extract string) (map[string]fileRow, error) {
+	var all sql.NullString
+	err := s.queryRow(ctx, `SELECT group_concat(id || char(9) || size || char(9) || mtime || char(9) ||
+		(verified + 2 * (chunker = ? AND extractor = ?)) || char(9) || path, char(10)) FROM files`,
+		ChunkerVersion, extract).Scan(&all)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]fileRow{}
+	for rest := all.String; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		f := strings.SplitN(line, "\t", 5)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("index: unreadable file row %q", line)
+		}
+		var r fileRow
+		var flags int64
+		for i, dst := range []*int64{&r.id, &r.size, &r.mtime, &flags} {
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("index: unreadable file row %q", line)
+			}
+			*dst = v
+		}
+		r.verified, r.current = flags&1 != 0, flags&2 != 0
+		out[f[4]] = r
+	}
+	return out, nil
+}
+
+// A plan is what a refresh has to do.
+type plan struct {
+	changed []diskFile // new or changed files, most recently modified first
+	deleted []string   // indexed paths no longer on disk
+	verify  []string   // unverified rows whose file is unchanged
+	rows    map[string]fileRow
+}
+
+// diff compares the disk with the rows.
+func (ix *Index) diff(w walkResult, rows map[string]fileRow) plan {
+	p := plan{rows: rows}
+	matched := 0
+	for _, f := range w.files {
+		r, ok := rows[f.path]
+		if ok {
+			matched++
+		}
+		switch {
+		case !ok, r.size != f.size, r.mtime != f.mtime, !r.current:
+			p.changed = append(p.changed, f)
+		case !r.verified:
+			p.verify = append(p.verify, f.path)
+		}
+	}
+	if matched < len(rows) { // some indexed files are gone
+		seen := make(map[string]bool, len(w.files))
+		for _, f := range w.files {
+			seen[f.path] = true
+		}
+		for path := range rows {
+			if !seen[path] {
+				p.deleted = append(p.deleted, path)
+			}
+		}
+	}
+	sort.Strings(p.deleted)
+	// The files edited last are the ones a question is most likely about.
+	sort.SliceStable(p.changed, func(i, j int) bool { return p.changed[i].mtime > p.changed[j].mtime })
+	return p
+}
+
+func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 && len(p.verify) == 0 }
+
+// refresh brings st up to date with the disk, until deadline (zero: no
+// deadline). It returns the freshness of the index afterwards and the
+// paths still pending. ix.mu is held.
+func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Freshness, map[string]bool, error) {
+	start := time.Now()
+	fr := Freshness{State: Fresh}
+	w, seq := ix.walk(ctx, st)
+	gen, err := st.generation(ctx)
+	if err != nil {
+		return fr, nil, err
+	}
+	if st.settledSeq == seq && st.settledGen == gen {
+		// Nothing changed on disk or in the database since a refresh left
+		// nothing to do.
+		fr.Files = len(w.files)
+		fr.Elapsed = time.Since(start)
+		return fr, map[string]bool{}, nil
+	}
+	rows, err := st.cachedRows(ctx)
+	if err != nil {
+		return fr, nil, err
+	}
+	p := ix.diff(w, rows)
+	if !p.empty() {
+		ok, err := ix.lock(ctx, deadline)
+		if err != nil {
+			return fr, nil, err
+		}
+		if ok {
+			err = ix.apply(ctx, st, w, &p, deadline, &fr)
+			if err == nil {
+				ix.saveListings(ctx, st)
+			}
+			ix.unlock()
+			if err != nil {
+				return fr, nil, err
+			}
+		} else {
+			fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
+		}
+	} else if ix.walker.changed {
+		if ok, err := tryLock(ix.lockF); ok && err == nil {
+			ix.saveListings(ctx, st)
+			ix.unlock()
+		}
+	}
+	pending := map[string]bool{}
+	for _, f := range p.changed {
+		pending[f.path] = true
+	}
+	st.settledSeq = 0
+	if len(p.changed) == 0 {
+		if gen, err := st.generation(ctx); err == nil {
+			st.settledSeq, st.settledGen = seq, gen
+		}
+	}
+	if len(p.changed) > 0 {
+		fr.State = Partial
+		fr.PendingCount = len(p.changed)
+		for _, f := range p.changed {
+			fr.Pending = append(fr.Pending, f.path)
+		}
+		sort.Strings(fr.Pending)
+		if len(fr.Pending) > maxPendingListed {
+			fr.Pending = fr.Pending[:maxPendingListed]
+		}
+	}
+	fr.Files = len(w.files)
+	fr.Elapsed = time.Since(start)
+	return fr, pending, nil
+}
+
+// walk walks the tree, starting a new process's walker from the listings
+// the last one saved in st. ix.mu is held.
+func (ix *Index) walk(ctx context.Context, st *store) (walkResult, int64) {
+	if ix.walker.dirs == nil {
+		if text, err := st.meta(ctx, "listings"); err == nil {
+			ix.walker.load(text)
+		}
+	}
+	return ix.walker.walk()
+}
+
+// saveListings records the walker's directory listings in the database, so
+// that the next process to open the index reads only the directories that
+// changed since. The writer lock is held; a failure only costs that process
+// a full walk.
+func (ix *Index) saveListings(ctx context.Context, st *store) {
+	if !ix.walker.changed {
+		return
+	}
+	if err := st.setMeta(ctx, map[string]string{"listings": ix.walker.encode()}); err == nil {
+		ix.walker.changed = false
+	}
+}
+
+// apply carries out a plan under the writer lock. It re-reads the rows
+// first, since another process may have done part of the work, and leaves
+// in p.changed the files it did not get to.
+func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, deadline time.Time, fr *Freshness) error {
+	rows, err := st.cachedRows(ctx)
+	if err != nil {
+		return err
+	}
+	*p = ix.diff(w, rows)
+	if len(p.deleted) > 0 || len(p.verify) > 0 {
+		if err := st.removeAndVerify(ctx, rows, p.deleted, p.verify); err != nil {
+			return err
+		}
+		fr.Removed = len(p.deleted)
+	}
+	if len(p.changed) == 0 {
+		return nil
+	}
+	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
+	if err == nil && len(done) >= optimizeAfter {
+		// A large update leaves the full-text index in many small segments;
+		// merging them makes every later query cheaper.
+		_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+	}
+	left := p.changed[:0]
+	for _, f := range p.changed {
+		if reindexed, ok := done[f.path]; !ok {
+			left = append(left, f)
+		} else if reindexed {
+			fr.Indexed++
+		}
+	}
+	p.changed = left
+	return err
+}
+
+// removeAndVerify drops deleted files and marks unchanged seeded files
+// (verify, by path) as verified, in one transaction.
+func (s *store) removeAndVerify(ctx context.Context, rows map[string]fileRow, deleted, verify []string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	gen, err := bump(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, p := range deleted {
+		if err := deleteFile(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	set := map[string]fileRow{}
+	for _, p := range verify {
+		r := rows[p]
+		if _, err := tx.ExecContext(ctx, "UPDATE files SET verified = 1 WHERE id = ?", r.id); err != nil {
+			return err
+		}
+		r.verified = true
+		set[p] = r
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.patchRows(gen, set, deleted)
+	return nil
+}
+
+// deleteFile removes a file and everything indexed from it.
+func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
+	for _, q := range []string{
+		"DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?1)",
+		"DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM imports WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM files WHERE path = ?1",
+	} {
+		if _, err := tx.ExecContext(ctx, q, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A fileData is one file read, hashed, extracted and chunked, ready to be
+// written.
+type fileData struct {
+	disk      diskFile
+	language  string
+	hash      string
+	pkg       string
+	skipped   string // why the file has no chunks: "binary", or a read error
+	parseErrs bool
+	touchOnly bool // same content as indexed: only size and mtime change
+	syms      []symbols.Symbol
+	imports   []symbols.Import
+	chunks    []chunkData
+}
+
+type chunkData struct {
+	span
+	match string // the text the full-text index matches
+}
+
+// optimizeAfter is how many files an update must write for the full-text
+// index to be merged into one segment afterwards.
+const optimizeAfter = 500
+
+// Batching: a transaction holds whole files, and is committed after this
+// many files or this long, whichever comes first.
+const (
+	batchFiles = 256
+	batchTime  = 100 * time.Millisecond
+)
+
+// indexFiles reads, extracts and writes files, most recent first, until
+// deadline. Reading and extraction run on every CPU; the writes go one
+// transaction at a time, each holding whole files. It returns the paths
+// written, each with whether its content was indexed again (false: the
+// content was the same, only its size and mtime were recorded).
+func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time) (map[string]bool, error) {
+	done := map[string]bool{}
+	jobs := make(chan int)
+	results := make([]chan fileData, len(files))
+	for i := range results {
+		results[i] = make(chan fileData, 1)
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	dctx, cancel := context.WithCancel(ctx) // the dispatcher's: cancelled when writing stops
+	defer cancel()                          // before wg.Wait: the dispatcher stops, workers finish what they hold
+	workers := max(1, runtime.GOMAXPROCS(0))
+	// ahead bounds the files read but not yet written, so memory stays flat
+	// when writing is the slower side.
+	ahead := make(chan struct{}, 4*workers)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] <- ix.prepareFile(st, files[i], rows)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		for i := range files {
+			if dctx.Err() == nil && !expired(deadline) {
+				select {
+				case ahead <- struct{}{}:
+					select {
+					case jobs <- i:
+						continue
+					case <-dctx.Done():
+					}
+				case <-dctx.Done():
+				}
+			}
+			for j := i; j < len(files); j++ { // not dispatched: out of time
+				results[j] <- fileData{}
+			}
+			return
+		}
+	}()
+	w := st.newWriter(ctx, ix.extract)
+	defer w.abort()
+	var batch []*fileData
+	batchStart := time.Now()
+	flush := func() error {
+		if err := w.commit(); err != nil {
+			return err
+		}
+		for _, fd := range batch {
+			done[fd.disk.path] = !fd.touchOnly
+		}
+		batch = batch[:0]
+		batchStart = time.Now()
+		return nil
+	}
+	for i := range files {
+		var fd fileData
+		select {
+		case fd = <-results[i]:
+		case <-ctx.Done():
+			return done, ctx.Err()
+		}
+		if fd.disk.path == "" { // not dispatched: out of time
+			break
+		}
+		<-ahead
+		if err := w.write(&fd, rows); err != nil {
+			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
+		}
+		batch = append(batch, &fd)
+		if len(batch) >= batchFiles || time.Since(batchStart) >= batchTime {
+			if err := flush(); err != nil {
+				return done, err
+			}
+		}
+		if ix.opts.Progress != nil {
+			ix.opts.Progress(len(done)+len(batch), len(files))
+		}
+		if expired(deadline) {
+			break
+		}
+	}
+	cancel()
+	if len(batch) > 0 {
+		if err := flush(); err != nil {
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+func expired(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }
+
+// binaryProbe is how much of a file is looked at for a NUL byte.
+const binaryProbe = 8000
+
+// prepareFile reads, hashes, extracts and chunks one file. It never fails:
+// a file it cannot read is recorded as skipped.
+func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fileData {
+	fd := fileData{disk: f, language: languageOf(f.path)}
+	src, err := ix.readFile(f.path)
+	if err != nil {
+		fd.skipped = "unreadable: " + err.Error()
+		return fd
+	}
+	// What was read is what is indexed: its own size, whatever the walk saw.
+	fd.disk.size = int64(len(src))
+	if d := time.Since(time.Unix(0, f.mtime)); d >= 0 && d < racyWindow {
+		// A change made right after this read could keep the mtime: record
+		// none, so the next refresh reads the file again (and, with the same
+		// content, only records its mtime).
+		fd.disk.mtime = 0
+	}
+	sum := sha256.Sum256(src)
+	fd.hash = hex.EncodeToString(sum[:])
+	if r, ok := rows[f.path]; ok && r.current && st.hashOf(r.id) == fd.hash {
+		fd.touchOnly = true
+		return fd
+	}
+	if bytes.IndexByte(src[:min(len(src), binaryProbe)], 0) >= 0 {
+		fd.skipped = "binary"
+		return fd
+	}
+	if ix.opts.Extract != nil {
+		if sf := ix.extractSafely(f.path, src); sf != nil {
+			if sf.Language != "" {
+				fd.language = sf.Language
+			}
+			fd.pkg = bounded(sf.Package, 256)
+			fd.parseErrs = sf.Errors
+			fd.syms = cleanSymbols(sf.Symbols, src)
+			fd.imports = cleanImports(sf.Imports)
+		}
+	}
+	li := newLineIndex(src)
+	for _, sp := range chunkLines(li, fd.syms) {
+		fd.chunks = append(fd.chunks, chunkData{span: sp, match: matchText(string(li.text(sp.Start, sp.End)))})
+	}
+	return fd
+}
+
+// extractSafely runs the extractor, turning an error or a panic into no
+// symbols.
+func (ix *Index) extractSafely(path string, src []byte) (sf *symbols.File) {
+	defer func() {
+		if recover() != nil {
+			sf = nil
+		}
+	}()
+	sf, err := ix.opts.Extract(path, src)
+	if err != nil {
+		return nil
+	}
+	return sf
+}
+
+// Bounds on what one symbol stores.
+const (
+	maxNameBytes      = 256
+	maxSignatureBytes = 512
+	maxSymbolsPerFile = 20000
+)
+
+// cleanSymbols keeps the symbols with a name and a range inside the file,
+// with bounded strings.
+func cleanSymbols(in []symbols.Symbol, src []byte) []symbols.Symbol {
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		lines++
+	}
+	var out []symbols.Symbol
+	for _, s := range in {
+		r, n := s.Range, s.NameRange
+		if s.Name == "" || r.StartLine < 1 || r.EndLine < r.StartLine || r.EndLine > lines ||
+			n.StartLine < 1 || n.EndLine < n.StartLine || n.EndLine > lines || r.StartColumn < 1 || n.StartColumn < 1 {
+			continue
+		}
+		s.Name = bounded(s.Name, maxNameBytes)
+		s.Container = bounded(s.Container, maxNameBytes)
+		s.Package = bounded(s.Package, maxNameBytes)
+		s.Signature = bounded(s.Signature, maxSignatureBytes)
+		out = append(out, s)
+		if len(out) == maxSymbolsPerFile {
+			break
+		}
+	}
+	return out
+}
+
+func cleanImports(in []symbols.Import) []symbols.Import {
+	var out []symbols.Import
+	for _, im := range in {
+		if im.Path == "" {
+			continue
+		}
+		im.Path = bounded(im.Path, 1024)
+		im.Alias = bounded(im.Alias, maxNameBytes)
+		out = append(out, im)
+		if len(out) == maxSymbolsPerFile {
+			break
+		}
+	}
+	return out
+}
+
+// bounded cuts s to at most n bytes, on a character boundary, and makes it
+// valid UTF-8.
+func bounded(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,499 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// SchemaVersion is the version of the database layout this package writes
+// and reads. A database with a higher version was written by a newer
+// release and is refused, never modified; one with a lower version is
+// rebuilt (an index holds nothing that cannot be read again from the tree).
+const SchemaVersion = 1
+
+// schema creates the tables of an index database.
+//
+//   - files: one row per file the walk found (path relative to the project
+//     root, slash-separated), with what the freshness check compares (size,
+//     mtime in nanoseconds) and the SHA-256 of the content. skipped says why
+//     a file has no chunks ("binary"); verified is 0 for rows copied from
+//     another identity's index and not yet checked against the disk.
+//   - symbols and imports: what the extractor found in each file, with
+//     one-based lines and code-point columns.
+//   - chunks: the pieces of each file the full-text index matches, by line
+//     range; content is code or prose; symbol_id is the symbol the chunk is
+//     aligned to. The text itself is not stored: excerpts are read from
+//     disk.
+//   - chunks_fts: the full-text index (FTS5, contentless, Porter stemming
+//     over unicode61), one row per chunk with the chunk's rowid, matching the
+//     chunk's text plus the identifier sub-tokens it spells.
+//   - meta: the identity the database belongs to ("identity", "key"), a
+//     count of the writes it has seen ("generation"), and the walk's
+//     directory listings ("listings").
+const schema = `
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE files (
+	id           INTEGER PRIMARY KEY,
+	path         TEXT NOT NULL UNIQUE,
+	language     TEXT NOT NULL,
+	size         INTEGER NOT NULL,
+	mtime        INTEGER NOT NULL,
+	hash         TEXT NOT NULL,
+	package      TEXT NOT NULL DEFAULT '',
+	chunker      INTEGER NOT NULL,
+	extractor    TEXT NOT NULL,
+	skipped      TEXT NOT NULL DEFAULT '',
+	parse_errors INTEGER NOT NULL DEFAULT 0,
+	verified     INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE symbols (
+	id          INTEGER PRIMARY KEY,
+	file_id     INTEGER NOT NULL REFERENCES files(id),
+	name        TEXT NOT NULL,
+	lname       TEXT NOT NULL,
+	kind        TEXT NOT NULL,
+	container   TEXT NOT NULL,
+	package     TEXT NOT NULL,
+	signature   TEXT NOT NULL,
+	exported    INTEGER NOT NULL,
+	name_line   INTEGER NOT NULL,
+	name_col    INTEGER NOT NULL,
+	name_eline  INTEGER NOT NULL,
+	name_ecol   INTEGER NOT NULL,
+	name_byte   INTEGER NOT NULL,
+	name_ebyte  INTEGER NOT NULL,
+	start_line  INTEGER NOT NULL,
+	start_col   INTEGER NOT NULL,
+	end_line    INTEGER NOT NULL,
+	end_col     INTEGER NOT NULL,
+	start_byte  INTEGER NOT NULL,
+	end_byte    INTEGER NOT NULL,
+	doc_line    INTEGER NOT NULL
+);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_lname ON symbols(lname);
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE TABLE imports (
+	id         INTEGER PRIMARY KEY,
+	file_id    INTEGER NOT NULL REFERENCES files(id),
+	path       TEXT NOT NULL,
+	alias      TEXT NOT NULL,
+	start_line INTEGER NOT NULL,
+	start_col  INTEGER NOT NULL,
+	end_line   INTEGER NOT NULL,
+	end_col    INTEGER NOT NULL
+);
+CREATE INDEX imports_file ON imports(file_id);
+CREATE INDEX imports_path ON imports(path);
+CREATE TABLE chunks (
+	id              INTEGER PRIMARY KEY,
+	file_id         INTEGER NOT NULL REFERENCES files(id),
+	start_line      INTEGER NOT NULL,
+	end_line        INTEGER NOT NULL,
+	content         TEXT NOT NULL CHECK (content IN ('code', 'prose')),
+	chunker         TEXT NOT NULL,
+	chunker_version INTEGER NOT NULL,
+	symbol_id       INTEGER REFERENCES symbols(id)
+);
+CREATE INDEX chunks_file ON chunks(file_id);
+CREATE INDEX chunks_symbol ON chunks(symbol_id);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+	body,
+	content = '',
+	contentless_delete = 1,
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`
+
+// ErrNewerSchema is matched by the error for a database written by a newer
+// release of this package; such a database is never modified.
+var ErrNewerSchema = errors.New("index database written by a newer version")
+
+// A SchemaError reports a database whose schema this package does not
+// read.
+type SchemaError struct {
+	Path      string
+	Found     int
+	Supported int
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("index: %s has schema version %d, newer than %d, the newest this version reads; it was left as it is (upgrade CodeCortex, or remove the file to rebuild)",
+		e.Path, e.Found, e.Supported)
+}
+
+func (e *SchemaError) Unwrap() error { return ErrNewerSchema }
+
+// A store is one open index database.
+type store struct {
+	path string
+	key  string // the identity's key
+	db   *sql.DB
+	fi   os.FileInfo // the file when it was opened, to notice a replacement
+
+	// extract is what files.extractor records for the Index's extractor.
+	extract string
+
+	// settledSeq and settledGen are the walk and the generation at which
+	// a refresh last left nothing to do (settledSeq 0: never): while both
+	// hold, the next refresh has nothing to compare. Guarded by the
+	// Index's mu.
+	settledSeq, settledGen int64
+
+	// refs counts the queries reading the store; a retired store (no
+	// longer the active one) is closed when it drops to 0. Both are
+	// guarded by the Index's mu.
+	refs    int
+	retired bool
+
+	cacheMu  sync.Mutex
+	cacheGen int64
+	cache    map[string]fileRow // the file rows as of generation cacheGen; read-only
+
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt // the queries, prepared once
+}
+
+// query runs one of the store's read queries, prepared on first use.
+func (s *store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// queryRow is query for a single row.
+func (s *store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		// Let the caller's Scan report it.
+		return s.db.QueryRowContext(ctx, q, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (s *store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	s.stmtMu.Lock()
+	defer s.stmtMu.Unlock()
+	if st, ok := s.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if s.stmts == nil {
+		s.stmts = map[string]*sql.Stmt{}
+	}
+	s.stmts[q] = st
+	return st, nil
+}
+
+// dsn returns the data source name of the database at path.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "cache_size(-16000)")
+	q.Set("_txlock", "immediate")
+	u := url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}
+	return u.String()
+}
+
+// openStore opens the database at path. With create, an empty database
+// (or a missing file) gets the schema; without, it is reported with
+// errEmpty, so that creation happens only under the writer lock. A
+// database of an older schema is reported with errOldSchema so the caller
+// can rebuild it; a newer one with a *SchemaError.
+func openStore(ctx context.Context, path string, create bool) (*store, error) {
+	if !create {
+		if _, err := os.Stat(path); err != nil {
+			return nil, errEmpty
+		}
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxIdleConns(4)
+	s := &store{path: path, db: db}
+	if err := s.init(ctx, create); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if s.fi, err = os.Stat(path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// errEmpty reports a database without a schema, opened without create.
+var errEmpty = errors.New("index database not created yet")
+
+// errOldSchema reports a database of an older schema, or one that is not
+// an index at all.
+var errOldSchema = errors.New("index database of an older schema")
+
+// init checks the schema version and creates the schema in an empty
+// database. It writes nothing to a database of another version.
+func (s *store) init(ctx context.Context, create bool) error {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	switch {
+	case v > SchemaVersion:
+		return &SchemaError{Path: s.path, Found: v, Supported: SchemaVersion}
+	case v == SchemaVersion:
+		return nil
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return fmt.Errorf("%w: version %d", errOldSchema, v)
+	}
+	if !create {
+		return errEmpty
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("creating the schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *store) close() error {
+	s.stmtMu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.stmtMu.Unlock()
+	return s.db.Close()
+}
+
+// sqlBumpGeneration counts a write: every transaction that changes the
+// files table runs it, so a reader can tell whether its cached rows are
+// current with one indexed read.
+const sqlBumpGeneration = `INSERT INTO meta(key, value) VALUES('generation', '1')
+	ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+	RETURNING CAST(value AS INTEGER)`
+
+// bump runs sqlBumpGeneration in tx and returns the new generation.
+func bump(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var g int64
+	err := tx.QueryRowContext(ctx, sqlBumpGeneration).Scan(&g)
+	return g, err
+}
+
+// hashOf returns the content hash the index holds for a file row, or ""
+// when it cannot be read.
+func (s *store) hashOf(id int64) string {
+	var h string
+	if err := s.queryRow(context.Background(), "SELECT hash FROM files WHERE id = ?", id).Scan(&h); err != nil {
+		return ""
+	}
+	return h
+}
+
+// patchRows brings the cached rows from generation gen-1 to gen, the
+// write that set rows and removed paths. When the cache is not at gen-1
+// (another process wrote in between, or nothing is cached) it is left to
+// be read again.
+func (s *store) patchRows(gen int64, set map[string]fileRow, removed []string) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.cache == nil || s.cacheGen != gen-1 {
+		return
+	}
+	// Readers may hold the old map: change a copy.
+	rows := maps.Clone(s.cache)
+	for p, r := range set {
+		rows[p] = r
+	}
+	for _, p := range removed {
+		delete(rows, p)
+	}
+	s.cache, s.cacheGen = rows, gen
+}
+
+// generation returns the number of writes the database has seen.
+func (s *store) generation(ctx context.Context) (int64, error) {
+	var g int64
+	err := s.queryRow(ctx, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'").Scan(&g)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return g, err
+}
+
+// cachedRows returns the file rows, read again only when another write
+// (from any process) happened since they were last read. The map must not
+// be modified.
+func (s *store) cachedRows(ctx context.Context) (map[string]fileRow, error) {
+	gen, err := s.generation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.cache != nil && s.cacheGen == gen {
+		return s.cache, nil
+	}
+	// Rows read after the generation are at least as new as it: at worst
+	// they are read again next time.
+	rows, err := s.rows(ctx, s.extract)
+	if err != nil {
+		return nil, err
+	}
+	s.cache, s.cacheGen = rows, gen
+	return rows, nil
+}
+
+// replaced reports whether the file at s.path is no longer the one s has
+// open (another process rebuilt or removed it).
+func (s *store) replaced() bool {
+	fi, err := os.Stat(s.path)
+	return err != nil || !os.SameFile(fi, s.fi)
+}
+
+// setMeta writes meta values in one transaction.
+func (s *store) setMeta(ctx context.Context, kv map[string]string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for k, v := range kv {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", k, v); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func (s *store) meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// identity returns the identity recorded in the database.
+func (s *store) identity(ctx context.Context) (Identity, error) {
+	var id Identity
+	v, err := s.meta(ctx, "identity")
+	if err != nil || v == "" {
+		return id, err
+	}
+	err = json.Unmarshal([]byte(v), &id)
+	return id, err
+}
+
+// setIdentity records id in the database.
+func (s *store) setIdentity(ctx context.Context, id Identity) error {
+	b, err := json.Marshal(id)
+	if err != nil {
+		return err
+	}
+	return s.setMeta(ctx, map[string]string{"identity": string(b), "key": id.Key()})
+}
+
+// sane is the check every activation makes, cheap enough for each
+// process start: SQLite reads the header (garbage is "not a database"),
+// compares the page count it records with the file's size (a truncated
+// file is "malformed") and reads the meta table. A full check is
+// [store.quickCheck].
+func (s *store) sane(ctx context.Context) error {
+	var pages, n int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		return err
+	}
+	return s.db.QueryRowContext(ctx, "SELECT count(*) FROM meta").Scan(&n)
+}
+
+// quickCheck runs PRAGMA quick_check and returns its complaints, or nil
+// when the database is sound.
+func (s *store) quickCheck(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check(20)")
+	if err != nil {
+		if isCorrupt(err) {
+			return []string{err.Error()}, nil
+		}
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		if line != "ok" {
+			out = append(out, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return append(out, err.Error()), nil
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// isCorrupt reports whether err says the database file is damaged or is
+// not a database.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return true
+		}
+	}
+	return err != nil && (strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "not a database"))
+}
+
+// removeDatabase removes a database file with its WAL and shared-memory
+// files.
+func removeDatabase(path string) error {
+	var first error
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,0 +1,169 @@
+package index
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// SubTokens splits an identifier into the lower-case words it is made of:
+// at underscores and hyphens, where a lower-case letter or a digit is
+// followed by an upper-case one ("validateSession" → validate, session),
+// before the last capital of a run that a lower-case letter follows
+// ("HTTPServer" → http, server), and where letters and digits meet
+// ("utf8Decode" → utf, 8, decode). Other characters separate words too.
+// Every word is a run of letters (with any combining marks) or a run of
+// digits. An identifier that is one word gives that word alone.
+func SubTokens(ident string) []string {
+	return appendSubTokens(nil, ident)
+}
+
+// class is a character's class for splitting.
+type class uint8
+
+const (
+	sep class = iota
+	lower
+	upper
+	digit
+	mark // a combining mark: it belongs to the letter before it
+	other
+)
+
+func classOf(r rune) class {
+	switch {
+	case r < utf8.RuneSelf:
+		switch {
+		case r >= 'a' && r <= 'z':
+			return lower
+		case r >= 'A' && r <= 'Z':
+			return upper
+		case r >= '0' && r <= '9':
+			return digit
+		}
+		return sep
+	case (unicode.IsUpper(r) || unicode.IsTitle(r)) && unicode.ToLower(r) != r:
+		return upper
+	case unicode.IsLower(r):
+		return lower
+	case unicode.IsLetter(r):
+		return other // a letter without case (CJK, Hebrew...)
+	case unicode.IsDigit(r):
+		return digit
+	case unicode.Is(unicode.M, r):
+		return mark
+	}
+	return sep
+}
+
+// letterish reports whether c continues a run of letters.
+func letterish(c class) bool { return c == lower || c == upper || c == other || c == mark }
+
+// appendSubTokens appends the words of ident to dst.
+func appendSubTokens(dst []string, ident string) []string {
+	start := -1 // byte offset where the current word starts
+	var prev class = sep
+	var prevStart int // byte offset of the previous rune
+	for i, r := range ident {
+		c := classOf(r)
+		if c == mark && start < 0 {
+			c = sep // a mark with no letter before it is not part of a word
+		}
+		cut := -1 // the offset where a new word starts, if one does here
+		switch {
+		case c == sep:
+			if start >= 0 {
+				dst = append(dst, strings.ToLower(ident[start:i]))
+				start = -1
+			}
+		case start < 0:
+			start = i
+		case c == mark:
+			// stays with its letter
+		case c == digit && prev != digit, c != digit && prev == digit:
+			cut = i
+		case c == upper && (prev == lower || prev == other):
+			cut = i
+		case c == lower && prev == upper && prevStart > start:
+			// "HTTPServer": the S of Server starts the word, not the e.
+			cut = prevStart
+		}
+		if cut >= 0 {
+			dst = append(dst, strings.ToLower(ident[start:cut]))
+			start = cut
+		}
+		if c != mark {
+			prev = c
+			prevStart = i
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, strings.ToLower(ident[start:]))
+	}
+	return dst
+}
+
+// isWordRune reports whether r can be part of an identifier as the index
+// reads text: letters, digits, combining marks and the underscore.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r)
+}
+
+// Bounds on the match-only text appended to a chunk.
+const (
+	maxExpandedIdents = 256  // distinct compound identifiers per chunk
+	maxExpandedBytes  = 8192 // bytes appended per chunk
+)
+
+// matchText returns the text the full-text index matches a chunk by: the
+// chunk itself, then, once for each distinct identifier in it that splits
+// into more than one word, those words separated by spaces, up to the
+// bounds above. The appended words never reach what is shown.
+func matchText(chunk string) string {
+	var b strings.Builder
+	b.Grow(len(chunk) + len(chunk)/4)
+	b.WriteString(chunk)
+	b.WriteString("\n")
+	seen := map[string]bool{}  // identifiers already looked at
+	added := map[string]bool{} // word sequences already appended
+	var words []string
+	for i := 0; i < len(chunk); {
+		r, n := utf8.DecodeRuneInString(chunk[i:])
+		if !isWordRune(r) {
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(chunk) {
+			r, n := utf8.DecodeRuneInString(chunk[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += n
+		}
+		ident := chunk[i:j]
+		i = j
+		if seen[ident] || len(ident) < 3 {
+			continue
+		}
+		seen[ident] = true
+		words = appendSubTokens(words[:0], ident)
+		if len(words) < 2 {
+			continue
+		}
+		phrase := strings.Join(words, " ")
+		if added[phrase] {
+			continue
+		}
+		if len(added) >= maxExpandedIdents || b.Len()-len(chunk)+len(phrase)+1 > maxExpandedBytes {
+			break
+		}
+		added[phrase] = true
+		b.WriteString(phrase)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,486 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// skipDirs are directories the walk never enters, wherever they are.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".jj": true, ".codecortex": true, "node_modules": true,
+}
+
+// ignoreFile is the per-directory ignore file; a change to one, or to
+// excludeFile, makes the walk read every directory again.
+const (
+	ignoreFile  = ".gitignore"
+	excludeFile = ".git/info/exclude"
+)
+
+// racyWindow is how close to the moment it was read a timestamp may be
+// before it is not trusted: the kernel stamps files from a coarse clock, so
+// a change made just after a read can leave the same mtime. A directory or
+// file stamped this close to its reading is looked at again next time.
+const racyWindow = 50 * time.Millisecond
+
+// A diskFile is a file the walk found.
+type diskFile struct {
+	path  string // relative to the root, slash-separated
+	size  int64
+	mtime int64 // nanoseconds since the epoch
+}
+
+// A walkResult is the files of a tree the index would hold.
+type walkResult struct {
+	files    []diskFile // in no particular order
+	tooLarge int        // regular files over the size cap
+	links    int        // symbolic links, not followed
+}
+
+// A dirListing is what the walk keeps of one directory between walks: its
+// mtime and the entries the ignore rules kept. While the directory's mtime
+// is unchanged its entries are the same, so the walk only stats the files.
+type dirListing struct {
+	mtime   int64
+	racy    bool     // the mtime was too close to the reading to trust
+	subdirs []string // paths of the subdirectories to enter
+	files   []string // paths of the regular files the rules keep
+	links   int
+	// stats and tooLarge are what the last walk found of the files.
+	stats    []diskFile
+	tooLarge int
+}
+
+// A walker lists a tree's files, remembering directory listings between
+// walks. It is not safe for concurrent use.
+type walker struct {
+	dir        string // the root, absolute, links evaluated
+	newMatcher func() matcher
+	maxSize    int64
+
+	dirs    map[string]*dirListing // directory path ("." for the root) → listing
+	ignores map[string]stamp       // ignore file path → its stamp when the listings were made
+
+	// With a watcher, a walk visits only the directories it reports
+	// changed, and the whole tree when it cannot tell or once
+	// watchBackstop has passed since the last full walk.
+	watch    *watcher
+	last     walkResult
+	lastFull time.Time // when the last trusted full walk started; zero: none
+	// seq counts the walks that may have seen a change; a walk the watcher
+	// says saw none keeps the number of the one before.
+	seq int64
+	// changed reports that the listings changed since they were last
+	// saved (see encode), so the next process need not read them again.
+	changed bool
+	// fromEvents counts the walks the watcher's events answered.
+	fromEvents int
+}
+
+// watchBackstop bounds how long a walker trusts its watcher alone: a full
+// walk then catches what inotify cannot see (writes through mmap, changes
+// made by another machine to a network file system).
+const watchBackstop = 2 * time.Second
+
+// A stamp is what the walk compares to notice a changed file.
+type stamp struct{ size, mtime int64 }
+
+func newWalker(dir string, newMatcher func() matcher, maxSize int64) *walker {
+	return &walker{dir: dir, newMatcher: newMatcher, maxSize: maxSize}
+}
+
+// walk lists the regular files of the tree that the ignore rules keep, no
+// larger than the size cap. It never follows a symbolic link, so nothing
+// outside the root is listed; it reads directory entries and file status
+// only, and reads a directory's entries only when its mtime changed since
+// the last walk. seq is the walk's number: two walks with the same
+// number saw the same tree (by the watcher's account, nothing changed in
+// between).
+func (w *walker) walk() (res walkResult, seq int64) {
+	if w.watch != nil && w.dirs != nil && !w.lastFull.IsZero() && time.Since(w.lastFull) < watchBackstop {
+		if res, unchanged, ok := w.watched(); ok {
+			if !unchanged {
+				w.seq++
+			}
+			w.fromEvents++
+			return res, w.seq
+		}
+	}
+	w.seq++
+	start := time.Now()
+	if w.watch != nil {
+		w.watch.drain() // a full walk sees everything these report
+	}
+	ok := false
+	if w.dirs != nil {
+		res, ok = w.scan(true)
+	}
+	if !ok {
+		res, _ = w.scan(false)
+	}
+	w.last, w.lastFull = res, time.Time{}
+	if w.watch != nil && w.seq > 1 { // not worth it for an index asked only once
+		// Trust the watcher from this walk on only if it watched every
+		// directory while the walk ran; otherwise the next walk is full too.
+		added := 0
+		for rel := range w.dirs {
+			a, err := w.watch.add(rel, w.abs(rel))
+			if err != nil {
+				w.watch.close()
+				w.watch = nil
+				return res, w.seq
+			}
+			if a {
+				added++
+			}
+		}
+		if added == 0 {
+			w.lastFull = start
+		}
+	}
+	return res, w.seq
+}
+
+// watched brings the last walk up to date from the watcher's events,
+// visiting only the directories they name. ok is false when a full walk is
+// needed: the watcher cannot tell, an ignore file changed, or a directory
+// was added or removed.
+func (w *walker) watched() (res walkResult, unchanged, ok bool) {
+	dirty, rescan, err := w.watch.drain()
+	if err != nil || rescan || w.stampOf(excludeFile) != w.ignores[excludeFile] {
+		return res, false, false
+	}
+	if len(dirty) == 0 {
+		return w.last, true, true
+	}
+	var m matcher
+	match := func(p string, isDir bool) bool {
+		if m == nil {
+			m = w.newMatcher()
+		}
+		return m.Match(p, isDir)
+	}
+	for d := range dirty {
+		old := w.dirs[d]
+		if old == nil {
+			return res, false, false
+		}
+		v := w.visit(d, old, match)
+		if v.listing == nil || !slices.Equal(v.listing.subdirs, old.subdirs) {
+			return res, false, false
+		}
+		if v.relisted {
+			w.changed = true
+		}
+		w.dirs[d] = v.listing
+	}
+	for _, l := range w.dirs {
+		res.files = append(res.files, l.stats...)
+		res.tooLarge += l.tooLarge
+		res.links += l.links
+	}
+	w.last = res
+	return res, false, true
+}
+
+func (w *walker) abs(rel string) string {
+	if rel == "." {
+		return w.dir
+	}
+	return filepath.Join(w.dir, filepath.FromSlash(rel))
+}
+
+// scan walks the tree, with cached reusing the listings of directories
+// whose mtime is unchanged. ok is false when, with cached, an ignore file
+// changed, appeared or went: every directory must then be read again. The
+// directories of one depth are visited on every CPU.
+func (w *walker) scan(cached bool) (res walkResult, ok bool) {
+	exclude := w.stampOf(excludeFile)
+	if cached && exclude != w.ignores[excludeFile] {
+		return res, false
+	}
+	var mu sync.Mutex // the matcher is not safe for concurrent use
+	var m matcher
+	match := func(p string, isDir bool) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if m == nil {
+			m = w.newMatcher()
+		}
+		return m.Match(p, isDir)
+	}
+	dirs := make(map[string]*dirListing, len(w.dirs))
+	level := []string{"."}
+	for len(level) > 0 {
+		visited := make([]visitResult, len(level))
+		workers := min(runtime.GOMAXPROCS(0), len(level)/16+1)
+		var wg sync.WaitGroup
+		for i := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := i; j < len(level); j += workers {
+					var old *dirListing
+					if cached {
+						old = w.dirs[level[j]]
+					}
+					visited[j] = w.visit(level[j], old, match)
+				}
+			}()
+		}
+		wg.Wait()
+		var next []string
+		for j, v := range visited {
+			if v.listing == nil {
+				continue
+			}
+			if v.relisted {
+				w.changed = true
+			}
+			dirs[level[j]] = v.listing
+			res.links += v.listing.links
+			res.tooLarge += v.tooLarge
+			res.files = append(res.files, v.files...)
+			next = append(next, v.listing.subdirs...)
+		}
+		level = next
+	}
+	ignores := map[string]stamp{excludeFile: exclude}
+	for _, f := range res.files {
+		if f.path == ignoreFile || strings.HasSuffix(f.path, "/"+ignoreFile) {
+			ignores[f.path] = stamp{f.size, f.mtime}
+		}
+	}
+	if cached && !maps.Equal(ignores, w.ignores) {
+		return walkResult{}, false
+	}
+	if !cached || len(dirs) != len(w.dirs) {
+		w.changed = true
+	}
+	w.dirs, w.ignores = dirs, ignores
+	return res, true
+}
+
+// A visitResult is one directory's part of a walk.
+type visitResult struct {
+	listing  *dirListing // nil when the directory is gone or not one
+	relisted bool        // its entries were read (not reused)
+	files    []diskFile
+	tooLarge int
+}
+
+// visit reads one directory: its listing (old's, when its mtime has not
+// changed) and the status of its files. A directory that is a symbolic
+// link is not entered.
+func (w *walker) visit(rel string, old *dirListing, match func(string, bool) bool) visitResult {
+	var v visitResult
+	d, err := openDir(w.abs(rel))
+	if err != nil {
+		return v
+	}
+	defer d.close()
+	mtime, read, err := d.mtime()
+	if err != nil {
+		return v
+	}
+	l := old
+	if l == nil || l.racy || l.mtime != mtime {
+		entries, err := d.entries()
+		if err != nil {
+			return v
+		}
+		l = &dirListing{mtime: mtime, racy: isRacy(read, mtime)}
+		v.relisted = true
+		for _, e := range entries {
+			name := e.Name()
+			if !validName(name) {
+				continue
+			}
+			p := name
+			if rel != "." {
+				p = rel + "/" + name
+			}
+			t := e.Type()
+			switch {
+			case t&fs.ModeSymlink != 0:
+				l.links++
+			case t.IsDir():
+				if !skipDirs[name] && !match(p, true) {
+					l.subdirs = append(l.subdirs, p)
+				}
+			case t.IsRegular():
+				if !match(p, false) {
+					l.files = append(l.files, p)
+				}
+			}
+		}
+	}
+	v.listing = l
+	d.statFiles(l.files, func(p string, size, mtime int64, regular bool) {
+		switch {
+		case !regular:
+		case size > w.maxSize:
+			v.tooLarge++
+		default:
+			v.files = append(v.files, diskFile{path: p, size: size, mtime: mtime})
+		}
+	})
+	l.stats, l.tooLarge = v.files, v.tooLarge
+	return v
+}
+
+// listingsVersion starts the text encode writes; another first line is
+// not read.
+const listingsVersion = "listings 1"
+
+// encode writes the listings and the ignore files' stamps as text, a
+// record a line (names hold no control characters):
+//
+//	I size mtime path     an ignore file's stamp
+//	D mtime links path    a directory (mtime 0: read it again)
+//	S name                a subdirectory of the directory above
+//	F name                a file of the directory above
+func (w *walker) encode() string {
+	var b strings.Builder
+	b.WriteString(listingsVersion + "\n")
+	for p, st := range w.ignores {
+		fmt.Fprintf(&b, "I %d %d %s\n", st.size, st.mtime, p)
+	}
+	for rel, l := range w.dirs {
+		mtime := l.mtime
+		if l.racy {
+			mtime = 0
+		}
+		fmt.Fprintf(&b, "D %d %d %s\n", mtime, l.links, rel)
+		for _, s := range l.subdirs {
+			b.WriteString("S " + path.Base(s) + "\n")
+		}
+		for _, f := range l.files {
+			b.WriteString("F " + path.Base(f) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// load takes listings encode wrote, as if this walker had made them; it
+// does nothing when they cannot be read.
+func (w *walker) load(text string) {
+	line, rest, _ := strings.Cut(text, "\n")
+	if line != listingsVersion {
+		return
+	}
+	dirs := map[string]*dirListing{}
+	ignores := map[string]stamp{}
+	var cur *dirListing
+	var curRel string
+	join := func(name string) string {
+		if curRel == "." {
+			return name
+		}
+		return curRel + "/" + name
+	}
+	for rest != "" {
+		line, rest, _ = strings.Cut(rest, "\n")
+		if len(line) < 3 || line[1] != ' ' {
+			return
+		}
+		switch line[0] {
+		case 'I', 'D':
+			f := strings.SplitN(line[2:], " ", 3)
+			if len(f) != 3 {
+				return
+			}
+			a, err1 := strconv.ParseInt(f[0], 10, 64)
+			b, err2 := strconv.ParseInt(f[1], 10, 64)
+			if err1 != nil || err2 != nil {
+				return
+			}
+			if line[0] == 'I' {
+				ignores[f[2]] = stamp{a, b}
+				continue
+			}
+			if !validRel(f[2]) {
+				return
+			}
+			curRel, cur = f[2], &dirListing{mtime: a, links: int(b)}
+			dirs[curRel] = cur
+		case 'S', 'F':
+			if cur == nil || !validRel(line[2:]) || strings.Contains(line[2:], "/") {
+				return
+			}
+			if line[0] == 'S' {
+				cur.subdirs = append(cur.subdirs, join(line[2:]))
+			} else {
+				cur.files = append(cur.files, join(line[2:]))
+			}
+		default:
+			return
+		}
+	}
+	if dirs["."] == nil {
+		return
+	}
+	w.dirs, w.ignores = dirs, ignores
+}
+
+// validRel reports whether p is "." or a relative path of valid names,
+// none of them "." or "..": a path that stays inside the root.
+func validRel(p string) bool {
+	if p == "." {
+		return true
+	}
+	for _, e := range strings.Split(p, "/") {
+		if e == "" || e == "." || e == ".." || !validName(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// isRacy reports whether a timestamp is too close to the moment it was
+// read to be trusted.
+func isRacy(read time.Time, mtime int64) bool {
+	d := read.Sub(time.Unix(0, mtime))
+	return d >= 0 && d < racyWindow
+}
+
+// stampOf returns the stamp of a file, or the zero stamp when it is
+// missing or not a regular file.
+func (w *walker) stampOf(rel string) stamp {
+	fi, err := os.Lstat(w.abs(rel))
+	if err != nil || !fi.Mode().IsRegular() {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return stamp{-1, -1}
+		}
+		return stamp{}
+	}
+	return stamp{fi.Size(), fi.ModTime().UnixNano()}
+}
+
+// validName reports whether a file name can be part of a path the index
+// records: valid UTF-8 without control or bidirectional-control
+// characters (the names the project's path checks accept).
+func validName(name string) bool {
+	if !utf8.ValidString(name) {
+		return false
+	}
+	for _, c := range name {
+		if unicode.IsControl(c) || unicode.Is(unicode.Bidi_Control, c) {
+			return false
+		}
+	}
+	return !strings.ContainsRune(name, '/')
+}

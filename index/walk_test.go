@@ -1,0 +1,155 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func walkedPaths(res walkResult) []string {
+	var out []string
+	for _, f := range res.files {
+		out = append(out, f.path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestWalkerListingsRoundTrip: listings saved by one walker and loaded by
+// another give the same walk, reading only the directories that changed.
+func TestWalkerListingsRoundTrip(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		".gitignore": "*.log\n", "a.go": "a", "x.log": "x", "sub/b.go": "b", "sub/deep/c.go": "c", "empty/.keep": "",
+	})
+	mk := func() *walker {
+		return newWalker(dir, func() matcher { return newMatcher(os.DirFS(dir)) }, 1<<20)
+	}
+	first := mk()
+	want, _ := first.walk()
+	second := mk()
+	second.load(first.encode())
+	if len(second.dirs) != len(first.dirs) {
+		t.Fatalf("loaded %d listings, saved %d", len(second.dirs), len(first.dirs))
+	}
+	got, _ := second.walk()
+	if diff := cmp.Diff(walkedPaths(want), walkedPaths(got)); diff != "" {
+		t.Errorf("walk from loaded listings (-want +got):\n%s", diff)
+	}
+	if second.changed {
+		t.Error("a walk over unchanged directories read their entries again")
+	}
+	// A new file changes its directory's mtime: that listing is read again.
+	writeFile(t, dir, "sub/new.go", "n")
+	third := mk()
+	third.load(first.encode())
+	got, _ = third.walk()
+	if !slices.Contains(walkedPaths(got), "sub/new.go") || !third.changed {
+		t.Errorf("walk after a new file: %v (changed %v)", walkedPaths(got), third.changed)
+	}
+}
+
+func TestWalkerLoadRejects(t *testing.T) {
+	for _, text := range []string{
+		"",
+		"listings 0\nD 1 0 .\n",
+		"listings 1\nD 1 0 ../up\n",
+		"listings 1\nD 1 0 .\nS ..\n",
+		"listings 1\nD 1 0 .\nF a/b\n",
+		"listings 1\nF a\n",
+		"listings 1\nD x 0 .\n",
+		"listings 1\nD 1 0 sub\n", // no root
+	} {
+		w := newWalker(t.TempDir(), nil, 1)
+		w.load(text)
+		if w.dirs != nil {
+			t.Errorf("load(%q) accepted the listings", text)
+		}
+	}
+}
+
+func FuzzWalkerLoad(f *testing.F) {
+	f.Add("listings 1\nI 3 4 .gitignore\nD 5 0 .\nS sub\nF a.go\nD 6 1 sub\nF b.go\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		w := newWalker(t.TempDir(), nil, 1)
+		w.load(text)
+		for rel, l := range w.dirs {
+			for _, p := range append(append([]string{rel}, l.subdirs...), l.files...) {
+				if !validRel(p) {
+					t.Fatalf("load accepted the path %q", p)
+				}
+			}
+		}
+	})
+}
+
+// TestWatcher: once the index has walked the tree with every directory
+// watched, queries learn of changes from inotify's events, and see every
+// kind of change.
+func TestWatcher(t *testing.T) {
+	dir := writeTree(t, project)
+	ix := openTest(t, dir, nil)
+	if ix.walker.watch == nil {
+		t.Skip("no inotify here")
+	}
+	ctx := context.Background()
+	for range 3 { // the first walk sets up nothing, the second watches, the third is trusted
+		if _, err := ix.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := ix.walker.fromEvents
+	find := func(t *testing.T, q string) []string {
+		t.Helper()
+		res, err := ix.Search(ctx, q, SearchOptions{})
+		if err != nil || res.Freshness.State != Fresh {
+			t.Fatalf("search %q: %+v, %v", q, res.Freshness, err)
+		}
+		got := hitPaths(res.Hits)
+		sort.Strings(got)
+		return got
+	}
+	writeFile(t, dir, "web/server.go", project["web/server.go"]+"// numbat\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"web/server.go"}) {
+		t.Errorf("after an edit: %v", got)
+	}
+	if ix.walker.fromEvents == before {
+		t.Error("the edit was not learnt from the watcher's events")
+	}
+	writeFile(t, dir, "web/more.go", "// numbat too\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"web/more.go", "web/server.go"}) {
+		t.Errorf("after a new file: %v", got)
+	}
+	writeFile(t, dir, "brand/new/dir.go", "// numbat deep\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"brand/new/dir.go", "web/more.go", "web/server.go"}) {
+		t.Errorf("after a new directory: %v", got)
+	}
+	if err := os.Rename(filepath.Join(dir, "brand"), filepath.Join(dir, "renamed")); err != nil {
+		t.Fatal(err)
+	}
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"renamed/new/dir.go", "web/more.go", "web/server.go"}) {
+		t.Errorf("after renaming a directory: %v", got)
+	}
+	writeFile(t, dir, ".gitignore", "web/\n")
+	if got := find(t, "numbat"); !cmp.Equal(got, []string{"renamed/new/dir.go"}) {
+		t.Errorf("after ignoring web/: %v", got)
+	}
+	if err := os.Remove(filepath.Join(dir, "renamed/new/dir.go")); err != nil {
+		t.Fatal(err)
+	}
+	if got := find(t, "numbat"); len(got) != 0 {
+		t.Errorf("after a delete: %v", got)
+	}
+	later := time.Now().Add(time.Minute)
+	writeFile(t, dir, "auth/session.go", strings.Replace(project["auth/session.go"], "Refresh", "Renew", -1))
+	os.Chtimes(filepath.Join(dir, "auth/session.go"), later, later)
+	if res, _ := ix.Lookup(ctx, "Renew"); len(res.Definitions) != 1 {
+		t.Errorf("after an edit and a touch: %+v", res.Definitions)
+	}
+}
