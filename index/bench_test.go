@@ -525,25 +525,16 @@ func BenchmarkRipgrep(b *testing.B) {
 // TestNamesInCobra asks "where is X defined?" for 20 names of
 // github.com/spf13/cobra v1.10.2 (from the module cache) with no precision
 // index: the lookup and the text search must both put the definition
-// first. Symbols come from go/parser here, standing in for the tree-sitter
-// extractor.
+// first, with the symbols the syntax floor extracts (the default).
 func TestNamesInCobra(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads github.com/spf13/cobra from the module cache")
 	}
 	goPath := testtool.Require(t, "go", "install Go")
 	ctx := context.Background()
-	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goPath,
-		Args: []string{"mod", "download", "-json", "github.com/spf13/cobra@v1.10.2"}, Dir: os.TempDir(), Env: os.Environ()})
-	var info struct{ Dir string }
-	if err != nil || json.Unmarshal(res.Stdout, &info) != nil || info.Dir == "" {
-		t.Skipf("github.com/spf13/cobra@v1.10.2 is not available: %v %s", err, res.Stderr)
-	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(info.Dir)); err != nil {
-		t.Fatal(err)
-	}
-	ix := openTest(t, dir, func(o *Options) { o.Extract = goExtract })
+	_ = goPath
+	dir := testtool.ModuleCopy(t, testtool.Cobra)
+	ix := openTest(t, dir, func(o *Options) { o.Extract, o.ExtractorVersion = nil, "" })
 	names := []struct{ name, file string }{
 		{"Command", "command.go"}, {"Command.Execute", "command.go"}, {"ExecuteC", "command.go"},
 		{"AddCommand", "command.go"}, {"PersistentFlags", "command.go"}, {"MinimumNArgs", "args.go"},

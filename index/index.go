@@ -14,6 +14,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/symbols"
+	"github.com/codecortex/codecortex/syntax"
 )
 
 // StorageDir is where the index keeps its databases, relative to the
@@ -28,19 +29,24 @@ const (
 )
 
 // Options configures an [Index]. The zero value indexes the working
-// directory, text only, with the default bounds. Open never modifies it.
+// directory, with the definitions of every language the syntax floor
+// parses, within the default bounds. Open never modifies it.
 type Options struct {
 	// Dir is the project root; empty means the working directory.
 	Dir string
 	// Extract reads the definitions and imports of one file (path relative
-	// to the root, slash-separated, and its content). Nil indexes text
-	// only: line-based chunks and no symbols. An error or a panic indexes
-	// that file as text.
+	// to the root, slash-separated, and its content), from one parse that
+	// also gives the chunks their boundaries. Nil means symbols.Extract,
+	// the syntax floor's extractor for every language it parses (text only
+	// in a build without cgo). An error or a panic indexes that file as
+	// text.
 	Extract func(path string, src []byte) (*symbols.File, error)
-	// ExtractorVersion names the rules Extract follows. Files indexed by
-	// another version, or with or without an extractor when that changed,
-	// are indexed again on the next refresh.
+	// ExtractorVersion names the rules a custom Extract follows. Files
+	// indexed by another version, or with or without an extractor when
+	// that changed, are indexed again on the next refresh.
 	ExtractorVersion string
+	// TextOnly indexes text alone: line-based chunks and no symbols.
+	TextOnly bool
 	// Budget bounds the work a query does to bring the index up to date
 	// before it answers; what does not fit is reported as pending. Zero
 	// means DefaultBudget; a negative value means no bound.
@@ -77,11 +83,26 @@ func (o *Options) keep() int {
 	return o.KeepIndexes
 }
 
+// extract returns the extractor the options choose, or nil for text only.
+func (o *Options) extract() func(string, []byte) (*symbols.File, error) {
+	switch {
+	case o.TextOnly:
+		return nil
+	case o.Extract != nil:
+		return o.Extract
+	case syntax.Available:
+		return symbols.Extract
+	}
+	return nil
+}
+
 // extractor returns what files.extractor records for the current options.
 func (o *Options) extractor() string {
 	switch {
-	case o.Extract == nil:
+	case o.extract() == nil:
 		return ""
+	case o.Extract == nil:
+		return symbols.Version
 	case o.ExtractorVersion == "":
 		return "extract"
 	}

@@ -455,10 +455,10 @@ func TestWritesOnlyUnderCodecortex(t *testing.T) {
 	}
 }
 
-func TestZeroOptions(t *testing.T) {
+func TestTextOnly(t *testing.T) {
 	dir := writeTree(t, project)
 	t.Chdir(dir)
-	ix, err := Open(Options{})
+	ix, err := Open(Options{TextOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

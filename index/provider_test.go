@@ -125,7 +125,7 @@ func TestProviderText(t *testing.T) {
 func TestProviderFallsBackToText(t *testing.T) {
 	dir := writeTree(t, project)
 	t.Chdir(dir)
-	p := NewProvider(Options{}) // text only: no symbols to look up
+	p := NewProvider(Options{TextOnly: true}) // no symbols to look up
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "validateSession"})
 	if err != nil {

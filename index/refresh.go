@@ -495,8 +495,8 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 		fd.skipped = "binary"
 		return fd
 	}
-	if ix.opts.Extract != nil {
-		if sf := ix.extractSafely(f.path, src); sf != nil {
+	if extract := ix.opts.extract(); extract != nil {
+		if sf := extractSafely(extract, f.path, src); sf != nil {
 			if sf.Language != "" {
 				fd.language = sf.Language
 			}
@@ -515,13 +515,13 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 
 // extractSafely runs the extractor, turning an error or a panic into no
 // symbols.
-func (ix *Index) extractSafely(path string, src []byte) (sf *symbols.File) {
+func extractSafely(extract func(string, []byte) (*symbols.File, error), path string, src []byte) (sf *symbols.File) {
 	defer func() {
 		if recover() != nil {
 			sf = nil
 		}
 	}()
-	sf, err := ix.opts.Extract(path, src)
+	sf, err := extract(path, src)
 	if err != nil {
 		return nil
 	}
