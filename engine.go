@@ -3,6 +3,7 @@ package codecortex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
@@ -88,21 +90,28 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	if opts.Progress != nil {
 		popts.Progress = progressWriter(opts.Progress)
 	}
-	index := precision.New(popts)
-	e.closers = append(e.closers, index.Close)
-	var pprov evidence.Provider = index
+	scip := precision.New(popts)
+	e.closers = append(e.closers, scip.Close)
+	var pprov evidence.Provider = scip
 	if opts.LanguageServer {
 		lsp := precision.NewLSP(p.LSPOptions())
 		e.closers = append(e.closers, lsp.Close)
-		pprov = &precision.Fallback{Index: index, Server: lsp}
+		pprov = &precision.Fallback{Index: scip, Server: lsp}
 	}
 	e.providers[route.Precision] = pprov
 
 	sopts := p.StructuralOptions()
 	if !popts.Disabled {
-		sopts.Symbols = index
+		sopts.Symbols = scip
 	}
 	e.providers[route.Structural] = structural.New(sopts)
+	iopts := p.IndexOptions()
+	if opts.Progress != nil {
+		iopts.Progress = indexProgress(opts.Progress)
+	}
+	local := index.NewProvider(iopts)
+	e.closers = append(e.closers, local.Close)
+	e.providers[route.LocalIndex] = local
 	e.providers[route.Manifests] = p.ManifestProvider()
 	e.providers[route.DependencyDocs] = p.DocsProvider()
 
@@ -326,6 +335,21 @@ func (d *declaredDeps) changed(root string) bool {
 		}
 	}
 	return false
+}
+
+// indexProgress reports a long index update in a few lines: when it
+// starts, at each tenth, and when it ends.
+func indexProgress(say func(string)) func(done, total int) {
+	last := -1
+	return func(done, total int) {
+		if total < 200 {
+			return // quick: not worth a line
+		}
+		if tenth := done * 10 / total; tenth != last {
+			last = tenth
+			say(fmt.Sprintf("cortex: indexing %d of %d files\n", done, total))
+		}
+	}
 }
 
 // progressWriter adapts a line callback to an io.Writer.

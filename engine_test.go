@@ -72,16 +72,34 @@ func TestAskDefinitionByName(t *testing.T) {
 		t.Errorf("freshness %+v, context %d bytes, %d included", ans.Freshness, len(ans.Context.Prompt), ans.Context.Included)
 	}
 
-	// The sources newer than the index: the answer is still there, no
-	// longer exact, and says the index is stale.
+	// The sources newer than the index: the right location still comes
+	// first, no longer exact: the local index's fresh structural record
+	// leads, and the stale exact one is kept under it.
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(dir, "cart/cart.go"), later, later)
 	ans, err = e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Records) == 0 || ans.Records[0].Exact || !ans.Records[0].Stale || ans.Freshness.Precision != "stale" {
-		t.Errorf("stale index: records %v, freshness %+v", ans.Records, ans.Freshness)
+	if len(ans.Records) == 0 {
+		t.Fatalf("stale index: no records; reports %+v", ans.Reports)
+	}
+	first = ans.Records[0]
+	if first.Location() != "cart/cart.go:7:16-7:19" || first.Trust != trust.Structural || first.Stale || ans.Freshness.Precision != "stale" {
+		t.Errorf("stale index: first %s %s stale=%v, freshness %+v", first.Location(), first.Trust, first.Stale, ans.Freshness)
+	}
+	if sup := first.Metadata.Superseded; len(sup) != 1 || !sup[0].Stale || sup[0].Metadata.StaleFrom != trust.Exact {
+		t.Errorf("the stale exact record is not kept under the fresh one: %+v", sup)
+	}
+
+	// No index at all: still the right location first.
+	os.Remove(filepath.Join(dir, "index.scip"))
+	ans, err = e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Records) == 0 || ans.Records[0].Location() != "cart/cart.go:7:16-7:19" || ans.Freshness.Precision != "unavailable" {
+		t.Errorf("no index: records %v, freshness %+v", ans.Records, ans.Freshness)
 	}
 }
 

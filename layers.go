@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -46,6 +47,12 @@ func (p *Project) StructuralOptions() structural.Options {
 		opts.Command = *c.Command
 	}
 	return opts
+}
+
+// IndexOptions returns the local index's options: the project root, with
+// definitions read from every language the syntax floor parses.
+func (p *Project) IndexOptions() index.Options {
+	return index.Options{Dir: p.Root}
 }
 
 // ManifestProvider returns the provider of the project's dependency

@@ -220,3 +220,22 @@ func FuzzChunkFile(f *testing.F) {
 		}
 	})
 }
+
+func TestIsBinary(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		src  []byte
+		want bool
+	}{
+		{"text", []byte("package main\n\nfunc main() {}\n"), false},
+		{"utf-8 text", []byte("// é日本😀\nvar x = 1\n"), false},
+		{"a NUL", []byte("abc\x00def"), true},
+		{"protobuf without NULs", []byte("\n\x8a\x01\x12\x06scip-go\x1a\x070.1.26\x82\xff\xfe\x90\x91\x92\x93"), true},
+		{"one stray byte in text", append([]byte(strings.Repeat("text line\n", 50)), 0xff, '\n'), false},
+		{"a rune cut at the probe's end", append([]byte(strings.Repeat("a", binaryProbe-1)), "é"...), false},
+	} {
+		if got := isBinary(tt.src); got != tt.want {
+			t.Errorf("%s: isBinary = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

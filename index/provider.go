@@ -120,10 +120,16 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 				}
 			}
 		}
-		if len(res.Definitions) > 0 {
+		if len(resp.Records) > 0 {
 			break
 		}
-		notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index; text matches instead", q.Symbol))
+		if len(res.Definitions) > 0 {
+			// Asked for other kinds than definitions (references): the
+			// index knows names, not uses, so its answer is text.
+			notes = append(notes, fmt.Sprintf("the symbol index holds definitions only; uses of %q are text matches", q.Symbol))
+		} else {
+			notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index; text matches instead", q.Symbol))
+		}
 		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{})
 		if err != nil {
 			if errors.Is(err, ErrEmptyQuery) {

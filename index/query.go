@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -492,6 +494,11 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	p := ix.diff(w, rows)
 	fr := Freshness{State: Fresh, Identity: id, Files: len(w.files), Diagnostics: diags}
 	for _, f := range p.changed {
+		if r, ok := rows[f.path]; ok && r.current && r.mtime == 0 && r.size == f.size && ix.sameContent(s, r, f.path) {
+			// Indexed moments after an edit, so its time was not trusted:
+			// the content is what the index holds.
+			continue
+		}
 		fr.Pending = append(fr.Pending, f.path)
 	}
 	fr.PendingCount = len(fr.Pending)
@@ -515,6 +522,17 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		st.Stored = append(st.Stored, si)
 	}
 	return st, nil
+}
+
+// sameContent reports whether the file at p holds what the index holds
+// for row r.
+func (ix *Index) sameContent(s *store, r fileRow, p string) bool {
+	src, err := ix.readFile(p)
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(src)
+	return s.hashOf(r.id) == hex.EncodeToString(sum[:])
 }
 
 func fileSize(p string) int64 {

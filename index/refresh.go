@@ -465,8 +465,27 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 
 func expired(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }
 
-// binaryProbe is how much of a file is looked at for a NUL byte.
+// binaryProbe is how much of a file is looked at to tell text from binary.
 const binaryProbe = 8000
+
+// isBinary reports whether a file's beginning looks like binary data: a
+// NUL byte (as git and ripgrep judge), or bytes of which more than one in
+// a hundred are not UTF-8 (an encoded index, an image without NULs early).
+func isBinary(src []byte) bool {
+	probe := src[:min(len(src), binaryProbe)]
+	if bytes.IndexByte(probe, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(probe); {
+		r, size := utf8.DecodeRune(probe[i:])
+		if r == utf8.RuneError && size == 1 && len(probe)-i >= utf8.UTFMax {
+			bad++
+		}
+		i += size
+	}
+	return bad*100 > len(probe)
+}
 
 // prepareFile reads, hashes, extracts and chunks one file. It never fails:
 // a file it cannot read is recorded as skipped.
@@ -491,7 +510,7 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 		fd.touchOnly = true
 		return fd
 	}
-	if bytes.IndexByte(src[:min(len(src), binaryProbe)], 0) >= 0 {
+	if isBinary(src) {
 		fd.skipped = "binary"
 		return fd
 	}

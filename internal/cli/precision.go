@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
 )
 
@@ -150,17 +150,21 @@ func positionCommand(name string, pq positionQuery) func(ctx context.Context, c 
 			defer lsp.Close()
 			provider = &precision.Fallback{Index: prov, Server: lsp}
 		}
-		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{provider}, evidence.CollectOptions{
-			Check: func(r *evidence.Record) error {
-				if r.HasLocation() && !p.root.Inside(r.Path) {
-					return errors.New("location outside the project root")
-				}
-				return nil
-			},
-		})
+		check := evidence.CollectOptions{Check: p.root.CheckRecord}
+		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{provider}, check)
+		if !isPos && !freshAnswer(recs, reps) {
+			// A name the SCIP index cannot answer freshly is answered from
+			// the local index's syntax, at the tier it deserves; fusion
+			// keeps the stronger record where both point at one place.
+			local := index.NewProvider(p.IndexOptions())
+			defer local.Close()
+			lrecs, lreps := evidence.Collect(ctx, q, []evidence.Provider{local}, check)
+			recs, reps = append(recs, lrecs...), append(reps, lreps...)
+		}
 		if noDecl != nil && *noDecl {
 			recs = precision.WithoutDeclarations(recs)
 		}
+		recs = evidence.Rank(evidence.Fuse(recs))
 		if c.json != jsonOff {
 			out := positionJSON{q, recs, reps}
 			if out.Records == nil {
@@ -177,6 +181,17 @@ func positionCommand(name string, pq positionQuery) func(ctx context.Context, c 
 		}
 		return ExitOK
 	}
+}
+
+// freshAnswer reports whether the records answer and none came from a
+// stale source.
+func freshAnswer(recs []evidence.Record, reps []evidence.Report) bool {
+	for _, r := range reps {
+		if r.State == evidence.StaleState {
+			return false
+		}
+	}
+	return len(recs) > 0
 }
 
 // printRecords prints records, one line each, and on standard error the

@@ -202,6 +202,8 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 	cases := map[string][][]string{
 		"ask":              {{"ask", "where is Héllo defined?"}, {"ask", "--json", "--trace", "who calls Héllo?"}, {"ask", "what changed in m.go?"}},
 		"eval":             {{"eval", fixture}},
+		"index":            {{"index"}, {"index", "--status", "--json"}},
+		"symbols":          {{"symbols"}, {"symbols", "--json", "."}},
 		"version":          {{"version"}},
 		"doctor":           {{"doctor"}, {"doctor", "--json"}},
 		"config":           {{"config"}, {"config", "--json"}},
@@ -210,7 +212,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"def":              {{"def", "m.go:5:9"}, {"def", "--json", "Héllo"}},
 		"refs":             {{"refs", "m.go:3:14"}, {"refs", "--no-declaration", "Héllo"}},
 		"impl":             {{"impl", "m.go:3:14"}},
-		"search":           {{"search", "Héllo", "--lang", "go"}, {"search", "x", "--rewrite", "y", "--lang", "go"}},
+		"search":           {{"search", "Héllo", "--lang", "go"}, {"search", "x", "--rewrite", "y", "--lang", "go"}, {"search", "hello world"}},
 		"structural":       {{"structural", "-p", "$F($$$A)", "-l", "go", "--rewrite", "g($$$A)"}, {"sg", "-p", "x", "--json"}},
 		"deps":             {{"deps"}, {"deps", "--build-list"}, {"deps", "--json", "--build-list"}, {"deps", "why", "next"}},
 		"docs":             {{"docs", "next", "app router"}},

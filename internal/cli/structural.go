@@ -9,10 +9,12 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"regexp"
 	"time"
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -48,14 +50,91 @@ func newStructuralFlags(c *cmd, patternFlag bool) *structuralFlags {
 }
 
 // runSearch is `cortex search [flags] PATTERN [PATHS...]`.
+//
+// One command does what its name promises: words are searched in the
+// local index, ranked, and a pattern is matched by syntax. A search is
+// structural when it names a language (--lang), asks for a rewrite, or
+// its first argument holds a metavariable ($X, $$$ARGS); the rest of the
+// arguments are then paths. Otherwise every argument is a word of the text
+// searched; --text forces that reading.
 func runSearch(ctx context.Context, c *cmd, args []string) int {
-	c.argsUsage = "PATTERN [PATH...]"
+	c.argsUsage = "TEXT... | PATTERN [PATH...]"
 	f := newStructuralFlags(c, false)
+	text := c.fs.Bool("text", false, "search the words in the local index even if they look like a pattern")
+	limit := c.fs.Int("limit", 20, "show at most `n` text hits")
 	pos, code, ok := c.parse(args, 1, -1)
 	if !ok {
 		return code
 	}
-	return structuralSearch(ctx, c, f, pos[0], pos[1:])
+	if !*text && (*f.lang != "" || *f.rewrite != "" || metavariable.MatchString(pos[0])) {
+		return structuralSearch(ctx, c, f, pos[0], pos[1:])
+	}
+	return textSearch(ctx, c, strings.Join(pos, " "), *limit)
+}
+
+// metavariable finds a structural pattern's metavariable.
+var metavariable = regexp.MustCompile(`\$(\$\$)?[A-Z_][A-Z0-9_]*`)
+
+// textJSON is what a text search prints with --json.
+type textJSON struct {
+	Mode string `json:"mode"` // "text"
+	index.SearchResult
+}
+
+// textSearch searches the local index for words: ranked chunks, the ones
+// that define a queried name first, then those that name it, then text.
+func textSearch(ctx context.Context, c *cmd, text string, limit int) int {
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	ix, stop, err := c.openIndex(p, true)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer ix.Close()
+	res, err := ix.Search(ctx, text, index.SearchOptions{Limit: limit})
+	stop()
+	if errors.Is(err, index.ErrEmptyQuery) {
+		return c.usageError(fmt.Errorf("%q: no word to search for", text))
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	code := ExitOK
+	if len(res.Hits) == 0 {
+		code = ExitFail
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(textJSON{"text", res}); err != nil {
+			return c.fail(err)
+		}
+		return code
+	}
+	for _, h := range res.Hits {
+		head := fmt.Sprintf("%s:%d-%d  %s", h.Path, h.StartLine, h.EndLine, h.Match)
+		if h.Symbol != "" {
+			head += "  " + h.SymbolKind + " " + h.Symbol
+		}
+		if h.Stale {
+			head += "  (changed since indexed)"
+		}
+		c.printf("%s\n", safe(head))
+		lines := strings.Split(strings.TrimRight(h.Excerpt, "\n"), "\n")
+		for i, l := range lines {
+			if i == 4 {
+				c.printf("    …\n")
+				break
+			}
+			c.printf("    %s\n", safe(clip(l)))
+		}
+	}
+	c.note("%s for %s (%s); weak evidence: text, not resolution", count(len(res.Hits), "hit"), strings.Join(res.Terms, ", "), res.Freshness.State)
+	if n := res.Freshness.PendingCount; n > 0 {
+		c.note("cortex: freshness partial: %d changed files not indexed yet (cortex index)", n)
+	}
+	return code
 }
 
 // runStructural is `cortex structural -p PATTERN -l LANG [PATH...]`, for

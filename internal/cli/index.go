@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codecortex/codecortex/index"
+)
+
+// openIndex opens the project's local index. Progress of a long update
+// goes to standard error, only on a terminal and never with --json.
+func (c *cmd) openIndex(p *project, progress bool) (*index.Index, func(), error) {
+	opts := p.IndexOptions()
+	stop := func() {}
+	if progress && c.json == jsonOff && isTerminal(c.Stderr) {
+		opts.Progress, stop = progressRate(c.Stderr)
+	}
+	ix, err := index.Open(opts)
+	if err != nil {
+		return nil, stop, err
+	}
+	return ix, stop, nil
+}
+
+// progressRate returns a progress callback that shows files done of the
+// total and the rate, at most ten times a second, and a function that
+// clears the line.
+func progressRate(w interface{ Write([]byte) (int, error) }) (func(done, total int), func()) {
+	var mu sync.Mutex
+	start := time.Now()
+	var last time.Time
+	shown := false
+	report := func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		if now.Sub(last) < 100*time.Millisecond && done != total {
+			return
+		}
+		last = now
+		rate := float64(done) / max(now.Sub(start).Seconds(), 1e-3)
+		fmt.Fprintf(w, "\rcortex: indexed %d of %d files (%.0f files/s)\033[K", done, total, rate)
+		shown = true
+	}
+	clear := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if shown {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+	return report, clear
+}
+
+// runIndex is cortex index [--status]: it brings the local index up to
+// date with no time bound (a cold index shows its progress), or with
+// --status reports its identity, counts, freshness and size without
+// indexing anything.
+func runIndex(ctx context.Context, c *cmd, args []string) int {
+	status := c.fs.Bool("status", false, "report the index's identity, counts, freshness and size on disk; index nothing")
+	if _, code, ok := c.parse(args, 0, 0); !ok {
+		return code
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	ix, stop, err := c.openIndex(p, !*status)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer ix.Close()
+	if !*status {
+		fr, err := ix.Update(ctx)
+		stop()
+		if err != nil {
+			return c.fail(err)
+		}
+		if c.json == jsonOff {
+			c.note("cortex: %d files indexed, %d removed, in %s", fr.Indexed, fr.Removed, fr.Elapsed.Round(time.Millisecond))
+			for _, d := range fr.Diagnostics {
+				c.note("cortex: %s", safe(d))
+			}
+		}
+	}
+	st, err := ix.Status(ctx)
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(st); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	row := func(k, v string) { c.printf("%-11s %s\n", k, safe(v)) }
+	row("identity", st.Identity.String())
+	row("database", fmt.Sprintf("%s (%s on disk, schema %d, chunker %d)", st.Database, bytesize(st.SizeBytes), st.SchemaVersion, st.ChunkerVersion))
+	extractor := st.Extractor
+	if extractor == "" {
+		extractor = "none: text only"
+	}
+	row("extractor", extractor)
+	row("contents", fmt.Sprintf("%d files (%d without text), %d symbols, %d imports, %d chunks", st.Files, st.Skipped, st.Symbols, st.Imports, st.Chunks))
+	fresh := string(st.Freshness.State)
+	if n := st.Freshness.PendingCount; n > 0 {
+		fresh = fmt.Sprintf("%d files changed since they were indexed (such as %s); the next query indexes them within its budget, cortex index all of them",
+			n, strings.Join(st.Freshness.Pending[:min(3, len(st.Freshness.Pending))], ", "))
+	}
+	row("freshness", fresh)
+	for _, s := range st.Stored {
+		if s.Active {
+			continue
+		}
+		row("also", fmt.Sprintf("%s, %s, last used %s", s.Identity.String(), bytesize(s.SizeBytes), s.LastUsed.Format(time.DateTime)))
+	}
+	return ExitOK
+}
+
+// runSymbols is cortex symbols [PATH]: an outline of the definitions in a
+// file, or in every file under a directory (the whole project without
+// PATH), from the local index.
+func runSymbols(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "[PATH]"
+	limit := c.fs.Int("limit", 2000, "show at most `n` definitions")
+	pos, code, ok := c.parse(args, 0, 1)
+	if !ok {
+		return code
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	target := "."
+	if len(pos) == 1 {
+		if target, err = p.rel(pos[0]); err != nil {
+			return c.finish(err)
+		}
+		if _, err := os.Stat(filepath.Join(p.Root, filepath.FromSlash(target))); err != nil {
+			return c.usageError(fmt.Errorf("%s: %w", pos[0], err))
+		}
+	}
+	ix, stop, err := c.openIndex(p, true)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer ix.Close()
+	res, err := ix.Outline(ctx, target)
+	stop()
+	if err != nil {
+		return c.fail(err)
+	}
+	truncated := len(res.Definitions) > *limit
+	if truncated {
+		res.Definitions = res.Definitions[:*limit]
+	}
+	if c.json != jsonOff {
+		out := struct {
+			index.OutlineResult
+			Truncated bool `json:"truncated"`
+		}{res, truncated}
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	file := ""
+	for _, d := range res.Definitions {
+		if d.Path != file {
+			file = d.Path
+			c.printf("%s\n", safe(file))
+		}
+		indent := "  "
+		if d.Container != "" {
+			indent = "    "
+		}
+		sig := d.Signature
+		if sig == "" {
+			sig = d.Name
+		}
+		c.printf("%s%d  %s %s\n", indent, d.NameRange.StartLine, d.Kind, safe(sig))
+	}
+	if truncated {
+		c.note("cortex: showing the first %d definitions (--limit)", *limit)
+	}
+	if res.Freshness.PendingCount > 0 {
+		c.note("cortex: freshness partial: %d changed files not indexed yet; cortex index indexes them", res.Freshness.PendingCount)
+	}
+	if len(res.Definitions) == 0 {
+		c.note("no definitions")
+		return ExitFail
+	}
+	return ExitOK
+}
+
+func bytesize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w interface{ Write([]byte) (int, error) }) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
