@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
-	"regexp"
 	"time"
 	"unicode/utf8"
 
