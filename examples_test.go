@@ -81,6 +81,8 @@ func TestComposeAllFromOutside(t *testing.T) {
 		"cart/cart.go",
 		"question: where is Cart.Add defined?",
 		"structural: ",
+		"local-index: available",
+		`"symbol":"cart.Cart.Add"`, // the local index's chunk that defines Add
 		"dependency-manifests: available",
 		"left-pad",
 		"dependency-docs: disabled",

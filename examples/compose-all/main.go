@@ -19,6 +19,7 @@ import (
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -50,12 +51,15 @@ func run(dir, pos, text string, budget int) error {
 	}
 
 	// Every layer, each from the options the configuration maps onto.
-	index := precision.New(project.PrecisionOptions())
-	defer index.Close()
+	scip := precision.New(project.PrecisionOptions())
+	defer scip.Close()
 	syntax := project.StructuralOptions()
-	syntax.Symbols = index // the symbol half of the structural fallback
+	syntax.Symbols = scip // the symbol half of the structural fallback
+	local := index.NewProvider(project.IndexOptions())
+	defer local.Close()
 	providers := []evidence.Provider{
-		index,
+		scip,
+		local,
 		structural.New(syntax),
 		project.ManifestProvider(),
 		project.DocsProvider(),
