@@ -35,7 +35,7 @@ printf '%-10s %-36s %8s %8s %9s %9s %7s %8s %8s %7s\n' kind pattern sg cortex sg
 declare -A sgms
 while IFS='|' read -r kind pattern; do
   t0=$(ms); sgc=$(cpu "$tmp/sg.out" ast-grep run -p "$pattern" -l go --json=stream "$dir"); t1=$(ms)
-  cxc=$(cpu "$tmp/cx.out" "$tmp/cortex" -C "$dir" search "$pattern" --lang go --json); t2=$(ms)
+  cxc=$(cpu "$tmp/cx.out" "$tmp/cortex" -C "$dir" search "$pattern" --lang go --json=stream); t2=$(ms)
   sgn=$(wc -l <"$tmp/sg.out"); cxn=$(wc -l <"$tmp/cx.out")
   a=$(( (t1 - t0) / 1000000 )); b=$(( (t2 - t1) / 1000000 ))
   sgms[$kind]=$a
