@@ -253,4 +253,3 @@ func splitNUL(out []byte) []string {
 	s = strings.TrimSuffix(s, "\x00")
 	return strings.Split(s, "\x00")
 }
-

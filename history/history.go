@@ -515,7 +515,7 @@ func (r *Repo) Blame(ctx context.Context, p string, start, end int) ([]Hunk, err
 		}
 		in := info[l.hash]
 		h := Hunk{StartLine: l.line, EndLine: l.line, OrigLine: l.origLine, OrigPath: r.projPath(l.origPath),
-			Commit: Commit{Hash: l.hash, Author: in.author, Email: in.email, Date: in.date, Subject: in.summary},
+			Commit:   Commit{Hash: l.hash, Author: in.author, Email: in.email, Date: in.date, Subject: in.summary},
 			Boundary: in.boundary, Uncommitted: zeroHash(l.hash)}
 		if h.Uncommitted {
 			h.Commit.Subject, h.Commit.Email = "", ""
@@ -741,4 +741,3 @@ func (r *Repo) exists(projRel string) bool {
 	fi, err := r.root.Stat(projRel)
 	return err == nil && fi.Mode().IsRegular()
 }
-
