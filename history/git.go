@@ -35,6 +35,7 @@ var hardening = [][2]string{
 	{"diff.renames", "true"},                // rename detection is asked for explicitly too
 	{"log.showSignature", "false"},          // would run gpg.program on signed commits
 	{"log.follow", "false"},                 // --follow is asked for explicitly
+	{"log.showRoot", "true"},                // else --follow misses a root commit
 	{"i18n.logOutputEncoding", "UTF-8"},     // UTF-16 output would break NUL-separated parsing
 	{"protocol.allow", "never"},             // no transport at all, so no lazy fetch of a partial clone
 	{"blame.ignoreRevsFile", ""},            // blame sees every commit

@@ -50,8 +50,14 @@ func (r *testRepo) run(args ...string) string {
 
 func (r *testRepo) runIn(dir string, extraEnv []string, args ...string) string {
 	r.t.Helper()
+	return r.runStdin(dir, extraEnv, "", args...)
+}
+
+func (r *testRepo) runStdin(dir string, extraEnv []string, stdin string, args ...string) string {
+	r.t.Helper()
 	res, err := safeexec.Run(context.Background(), safeexec.Invocation{
-		Path: r.git, Args: args, Dir: dir, Env: append(r.env(), extraEnv...), Timeout: time.Minute})
+		Path: r.git, Args: args, Dir: dir, Env: append(r.env(), extraEnv...), Timeout: time.Minute,
+		Stdin: strings.NewReader(stdin)})
 	if err != nil {
 		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, res.Stderr)
 	}
