@@ -135,6 +135,10 @@ func (e *GitError) Error() string {
 
 func (e *GitError) Unwrap() error { return e.Err }
 
+// traceGit, when set (by a test), is told each command and how long it
+// took.
+var traceGit func(args []string, d time.Duration)
+
 // run runs git with args and returns its standard output. A truncated
 // output is reported with truncated set; the caller decides whether that
 // is an error.
@@ -143,6 +147,9 @@ func (g *git) run(ctx context.Context, args ...string) (out []byte, truncated bo
 		Path: g.path, Args: args, Dir: g.dir, Env: g.env,
 		Timeout: g.timeout, MaxStdout: g.maxOut, MaxStderr: 64 << 10,
 	})
+	if traceGit != nil {
+		traceGit(args, res.Duration)
+	}
 	if err != nil {
 		return res.Stdout, res.StdoutTruncated, &GitError{Args: args, Stderr: firstLines(res.Stderr, 3), Err: err}
 	}

@@ -595,6 +595,8 @@ func (r *Repo) Changes(ctx context.Context, base string) (*ChangeSet, error) {
 			return nil, err
 		}
 		from = strings.TrimSpace(string(out))
+	case base == "HEAD":
+		cs.Base, from = head, head
 	default:
 		b, err := r.resolve(ctx, base)
 		if err != nil {
@@ -627,7 +629,7 @@ func (r *Repo) Changes(ctx context.Context, base string) (*ChangeSet, error) {
 		args := append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, scope...)
 		untrackedOut, untrackTrunc, untrackErr = r.g.run(ctx, args...)
 	}()
-	if cs.Base != "" && head != "" {
+	if cs.Base != "" && head != "" && cs.Base != head {
 		out, truncated, err := r.g.run(ctx, "log", "-z", "--no-color", logFormat,
 			fmt.Sprintf("-n%d", r.opts.limit()+1), cs.Base+".."+head, "--")
 		if err == nil && truncated {

@@ -116,26 +116,40 @@ func unavailable(err error) error {
 
 // fileRecords answers a question about one file.
 func (p *Provider) fileRecords(ctx context.Context, repo *Repo, q evidence.Query) ([]evidence.Record, error) {
-	h, err := repo.Log(ctx, q.Path)
+	projRel, _, err := repo.repoPath(q.Path)
 	if err != nil {
 		return nil, err
 	}
+	located := repo.exists(projRel)
+	// The log and the blame side by side: blame walks the file's history
+	// back to the line's origin and takes the longer.
+	var (
+		hunks    []Hunk
+		blameErr error
+		done     = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		if q.Line > 0 && located {
+			hunks, blameErr = repo.Blame(ctx, projRel, q.Line, q.Line)
+		}
+	}()
+	h, err := repo.Log(ctx, projRel)
+	<-done
+	if err = errors.Join(err, blameErr); err != nil {
+		return nil, err
+	}
 	var recs []evidence.Record
-	located := repo.exists(h.Path)
 	if len(h.Entries) > 0 {
 		recs = append(recs, p.summaryRecord(h, located))
 	}
 	for i := range h.Entries {
 		recs = append(recs, p.entryRecord(&h.Entries[i], i))
 	}
-	if q.Line > 0 && located {
-		hunks, err := repo.Blame(ctx, h.Path, q.Line, q.Line)
-		if err != nil {
-			return nil, err
-		}
-		lines, _ := repo.root.ReadFile(h.Path)
+	if len(hunks) > 0 {
+		lines, _ := repo.root.ReadFile(projRel)
 		for i := range hunks {
-			recs = append(recs, p.blameRecord(h.Path, &hunks[i], lines))
+			recs = append(recs, p.blameRecord(projRel, &hunks[i], lines))
 		}
 	}
 	return recs, nil
