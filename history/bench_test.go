@@ -163,7 +163,9 @@ func TestTraceBench(t *testing.T) {
 		t.Skip("set HISTORY_TRACE=1 to trace the benchmarks' git commands")
 	}
 	dir := benchRepoT(t)
-	traceGit = func(args []string, d time.Duration) { t.Logf("%8.1f ms git %v", float64(d.Microseconds())/1000, args[:min(len(args), 6)]) }
+	traceGit = func(args []string, d time.Duration) {
+		t.Logf("%8.1f ms git %v", float64(d.Microseconds())/1000, args[:min(len(args), 6)])
+	}
 	defer func() { traceGit = nil }()
 	p := New(Options{Dir: dir})
 	for _, q := range []evidence.Query{{Path: "tsdb/head.go", Line: 1200}, {Text: "what changed?"}} {
