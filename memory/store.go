@@ -434,4 +434,3 @@ func (s *Store) entryNames() ([]string, error) {
 	}
 	return names, nil
 }
-
