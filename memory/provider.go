@@ -143,9 +143,16 @@ func (s *Store) Attach(ctx context.Context, records []evidence.Record) ([]eviden
 		m  Match
 		to string
 	}
+	cand := make([]bool, len(idx.entries))
+	for p := range paths {
+		idx.pathCandidates(p, func(i int32) { cand[i] = true })
+	}
+	for sym := range syms {
+		idx.symbolCandidates(sym, func(i int32) { cand[i] = true })
+	}
 	var hits []hit
-	for _, le := range idx.entries {
-		if le.Scope.IsZero() {
+	for i, le := range idx.entries {
+		if !cand[i] || le.Scope.IsZero() {
 			continue
 		}
 		best, to, why := 0.0, "", ""

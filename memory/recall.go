@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -79,8 +81,22 @@ func (s *Store) Recall(q Query) ([]Match, error) {
 		return []Match{}, nil // only small words
 	}
 	textHits := idx.textHits(terms)
+	// Only the entries a criterion can match are looked at.
+	var cand []bool
+	if !all {
+		cand = make([]bool, len(idx.entries))
+		if qpath != "" {
+			idx.pathCandidates(qpath, func(i int32) { cand[i] = true })
+		}
+		if q.Symbol != "" {
+			idx.symbolCandidates(q.Symbol, func(i int32) { cand[i] = true })
+		}
+	}
 	var out []Match
 	for i, le := range idx.entries {
+		if !all && !cand[i] && (textHits == nil || textHits[i] == 0) {
+			continue
+		}
 		if len(types) > 0 && !types[le.Type] {
 			continue
 		}
@@ -180,7 +196,7 @@ func (le *loadedEntry) coversPath(p string) float64 {
 				continue
 			}
 		}
-		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
 			if ok, _ := path.Match(sp, d); ok {
 				best = max(best, 0.8)
 				break
@@ -215,6 +231,87 @@ type index struct {
 	byName  map[string]*loadedEntry // file name → entry
 	terms   map[string][]int32      // word → entries that hold it
 	sorted  []string                // the words, sorted, for prefix search
+
+	// What finds the candidates of a path or a symbol without looking at
+	// every entry; coversPath and coversSymbol then say how well each
+	// candidate matches.
+	paths     map[string][]int32 // scope path (not a pattern) → entries
+	pathList  []string           // those paths, sorted, for "p is a directory above them"
+	patterns  []int32            // entries with a pattern in their scope
+	symbols   map[string][]int32 // scope symbol, and each of its dotted suffixes and its lower case → entries
+	symSuffix map[string][]int32 // each proper dotted suffix of a scope symbol → entries
+}
+
+// addScope indexes entry n's scope.
+func (idx *index) addScope(n int32, le *loadedEntry) {
+	pattern := false
+	for _, p := range le.Scope.Paths {
+		if strings.ContainsAny(p, "*?[") {
+			pattern = true
+			continue
+		}
+		if len(idx.paths[p]) == 0 {
+			idx.pathList = append(idx.pathList, p)
+		}
+		idx.paths[p] = append(idx.paths[p], n)
+	}
+	if pattern {
+		idx.patterns = append(idx.patterns, n)
+	}
+	for i, sym := range le.Scope.Symbols {
+		idx.symbols[sym] = append(idx.symbols[sym], n)
+		if l := le.symbolsLower[i]; l != sym {
+			idx.symbols[l] = append(idx.symbols[l], n)
+		}
+		for j := strings.IndexByte(sym, '.'); j >= 0; {
+			idx.symSuffix[sym[j+1:]] = append(idx.symSuffix[sym[j+1:]], n)
+			k := strings.IndexByte(sym[j+1:], '.')
+			if k < 0 {
+				break
+			}
+			j += 1 + k
+		}
+	}
+}
+
+// pathCandidates calls yield with every entry whose scope may cover p:
+// p itself, a directory above it, a path below it, or a pattern.
+func (idx *index) pathCandidates(p string, yield func(int32)) {
+	each := func(list []int32) {
+		for _, i := range list {
+			yield(i)
+		}
+	}
+	each(idx.paths[p])
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		each(idx.paths[d])
+	}
+	for i := sort.SearchStrings(idx.pathList, p+"/"); i < len(idx.pathList) && strings.HasPrefix(idx.pathList[i], p+"/"); i++ {
+		each(idx.paths[idx.pathList[i]])
+	}
+	each(idx.patterns)
+}
+
+// symbolCandidates calls yield with every entry whose scope may cover s:
+// s itself, a dotted suffix of s, a symbol s is a dotted suffix of, or s in
+// another case.
+func (idx *index) symbolCandidates(s string, yield func(int32)) {
+	each := func(list []int32) {
+		for _, i := range list {
+			yield(i)
+		}
+	}
+	each(idx.symbols[s])
+	each(idx.symbols[strings.ToLower(s)])
+	each(idx.symSuffix[s])
+	for j := strings.IndexByte(s, '.'); j >= 0; {
+		each(idx.symbols[s[j+1:]])
+		k := strings.IndexByte(s[j+1:], '.')
+		if k < 0 {
+			break
+		}
+		j += 1 + k
+	}
 }
 
 // minPrefix is the shortest shared prefix that makes two words match
@@ -271,13 +368,14 @@ func words(text string, yield func(string)) {
 		if len(w) < 2 {
 			return
 		}
+		if !needsSplit(w) {
+			yield(strings.ToLower(w))
+			return
+		}
 		yield(strings.ToLower(w))
-		parts := splitIdent(w)
-		if len(parts) > 1 {
-			for _, p := range parts {
-				if len(p) >= 2 {
-					yield(strings.ToLower(p))
-				}
+		for _, p := range splitIdent(w) {
+			if len(p) >= 2 {
+				yield(strings.ToLower(p))
 			}
 		}
 	}
@@ -295,6 +393,26 @@ func words(text string, yield func(string)) {
 	if start >= 0 {
 		emit(strings.Trim(text[start:], "_"))
 	}
+}
+
+// needsSplit reports whether w has a "_" or a lower-to-upper change of
+// case, so that splitIdent would split it.
+func needsSplit(w string) bool {
+	lower := false
+	for _, r := range w {
+		switch {
+		case r == '_':
+			return true
+		case unicode.IsUpper(r):
+			if lower {
+				return true
+			}
+			lower = false
+		default:
+			lower = unicode.IsLower(r)
+		}
+	}
+	return false
 }
 
 // splitIdent splits an identifier at "_" and at lower-to-upper changes of
@@ -331,6 +449,61 @@ func queryTerms(text string) []string {
 	return out
 }
 
+// readEntries returns the entry each name holds: the old index's when it
+// has one (an entry's name is its content's digest, so a name read once
+// need not be read again), read and checked otherwise, by as many workers
+// as there are processors; nil for a name that is not an intact entry.
+func (s *Store) readEntries(names []string, old *index) []*loadedEntry {
+	out := make([]*loadedEntry, len(names))
+	var todo []int
+	for i, name := range names {
+		id, ok := strings.CutSuffix(name, ".json")
+		if !ok || !ValidID(id) {
+			continue
+		}
+		if old != nil && old.byName[name] != nil {
+			out[i] = old.byName[name]
+			continue
+		}
+		todo = append(todo, i)
+	}
+	fsys := s.root.FS()
+	read := func(i int) {
+		id := strings.TrimSuffix(names[i], ".json")
+		data, err := fs.ReadFile(fsys, EntriesDir+"/"+names[i])
+		if err != nil {
+			return
+		}
+		e, err := ParseEntry(data)
+		if err != nil || e.ID != id {
+			return
+		}
+		le := &loadedEntry{Entry: e}
+		for _, sym := range e.Scope.Symbols {
+			le.symbolsLower = append(le.symbolsLower, strings.ToLower(sym))
+		}
+		out[i] = le
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(todo)/64+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < len(todo); k += workers {
+				read(todo[k])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func newIndex(n int) *index {
+	return &index{byName: make(map[string]*loadedEntry, n), terms: map[string][]int32{},
+		paths: map[string][]int32{}, symbols: map[string][]int32{}, symSuffix: map[string][]int32{}}
+}
+
 // A dirStamp identifies a state of the entries directory: an entry added
 // or removed (a rename into it, an unlink) changes its modification time.
 type dirStamp struct {
@@ -355,7 +528,7 @@ func (s *Store) load() (*index, error) {
 	fi, err := s.root.Stat(EntriesDir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		s.idx, s.stamp = &index{byName: map[string]*loadedEntry{}, terms: map[string][]int32{}}, dirStamp{}
+		s.idx, s.stamp = newIndex(0), dirStamp{}
 		return s.idx, nil
 	case err != nil:
 		return nil, fmt.Errorf("memory: %w", err)
@@ -370,33 +543,17 @@ func (s *Store) load() (*index, error) {
 		return nil, err
 	}
 	old := s.idx
-	idx := &index{byName: make(map[string]*loadedEntry, len(names)), terms: map[string][]int32{}}
-	for _, name := range names {
-		id, ok := strings.CutSuffix(name, ".json")
-		if !ok || !ValidID(id) {
-			continue
-		}
-		var le *loadedEntry
-		if old != nil {
-			le = old.byName[name]
-		}
+	idx := newIndex(len(names))
+	loaded := s.readEntries(names, old)
+	for i, name := range names {
+		le := loaded[i]
 		if le == nil {
-			data, err := s.root.ReadFile(EntriesDir + "/" + name)
-			if err != nil {
-				continue
-			}
-			e, err := ParseEntry(data)
-			if err != nil || e.ID != id {
-				continue
-			}
-			le = &loadedEntry{Entry: e}
-			for _, sym := range e.Scope.Symbols {
-				le.symbolsLower = append(le.symbolsLower, strings.ToLower(sym))
-			}
+			continue
 		}
 		idx.byName[name] = le
 		n := int32(len(idx.entries))
 		idx.entries = append(idx.entries, le)
+		idx.addScope(n, le)
 		seen := map[string]bool{}
 		add := func(w string) {
 			if !seen[w] {
@@ -414,6 +571,7 @@ func (s *Store) load() (*index, error) {
 			words(sym, add)
 		}
 	}
+	sort.Strings(idx.pathList)
 	idx.sorted = make([]string, 0, len(idx.terms))
 	for w := range idx.terms {
 		idx.sorted = append(idx.sorted, w)
