@@ -336,8 +336,9 @@ func (r *Repo) projPath(repoRel string) string {
 // Log returns the recent history of the file at p (relative to the project
 // root), newest first, following renames: each commit that changed it, at
 // most Options.Limit, with what it did to the file and its pull request. A
-// deleted file's history is found too. A shallow clone is refused
-// ([ErrShallow]).
+// deleted file's history is found too. For a directory, each commit that
+// changed something below it, its Path the directory and its Status
+// modified. A shallow clone is refused ([ErrShallow]).
 func (r *Repo) Log(ctx context.Context, p string) (*FileHistory, error) {
 	projRel, repoRel, err := r.repoPath(p)
 	if err != nil {
@@ -347,8 +348,18 @@ func (r *Repo) Log(ctx context.Context, p string) (*FileHistory, error) {
 		return nil, r.shallowErr()
 	}
 	limit := r.opts.limit()
-	out, truncated, err := r.g.run(ctx, "log", "--no-ext-diff", "--no-textconv", "--no-color", "--follow", "-M",
-		"--name-status", "-z", logFormat, fmt.Sprintf("-n%d", limit+1), "--", repoRel)
+	// A file's history follows its renames; a directory's is every commit
+	// that changed something below it.
+	isDir := false
+	if fi, err := r.root.Stat(projRel); err == nil && fi.IsDir() {
+		isDir = true
+	}
+	args := []string{"log", "--no-ext-diff", "--no-textconv", "--no-color", "-M", "--name-status", "-z", logFormat,
+		fmt.Sprintf("-n%d", limit+1)}
+	if !isDir {
+		args = append(args, "--follow")
+	}
+	out, truncated, err := r.g.run(ctx, append(args, "--", repoRel)...)
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "does not have any commits") || strings.Contains(ge.Stderr, "bad default revision")) {
@@ -369,7 +380,7 @@ func (r *Repo) Log(ctx context.Context, p string) (*FileHistory, error) {
 	}
 	for _, e := range entries {
 		en := Entry{Commit: e.commit, Status: Modified, Path: projRel}
-		if len(e.changes) > 0 {
+		if len(e.changes) > 0 && !isDir {
 			ch := e.changes[0]
 			en.Status, en.Path = ch.status, r.projPath(ch.path)
 			if ch.old != "" {

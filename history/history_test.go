@@ -115,6 +115,27 @@ func TestLogPullRequestFromMerge(t *testing.T) {
 	}
 }
 
+func TestLogDirectory(t *testing.T) {
+	r := newTestRepo(t)
+	r.write(map[string]string{"pkg/a.go": "a\n", "pkg/b.go": "b\n", "other.go": "o\n"})
+	r.commit("add")
+	r.write(map[string]string{"pkg/b.go": "b2\n"})
+	r.commit("edit b")
+	r.write(map[string]string{"other.go": "o2\n"})
+	r.commit("edit other")
+	h, err := r.open(t, Options{}).Log(context.Background(), "pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h.Entries {
+		got = append(got, e.Subject+" "+e.Path+" "+string(e.Status))
+	}
+	if diff := cmp.Diff([]string{"edit b pkg modified", "add pkg modified"}, got); diff != "" {
+		t.Errorf("Log of a directory (-want +got):\n%s", diff)
+	}
+}
+
 func TestLogDeletedFile(t *testing.T) {
 	r := newTestRepo(t)
 	r.write(map[string]string{"gone.txt": "x\n", "keep.txt": "k\n"})

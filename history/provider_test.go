@@ -37,6 +37,7 @@ func TestProviderConformance(t *testing.T) {
 		evidence.Query{Path: "svc/login.go", Line: 7},
 		evidence.Query{Path: "svc/login.go", Line: 9},
 		evidence.Query{Path: "svc/auth.go"},
+		evidence.Query{Path: "svc"},
 		evidence.Query{Text: "what changed recently?"},
 		evidence.Query{Text: "what changed since v0.1.0?"},
 		evidence.Query{Text: "what changed since no-such-tag?"},
