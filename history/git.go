@@ -47,9 +47,12 @@ var hardening = [][2]string{
 // global configuration, no optional locks (a read never writes the index),
 // no pager, no prompt, literal pathspecs (a path starting with ":" is a file
 // name, not pathspec magic), the C locale, and the configuration in extra
-// after [hardening].
+// after [hardening]. HOME and XDG_CONFIG_HOME are passed so that git still
+// reads the user's default ignore file (~/.config/git/ignore) when it
+// lists untracked files; every driver such a directory's attributes file
+// could name is switched off like the repository's.
 func hardenedEnv(extra [][2]string) []string {
-	env := []string{
+	env := append(safeexec.Environ("HOME", "XDG_CONFIG_HOME"),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_ATTR_NOSYSTEM=1",
@@ -61,7 +64,7 @@ func hardenedEnv(extra [][2]string) []string {
 		"GIT_NO_REPLACE_OBJECTS=1",
 		"LC_ALL=C",
 		"LANG=C",
-	}
+	)
 	all := append(append([][2]string(nil), hardening...), extra...)
 	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(all)))
 	for i, kv := range all {

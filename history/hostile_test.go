@@ -153,3 +153,39 @@ func TestHostileConfigOutput(t *testing.T) {
 		t.Errorf("Changes under hostile output configuration = %+v, %v", cs, err)
 	}
 }
+
+// The user's global configuration is not read (its fsmonitor hook does not
+// run), while the user's default ignore file still hides untracked files.
+func TestUserConfigIgnoredButIgnoreFileHonoured(t *testing.T) {
+	r := newTestRepo(t)
+	r.write(map[string]string{"f.txt": "one\n"})
+	r.commit("first")
+	hook, marker := hostileHook(t)
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[core]\n\tfsmonitor = "+hook+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".config", "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".config", "git", "ignore"), []byte("*.tmp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	r.write(map[string]string{"f.txt": "one\ntwo\n", "scratch.tmp": "x\n", "new.txt": "n\n"})
+	cs, err := r.open(t, Options{}).Changes(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs.Changes {
+		got = append(got, c.Path)
+	}
+	if strings.Join(got, " ") != "f.txt new.txt" {
+		t.Errorf("changes = %v, want f.txt and new.txt (scratch.tmp ignored by the user's ignore file)", got)
+	}
+	if b, err := os.ReadFile(marker); err == nil {
+		t.Errorf("the user's global configuration ran a program:\n%s", b)
+	}
+}
