@@ -1,0 +1,436 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/redact"
+)
+
+// Where the store keeps its files, relative to the project root. Nothing
+// else under .codecortex is touched, and no index lives here: rebuilding
+// an index never loses memory.
+const (
+	Dir        = ".codecortex/memory"
+	EntriesDir = Dir + "/entries"
+	AuditLog   = Dir + "/audit.log"
+)
+
+// Options says where the memory is kept and how time is told. The zero
+// value keeps it under the working directory's .codecortex/memory with
+// the real clock. Callees never modify it.
+type Options struct {
+	// Dir is the project root; "" means the working directory.
+	Dir string
+	// Now is the clock; nil means time.Now. Tests set it.
+	Now func() time.Time
+	// Author is who remembers or forgets when the call does not say.
+	Author string
+	// AttachLimit bounds how many memories [Store.Attach] adds to an
+	// answer; 0 means DefaultAttachLimit.
+	AttachLimit int
+}
+
+// DefaultAttachLimit is how many memories Attach adds at most.
+const DefaultAttachLimit = 5
+
+// Errors matched with errors.Is.
+var (
+	// ErrNotFound: no entry has that id.
+	ErrNotFound = errors.New("memory: no such entry")
+)
+
+// A Store is a project's memory: one JSON file per entry under
+// .codecortex/memory/entries, named by its id, and an append-only audit
+// log, .codecortex/memory/audit.log. Both are meant to be committed and
+// reviewed. A Store is safe for concurrent use, and several processes may
+// write the same memory at once: every entry is written to a temporary
+// file and renamed into place, and every audit line is appended with one
+// write to a file opened for appending, so no writer loses another's
+// entry or line.
+type Store struct {
+	opts Options
+	root *contain.Root
+	red  *redact.Redactor
+
+	mu    sync.Mutex // guards the fields below
+	idx   *index
+	stamp dirStamp
+}
+
+// Open opens the memory of the project at opts.Dir. Nothing is created
+// until something is remembered.
+func Open(opts Options) (*Store, error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	root, err := contain.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("memory: project root: %w", err)
+	}
+	return &Store{opts: opts, root: root, red: redact.New()}, nil
+}
+
+// Close releases the project root.
+func (s *Store) Close() error { return s.root.Close() }
+
+func (s *Store) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}
+
+// Remember stores e and returns it as stored: text, reason and author
+// trimmed (author defaulting to Options.Author), scope cleaned and
+// sorted, Created set to now when zero, and ID and Digest computed (any
+// given are ignored). Remembering the same content again returns the
+// existing entry and writes nothing. The entry file is written atomically,
+// then an audit line says who remembered what (id, digest, type, who,
+// when), never the text.
+func (s *Store) Remember(ctx context.Context, e Entry) (Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return Entry{}, err
+	}
+	if e.Author == "" {
+		e.Author = s.opts.Author
+	}
+	if e.Created.IsZero() {
+		e.Created = s.now()
+	}
+	e.normalize()
+	if err := e.Validate(); err != nil {
+		return Entry{}, err
+	}
+	e.Digest = e.ComputeDigest()
+	e.ID = IDFor(e.Digest)
+	file := entryPath(e.ID)
+	if data, err := s.root.ReadFile(file); err == nil {
+		if old, err := ParseEntry(data); err == nil && old.Digest == e.Digest {
+			return old, nil
+		}
+	}
+	if err := s.root.WriteFileAtomic(file, encodeEntry(&e), 0o644); err != nil {
+		return Entry{}, fmt.Errorf("memory: write %s: %w", file, err)
+	}
+	s.invalidate()
+	if err := s.audit(auditLine{Op: "remember", ID: e.ID, Digest: e.Digest, Type: e.Type, Who: e.Author, When: s.now()}); err != nil {
+		return e, err
+	}
+	return e, nil
+}
+
+// Get returns the entry with the given id, checked (see [ParseEntry]).
+func (s *Store) Get(id string) (Entry, error) {
+	if !ValidID(id) {
+		return Entry{}, fmt.Errorf("%w: %q is not a memory id", ErrNotFound, id)
+	}
+	data, err := s.root.ReadFile(entryPath(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Entry{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return Entry{}, fmt.Errorf("memory: %w", err)
+	}
+	e, err := ParseEntry(data)
+	if err == nil && e.ID != id {
+		err = &EntryError{Field: "id", Reason: fmt.Sprintf("file %s holds entry %s", entryPath(id), e.ID)}
+	}
+	return e, err
+}
+
+// Forget purges the entry with the given id: its file is removed, and an
+// audit line records the id, the digest, who, when and why, never the
+// text. who defaults to Options.Author. The audit line is written first,
+// so a purge is never unrecorded; if the removal then fails, the error
+// says so and [Store.Verify] reports the entry as forgotten but present.
+func (s *Store) Forget(ctx context.Context, id, who, why string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if who = strings.TrimSpace(who); who == "" {
+		who = s.opts.Author
+	}
+	if who == "" {
+		return &EntryError{Field: "who", Reason: "forgetting needs someone to say who forgot"}
+	}
+	if !ValidID(id) {
+		return fmt.Errorf("%w: %q is not a memory id", ErrNotFound, id)
+	}
+	file := entryPath(id)
+	data, err := s.root.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	// A damaged entry can be forgotten too; its digest is what the file
+	// says, or empty.
+	e, _ := ParseEntry(data)
+	if err := s.audit(auditLine{Op: "forget", ID: id, Digest: e.Digest, Type: e.Type, Who: who, When: s.now(), Why: strings.TrimSpace(why)}); err != nil {
+		return err
+	}
+	if err := s.root.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("memory: forget %s: the audit line is written but the file remains: %w", id, err)
+	}
+	s.invalidate()
+	return nil
+}
+
+// List returns every readable, intact entry, newest first. Damaged files
+// are left out; [Store.Verify] reports them.
+func (s *Store) List() ([]Entry, error) {
+	idx, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(idx.entries))
+	for i, le := range idx.entries {
+		out[i] = le.Entry
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.After(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+func entryPath(id string) string { return EntriesDir + "/" + id + ".json" }
+
+// An auditLine is one line of the audit log.
+type auditLine struct {
+	Op     string    `json:"op"` // remember or forget
+	ID     string    `json:"id"`
+	Digest string    `json:"digest"`
+	Type   Type      `json:"type,omitempty"`
+	Who    string    `json:"who"`
+	When   time.Time `json:"when"`
+	Why    string    `json:"why,omitempty"`
+}
+
+// maxAuditLine bounds one audit line, so that one write appends it whole
+// (it is at most PIPE_BUF, the size POSIX promises atomic for pipes, and
+// far below what a local file system appends in one piece).
+const maxAuditLine = 4096
+
+// audit appends one line to the audit log with a single write to the file
+// opened with O_APPEND, so concurrent writers, in this process or others,
+// each add their line whole. who and why are redacted and cut so the line
+// fits in maxAuditLine bytes.
+func (s *Store) audit(l auditLine) error {
+	l.Who = cut(s.red.String(l.Who), 200)
+	l.Why = cut(s.red.String(l.Why), 2000)
+	l.When = l.When.UTC()
+	line, err := json.Marshal(l)
+	if err != nil {
+		return fmt.Errorf("memory: audit: %w", err)
+	}
+	if len(line)+1 > maxAuditLine {
+		l.Why = cut(l.Why, 500)
+		line, _ = json.Marshal(l)
+	}
+	line = append(line, '\n')
+	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
+		return fmt.Errorf("memory: audit: %w", err)
+	}
+	abs, err := s.root.Abs(AuditLog)
+	if err != nil {
+		return fmt.Errorf("memory: audit: %w", err)
+	}
+	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return fmt.Errorf("memory: audit: %w", err)
+	}
+	_, werr := f.Write(line)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("memory: audit: %w", werr)
+	}
+	return nil
+}
+
+// cut shortens s to at most n bytes at a character boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// A Problem is something Verify found wrong.
+type Problem struct {
+	// Path is the file, relative to the project root.
+	Path string `json:"path"`
+	// ID is the entry concerned, when known.
+	ID     string `json:"id,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// A VerifyReport is what [Store.Verify] found.
+type VerifyReport struct {
+	// Entries is how many entry files were read; Intact how many passed
+	// every check.
+	Entries int `json:"entries"`
+	Intact  int `json:"intact"`
+	// AuditLines is how many lines the audit log holds.
+	AuditLines int       `json:"audit_lines"`
+	Problems   []Problem `json:"problems"`
+}
+
+// OK reports whether nothing was wrong.
+func (r *VerifyReport) OK() bool { return len(r.Problems) == 0 }
+
+// Verify reads every entry file from disk and checks it: it parses, its
+// digest matches its content (a changed file is reported as tampered), its
+// id derives from its digest and names its file. It checks the audit log
+// too: every line parses; every entry has a remember line with its digest;
+// no entry the log says was forgotten is still there. Stray files in the
+// entries directory are reported. The error is for a memory that cannot
+// be read at all; what is wrong with it is in the report.
+func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
+	rep := &VerifyReport{Problems: []Problem{}}
+	names, err := s.entryNames()
+	if err != nil {
+		return nil, err
+	}
+	present := map[string]string{} // id → digest
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		file := EntriesDir + "/" + name
+		id, isEntry := strings.CutSuffix(name, ".json")
+		if !isEntry || !ValidID(id) {
+			reason := "not an entry file (entries are named <id>.json)"
+			if strings.HasPrefix(name, ".cortex-tmp-") {
+				reason = "a temporary file an interrupted write left behind"
+			}
+			rep.Problems = append(rep.Problems, Problem{Path: file, Reason: reason})
+			continue
+		}
+		rep.Entries++
+		data, err := s.root.ReadFile(file)
+		if err != nil {
+			rep.Problems = append(rep.Problems, Problem{Path: file, ID: id, Reason: "cannot be read: " + err.Error()})
+			continue
+		}
+		e, err := ParseEntry(data)
+		if err == nil && e.ID != id {
+			err = fmt.Errorf("the file holds entry %s", e.ID)
+		}
+		if err != nil {
+			reason := err.Error()
+			var ee *EntryError
+			if errors.As(err, &ee) && ee.Field == "digest" {
+				reason = "tampered: " + reason
+			}
+			rep.Problems = append(rep.Problems, Problem{Path: file, ID: id, Reason: reason})
+			continue
+		}
+		rep.Intact++
+		present[id] = e.Digest
+	}
+	remembered := map[string]map[string]bool{} // id → digests
+	forgotten := map[string]bool{}
+	data, err := s.root.ReadFile(AuditLog)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	for i, ln := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(ln)) == 0 {
+			continue
+		}
+		rep.AuditLines++
+		l, err := parseAuditLine(ln)
+		if err != nil {
+			rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("line %d: %v", i+1, err)})
+			continue
+		}
+		switch l.Op {
+		case "remember":
+			if remembered[l.ID] == nil {
+				remembered[l.ID] = map[string]bool{}
+			}
+			remembered[l.ID][l.Digest] = true
+			delete(forgotten, l.ID)
+		case "forget":
+			forgotten[l.ID] = true
+		}
+	}
+	ids := make([]string, 0, len(present))
+	for id := range present {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		switch {
+		case forgotten[id]:
+			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "the audit log says it was forgotten, but it is still here"})
+		case !remembered[id][present[id]]:
+			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "no line of the audit log remembers it with this digest"})
+		}
+	}
+	return rep, nil
+}
+
+// parseAuditLine reads and checks one audit line.
+func parseAuditLine(ln []byte) (auditLine, error) {
+	dec := json.NewDecoder(bytes.NewReader(ln))
+	dec.DisallowUnknownFields()
+	var l auditLine
+	if err := dec.Decode(&l); err != nil {
+		return l, fmt.Errorf("not an audit line: %v", err)
+	}
+	switch {
+	case l.Op != "remember" && l.Op != "forget":
+		return l, fmt.Errorf("unknown operation %q", l.Op)
+	case !ValidID(l.ID):
+		return l, fmt.Errorf("%q is not a memory id", l.ID)
+	case l.Op == "remember" && IDFor(l.Digest) != l.ID:
+		return l, fmt.Errorf("entry %s is remembered with digest %q, from which its id does not derive", l.ID, l.Digest)
+	case l.Who == "" || l.When.IsZero():
+		return l, errors.New("no who or when")
+	}
+	return l, nil
+}
+
+// entryNames lists the names in the entries directory; none when it does
+// not exist.
+func (s *Store) entryNames() ([]string, error) {
+	des, err := fs.ReadDir(s.root.FS(), EntriesDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	names := make([]string, 0, len(des))
+	for _, d := range des {
+		names = append(names, d.Name())
+	}
+	return names, nil
+}
