@@ -569,3 +569,48 @@ func TestNamesInCobra(t *testing.T) {
 	}
 	t.Logf("definition first: lookup %d/%d, search %d/%d", lookupFirst, len(names), searchFirst, len(names))
 }
+
+// benchBuilt returns a tree with a fully built index (the default
+// extractor): $CODECORTEX_BENCH_TREE when set (a copy of the module that
+// `cortex index` has indexed, to profile without a cold build each time),
+// otherwise a new copy, built here.
+func benchBuilt(b *testing.B) string {
+	if dir := os.Getenv("CODECORTEX_BENCH_TREE"); dir != "" {
+		return dir
+	}
+	dir := benchTree(b)
+	ix, err := Open(Options{Dir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Update(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkOpenSearch is the index's part of a whole-process `cortex
+// search TEXT` on a warm tree: Open, Search (freshness check included) and
+// Close, with a new Index each time, as a new process has.
+func BenchmarkOpenSearch(b *testing.B) {
+	dir := benchBuilt(b)
+	ctx := context.Background()
+	tm := timer{b: b}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		tm.begin()
+		ix, err := Open(Options{Dir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := ix.Search(ctx, benchQueries[i%len(benchQueries)], SearchOptions{})
+		ix.Close()
+		tm.end()
+		if err != nil || res.Freshness.State != Fresh || len(res.Hits) == 0 {
+			b.Fatalf("search: %+v, %d hits, %v", res.Freshness, len(res.Hits), err)
+		}
+	}
+	tm.report()
+}

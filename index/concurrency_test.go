@@ -57,7 +57,7 @@ func runHelper(h string) int {
 		t2 := time.Now()
 		w, _ := ix.walker.walk()
 		t3 := time.Now()
-		rows, _ := st.cachedRows(ctx)
+		rows, _, _ := st.cachedRows(ctx)
 		t4 := time.Now()
 		p := ix.diff(w, rows)
 		t5 := time.Now()

@@ -487,7 +487,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	st.SizeBytes = fileSize(s.path) + fileSize(s.path+"-wal")
 	w, _ := ix.walk(ctx, s)
-	rows, err := s.cachedRows(ctx)
+	rows, _, err := s.cachedRows(ctx)
 	if err != nil {
 		return st, err
 	}

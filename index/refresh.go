@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -156,7 +157,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 	start := time.Now()
 	fr := Freshness{State: Fresh}
 	w, seq := ix.walk(ctx, st)
-	gen, err := st.generation(ctx)
+	gen, settled, err := st.generationSettled(ctx)
 	if err != nil {
 		return fr, nil, err
 	}
@@ -167,11 +168,33 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 		fr.Elapsed = time.Since(start)
 		return fr, map[string]bool{}, nil
 	}
-	rows, err := st.cachedRows(ctx)
+	var sum string // the walk's digest, once computed
+	if settled != "" {
+		// A refresh (in any process) that left nothing to do recorded the
+		// generation and the digest of the walk it compared: if both still
+		// hold, so does its conclusion, and the rows need not be read.
+		sum = w.digest(ix.extract)
+		if settled == settledRecord(gen, sum) {
+			st.settledSeq, st.settledGen = seq, gen
+			if ix.walker.changed {
+				if ok, err := tryLock(ix.lockF); ok && err == nil {
+					ix.saveState(ctx, st, "", 0)
+					ix.unlock()
+				}
+			}
+			fr.Files = len(w.files)
+			fr.Elapsed = time.Since(start)
+			return fr, map[string]bool{}, nil
+		}
+	}
+	rows, rowsGen, err := st.cachedRows(ctx)
 	if err != nil {
 		return fr, nil, err
 	}
 	p := ix.diff(w, rows)
+	if sum == "" {
+		sum = w.digest(ix.extract)
+	}
 	if !p.empty() {
 		ok, err := ix.lock(ctx, deadline)
 		if err != nil {
@@ -180,7 +203,17 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 		if ok {
 			err = ix.apply(ctx, st, w, &p, deadline, &fr)
 			if err == nil {
-				ix.saveListings(ctx, st)
+				// Record the state only if the rows as written now match
+				// the walk (a file read moments after an edit keeps no
+				// mtime, so that the next refresh reads it again).
+				record := ""
+				rows, gen, err := st.cachedRows(ctx)
+				if err == nil {
+					if after := ix.diff(w, rows); after.empty() {
+						record = settledRecord(gen, sum)
+					}
+				}
+				ix.saveState(ctx, st, record, gen)
 			}
 			ix.unlock()
 			if err != nil {
@@ -189,9 +222,9 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 		} else {
 			fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
 		}
-	} else if ix.walker.changed {
+	} else if record := settledRecord(rowsGen, sum); ix.walker.changed || settled != record {
 		if ok, err := tryLock(ix.lockF); ok && err == nil {
-			ix.saveListings(ctx, st)
+			ix.saveState(ctx, st, record, rowsGen)
 			ix.unlock()
 		}
 	}
@@ -232,15 +265,47 @@ func (ix *Index) walk(ctx context.Context, st *store) (walkResult, int64) {
 	return ix.walker.walk()
 }
 
-// saveListings records the walker's directory listings in the database, so
-// that the next process to open the index reads only the directories that
-// changed since. The writer lock is held; a failure only costs that process
-// a full walk.
-func (ix *Index) saveListings(ctx context.Context, st *store) {
-	if !ix.walker.changed {
+// settledRecord is what meta "settled" holds: the generation at which a
+// refresh compared the disk with the rows and found nothing to do, and the
+// digest of the walk it compared. "" when there is nothing to record.
+func settledRecord(gen int64, digest string) string {
+	if digest == "" {
+		return ""
+	}
+	return strconv.FormatInt(gen, 10) + " " + digest
+}
+
+// saveState records, in one transaction, the walker's directory listings
+// when they changed since they were saved (so that the next process to
+// open the index reads only the directories that changed since) and, when
+// settled is not empty, the settled record of a refresh that found the
+// rows as of generation gen matching its walk (so that the next process
+// with the same walk need not read the rows to conclude the same). The
+// record is kept only if the database is still at generation gen. The
+// writer lock is held; a failure only costs the next process some work.
+func (ix *Index) saveState(ctx context.Context, st *store, settled string, gen int64) {
+	if !ix.walker.changed && settled == "" {
 		return
 	}
-	if err := st.setMeta(ctx, map[string]string{"listings": ix.walker.encode()}); err == nil {
+	err := st.withTx(ctx, func(tx *sql.Tx) error {
+		if ix.walker.changed {
+			if err := setMetaTx(ctx, tx, "listings", ix.walker.encode()); err != nil {
+				return err
+			}
+		}
+		if settled == "" {
+			return nil
+		}
+		var now int64
+		if err := tx.QueryRowContext(ctx, sqlGeneration).Scan(&now); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if now != gen {
+			return nil
+		}
+		return setMetaTx(ctx, tx, "settled", settled)
+	})
+	if err == nil {
 		ix.walker.changed = false
 	}
 }
@@ -249,7 +314,7 @@ func (ix *Index) saveListings(ctx context.Context, st *store) {
 // first, since another process may have done part of the work, and leaves
 // in p.changed the files it did not get to.
 func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, deadline time.Time, fr *Freshness) error {
-	rows, err := st.cachedRows(ctx)
+	rows, _, err := st.cachedRows(ctx)
 	if err != nil {
 		return err
 	}

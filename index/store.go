@@ -39,8 +39,9 @@ const SchemaVersion = 1
 //     over unicode61), one row per chunk with the chunk's rowid, matching the
 //     chunk's text plus the identifier sub-tokens it spells.
 //   - meta: the identity the database belongs to ("identity", "key"), a
-//     count of the writes it has seen ("generation"), and the walk's
-//     directory listings ("listings").
+//     count of the writes it has seen ("generation"), the walk's directory
+//     listings ("listings"), and the generation and walk digest at which a
+//     refresh last found nothing to do ("settled").
 const schema = `
 CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
@@ -346,37 +347,51 @@ func (s *store) patchRows(gen int64, set map[string]fileRow, removed []string) {
 	s.cache, s.cacheGen = rows, gen
 }
 
+// sqlGeneration reads the number of writes the database has seen.
+const sqlGeneration = "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'"
+
 // generation returns the number of writes the database has seen.
 func (s *store) generation(ctx context.Context) (int64, error) {
 	var g int64
-	err := s.queryRow(ctx, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'").Scan(&g)
+	err := s.queryRow(ctx, sqlGeneration).Scan(&g)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
 	return g, err
 }
 
-// cachedRows returns the file rows, read again only when another write
-// (from any process) happened since they were last read. The map must not
-// be modified.
-func (s *store) cachedRows(ctx context.Context) (map[string]fileRow, error) {
+// generationSettled returns the generation and the settled record (see
+// settledRecord; "" when there is none), in one read.
+func (s *store) generationSettled(ctx context.Context) (int64, string, error) {
+	var g sql.NullInt64
+	var settled sql.NullString
+	err := s.queryRow(ctx, `SELECT
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'),
+		(SELECT value FROM meta WHERE key = 'settled')`).Scan(&g, &settled)
+	return g.Int64, settled.String, err
+}
+
+// cachedRows returns the file rows and the generation they are as of,
+// read again only when another write (from any process) happened since
+// they were last read. The map must not be modified.
+func (s *store) cachedRows(ctx context.Context) (map[string]fileRow, int64, error) {
 	gen, err := s.generation(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	s.cacheMu.Lock()
 	defer s.cacheMu.Unlock()
 	if s.cache != nil && s.cacheGen == gen {
-		return s.cache, nil
+		return s.cache, gen, nil
 	}
 	// Rows read after the generation are at least as new as it: at worst
 	// they are read again next time.
 	rows, err := s.rows(ctx, s.extract)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	s.cache, s.cacheGen = rows, gen
-	return rows, nil
+	return rows, gen, nil
 }
 
 // replaced reports whether the file at s.path is no longer the one s has
@@ -388,17 +403,33 @@ func (s *store) replaced() bool {
 
 // setMeta writes meta values in one transaction.
 func (s *store) setMeta(ctx context.Context, kv map[string]string) error {
+	return s.withTx(ctx, func(tx *sql.Tx) error {
+		for k, v := range kv {
+			if err := setMetaTx(ctx, tx, k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// withTx runs fn in a write transaction, committed when fn returns nil.
+func (s *store) withTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for k, v := range kv {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", k, v); err != nil {
-			return err
-		}
+	if err := fn(tx); err != nil {
+		return err
 	}
 	return tx.Commit()
+}
+
+// setMetaTx sets a meta value in tx.
+func setMetaTx(ctx context.Context, tx *sql.Tx, key, value string) error {
+	_, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	return err
 }
 
 func (s *store) meta(ctx context.Context, key string) (string, error) {

@@ -1,6 +1,9 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,6 +53,34 @@ type walkResult struct {
 	links    int        // symbolic links, not followed
 }
 
+// digest returns a digest of the files the walk found, with their sizes
+// and mtimes, in the walk's order, and of what decides whether a file's
+// row is current (the chunker version and extract, what files.extractor
+// records): two walks with the same digest saw the same files with the
+// same stamps, and an index whose rows matched one matches the other. Two
+// walks of the same files in another order differ, which costs only the
+// comparison the digest would have saved.
+func (w walkResult) digest(extract string) string {
+	h := sha256.New()
+	var buf []byte
+	buf = strconv.AppendInt(buf, ChunkerVersion, 10)
+	buf = append(buf, 0)
+	buf = append(buf, extract...)
+	buf = append(buf, 0)
+	for _, f := range w.files {
+		buf = append(buf, f.path...)
+		buf = append(buf, 0)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(f.size))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(f.mtime))
+		if len(buf) > 32<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // A dirListing is what the walk keeps of one directory between walks: its
 // mtime and the entries the ignore rules kept. While the directory's mtime
 // is unchanged its entries are the same, so the walk only stats the files.
@@ -72,6 +103,7 @@ type walker struct {
 	maxSize    int64
 
 	dirs    map[string]*dirListing // directory path ("." for the root) → listing
+	order   []string               // the keys of dirs in the order the last scan visited them
 	ignores map[string]stamp       // ignore file path → its stamp when the listings were made
 
 	// With a watcher, a walk visits only the directories it reports
@@ -160,7 +192,7 @@ func (w *walker) walk() (res walkResult, seq int64) {
 // was added or removed.
 func (w *walker) watched() (res walkResult, unchanged, ok bool) {
 	dirty, rescan, err := w.watch.drain()
-	if err != nil || rescan || w.stampOf(excludeFile) != w.ignores[excludeFile] {
+	if err != nil || rescan || len(w.order) != len(w.dirs) || w.stampOf(excludeFile) != w.ignores[excludeFile] {
 		return res, false, false
 	}
 	if len(dirty) == 0 {
@@ -187,7 +219,8 @@ func (w *walker) watched() (res walkResult, unchanged, ok bool) {
 		}
 		w.dirs[d] = v.listing
 	}
-	for _, l := range w.dirs {
+	for _, d := range w.order { // the scan's order, so that the digest is the same
+		l := w.dirs[d]
 		res.files = append(res.files, l.stats...)
 		res.tooLarge += l.tooLarge
 		res.links += l.links
@@ -223,6 +256,7 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 		return m.Match(p, isDir)
 	}
 	dirs := make(map[string]*dirListing, len(w.dirs))
+	order := make([]string, 0, len(w.dirs))
 	level := []string{"."}
 	for len(level) > 0 {
 		visited := make([]visitResult, len(level))
@@ -251,6 +285,7 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 				w.changed = true
 			}
 			dirs[level[j]] = v.listing
+			order = append(order, level[j])
 			res.links += v.listing.links
 			res.tooLarge += v.tooLarge
 			res.files = append(res.files, v.files...)
@@ -270,7 +305,7 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	if !cached || len(dirs) != len(w.dirs) {
 		w.changed = true
 	}
-	w.dirs, w.ignores = dirs, ignores
+	w.dirs, w.order, w.ignores = dirs, order, ignores
 	return res, true
 }
 
@@ -433,7 +468,7 @@ func (w *walker) load(text string) {
 	if dirs["."] == nil {
 		return
 	}
-	w.dirs, w.ignores = dirs, ignores
+	w.dirs, w.order, w.ignores = dirs, nil, ignores
 }
 
 // validRel reports whether p is "." or a relative path of valid names,
