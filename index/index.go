@@ -268,7 +268,8 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 	var damaged os.FileInfo
 	st, err := openStore(ctx, ix.dbPath(key), false)
 	if err == nil {
-		if err := st.sane(ctx); err != nil {
+		err := st.sane(ctx)
+		if err != nil {
 			st.close()
 			if !isCorrupt(err) {
 				return nil, id, nil, err

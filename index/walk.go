@@ -421,12 +421,15 @@ func (w *walker) load(text string) {
 	ignores := map[string]stamp{}
 	var cur *dirListing
 	var curRel string
-	join := func(name string) string {
-		if curRel == "." {
-			return name
-		}
-		return curRel + "/" + name
+	// The entries' paths are built in one buffer and cut from one string
+	// at the end: a tree's listings hold thousands of them.
+	type entry struct {
+		dir        *dirListing
+		sub        bool
+		start, end int
 	}
+	var entries []entry
+	buf := make([]byte, 0, len(text)+len(text)/2)
 	for rest != "" {
 		line, rest, _ = strings.Cut(rest, "\n")
 		if len(line) < 3 || line[1] != ' ' {
@@ -434,39 +437,65 @@ func (w *walker) load(text string) {
 		}
 		switch line[0] {
 		case 'I', 'D':
-			f := strings.SplitN(line[2:], " ", 3)
-			if len(f) != 3 {
+			f0, more, ok1 := strings.Cut(line[2:], " ")
+			f1, f2, ok2 := strings.Cut(more, " ")
+			if !ok1 || !ok2 {
 				return
 			}
-			a, err1 := strconv.ParseInt(f[0], 10, 64)
-			b, err2 := strconv.ParseInt(f[1], 10, 64)
+			a, err1 := strconv.ParseInt(f0, 10, 64)
+			b, err2 := strconv.ParseInt(f1, 10, 64)
 			if err1 != nil || err2 != nil {
 				return
 			}
 			if line[0] == 'I' {
-				ignores[f[2]] = stamp{a, b}
+				ignores[f2] = stamp{a, b}
 				continue
 			}
-			if !validRel(f[2]) {
+			if !validRel(f2) {
 				return
 			}
-			curRel, cur = f[2], &dirListing{mtime: a, links: int(b)}
+			curRel, cur = f2, &dirListing{mtime: a, links: int(b)}
 			dirs[curRel] = cur
 		case 'S', 'F':
-			if cur == nil || !validRel(line[2:]) || strings.Contains(line[2:], "/") {
+			name := line[2:]
+			if cur == nil || name == "." || name == ".." || !validName(name) {
 				return
 			}
-			if line[0] == 'S' {
-				cur.subdirs = append(cur.subdirs, join(line[2:]))
-			} else {
-				cur.files = append(cur.files, join(line[2:]))
+			start := len(buf)
+			if curRel != "." {
+				buf = append(buf, curRel...)
+				buf = append(buf, '/')
 			}
+			buf = append(buf, name...)
+			entries = append(entries, entry{cur, line[0] == 'S', start, len(buf)})
 		default:
 			return
 		}
 	}
 	if dirs["."] == nil {
 		return
+	}
+	paths := string(buf)
+	for i := 0; i < len(entries); {
+		// A directory's entries are contiguous: size its slices once.
+		d, subs, files := entries[i].dir, 0, 0
+		j := i
+		for ; j < len(entries) && entries[j].dir == d; j++ {
+			if entries[j].sub {
+				subs++
+			} else {
+				files++
+			}
+		}
+		d.subdirs, d.files = make([]string, 0, subs), make([]string, 0, files)
+		for _, e := range entries[i:j] {
+			if e.sub {
+				d.subdirs = append(d.subdirs, paths[e.start:e.end])
+			} else {
+				d.files = append(d.files, paths[e.start:e.end])
+			}
+		}
+		i = j
 	}
 	w.dirs, w.order, w.ignores = dirs, nil, ignores
 }
@@ -477,12 +506,16 @@ func validRel(p string) bool {
 	if p == "." {
 		return true
 	}
-	for _, e := range strings.Split(p, "/") {
+	for {
+		e, rest, more := strings.Cut(p, "/")
 		if e == "" || e == "." || e == ".." || !validName(e) {
 			return false
 		}
+		if !more {
+			return true
+		}
+		p = rest
 	}
-	return true
 }
 
 // isRacy reports whether a timestamp is too close to the moment it was
@@ -509,6 +542,20 @@ func (w *walker) stampOf(rel string) stamp {
 // records: valid UTF-8 without control or bidirectional-control
 // characters (the names the project's path checks accept).
 func validName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return validNameSlow(name)
+		}
+		if c < 0x20 || c == 0x7f || c == '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// validNameSlow is validName for names with non-ASCII characters.
+func validNameSlow(name string) bool {
 	if !utf8.ValidString(name) {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -61,6 +62,7 @@ func TestWalkerLoadRejects(t *testing.T) {
 		"listings 0\nD 1 0 .\n",
 		"listings 1\nD 1 0 ../up\n",
 		"listings 1\nD 1 0 .\nS ..\n",
+		"listings 1\nD 1 0 .\nS .\n",
 		"listings 1\nD 1 0 .\nF a/b\n",
 		"listings 1\nF a\n",
 		"listings 1\nD x 0 .\n",
@@ -70,6 +72,23 @@ func TestWalkerLoadRejects(t *testing.T) {
 		w.load(text)
 		if w.dirs != nil {
 			t.Errorf("load(%q) accepted the listings", text)
+		}
+	}
+}
+
+// TestValidNameASCII: the ASCII fast path of validName judges every
+// character as the full check does.
+func TestValidNameASCII(t *testing.T) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		for _, name := range []string{string(rune(c)), "a" + string(rune(c)) + "b.go"} {
+			if got, want := validName(name), validNameSlow(name); got != want {
+				t.Errorf("validName(%q) = %v, want %v", name, got, want)
+			}
+		}
+	}
+	for _, name := range []string{"", "é.go", "a\u202eb", "a\u0085b", "\xff"} {
+		if got, want := validName(name), validNameSlow(name); got != want {
+			t.Errorf("validName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
@@ -152,4 +171,14 @@ func TestWatcher(t *testing.T) {
 	if res, _ := ix.Lookup(ctx, "Renew"); len(res.Definitions) != 1 {
 		t.Errorf("after an edit and a touch: %+v", res.Definitions)
 	}
+}
+
+func FuzzValidName(f *testing.F) {
+	f.Add("main.go")
+	f.Add("a\u202eb")
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := validName(name), validNameSlow(name); got != want {
+			t.Fatalf("validName(%q) = %v, want %v", name, got, want)
+		}
+	})
 }
