@@ -268,8 +268,7 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 	var damaged os.FileInfo
 	st, err := openStore(ctx, ix.dbPath(key), false)
 	if err == nil {
-		err := st.sane(ctx)
-		if err != nil {
+		if err := st.sane(ctx); err != nil {
 			st.close()
 			if !isCorrupt(err) {
 				return nil, id, nil, err

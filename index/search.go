@@ -130,39 +130,15 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 	st := s.st
 	want := max(limit*5, minCandidates)
 	cands := map[int64]*candidate{}
-	ftsTop := func(expr string, all bool) error {
-		rs, err := st.query(ctx, `SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`, expr, want)
-		if err != nil {
-			return err
-		}
-		defer rs.Close()
-		for rs.Next() {
-			var c candidate
-			if err := rs.Scan(&c.id, &c.rank); err != nil {
-				return err
-			}
-			if _, ok := cands[c.id]; !ok {
-				c.all = all
-				cands[c.id] = &c
-			}
-		}
-		return rs.Err()
-	}
-	andExpr, orExpr := ftsExpr(terms, "AND"), ftsExpr(terms, "OR")
-	if err := ftsTop(andExpr, true); err != nil {
-		return nil, err
-	}
-	// Chunks that hold only some of the terms rank below those that hold
-	// them all; they are needed only when those are too few. (A chunk that
-	// defines a queried name comes in below, whatever it holds.)
-	if len(terms) > 1 && len(cands) < limit {
-		if err := ftsTop(orExpr, false); err != nil {
-			return nil, err
+	add := func(id int64, rank float64, all bool) {
+		if _, ok := cands[id]; !ok {
+			cands[id] = &candidate{id: id, rank: rank, all: all}
 		}
 	}
-	// Definitions of the names the query spells, wherever BM25 put them.
+	// Definitions of the names the query spells, wherever BM25 puts them.
 	names := queryNames(terms)
 	defLines := map[int64][]int{} // file id → name lines of definitions of a queried name
+	var defChunks []int64         // the chunks holding those definitions
 	if len(names) > 0 {
 		rs, err := st.query(ctx, `SELECT s.file_id, s.name_line, c.id FROM symbols s
 			LEFT JOIN chunks c ON c.symbol_id = s.id AND c.start_line <= s.name_line AND c.end_line >= s.name_line
@@ -170,7 +146,6 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 		if err != nil {
 			return nil, err
 		}
-		var extra []int64
 		for rs.Next() {
 			var fileID int64
 			var line int
@@ -181,30 +156,96 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 			}
 			defLines[fileID] = append(defLines[fileID], line)
 			if chunkID.Valid {
-				if _, ok := cands[chunkID.Int64]; !ok {
-					extra = append(extra, chunkID.Int64)
-				}
+				defChunks = append(defChunks, chunkID.Int64)
 			}
 		}
 		rs.Close()
 		if err := rs.Err(); err != nil {
 			return nil, err
 		}
+	}
+	andExpr, orExpr := ftsExpr(terms, "AND"), ftsExpr(terms, "OR")
+	if len(terms) == 1 && len(defChunks) > 0 {
+		// One term: the chunks that hold every term and those that hold
+		// some are the same, and one BM25 pass over them gives both the
+		// best chunks and the ranks of the definitions' chunks.
+		rs, err := st.query(ctx, `WITH m AS MATERIALIZED (
+				SELECT rowid AS id, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH ?1)
+			SELECT id, r, 1 FROM (SELECT id, r FROM m ORDER BY r, id LIMIT ?2)
+			UNION ALL
+			SELECT id, r, 0 FROM m WHERE id IN (SELECT value FROM json_each(?3))`, andExpr, want, jsonList(defChunks))
+		if err != nil {
+			return nil, err
+		}
+		var defs []candidate
+		for rs.Next() {
+			var c candidate
+			var top bool
+			if err := rs.Scan(&c.id, &c.rank, &top); err != nil {
+				rs.Close()
+				return nil, err
+			}
+			if top {
+				add(c.id, c.rank, true)
+			} else {
+				defs = append(defs, c)
+			}
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return nil, err
+		}
+		for _, c := range defs {
+			add(c.id, c.rank, false)
+		}
+	} else {
+		ftsTop := func(expr string, all bool) error {
+			rs, err := st.query(ctx, `SELECT rowid, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`, expr, want)
+			if err != nil {
+				return err
+			}
+			defer rs.Close()
+			for rs.Next() {
+				var id int64
+				var rank float64
+				if err := rs.Scan(&id, &rank); err != nil {
+					return err
+				}
+				add(id, rank, all)
+			}
+			return rs.Err()
+		}
+		if err := ftsTop(andExpr, true); err != nil {
+			return nil, err
+		}
+		// Chunks that hold only some of the terms rank below those that
+		// hold them all; they are needed only when those are too few.
+		if len(terms) > 1 && len(cands) < limit {
+			if err := ftsTop(orExpr, false); err != nil {
+				return nil, err
+			}
+		}
+		// A chunk that defines a queried name comes in whatever it holds.
+		var extra []int64
+		for _, id := range defChunks {
+			if _, ok := cands[id]; !ok {
+				extra = append(extra, id)
+			}
+		}
 		if len(extra) > 0 {
-			rs, err := st.query(ctx, `SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+			rs, err := st.query(ctx, `SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
 				orExpr, jsonList(extra))
 			if err != nil {
 				return nil, err
 			}
 			for rs.Next() {
-				var c candidate
-				if err := rs.Scan(&c.id, &c.rank); err != nil {
+				var id int64
+				var rank float64
+				if err := rs.Scan(&id, &rank); err != nil {
 					rs.Close()
 					return nil, err
 				}
-				if _, ok := cands[c.id]; !ok {
-					cands[c.id] = &c
-				}
+				add(id, rank, false)
 			}
 			rs.Close()
 			if err := rs.Err(); err != nil {
