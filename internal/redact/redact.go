@@ -35,6 +35,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Mask replaces every redacted secret.
@@ -54,8 +55,8 @@ const secretName = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apike
 // The regexp runs only when the lower-cased text holds one of its needles,
 // which every match must contain; most text holds none.
 type shape struct {
-	re      *regexp.Regexp
-	needles []int // indices into needles.list
+	re      func() *regexp.Regexp // compiled on first use: most text needs few shapes
+	needles []int                 // indices into needles.list
 }
 
 // nameNeedles are in every secret-sounding name.
@@ -103,7 +104,7 @@ var shapes = func() []shape {
 	}
 	out := make([]shape, len(specs))
 	for i, sp := range specs {
-		out[i] = shape{re: regexp.MustCompile(sp.expr)}
+		out[i] = shape{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.expr) })}
 		for _, n := range sp.needles {
 			out[i].needles = append(out[i].needles, needles.add(n))
 		}
@@ -211,7 +212,7 @@ func (r *Redactor) String(s string) string {
 	for _, sh := range shapes {
 		for _, n := range sh.needles {
 			if seen[n] {
-				s = sh.re.ReplaceAllString(s, template)
+				s = sh.re().ReplaceAllString(s, template)
 				break
 			}
 		}

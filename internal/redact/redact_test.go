@@ -249,3 +249,20 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// TestShapesCompile: every shape's expression compiles (they are compiled
+// on first use, not when the package starts).
+func TestShapesCompile(t *testing.T) {
+	for i, sh := range shapes {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("shape %d: %v", i, r)
+				}
+			}()
+			if sh.re() == nil {
+				t.Errorf("shape %d: no expression", i)
+			}
+		}()
+	}
+}
