@@ -108,7 +108,7 @@ func (a *analysis) addProse(s string, off int) {
 
 // slotNames adds the names held by name slots ("where is main defined").
 func (a *analysis) slotNames() {
-	nameSlots.matches(a.toks, func(h hit) {
+	nameSlots().matches(a.toks, func(h hit) {
 		t := a.toks[h.slot]
 		if t.code >= 0 || vague[t.word] || determiners[t.word] || properNouns[t.word] || fileOf(t.raw) {
 			return

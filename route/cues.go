@@ -1,6 +1,9 @@
 package route
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Cue phrases are written as lower-case words separated by spaces, where
 // "a|b" accepts either word, "_" accepts one to three words of any kind
@@ -14,117 +17,125 @@ import "strings"
 // wins: a migration is never mistaken for a search of its old shape, a
 // deprecation question that mentions a version is about the API, and a
 // pattern beats the generic "find".
-var intentCues = compileIntents([]struct {
-	intent  Intent
-	phrases []string
-}{
-	{IntentMigration, []string{
-		"migrate", "migrating", "migration", "codemod",
-		"port _ to", "rewrite _ to|into|as", "replace _ with|by", "upgrade|bump _ to",
-		"rename _ to|into|as",
-		"rewrite|replace|convert|refactor|change|update|move|switch all|every|each",
-		"apply the|this|that rewrite|migration|preview|codemod|change|changes|patch",
-	}},
-	{IntentDependencyAPI, []string{
-		"deprecated", "deprecation", "deprecations", "deprecate", "changelog",
-		"release notes", "breaking change", "breaking changes", "docs for", "documentation for",
-		"docs of", "documentation of", "api docs", "api reference", "still supported",
-		"what is new in", "new in version",
-	}},
-	{IntentVersion, []string{
-		"which|what version|versions", "version|versions of", "which|what _ version|versions",
-		"installed version", "version installed", "version do|are|did we", "are we on",
-		"pinned", "lockfile", "resolved version", "do we depend on",
-		"which|what dependencies", "our dependencies",
-	}},
-	{IntentHistory, []string{
-		"what changed", "what has|is|was|got changed", "who changed", "who last touched",
-		"who touched", "last touched", "who modified", "last modified", "who wrote", "who added",
-		"who introduced", "who removed", "who deleted", "recent changes", "recently changed",
-		"changed recently", "latest changes", "last change", "last changes", "changes to",
-		"changes in", "changes since", "changed since", "git blame", "blame", "git log",
-		"git history", "commit history", "history of", "last commit", "latest commit",
-		"which|what commit", "commits",
-		"when was|were _ added|changed|introduced|removed|modified|deleted|written|renamed",
-		"when did _ add|introduce|remove|delete|change|rename|break", "files changed",
-	}},
-	{IntentStructural, []string{
-		"shape", "shapes", "pattern", "patterns", "of the form", "calls|call|code|usages|uses like",
-		"that look|looks like", "looking like", "structurally", "syntactically", "structural",
-		"syntax tree", "ast",
-	}},
-	{IntentImplementations, []string{
-		"implements", "implement", "implementations", "implementation of", "implementers",
-		"implementors", "implementer", "satisfies", "satisfy", "subclasses", "subclass of",
-		"extends", "overrides", "override", "inherits", "inherit from", "concrete types",
-	}},
-	{IntentCallers, []string{
-		"who|what calls", "which|what functions call", "callers", "caller", "call sites",
-		"call site", "callsites", "call graph", "called by", "called from", "calls to",
-		"invocations", "who|what invokes", "where is|are _ called|invoked",
-		"is|are _ called|invoked", "incoming calls",
-	}},
-	{IntentReferences, []string{
-		"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
-		"referenced", "refs", "where is|are _ used|referenced", "is|are _ used|referenced",
-		"used by", "used in", "who|what imports", "importers", "imported by", "occurrences",
-		"every|all place|places", "everywhere",
-	}},
-	{IntentImpact, []string{
-		"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
-		"impacts", "impacted", "blast radius", "affected", "affects", "what|who depends on",
-		"depends on", "dependents", "safe to change|delete|remove|rename", "risk of", "risky",
-		"tests cover",
-	}},
-	{IntentValidation, []string{
-		"does it|this|that build|compile", "compile", "compiles", "compilation",
-		"build pass|passes|fails|failing|broken", "is the build", "tests|test pass|fail|failing",
-		"failing tests|test", "run the tests|test", "run tests", "lint", "linter", "go vet",
-		"type check", "typecheck", "type errors", "is ci", "ci green|failing|red",
-	}},
-	{IntentMemory, []string{
-		"did we decide", "we decided", "decision", "decisions", "decided", "why did we",
-		"why do we", "convention", "conventions", "remember", "remind me", "team agreed",
-		"agreed", "notes", "memory", "guideline", "guidelines",
-	}},
-	{IntentDefinition, []string{
-		"defined", "define", "defines", "definition", "definitions", "declared", "declare",
-		"declaration", "where is|are", "where do|does", "what is|are", "what does", "show me", "show",
-		"which function|functions|method|methods|class|classes|type|struct|interface|file|module|package",
-		"go to", "goto", "jump to", "find", "locate", "look up", "lookup", "source of",
-		"signature", "type of", "explain", "describe", "how does|is",
-	}},
+var intentCues = sync.OnceValue(func() *phraseSet {
+	return compileIntents([]struct {
+		intent  Intent
+		phrases []string
+	}{
+		{IntentMigration, []string{
+			"migrate", "migrating", "migration", "codemod",
+			"port _ to", "rewrite _ to|into|as", "replace _ with|by", "upgrade|bump _ to",
+			"rename _ to|into|as",
+			"rewrite|replace|convert|refactor|change|update|move|switch all|every|each",
+			"apply the|this|that rewrite|migration|preview|codemod|change|changes|patch",
+		}},
+		{IntentDependencyAPI, []string{
+			"deprecated", "deprecation", "deprecations", "deprecate", "changelog",
+			"release notes", "breaking change", "breaking changes", "docs for", "documentation for",
+			"docs of", "documentation of", "api docs", "api reference", "still supported",
+			"what is new in", "new in version",
+		}},
+		{IntentVersion, []string{
+			"which|what version|versions", "version|versions of", "which|what _ version|versions",
+			"installed version", "version installed", "version do|are|did we", "are we on",
+			"pinned", "lockfile", "resolved version", "do we depend on",
+			"which|what dependencies", "our dependencies",
+		}},
+		{IntentHistory, []string{
+			"what changed", "what has|is|was|got changed", "who changed", "who last touched",
+			"who touched", "last touched", "who modified", "last modified", "who wrote", "who added",
+			"who introduced", "who removed", "who deleted", "recent changes", "recently changed",
+			"changed recently", "latest changes", "last change", "last changes", "changes to",
+			"changes in", "changes since", "changed since", "git blame", "blame", "git log",
+			"git history", "commit history", "history of", "last commit", "latest commit",
+			"which|what commit", "commits",
+			"when was|were _ added|changed|introduced|removed|modified|deleted|written|renamed",
+			"when did _ add|introduce|remove|delete|change|rename|break", "files changed",
+		}},
+		{IntentStructural, []string{
+			"shape", "shapes", "pattern", "patterns", "of the form", "calls|call|code|usages|uses like",
+			"that look|looks like", "looking like", "structurally", "syntactically", "structural",
+			"syntax tree", "ast",
+		}},
+		{IntentImplementations, []string{
+			"implements", "implement", "implementations", "implementation of", "implementers",
+			"implementors", "implementer", "satisfies", "satisfy", "subclasses", "subclass of",
+			"extends", "overrides", "override", "inherits", "inherit from", "concrete types",
+		}},
+		{IntentCallers, []string{
+			"who|what calls", "which|what functions call", "callers", "caller", "call sites",
+			"call site", "callsites", "call graph", "called by", "called from", "calls to",
+			"invocations", "who|what invokes", "where is|are _ called|invoked",
+			"is|are _ called|invoked", "incoming calls",
+		}},
+		{IntentReferences, []string{
+			"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
+			"referenced", "refs", "where is|are _ used|referenced", "is|are _ used|referenced",
+			"used by", "used in", "who|what imports", "importers", "imported by", "occurrences",
+			"every|all place|places", "everywhere",
+		}},
+		{IntentImpact, []string{
+			"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
+			"impacts", "impacted", "blast radius", "affected", "affects", "what|who depends on",
+			"depends on", "dependents", "safe to change|delete|remove|rename", "risk of", "risky",
+			"tests cover",
+		}},
+		{IntentValidation, []string{
+			"does it|this|that build|compile", "compile", "compiles", "compilation",
+			"build pass|passes|fails|failing|broken", "is the build", "tests|test pass|fail|failing",
+			"failing tests|test", "run the tests|test", "run tests", "lint", "linter", "go vet",
+			"type check", "typecheck", "type errors", "is ci", "ci green|failing|red",
+		}},
+		{IntentMemory, []string{
+			"did we decide", "we decided", "decision", "decisions", "decided", "why did we",
+			"why do we", "convention", "conventions", "remember", "remind me", "team agreed",
+			"agreed", "notes", "memory", "guideline", "guidelines",
+		}},
+		{IntentDefinition, []string{
+			"defined", "define", "defines", "definition", "definitions", "declared", "declare",
+			"declaration", "where is|are", "where do|does", "what is|are", "what does", "show me", "show",
+			"which function|functions|method|methods|class|classes|type|struct|interface|file|module|package",
+			"go to", "goto", "jump to", "find", "locate", "look up", "lookup", "source of",
+			"signature", "type of", "explain", "describe", "how does|is",
+		}},
+	})
 })
 
 // nameSlots are phrases whose slot names the symbol the question is about,
 // even when the word is not shaped like code ("where is main defined").
-var nameSlots = compileSlots([]string{
-	"where is|are X", "where is|are X defined|declared", "definition|declaration|signature of X",
-	"what is|are X", "what does X do", "show me X", "find|locate X", "look up X", "go|jump to X",
-	"source|type of X", "who|what calls X", "callers of X", "calls to X", "who|what uses X",
-	"usages|uses|usage of X", "references to|of X", "find references to X",
-	"who|what imports X", "who|what implements X", "implementations|implementers|implementors of X",
-	"what|who depends on X", "impact of X", "changes to X", "who last touched X",
-	"who changed|modified|wrote X", "history of X",
-	"explain|describe X", "how does X work",
+var nameSlots = sync.OnceValue(func() *phraseSet {
+	return compileSlots([]string{
+		"where is|are X", "where is|are X defined|declared", "definition|declaration|signature of X",
+		"what is|are X", "what does X do", "show me X", "find|locate X", "look up X", "go|jump to X",
+		"source|type of X", "who|what calls X", "callers of X", "calls to X", "who|what uses X",
+		"usages|uses|usage of X", "references to|of X", "find references to X",
+		"who|what imports X", "who|what implements X", "implementations|implementers|implementors of X",
+		"what|who depends on X", "impact of X", "changes to X", "who last touched X",
+		"who changed|modified|wrote X", "history of X",
+		"explain|describe X", "how does X work",
+	})
 })
 
 // librarySlots are phrases whose slot names a library: a word there that
 // is not a declared dependency is a library the repository does not declare.
-var librarySlots = compileSlots([]string{
-	"version|versions of X", "which|what X version|versions", "X version|versions",
-	"X library|package|crate|gem|dependency|sdk|framework", "upgrade|upgrading|bump|bumping X",
-	"upgrade|migrate to X", "docs|documentation|changelog for|of X",
-	"X docs|documentation|changelog", "is X deprecated", "do we depend on X", "do we use X",
+var librarySlots = sync.OnceValue(func() *phraseSet {
+	return compileSlots([]string{
+		"version|versions of X", "which|what X version|versions", "X version|versions",
+		"X library|package|crate|gem|dependency|sdk|framework", "upgrade|upgrading|bump|bumping X",
+		"upgrade|migrate to X", "docs|documentation|changelog for|of X",
+		"X docs|documentation|changelog", "is X deprecated", "do we depend on X", "do we use X",
+	})
 })
 
 // dependencyWords say that a question is about a third-party dependency
 // without naming one ("in our installed version", "the new API").
-var dependencyWords = compileSlots([]string{
-	"installed", "dependency", "dependencies", "library", "libraries", "package", "packages",
-	"third-party", "third party", "upstream", "vendor", "vendored", "sdk", "framework",
-	"upgrade", "upgraded", "upgrading", "our version", "new version", "old version",
-	"api", "apis",
+var dependencyWords = sync.OnceValue(func() *phraseSet {
+	return compileSlots([]string{
+		"installed", "dependency", "dependencies", "library", "libraries", "package", "packages",
+		"third-party", "third party", "upstream", "vendor", "vendored", "sdk", "framework",
+		"upgrade", "upgraded", "upgrading", "our version", "new version", "old version",
+		"api", "apis",
+	})
 })
 
 // determiners are skipped before a slot's word.

@@ -144,7 +144,7 @@ func (r *router) readDependencies() {
 	r.plan.Dependencies = dedupe(deps)
 
 	var libs []string
-	librarySlots.matches(r.a.toks, func(h hit) {
+	librarySlots().matches(r.a.toks, func(h hit) {
 		t := r.a.toks[h.slot]
 		if t.code >= 0 {
 			return
@@ -169,7 +169,7 @@ func (r *router) readDependencies() {
 	}
 	r.undeclared = dedupe(libs)
 
-	dependencyWords.matches(r.a.toks, func(h hit) {
+	dependencyWords().matches(r.a.toks, func(h hit) {
 		if r.depWord == "" {
 			r.depWord = r.a.phraseText(h)
 		}
@@ -193,7 +193,7 @@ func (r *router) classify() {
 		r.note(fmt.Sprintf("The request's intent %q is not a known intent and was ignored.", abbrev(string(r.req.Intent))))
 	}
 	var best *hit
-	intentCues.matches(r.a.toks, func(h hit) {
+	intentCues().matches(r.a.toks, func(h hit) {
 		if best == nil || h.ph.rank < best.ph.rank ||
 			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
 			best = &h
@@ -204,7 +204,7 @@ func (r *router) classify() {
 		pattern = r.a.patterns[0].text
 	}
 	switch {
-	case best != nil && (pattern == "" || best.ph.rank <= intentCues.rank[IntentStructural]):
+	case best != nil && (pattern == "" || best.ph.rank <= intentCues().rank[IntentStructural]):
 		p.Intent, p.Cue = best.ph.intent, strconv.Quote(r.a.phraseText(*best))
 	case pattern != "":
 		p.Intent, p.Cue = IntentStructural, "the pattern `"+abbrev(pattern)+"`"
