@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -38,14 +39,14 @@ type LexicalResult struct {
 	Notes     []string     `json:"notes,omitempty"`
 }
 
-var identRE = regexp.MustCompile(`\$*[\pL_][\pL\pN_]*`)
+var identRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$*[\pL_][\pL\pN_]*`) })
 
 // patternWords returns the identifiers a pattern spells literally (not
 // metavariable names), longest first.
 func patternWords(pattern string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, w := range identRE.FindAllString(pattern, -1) {
+	for _, w := range identRE().FindAllString(pattern, -1) {
 		if w[0] == '$' || seen[w] {
 			continue
 		}

@@ -245,8 +245,8 @@ func TestSymbolNamesProperty(t *testing.T) {
 		}
 		seen := map[string]bool{}
 		for _, n := range names {
-			if !words[n] || symbolKeywords[n] || seen[n] {
-				t.Fatalf("name %q of %q: pattern word %v, keyword %v, repeated %v", n, pattern, words[n], symbolKeywords[n], seen[n])
+			if !words[n] || symbolKeywords()[n] || seen[n] {
+				t.Fatalf("name %q of %q: pattern word %v, keyword %v, repeated %v", n, pattern, words[n], symbolKeywords()[n], seen[n])
 			}
 			seen[n] = true
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/codecortex/codecortex/evidence"
 )
@@ -52,7 +53,7 @@ func symbolNames(pattern string) []string {
 		call, selEnd, key bool
 	}
 	var words []word
-	for _, ix := range identRE.FindAllStringIndex(pattern, -1) {
+	for _, ix := range identRE().FindAllStringIndex(pattern, -1) {
 		w := pattern[ix[0]:ix[1]]
 		if w[0] == '$' {
 			continue
@@ -62,7 +63,7 @@ func symbolNames(pattern string) []string {
 		selected := strings.HasSuffix(before, ".") || strings.HasSuffix(before, "::") || strings.HasSuffix(before, "->")
 		continues := strings.HasPrefix(after, ".") || strings.HasPrefix(after, "::") || strings.HasPrefix(after, "->")
 		words = append(words, word{w: w, call: strings.HasPrefix(after, "("),
-			selEnd: selected && !continues, key: symbolKeywords[w]})
+			selEnd: selected && !continues, key: symbolKeywords()[w]})
 	}
 	pick := func(keep func(word) bool) []string {
 		seen := map[string]bool{}
@@ -86,7 +87,7 @@ func symbolNames(pattern string) []string {
 
 // symbolKeywords are words of the supported languages that never name a
 // symbol worth looking up.
-var symbolKeywords = func() map[string]bool {
+var symbolKeywords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`if else elif for while do switch case default return func
 		function def class struct interface type var let const new delete catch try finally throw
@@ -97,7 +98,7 @@ var symbolKeywords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // searchSymbols runs the symbol half of a fallback for the names a
 // pattern or a question gives (none says why there are none). It never

@@ -2,6 +2,7 @@ package structural
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -54,7 +55,7 @@ func TextTerms(text string) []string {
 			}
 			if j < len(rs) && (q != '\'' || j+1 >= len(rs) || !isIdentRune(rs[j+1])) {
 				for _, tok := range scanTokens(string(rs[i+1 : j])) {
-					if len(tok.elems) == 1 && !symbolKeywords[tok.text] || len(tok.elems) > 1 && !namesFile(tok.text) {
+					if len(tok.elems) == 1 && !symbolKeywords()[tok.text] || len(tok.elems) > 1 && !namesFile(tok.text) {
 						add(&code, tok.text)
 					}
 				}
@@ -73,7 +74,7 @@ func TextTerms(text string) []string {
 			}
 		case tok.call || looksLikeCode(tok.text):
 			add(&strong, tok.text)
-		case utf8.RuneCountInString(tok.text) >= 3 && !stopWords[strings.ToLower(tok.text)] && !isAcronym(tok.text):
+		case utf8.RuneCountInString(tok.text) >= 3 && !stopWords()[strings.ToLower(tok.text)] && !isAcronym(tok.text):
 			weak = append(weak, tok.text)
 		}
 	}
@@ -227,7 +228,7 @@ func namesFile(chain string) bool {
 
 // stopWords are English words and the vocabulary of questions about code,
 // which name no symbol (compared in lower case).
-var stopWords = func() map[string]bool {
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be because
 		been before being below between both but by can could did do does doing done down during each
@@ -248,7 +249,7 @@ var stopWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // TermWords returns the names to search for of terms from [TextTerms]:
 // each identifier, and for a chain its last name first (Method of
