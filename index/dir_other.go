@@ -10,6 +10,23 @@ import (
 	"time"
 )
 
+// A dirRoot is the root of a walk.
+type dirRoot struct{ abs string }
+
+// openRoot opens the directory at abs as the root of a walk.
+func openRoot(abs string) (*dirRoot, error) { return &dirRoot{abs: abs}, nil }
+
+func (r *dirRoot) close() {}
+
+// open opens the directory rel (slash-separated, "." for the root) below
+// the root; a symbolic link is refused.
+func (r *dirRoot) open(rel string) (*dirHandle, error) {
+	if rel == "." {
+		return openDir(r.abs)
+	}
+	return openDir(filepath.Join(r.abs, filepath.FromSlash(rel)))
+}
+
 // A dirHandle is an open directory of the tree.
 type dirHandle struct {
 	f   *os.File

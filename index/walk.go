@@ -205,12 +205,17 @@ func (w *walker) watched() (res walkResult, unchanged, ok bool) {
 		}
 		return m.Match(p, isDir)
 	}
+	root, err := openRoot(w.dir)
+	if err != nil {
+		return res, false, false
+	}
+	defer root.close()
 	for d := range dirty {
 		old := w.dirs[d]
 		if old == nil {
 			return res, false, false
 		}
-		v := w.visit(d, old, match)
+		v := w.visit(root, d, old, match)
 		if v.listing == nil || !slices.Equal(v.listing.subdirs, old.subdirs) {
 			return res, false, false
 		}
@@ -239,7 +244,9 @@ func (w *walker) abs(rel string) string {
 // scan walks the tree, with cached reusing the listings of directories
 // whose mtime is unchanged. ok is false when, with cached, an ignore file
 // changed, appeared or went: every directory must then be read again. The
-// directories of one depth are visited on every CPU.
+// directories are visited on every CPU, each as soon as its parent has
+// been read; the result lists them breadth first, in the listings' order,
+// whatever order they were visited in.
 func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	exclude := w.stampOf(excludeFile)
 	if cached && exclude != w.ignores[excludeFile] {
@@ -255,37 +262,21 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 		}
 		return m.Match(p, isDir)
 	}
-	dirs := make(map[string]*dirListing, len(w.dirs))
-	order := make([]string, 0, len(w.dirs))
-	level := []string{"."}
-	for len(level) > 0 {
-		visited := make([]visitResult, len(level))
-		workers := min(runtime.GOMAXPROCS(0), len(level)/16+1)
-		var wg sync.WaitGroup
-		for i := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for j := i; j < len(level); j += workers {
-					var old *dirListing
-					if cached {
-						old = w.dirs[level[j]]
-					}
-					visited[j] = w.visit(level[j], old, match)
-				}
-			}()
-		}
-		wg.Wait()
+	visited := w.visitAll(cached, match)
+	dirs := make(map[string]*dirListing, len(visited))
+	order := make([]string, 0, len(visited))
+	for level := []string{"."}; len(level) > 0; {
 		var next []string
-		for j, v := range visited {
+		for _, rel := range level {
+			v := visited[rel]
 			if v.listing == nil {
 				continue
 			}
 			if v.relisted {
 				w.changed = true
 			}
-			dirs[level[j]] = v.listing
-			order = append(order, level[j])
+			dirs[rel] = v.listing
+			order = append(order, rel)
 			res.links += v.listing.links
 			res.tooLarge += v.tooLarge
 			res.files = append(res.files, v.files...)
@@ -309,6 +300,59 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	return res, true
 }
 
+// visitAll visits every directory of the tree (see scan), on every CPU.
+func (w *walker) visitAll(cached bool, match func(string, bool) bool) map[string]visitResult {
+	visited := map[string]visitResult{}
+	root, err := openRoot(w.dir)
+	if err != nil {
+		return visited
+	}
+	defer root.close()
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	queue := []string{"."}
+	pending := 1 // directories queued or being visited
+	work := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for {
+			for len(queue) == 0 && pending > 0 {
+				cond.Wait()
+			}
+			if pending == 0 {
+				return
+			}
+			rel := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			mu.Unlock()
+			var old *dirListing
+			if cached {
+				old = w.dirs[rel] // w.dirs is only read while the walk runs
+			}
+			v := w.visit(root, rel, old, match)
+			mu.Lock()
+			visited[rel] = v
+			if v.listing != nil {
+				queue = append(queue, v.listing.subdirs...)
+				pending += len(v.listing.subdirs)
+			}
+			pending--
+			cond.Broadcast()
+		}
+	}
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+	return visited
+}
+
 // A visitResult is one directory's part of a walk.
 type visitResult struct {
 	listing  *dirListing // nil when the directory is gone or not one
@@ -320,9 +364,9 @@ type visitResult struct {
 // visit reads one directory: its listing (old's, when its mtime has not
 // changed) and the status of its files. A directory that is a symbolic
 // link is not entered.
-func (w *walker) visit(rel string, old *dirListing, match func(string, bool) bool) visitResult {
+func (w *walker) visit(root *dirRoot, rel string, old *dirListing, match func(string, bool) bool) visitResult {
 	var v visitResult
-	d, err := openDir(w.abs(rel))
+	d, err := root.open(rel)
 	if err != nil {
 		return v
 	}
