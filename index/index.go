@@ -150,7 +150,6 @@ func Open(opts Options) (*Index, error) {
 		root.Close()
 		return nil, err
 	}
-	ix.walker.watch = newWatcher()
 	return ix, nil
 }
 

@@ -109,7 +109,10 @@ type walker struct {
 	// With a watcher, a walk visits only the directories it reports
 	// changed, and the whole tree when it cannot tell or once
 	// watchBackstop has passed since the last full walk.
-	watch    *watcher
+	watch *watcher
+	// noWatch records that no watcher can be had (inotify unavailable, or
+	// one failed): walks are then full.
+	noWatch  bool
 	last     walkResult
 	lastFull time.Time // when the last trusted full walk started; zero: none
 	// seq counts the walks that may have seen a change; a walk the watcher
@@ -164,7 +167,12 @@ func (w *walker) walk() (res walkResult, seq int64) {
 		res, _ = w.scan(false)
 	}
 	w.last, w.lastFull = res, time.Time{}
-	if w.watch != nil && w.seq > 1 { // not worth it for an index asked only once
+	if w.seq > 1 && w.watch == nil && !w.noWatch { // not worth it for an index asked only once
+		if w.watch = newWatcher(); w.watch == nil {
+			w.noWatch = true
+		}
+	}
+	if w.watch != nil {
 		// Trust the watcher from this walk on only if it watched every
 		// directory while the walk ran; otherwise the next walk is full too.
 		added := 0
@@ -172,7 +180,7 @@ func (w *walker) walk() (res walkResult, seq int64) {
 			a, err := w.watch.add(rel, w.abs(rel))
 			if err != nil {
 				w.watch.close()
-				w.watch = nil
+				w.watch, w.noWatch = nil, true
 				return res, w.seq
 			}
 			if a {
