@@ -257,6 +257,7 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 	}
 	key := id.Key()
 	if st := ix.stores[key]; st != nil {
+		st.pre = nil
 		if !st.replaced() {
 			ix.setActive(key)
 			return st, id, nil, nil
@@ -267,7 +268,7 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 	var damaged os.FileInfo
 	st, err := openStore(ctx, ix.dbPath(key), false)
 	if err == nil {
-		if err := st.sane(ctx); err != nil {
+		if err := st.sane(ctx, ix.walker.dirs == nil); err != nil {
 			st.close()
 			if !isCorrupt(err) {
 				return nil, id, nil, err

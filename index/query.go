@@ -41,11 +41,11 @@ func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, e
 	if err != nil {
 		return snapshot{}, err
 	}
-	fr, pending, err := ix.refresh(ctx, st, deadline)
+	fr, pending, err := ix.refresh(ctx, st, deadline, st.takePre())
 	if err != nil && isCorrupt(err) {
 		st, err = ix.rebuild(ctx, st, id, err, &diags)
 		if err == nil {
-			fr, pending, err = ix.refresh(ctx, st, deadline)
+			fr, pending, err = ix.refresh(ctx, st, deadline, nil)
 		}
 	}
 	if err != nil {
@@ -486,7 +486,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		return st, err
 	}
 	st.SizeBytes = fileSize(s.path) + fileSize(s.path+"-wal")
-	w, _ := ix.walk(ctx, s)
+	w, _ := ix.walk(ctx, s, s.takePre())
 	rows, _, err := s.cachedRows(ctx)
 	if err != nil {
 		return st, err

@@ -152,13 +152,21 @@ func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 
 
 // refresh brings st up to date with the disk, until deadline (zero: no
 // deadline). It returns the freshness of the index afterwards and the
-// paths still pending. ix.mu is held.
-func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Freshness, map[string]bool, error) {
+// paths still pending. pre, when not nil, is what the activation that just
+// opened st read from meta. ix.mu is held.
+func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre *preread) (Freshness, map[string]bool, error) {
 	start := time.Now()
 	fr := Freshness{State: Fresh}
-	w, seq := ix.walk(ctx, st)
-	gen, settled, err := st.generationSettled(ctx)
-	if err != nil {
+	w, seq := ix.walk(ctx, st, pre)
+	var gen int64
+	var settled string
+	var err error
+	if pre != nil {
+		// Read before the walk rather than after: a record that matches
+		// still says the rows of that generation match this walk, and
+		// writes since only bring the index closer to the disk.
+		gen, settled = pre.gen, pre.settled
+	} else if gen, settled, err = st.generationSettled(ctx); err != nil {
 		return fr, nil, err
 	}
 	if st.settledSeq == seq && st.settledGen == gen {
@@ -255,10 +263,18 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time) (Fr
 }
 
 // walk walks the tree, starting a new process's walker from the listings
-// the last one saved in st. ix.mu is held.
-func (ix *Index) walk(ctx context.Context, st *store) (walkResult, int64) {
+// the last one saved in st (read already when pre has them). ix.mu is
+// held.
+func (ix *Index) walk(ctx context.Context, st *store, pre *preread) (walkResult, int64) {
 	if ix.walker.dirs == nil {
-		if text, err := st.meta(ctx, "listings"); err == nil {
+		var text string
+		var err error
+		if pre != nil && pre.hasListings {
+			text = pre.listings
+		} else {
+			text, err = st.meta(ctx, "listings")
+		}
+		if err == nil {
 			ix.walker.load(text)
 		}
 	}

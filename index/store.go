@@ -155,6 +155,10 @@ type store struct {
 	// Index's mu.
 	settledSeq, settledGen int64
 
+	// pre is what the activation that opened the store read for the
+	// first refresh (see takePre). Guarded by the Index's mu.
+	pre *preread
+
 	// refs counts the queries reading the store; a retired store (no
 	// longer the active one) is closed when it drops to 0. Both are
 	// guarded by the Index's mu.
@@ -464,14 +468,44 @@ func (s *store) setIdentity(ctx context.Context, id Identity) error {
 // sane is the check every activation makes, cheap enough for each
 // process start: SQLite reads the header (garbage is "not a database"),
 // compares the page count it records with the file's size (a truncated
-// file is "malformed") and reads the meta table. A full check is
+// file is "malformed") and reads the meta table. The same statement reads
+// what the first refresh needs from meta (the listings only when
+// listings is set), kept for it in s.pre. A full check is
 // [store.quickCheck].
-func (s *store) sane(ctx context.Context) error {
+func (s *store) sane(ctx context.Context, listings bool) error {
 	var pages, n int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+	var gen sql.NullInt64
+	var settled, text sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT page_count FROM pragma_page_count()),
+		(SELECT count(*) FROM meta),
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'),
+		(SELECT value FROM meta WHERE key = 'settled'),
+		(SELECT value FROM meta WHERE key = 'listings' AND ?)`, listings).Scan(&pages, &n, &gen, &settled, &text)
+	if err != nil {
 		return err
 	}
-	return s.db.QueryRowContext(ctx, "SELECT count(*) FROM meta").Scan(&n)
+	s.pre = &preread{gen: gen.Int64, settled: settled.String, listings: text.String, hasListings: listings}
+	return nil
+}
+
+// A preread is what the first refresh after a store is opened needs from
+// meta, read by the check the opening makes: the generation, the settled
+// record and the walk's listings.
+type preread struct {
+	gen         int64
+	settled     string
+	listings    string
+	hasListings bool
+}
+
+// takePre returns the preread of the activation that just opened s, if
+// any, and forgets it: it describes the database at that moment only.
+// The Index's mu is held.
+func (s *store) takePre() *preread {
+	p := s.pre
+	s.pre = nil
+	return p
 }
 
 // quickCheck runs PRAGMA quick_check and returns its complaints, or nil
