@@ -45,7 +45,9 @@
 // following a symbolic link, leaving out binaries and files over
 // [Options.MaxFileSize]), compares size and mtime with the stored rows,
 // hashes only what changed, reindexes changed and new files and drops
-// deleted ones, most recently modified first, within [Options.Budget]. What
+// deleted ones, most recently modified first, within [Options.Budget]. A
+// file indexed again keeps the rows of its unchanged symbols and of its
+// chunks whose text is unchanged; only the rest is matched again. What
 // does not fit is reported in the answer's [Freshness] as partial, with the
 // pending files; an edited pending file still answers, marked stale, and a
 // file never indexed for this identity does not. A directory's entries are

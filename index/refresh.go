@@ -428,7 +428,11 @@ type fileData struct {
 
 type chunkData struct {
 	span
-	match string // the text the full-text index matches
+	hash int64 // chunkHash of the text
+	// match is the text the full-text index matches; empty when the file's
+	// indexed chunks had the same text (the writer keeps their rows), and
+	// text is then the chunk's text, for the writer to match if it cannot.
+	match, text string
 }
 
 // optimizeAfter is how many files an update must write for the full-text
@@ -606,9 +610,18 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 			fd.imports = cleanImports(sf.Imports)
 		}
 	}
+	var kept map[int64]bool // hashes of the chunks indexed for this file, which the writer keeps
+	if r, ok := rows[f.path]; ok {
+		kept = st.chunkHashes(r.id)
+	}
 	li := newLineIndex(src)
 	for _, sp := range chunkLines(li, fd.syms) {
-		fd.chunks = append(fd.chunks, chunkData{span: sp, match: matchText(string(li.text(sp.Start, sp.End)))})
+		c := chunkData{span: sp, text: string(li.text(sp.Start, sp.End))}
+		c.hash = chunkHash(c.text)
+		if !kept[c.hash] {
+			c.match, c.text = matchText(c.text), ""
+		}
+		fd.chunks = append(fd.chunks, c)
 	}
 	return fd
 }

@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -20,7 +22,7 @@ import (
 // and reads. A database with a higher version was written by a newer
 // release and is refused, never modified; one with a lower version is
 // rebuilt (an index holds nothing that cannot be read again from the tree).
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // schema creates the tables of an index database.
 //
@@ -30,11 +32,14 @@ const SchemaVersion = 1
 //     a file has no chunks ("binary"); verified is 0 for rows copied from
 //     another identity's index and not yet checked against the disk.
 //   - symbols and imports: what the extractor found in each file, with
-//     one-based lines and code-point columns.
+//     one-based lines and code-point columns; a symbol's hash identifies
+//     all it records, so that a file indexed again keeps the rows of its
+//     unchanged symbols.
 //   - chunks: the pieces of each file the full-text index matches, by line
 //     range; content is code or prose; symbol_id is the symbol the chunk is
-//     aligned to. The text itself is not stored: excerpts are read from
-//     disk.
+//     aligned to; hash identifies the chunk's text (see chunkHash), so that
+//     a file indexed again keeps the full-text rows of its unchanged chunks.
+//     The text itself is not stored: excerpts are read from disk.
 //   - chunks_fts: the full-text index (FTS5, contentless, Porter stemming
 //     over unicode61), one row per chunk with the chunk's rowid, matching the
 //     chunk's text plus the identifier sub-tokens it spells.
@@ -83,7 +88,8 @@ CREATE TABLE symbols (
 	end_col     INTEGER NOT NULL,
 	start_byte  INTEGER NOT NULL,
 	end_byte    INTEGER NOT NULL,
-	doc_line    INTEGER NOT NULL
+	doc_line    INTEGER NOT NULL,
+	hash        INTEGER NOT NULL
 );
 CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX symbols_lname ON symbols(lname);
@@ -108,7 +114,8 @@ CREATE TABLE chunks (
 	content         TEXT NOT NULL CHECK (content IN ('code', 'prose')),
 	chunker         TEXT NOT NULL,
 	chunker_version INTEGER NOT NULL,
-	symbol_id       INTEGER REFERENCES symbols(id)
+	symbol_id       INTEGER REFERENCES symbols(id),
+	hash            INTEGER NOT NULL
 );
 CREATE INDEX chunks_file ON chunks(file_id);
 CREATE INDEX chunks_symbol ON chunks(symbol_id);
@@ -328,6 +335,33 @@ func (s *store) hashOf(id int64) string {
 		return ""
 	}
 	return h
+}
+
+// chunkHashes returns the hashes of the chunks the index holds for a file
+// row, cut by this ChunkerVersion; nil when it cannot be read.
+func (s *store) chunkHashes(fileID int64) map[int64]bool {
+	rs, err := s.query(context.Background(), "SELECT hash FROM chunks WHERE file_id = ? AND chunker_version = ?", fileID, ChunkerVersion)
+	if err != nil {
+		return nil
+	}
+	defer rs.Close()
+	out := map[int64]bool{}
+	for rs.Next() {
+		var h int64
+		if err := rs.Scan(&h); err != nil {
+			return nil
+		}
+		out[h] = true
+	}
+	return out
+}
+
+// chunkHash identifies a chunk's text: the first 64 bits of its SHA-256.
+// The text the full-text index matches is a function of it (and of the
+// ChunkerVersion), so two chunks with the same hash match the same words.
+func chunkHash(text string) int64 {
+	sum := sha256.Sum256([]byte(text))
+	return int64(binary.BigEndian.Uint64(sum[:8]))
 }
 
 // patchRows brings the cached rows from generation gen-1 to gen, the

@@ -2,7 +2,11 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -26,9 +30,18 @@ const (
 	sqlInsertFile = `INSERT INTO files(path, language, size, mtime, hash, package, chunker, extractor, skipped, parse_errors, verified)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`
 	sqlTouchFile  = `UPDATE files SET size = ?, mtime = ?, verified = 1 WHERE path = ?`
-	sqlInsertSym  = `INSERT INTO symbols(file_id, name, lname, kind, container, package, signature, exported, name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte, start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlFileID     = `SELECT id FROM files WHERE path = ?`
+	sqlUpdateFile = `UPDATE files SET language = ?, size = ?, mtime = ?, hash = ?, package = ?, chunker = ?, extractor = ?, skipped = ?, parse_errors = ?, verified = 1 WHERE id = ?`
+	sqlOldChunks  = `SELECT id, hash, chunker_version, start_line, end_line, content, chunker, coalesce(symbol_id, 0) FROM chunks WHERE file_id = ?`
+	sqlOldSymbols = `SELECT id, hash FROM symbols WHERE file_id = ?`
+	sqlDropSymbol = `DELETE FROM symbols WHERE id = ?`
+	sqlOldImports = `DELETE FROM imports WHERE file_id = ?`
+	sqlMoveChunk  = `UPDATE chunks SET start_line = ?, end_line = ?, content = ?, chunker = ?, symbol_id = ? WHERE id = ?`
+	sqlDropChunk  = `DELETE FROM chunks WHERE id = ?`
+	sqlDropFTS    = `DELETE FROM chunks_fts WHERE rowid = ?`
+	sqlInsertSym  = `INSERT INTO symbols(file_id, name, lname, kind, container, package, signature, exported, name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte, start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlInsertImp  = `INSERT INTO imports(file_id, path, alias, start_line, start_col, end_line, end_col) VALUES(?, ?, ?, ?, ?, ?, ?)`
-	sqlInsertChk  = `INSERT INTO chunks(file_id, start_line, end_line, content, chunker, chunker_version, symbol_id) VALUES(?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertChk  = `INSERT INTO chunks(file_id, start_line, end_line, content, chunker, chunker_version, symbol_id, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlInsertFTS  = `INSERT INTO chunks_fts(rowid, body) VALUES(?, ?)`
 	chunkerSymbol = "symbol"
 	chunkerLines  = "lines"
@@ -50,8 +63,9 @@ func (w *writer) begin() error {
 	return err
 }
 
-// exec runs one of the writer's statements, prepared once a transaction.
-func (w *writer) exec(q string, args ...any) (sql.Result, error) {
+// stmt returns one of the writer's statements, prepared once a
+// transaction.
+func (w *writer) stmt(q string) (*sql.Stmt, error) {
 	st, ok := w.stmts[q]
 	if !ok {
 		var err error
@@ -60,11 +74,32 @@ func (w *writer) exec(q string, args ...any) (sql.Result, error) {
 		}
 		w.stmts[q] = st
 	}
+	return st, nil
+}
+
+// exec runs one of the writer's statements.
+func (w *writer) exec(q string, args ...any) (sql.Result, error) {
+	st, err := w.stmt(q)
+	if err != nil {
+		return nil, err
+	}
 	return st.ExecContext(w.ctx, args...)
 }
 
+// queryRow runs one of the writer's statements for a row.
+func (w *writer) queryRow(q string, args ...any) *sql.Row {
+	st, err := w.stmt(q)
+	if err != nil {
+		return w.tx.QueryRowContext(w.ctx, q, args...) // its Scan reports the error
+	}
+	return st.QueryRowContext(w.ctx, args...)
+}
+
 // write adds a file to the open transaction, replacing what the index
-// held for it.
+// held for it. A file indexed before keeps its row, the rows of its
+// unchanged symbols, and the rows of its chunks whose text is unchanged
+// (moved to their new lines and symbols): only the chunks that changed
+// are matched again.
 func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 	if err := w.begin(); err != nil {
 		return err
@@ -77,19 +112,32 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		_, err := w.exec(sqlTouchFile, fd.disk.size, fd.disk.mtime, p)
 		return err
 	}
-	if _, ok := rows[p]; ok {
-		if err := deleteFile(w.ctx, w.tx, p); err != nil {
+	var fileID int64
+	err := w.queryRow(sqlFileID, p).Scan(&fileID)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	var old oldRows
+	if err == nil {
+		if _, err := w.exec(sqlUpdateFile, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
+			ChunkerVersion, w.extract, fd.skipped, fd.parseErrs, fileID); err != nil {
 			return err
 		}
-	}
-	res, err := w.exec(sqlInsertFile, p, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
-		ChunkerVersion, w.extract, fd.skipped, fd.parseErrs)
-	if err != nil {
-		return err
-	}
-	fileID, err := res.LastInsertId()
-	if err != nil {
-		return err
+		if _, err := w.exec(sqlOldImports, fileID); err != nil {
+			return err
+		}
+		if old, err = w.oldRows(fileID); err != nil {
+			return err
+		}
+	} else {
+		res, err := w.exec(sqlInsertFile, p, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
+			ChunkerVersion, w.extract, fd.skipped, fd.parseErrs)
+		if err != nil {
+			return err
+		}
+		if fileID, err = res.LastInsertId(); err != nil {
+			return err
+		}
 	}
 	w.written[p] = fileRow{id: fileID, size: fd.disk.size, mtime: fd.disk.mtime, current: true, verified: true}
 	symIDs := make([]int64, len(fd.syms))
@@ -100,10 +148,16 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 			pkg = fd.pkg
 		}
 		n, r := s.NameRange, s.Range
-		res, err := w.exec(sqlInsertSym, fileID, s.Name, strings.ToLower(s.Name), string(s.Kind),
+		args := []any{s.Name, strings.ToLower(s.Name), string(s.Kind),
 			s.Container, pkg, s.Signature, s.Exported,
 			n.StartLine, n.StartColumn, n.EndLine, n.EndColumn, n.StartByte, n.EndByte,
-			r.StartLine, r.StartColumn, r.EndLine, r.EndColumn, r.StartByte, r.EndByte, s.DocLine)
+			r.StartLine, r.StartColumn, r.EndLine, r.EndColumn, r.StartByte, r.EndByte, s.DocLine}
+		h := rowHash(args)
+		if id, ok := old.symbols.take(h); ok {
+			symIDs[i] = id
+			continue
+		}
+		res, err := w.exec(sqlInsertSym, append(append([]any{fileID}, args...), h)...)
 		if err != nil {
 			return err
 		}
@@ -119,13 +173,29 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 	}
 	content := contentOf(fd.language)
 	for _, c := range fd.chunks {
-		var sym any
+		var sym int64
 		kind := chunkerLines
 		if c.Sym >= 0 {
 			sym = symIDs[c.Sym]
 			kind = chunkerSymbol
 		}
-		res, err := w.exec(sqlInsertChk, fileID, c.Start, c.End, content, kind, ChunkerVersion, sym)
+		symArg := any(nil)
+		if sym != 0 {
+			symArg = sym
+		}
+		if id, ok := old.chunks.take(c.hash); ok {
+			if was := old.chunkAt[id]; was != (oldChunk{c.Start, c.End, content, kind, sym}) {
+				if _, err := w.exec(sqlMoveChunk, c.Start, c.End, content, kind, symArg, id); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		match := c.match
+		if match == "" {
+			match = matchText(c.text)
+		}
+		res, err := w.exec(sqlInsertChk, fileID, c.Start, c.End, content, kind, ChunkerVersion, symArg, c.hash)
 		if err != nil {
 			return err
 		}
@@ -133,11 +203,140 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.exec(sqlInsertFTS, id, c.match); err != nil {
+		if _, err := w.exec(sqlInsertFTS, id, match); err != nil {
+			return err
+		}
+	}
+	// What was not kept goes: the chunks first, then the symbols they
+	// referred to.
+	for _, id := range append(old.drop, old.chunks.rest()...) {
+		if _, err := w.exec(sqlDropFTS, id); err != nil {
+			return err
+		}
+		if _, err := w.exec(sqlDropChunk, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range old.symbols.rest() {
+		if _, err := w.exec(sqlDropSymbol, id); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// oldRows are the rows the index holds for a file being indexed again.
+type oldRows struct {
+	chunks  idsByHash // chunks cut by this ChunkerVersion, by text
+	chunkAt map[int64]oldChunk
+	drop    []int64 // chunks cut by another ChunkerVersion
+	symbols idsByHash
+}
+
+// oldChunk is what a kept chunk's row may need changed.
+type oldChunk struct {
+	start, end       int
+	content, chunker string
+	symbol           int64 // 0: none
+}
+
+// idsByHash holds row ids by the hash of what the rows hold; a row is
+// taken at most once.
+type idsByHash map[int64][]int64
+
+func (m idsByHash) take(h int64) (int64, bool) {
+	ids := m[h]
+	if len(ids) == 0 {
+		return 0, false
+	}
+	m[h] = ids[1:]
+	return ids[0], true
+}
+
+// rest returns the ids not taken.
+func (m idsByHash) rest() []int64 {
+	var out []int64
+	for _, ids := range m {
+		out = append(out, ids...)
+	}
+	return out
+}
+
+// oldRows reads the chunks and symbols the index holds for a file.
+func (w *writer) oldRows(fileID int64) (oldRows, error) {
+	old := oldRows{chunks: idsByHash{}, chunkAt: map[int64]oldChunk{}, symbols: idsByHash{}}
+	err := w.each(sqlOldChunks, fileID, func(rs *sql.Rows) error {
+		var id, hash int64
+		var version int
+		var c oldChunk
+		if err := rs.Scan(&id, &hash, &version, &c.start, &c.end, &c.content, &c.chunker, &c.symbol); err != nil {
+			return err
+		}
+		if version != ChunkerVersion {
+			old.drop = append(old.drop, id)
+			return nil
+		}
+		old.chunks[hash] = append(old.chunks[hash], id)
+		old.chunkAt[id] = c
+		return nil
+	})
+	if err != nil {
+		return old, err
+	}
+	err = w.each(sqlOldSymbols, fileID, func(rs *sql.Rows) error {
+		var id, hash int64
+		if err := rs.Scan(&id, &hash); err != nil {
+			return err
+		}
+		old.symbols[hash] = append(old.symbols[hash], id)
+		return nil
+	})
+	return old, err
+}
+
+// each runs one of the writer's queries and calls fn for each row.
+func (w *writer) each(q string, arg any, fn func(*sql.Rows) error) error {
+	st, err := w.stmt(q)
+	if err != nil {
+		return err
+	}
+	rs, err := st.QueryContext(w.ctx, arg)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		if err := fn(rs); err != nil {
+			return err
+		}
+	}
+	return rs.Err()
+}
+
+// rowHash identifies the values a row holds: the first 64 bits of the
+// SHA-256 of their encoding.
+func rowHash(vals []any) int64 {
+	h := sha256.New()
+	var buf []byte
+	for _, v := range vals {
+		switch v := v.(type) {
+		case string:
+			buf = binary.AppendUvarint(buf, uint64(len(v)))
+			buf = append(buf, v...)
+		case int:
+			buf = binary.AppendVarint(buf, int64(v))
+		case bool:
+			if v {
+				buf = append(buf, 1)
+			} else {
+				buf = append(buf, 0)
+			}
+		default:
+			buf = fmt.Appendf(buf, "%T %v\x00", v, v)
+		}
+	}
+	h.Write(buf)
+	return int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
 }
 
 // commit commits the open transaction, if any.

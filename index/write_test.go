@@ -1,0 +1,226 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// indexedChunk is a chunk as the index holds it, for comparing indexes.
+type indexedChunk struct {
+	Path       string
+	Start, End int
+	Content    string
+	Chunker    string
+	Symbol     string
+}
+
+// indexedChunks returns every chunk of the active database, by path and
+// line, with the id each has.
+func indexedChunks(t testing.TB, ix *Index) ([]indexedChunk, map[indexedChunk]int64) {
+	t.Helper()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st := ix.stores[ix.active]
+	rs, err := st.db.Query(`SELECT c.id, f.path, c.start_line, c.end_line, c.content, c.chunker, coalesce(s.name, '')
+		FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN symbols s ON s.id = c.symbol_id
+		ORDER BY f.path, c.start_line, c.end_line`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var out []indexedChunk
+	ids := map[indexedChunk]int64{}
+	for rs.Next() {
+		var c indexedChunk
+		var id int64
+		if err := rs.Scan(&id, &c.Path, &c.Start, &c.End, &c.Content, &c.Chunker, &c.Symbol); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+		ids[c] = id
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out, ids
+}
+
+// indexedSymbols returns every symbol of the active database as text, by
+// path and position.
+func indexedSymbols(t testing.TB, ix *Index) []string {
+	t.Helper()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st := ix.stores[ix.active]
+	rs, err := st.db.Query(`SELECT f.path, s.name, s.lname, s.kind, s.container, s.package, s.signature, s.exported,
+		s.name_line, s.name_col, s.name_eline, s.name_ecol, s.name_byte, s.name_ebyte,
+		s.start_line, s.start_col, s.end_line, s.end_col, s.start_byte, s.end_byte, s.doc_line
+		FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.start_byte, s.name_byte, s.name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	var out []string
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprint(vals...))
+	}
+	return out
+}
+
+// matching returns the chunks (path:start-end) whose full-text row
+// matches a word, sorted.
+func matching(t testing.TB, ix *Index, word string) []string {
+	t.Helper()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st := ix.stores[ix.active]
+	rs, err := st.db.Query(`SELECT f.path, c.start_line, c.end_line FROM chunks_fts
+		JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+		WHERE chunks_fts MATCH ?`, `"`+word+`"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var out []string
+	for rs.Next() {
+		var p string
+		var a, b int
+		if err := rs.Scan(&p, &a, &b); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s:%d-%d", p, a, b))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// genBlocks draws the blocks of a file of the fake language: functions
+// (their names drawn from a few, so that some repeat) and prose lines.
+func genBlocks(t *rapid.T, label string) []string {
+	n := rapid.IntRange(0, 12).Draw(t, label+" blocks")
+	var out []string
+	for i := range n {
+		out = append(out, genBlock(t, fmt.Sprintf("%s %d", label, i)))
+	}
+	return out
+}
+
+func genBlock(t *rapid.T, label string) string {
+	word := rapid.SampledFrom([]string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"}).Draw(t, label+" word")
+	if rapid.IntRange(0, 2).Draw(t, label+" kind") == 0 {
+		return strings.Repeat("note about "+word+"\n", rapid.IntRange(1, 50).Draw(t, label+" lines"))
+	}
+	name := rapid.SampledFrom([]string{"Open", "Close", "Read", "Write"}).Draw(t, label+" name")
+	body := strings.Repeat("\t"+word+"()\n", rapid.IntRange(0, 60).Draw(t, label+" body"))
+	return "// " + name + " does " + word + ".\nfunc " + name + "() {\n" + body + "}\n"
+}
+
+// TestRewriteKeepsOnlyWhatMatches: a file indexed again after any edit
+// (blocks inserted, removed, changed, repeated) is indexed exactly as a
+// new index of the same tree indexes it: the same chunks, aligned to the
+// same symbols, and each word matching the same chunks; nothing of the
+// old text matches any more.
+func TestRewriteKeepsOnlyWhatMatches(t *testing.T) {
+	ctx := context.Background()
+	rapid.Check(t, func(rt *rapid.T) {
+		before := genBlocks(rt, "before")
+		after := slices.Clone(before)
+		for i := range rapid.IntRange(1, 4).Draw(rt, "edits") {
+			label := fmt.Sprintf("edit %d", i)
+			at := rapid.IntRange(0, len(after)).Draw(rt, label+" at")
+			switch op := rapid.IntRange(0, 3).Draw(rt, label+" op"); {
+			case op == 0 || len(after) == 0 || at == len(after):
+				after = slices.Insert(after, at, genBlock(rt, label))
+			case op == 1:
+				after = slices.Delete(after, at, at+1)
+			case op == 2:
+				after[at] = genBlock(rt, label)
+			default:
+				after = slices.Insert(after, at, after[at])
+			}
+		}
+		pkg := "package p\n\n"
+		dir := writeTree(t, map[string]string{"a.go": pkg + strings.Join(before, "\n"), "b.md": "zulu\n"})
+		ix := openTest(t, dir, nil)
+		if _, err := ix.Refresh(ctx); err != nil {
+			rt.Fatal(err)
+		}
+		writeFile(t, dir, "a.go", pkg+strings.Join(after, "\n"))
+		changed := 0
+		if !slices.Equal(before, after) {
+			changed = 1
+		}
+		if fr, err := ix.Refresh(ctx); err != nil || fr.Indexed != changed {
+			rt.Fatalf("refresh after the edit: %+v, %v", fr, err)
+		}
+		fresh := openTest(t, writeTree(t, map[string]string{"a.go": pkg + strings.Join(after, "\n"), "b.md": "zulu\n"}), nil)
+		if _, err := fresh.Refresh(ctx); err != nil {
+			rt.Fatal(err)
+		}
+		got, _ := indexedChunks(t, ix)
+		want, _ := indexedChunks(t, fresh)
+		if diff := cmp.Diff(want, got); diff != "" {
+			rt.Fatalf("chunks after the edit (-fresh +rewritten):\n%s", diff)
+		}
+		if diff := cmp.Diff(indexedSymbols(t, fresh), indexedSymbols(t, ix)); diff != "" {
+			rt.Fatalf("symbols after the edit (-fresh +rewritten):\n%s", diff)
+		}
+		for _, w := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "open", "close", "read", "write", "note", "zulu", "package"} {
+			if diff := cmp.Diff(matching(t, fresh, w), matching(t, ix, w)); diff != "" {
+				rt.Fatalf("chunks matching %q (-fresh +rewritten):\n%s", w, diff)
+			}
+		}
+		ix.Close()
+		fresh.Close()
+	})
+}
+
+// TestRewriteKeepsUnchangedChunks: text appended to a file leaves the
+// rows of its other chunks as they were.
+func TestRewriteKeepsUnchangedChunks(t *testing.T) {
+	ctx := context.Background()
+	src := "package p\n\n" + strings.Repeat("// F does it.\nfunc F() {\n\tf()\n}\n\n", 5)
+	dir := writeTree(t, map[string]string{"a.go": src})
+	ix := openTest(t, dir, nil)
+	if _, err := ix.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, before := indexedChunks(t, ix)
+	writeFile(t, dir, "a.go", src+"// G is new.\nfunc G() {}\n")
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(dir, "a.go"), later, later)
+	if fr, err := ix.Refresh(ctx); err != nil || fr.Indexed != 1 {
+		t.Fatalf("refresh: %+v, %v", fr, err)
+	}
+	chunks, after := indexedChunks(t, ix)
+	kept := 0
+	for c, id := range before {
+		if after[c] == id {
+			kept++
+		}
+	}
+	if kept != len(before) || len(chunks) <= len(before) {
+		t.Errorf("%d of %d chunks kept their rows; %d chunks now", kept, len(before), len(chunks))
+	}
+	if got := matching(t, ix, "g"); len(got) != 1 {
+		t.Errorf("chunks matching the new function: %v", got)
+	}
+}
