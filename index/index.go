@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/codecortex/codecortex/internal/contain"
@@ -130,6 +131,8 @@ type Index struct {
 	closed bool
 
 	life sync.RWMutex // queries hold it for reading; Close for writing
+
+	speculated atomic.Int64 // answers a speculation gave (see speculation)
 }
 
 // Open opens the index of the project at opts.Dir, creating its storage
@@ -344,6 +347,11 @@ func (ix *Index) retire(st *store) {
 func (ix *Index) release(st *store) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.unref(st)
+}
+
+// unref is release with ix.mu held.
+func (ix *Index) unref(st *store) {
 	st.refs--
 	if st.retired && st.refs == 0 {
 		st.close()

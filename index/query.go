@@ -24,13 +24,88 @@ var ErrEmptyQuery = errors.New("index: empty query")
 // A snapshot is the index a query reads, just refreshed.
 type snapshot struct {
 	st      *store
+	tx      *sql.Tx // the read transaction the queries run in; nil: none
 	fr      Freshness
 	pending map[string]bool // paths changed on disk and not indexed as they are
 }
 
+// query runs one of the store's read queries, in the snapshot's
+// transaction when it has one.
+func (s snapshot) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if s.tx == nil {
+		return s.st.query(ctx, q, args...)
+	}
+	st, err := s.st.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return s.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+}
+
+// A speculation is a query run while the refresh before it walks the
+// tree, for a process that has just opened the database and found a
+// settled record in it (see settledRecord): the query reads the database
+// as of that record's generation, in a read transaction, and its answer
+// stands only if the refresh then finds the record still holds (nothing
+// to do, the database still at that generation). Otherwise it is
+// cancelled and the query runs again after the refresh.
+type speculation struct {
+	st     *store
+	gen    int64 // the generation the query must read
+	cancel context.CancelFunc
+	done   chan struct{}
+	ok     bool // the query ran to its end at gen; read once done is closed
+	// valid reports that the refresh found the index as of gen current.
+	// Set under the Index's mu before the query's answer is used.
+	valid bool
+}
+
+// speculate starts q on st as of generation gen. ix.mu is held.
+func (ix *Index) speculate(ctx context.Context, st *store, gen int64, q func(snapshot) error) *speculation {
+	sctx, cancel := context.WithCancel(ctx)
+	sp := &speculation{st: st, gen: gen, cancel: cancel, done: make(chan struct{})}
+	st.refs++ // released by read, once the speculation is over
+	st.spec = sp
+	go func() {
+		defer close(sp.done)
+		tx, err := st.db.BeginTx(sctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return
+		}
+		defer tx.Rollback()
+		var g int64
+		if err := tx.QueryRowContext(sctx, sqlGeneration).Scan(&g); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return
+		}
+		if g != gen {
+			return
+		}
+		if err := q(snapshot{st: st, tx: tx, pending: map[string]bool{}}); err != nil {
+			return
+		}
+		sp.ok = true
+	}()
+	return sp
+}
+
+// settle ends a speculation: it waits for the query and reports whether
+// its answer stands.
+func (sp *speculation) settle() bool {
+	if !sp.valid {
+		sp.cancel()
+	}
+	<-sp.done
+	sp.cancel()
+	return sp.valid && sp.ok
+}
+
 // prepare activates the current identity's database and refreshes it
 // within budget (negative: no bound), rebuilding a damaged database once.
-func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, error) {
+// When spec is not nil and the database was just opened with a settled
+// record, spec starts at once, speculatively (see speculation), and the
+// speculation is returned: the caller must settle it and release its
+// store.
+func (ix *Index) prepare(ctx context.Context, budget time.Duration, spec func(snapshot) error) (snapshot, *speculation, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	var deadline time.Time
@@ -39,22 +114,36 @@ func (ix *Index) prepare(ctx context.Context, budget time.Duration) (snapshot, e
 	}
 	st, id, diags, err := ix.activate(ctx)
 	if err != nil {
-		return snapshot{}, err
+		return snapshot{}, nil, err
 	}
-	fr, pending, err := ix.refresh(ctx, st, deadline, st.takePre())
+	pre := st.takePre()
+	var sp *speculation
+	if spec != nil && pre != nil && pre.settled != "" {
+		sp = ix.speculate(ctx, st, pre.gen, spec)
+	}
+	fr, pending, err := ix.refresh(ctx, st, deadline, pre)
 	if err != nil && isCorrupt(err) {
 		st, err = ix.rebuild(ctx, st, id, err, &diags)
 		if err == nil {
 			fr, pending, err = ix.refresh(ctx, st, deadline, nil)
 		}
 	}
+	if sp != nil {
+		sp.st.spec = nil
+		sp.valid = err == nil && st == sp.st && fr.State == Fresh && fr.Indexed == 0 && fr.Removed == 0 &&
+			st.settledSeq != 0 && st.settledGen == sp.gen
+	}
 	if err != nil {
-		return snapshot{}, fmt.Errorf("index: refreshing: %w", err)
+		if sp != nil {
+			sp.settle()
+			ix.unref(sp.st)
+		}
+		return snapshot{}, nil, fmt.Errorf("index: refreshing: %w", err)
 	}
 	fr.Identity = id
 	fr.Diagnostics = append(diags, fr.Diagnostics...)
 	st.refs++
-	return snapshot{st: st, fr: fr, pending: pending}, nil
+	return snapshot{st: st, fr: fr, pending: pending}, sp, nil
 }
 
 // rebuild replaces a damaged database with a new, empty one. ix.mu is
@@ -73,15 +162,31 @@ func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause erro
 }
 
 // read runs a query against a fresh snapshot; a query that finds the
-// database damaged rebuilds it and runs once more.
-func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot) error) (Freshness, error) {
+// database damaged rebuilds it and runs once more. With speculate, a
+// process that has just opened the database may run q while the refresh
+// walks the tree (see speculation); q must then set the whole answer
+// each time it runs, as it may run twice.
+func (ix *Index) read(ctx context.Context, budget time.Duration, speculate bool, q func(snapshot) error) (Freshness, error) {
 	ix.life.RLock()
 	defer ix.life.RUnlock()
-	snap, err := ix.prepare(ctx, budget)
+	var spec func(snapshot) error
+	if speculate {
+		spec = q
+	}
+	snap, sp, err := ix.prepare(ctx, budget, spec)
 	if err != nil {
 		return Freshness{}, err
 	}
-	err = q(snap)
+	answered := false
+	if sp != nil {
+		if answered = sp.settle(); answered {
+			ix.speculated.Add(1)
+		}
+		ix.release(sp.st)
+	}
+	if !answered {
+		err = q(snap)
+	}
 	ix.release(snap.st)
 	if err != nil && isCorrupt(err) {
 		ix.mu.Lock()
@@ -94,7 +199,7 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot
 		if rerr != nil {
 			return snap.fr, rerr
 		}
-		if snap, err = ix.prepare(ctx, budget); err != nil {
+		if snap, _, err = ix.prepare(ctx, budget, nil); err != nil {
 			return Freshness{}, err
 		}
 		snap.fr.Diagnostics = append(diags, snap.fr.Diagnostics...)
@@ -107,7 +212,7 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, q func(snapshot
 // Refresh brings the index up to date with the disk within the query
 // budget, as every query does first, and reports its freshness.
 func (ix *Index) Refresh(ctx context.Context) (Freshness, error) {
-	return ix.read(ctx, ix.opts.budget(), func(snapshot) error { return nil })
+	return ix.read(ctx, ix.opts.budget(), false, func(snapshot) error { return nil })
 }
 
 // Update checks the database in full (PRAGMA quick_check, rebuilding it
@@ -119,7 +224,7 @@ func (ix *Index) Update(ctx context.Context) (Freshness, error) {
 	if err != nil {
 		return Freshness{}, err
 	}
-	fr, err := ix.read(ctx, -1, func(snapshot) error { return nil })
+	fr, err := ix.read(ctx, -1, false, func(snapshot) error { return nil })
 	fr.Diagnostics = append(diags, fr.Diagnostics...)
 	return fr, err
 }
@@ -195,7 +300,7 @@ func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) 
 	if !ok {
 		return res, fmt.Errorf("%w: %q is not a name", ErrEmptyQuery, name)
 	}
-	fr, err := ix.read(ctx, ix.opts.budget(), func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), true, func(s snapshot) error {
 		defs, err := lookup(ctx, s, nq)
 		res.Definitions = defs
 		return err
@@ -223,7 +328,7 @@ func scanDefinition(rs *sql.Rows) (Definition, error) {
 
 func lookup(ctx context.Context, s snapshot, nq nameQuery) ([]Definition, error) {
 	byName := func(col, val string) ([]Definition, error) {
-		rs, err := s.st.query(ctx, `SELECT `+symbolColumns+`
+		rs, err := s.query(ctx, `SELECT `+symbolColumns+`
 			FROM symbols s JOIN files f ON f.id = s.file_id
 			WHERE s.`+col+` = ? AND f.verified = 1 LIMIT 5000`, val)
 		if err != nil {
@@ -398,7 +503,7 @@ func (ix *Index) Outline(ctx context.Context, p string) (OutlineResult, error) {
 		}
 	}
 	res.Path = rel
-	fr, err := ix.read(ctx, ix.opts.budget(), func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), false, func(s snapshot) error {
 		where, args := "1", []any{}
 		if rel != "." {
 			where, args = "(f.path = ? OR substr(f.path, 1, ?) = ?)", []any{rel, len(rel) + 1, rel + "/"}

@@ -158,6 +158,9 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 	start := time.Now()
 	fr := Freshness{State: Fresh}
 	w, seq := ix.walk(ctx, st, pre)
+	if testHookWalked != nil {
+		testHookWalked(st)
+	}
 	var gen int64
 	var settled string
 	var err error
@@ -194,6 +197,9 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 			fr.Elapsed = time.Since(start)
 			return fr, map[string]bool{}, nil
 		}
+	}
+	if st.spec != nil { // its answer cannot stand: stop it
+		st.spec.cancel()
 	}
 	rows, rowsGen, err := st.cachedRows(ctx)
 	if err != nil {
@@ -261,6 +267,10 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 	fr.Elapsed = time.Since(start)
 	return fr, pending, nil
 }
+
+// testHookWalked, when set by a test, runs in every refresh once the tree
+// is walked.
+var testHookWalked func(*store)
 
 // walk walks the tree, starting a new process's walker from the listings
 // the last one saved in st (read already when pre has them). ix.mu is

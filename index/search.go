@@ -101,7 +101,7 @@ func (ix *Index) Search(ctx context.Context, text string, opts SearchOptions) (S
 		limit = defaultLimit
 	}
 	limit = min(limit, maxLimit)
-	fr, err := ix.read(ctx, ix.opts.budget(), func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), true, func(s snapshot) error {
 		hits, err := ix.search(ctx, s, terms, limit, opts.Content)
 		res.Hits = hits
 		return err
@@ -127,7 +127,7 @@ type candidate struct {
 }
 
 func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limit int, content string) ([]Hit, error) {
-	st := s.st
+	st := s
 	want := max(limit*5, minCandidates)
 	cands := map[int64]*candidate{}
 	add := func(id int64, rank float64, all bool) {

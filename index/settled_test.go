@@ -182,3 +182,48 @@ func sortedPaths(hits []Hit) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestSpeculativeAnswer: a new Index over a tree that has not changed
+// since a refresh found nothing to do answers from the query it ran while
+// walking; over a changed tree it answers after indexing the change, with
+// the edit in the answer, even when the query it ran while walking had
+// finished.
+func TestSpeculativeAnswer(t *testing.T) {
+	ctx := context.Background()
+	testHookWalked = func(st *store) {
+		if st.spec != nil {
+			<-st.spec.done
+		}
+	}
+	t.Cleanup(func() { testHookWalked = nil })
+	dir := writeTree(t, project)
+	first := openTest(t, dir, nil)
+	for range 2 {
+		if _, err := first.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first.Close()
+	search := func(q string) ([]string, int64) {
+		t.Helper()
+		ix := openTest(t, dir, nil)
+		defer ix.Close()
+		res, err := ix.Search(ctx, q, SearchOptions{})
+		if err != nil || res.Freshness.State != Fresh {
+			t.Fatalf("search %q: %+v, %v", q, res.Freshness, err)
+		}
+		return sortedPaths(res.Hits), ix.speculated.Load()
+	}
+	if got, spec := search("validateSession"); !cmp.Equal(got, []string{"auth/session.go", "web/server.go"}) || spec != 1 {
+		t.Errorf("unchanged tree: hits %v, speculative answers %d; want both files, 1", got, spec)
+	}
+	writeFile(t, dir, "docs/guide.md", "zanzibar\n")
+	later := time.Now().Add(-time.Minute)
+	os.Chtimes(filepath.Join(dir, "docs/guide.md"), later, later)
+	if got, spec := search("zanzibar"); !cmp.Equal(got, []string{"docs/guide.md"}) || spec != 0 {
+		t.Errorf("after an edit: hits %v, speculative answers %d; want the edited file, 0", got, spec)
+	}
+	if got, spec := search("zanzibar"); !cmp.Equal(got, []string{"docs/guide.md"}) || spec != 1 {
+		t.Errorf("after the edit was indexed: hits %v, speculative answers %d; want the edited file, 1", got, spec)
+	}
+}

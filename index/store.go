@@ -163,8 +163,11 @@ type store struct {
 	settledSeq, settledGen int64
 
 	// pre is what the activation that opened the store read for the
-	// first refresh (see takePre). Guarded by the Index's mu.
-	pre *preread
+	// first refresh (see takePre); spec is the query running while that
+	// refresh does (see speculation), cancelled as soon as the refresh
+	// finds work to do. Both are guarded by the Index's mu.
+	pre  *preread
+	spec *speculation
 
 	// refs counts the queries reading the store; a retired store (no
 	// longer the active one) is closed when it drops to 0. Both are
