@@ -55,7 +55,12 @@
 // database for the next process), and on Linux an open Index learns of
 // changes from inotify, walking the whole tree when it cannot tell and at
 // least every two seconds. A timestamp too close to the moment it was read
-// is not trusted.
+// is not trusted. A refresh that finds nothing to do records the
+// database's generation (a count of its writes) and a digest of the files
+// it walked, with their sizes and mtimes: a later process whose walk has
+// the same digest, the database still at that generation, knows the index
+// is current without comparing row by row, and runs its query while it
+// walks, keeping the answer only when the record holds.
 //
 // # Concurrency and damage
 //
