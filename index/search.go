@@ -168,32 +168,42 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 	if len(terms) == 1 && len(defChunks) > 0 {
 		// One term: the chunks that hold every term and those that hold
 		// some are the same, and one BM25 pass over them gives both the
-		// best chunks and the ranks of the definitions' chunks.
-		rs, err := st.query(ctx, `WITH m AS MATERIALIZED (
-				SELECT rowid AS id, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH ?1)
-			SELECT id, r, 1 FROM (SELECT id, r FROM m ORDER BY r, id LIMIT ?2)
-			UNION ALL
-			SELECT id, r, 0 FROM m WHERE id IN (SELECT value FROM json_each(?3))`, andExpr, want, jsonList(defChunks))
+		// best chunks and the ranks of the definitions' chunks: these
+		// first, then the best of the others, as many as could be among
+		// the best overall.
+		rs, err := st.query(ctx, `SELECT rowid, bm25(chunks_fts) AS r, rowid IN (SELECT value FROM json_each(?3)) AS def
+			FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY def DESC, r, rowid LIMIT ?2`,
+			andExpr, want+len(defChunks), jsonList(defChunks))
 		if err != nil {
 			return nil, err
 		}
-		var defs []candidate
+		var defs, all []candidate
 		for rs.Next() {
 			var c candidate
-			var top bool
-			if err := rs.Scan(&c.id, &c.rank, &top); err != nil {
+			var def bool
+			if err := rs.Scan(&c.id, &c.rank, &def); err != nil {
 				rs.Close()
 				return nil, err
 			}
-			if top {
-				add(c.id, c.rank, true)
-			} else {
+			if def {
 				defs = append(defs, c)
 			}
+			all = append(all, c)
 		}
 		rs.Close()
 		if err := rs.Err(); err != nil {
 			return nil, err
+		}
+		// The best overall, as ORDER BY rank, rowid LIMIT want would give
+		// them; then the definitions' chunks that are not among them.
+		sort.Slice(all, func(i, j int) bool {
+			if all[i].rank != all[j].rank {
+				return all[i].rank < all[j].rank
+			}
+			return all[i].id < all[j].id
+		})
+		for _, c := range all[:min(want, len(all))] {
+			add(c.id, c.rank, true)
 		}
 		for _, c := range defs {
 			add(c.id, c.rank, false)
