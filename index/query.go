@@ -30,16 +30,13 @@ type snapshot struct {
 }
 
 // query runs one of the store's read queries, in the snapshot's
-// transaction when it has one.
+// transaction when it has one (prepared there: the store's prepared
+// statements would take another connection).
 func (s snapshot) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if s.tx == nil {
 		return s.st.query(ctx, q, args...)
 	}
-	st, err := s.st.prepared(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return s.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	return s.tx.QueryContext(ctx, q, args...)
 }
 
 // A speculation is a query run while the refresh before it walks the
