@@ -13,11 +13,14 @@ import (
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/validation"
 )
 
 // Options tunes [Open]. The zero value composes every layer the project's
@@ -46,6 +49,9 @@ type Options struct {
 	// Progress receives one line when a long task starts and ends (an index
 	// generation); nil discards them.
 	Progress func(string)
+	// Author is who the host's user is, for the memories they remember;
+	// empty leaves it to each call.
+	Author string
 }
 
 // DefaultBudget is the packed context's token budget when neither the
@@ -63,6 +69,8 @@ type Engine struct {
 	providers map[route.Layer]evidence.Provider
 	closers   []func() error
 	root      *contain.Root
+
+	memory *memory.Store
 
 	mu       sync.Mutex
 	declared *declaredDeps
@@ -114,6 +122,18 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	e.providers[route.LocalIndex] = local
 	e.providers[route.Manifests] = p.ManifestProvider()
 	e.providers[route.DependencyDocs] = p.DocsProvider()
+	e.providers[route.History] = history.New(p.HistoryOptions())
+	mem, err := memory.Open(p.MemoryOptions(opts.Author))
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	e.memory = mem
+	e.closers = append(e.closers, mem.Close)
+	e.providers[route.Memory] = mem
+	// Validation answers from the results of the last run: a question
+	// never runs the project's checks (cortex validate does).
+	e.providers[route.Validation] = validation.New(p.ValidationOptions())
 
 	for l, prov := range opts.Providers {
 		if prov == nil {
@@ -220,6 +240,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		// A declaration is among a symbol's references, not its callers.
 		recs = precision.WithoutDeclarations(recs)
 	}
+	if e.memory != nil && plan.Intent != route.IntentMemory {
+		// What the team wrote down about the places the answer cites.
+		if attached, err := e.memory.Attach(ctx, recs); err == nil {
+			recs = append(recs, attached...)
+		}
+	}
 	ranked := evidence.Rank(evidence.Fuse(recs))
 	budget := q.Budget
 	if budget <= 0 {
@@ -261,6 +287,13 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 		query.Kinds = []evidence.Kind{evidence.Documentation, evidence.Import}
 	case route.IntentHistory:
 		query.Kinds = []evidence.Kind{evidence.GitHistory}
+		if query.Path == "" && len(plan.Files) > 0 {
+			query.Path = plan.Files[0]
+		}
+	case route.IntentMemory:
+		query.Kinds = []evidence.Kind{evidence.Memory}
+	case route.IntentValidation:
+		query.Kinds = []evidence.Kind{evidence.Validation}
 	}
 	return query
 }
