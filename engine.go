@@ -70,7 +70,9 @@ type Engine struct {
 	closers   []func() error
 	root      *contain.Root
 
-	memory *memory.Store
+	memory    *memory.Store
+	scip      *precision.Provider
+	indexOpts index.Options
 
 	mu       sync.Mutex
 	declared *declaredDeps
@@ -119,6 +121,7 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	}
 	local := index.NewProvider(iopts)
 	e.closers = append(e.closers, local.Close)
+	e.indexOpts, e.scip = iopts, scip
 	e.providers[route.LocalIndex] = local
 	e.providers[route.Manifests] = p.ManifestProvider()
 	e.providers[route.DependencyDocs] = p.DocsProvider()
@@ -143,6 +146,22 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 		e.providers[l] = prov
 	}
 	return e, nil
+}
+
+// Refresh brings the engine's indexes up to date with no time bound: the
+// local index reads every changed file (a question gives it a budget, and
+// what does not fit is answered as partial), and the precision index is
+// loaded. A host calls it before a batch of questions, or in the
+// background after Open; questions need not wait for it.
+func (e *Engine) Refresh(ctx context.Context) error {
+	ix, err := index.Open(e.indexOpts)
+	if err != nil {
+		return err
+	}
+	_, err = ix.Update(ctx)
+	err = errors.Join(err, ix.Close())
+	e.scip.Status(ctx)
+	return err
 }
 
 // Project returns the project the engine answers about.
@@ -269,7 +288,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 func queryFor(q Question, plan route.Plan) evidence.Query {
 	query := evidence.Query{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
 		Symbol: q.Symbol, Pattern: plan.Pattern, Language: plan.Language}
-	if query.Symbol == "" && query.Path == "" && len(plan.Names) > 0 {
+	switch {
+	case query.Symbol != "" || query.Path != "":
+	case (plan.Intent == route.IntentVersion || plan.Intent == route.IntentDependencyAPI) && len(plan.Dependencies) > 0:
+		// A question about a dependency names it: "ecosystem:name".
+		query.Symbol = plan.Dependencies[0]
+	case len(plan.Names) > 0:
 		query.Symbol = plan.Names[0].Text
 	}
 	switch plan.Intent {

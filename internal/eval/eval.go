@@ -49,9 +49,11 @@ type Case struct {
 	Tier string `json:"tier,omitempty"`
 }
 
-// Expect names the right record: its path (root-relative), and optionally
-// a line its range must cover, a kind, and a text its symbol or excerpt
-// must contain.
+// Expect names the right record: its path (root-relative), a line its
+// range must cover, a kind, and a text its symbol or excerpt must contain;
+// each optional but for a path or a symbol. A question with many right
+// answers ("who calls X?") names the symbol, and any record of the kind
+// about it is right.
 type Expect struct {
 	Path   string        `json:"path"`
 	Line   int           `json:"line,omitempty"`
@@ -96,7 +98,9 @@ func Parse(r io.Reader) (*Fixture, error) {
 		switch {
 		case strings.TrimSpace(c.Question) == "":
 			return nil, fmt.Errorf("eval: case %d has no question", i+1)
-		case c.Expect.Path == "" || evidence.CheckPath(c.Expect.Path) != nil:
+		case c.Expect.Path == "" && c.Expect.Symbol == "":
+			return nil, fmt.Errorf("eval: case %d (%q): expect names neither a path nor a symbol", i+1, c.Question)
+		case c.Expect.Path != "" && evidence.CheckPath(c.Expect.Path) != nil:
 			return nil, fmt.Errorf("eval: case %d (%q): expect.path %q is not a root-relative path", i+1, c.Question, c.Expect.Path)
 		case c.Expect.Line < 0:
 			return nil, fmt.Errorf("eval: case %d (%q): expect.line is negative", i+1, c.Question)
@@ -146,8 +150,12 @@ type Failure struct {
 	Why string `json:"why"`
 }
 
-// Run asks every case of f and scores the answers.
+// Run brings the engine's indexes up to date, asks every case of f and
+// scores the answers.
 func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, error) {
+	if err := eng.Refresh(ctx); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
 	res := &Result{Name: f.Name, Cases: len(f.Cases), Gate: f.Gate, Failures: []Failure{}}
 	var top1, top3, tier int
 	for _, c := range f.Cases {
@@ -198,7 +206,7 @@ func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, erro
 
 // matches reports whether r is the expected record.
 func (e Expect) matches(r *evidence.Record) bool {
-	if r.Path != e.Path || (e.Kind != "" && r.Kind != e.Kind) {
+	if (e.Path != "" && r.Path != e.Path) || (e.Kind != "" && r.Kind != e.Kind) {
 		return false
 	}
 	if e.Line > 0 && (e.Line < r.StartLine || e.Line > r.EndLine) {
@@ -212,6 +220,9 @@ func (e Expect) matches(r *evidence.Record) bool {
 
 func (e Expect) String(tier string) string {
 	s := e.Path
+	if s == "" {
+		s = "any location"
+	}
 	if e.Line > 0 {
 		s += fmt.Sprintf(":%d", e.Line)
 	}
