@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/codecortex/codecortex"
@@ -129,9 +131,12 @@ type Result struct {
 	Top3 float64 `json:"top3"`
 	Tier float64 `json:"tier"`
 	// TokensUsed and TokensBudget sum the packed contexts' estimates and
-	// budgets over every case.
+	// budgets over every case; TokensCited is what reading every file the
+	// packed records cite, whole, would have cost (the same estimate of
+	// bytes per token): the context's saving.
 	TokensUsed   int `json:"tokens_used"`
 	TokensBudget int `json:"tokens_budget"`
+	TokensCited  int `json:"tokens_cited"`
 	// Passed reports whether every fraction reached the gate.
 	Passed   bool      `json:"passed"`
 	Gate     Gate      `json:"gate"`
@@ -165,6 +170,7 @@ func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, erro
 		}
 		res.TokensUsed += ans.Context.Used
 		res.TokensBudget += ans.Context.Budget
+		res.TokensCited += citedTokens(eng.Project().Root, ans)
 		rank := 0
 		for i := range ans.Records {
 			if c.Expect.matches(&ans.Records[i]) {
@@ -202,6 +208,27 @@ func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, erro
 	res.Top1, res.Top3, res.Tier = float64(top1)/n, float64(top3)/n, float64(tier)/n
 	res.Passed = res.Top1 >= f.Gate.Top1 && res.Top3 >= f.Gate.Top3 && res.Tier >= f.Gate.Tier
 	return res, nil
+}
+
+// citedTokens estimates the tokens of the files the packed records cite,
+// each file counted once.
+func citedTokens(root string, ans *codecortex.Answer) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, t := range ans.Context.Trace {
+		if !t.Included || t.Rank < 1 || t.Rank > len(ans.Records) {
+			continue
+		}
+		p := ans.Records[t.Rank-1].Path
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			n += evidence.EstimateTokens(int(fi.Size()))
+		}
+	}
+	return n
 }
 
 // matches reports whether r is the expected record.

@@ -114,8 +114,8 @@ func check(t *testing.T, dir, fixture string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s: top-1 %.0f%%, top-3 %.0f%%, tier %.0f%%, %d of %d tokens, %d questions",
-		res.Name, 100*res.Top1, 100*res.Top3, 100*res.Tier, res.TokensUsed, res.TokensBudget, res.Cases)
+	t.Logf("%s: top-1 %.0f%%, top-3 %.0f%%, tier %.0f%%, %d of %d tokens (the cited files: %d), %d questions",
+		res.Name, 100*res.Top1, 100*res.Top3, 100*res.Tier, res.TokensUsed, res.TokensBudget, res.TokensCited, res.Cases)
 	for _, f := range res.Failures {
 		t.Logf("  miss %q: want %s, got %s (rank %d): %s", f.Question, f.Want, f.Got, f.Rank, f.Why)
 	}
