@@ -26,15 +26,15 @@ type historyParams struct {
 
 // historyResult is cortex_history's result.
 type historyResult struct {
-	Path    string    `json:"path,omitempty" jsonschema:"the file or directory asked about"`
-	Commits []commit  `json:"commits" jsonschema:"the commits that changed it, newest first"`
-	More    bool      `json:"more" jsonschema:"the history goes on past the limit"`
-	Blame   []hunk    `json:"blame" jsonschema:"for a line range: who last changed each run of lines"`
-	Changes []change  `json:"changes" jsonschema:"for since (or no path): the files that differ from that commit, work tree included"`
-	Since   string    `json:"since,omitempty" jsonschema:"the commit the changes are counted from"`
-	Head    string    `json:"head,omitempty" jsonschema:"the commit checked out"`
-	Shallow bool      `json:"shallow" jsonschema:"a shallow clone: the commit list may stop early"`
-	Omitted omission  `json:"omitted" jsonschema:"what the limit and the budget left out"`
+	Path    string   `json:"path,omitempty" jsonschema:"the file or directory asked about"`
+	Commits []commit `json:"commits" jsonschema:"the commits that changed it, newest first"`
+	More    bool     `json:"more" jsonschema:"the history goes on past the limit"`
+	Blame   []hunk   `json:"blame" jsonschema:"for a line range: who last changed each run of lines"`
+	Changes []change `json:"changes" jsonschema:"for since (or no path): the files that differ from that commit, work tree included"`
+	Since   string   `json:"since,omitempty" jsonschema:"the commit the changes are counted from"`
+	Head    string   `json:"head,omitempty" jsonschema:"the commit checked out"`
+	Shallow bool     `json:"shallow" jsonschema:"a shallow clone: the commit list may stop early"`
+	Omitted omission `json:"omitted" jsonschema:"what the limit and the budget left out"`
 }
 
 type commit struct {

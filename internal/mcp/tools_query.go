@@ -74,7 +74,7 @@ func answerAsk(ctx context.Context, s *Server, in askParams) (askResult, error) 
 	}
 	out := askResult{Intent: string(ans.Plan.Intent), Cue: clip(ans.Plan.Cue, 400), Layers: steps(ans.Plan.Steps),
 		Skipped: steps(ans.Plan.Skipped), Symbol: clip(ans.Query.Symbol, 400), Records: []record{},
-		Reports: reportViews(ans.Reports),
+		Reports:   reportViews(ans.Reports),
 		Freshness: freshness{Precision: ans.Freshness.Precision, Stale: append([]string{}, ans.Freshness.Stale...)}}
 	f := newFitter(in.Budget, out)
 	out.Records = take(f, recordViews(ans.Records))

@@ -19,17 +19,17 @@ type structuralParams struct {
 
 // structuralResult is cortex_structural_search's result.
 type structuralResult struct {
-	Pattern  string   `json:"pattern" jsonschema:"the pattern searched for"`
-	Language string   `json:"language,omitempty" jsonschema:"its language, when given"`
-	Engine   string   `json:"engine,omitempty" jsonschema:"the structural engine that matched (absent for the fallback)"`
-	Fallback bool     `json:"fallback" jsonschema:"true when no structural engine could run: the records are text matches of the pattern's words (trust weak), not structural matches"`
-	Notice   string   `json:"notice,omitempty" jsonschema:"what the fallback's records are worth"`
-	Files    int      `json:"files" jsonschema:"files searched"`
-	Truncated bool    `json:"truncated" jsonschema:"the search stopped at max_matches or another limit"`
-	Records  []record `json:"records" jsonschema:"the matches, in file order"`
-	Report   report   `json:"report" jsonschema:"the structural layer's state"`
-	Notes    []string `json:"notes" jsonschema:"what else the search says (files skipped, limits hit)"`
-	Omitted  omission `json:"omitted" jsonschema:"what the budget left out"`
+	Pattern   string   `json:"pattern" jsonschema:"the pattern searched for"`
+	Language  string   `json:"language,omitempty" jsonschema:"its language, when given"`
+	Engine    string   `json:"engine,omitempty" jsonschema:"the structural engine that matched (absent for the fallback)"`
+	Fallback  bool     `json:"fallback" jsonschema:"true when no structural engine could run: the records are text matches of the pattern's words (trust weak), not structural matches"`
+	Notice    string   `json:"notice,omitempty" jsonschema:"what the fallback's records are worth"`
+	Files     int      `json:"files" jsonschema:"files searched"`
+	Truncated bool     `json:"truncated" jsonschema:"the search stopped at max_matches or another limit"`
+	Records   []record `json:"records" jsonschema:"the matches, in file order"`
+	Report    report   `json:"report" jsonschema:"the structural layer's state"`
+	Notes     []string `json:"notes" jsonschema:"what else the search says (files skipped, limits hit)"`
+	Omitted   omission `json:"omitted" jsonschema:"what the budget left out"`
 }
 
 func answerStructural(ctx context.Context, s *Server, in structuralParams) (structuralResult, error) {
