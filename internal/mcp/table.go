@@ -51,10 +51,10 @@ func toolTable() []toolDef {
 		{name: "cortex_recall", title: "Recall project memory", build: tool(answerRecall),
 			desc: "The team's recorded conventions, decisions, gotchas and failures about a path, a symbol or some words, best " +
 				"first, each with its confidence decayed by age (conventions never decay) and flagged stale when old."},
-		{name: "cortex_remember", title: "Remember", build: tool(answerRemember), mutates: true, idempotent: true,
+		{name: "cortex_remember", title: "Remember", build: tool(answerRemember), mutates: true,
 			desc: "Keep a convention, decision, gotcha or failure in the project's memory (.codecortex/memory, meant to be " +
 				"committed), about some paths and symbols or the whole project. The entry records the principal the server was " +
-				"started for as its author and leaves an audit line. Remembering the same content again changes nothing."},
+				"started for as its author and leaves an audit line; its id derives from its content and time."},
 		{name: "cortex_validate", title: "Run validation", build: tool(answerValidate), mutates: true,
 			desc: "Run the project's validation commands now (the trusted configuration's validation.commands, or those " +
 				"detected: go build and go vet for a go.mod, tsc for a tsconfig.json) and return each command's outcome and " +

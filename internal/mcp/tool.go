@@ -28,10 +28,7 @@ type toolDef struct {
 	// openWorld marks a tool that may reach outside the machine (the
 	// documentation provider, when the user configured and trusted it).
 	openWorld bool
-	// idempotent marks a mutating tool whose repeated call changes nothing
-	// more.
-	idempotent bool
-	build      func(s *Server, d toolDef) (builtTool, error)
+	build     func(s *Server, d toolDef) (builtTool, error)
 }
 
 // A builtTool is a tool ready to add to an SDK server.
@@ -98,7 +95,7 @@ func tool[In, Out any](h handlerFunc[In, Out]) func(s *Server, d toolDef) (built
 			Name: d.name, Title: d.title, Description: d.desc,
 			InputSchema: inSchema, OutputSchema: outSchema,
 			Annotations: &sdk.ToolAnnotations{Title: d.title, ReadOnlyHint: readOnly,
-				DestructiveHint: &destructive, IdempotentHint: readOnly || d.idempotent, OpenWorldHint: &openWorld},
+				DestructiveHint: &destructive, IdempotentHint: readOnly, OpenWorldHint: &openWorld},
 		}
 		handler := func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var raw json.RawMessage

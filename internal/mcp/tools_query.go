@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
@@ -109,6 +111,7 @@ type positionResult struct {
 	Line    int      `json:"line,omitempty" jsonschema:"the position's line"`
 	Column  int      `json:"column,omitempty" jsonschema:"the position's column"`
 	Symbol  string   `json:"symbol,omitempty" jsonschema:"the name asked about"`
+	Notes   []string `json:"notes" jsonschema:"how the answer was found when it is not plain resolution"`
 	Records []record `json:"records" jsonschema:"the answers, strongest first: exact from a fresh precision index, near_exact from a language server, structural from the local symbol index, weak for text matches"`
 	Reports []report `json:"reports" jsonschema:"each asked layer's state, with reason and guidance"`
 	Omitted omission `json:"omitted" jsonschema:"what the budget left out"`
@@ -141,34 +144,96 @@ func (s *Server) locate(path string, line, column int, symbol string) (where, er
 }
 
 // askPosition asks the engine the position question of intent about w,
-// and returns the records of the wanted kinds.
+// and returns the records of the wanted kinds. When no layer resolves a
+// position, the identifier written there is looked up by name instead,
+// and the result says so.
 func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, budget int, keep func([]evidence.Record) []evidence.Record, kinds ...evidence.Kind) (positionResult, error) {
-	q := codecortex.Question{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Intent: intent, Budget: budget}
-	ans, err := s.engine.Ask(ctx, q)
+	ask := func(w where) ([]evidence.Record, []evidence.Report, error) {
+		q := codecortex.Question{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Intent: intent, Budget: budget}
+		ans, err := s.engine.Ask(ctx, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		var recs []evidence.Record
+		for _, r := range ans.Records {
+			if slices.Contains(kinds, r.Kind) {
+				recs = append(recs, r)
+			}
+		}
+		if keep != nil {
+			recs = keep(recs)
+		}
+		return recs, ans.Reports, nil
+	}
+	recs, reps, err := ask(w)
 	if err != nil {
 		return positionResult{}, err
 	}
-	var recs []evidence.Record
-	for _, r := range ans.Records {
-		if slices.Contains(kinds, r.Kind) {
-			recs = append(recs, r)
+	out := positionResult{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Notes: []string{}, Records: []record{}}
+	if len(recs) == 0 && w.path != "" {
+		if name := identifierAt(s, w); name != "" {
+			nrecs, nreps, err := ask(where{symbol: name})
+			if err != nil {
+				return positionResult{}, err
+			}
+			if len(nrecs) > 0 {
+				recs, reps = nrecs, append(reps, nreps...)
+				out.Symbol = name
+				out.Notes = append(out.Notes, fmt.Sprintf("no index resolved %s:%d:%d, so %q, the name written there, was looked up by name: "+
+					"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, name))
+			}
 		}
 	}
-	if keep != nil {
-		recs = keep(recs)
-	}
 	if len(recs) == 0 {
-		if err := unanswered(strings.Join(kindNames(kinds), " or "), ans.Reports); err != nil {
+		if err := unanswered(strings.Join(kindNames(kinds), " or "), reps); err != nil {
 			return positionResult{}, err
 		}
 	}
-	out := positionResult{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Records: []record{},
-		Reports: reportViews(ans.Reports)}
+	out.Reports = reportViews(reps)
 	f := newFitter(budget, out)
 	out.Records = take(f, recordViews(recs))
 	out.Omitted = f.done(out, "the weakest records were left out; raise budget to see them")
 	return out, nil
 }
+
+// maxIdentifierFile bounds the file identifierAt reads.
+const maxIdentifierFile = 4 << 20
+
+// identifierAt returns the identifier written at w's position (one-based
+// line, code-point column), or "" when there is none.
+func identifierAt(s *Server, w where) string {
+	fi, err := s.root.Stat(w.path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIdentifierFile {
+		return ""
+	}
+	src, err := s.root.ReadFile(w.path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.SplitN(string(src), "\n", w.line+1)
+	if w.line > len(lines) {
+		return ""
+	}
+	line := []rune(strings.TrimRight(lines[w.line-1], "\r"))
+	at := w.column - 1
+	if at < 0 || at >= len(line) || !identRune(line[at]) {
+		return ""
+	}
+	start, end := at, at
+	for start > 0 && identRune(line[start-1]) {
+		start--
+	}
+	for end < len(line) && identRune(line[end]) {
+		end++
+	}
+	name := string(line[start:end])
+	if unicode.IsDigit([]rune(name)[0]) {
+		return ""
+	}
+	return name
+}
+
+func identRune(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func kindNames(ks []evidence.Kind) []string {
 	out := make([]string, len(ks))
