@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -138,7 +140,7 @@ func New(opts Options) (*Server, error) {
 			secrets = append(secrets, opts.Getenv(v))
 		}
 	}
-	s.red = redact.New(secrets...)
+	s.red = redact.New(withParts(secrets)...)
 	s.enums = enumSets()
 
 	fail := func(err error) (*Server, error) {
@@ -189,6 +191,31 @@ func (s *Server) WaitIndexed(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// withParts returns secrets with the parts of each that a tokenizer may
+// split it into (at every character that is neither a letter nor a digit),
+// where a part is long enough to identify the secret: a search echoes its
+// terms, and "ctx7sk-3f9a…" searched for is the terms "ctx7sk" and
+// "3f9a…".
+func withParts(secrets []string) []string {
+	out := slices.Clone(secrets)
+	for _, sec := range secrets {
+		parts := strings.FieldsFunc(sec, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if len(parts) < 2 {
+			continue
+		}
+		for _, p := range parts {
+			if len(p) >= minSecretPart {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// minSecretPart is the shortest part of a secret withParts masks on its
+// own.
+const minSecretPart = 8
 
 // Close releases the engine and every layer the server holds.
 func (s *Server) Close() error {

@@ -191,6 +191,7 @@ func (s *Server) result(name string, out any, res *jsonschema.Resolved) *sdk.Cal
 		return s.errorResult(name, err)
 	}
 	v = s.redactValue(v)
+	setUsedTokens(v)
 	if err := res.Validate(&v); err != nil {
 		s.logf("cortex mcp: %s: result does not match the output schema: %v", name, err)
 		return s.errorResult(name, &toolError{Reason: "internal error: the result did not match the tool's output schema",
@@ -203,6 +204,24 @@ func (s *Server) result(name string, out any, res *jsonschema.Resolved) *sdk.Cal
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
+	}
+}
+
+// setUsedTokens sets a result's omitted.used_tokens to the estimate of
+// the result's JSON as sent, that number included.
+func setUsedTokens(v any) {
+	m, _ := v.(map[string]any)
+	o, ok := m["omitted"].(map[string]any)
+	if !ok {
+		return
+	}
+	for range 3 { // the number's own digits may move it
+		b, _ := json.Marshal(v)
+		n := float64(evidence.EstimateTokens(len(b)))
+		if o["used_tokens"] == n {
+			return
+		}
+		o["used_tokens"] = n
 	}
 }
 

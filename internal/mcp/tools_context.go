@@ -21,7 +21,7 @@ type historyParams struct {
 	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with start_line: the last line, inclusive; absent means start_line alone"`
 	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: what changed since it, work tree and untracked files included"`
 	Limit     int    `json:"limit,omitempty" minimum:"1" maximum:"100" default:"20" jsonschema:"the most commits to list"`
-	Budget    int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // historyResult is cortex_history's result.
@@ -94,6 +94,7 @@ func answerHistory(ctx context.Context, s *Server, in historyParams) (historyRes
 	out := historyResult{Commits: []commit{}, Blame: []hunk{}, Changes: []change{}, Shallow: repo.Shallow()}
 	var commits []commit
 	var changes []change
+	var blame []hunk
 	over := 0
 	if in.Path != "" {
 		rel, err := s.rel(in.Path)
@@ -130,7 +131,7 @@ func answerHistory(ctx context.Context, s *Server, in historyParams) (historyRes
 				if !h.Uncommitted {
 					v.Hash, v.Subject = h.Commit.Hash, clip(h.Commit.Subject, 300)
 				}
-				out.Blame = append(out.Blame, v)
+				blame = append(blame, v)
 			}
 		}
 	}
@@ -156,8 +157,9 @@ func answerHistory(ctx context.Context, s *Server, in historyParams) (historyRes
 	}
 	f := newFitter(in.Budget, out)
 	out.Commits = take(f, commits)
+	out.Blame = take(f, blame)
 	out.Changes = take(f, changes)
-	out.Omitted = f.done(out, "the oldest commits or the last changed files were left out; raise budget, or ask about a narrower path")
+	out.Omitted = f.done("the oldest commits, the last lines of the blame or the last changed files were left out; raise budget, or ask about a narrower path or line range")
 	return out, nil
 }
 
@@ -168,7 +170,7 @@ type recallParams struct {
 	Symbol string   `json:"symbol,omitempty" maxLength:"400" jsonschema:"memories whose scope covers this symbol, such as Engine.Ask"`
 	Types  []string `json:"types,omitempty" maxItems:"4" enum:"$memoryTypes" jsonschema:"only memories of these types"`
 	Limit  int      `json:"limit,omitempty" minimum:"1" maximum:"100" default:"20" jsonschema:"the most memories to return"`
-	Budget int      `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // recallResult is cortex_recall's result.
@@ -227,7 +229,7 @@ func answerRecall(ctx context.Context, s *Server, in recallParams) (recallResult
 	f := newFitter(in.Budget, out)
 	out.Memories = take(f, views)
 	f.omitted += over
-	out.Omitted = f.done(out, "more memories match; narrow by path, symbol or type, or raise limit and budget")
+	out.Omitted = f.done("more memories match; narrow by path, symbol or type, or raise limit and budget")
 	return out, nil
 }
 
@@ -271,7 +273,7 @@ func answerRemember(ctx context.Context, s *Server, in rememberParams) (remember
 
 // validateParams are cortex_validate's arguments.
 type validateParams struct {
-	Budget int `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); diagnostics past it are counted in omitted"`
+	Budget int `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); diagnostics past it are counted in omitted"`
 }
 
 // validateResult is cortex_validate's result.
@@ -333,6 +335,6 @@ func answerValidate(ctx context.Context, s *Server, in validateParams) (validate
 	for i := range out.Results {
 		out.Results[i].Diagnostics = take(f, diags[i])
 	}
-	out.Omitted = f.done(out, "diagnostics past the budget were left out; fix the first ones, or raise budget")
+	out.Omitted = f.done("diagnostics past the budget were left out; fix the first ones, or raise budget")
 	return out, nil
 }

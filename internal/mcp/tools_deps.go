@@ -12,7 +12,7 @@ type depsParams struct {
 	Name      string `json:"name,omitempty" maxLength:"400" jsonschema:"only the dependency of this name (the registry's name, or the alias the code imports), with where it is declared and what pulls it in; absent lists every dependency"`
 	Ecosystem string `json:"ecosystem,omitempty" enum:"npm|pypi|cargo|go|maven|nuget" jsonschema:"only dependencies of this ecosystem"`
 	Direct    bool   `json:"direct_only,omitempty" default:"false" jsonschema:"only the dependencies the project declares itself"`
-	Budget    int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // depsResult is cortex_deps's result.
@@ -88,20 +88,26 @@ func answerDeps(ctx context.Context, s *Server, in depsParams) (depsResult, erro
 		}
 	}
 	out := depsResult{Dependencies: []dependency{}, Files: []manifest{}, MultiVersions: []multiVersion{}, Errors: []string{}}
+	var files []manifest
 	for _, f := range pr.Files {
-		out.Files = append(out.Files, manifest{Path: f.Path, Ecosystem: string(f.Ecosystem), Format: string(f.Format), Dependencies: len(f.Deps)})
+		files = append(files, manifest{Path: f.Path, Ecosystem: string(f.Ecosystem), Format: string(f.Format), Dependencies: len(f.Deps)})
 	}
+	var multi []multiVersion
 	for _, m := range pr.MultiVersions {
 		if in.Name == "" || strings.EqualFold(m.Name, in.Name) {
-			out.MultiVersions = append(out.MultiVersions, multiVersion{Ecosystem: string(m.Ecosystem), Name: m.Name, Versions: clipList(m.Versions, maxListed)})
+			multi = append(multi, multiVersion{Ecosystem: string(m.Ecosystem), Name: m.Name, Versions: clipList(m.Versions, maxListed)})
 		}
 	}
+	var errs []string
 	for _, e := range pr.Errors {
-		out.Errors = append(out.Errors, clip(e.Path+": "+e.Err, 300))
+		errs = append(errs, clip(e.Path+": "+e.Err, 300))
 	}
 	f := newFitter(in.Budget, out)
+	out.Errors = take(f, errs)
 	out.Dependencies = take(f, deps)
-	out.Omitted = f.done(out, "the dependencies after the last one shown were left out; filter by name, ecosystem or direct_only, or raise budget")
+	out.MultiVersions = take(f, multi)
+	out.Files = take(f, files)
+	out.Omitted = f.done("the dependencies (then the multi-version packages and the files read) after the last one shown were left out; filter by name, ecosystem or direct_only, or raise budget")
 	return out, nil
 }
 
@@ -119,7 +125,7 @@ func dependencyView(d depdocs.Dependency) dependency {
 type docsParams struct {
 	Library  string `json:"library" minLength:"1" maxLength:"300" jsonschema:"the dependency, by the name the manifests use (react, github.com/spf13/cobra, serde)"`
 	Question string `json:"question,omitempty" maxLength:"1000" jsonschema:"what to look up in its documentation, such as 'useEffect cleanup'"`
-	Budget   int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); documentation past it is cut and said so"`
+	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); documentation past it is cut and said so"`
 }
 
 // docsResult is cortex_docs's result.
@@ -171,7 +177,7 @@ func answerDocs(ctx context.Context, s *Server, in docsParams) (docsResult, erro
 	f := newFitter(in.Budget, out)
 	content, cut := f.text(res.Content)
 	out.Content = content
-	out.Omitted = f.done(out, "")
+	out.Omitted = f.done("")
 	if cut {
 		out.Omitted.Omitted = 1
 		out.Omitted.Note = "the documentation was cut at the budget; raise budget, or ask a narrower question"

@@ -14,7 +14,7 @@ type searchParams struct {
 	Query   string `json:"query" minLength:"1" maxLength:"1000" jsonschema:"the words to search for, such as 'validate session token'; identifiers are split into words too (validateSession also finds 'validate session')"`
 	Content string `json:"content,omitempty" enum:"code|prose" jsonschema:"only code chunks, or only prose (Markdown, text); absent means both"`
 	Limit   int    `json:"limit,omitempty" minimum:"1" maximum:"200" default:"20" jsonschema:"the most hits to return"`
-	Budget  int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget  int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // searchResult is cortex_search's result.
@@ -84,7 +84,7 @@ func answerSearch(ctx context.Context, s *Server, in searchParams) (searchResult
 	}
 	f := newFitter(in.Budget, out)
 	out.Hits = take(f, hits)
-	out.Omitted = f.done(out, "the weakest hits were left out; raise budget, or search with more specific words")
+	out.Omitted = f.done("the weakest hits were left out; raise budget, or search with more specific words")
 	return out, nil
 }
 
@@ -112,7 +112,7 @@ func indexError(err error) error {
 type symbolsParams struct {
 	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory, relative to the project root; absent means the whole project"`
 	Limit  int    `json:"limit,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"the most definitions to return"`
-	Budget int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // symbolsResult is cortex_symbols's result.
@@ -170,6 +170,6 @@ func answerSymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsRes
 	f := newFitter(in.Budget, out)
 	out.Definitions = take(f, defs)
 	f.omitted += over
-	out.Omitted = f.done(out, "the definitions after the last one shown were left out; outline a narrower path, or raise limit and budget")
+	out.Omitted = f.done("the definitions after the last one shown were left out; outline a narrower path, or raise limit and budget")
 	return out, nil
 }

@@ -23,7 +23,7 @@ type askParams struct {
 	Pattern  string `json:"pattern,omitempty" maxLength:"4096" jsonschema:"a structural pattern (ast-grep syntax, $X one node, $$$ARGS several) when the question is about code of a shape"`
 	Language string `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language; empty means every language it parses in"`
 	Intent   string `json:"intent,omitempty" enum:"$intents" jsonschema:"what the question asks, when its words should not decide"`
-	Budget   int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // askResult is cortex_ask's result.
@@ -53,7 +53,7 @@ type freshness struct {
 func steps(ss []route.Step) []step {
 	out := make([]step, 0, len(ss))
 	for _, s := range ss {
-		out = append(out, step{Layer: string(s.Layer), Reason: clip(s.Reason, 400)})
+		out = append(out, step{Layer: string(s.Layer), Reason: clip(s.Reason, 200)})
 	}
 	return out
 }
@@ -74,13 +74,17 @@ func answerAsk(ctx context.Context, s *Server, in askParams) (askResult, error) 
 	if err != nil {
 		return askResult{}, err
 	}
-	out := askResult{Intent: string(ans.Plan.Intent), Cue: clip(ans.Plan.Cue, 400), Layers: steps(ans.Plan.Steps),
-		Skipped: steps(ans.Plan.Skipped), Symbol: clip(ans.Query.Symbol, 400), Records: []record{},
-		Reports:   reportViews(ans.Reports),
+	out := askResult{Intent: string(ans.Plan.Intent), Cue: clip(ans.Plan.Cue, 200), Layers: []step{}, Skipped: []step{},
+		Symbol: clip(ans.Query.Symbol, 400), Records: []record{}, Reports: []report{},
 		Freshness: freshness{Precision: ans.Freshness.Precision, Stale: append([]string{}, ans.Freshness.Stale...)}}
+	// What the layers say about themselves comes first: a missing index
+	// and the command that builds it matter more than one more record.
 	f := newFitter(in.Budget, out)
+	out.Reports = take(f, reportViews(ans.Reports))
+	out.Layers = take(f, steps(ans.Plan.Steps))
 	out.Records = take(f, recordViews(ans.Records))
-	out.Omitted = f.done(out, "the weakest records were left out; raise budget, or ask a narrower question")
+	out.Skipped = take(f, steps(ans.Plan.Skipped))
+	out.Omitted = f.done("the weakest records (then the skipped layers) were left out; raise budget, or ask a narrower question")
 	return out, nil
 }
 
@@ -91,7 +95,7 @@ type positionParams struct {
 	Line   int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line of the position"`
 	Column int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column of the position, in code points (a tab is one)"`
 	Symbol string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a symbol name instead of a position: Name, Type.Method, pkg.Name or pkg.Type.Method; an ambiguous name answers every candidate with its package"`
-	Budget int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // referencesParams are cortex_references's arguments.
@@ -101,7 +105,7 @@ type referencesParams struct {
 	Column             int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column of the position, in code points (a tab is one)"`
 	Symbol             string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a symbol name instead of a position: Name, Type.Method, pkg.Name or pkg.Type.Method"`
 	IncludeDeclaration bool   `json:"include_declaration,omitempty" default:"true" jsonschema:"include the declaration among the references (marked declaration), as editors' find-all-references does"`
-	Budget             int    `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // positionResult is the result of cortex_definition, cortex_references
@@ -189,10 +193,11 @@ func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, b
 			return positionResult{}, err
 		}
 	}
-	out.Reports = reportViews(reps)
+	out.Reports = []report{}
 	f := newFitter(budget, out)
+	out.Reports = take(f, reportViews(reps))
 	out.Records = take(f, recordViews(recs))
-	out.Omitted = f.done(out, "the weakest records were left out; raise budget to see them")
+	out.Omitted = f.done("the weakest records were left out; raise budget to see them")
 	return out, nil
 }
 

@@ -14,7 +14,7 @@ type structuralParams struct {
 	Language   string   `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language; absent means every language in which the pattern parses"`
 	Paths      []string `json:"paths,omitempty" maxItems:"64" maxLength:"1024" jsonschema:"files or directories to search, relative to the project root; absent means the whole project"`
 	MaxMatches int      `json:"max_matches,omitempty" minimum:"1" maximum:"10000" default:"500" jsonschema:"stop after this many matches"`
-	Budget     int      `json:"budget,omitempty" minimum:"200" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Budget     int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
 // structuralResult is cortex_structural_search's result.
@@ -73,6 +73,6 @@ func answerStructural(ctx context.Context, s *Server, in structuralParams) (stru
 	}
 	f := newFitter(in.Budget, out)
 	out.Records = take(f, recordViews(recs))
-	out.Omitted = f.done(out, "the matches after the last one shown were left out; search fewer paths, or raise budget")
+	out.Omitted = f.done("the matches after the last one shown were left out; search fewer paths, or raise budget")
 	return out, nil
 }

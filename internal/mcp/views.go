@@ -21,7 +21,7 @@ import (
 // (structured and as text), so a budget stays below half of that.
 const (
 	DefaultBudget = 4000
-	MinBudget     = 200
+	MinBudget     = 500
 	MaxBudget     = 10000
 )
 
@@ -137,14 +137,13 @@ func jsonLen(s string) int {
 }
 
 // done returns the omission for a result whose items were fitted, with
-// note said when something was left out.
-func (f *fitter) done(out any, note string) omission {
+// note said when something was left out. Its UsedTokens is set when the
+// result is sent.
+func (f *fitter) done(note string) omission {
 	o := omission{BudgetTokens: f.budget, Omitted: f.omitted}
 	if f.omitted > 0 {
 		o.Note = note
 	}
-	b, _ := json.Marshal(out)
-	o.UsedTokens = evidence.EstimateTokens(len(b) + 40)
 	return o
 }
 
@@ -242,8 +241,8 @@ type report struct {
 func reportViews(reps []evidence.Report) []report {
 	out := make([]report, 0, len(reps))
 	for _, r := range reps {
-		v := report{Provider: r.Provider, State: string(r.State), Reason: clip(r.Reason, 600),
-			Guidance: clip(r.Guidance, 600), Records: r.Records}
+		v := report{Provider: r.Provider, State: string(r.State), Reason: clip(r.Reason, 300),
+			Guidance: clip(r.Guidance, 300), Records: r.Records}
 		if len(r.Dropped) > 0 {
 			v.Dropped = clipList(r.Dropped, maxListed)
 		}
