@@ -2,7 +2,12 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -290,4 +295,51 @@ func hasRecord(recs []record, path string, line int) bool {
 		}
 	}
 	return false
+}
+
+// TestToolsWriteOnlyCodecortex calls every tool, mutating ones included,
+// and checks that nothing in the project but .codecortex changed.
+func TestToolsWriteOnlyCodecortex(t *testing.T) {
+	dir := fixture(t)
+	before := treeHash(t, dir)
+	s := newServer(t, dir, Options{Principal: "ada"})
+	cs := connect(t, s, Mutating)
+	for _, c := range everyCall {
+		call(t, cs, c.name, c.args)
+	}
+	call(t, cs, "cortex_remember", map[string]any{"type": "gotcha", "text": "mind the cache", "paths": []string{"cart"}})
+	call(t, cs, "cortex_validate", map[string]any{})
+	if diff := cmp.Diff(before, treeHash(t, dir)); diff != "" {
+		t.Errorf("the tools changed files outside .codecortex (-before +after):\n%s", diff)
+	}
+}
+
+// treeHash hashes every file under dir but .codecortex (.git included), by path.
+func treeHash(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			if d.Name() == ".codecortex" {
+				return filepath.SkipDir
+			}
+			out[rel+"/"] = "dir"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		out[rel] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
