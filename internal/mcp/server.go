@@ -157,12 +157,8 @@ func New(opts Options) (*Server, error) {
 	s.engine, err = codecortex.NewEngine(p, codecortex.Options{
 		LanguageServer: opts.LanguageServer,
 		Author:         opts.Principal,
-		// One local index and one structural engine (with its parse
-		// cache) serve the engine and the tools alike.
-		Providers: map[route.Layer]evidence.Provider{
-			route.LocalIndex: s.index.Provider(),
-			route.Structural: s.structural,
-		},
+		// One local index serves the engine and the tools alike.
+		Providers: map[route.Layer]evidence.Provider{route.LocalIndex: s.index.Provider()},
 	})
 	if err != nil {
 		return fail(err)

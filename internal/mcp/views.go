@@ -12,7 +12,6 @@ import (
 	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/structural"
-	"github.com/codecortex/codecortex/trust"
 	"github.com/codecortex/codecortex/validation"
 )
 
@@ -38,15 +37,10 @@ const maxExcerpt = evidence.MaxExcerptRunes
 // records, a dependency's dependents).
 const maxListed = 10
 
-// enumSets are the named value sets parameters refer to as enum:"$name".
+// enumSets are the named value sets parameters refer to as enum:"$name":
+// the values the layers know, so a schema cannot drift from them.
 func enumSets() map[string][]string {
-	sets := map[string][]string{
-		"memoryTypes": {},
-		"intents":     {},
-		"languages":   {},
-		"kinds":       {},
-		"tiers":       {},
-	}
+	sets := map[string][]string{}
 	for _, t := range memory.Types() {
 		sets["memoryTypes"] = append(sets["memoryTypes"], string(t))
 	}
@@ -55,12 +49,6 @@ func enumSets() map[string][]string {
 	}
 	for _, l := range structural.Languages() {
 		sets["languages"] = append(sets["languages"], string(l))
-	}
-	for _, k := range evidence.Kinds() {
-		sets["kinds"] = append(sets["kinds"], string(k))
-	}
-	for _, t := range trust.Tiers() {
-		sets["tiers"] = append(sets["tiers"], t.String())
 	}
 	return sets
 }
