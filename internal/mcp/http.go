@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,6 +33,14 @@ type HTTPOptions struct {
 	// TokenEnv names the variable Token came from, for the refusal's
 	// message.
 	TokenEnv string
+}
+
+// SessionTimeout closes an HTTP session idle this long, so sessions a
+// client abandons do not pile up.
+const SessionTimeout = 30 * time.Minute
+
+func streamOptions() *sdk.StreamableHTTPOptions {
+	return &sdk.StreamableHTTPOptions{SessionTimeout: SessionTimeout}
 }
 
 // ErrNoToken is returned when the mutating surface would be served over
@@ -75,7 +84,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(ReadOnlyPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return ro }, nil))
+	mux.Handle(ReadOnlyPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return ro }, streamOptions()))
 	if !opts.Mutating {
 		mux.HandleFunc(MutatingPath, func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "cortex mcp: the mutating surface is not served; the operator starts it with --mutating --principal NAME", http.StatusNotFound)
@@ -93,7 +102,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 	if env == "" {
 		env = DefaultTokenEnv
 	}
-	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mut }, nil)
+	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mut }, streamOptions())
 	want := []byte(opts.Token)
 	mux.HandleFunc(MutatingPath, func(w http.ResponseWriter, r *http.Request) {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
