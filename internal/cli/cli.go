@@ -69,6 +69,7 @@ func commands() []command {
 		{"memory", nil, "memory verify: check every entry's digest and the audit log", runMemory},
 		{"validate", nil, "run the project's validation commands; their results become evidence", runValidate},
 		{"docs", nil, "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
+		{"mcp", nil, "serve the Model Context Protocol over stdio (--http ADDR for HTTP); read-only unless --mutating --principal NAME", runMCP},
 	}
 }
 
