@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
@@ -247,6 +248,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent,
 		Declared: e.declaredNames()})
 	query := queryFor(q, plan)
+	if query.Path != "" && query.Line > 0 && query.Symbol == "" {
+		// The name written at the position, for the layers that answer by
+		// name (the local index) when no index resolves the position; the
+		// precision layer still answers by position first.
+		query.Symbol = e.identifierAt(query.Path, query.Line, query.Column)
+	}
 	var providers []evidence.Provider
 	for _, l := range plan.Layers() {
 		if p, ok := e.providers[l]; ok {
@@ -320,6 +327,36 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 		query.Kinds = []evidence.Kind{evidence.Validation}
 	}
 	return query
+}
+
+// identifierAt returns the identifier at a one-based line and code-point
+// column of a file in the project, or "".
+func (e *Engine) identifierAt(p string, line, col int) string {
+	src, err := e.root.ReadFile(p)
+	if err != nil || len(src) > 16<<20 {
+		return ""
+	}
+	lines := strings.Split(string(src), "\n")
+	if line > len(lines) {
+		return ""
+	}
+	runes := []rune(lines[line-1])
+	i := col - 1
+	if i < 0 || i >= len(runes) || !isIdentRune(runes[i]) {
+		return ""
+	}
+	start, end := i, i
+	for start > 0 && isIdentRune(runes[start-1]) {
+		start--
+	}
+	for end < len(runes) && isIdentRune(runes[end]) {
+		end++
+	}
+	return string(runes[start:end])
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // freshness reads the providers' reports: which answered from a stale

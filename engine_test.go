@@ -287,3 +287,17 @@ func TestAskHistoryAndMemory(t *testing.T) {
 		t.Errorf("the memory about cart/cart.go is not attached: %v", ans.Records)
 	}
 }
+
+// A position with no precision index is answered by the name written there.
+func TestAskPositionWithoutIndex(t *testing.T) {
+	dir := shopProject(t)
+	os.Remove(filepath.Join(dir, "index.scip"))
+	e := openEngine(t, dir, Options{})
+	ans, err := e.Ask(context.Background(), Question{Path: "main.go", Line: 7, Column: 4, Intent: route.IntentDefinition})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Query.Symbol != "Add" || len(ans.Records) == 0 || ans.Records[0].Location() != "cart/cart.go:7:16-7:19" {
+		t.Errorf("query %+v, records %v", ans.Query, ans.Records)
+	}
+}

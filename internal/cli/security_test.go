@@ -209,6 +209,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"forget":           {{"forget", "m0000000000000000", "--reason", "gone"}},
 		"memory":           {{"memory", "verify"}},
 		"validate":         {{"validate"}},
+		"mcp":              {{"mcp", "--mutating"}}, // a usage error here; internal/mcp's tests cover the server
 		"symbols":          {{"symbols"}, {"symbols", "--json", "."}},
 		"version":          {{"version"}},
 		"doctor":           {{"doctor"}, {"doctor", "--json"}},
