@@ -329,34 +329,44 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 	return query
 }
 
-// identifierAt returns the identifier at a one-based line and code-point
-// column of a file in the project, or "".
+// maxIdentifierFile bounds the file identifierAt reads.
+const maxIdentifierFile = 4 << 20
+
+// identifierAt returns the identifier written at a one-based line and
+// code-point column of a file in the project, or "" when there is none.
 func (e *Engine) identifierAt(p string, line, col int) string {
-	src, err := e.root.ReadFile(p)
-	if err != nil || len(src) > 16<<20 {
+	fi, err := e.root.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIdentifierFile {
 		return ""
 	}
-	lines := strings.Split(string(src), "\n")
+	src, err := e.root.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	lines := strings.SplitN(string(src), "\n", line+1)
 	if line > len(lines) {
 		return ""
 	}
-	runes := []rune(lines[line-1])
-	i := col - 1
-	if i < 0 || i >= len(runes) || !isIdentRune(runes[i]) {
+	runes := []rune(strings.TrimRight(lines[line-1], "\r"))
+	at := col - 1
+	if at < 0 || at >= len(runes) || !isIdentRune(runes[at]) {
 		return ""
 	}
-	start, end := i, i
+	start, end := at, at
 	for start > 0 && isIdentRune(runes[start-1]) {
 		start--
 	}
 	for end < len(runes) && isIdentRune(runes[end]) {
 		end++
 	}
+	if unicode.IsDigit(runes[start]) {
+		return ""
+	}
 	return string(runes[start:end])
 }
 
 func isIdentRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // freshness reads the providers' reports: which answered from a stale

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
+	"github.com/codecortex/codecortex/trust"
 )
 
 // askParams are cortex_ask's arguments.
@@ -152,41 +152,29 @@ func (s *Server) locate(path string, line, column int, symbol string) (where, er
 // position, the identifier written there is looked up by name instead,
 // and the result says so.
 func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, budget int, keep func([]evidence.Record) []evidence.Record, kinds ...evidence.Kind) (positionResult, error) {
-	ask := func(w where) ([]evidence.Record, []evidence.Report, error) {
-		q := codecortex.Question{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Intent: intent, Budget: budget}
-		ans, err := s.engine.Ask(ctx, q)
-		if err != nil {
-			return nil, nil, err
-		}
-		var recs []evidence.Record
-		for _, r := range ans.Records {
-			if slices.Contains(kinds, r.Kind) {
-				recs = append(recs, r)
-			}
-		}
-		if keep != nil {
-			recs = keep(recs)
-		}
-		return recs, ans.Reports, nil
-	}
-	recs, reps, err := ask(w)
+	q := codecortex.Question{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Intent: intent, Budget: budget}
+	ans, err := s.engine.Ask(ctx, q)
 	if err != nil {
 		return positionResult{}, err
 	}
-	out := positionResult{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Notes: []string{}, Records: []record{}}
-	if len(recs) == 0 && w.path != "" {
-		if name := identifierAt(s, w); name != "" {
-			nrecs, nreps, err := ask(where{symbol: name})
-			if err != nil {
-				return positionResult{}, err
-			}
-			if len(nrecs) > 0 {
-				recs, reps = nrecs, append(reps, nreps...)
-				out.Symbol = name
-				out.Notes = append(out.Notes, fmt.Sprintf("no index resolved %s:%d:%d, so %q, the name written there, was looked up by name: "+
-					"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, name))
-			}
+	var recs []evidence.Record
+	byPosition := false
+	for _, r := range ans.Records {
+		if slices.Contains(kinds, r.Kind) {
+			recs = append(recs, r)
+			byPosition = byPosition || r.Provenance == trust.PrecisionIndex || r.Provenance == trust.LanguageServer
 		}
+	}
+	if keep != nil {
+		recs = keep(recs)
+	}
+	reps := ans.Reports
+	out := positionResult{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Notes: []string{}, Records: []record{}}
+	if w.path != "" && w.symbol == "" && ans.Query.Symbol != "" && len(recs) > 0 && !byPosition {
+		// The engine looked up the name written at the position.
+		out.Symbol = ans.Query.Symbol
+		out.Notes = append(out.Notes, fmt.Sprintf("no index resolved %s:%d:%d, so %q, the name written there, was looked up by name: "+
+			"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, ans.Query.Symbol))
 	}
 	if len(recs) == 0 {
 		if err := unanswered(strings.Join(kindNames(kinds), " or "), reps); err != nil {
@@ -201,44 +189,6 @@ func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, b
 	return out, nil
 }
 
-// maxIdentifierFile bounds the file identifierAt reads.
-const maxIdentifierFile = 4 << 20
-
-// identifierAt returns the identifier written at w's position (one-based
-// line, code-point column), or "" when there is none.
-func identifierAt(s *Server, w where) string {
-	fi, err := s.root.Stat(w.path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIdentifierFile {
-		return ""
-	}
-	src, err := s.root.ReadFile(w.path)
-	if err != nil {
-		return ""
-	}
-	lines := strings.SplitN(string(src), "\n", w.line+1)
-	if w.line > len(lines) {
-		return ""
-	}
-	line := []rune(strings.TrimRight(lines[w.line-1], "\r"))
-	at := w.column - 1
-	if at < 0 || at >= len(line) || !identRune(line[at]) {
-		return ""
-	}
-	start, end := at, at
-	for start > 0 && identRune(line[start-1]) {
-		start--
-	}
-	for end < len(line) && identRune(line[end]) {
-		end++
-	}
-	name := string(line[start:end])
-	if unicode.IsDigit([]rune(name)[0]) {
-		return ""
-	}
-	return name
-}
-
-func identRune(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func kindNames(ks []evidence.Kind) []string {
 	out := make([]string, len(ks))
