@@ -189,7 +189,6 @@ func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, b
 	return out, nil
 }
 
-
 func kindNames(ks []evidence.Kind) []string {
 	out := make([]string, len(ks))
 	for i, k := range ks {
