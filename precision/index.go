@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -195,8 +196,6 @@ func newBuilder() *builder {
 	return &builder{ix: &Index{
 		byPath: map[string]int32{},
 		symID:  map[string]uint32{},
-		implBy: map[uint32][]uint32{},
-		implOf: map[uint32][]uint32{},
 	}}
 }
 
@@ -383,7 +382,27 @@ func (b *builder) add(key, sym string, doc int32) uint32 {
 
 func (b *builder) finish() *Index {
 	ix := b.ix
+	for di := range ix.docs {
+		d := &ix.docs[di]
+		slices.SortFunc(d.occs, compareOcc)
+		d.occs = slices.Clip(slices.Compact(d.occs))
+	}
+	slices.SortFunc(b.rels, func(a, c [2]uint32) int {
+		return cmp.Or(cmp.Compare(a[0], c[0]), cmp.Compare(a[1], c[1]))
+	})
+	rels := slices.DeleteFunc(slices.Compact(b.rels), func(r [2]uint32) bool { return r[0] == r[1] })
+	ix.index(rels)
+	return ix
+}
+
+// index builds the tables derived from the documents, their sorted and
+// compacted occurrences and the symbols: each document's encoding, the
+// definitions and references of every symbol, the implementation maps from
+// rels (sorted, without repeats or self-relations) and the counts. Both
+// [Load] and a snapshot end here, so their tables agree by construction.
+func (ix *Index) index(rels [][2]uint32) {
 	ix.stats.Encodings = map[string]int{}
+	ix.stats.Occurrences = 0
 	n := len(ix.syms)
 	defCount := make([]uint32, n+1)
 	refCount := make([]uint32, n+1)
@@ -391,9 +410,6 @@ func (b *builder) finish() *Index {
 		d := &ix.docs[di]
 		d.enc, d.encSrc = ResolveEncoding(d.declared, ix.meta.Tool)
 		ix.stats.Encodings[fmt.Sprintf("%s (%s)", d.enc, d.encSrc)]++
-		slices.SortFunc(d.occs, compareOcc)
-		d.occs = slices.Compact(d.occs)
-		d.occs = slices.Clip(d.occs)
 		for _, o := range d.occs {
 			if o.roles&int32(scip.SymbolRole_Definition) != 0 {
 				defCount[o.sym+1]++
@@ -424,19 +440,26 @@ func (b *builder) finish() *Index {
 			}
 		}
 	}
-	slices.SortFunc(b.rels, func(a, c [2]uint32) int {
-		return cmp.Or(cmp.Compare(a[0], c[0]), cmp.Compare(a[1], c[1]))
-	})
-	for _, r := range slices.Compact(b.rels) {
-		if r[0] == r[1] {
-			continue
-		}
+	ix.implBy = map[uint32][]uint32{}
+	ix.implOf = map[uint32][]uint32{}
+	for _, r := range rels {
 		ix.implOf[r[0]] = append(ix.implOf[r[0]], r[1])
 		ix.implBy[r[1]] = append(ix.implBy[r[1]], r[0])
 	}
 	ix.stats.Documents = len(ix.docs)
 	ix.stats.Symbols = n
-	return ix
+}
+
+// relations returns the implementation relations of ix as [Index.index]
+// takes them: sorted, without repeats or self-relations.
+func (ix *Index) relations() [][2]uint32 {
+	var rels [][2]uint32
+	for _, from := range slices.Sorted(maps.Keys(ix.implOf)) {
+		for _, to := range ix.implOf[from] {
+			rels = append(rels, [2]uint32{from, to})
+		}
+	}
+	return rels
 }
 
 func compareOcc(a, b occurrence) int {
