@@ -304,7 +304,7 @@ func (p *Provider) load(ctx context.Context, rel, abs string) (*Index, fs.FileIn
 	}
 	if useSnapshot {
 		var ix *Index
-		if ix, why = p.readSnapshot(key); ix != nil {
+		if ix, why = p.loadSnapshot(key); ix != nil {
 			return ix, info, "read from the snapshot " + path.Join(SnapshotDir, snapshotName(rel)), nil
 		}
 	}

@@ -64,14 +64,19 @@ var loaderBuild = sync.OnceValue(func() string {
 	if v := moduleVersion(); v != "" {
 		return id + ", " + v
 	}
-	exe, err := os.Executable()
-	if err == nil {
-		var fi fs.FileInfo
-		if fi, err = os.Stat(exe); err == nil {
-			return fmt.Sprintf("%s, executable %d bytes modified %d", id, fi.Size(), fi.ModTime().UnixNano())
+	// On Linux, /proc/self/exe is the running image even after its file
+	// was replaced.
+	fi, err := os.Stat("/proc/self/exe")
+	if err != nil {
+		var exe string
+		if exe, err = os.Executable(); err == nil {
+			fi, err = os.Stat(exe)
 		}
 	}
-	return id + ", unknown build"
+	if err != nil {
+		return id + ", unknown build"
+	}
+	return fmt.Sprintf("%s, executable %d bytes modified %d", id, fi.Size(), fi.ModTime().UnixNano())
 })
 
 // moduleVersion returns the exact version of the module this package is
@@ -111,18 +116,23 @@ func moduleVersion() string {
 	return ""
 }
 
-// readSnapshot returns the index of the snapshot for key, or nil and why
+// loadSnapshot returns the index of the snapshot for key, or nil and why
 // there is none.
-func (p *Provider) readSnapshot(key snapshotKey) (*Index, string) {
+func (p *Provider) loadSnapshot(key snapshotKey) (*Index, string) {
 	rel := path.Join(SnapshotDir, snapshotName(key.rel))
-	data, err := p.root.ReadFile(rel)
+	f, err := p.root.FS().Open(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, "no snapshot yet"
 	case err != nil:
 		return nil, "the snapshot cannot be read: " + err.Error()
 	}
-	ix, err := decodeSnapshot(data, key)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Sprintf("the snapshot cannot be read: not a regular file (%v)", err)
+	}
+	ix, err := readSnapshot(f, fi.Size(), key)
 	switch {
 	case errors.Is(err, errSnapshotMismatch):
 		return nil, "the snapshot is of another index or build"

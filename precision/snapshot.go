@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"strings"
 
@@ -36,16 +37,19 @@ import (
 //	  counts           merged documents, invalid occurrences
 //	  dropped          count, then path and reason of each
 //	  documents        count, then path, declared encoding, text, occurrence count of each
-//	  symbols          count, then name, document+2, info flag and, if set,
-//	                   display name, kind, signature, documentation of each
+//	  symbols          count, count of those with information, then name,
+//	                   document+2, information flag and, if set, display
+//	                   name, kind, signature, documentation of each
 //	  relations        count, then implementer and implemented of each
 //	occurrence section each document's occurrences in order, snapOccSize bytes each:
 //	                   start line, start column, end line, end column, symbol, roles
 //
-// A snapshot is outside input: decodeSnapshot checks every length against
+// A snapshot is outside input: readSnapshot checks every length against
 // what remains, every index against its table, the order and ranges of
-// occurrences, the document paths and the symbols' keys, and the checksum;
-// anything else is an error, never a panic.
+// occurrences, the document paths and the symbols' kinds, and the checksum;
+// anything else is an error, never a panic. Symbols are not checked for
+// repeats, which would cost the table of keys that a process asking one
+// question never needs; a repeat is harmless, as lookups find the first.
 
 const (
 	snapMagic      = "cortexsn"
@@ -120,6 +124,13 @@ func encodeSnapshot(ix *Index, key snapshotKey) []byte {
 		nocc += len(d.occs)
 	}
 	v.uvarint(uint64(len(ix.syms)))
+	ninfo := 0
+	for _, s := range ix.syms {
+		if s.info != nil {
+			ninfo++
+		}
+	}
+	v.uvarint(uint64(ninfo))
 	for _, s := range ix.syms {
 		v.str(s.name)
 		v.uvarint(uint64(s.doc + 2))
@@ -172,36 +183,75 @@ func (w *snapWriter) str(s string) {
 	w.buf = append(w.buf, s...)
 }
 
-// decodeSnapshot reads a snapshot written for key. A snapshot for another
-// key gives an error wrapping errSnapshotMismatch; a damaged one,
-// errSnapshotCorrupt. The returned index has no source file system.
+// decodeSnapshot reads the snapshot in data; see readSnapshot.
 func decodeSnapshot(data []byte, key snapshotKey) (*Index, error) {
-	if len(data) < snapHeaderSize || string(data[:8]) != snapMagic {
+	return readSnapshot(bytes.NewReader(data), int64(len(data)), key)
+}
+
+// snapChunk is how many occurrences are read from the file at a time.
+const snapChunk = 8192
+
+// readSnapshot reads a snapshot of size bytes from r, written for key. A
+// snapshot for another key gives an error wrapping errSnapshotMismatch; a
+// damaged one, errSnapshotCorrupt. The returned index has no source file
+// system.
+func readSnapshot(r io.Reader, size int64, key snapshotKey) (*Index, error) {
+	var hdr [snapHeaderSize]byte
+	if size < snapHeaderSize {
+		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
+	}
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
+	}
+	if string(hdr[:8]) != snapMagic {
 		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[8:]); v != snapVersion {
+	if v := le.Uint32(hdr[8:]); v != snapVersion {
 		return nil, fmt.Errorf("%w: format version %d, this build reads %d", errSnapshotMismatch, v, snapVersion)
 	}
-	keyLen, varLen, occLen := uint64(le.Uint32(data[12:])), le.Uint64(data[16:]), le.Uint64(data[24:])
-	rest := uint64(len(data) - snapHeaderSize)
-	if keyLen > rest || varLen > rest-keyLen || occLen != rest-keyLen-varLen || le.Uint32(data[36:]) != 0 {
+	keyLen, varLen, occLen := uint64(le.Uint32(hdr[12:])), le.Uint64(hdr[16:]), le.Uint64(hdr[24:])
+	rest := uint64(size - snapHeaderSize)
+	if keyLen > rest || varLen > rest-keyLen || occLen != rest-keyLen-varLen || occLen%snapOccSize != 0 || le.Uint32(hdr[36:]) != 0 {
 		return nil, fmt.Errorf("%w: section lengths do not match its size", errSnapshotCorrupt)
 	}
-	body := data[snapHeaderSize:]
-	if !bytes.Equal(body[:keyLen], key.encode()) {
+	want := key.encode()
+	if keyLen != uint64(len(want)) {
 		return nil, fmt.Errorf("%w: written for another index file or loader build", errSnapshotMismatch)
 	}
-	if crc32.Checksum(body, snapCRC) != le.Uint32(data[32:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch", errSnapshotCorrupt)
-	}
-	// One copy of the variable section as a string: every string of the
-	// index is a substring of it.
-	r := &snapReader{s: string(body[keyLen : keyLen+varLen])}
-	ix, err := r.index(body[keyLen+varLen:])
-	if err != nil {
+	// Everything after the header goes through the checksum as it is read.
+	crc := crc32.New(snapCRC)
+	tr := io.TeeReader(r, crc)
+	got := make([]byte, keyLen)
+	if _, err := io.ReadFull(tr, got); err != nil {
 		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
 	}
+	if !bytes.Equal(got, want) {
+		return nil, fmt.Errorf("%w: written for another index file or loader build", errSnapshotMismatch)
+	}
+	// The variable section is read straight into the one string every
+	// string of the index is a substring of.
+	buf := make([]byte, snapChunk*snapOccSize)
+	var sb strings.Builder
+	sb.Grow(int(varLen))
+	if n, err := io.CopyBuffer(&sb, io.LimitReader(tr, int64(varLen)), buf); err != nil || n != int64(varLen) {
+		return nil, fmt.Errorf("%w: the variable section is cut short (%d of %d bytes): %v", errSnapshotCorrupt, n, varLen, err)
+	}
+	sr := &snapReader{s: sb.String()}
+	ix, counts, rels := sr.index(int(occLen / snapOccSize))
+	if sr.err != nil {
+		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, sr.err)
+	}
+	if err := readOccurrences(ix, tr, counts, buf); err != nil {
+		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
+	}
+	if n, _ := r.Read(buf[:1]); n != 0 {
+		return nil, fmt.Errorf("%w: longer than it says", errSnapshotCorrupt)
+	}
+	if crc.Sum32() != le.Uint32(hdr[32:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errSnapshotCorrupt)
+	}
+	ix.index(rels)
 	return ix, nil
 }
 
@@ -281,9 +331,11 @@ func (r *snapReader) byte() byte {
 	return c
 }
 
-// index reads the variable section and the occurrences, checks them, and
-// rebuilds the derived tables.
-func (r *snapReader) index(occData []byte) (*Index, error) {
+// index reads the variable section and checks it. It returns the index
+// without its occurrences, the number of occurrences of each document and
+// the implementation relations; nocc is how many occurrences the
+// occurrence section holds. Any problem is left in r.err.
+func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 	ix := &Index{}
 	ix.meta.Tool = r.str()
 	ix.meta.ToolVersion = r.str()
@@ -313,7 +365,7 @@ func (r *snapReader) index(occData []byte) (*Index, error) {
 	}
 	ix.docs = make([]document, ndocs)
 	ix.byPath = make(map[string]int32, ndocs)
-	occCounts := make([]int, ndocs)
+	counts := make([]int, ndocs)
 	total := 0
 	for i := range ix.docs {
 		d := &ix.docs[i]
@@ -322,77 +374,79 @@ func (r *snapReader) index(occData []byte) (*Index, error) {
 		d.text = r.str()
 		n := r.uvarint()
 		if r.err != nil {
-			break
+			return nil, nil, nil
 		}
 		if declared > math.MaxUint32 {
 			r.fail("document %d: encoding %d", i, declared)
-			break
+			return nil, nil, nil
 		}
 		d.declared = scip.PositionEncoding(int32(uint32(declared)))
 		if drop, err := checkDocPath(d.path); err != nil || drop != "" {
 			r.fail("document %d: path %q is not served", i, d.path)
-			break
+			return nil, nil, nil
 		}
 		if _, dup := ix.byPath[d.path]; dup {
 			r.fail("document %d: path %q repeats", i, d.path)
-			break
+			return nil, nil, nil
 		}
 		ix.byPath[d.path] = int32(i)
-		if n > uint64(len(occData)/snapOccSize-total) {
+		if n > uint64(nocc-total) {
 			r.fail("document %d: %d occurrences exceed the section", i, n)
-			break
+			return nil, nil, nil
 		}
-		occCounts[i] = int(n)
+		counts[i] = int(n)
 		total += int(n)
 	}
-	if r.err == nil && total*snapOccSize != len(occData) {
-		r.fail("the documents hold %d occurrences, the section %d bytes", total, len(occData))
+	if r.err == nil && total != nocc {
+		r.fail("the documents hold %d occurrences, the section %d", total, nocc)
 	}
 
 	nsyms := r.count(3)
-	if r.err == nil && nsyms > math.MaxUint32-1 {
-		r.fail("%d symbols", nsyms)
+	ninfo := r.count(4)
+	if r.err == nil && (nsyms > math.MaxUint32-1 || ninfo > nsyms) {
+		r.fail("%d symbols, %d with information", nsyms, ninfo)
 	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, nil, nil
 	}
 	ix.syms = make([]symbolEntry, nsyms)
-	ix.symID = make(map[string]uint32, nsyms)
+	infos := make([]SymbolInfo, ninfo)
 	for i := range ix.syms {
 		e := &ix.syms[i]
 		e.name = r.str()
 		doc := r.uvarint()
-		flag := r.byte()
-		if flag == 1 {
-			e.info = &SymbolInfo{DisplayName: r.str(), Kind: r.str(), Signature: r.str(), Documentation: r.str()}
+		switch flag := r.byte(); {
+		case flag == 1 && len(infos) > 0:
+			info := &infos[0]
+			infos = infos[1:]
+			*info = SymbolInfo{DisplayName: r.str(), Kind: r.str(), Signature: r.str(), Documentation: r.str()}
+			if *info == (SymbolInfo{}) {
+				r.fail("symbol %d: empty information", i)
+			}
+			e.info = info
+		case flag != 0:
+			r.fail("symbol %d: information flag %d", i, flag)
 		}
 		if r.err != nil {
-			return nil, r.err
-		}
-		if flag > 1 || e.info != nil && *e.info == (SymbolInfo{}) {
-			return nil, fmt.Errorf("symbol %d: bad information", i)
+			return nil, nil, nil
 		}
 		if doc > uint64(ndocs)+1 {
-			return nil, fmt.Errorf("symbol %d: document %d of %d", i, int64(doc)-2, ndocs)
+			r.fail("symbol %d: document %d of %d", i, int64(doc)-2, ndocs)
+			return nil, nil, nil
 		}
 		e.doc = int32(doc) - 2
-		var key string
 		switch local := isLocal(e.name); {
 		case e.name == "":
-			return nil, fmt.Errorf("symbol %d has no name", i)
-		case e.doc >= 0 && local:
-			key = localKey(ix.docs[e.doc].path, e.name)
-		case e.doc == -2 && local:
-			key = "\x00" + e.name
-		case e.doc == -1 && !local:
-			key = e.name
-		default:
-			return nil, fmt.Errorf("symbol %d: %q in document %d", i, e.name, e.doc)
+			r.fail("symbol %d has no name", i)
+		case e.doc == -1 && local, e.doc != -1 && !local:
+			r.fail("symbol %d: %q in document %d", i, e.name, e.doc)
 		}
-		if _, dup := ix.symID[key]; dup {
-			return nil, fmt.Errorf("symbol %d: %q repeats", i, e.name)
+		if r.err != nil {
+			return nil, nil, nil
 		}
-		ix.symID[key] = uint32(i)
+	}
+	if len(infos) != 0 {
+		r.fail("%d symbols with information missing", len(infos))
 	}
 
 	nrels := r.count(2)
@@ -400,63 +454,88 @@ func (r *snapReader) index(occData []byte) (*Index, error) {
 	for i := range rels {
 		a, b := r.uvarint(), r.uvarint()
 		if r.err != nil {
-			return nil, r.err
+			return nil, nil, nil
 		}
 		if a >= uint64(nsyms) || b >= uint64(nsyms) || a == b {
-			return nil, fmt.Errorf("relation %d: %d → %d of %d symbols", i, a, b, nsyms)
+			r.fail("relation %d: %d → %d of %d symbols", i, a, b, nsyms)
+			return nil, nil, nil
 		}
 		rels[i] = [2]uint32{uint32(a), uint32(b)}
 		if i > 0 && (rels[i-1][0] > rels[i][0] || rels[i-1][0] == rels[i][0] && rels[i-1][1] >= rels[i][1]) {
-			return nil, fmt.Errorf("relation %d is out of order", i)
+			r.fail("relation %d is out of order", i)
+			return nil, nil, nil
 		}
 	}
-	if r.err != nil {
-		return nil, r.err
+	if r.err == nil && r.off != len(r.s) {
+		r.fail("%d bytes after the relations", len(r.s)-r.off)
 	}
-	if r.off != len(r.s) {
-		return nil, fmt.Errorf("%d bytes after the relations", len(r.s)-r.off)
-	}
-
-	if err := readOccurrences(ix, occData, occCounts); err != nil {
-		return nil, err
-	}
-	ix.index(rels)
-	return ix, nil
+	return ix, counts, rels
 }
 
-// readOccurrences decodes every document's occurrences into one array and
-// checks each as the builder would have left it: a valid range, a known
-// symbol (a local one of the same document), and strictly increasing order.
-func readOccurrences(ix *Index, data []byte, counts []int) error {
+// readOccurrences reads every document's occurrences from r, in chunks of
+// buf, into one array, and checks each as the builder would have left it: a
+// valid range, a known symbol (a local one of the same document), and
+// strictly increasing order.
+func readOccurrences(ix *Index, r io.Reader, counts []int, buf []byte) error {
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	all := make([]occurrence, total)
 	le := binary.LittleEndian
-	all := make([]occurrence, len(data)/snapOccSize)
+	var chunk []byte // what is left of the last read
 	at := 0
 	for di := range ix.docs {
-		n := counts[di]
-		occs := all[at : at+n : at+n]
+		occs := all[at : at+counts[di] : at+counts[di]]
+		path := ix.docs[di].path
 		for oi := range occs {
-			b := data[(at+oi)*snapOccSize:][:snapOccSize]
+			if len(chunk) == 0 {
+				n := min(len(buf)/snapOccSize, total-at-oi) * snapOccSize
+				if _, err := io.ReadFull(r, buf[:n]); err != nil {
+					return fmt.Errorf("occurrences cut short: %w", err)
+				}
+				chunk = buf[:n]
+			}
+			b := chunk[:snapOccSize]
+			chunk = chunk[snapOccSize:]
 			o := &occs[oi]
 			o.sl, o.sc = int32(le.Uint32(b)), int32(le.Uint32(b[4:]))
 			o.el, o.ec = int32(le.Uint32(b[8:])), int32(le.Uint32(b[12:]))
 			o.sym, o.roles = le.Uint32(b[16:]), int32(le.Uint32(b[20:]))
 			if !validRange(o) {
-				return fmt.Errorf("%s: occurrence %d has an invalid range", ix.docs[di].path, oi)
+				return fmt.Errorf("%s: occurrence %d has an invalid range", path, oi)
 			}
 			if int(o.sym) >= len(ix.syms) {
-				return fmt.Errorf("%s: occurrence %d names symbol %d of %d", ix.docs[di].path, oi, o.sym, len(ix.syms))
+				return fmt.Errorf("%s: occurrence %d names symbol %d of %d", path, oi, o.sym, len(ix.syms))
 			}
 			if d := ix.syms[o.sym].doc; d >= 0 && int(d) != di {
-				return fmt.Errorf("%s: occurrence %d names a local of another document", ix.docs[di].path, oi)
+				return fmt.Errorf("%s: occurrence %d names a local of another document", path, oi)
 			}
-			if oi > 0 && compareOcc(occs[oi-1], *o) >= 0 {
-				return fmt.Errorf("%s: occurrence %d is out of order", ix.docs[di].path, oi)
+			if oi > 0 && !occBefore(&occs[oi-1], o) {
+				return fmt.Errorf("%s: occurrence %d is out of order", path, oi)
 			}
 		}
 		ix.docs[di].occs = occs
-		at += n
+		at += counts[di]
 	}
 	return nil
+}
+
+// occBefore reports whether a sorts strictly before b (compareOcc < 0).
+func occBefore(a, b *occurrence) bool {
+	switch {
+	case a.sl != b.sl:
+		return a.sl < b.sl
+	case a.sc != b.sc:
+		return a.sc < b.sc
+	case a.el != b.el:
+		return a.el < b.el
+	case a.ec != b.ec:
+		return a.ec < b.ec
+	case a.sym != b.sym:
+		return a.sym < b.sym
+	}
+	return a.roles < b.roles
 }
 
 // validRange reports whether o's range is one scip.NewRange accepts.
