@@ -200,6 +200,9 @@ func readSnapshot(r io.Reader, size int64, key snapshotKey) (*Index, error) {
 	if size < snapHeaderSize {
 		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
 	}
+	if size > maxSnapshotSize(key.size) {
+		return nil, fmt.Errorf("%w: %d bytes, more than an index of %d bytes gives", errSnapshotCorrupt, size, key.size)
+	}
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
 	}
@@ -253,6 +256,18 @@ func readSnapshot(r io.Reader, size int64, key snapshotKey) (*Index, error) {
 	}
 	ix.index(rels)
 	return ix, nil
+}
+
+// maxSnapshotSize bounds the size of the snapshot of an index of
+// indexSize bytes, before anything is allocated for it. A snapshot holds
+// less than the index (a symbol is a number in it, not a string repeated
+// at every occurrence) but for fixed-width occurrences, which take at most
+// 24 bytes where the index spends at least 8.
+func maxSnapshotSize(indexSize int64) int64 {
+	if indexSize < 0 || indexSize > math.MaxInt64/4-(1<<20) {
+		return math.MaxInt64
+	}
+	return 4*indexSize + 1<<20
 }
 
 // snapReader reads the variable section; the first error sticks and every

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,7 +77,7 @@ func dump(ix *Index) indexDump {
 	return d
 }
 
-var testKey = snapshotKey{build: "test build", rel: "index.scip", size: 1234, mtime: 5678, sample: [32]byte{1, 2, 3}}
+var testKey = snapshotKey{build: "test build", rel: "index.scip", size: 12345, mtime: 5678, sample: [32]byte{1, 2, 3}}
 
 // roundTrip writes ix to a snapshot and reads it back with ix's source.
 func roundTrip(t testing.TB, ix *Index) *Index {
@@ -283,6 +284,12 @@ func TestSnapshotRejects(t *testing.T) {
 	}
 	if _, err := decodeSnapshot(good, testKey); err != nil {
 		t.Errorf("the unbroken snapshot: %v", err)
+	}
+	// A file far larger than the index could give is refused before
+	// anything is read or allocated for it.
+	huge := maxSnapshotSize(testKey.size) + 1
+	if _, err := readSnapshot(iotest.ErrReader(errors.New("read")), huge, testKey); !errors.Is(err, errSnapshotCorrupt) || !strings.Contains(err.Error(), "more than an index") {
+		t.Errorf("a snapshot of %d bytes for an index of %d: %v", huge, testKey.size, err)
 	}
 }
 
