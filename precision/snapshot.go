@@ -47,7 +47,7 @@ import (
 // A snapshot is outside input: readSnapshot checks every length against
 // what remains, every index against its table, the order and ranges of
 // occurrences, the document paths and the symbols' kinds, and the checksum;
-// anything else is an error, never a panic. Symbols are not checked for
+// any violation is an error, never a panic. Symbols are not checked for
 // repeats, which would cost the table of keys that a process asking one
 // question never needs; a repeat is harmless, as lookups find the first.
 
