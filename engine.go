@@ -244,9 +244,17 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	plan := route.Route(route.Request{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
-		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent,
-		Declared: e.declaredNames()})
+	req := route.Request{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
+		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent}
+	plan := route.Route(req)
+	switch plan.Intent {
+	case route.IntentDependencyAPI, route.IntentMigration, route.IntentVersion:
+		// Only a question about dependencies needs to know which the
+		// project declares (reading every manifest and lockfile of a large
+		// tree costs tens of milliseconds): route it again knowing them.
+		req.Declared = e.declaredNames()
+		plan = route.Route(req)
+	}
 	query := queryFor(q, plan)
 	if query.Path != "" && query.Line > 0 && query.Symbol == "" {
 		// The name written at the position, for the layers that answer by
