@@ -35,7 +35,8 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 		}
 		return lo
 	}
-	// A block replaces old lines [a, b) by new lines.
+	// A block replaces old lines [a, b) by new lines; edits on the same
+	// or adjacent lines share one.
 	type block struct {
 		a, b  int
 		edits []structural.Edit
@@ -52,7 +53,7 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 			b = lineOf(e.EndByte-1) + 1
 		}
 		b = min(b, len(lines))
-		if n := len(blocks); n > 0 && a < blocks[n-1].b {
+		if n := len(blocks); n > 0 && a <= blocks[n-1].b {
 			blocks[n-1].b = max(blocks[n-1].b, b)
 			blocks[n-1].edits = append(blocks[n-1].edits, e)
 			continue
@@ -78,7 +79,7 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 			}
 			if len(out) > 0 && out[len(out)-1] != '\n' && bl.b < len(lines) {
 				bl.b++
-				if i+1 < len(blocks) && blocks[i+1].a < bl.b {
+				if i+1 < len(blocks) && blocks[i+1].a <= bl.b {
 					bl.b = max(bl.b, blocks[i+1].b)
 					bl.edits = append(bl.edits, blocks[i+1].edits...)
 					blocks = append(blocks[:i+1], blocks[i+2:]...)

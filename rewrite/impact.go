@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"sort"
 	"strings"
@@ -227,13 +228,13 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 	return rep, nil
 }
 
-// combine returns 1 - Π(1 - w).
+// combine returns 1 - Π(1 - w), to three decimals.
 func combine(ws []float64) float64 {
 	p := 1.0
 	for _, w := range ws {
 		p *= 1 - w
 	}
-	return 1 - p
+	return math.Round((1-p)*1000) / 1000
 }
 
 func definitions(p string, src []byte) ([]symbols.Symbol, error) {

@@ -151,7 +151,7 @@ func (r *Rewriter) parseRequest(req Request) (Request, error) {
 			return req, err
 		}
 	}
-	paths := make([]string, 0, len(req.Paths))
+	var paths []string
 	for _, p := range req.Paths {
 		if strings.ContainsAny(p, "*?[") {
 			if path.IsAbs(p) || path.Clean(p) == ".." || strings.HasPrefix(path.Clean(p), "../") {
