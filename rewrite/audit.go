@@ -57,8 +57,9 @@ const (
 	Refused Outcome = "refused"
 	// RolledBack: replacing failed and every file has its old content.
 	RolledBack Outcome = "rolled-back"
-	// RollbackIncomplete: replacing failed and so did restoring; the
-	// journal is kept, and the next Open or Recover finishes the job.
+	// RollbackIncomplete: replacing failed and so did restoring a file or
+	// cleaning up after it; the journal is kept, and the next Open or
+	// Recover finishes the job.
 	RollbackIncomplete Outcome = "rollback-incomplete"
 	// Completed: a recovery found every file replaced and the
 	// transaction committed, and finished it (all new).

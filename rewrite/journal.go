@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/codecortex/codecortex/internal/fsx"
@@ -204,7 +205,7 @@ func (r *Rewriter) rollbackTxn(t *txn, cause error) Rollback {
 		return rb
 	}
 	clean := true
-	if err := r.fs.Remove(path.Join(t.dir, committedName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := r.uncommit(t.dir); err != nil {
 		clean = false
 		rb.Problems = append(rb.Problems, "removing the commit marker: "+err.Error())
 	}
@@ -228,7 +229,7 @@ func (r *Rewriter) rollbackTxn(t *txn, cause error) Rollback {
 	}
 	rb.Complete = len(rb.Unrestored) == 0
 	if rb.Complete && clean {
-		if err := r.removeJournal(t.dir); err == nil {
+		if err := r.retireJournal(t.dir, RolledBack); err == nil {
 			return rb
 		} else {
 			rb.Problems = append(rb.Problems, "the journal could not be removed (the next Open or Recover removes it): "+err.Error())
@@ -247,11 +248,34 @@ func (r *Rewriter) restore(f *journalFile, original []byte) error {
 	return fsx.ReplaceFile(r.fs, f.Path, tmp, original, f.Mode)
 }
 
-// removeJournal removes a transaction's journal directory: the marker and
-// the journal first, so that a crash halfway leaves either a whole
-// journal or one without journal.json, which recovery removes.
+// retireJournal ends a transaction's journal: it renames the directory
+// to <txid>.done (every file new) or <txid>.undone (every file old) in one
+// atomic step, so that a crash or a failure afterwards leaves no doubt
+// about how the transaction ended, then removes it.
+func (r *Rewriter) retireJournal(dir string, end Outcome) error {
+	suffix := doneSuffix
+	if end != Completed && end != Applied {
+		suffix = undoneSuffix
+	}
+	retired := dir + suffix
+	if err := r.fs.Rename(dir, retired); err != nil {
+		return err
+	}
+	if err := r.fs.SyncDir(JournalDir); err != nil {
+		return err
+	}
+	return r.removeJournal(retired)
+}
+
+// The suffixes of a retired journal's directory.
+const (
+	doneSuffix   = ".done"
+	undoneSuffix = ".undone"
+)
+
+// removeJournal removes a journal directory and what it holds.
 func (r *Rewriter) removeJournal(dir string) error {
-	for _, name := range []string{committedName, journalName, journalName + ".tmp", originalsName} {
+	for _, name := range []string{journalName, committedName, journalName + ".tmp", originalsName} {
 		if err := r.fs.Remove(path.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -260,6 +284,17 @@ func (r *Rewriter) removeJournal(dir string) error {
 		return err
 	}
 	return r.fs.SyncDir(JournalDir)
+}
+
+// uncommit removes the commit marker of the journal in dir durably.
+func (r *Rewriter) uncommit(dir string) error {
+	if err := r.fs.Remove(path.Join(dir, committedName)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	return r.fs.SyncDir(dir)
 }
 
 // dirsOf returns the distinct directories of the files, sorted.
@@ -338,10 +373,23 @@ func (r *Rewriter) recoverLocked(ctx context.Context) ([]Recovery, error) {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		if !e.IsDir() || !validID(e.Name()) {
+		name := e.Name()
+		if !e.IsDir() {
 			continue
 		}
-		rec, err := r.recoverOne(path.Join(JournalDir, e.Name()), e.Name())
+		if id, end, ok := retired(name); ok {
+			// The transaction had ended; only the clean-up was cut short.
+			rec := Recovery{TxID: id, Found: "ended, journal not yet removed", Outcome: end}
+			if err := r.removeJournal(path.Join(JournalDir, name)); err != nil {
+				errs = append(errs, fmt.Errorf("rewrite: removing the journal %s: %w", name, err))
+			}
+			out = append(out, rec)
+			continue
+		}
+		if !validID(name) {
+			continue
+		}
+		rec, err := r.recoverOne(path.Join(JournalDir, name), name)
 		out = append(out, rec)
 		if err != nil {
 			errs = append(errs, err)
@@ -411,6 +459,9 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 		rec.Outcome = RolledBack
 		if committed {
 			rec.Notes = append(rec.Notes, "the transaction was marked committed but not every file had its new content; every file was put back to its old content")
+			if err := r.uncommit(dir); err != nil {
+				return rec, fmt.Errorf("rewrite: recovering %s: removing the commit marker: %w", txid, err)
+			}
 		}
 		for i := range j.Files {
 			f := &j.Files[i]
@@ -460,10 +511,22 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 			return rec, err
 		}
 	}
-	if err := r.removeJournal(dir); err != nil {
+	if err := r.retireJournal(dir, rec.Outcome); err != nil {
 		return rec, fmt.Errorf("rewrite: removing the journal %s: %w", dir, err)
 	}
 	return rec, nil
+}
+
+// retired reports whether name is a retired journal's directory, and how
+// its transaction ended.
+func retired(name string) (id string, end Outcome, ok bool) {
+	if id, ok := strings.CutSuffix(name, doneSuffix); ok && validID(id) {
+		return id, Completed, true
+	}
+	if id, ok := strings.CutSuffix(name, undoneSuffix); ok && validID(id) {
+		return id, RolledBack, true
+	}
+	return "", "", false
 }
 
 // fileState says what f.Path holds: its "old" content, its "new" one,

@@ -82,7 +82,9 @@ func (r *Result) OK() bool {
 type Rollback struct {
 	// Attempted says replacing failed and a rollback ran.
 	Attempted bool `json:"attempted"`
-	// Complete says every file has its old content again.
+	// Complete says every file has its old content again. The outcome is
+	// RolledBack only when, besides, nothing is left to clean up (no
+	// replacement file beside a target, no journal).
 	Complete bool `json:"complete"`
 	// Restored are the files that had their new content and got their old
 	// content back; Unrestored those that could not (the journal is kept

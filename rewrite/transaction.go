@@ -515,7 +515,7 @@ func (r *Rewriter) finish(res *Result, t *txn, auth Authorization) {
 		res.Problems = append(res.Problems, err.Error()+" (the journal is kept; the next Open or Recover appends the event)")
 		return
 	}
-	if err := r.removeJournal(t.dir); err != nil {
+	if err := r.retireJournal(t.dir, Applied); err != nil {
 		res.Problems = append(res.Problems, "the journal could not be removed (the next Open or Recover removes it): "+err.Error())
 	}
 }
@@ -524,7 +524,7 @@ func (r *Rewriter) finish(res *Result, t *txn, auth Authorization) {
 func (r *Rewriter) failed(res *Result, t *txn, rb Rollback) {
 	res.Rollback = rb
 	res.Outcome = RolledBack
-	if !rb.Complete {
+	if !rb.Complete || rb.Journal != "" {
 		res.Outcome = RollbackIncomplete
 	}
 	res.Validation = ValidationReport{Status: ValidationSkipped, Reason: "nothing was applied"}
