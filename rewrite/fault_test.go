@@ -17,18 +17,23 @@ import (
 	"github.com/codecortex/codecortex/structural"
 )
 
-// txnProject writes n text files in a few directories (modes alternating
-// 0644 and 0755) and returns the directory, the files' contents and the
-// host edits that rewrite every file.
-func txnProject(t testing.TB, n, lines int) (dir string, old, new map[string]string, edits []structural.Edit) {
+// txnProject writes n text files of the given lines in a few directories
+// of dir (modes alternating 0644 and 0755), every line ending in
+// old_value that a line number divisible by every ends, and returns the
+// files' contents before and after, and the host edits that turn one into
+// the other.
+func txnProject(t testing.TB, dir string, n, lines, every int) (old, new map[string]string, edits []structural.Edit) {
 	t.Helper()
-	dir = memTempDir(t)
 	old, new = map[string]string{}, map[string]string{}
 	for i := range n {
 		name := fmt.Sprintf("d%d/f%02d.txt", i%4, i)
 		var sb strings.Builder
 		for l := range lines {
-			fmt.Fprintf(&sb, "line %d of file %d: old_value\n", l, i)
+			end := "unchanged"
+			if l%every == 0 {
+				end = "old_value"
+			}
+			fmt.Fprintf(&sb, "line %d of file %d: %s\n", l, i, end)
 		}
 		src := sb.String()
 		old[name] = src
@@ -57,7 +62,7 @@ func txnProject(t testing.TB, n, lines int) (dir string, old, new map[string]str
 			t.Fatal(err)
 		}
 	}
-	return dir, old, new, edits
+	return old, new, edits
 }
 
 // treeState says whether every file of dir holds its old content ("old")
@@ -132,7 +137,8 @@ func TestFaultInjection(t *testing.T) {
 	}
 	trials := 0
 	for _, n := range sizes {
-		base, old, new, edits := txnProject(t, n, 4)
+		base := memTempDir(t)
+		old, new, edits := txnProject(t, base, n, 4, 1)
 		r0 := openTest(t, base, nil)
 		p, err := r0.PreviewEdits(ctx, "old_value to new_value", edits)
 		if err != nil {
@@ -245,10 +251,11 @@ func TestFaultInjection(t *testing.T) {
 // keeping file modes.
 func copyProject(t testing.TB, dir string) string {
 	t.Helper()
-	dst, err := os.MkdirTemp(memTempDir(t), "copy")
+	dst, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+"-copy-")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(dst) })
 	testtool.CopyTree(t, dir, dst)
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -102,6 +102,10 @@ func isTemp(name string) bool {
 	return len(name) > len(tempPrefix) && name[:len(tempPrefix)] == tempPrefix
 }
 
+// testHook, set only by tests, is told when a transaction begins and ends
+// replacing files.
+var testHook func(event string)
+
 // A txn is one transaction in progress.
 type txn struct {
 	doc     journalDoc
@@ -118,6 +122,10 @@ type txn struct {
 // contents beside their targets, then the renames, then the commit
 // marker. On failure it rolls back and says how far it got.
 func (r *Rewriter) writeTxn(ctx context.Context, t *txn) (rb Rollback, err error) {
+	if testHook != nil {
+		testHook("replace-begin")
+		defer testHook("replace-end")
+	}
 	if err = r.prepareTxn(t); err == nil {
 		err = r.commitTxn(ctx, t)
 	}
