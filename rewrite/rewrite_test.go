@@ -93,9 +93,15 @@ func openTest(t testing.TB, dir string, edit func(*Options)) *Rewriter {
 	return r
 }
 
+// fataler is what both testing.TB and *rapid.T offer.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // snapshot returns every file under dir outside .codecortex, by
 // slash-separated relative path.
-func snapshot(t testing.TB, dir string) map[string]string {
+func snapshot(t fataler, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
