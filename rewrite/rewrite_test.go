@@ -397,6 +397,17 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("%v: want a ChangedError for main.go, deleted", err)
 			}
 		}},
+		{name: "another apply in progress", want: ErrBusy, act: func(t *testing.T, s *refusalSetup) error {
+			mustPreview(t, s.r, s)
+			other := openTest(t, s.dir, nil)
+			release, err := other.lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			_, err = s.r.Apply(ctx, s.p.ID, alice)
+			return err
+		}},
 		{name: "damaged preview", want: ErrCorruptPreview, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			name := filepath.Join(s.dir, PreviewDir, s.p.ID+".json")
