@@ -131,7 +131,8 @@ type AffectedTest struct {
 // Risk combines the findings as independent chances, 1 - Π(1 - w): 0.15
 // per exported symbol touched, 0.05 per other symbol, 0.4 per exported
 // symbol removed, 0.15 per other symbol removed, and 0.1 per changed
-// non-test file with no test found beside it.
+// source file (of a language the syntax floor parses) that is no test and
+// has no test found beside it.
 type LocalImpact struct{}
 
 // LocalImpactName is the Analyzer of a [LocalImpact] report.
@@ -163,8 +164,9 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 			content = f.After
 		}
 		syms, err := definitions(f.Path, content)
+		code := !errors.Is(err, symbols.ErrUnsupported)
 		switch {
-		case errors.Is(err, symbols.ErrUnsupported):
+		case !code:
 			rep.Notes = append(rep.Notes, f.Path+": no symbols read (a language the syntax floor does not parse)")
 		case err != nil:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: no symbols read: %v", f.Path, err))
@@ -194,7 +196,7 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 			}
 		}
 		tests := testsBeside(root, f.Path)
-		if len(tests) == 0 && !isTestFile(path.Base(f.Path)) {
+		if len(tests) == 0 && code && !isTestFile(path.Base(f.Path)) {
 			untested++
 		}
 		for _, t := range tests {
@@ -220,7 +222,7 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 	rep.Risk = combine(weights)
 	rep.RiskReason = "1 - Π(1 - w) over " + strings.Join(why, ", ")
 	if len(why) == 0 {
-		rep.RiskReason = "no symbol touched and every changed file has tests beside it"
+		rep.RiskReason = "no symbol touched, and every changed source file has tests beside it"
 	}
 	rep.Structural = len(rep.Symbols) + len(rep.Removed)
 	rep.Inferred = len(rep.Tests)
