@@ -252,6 +252,8 @@ func TestRefusals(t *testing.T) {
 		// act makes the refused call.
 		act  func(t *testing.T, s *refusalSetup) error
 		want error
+		// apply says the refused call is an apply, which is audited.
+		apply bool
 		// also checks more of the error.
 		also func(t *testing.T, err error)
 	}{
@@ -274,6 +276,10 @@ func TestRefusals(t *testing.T) {
 		}},
 		{name: "template that does not parse", want: structural.ErrTemplate, act: func(t *testing.T, s *refusalSetup) error {
 			_, err := s.r.Preview(ctx, Request{Pattern: "api.OldAPI($X)", Template: "api.NewAPI($X", Language: "go"})
+			return err
+		}},
+		{name: "structural search disabled: no structural matches", opts: func(o *Options) { o.Structural.Disabled = true }, want: ErrNotStructural, act: func(t *testing.T, s *refusalSetup) error {
+			_, err := s.r.Preview(ctx, migration)
 			return err
 		}},
 		{name: "no match", want: ErrNoChanges, act: func(t *testing.T, s *refusalSetup) error {
@@ -324,7 +330,7 @@ func TestRefusals(t *testing.T) {
 			_, err := s.r.Preview(ctx, Request{Pattern: migration.Pattern, Template: migration.Template, Language: "go", Paths: []string{"link.go"}})
 			return err
 		}},
-		{name: "file replaced by a symlink after the preview", want: ErrUnsafePath, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "file replaced by a symlink after the preview", apply: true, want: ErrUnsafePath, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			target := filepath.Join(s.dir, "elsewhere.go")
 			if err := os.Rename(filepath.Join(s.dir, "main.go"), target); err != nil {
@@ -343,37 +349,37 @@ func TestRefusals(t *testing.T) {
 			_, err := s.r.Preview(ctx, migration)
 			return err
 		}},
-		{name: "expired preview", want: ErrExpired, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "expired preview", apply: true, want: ErrExpired, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			*s.now = s.now.Add(DefaultPreviewTTL)
 			_, err := s.r.Apply(ctx, s.p.ID, alice)
 			return err
 		}},
-		{name: "preview ttl from the options", opts: func(o *Options) { o.PreviewTTL = time.Minute }, want: ErrExpired, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "preview ttl from the options", opts: func(o *Options) { o.PreviewTTL = time.Minute }, apply: true, want: ErrExpired, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			*s.now = s.now.Add(time.Minute)
 			_, err := s.r.Apply(ctx, s.p.ID, alice)
 			return err
 		}},
-		{name: "unknown preview", want: ErrUnknownPreview, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "unknown preview", apply: true, want: ErrUnknownPreview, act: func(t *testing.T, s *refusalSetup) error {
 			_, err := s.r.Apply(ctx, "0123456789abcdef01234567", alice)
 			return err
 		}},
-		{name: "malformed preview id", want: ErrUnknownPreview, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "malformed preview id", apply: true, want: ErrUnknownPreview, act: func(t *testing.T, s *refusalSetup) error {
 			_, err := s.r.Apply(ctx, "../../etc/passwd", alice)
 			return err
 		}},
-		{name: "missing authorization", want: ErrUnauthorized, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "missing authorization", apply: true, want: ErrUnauthorized, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			_, err := s.r.Apply(ctx, s.p.ID, Authorization{Via: "test"})
 			return err
 		}},
-		{name: "allow_apply false", opts: func(o *Options) { o.DenyApply = true }, want: ErrApplyDisabled, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "allow_apply false", opts: func(o *Options) { o.DenyApply = true }, apply: true, want: ErrApplyDisabled, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			_, err := s.r.Apply(ctx, s.p.ID, alice)
 			return err
 		}},
-		{name: "file edited after the preview", want: ErrChanged, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "file edited after the preview", apply: true, want: ErrChanged, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			appendFile(t, filepath.Join(s.dir, "main.go"), "// edited\n")
 			_, err := s.r.Apply(ctx, s.p.ID, alice)
@@ -384,7 +390,7 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("%v: want a ChangedError for main.go", err)
 			}
 		}},
-		{name: "file deleted after the preview", want: ErrChanged, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "file deleted after the preview", apply: true, want: ErrChanged, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			if err := os.Remove(filepath.Join(s.dir, "main.go")); err != nil {
 				t.Fatal(err)
@@ -397,7 +403,7 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("%v: want a ChangedError for main.go, deleted", err)
 			}
 		}},
-		{name: "another apply in progress", want: ErrBusy, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "another apply in progress", apply: true, want: ErrBusy, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			other := openTest(t, s.dir, nil)
 			release, err := other.lock()
@@ -408,7 +414,7 @@ func TestRefusals(t *testing.T) {
 			_, err = s.r.Apply(ctx, s.p.ID, alice)
 			return err
 		}},
-		{name: "damaged preview", want: ErrCorruptPreview, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "damaged preview", apply: true, want: ErrCorruptPreview, act: func(t *testing.T, s *refusalSetup) error {
 			mustPreview(t, s.r, s)
 			name := filepath.Join(s.dir, PreviewDir, s.p.ID+".json")
 			b, err := os.ReadFile(name)
@@ -452,6 +458,16 @@ func TestRefusals(t *testing.T) {
 			}
 			if ents, _ := os.ReadDir(filepath.Join(dir, JournalDir)); len(ents) != 0 {
 				t.Errorf("journal left: %v", ents)
+			}
+			// A refused apply is audited as refused, with its reason.
+			evs, _, _ := r.Audit()
+			for _, ev := range evs {
+				if ev.Outcome != Refused || ev.Reason == "" {
+					t.Errorf("audit event %+v", ev)
+				}
+			}
+			if tt.apply && len(evs) != 1 {
+				t.Errorf("%d audit events of a refused apply, want 1", len(evs))
 			}
 		})
 	}
