@@ -48,14 +48,18 @@
 // synced, then a journal naming every file with its hashes and mode,
 // synced and renamed into place; only then is each new content written
 // beside its file and synced, and renamed over it; once every rename and
-// directory is synced, a commit marker is written. A process that dies at
-// any moment leaves a journal that the next [Open] (or [Rewriter.Recover],
-// cortex rewrite recover) resolves to all old contents or all new ones,
-// never a mix: a committed transaction whose files are all new is
-// finished, any other is rolled back from the saved originals. A file that
-// is neither its old nor its new content (edited after the crash) is left
-// alone and reported. Applies in one project exclude each other through
-// an advisory lock that the kernel releases when its holder dies.
+// directory is synced, a commit marker is written; a transaction that
+// ended is retired by renaming its journal (done or undone) before it is
+// removed. A process that dies at any moment leaves a journal that the
+// next [Open] (or [Rewriter.Recover], cortex rewrite recover) resolves to
+// all old contents or all new ones, never a mix: a committed transaction
+// whose files are all new is finished, any other is rolled back from the
+// saved originals. A file that is neither its old nor its new content
+// (edited after the crash) is left alone and reported, and its journal
+// kept under [UnresolvedDir]. Every recovery is audited. Applies in one
+// project exclude each other through an advisory lock that the kernel
+// releases when its holder dies; the file operations go through a small
+// internal interface that the tests fail one operation at a time.
 //
 // # Paths
 //

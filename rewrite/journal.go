@@ -27,10 +27,15 @@ import (
 //
 // Replacement files are written beside their targets, as
 // .cortex-rewrite-<txid>-<n>, only once journal.json is durable, and
-// renamed over the targets only then. So a crash at any moment leaves one
-// of: no journal.json (nothing in the tree was touched), journal.json
-// without committed (some targets may be new: recovery restores them all
-// to old), or committed (every target is new: recovery finishes).
+// renamed over the targets only then. A transaction that ended (applied,
+// or rolled back in full) has its directory renamed to <txid>.done or
+// <txid>.undone in one step before it is removed. So a crash at any
+// moment leaves one of: no journal.json (nothing in the tree was
+// touched), journal.json without committed (some targets may be new:
+// recovery restores them all to old), committed (every target is new:
+// recovery finishes, or restores all if one is not), or a retired
+// directory (the ending is known: recovery removes it). A rollback removes
+// the commit marker, durably, before it restores anything.
 const (
 	journalName   = "journal.json"
 	originalsName = "originals"
