@@ -18,7 +18,9 @@
 //     every rewritten file must still parse;
 //  3. the limits are enforced: files, matches and changed bytes, each a
 //     [*LimitError] naming the limit and the figure;
-//  4. the impact is estimated ([Impact]; [LocalImpact] by default);
+//  4. the impact is estimated ([Impact]; [LocalImpact] by default, which
+//     reads the changed files alone and says so; a host's own Impact, such
+//     as a project graph's, is checked by rewritetest.TestImpact);
 //  5. the preview is persisted under [PreviewDir] with the SHA-256 of every
 //     file it read, each file's unified diff and edits, the counts, the
 //     impact and its expiry;

@@ -17,6 +17,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/validation"
@@ -44,7 +45,9 @@ func (r *Rewriter) Preview(ctx context.Context, req Request) (*Preview, error) {
 }
 
 // PreviewEdits stores a preview of a host's own edits, as [Preview] does
-// for a pattern: every edit must lie in a regular file inside the root and
+// for a pattern: every edit's Path is a clean slash-separated path relative
+// to the root (Range may be left zero: it is computed), must lie in a
+// regular file inside the root and
 // still match its file (Old is what the file holds at its bytes), edits of
 // one file must not overlap, and a file of a language the syntax floor
 // parses must still parse after them (files of other languages are not
@@ -162,7 +165,11 @@ func (r *Rewriter) parseRequest(req Request) (Request, error) {
 		}
 		rel, err := r.root.Rel(p)
 		if err != nil {
-			return req, &PathError{Path: p, Reason: "escapes the project root", Err: err}
+			reason := "is not a valid path"
+			if errors.Is(err, contain.ErrEscape) {
+				reason = "escapes the project root"
+			}
+			return req, &PathError{Path: p, Reason: reason, Err: err}
 		}
 		paths = append(paths, rel)
 	}
@@ -559,7 +566,11 @@ func (r *Rewriter) refuse(id string, auth Authorization, err error) error {
 // other names with the old content). A missing file is fs.ErrNotExist.
 func (r *Rewriter) checkPath(p string) (fs.FileInfo, error) {
 	if _, err := r.root.Rel(p); err != nil {
-		return nil, &PathError{Path: p, Reason: "escapes the project root", Err: err}
+		reason := "is not a valid path"
+		if errors.Is(err, contain.ErrEscape) {
+			reason = "escapes the project root"
+		}
+		return nil, &PathError{Path: p, Reason: reason, Err: err}
 	}
 	if err := checkRel(p); err != nil {
 		return nil, &PathError{Path: p, Reason: "is not a clean path relative to the project root"}
