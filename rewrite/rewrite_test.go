@@ -312,6 +312,14 @@ func TestRefusals(t *testing.T) {
 			_, err := s.r.PreviewEdits(ctx, "escape", []structural.Edit{{Path: "../x.go", StartByte: 0, EndByte: 0, New: "x"}})
 			return err
 		}},
+		{name: "host edit of a missing file", want: ErrInvalidRequest, act: func(t *testing.T, s *refusalSetup) error {
+			_, err := s.r.PreviewEdits(ctx, "missing", []structural.Edit{{Path: "nothere.go", New: "package x\n"}})
+			return err
+		}},
+		{name: "host edits that no longer match", want: structural.ErrStaleEdit, act: func(t *testing.T, s *refusalSetup) error {
+			_, err := s.r.PreviewEdits(ctx, "stale", []structural.Edit{{Path: "main.go", StartByte: 0, EndByte: 7, Old: "pockage", New: "package"}})
+			return err
+		}},
 		{name: "symlinked file", want: ErrUnsafePath, act: func(t *testing.T, s *refusalSetup) error {
 			if err := os.Symlink("main.go", filepath.Join(s.dir, "link.go")); err != nil {
 				t.Fatal(err)

@@ -45,14 +45,14 @@ func (r *Rewriter) Preview(ctx context.Context, req Request) (*Preview, error) {
 }
 
 // PreviewEdits stores a preview of a host's own edits, as [Preview] does
-// for a pattern: every edit's Path is a clean slash-separated path relative
-// to the root (Range may be left zero: it is computed), must lie in a
-// regular file inside the root and
-// still match its file (Old is what the file holds at its bytes), edits of
-// one file must not overlap, and a file of a language the syntax floor
-// parses must still parse after them (files of other languages are not
-// checked, and the preview's notes say so). description is kept with the
-// preview. Steps 3 to 5 then run as for a pattern.
+// for a pattern. Every edit's Path is a clean slash-separated path
+// relative to the root, naming a regular file inside it; Old is what the
+// file holds at [StartByte, EndByte); Range may be left zero (it is
+// computed). Edits of one file must not overlap, and a file of a language
+// the syntax floor parses must still parse after them (files of other
+// languages are not checked, and the preview's notes say so).
+// description is kept with the preview. Steps 3 to 5 then run as for a
+// pattern.
 func (r *Rewriter) PreviewEdits(ctx context.Context, description string, edits []structural.Edit) (*Preview, error) {
 	edits, notes, err := r.checkHostEdits(ctx, edits)
 	if err != nil {
@@ -219,7 +219,9 @@ func (r *Rewriter) checkHostEdits(ctx context.Context, edits []structural.Edit) 
 	var parsable []structural.Edit
 	unchecked := map[string]bool{}
 	for _, e := range edits {
-		if _, err := r.checkPath(e.Path); err != nil {
+		if _, err := r.checkPath(e.Path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%w: %s does not exist (an edit changes a file that is there)", ErrInvalidRequest, e.Path)
+		} else if err != nil {
 			return nil, nil, err
 		}
 		if e.StartByte < 0 || e.EndByte < e.StartByte || len(e.Old) != e.EndByte-e.StartByte {
