@@ -8,6 +8,7 @@ import (
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/validation"
 )
@@ -112,4 +113,21 @@ func (p *Project) ValidationOptions() validation.Options {
 			Timeout: time.Duration(c.TimeoutSeconds) * time.Second, Format: c.Format})
 	}
 	return opts
+}
+
+// RewriteOptions returns the guarded rewrite's options: the structural
+// section's limits, preview lifetime and allow_apply, and the layers the
+// transaction reindexes and validates with.
+func (p *Project) RewriteOptions() rewrite.Options {
+	s := p.Config.Structural
+	return rewrite.Options{
+		Dir:        p.Root,
+		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
+		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,
+		DenyApply:  !s.AllowApply,
+		Structural: p.StructuralOptions(),
+		Index:      p.IndexOptions(),
+		Precision:  p.PrecisionOptions(),
+		Validation: p.ValidationOptions(),
+	}
 }

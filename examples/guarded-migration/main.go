@@ -48,12 +48,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	// The project's configuration, judged for trust, mapped onto the
-	// rewriter's options as the CLI maps it.
+	// rewriter's options (max_rewrite_*, preview_ttl_seconds, allow_apply,
+	// and the layers a rewrite refreshes and validates with). Impact is
+	// rewrite.LocalImpact unless the host passes its own.
 	p, err := codecortex.OpenProject(*dir, codecortex.ProjectOptions{})
 	if err != nil {
 		return err
 	}
-	r, err := rewrite.Open(rewriteOptions(p))
+	r, err := rewrite.Open(p.RewriteOptions())
 	if err != nil {
 		return err
 	}
@@ -89,26 +91,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		show(out, nv)
 	}
 	return nil
-}
-
-// rewriteOptions maps the structural section of the configuration
-// (max_rewrite_files, max_rewrite_matches, max_rewrite_bytes,
-// preview_ttl_seconds, allow_apply) and the layers a rewrite refreshes and
-// validates with onto rewrite.Options.
-func rewriteOptions(p *codecortex.Project) rewrite.Options {
-	s := p.Config.Structural
-	return rewrite.Options{
-		Dir:        p.Root,
-		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
-		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,
-		DenyApply:  !s.AllowApply,
-		Structural: p.StructuralOptions(),
-		Index:      p.IndexOptions(),
-		Precision:  p.PrecisionOptions(),
-		Validation: p.ValidationOptions(),
-		// Impact: nil is rewrite.LocalImpact; a host with a project graph
-		// passes its own rewrite.Impact here.
-	}
 }
 
 // appendLine returns the edit that appends line to the file name of the

@@ -75,27 +75,10 @@ func runRewrite(ctx context.Context, c *cmd, args []string) int {
 	return c.usageError(fmt.Errorf("unknown subcommand %q (want preview, show, apply or recover)", sub))
 }
 
-// rewriteOptions maps the project's configuration (structural.max_rewrite_*,
-// preview_ttl_seconds, allow_apply, and the layers a rewrite refreshes and
-// validates with) onto the rewriter's options.
-func rewriteOptions(p *project) rewrite.Options {
-	s := p.Config.Structural
-	return rewrite.Options{
-		Dir:        p.Root,
-		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
-		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,
-		DenyApply:  !s.AllowApply,
-		Structural: p.StructuralOptions(),
-		Index:      p.IndexOptions(),
-		Precision:  p.PrecisionOptions(),
-		Validation: p.ValidationOptions(),
-	}
-}
-
 // openRewriter opens the project's rewriter; the recovery of an
 // interrupted apply that Open did is reported on standard error.
 func (c *cmd) openRewriter(p *project, edit func(*rewrite.Options)) (*rewrite.Rewriter, error) {
-	opts := rewriteOptions(p)
+	opts := p.RewriteOptions()
 	if edit != nil {
 		edit(&opts)
 	}
@@ -444,7 +427,7 @@ func rewriteRecover(ctx context.Context, c *cmd) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	r, err := rewrite.Open(rewriteOptions(p))
+	r, err := rewrite.Open(p.RewriteOptions())
 	if err != nil {
 		return c.fail(err)
 	}
