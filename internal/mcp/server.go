@@ -20,6 +20,7 @@ import (
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
 	"github.com/codecortex/codecortex/memory"
+	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -101,6 +102,10 @@ type Server struct {
 	index      *index.Index
 	memory     *memory.Store
 	structural *structural.Provider
+
+	rwOnce sync.Once
+	rw     *rewrite.Rewriter
+	rwErr  error
 
 	histOnce sync.Once
 	hist     *history.Repo
@@ -225,6 +230,9 @@ func (s *Server) Close() error {
 	}
 	if s.hist != nil {
 		errs = append(errs, s.hist.Close())
+	}
+	if s.rw != nil {
+		errs = append(errs, s.rw.Close())
 	}
 	if s.memory != nil {
 		errs = append(errs, s.memory.Close())

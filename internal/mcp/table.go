@@ -3,8 +3,8 @@ package mcp
 // toolTable lists every tool the server offers, in the order tools/list
 // gives them. A row with mutates set is offered on the mutating surface
 // only; nothing else puts a tool there, so adding a state-changing tool is
-// one row here, and it can exist on no other surface. (The rewrite's
-// apply, when it lands, is one more such row: cortex_rewrite_apply.)
+// one row here, and it can exist on no other surface: cortex_rewrite_apply
+// is such a row.
 func toolTable() []toolDef {
 	return []toolDef{
 		{name: "cortex_ask", title: "Ask about the code", build: tool(answerAsk),
@@ -51,10 +51,24 @@ func toolTable() []toolDef {
 		{name: "cortex_recall", title: "Recall project memory", build: tool(answerRecall),
 			desc: "The team's recorded conventions, decisions, gotchas and failures about a path, a symbol or some words, best " +
 				"first, each with its confidence decayed by age (conventions never decay) and flagged stale when old."},
+		{name: "cortex_rewrite_preview", title: "Preview a structural rewrite", build: tool(answerRewritePreview),
+			desc: "Preview a migration by syntax: every outermost match of pattern in language becomes template. Nothing in the " +
+				"project changes: the preview (each file's unified diff and SHA-256, the counts, the impact, an expiry) is kept " +
+				"under .codecortex/rewrite and its id is returned. Limits (files, matches, changed bytes) and a template whose " +
+				"metavariables the pattern does not bind, or whose result does not parse, are refused with the reason. Applying " +
+				"it is cortex_rewrite_apply, on the mutating surface only."},
+		{name: "cortex_rewrite_show", title: "Show a rewrite preview", build: tool(answerRewriteShow),
+			desc: "A preview made earlier, by id: its diffs, counts, impact and expiry."},
 		{name: "cortex_remember", title: "Remember", build: tool(answerRemember), mutates: true,
 			desc: "Keep a convention, decision, gotcha or failure in the project's memory (.codecortex/memory, meant to be " +
 				"committed), about some paths and symbols or the whole project. The entry records the principal the server was " +
 				"started for as its author and leaves an audit line; its id derives from its content and time."},
+		{name: "cortex_rewrite_apply", title: "Apply a rewrite preview", build: tool(answerRewriteApply), mutates: true,
+			desc: "Apply a preview by id, as the principal the server was started for, if the configuration allows it " +
+				"(structural.allow_apply). Every file's hash is checked first: a file changed since the preview aborts the whole " +
+				"apply before anything is written. Files are replaced atomically with a journal; a failure restores every original. " +
+				"Then the changed files are reindexed, validation runs and the residual risk is reported. The result never hides " +
+				"a partial failure."},
 		{name: "cortex_validate", title: "Run validation", build: tool(answerValidate), mutates: true,
 			desc: "Run the project's validation commands now (the trusted configuration's validation.commands, or those " +
 				"detected: go build and go vet for a go.mod, tsc for a tsconfig.json) and return each command's outcome and " +

@@ -22,8 +22,9 @@ import (
 // readOnlyTools and mutatingTools are the surfaces' tool names.
 var (
 	readOnlyTools = []string{"cortex_ask", "cortex_definition", "cortex_deps", "cortex_docs", "cortex_doctor", "cortex_history",
-		"cortex_implementations", "cortex_recall", "cortex_references", "cortex_search", "cortex_structural_search", "cortex_symbols"}
-	mutatingOnly = []string{"cortex_remember", "cortex_validate"}
+		"cortex_implementations", "cortex_recall", "cortex_references", "cortex_rewrite_preview", "cortex_rewrite_show",
+		"cortex_search", "cortex_structural_search", "cortex_symbols"}
+	mutatingOnly = []string{"cortex_remember", "cortex_rewrite_apply", "cortex_validate"}
 )
 
 func toolNames(t *testing.T, s *Server, surface Surface) []string {
@@ -77,8 +78,11 @@ func TestSurfaces(t *testing.T) {
 			srv, _ := s.MCP(ReadOnly)
 			srv.AddTool(bt.tool, bt.handler) // unwrapped: no surface in the context
 			args := map[string]any{}
-			if bt.tool.Name == "cortex_remember" {
+			switch bt.tool.Name {
+			case "cortex_remember":
 				args = map[string]any{"type": "gotcha", "text": "never here"}
+			case "cortex_rewrite_apply":
+				args = map[string]any{"id": "abc123"}
 			}
 			res := call(t, connectServer(t, srv), bt.tool.Name, args)
 			if !res.IsError || !strings.Contains(text(res), "mutating surface") {

@@ -14,8 +14,9 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const READ_ONLY = ['cortex_ask', 'cortex_definition', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
-  'cortex_implementations', 'cortex_recall', 'cortex_references', 'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
-const MUTATING = ['cortex_remember', 'cortex_validate'];
+  'cortex_implementations', 'cortex_recall', 'cortex_references', 'cortex_rewrite_preview', 'cortex_rewrite_show',
+  'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
+const MUTATING = ['cortex_remember', 'cortex_rewrite_apply', 'cortex_validate'];
 
 // Arguments that every read-only tool answers on the fixture repository.
 const CALLS = {
@@ -31,6 +32,8 @@ const CALLS = {
   cortex_doctor: {},
   cortex_history: { path: 'cart/cart.go', start_line: 1 },
   cortex_recall: { query: 'cart' },
+  cortex_rewrite_preview: { pattern: '$S.Add($X)', template: '$S.Put($X)', language: 'go' },
+  cortex_rewrite_show: { id: 'ffffffffffffffffffffffff' }, // an error: no such preview
 };
 
 let failed = false;
@@ -119,7 +122,8 @@ async function main() {
       }
       seen.push(textOf(res), JSON.stringify(res.structuredContent || {}));
       if (res.isError) {
-        check(name === 'cortex_implementations' && /scip-go/.test(textOf(res)), `${name}: a tool error with guidance`, textOf(res));
+        check((name === 'cortex_implementations' && /scip-go/.test(textOf(res))) ||
+          (name === 'cortex_rewrite_show' && /preview/.test(textOf(res))), `${name}: a tool error with guidance`, textOf(res));
         continue;
       }
       let parsed;
