@@ -34,6 +34,7 @@ type Config struct {
 	PrecisionIndex PrecisionConfig      `json:"precision_index"`
 	DependencyDocs DependencyDocsConfig `json:"dependency_docs"`
 	Structural     StructuralConfig     `json:"structural"`
+	Validation     ValidationConfig     `json:"validation"`
 }
 
 // PrecisionConfig configures the precision layer.
@@ -81,7 +82,43 @@ type StructuralConfig struct {
 	AllowApply        bool    `json:"allow_apply"`
 }
 
-// Default returns the configuration of a project without a config file, as
+// ValidationConfig configures the validation runs (cortex validate).
+type ValidationConfig struct {
+	// Commands are the runs, in order; empty means the defaults detected
+	// for the project's ecosystems (go build and go vet for a Go module,
+	// tsc --noEmit where a tsconfig.json and a tsc outside the project
+	// exist). A command named here runs only once the configuration is
+	// trusted.
+	Commands []ValidationCommand `json:"commands"`
+}
+
+// A ValidationCommand is one validation run: an argument vector, never a
+// shell string.
+type ValidationCommand struct {
+	Name string   `json:"name"`
+	Argv []string `json:"argv"`
+	// TimeoutSeconds bounds the run; 0 means ten minutes.
+	TimeoutSeconds int `json:"timeout_seconds"`
+	// Format says how to read the output: "go", "go-test-json", "tsc", or
+	// "" for what the program implies.
+	Format string `json:"format"`
+}
+
+// UnmarshalJSON decodes a command strictly: an unknown key is an error,
+// so a misspelt one is reported rather than ignored.
+func (c *ValidationCommand) UnmarshalJSON(data []byte) error {
+	type plain ValidationCommand
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var v plain
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("commands: %s", brief(err))
+	}
+	*c = ValidationCommand(v)
+	return nil
+}
+
+// DefaultConfig returns the configuration of a project without a config file, as
 // the specification gives it.
 func DefaultConfig() Config {
 	return Config{
@@ -96,6 +133,7 @@ func DefaultConfig() Config {
 			CacheTTLSeconds:       86400,
 			ServeStaleWhenOffline: true,
 		},
+		Validation: ValidationConfig{Commands: []ValidationCommand{}},
 		Structural: StructuralConfig{
 			Enabled:           true,
 			MaxRewriteFiles:   50,
@@ -195,9 +233,12 @@ var sections = []section{
 	{"structural", func(raw json.RawMessage, c *Config) ([]string, error) {
 		return decodeSection(raw, &c.Structural)
 	}},
+	{"validation", func(raw json.RawMessage, c *Config) ([]string, error) {
+		return decodeSection(raw, &c.Validation)
+	}},
 }
 
-// Parse decodes a configuration file's content. Each section is decoded on
+// ParseConfig decodes a configuration file's content. Each section is decoded on
 // its own: one that is malformed (not an object, null, a value of the wrong
 // type, a number out of range, a value its Validate rejects) leaves that
 // section at its defaults and adds an Error diagnostic, while the other
@@ -369,6 +410,7 @@ func (c Config) Validate() error {
 		{"precision_index", c.PrecisionIndex.Validate()},
 		{"dependency_docs", c.DependencyDocs.Validate()},
 		{"structural", c.Structural.Validate()},
+		{"validation", c.Validation.Validate()},
 	} {
 		if s.err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", s.name, s.err))
@@ -441,6 +483,40 @@ func (d DependencyDocsConfig) Validate() error {
 }
 
 func (s *StructuralConfig) normalize() {}
+
+func (v *ValidationConfig) normalize() {
+	if v.Commands == nil {
+		v.Commands = []ValidationCommand{}
+	}
+}
+
+// Validate checks the validation section: every command has a name, an
+// argv without empty or NUL-bearing arguments, a timeout within
+// 0..MaxTTLSeconds and a known format.
+func (v ValidationConfig) Validate() error {
+	for i, c := range v.Commands {
+		if strings.TrimSpace(c.Name) == "" {
+			return fmt.Errorf("commands[%d]: a name is required", i)
+		}
+		if len(c.Argv) == 0 {
+			return fmt.Errorf("commands[%d]: argv is empty", i)
+		}
+		for j, a := range c.Argv {
+			if a == "" || strings.ContainsRune(a, 0) {
+				return fmt.Errorf("commands[%d].argv[%d]: empty or contains a NUL byte", i, j)
+			}
+		}
+		if c.TimeoutSeconds < 0 || c.TimeoutSeconds > MaxTTLSeconds {
+			return fmt.Errorf("commands[%d].timeout_seconds: %d is outside 0..%d", i, c.TimeoutSeconds, MaxTTLSeconds)
+		}
+		switch c.Format {
+		case "", "go", "go-test-json", "tsc":
+		default:
+			return fmt.Errorf("commands[%d].format: %q is not go, go-test-json or tsc", i, c.Format)
+		}
+	}
+	return nil
+}
 
 // Validate checks the structural section: a command, when set, is a
 // non-empty string without NUL bytes; every limit is at least 1;

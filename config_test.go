@@ -120,7 +120,18 @@ func TestParse(t *testing.T) {
 				PrecisionIndex: PrecisionConfig{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
 				DependencyDocs: DependencyDocsConfig{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
 				Structural:     StructuralConfig{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
+				Validation:     ValidationConfig{Commands: []ValidationCommand{}},
 			}, nil},
+		{"validation commands", `{"validation": {"commands": [{"name": "unit", "argv": ["go", "test", "-json", "./..."], "timeout_seconds": 300, "format": "go-test-json"}]}}`,
+			with(func(c *Config) {
+				c.Validation.Commands = []ValidationCommand{{Name: "unit", Argv: []string{"go", "test", "-json", "./..."}, TimeoutSeconds: 300, Format: "go-test-json"}}
+			}), nil},
+		{"validation command with an unknown key", `{"validation": {"commands": [{"name": "unit", "argv": ["go"], "timeout": 3}]}` + other + `}`, with(otherApplied),
+			[]diag{{SeverityError, "validation", "unknown field"}}},
+		{"validation command without argv", `{"validation": {"commands": [{"name": "unit"}]}` + other + `}`, with(otherApplied),
+			[]diag{{SeverityError, "validation", "argv is empty"}}},
+		{"validation command with a bad format", `{"validation": {"commands": [{"name": "u", "argv": ["x"], "format": "junit"}]}` + other + `}`, with(otherApplied),
+			[]diag{{SeverityError, "validation", "format"}}},
 		{"null fields mean defaults", `{"precision_index": {"generator_command": null, "enabled": null}, "structural": {"command": null}}`, def, nil},
 
 		// Malformed sections fall back, others apply.

@@ -10,14 +10,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/validation"
 )
 
 // Options tunes [Open]. The zero value composes every layer the project's
@@ -46,6 +50,9 @@ type Options struct {
 	// Progress receives one line when a long task starts and ends (an index
 	// generation); nil discards them.
 	Progress func(string)
+	// Author is who the host's user is, for the memories they remember;
+	// empty leaves it to each call.
+	Author string
 }
 
 // DefaultBudget is the packed context's token budget when neither the
@@ -63,6 +70,10 @@ type Engine struct {
 	providers map[route.Layer]evidence.Provider
 	closers   []func() error
 	root      *contain.Root
+
+	memory    *memory.Store
+	scip      *precision.Provider
+	indexOpts index.Options
 
 	mu       sync.Mutex
 	declared *declaredDeps
@@ -111,9 +122,22 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	}
 	local := index.NewProvider(iopts)
 	e.closers = append(e.closers, local.Close)
+	e.indexOpts, e.scip = iopts, scip
 	e.providers[route.LocalIndex] = local
 	e.providers[route.Manifests] = p.ManifestProvider()
 	e.providers[route.DependencyDocs] = p.DocsProvider()
+	e.providers[route.History] = history.New(p.HistoryOptions())
+	mem, err := memory.Open(p.MemoryOptions(opts.Author))
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	e.memory = mem
+	e.closers = append(e.closers, mem.Close)
+	e.providers[route.Memory] = mem
+	// Validation answers from the results of the last run: a question
+	// never runs the project's checks (cortex validate does).
+	e.providers[route.Validation] = validation.New(p.ValidationOptions())
 
 	for l, prov := range opts.Providers {
 		if prov == nil {
@@ -123,6 +147,22 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 		e.providers[l] = prov
 	}
 	return e, nil
+}
+
+// Refresh brings the engine's indexes up to date with no time bound: the
+// local index reads every changed file (a question gives it a budget, and
+// what does not fit is answered as partial), and the precision index is
+// loaded. A host calls it before a batch of questions, or in the
+// background after Open; questions need not wait for it.
+func (e *Engine) Refresh(ctx context.Context) error {
+	ix, err := index.Open(e.indexOpts)
+	if err != nil {
+		return err
+	}
+	_, err = ix.Update(ctx)
+	err = errors.Join(err, ix.Close())
+	e.scip.Status(ctx)
+	return err
 }
 
 // Project returns the project the engine answers about.
@@ -204,10 +244,24 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	plan := route.Route(route.Request{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
-		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent,
-		Declared: e.declaredNames()})
+	req := route.Request{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
+		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent}
+	plan := route.Route(req)
+	switch plan.Intent {
+	case route.IntentDependencyAPI, route.IntentMigration, route.IntentVersion:
+		// Only a question about dependencies needs to know which the
+		// project declares (reading every manifest and lockfile of a large
+		// tree costs tens of milliseconds): route it again knowing them.
+		req.Declared = e.declaredNames()
+		plan = route.Route(req)
+	}
 	query := queryFor(q, plan)
+	if query.Path != "" && query.Line > 0 && query.Symbol == "" {
+		// The name written at the position, for the layers that answer by
+		// name (the local index) when no index resolves the position; the
+		// precision layer still answers by position first.
+		query.Symbol = e.identifierAt(query.Path, query.Line, query.Column)
+	}
 	var providers []evidence.Provider
 	for _, l := range plan.Layers() {
 		if p, ok := e.providers[l]; ok {
@@ -219,6 +273,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	if plan.Intent == route.IntentCallers {
 		// A declaration is among a symbol's references, not its callers.
 		recs = precision.WithoutDeclarations(recs)
+	}
+	if e.memory != nil && plan.Intent != route.IntentMemory {
+		// What the team wrote down about the places the answer cites.
+		if attached, err := e.memory.Attach(ctx, recs); err == nil {
+			recs = append(recs, attached...)
+		}
 	}
 	ranked := evidence.Rank(evidence.Fuse(recs))
 	budget := q.Budget
@@ -243,7 +303,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 func queryFor(q Question, plan route.Plan) evidence.Query {
 	query := evidence.Query{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
 		Symbol: q.Symbol, Pattern: plan.Pattern, Language: plan.Language}
-	if query.Symbol == "" && query.Path == "" && len(plan.Names) > 0 {
+	switch {
+	case query.Symbol != "" || query.Path != "":
+	case (plan.Intent == route.IntentVersion || plan.Intent == route.IntentDependencyAPI) && len(plan.Dependencies) > 0:
+		// A question about a dependency names it: "ecosystem:name".
+		query.Symbol = plan.Dependencies[0]
+	case len(plan.Names) > 0:
 		query.Symbol = plan.Names[0].Text
 	}
 	switch plan.Intent {
@@ -261,8 +326,55 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 		query.Kinds = []evidence.Kind{evidence.Documentation, evidence.Import}
 	case route.IntentHistory:
 		query.Kinds = []evidence.Kind{evidence.GitHistory}
+		if query.Path == "" && len(plan.Files) > 0 {
+			query.Path = plan.Files[0]
+		}
+	case route.IntentMemory:
+		query.Kinds = []evidence.Kind{evidence.Memory}
+	case route.IntentValidation:
+		query.Kinds = []evidence.Kind{evidence.Validation}
 	}
 	return query
+}
+
+// maxIdentifierFile bounds the file identifierAt reads.
+const maxIdentifierFile = 4 << 20
+
+// identifierAt returns the identifier written at a one-based line and
+// code-point column of a file in the project, or "" when there is none.
+func (e *Engine) identifierAt(p string, line, col int) string {
+	fi, err := e.root.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIdentifierFile {
+		return ""
+	}
+	src, err := e.root.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	lines := strings.SplitN(string(src), "\n", line+1)
+	if line > len(lines) {
+		return ""
+	}
+	runes := []rune(strings.TrimRight(lines[line-1], "\r"))
+	at := col - 1
+	if at < 0 || at >= len(runes) || !isIdentRune(runes[at]) {
+		return ""
+	}
+	start, end := at, at
+	for start > 0 && isIdentRune(runes[start-1]) {
+		start--
+	}
+	for end < len(runes) && isIdentRune(runes[end]) {
+		end++
+	}
+	if unicode.IsDigit(runes[start]) {
+		return ""
+	}
+	return string(runes[start:end])
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // freshness reads the providers' reports: which answered from a stale

@@ -13,6 +13,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -112,7 +113,7 @@ func TestAskReferencesAndVersions(t *testing.T) {
 	}
 	var calls int
 	for _, r := range ans.Records {
-		if r.Kind == evidence.Reference && r.Path == "main.go" {
+		if r.Kind == evidence.Reference && r.Path == "main.go" && r.Trust == trust.Exact {
 			calls++
 		}
 	}
@@ -228,4 +229,75 @@ type providerFunc struct {
 func (p providerFunc) Name() string { return p.name }
 func (p providerFunc) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	return p.fn(ctx, q)
+}
+
+// "What changed?" is answered by git history, and the memories whose scope
+// covers a cited location come with the answer.
+func TestAskHistoryAndMemory(t *testing.T) {
+	dir := shopProject(t)
+	git := testtool.Require(t, "git", "apt-get install git")
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", "go.mod", "cart", "main.go")
+	gitRun("commit", "-q", "-m", "Add the cart (#42)")
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+
+	e := openEngine(t, dir, Options{Author: "ada"})
+	ans, err := e.Ask(context.Background(), Question{Text: "what changed?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changed, commits bool
+	for _, r := range ans.Records {
+		if r.Kind != evidence.GitHistory {
+			t.Errorf("a history question got %s evidence: %s", r.Kind, r.Location())
+		}
+		changed = changed || r.Path == "main.go"
+		commits = commits || r.Metadata.Attributes["pr"] == "42"
+	}
+	if !changed || !commits {
+		t.Errorf("what changed: main.go %v, the commit of #42 %v: %v (reports %+v)", changed, commits, ans.Records, ans.Reports)
+	}
+
+	store, err := memory.Open(memory.Options{Dir: dir, Author: "ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.Remember(context.Background(), memory.Entry{Type: memory.Gotcha, Text: "Add does not deduplicate items",
+		Scope: memory.Scope{Paths: []string{"cart/cart.go"}}}); err != nil {
+		t.Fatal(err)
+	}
+	ans, err = e.Ask(context.Background(), Question{Text: "where is Cart.Add defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attached bool
+	for _, r := range ans.Records {
+		attached = attached || (r.Kind == evidence.Memory && strings.Contains(r.Metadata.Excerpt, "deduplicate"))
+	}
+	if !attached {
+		t.Errorf("the memory about cart/cart.go is not attached: %v", ans.Records)
+	}
+}
+
+// A position with no precision index is answered by the name written there.
+func TestAskPositionWithoutIndex(t *testing.T) {
+	dir := shopProject(t)
+	os.Remove(filepath.Join(dir, "index.scip"))
+	e := openEngine(t, dir, Options{})
+	ans, err := e.Ask(context.Background(), Question{Path: "main.go", Line: 7, Column: 4, Intent: route.IntentDefinition})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Query.Symbol != "Add" || len(ans.Records) == 0 || ans.Records[0].Location() != "cart/cart.go:7:16-7:19" {
+		t.Errorf("query %+v, records %v", ans.Query, ans.Records)
+	}
 }

@@ -4,9 +4,13 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/validation"
 )
 
 // The project's configuration, mapped onto each layer's public options.
@@ -86,4 +90,44 @@ func (p *Project) DocsOptions() depdocs.DocsOptions {
 // it from the configured provider, or a report of why there is none.
 func (p *Project) DocsProvider() *depdocs.DocsEvidence {
 	return &depdocs.DocsEvidence{Dir: p.Root, Docs: depdocs.NewDocs(p.DocsOptions())}
+}
+
+// HistoryOptions returns the git history layer's options.
+func (p *Project) HistoryOptions() history.Options {
+	return history.Options{Dir: p.Root}
+}
+
+// MemoryOptions returns the project and team memory's options; author is
+// who remembers (the user, as the host knows them).
+func (p *Project) MemoryOptions(author string) memory.Options {
+	return memory.Options{Dir: p.Root, Author: author}
+}
+
+// ValidationOptions returns the validation runs' options: the configured
+// commands (only once the configuration is trusted), or the defaults
+// detected for the project's ecosystems.
+func (p *Project) ValidationOptions() validation.Options {
+	opts := validation.Options{Dir: p.Root}
+	for _, c := range p.Config.Validation.Commands {
+		opts.Commands = append(opts.Commands, validation.Command{Name: c.Name, Argv: c.Argv,
+			Timeout: time.Duration(c.TimeoutSeconds) * time.Second, Format: c.Format})
+	}
+	return opts
+}
+
+// RewriteOptions returns the guarded rewrite's options: the structural
+// section's limits, preview lifetime and allow_apply, and the layers the
+// transaction reindexes and validates with.
+func (p *Project) RewriteOptions() rewrite.Options {
+	s := p.Config.Structural
+	return rewrite.Options{
+		Dir:        p.Root,
+		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
+		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,
+		DenyApply:  !s.AllowApply,
+		Structural: p.StructuralOptions(),
+		Index:      p.IndexOptions(),
+		Precision:  p.PrecisionOptions(),
+		Validation: p.ValidationOptions(),
+	}
 }

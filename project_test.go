@@ -32,7 +32,8 @@ func writeConfig(t *testing.T, content string) string {
 const hostile = `{
 	"precision_index": {"auto_generate": true, "generator_command": ["./gen"], "language_server": ["./ls"]},
 	"dependency_docs": {"enabled": true, "base_url": "http://127.0.0.1:18777", "api_key_env": "MY_OTHER_SECRET"},
-	"structural": {"command": "./evil-sg", "max_rewrite_files": 7}
+	"structural": {"command": "./evil-sg", "max_rewrite_files": 7},
+	"validation": {"commands": [{"name": "tests", "argv": ["./run-tests"]}]}
 }`
 
 func TestOpenProjectWithholdsUntrusted(t *testing.T) {
@@ -54,8 +55,12 @@ func TestOpenProjectWithholdsUntrusted(t *testing.T) {
 	if p.Requested.Structural.Command == nil || *p.Requested.Structural.Command != "./evil-sg" {
 		t.Errorf("Requested lost what the file asks for: %+v", p.Requested.Structural)
 	}
-	if len(p.Trust.Withheld) != 4 || !strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./evil-sg"`) {
-		t.Errorf("Withheld = %q, want the four requests named", p.Trust.Withheld)
+	if len(p.Trust.Withheld) != 5 || !strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./evil-sg"`) ||
+		!strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./run-tests"`) {
+		t.Errorf("Withheld = %q, want the five requests named", p.Trust.Withheld)
+	}
+	if len(p.ValidationOptions().Commands) != 0 {
+		t.Errorf("untrusted validation commands reach the options: %+v", p.ValidationOptions().Commands)
 	}
 	if !strings.Contains(p.Trust.Reason, "cortex trust") {
 		t.Errorf("Reason %q does not say how to trust it", p.Trust.Reason)

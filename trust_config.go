@@ -242,6 +242,9 @@ func needsTrust(cfg Config) []string {
 	if c := cfg.Structural.Command; c != nil {
 		out = append(out, "structural.command runs "+argv([]string{*c})+" as the structural engine")
 	}
+	for _, c := range cfg.Validation.Commands {
+		out = append(out, "validation.commands runs "+argv(c.Argv)+" when you ask to validate")
+	}
 	d := cfg.DependencyDocs
 	if d.Enabled {
 		base := d.BaseURL
@@ -256,13 +259,15 @@ func needsTrust(cfg Config) []string {
 }
 
 // withhold returns cfg without what needs trust: no index generation, the
-// default language server, the built-in structural engine, and the
-// documentation section at its defaults (disabled).
+// default language server, the built-in structural engine, the default
+// validation runs, and the documentation section at its defaults
+// (disabled).
 func withhold(cfg Config) Config {
 	def := DefaultConfig()
 	cfg.PrecisionIndex.AutoGenerate = false
 	cfg.PrecisionIndex.LanguageServer = def.PrecisionIndex.LanguageServer
 	cfg.Structural.Command = nil
+	cfg.Validation.Commands = def.Validation.Commands
 	cfg.DependencyDocs.Enabled = false
 	cfg.DependencyDocs.BaseURL = def.DependencyDocs.BaseURL
 	cfg.DependencyDocs.APIKeyEnv = def.DependencyDocs.APIKeyEnv

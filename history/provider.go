@@ -377,7 +377,7 @@ func (p *Provider) changeRecord(repo *Repo, cs *ChangeSet, c *Change) evidence.R
 	} else {
 		ex += fmt.Sprintf(", +%d -%d", c.Added, c.Deleted)
 	}
-	r := base(0.9, attrs, ex)
+	r := base(0.95, attrs, ex) // a change in the work tree answers "what changed" before any commit
 	if c.Status != Deleted && repo.exists(c.Path) {
 		r.Path, r.StartLine, r.StartColumn, r.EndLine, r.EndColumn = c.Path, 1, 1, 1, 1
 	}

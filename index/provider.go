@@ -12,6 +12,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -226,6 +227,11 @@ func (g *gatherer) definition(d *Definition) (evidence.Record, bool) {
 		conf = confFold
 	case "name":
 		conf = confName
+	}
+	if d.Kind == symbols.Field {
+		// A name asked about is more often a function or a type than a
+		// field that shares it.
+		conf -= 0.1
 	}
 	attrs := map[string]string{"kind": string(d.Kind), "language": d.Language, "match": d.Match}
 	for k, v := range map[string]string{"package": d.Package, "container": d.Container, "signature": d.Signature} {

@@ -91,8 +91,9 @@ func loadFile(b *testing.B, p, root string) *Index {
 	return ix
 }
 
-// BenchmarkLargeIndex measures load time and live heap, 10,000 definition
-// lookups at reference positions, and staleness over every document.
+// BenchmarkLargeIndex measures load time and live heap, the same from a
+// snapshot and the cost of writing one, 10,000 definition lookups at
+// reference positions, and staleness over every document.
 func BenchmarkLargeIndex(b *testing.B) {
 	p, root := benchIndex(b)
 	b.Run("load", func(b *testing.B) {
@@ -112,6 +113,7 @@ func BenchmarkLargeIndex(b *testing.B) {
 		runtime.KeepAlive(ix)
 	})
 	ix := loadFile(b, p, root)
+	benchSnapshot(b, ix, p, root)
 	// 10,000 reference positions spread over the index, as one-based code
 	// points (the cache of source text is warmed by the first round).
 	type pos struct {
@@ -150,6 +152,75 @@ func BenchmarkLargeIndex(b *testing.B) {
 			fr.check()
 		}
 		b.ReportMetric(float64(len(fr.abs)), "docs")
+	})
+}
+
+// benchSnapshot measures what a process that finds the snapshot of the
+// index pays instead of parsing it (sample the index for the key, read the
+// snapshot, check and decode it, rebuild the tables), and what the process
+// that parses it pays more to write it.
+func benchSnapshot(b *testing.B, ix *Index, p, root string) {
+	snap := filepath.Join(b.TempDir(), "index.snap")
+	key := func() snapshotKey {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			b.Fatal(err)
+		}
+		k, err := indexKey(f, fi, "index.scip")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return k
+	}
+	if err := os.WriteFile(snap, encodeSnapshot(ix, key()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("snapshot-write", func(b *testing.B) {
+		var size int
+		for b.Loop() {
+			data := encodeSnapshot(ix, key())
+			size = len(data)
+			if err := os.WriteFile(snap, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(size)/(1<<20), "snapshot-MB")
+	})
+	b.Run("snapshot-read", func(b *testing.B) {
+		var got *Index
+		heap := func() float64 {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			return float64(ms.HeapAlloc) / (1 << 20)
+		}
+		heap0 := heap()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			f, err := os.Open(snap)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fi, err := f.Stat()
+			if err != nil {
+				b.Fatal(err)
+			}
+			got, err = readSnapshot(f, fi.Size(), key())
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			got.src = os.DirFS(root)
+		}
+		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		// The index read last, beside the parsed one the benchmark keeps.
+		b.ReportMetric(heap()-heap0, "live-heap-MB")
+		runtime.KeepAlive(got)
 	})
 }
 

@@ -54,6 +54,25 @@
 // dropped, counted and never served. A corrupt index never panics the
 // loader (see FuzzLoad).
 //
+// # Snapshots
+//
+// Parsing a large index takes a large share of a short-lived process, so
+// the first [Provider] to load an index writes a snapshot of what it loaded
+// under [SnapshotDir] (with a .gitignore that ignores it), and a later
+// process reads the snapshot instead: a flat, checksummed file of the
+// loaded tables, read in one pass. A snapshot is used only for the very
+// file it was written for — the same index path, size, modification time
+// and digest of its first and last 64 KiB — and by the same build of this
+// package; otherwise the index is parsed and the snapshot rewritten.
+// Snapshots are written to a temporary file and renamed, so a reader never
+// sees part of one and concurrent processes may race to write one. A
+// snapshot is outside input: every length, index, range and order in it is
+// checked, and one that is damaged or fails its checksum is parsed around
+// and rewritten, never served (see FuzzSnapshot). The answers are the same
+// either way; [Status] says which way the index was read, and
+// [Options.NoSnapshot] turns snapshots off. Staleness is checked on every
+// request whichever way the index was read.
+//
 // # Freshness
 //
 // Every served document is stat-ed on every request, never sampled and never

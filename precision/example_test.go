@@ -95,6 +95,25 @@ func ExampleProvider() {
 	// reference m.go:5:9-5:14 exact true false
 }
 
+// The first process to load an index writes its snapshot under
+// SnapshotDir; a later one (here, a new provider) reads the snapshot
+// instead of parsing the index, and answers the same.
+func ExampleSnapshotDir() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	for range 2 {
+		p := precision.New(precision.Options{Dir: dir})
+		resp, _ := p.Gather(context.Background(), evidence.Query{Symbol: "Hello",
+			Kinds: []evidence.Kind{evidence.Definition}})
+		fmt.Println(resp.Records[0].Location(), "—", p.Status(context.Background()).Snapshot)
+		p.Close()
+	}
+	// Output:
+	// m.go:3:14-3:19 — parsed the index (no snapshot yet); wrote the snapshot .codecortex/precision/cache/index.scip-3eaff6260be4ef5c.snap
+	// m.go:3:14-3:19 — read from the snapshot .codecortex/precision/cache/index.scip-3eaff6260be4ef5c.snap
+}
+
 // WithoutDeclarations is the reference answer without the declaration, as
 // `gopls references` gives it without -d.
 func ExampleWithoutDeclarations() {

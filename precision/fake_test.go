@@ -21,8 +21,8 @@ const fakeServerEnv = "CODECORTEX_FAKE_LSP"
 
 // The test binary is also the fake programs the tests run through
 // safeexec: a language server (with fakeServerEnv set), an index generator
-// (fakeGenerator) and a process that asks a precision question
-// (fakeQuery).
+// (fakeGenerator), a process that asks a precision question (fakeQuery)
+// and one that loads a project and prints its answers (fakeSnapshot).
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(fakeServerEnv); mode != "" {
 		os.Exit(fakeServer(mode, os.Stdin, os.Stdout))
@@ -33,6 +33,8 @@ func TestMain(m *testing.M) {
 			os.Exit(fakeGenerate(os.Args[2:]))
 		case fakeQuery:
 			os.Exit(fakeAsk(os.Args[2:]))
+		case fakeSnapshot:
+			os.Exit(fakeSnapshotLoad(os.Args[2:]))
 		}
 	}
 	os.Exit(m.Run())
@@ -41,6 +43,7 @@ func TestMain(m *testing.M) {
 const (
 	fakeGenerator = "fake-generator"
 	fakeQuery     = "fake-query"
+	fakeSnapshot  = "fake-snapshot"
 )
 
 // fakeGenerate copies args[0] to args[1] slowly, in two halves with a

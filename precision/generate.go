@@ -137,6 +137,12 @@ func (p *Provider) runAndInstall(ctx context.Context, exe string, args []string,
 		return &evidence.UnavailableError{Reason: "generated index is unusable", Err: err,
 			Guidance: "run it by hand to see why: " + strings.Join(argv, " ")}
 	}
+	// The snapshot's key comes from the generated file itself, which the
+	// rename keeps, so the load after it reads the snapshot.
+	key, keyErr := snapshotKey{}, errors.New("snapshots are off")
+	if !p.opts.NoSnapshot {
+		key, keyErr = indexKey(f, fi, rel)
+	}
 	// The manifest first: it describes the new index by size and time,
 	// which the rename keeps, so a reader of the old index ignores it and
 	// a reader of the new one finds it.
@@ -145,6 +151,9 @@ func (p *Provider) runAndInstall(ctx context.Context, exe string, args []string,
 	}
 	if err := os.Rename(tmpAbs, abs); err != nil {
 		return &evidence.UnavailableError{Reason: "generated index cannot replace " + rel, Err: err}
+	}
+	if keyErr == nil {
+		p.writeSnapshot(key, ix)
 	}
 	fmt.Fprintf(progress, "cortex: precision index regenerated in %s\n", res.Duration.Round(time.Millisecond))
 	p.ix = nil // force a reload through acquireLoaded

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -21,12 +23,17 @@ import (
 // An Index is a loaded SCIP index with its lookup tables. It is immutable
 // after [Load] and safe for concurrent use.
 type Index struct {
-	meta    Metadata
-	docs    []document
-	byPath  map[string]int32
-	syms    []symbolEntry
-	symID   map[string]uint32 // global symbol string, or localKey(path, symbol)
-	defOff  []uint32          // CSR: definitions of symbol i are defs[defOff[i]:defOff[i+1]]
+	meta   Metadata
+	docs   []document
+	byPath map[string]int32
+	syms   []symbolEntry
+	// symID finds a symbol by its key. Load builds it while reading the
+	// index; an index read from a snapshot builds it on demand (see
+	// symbolID).
+	symID   atomic.Pointer[map[symKey]uint32]
+	idOnce  sync.Once
+	scans   atomic.Int32
+	defOff  []uint32 // CSR: definitions of symbol i are defs[defOff[i]:defOff[i+1]]
 	defs    []occRef
 	refOff  []uint32
 	refs    []occRef
@@ -93,9 +100,18 @@ type occurrence struct {
 
 type occRef struct{ doc, occ uint32 }
 
+// symKey is the table key of a symbol: a global one by its name alone
+// (doc -1), a local one by its name within its document, since every
+// indexer restarts their numbering per file (doc -2 for a local outside
+// any document).
+type symKey struct {
+	doc  int32
+	name string
+}
+
 type symbolEntry struct {
 	name string // the SCIP symbol string; "local N" for a local
-	doc  int32  // the declaring document of a local, -1 for a global
+	doc  int32  // the declaring document of a local; -1 for a global, -2 for a local outside any document
 	info *SymbolInfo
 }
 
@@ -187,17 +203,14 @@ func Load(ctx context.Context, r io.Reader, opts LoadOptions) (ix *Index, err er
 type builder struct {
 	ix      *Index
 	sawMeta bool
-	rels    [][2]uint32         // implementer, implemented
-	locals  []map[string]uint32 // per document: local symbol → id
+	rels    [][2]uint32 // implementer, implemented
+	ids     map[symKey]uint32
 }
 
 func newBuilder() *builder {
 	return &builder{ix: &Index{
 		byPath: map[string]int32{},
-		symID:  map[string]uint32{},
-		implBy: map[uint32][]uint32{},
-		implOf: map[uint32][]uint32{},
-	}}
+	}, ids: map[symKey]uint32{}}
 }
 
 func (b *builder) metadata(ctx context.Context, m *scip.Metadata) error {
@@ -334,56 +347,85 @@ func truncate(s string, n int) string {
 // symbol grammar).
 func isLocal(sym string) bool { return strings.HasPrefix(sym, "local ") }
 
-// localKey is the table key of a local symbol: locals are scoped to their
-// document, because every indexer restarts their numbering per file.
-func localKey(docPath, sym string) string { return docPath + "\x00" + sym }
-
+// intern returns the id of sym, seen in document doc (-1 outside any),
+// adding it when new.
 func (b *builder) intern(sym string, doc int32) uint32 {
-	if isLocal(sym) && doc >= 0 {
-		// Locals are looked up per document first, which spares building
-		// the scoped key for every occurrence.
-		for int(doc) >= len(b.locals) {
-			b.locals = append(b.locals, nil)
-		}
-		m := b.locals[doc]
-		if id, ok := m[sym]; ok {
-			return id
-		}
-		if m == nil {
-			m = map[string]uint32{}
-			b.locals[doc] = m
-		}
-		id := b.add(localKey(b.ix.docs[doc].path, sym), sym, doc)
-		m[sym] = id
-		return id
-	}
-	key := sym
 	switch {
-	case isLocal(sym):
-		doc = -2 // a local outside any document: keep it apart from globals
-		key = "\x00" + sym
-	default:
+	case !isLocal(sym):
 		doc = -1
+	case doc < 0:
+		doc = -2 // a local outside any document: keep it apart from globals
 	}
-	if id, ok := b.ix.symID[key]; ok {
-		return id
-	}
-	return b.add(key, sym, doc)
-}
-
-func (b *builder) add(key, sym string, doc int32) uint32 {
-	if id, ok := b.ix.symID[key]; ok {
+	k := symKey{doc, sym}
+	if id, ok := b.ids[k]; ok {
 		return id
 	}
 	id := uint32(len(b.ix.syms))
-	b.ix.symID[key] = id
+	b.ids[k] = id
 	b.ix.syms = append(b.ix.syms, symbolEntry{name: sym, doc: doc})
 	return id
 }
 
 func (b *builder) finish() *Index {
 	ix := b.ix
+	for di := range ix.docs {
+		d := &ix.docs[di]
+		slices.SortFunc(d.occs, compareOcc)
+		d.occs = slices.Clip(slices.Compact(d.occs))
+	}
+	slices.SortFunc(b.rels, func(a, c [2]uint32) int {
+		return cmp.Or(cmp.Compare(a[0], c[0]), cmp.Compare(a[1], c[1]))
+	})
+	rels := slices.DeleteFunc(slices.Compact(b.rels), func(r [2]uint32) bool { return r[0] == r[1] })
+	ix.index(rels)
+	ix.symID.Store(&b.ids)
+	return ix
+}
+
+// linearLookups is how many lookups by key an index without its table of
+// keys (one read from a snapshot) answers by scanning its symbols before
+// it builds the table: a process that asks one question does not pay for
+// the table, one that asks many builds it once.
+const linearLookups = 4
+
+// symbolID returns the id of the symbol with key k. Should two symbols
+// share a key (no index loads to that, but a snapshot is outside input),
+// the first is found, whether by scan or by table.
+func (ix *Index) symbolID(k symKey) (uint32, bool) {
+	m := ix.symID.Load()
+	if m == nil && ix.scans.Add(1) > linearLookups {
+		ix.idOnce.Do(func() {
+			ids := make(map[symKey]uint32, len(ix.syms))
+			for i, e := range ix.syms {
+				k := symKey{e.doc, e.name}
+				if _, dup := ids[k]; !dup {
+					ids[k] = uint32(i)
+				}
+			}
+			ix.symID.Store(&ids)
+		})
+		m = ix.symID.Load()
+	}
+	if m != nil {
+		id, ok := (*m)[k]
+		return id, ok
+	}
+	for i := range ix.syms {
+		if e := &ix.syms[i]; e.doc == k.doc && e.name == k.name {
+			return uint32(i), true
+		}
+	}
+	return 0, false
+}
+
+// index builds the tables derived from the documents, their sorted and
+// compacted occurrences and the symbols: each document's encoding, the
+// definitions and references of every symbol, the implementation maps from
+// rels (sorted, without repeats or self-relations) and the counts. Both
+// [Load] and a snapshot end here, so their tables agree by construction.
+func (ix *Index) index(rels [][2]uint32) {
 	ix.stats.Encodings = map[string]int{}
+	ix.stats.Occurrences = 0
 	n := len(ix.syms)
 	defCount := make([]uint32, n+1)
 	refCount := make([]uint32, n+1)
@@ -391,9 +433,6 @@ func (b *builder) finish() *Index {
 		d := &ix.docs[di]
 		d.enc, d.encSrc = ResolveEncoding(d.declared, ix.meta.Tool)
 		ix.stats.Encodings[fmt.Sprintf("%s (%s)", d.enc, d.encSrc)]++
-		slices.SortFunc(d.occs, compareOcc)
-		d.occs = slices.Compact(d.occs)
-		d.occs = slices.Clip(d.occs)
 		for _, o := range d.occs {
 			if o.roles&int32(scip.SymbolRole_Definition) != 0 {
 				defCount[o.sym+1]++
@@ -424,19 +463,26 @@ func (b *builder) finish() *Index {
 			}
 		}
 	}
-	slices.SortFunc(b.rels, func(a, c [2]uint32) int {
-		return cmp.Or(cmp.Compare(a[0], c[0]), cmp.Compare(a[1], c[1]))
-	})
-	for _, r := range slices.Compact(b.rels) {
-		if r[0] == r[1] {
-			continue
-		}
+	ix.implBy = map[uint32][]uint32{}
+	ix.implOf = map[uint32][]uint32{}
+	for _, r := range rels {
 		ix.implOf[r[0]] = append(ix.implOf[r[0]], r[1])
 		ix.implBy[r[1]] = append(ix.implBy[r[1]], r[0])
 	}
 	ix.stats.Documents = len(ix.docs)
 	ix.stats.Symbols = n
-	return ix
+}
+
+// relations returns the implementation relations of ix as [Index.index]
+// takes them: sorted, without repeats or self-relations.
+func (ix *Index) relations() [][2]uint32 {
+	var rels [][2]uint32
+	for _, from := range slices.Sorted(maps.Keys(ix.implOf)) {
+		for _, to := range ix.implOf[from] {
+			rels = append(rels, [2]uint32{from, to})
+		}
+	}
+	return rels
 }
 
 func compareOcc(a, b occurrence) int {

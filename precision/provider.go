@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,12 @@ type Options struct {
 	// Progress receives one line when generation starts and one when it
 	// ends; nil discards them.
 	Progress io.Writer
+	// NoSnapshot makes every load parse the index. By default the first
+	// process to load an index writes a snapshot of what it loaded under
+	// [SnapshotDir], and later processes read that instead of parsing the
+	// index again, for as long as the index file and the build of this
+	// package are unchanged; the answers are the same either way.
+	NoSnapshot bool
 }
 
 // IndexCandidates returns where a precision index is looked for, in order,
@@ -83,6 +90,7 @@ type Provider struct {
 	info     fs.FileInfo
 	fresh    *freshness
 	loadTime time.Duration
+	snapNote string
 }
 
 // New returns a provider; nothing is read until it is used.
@@ -118,6 +126,10 @@ type Status struct {
 	Dropped   []DroppedDocument `json:"dropped,omitempty"`
 	Staleness Staleness         `json:"staleness"`
 	LoadTime  string            `json:"load_time,omitempty"`
+	// Snapshot says how the loaded index was read: from its snapshot under
+	// [SnapshotDir], or parsed (and why no snapshot served), and whether a
+	// snapshot was written.
+	Snapshot string `json:"snapshot,omitempty"`
 }
 
 // snapshot is a consistent view of the loaded index for one request.
@@ -141,6 +153,7 @@ func (p *Provider) Status(ctx context.Context) Status {
 		st.Stats = p.ix.Stats()
 		st.Dropped = p.ix.Dropped()
 		st.LoadTime = p.loadTime.Round(time.Millisecond).String()
+		st.Snapshot = p.snapNote
 	}
 	p.mu.Unlock()
 	var ue *evidence.UnavailableError
@@ -250,26 +263,64 @@ func (p *Provider) acquireLoaded(ctx context.Context, rel string) (snapshot, err
 			Guidance: p.guidance(nil, rel)}
 	}
 	if p.ix == nil || p.info == nil || !sameFile(p.info, info) {
-		p.ix, p.info = nil, nil
+		p.ix, p.info, p.snapNote = nil, nil, ""
 		start := time.Now()
-		f, err := os.Open(abs)
+		ix, info, note, err := p.load(ctx, rel, abs)
 		if err != nil {
-			return snapshot{}, &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
-		}
-		ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: info.Size()})
-		f.Close()
-		if err != nil {
-			return snapshot{}, &evidence.UnavailableError{Reason: "precision index " + rel + " is unusable",
-				Err: err, Guidance: p.guidance(nil, rel)}
+			return snapshot{}, err
 		}
 		m, err := readManifest(abs)
 		if err != nil {
 			m = nil // a broken manifest falls back to the index time
 		}
-		p.ix, p.info, p.loadTime = ix, info, time.Since(start)
+		p.ix, p.info, p.loadTime, p.snapNote = ix, info, time.Since(start), note
 		p.fresh = newFreshness(p.root.Dir(), ix, info, m)
 	}
 	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel, root: p.root}, nil
+}
+
+// load reads the index at rel (absolute path abs): from its snapshot in
+// [SnapshotDir] when one was written for this very file and this build,
+// else by parsing it, after which the snapshot is (re)written. It returns
+// the file's info as it was read and a note on the snapshot. p.mu is held.
+func (p *Provider) load(ctx context.Context, rel, abs string) (*Index, fs.FileInfo, string, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+	}
+	var key snapshotKey
+	useSnapshot, why := !p.opts.NoSnapshot, "snapshots are off"
+	if useSnapshot {
+		// The key and the content come from the same open file, so a
+		// snapshot never describes a file replaced in between.
+		if key, err = indexKey(f, info, rel); err != nil {
+			useSnapshot, why = false, "the index cannot be sampled for its snapshot: "+err.Error()
+		}
+	}
+	if useSnapshot {
+		var ix *Index
+		if ix, why = p.loadSnapshot(key); ix != nil {
+			return ix, info, "read from the snapshot " + path.Join(SnapshotDir, snapshotName(rel)), nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+	}
+	ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: info.Size()})
+	if err != nil {
+		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " is unusable",
+			Err: err, Guidance: p.guidance(nil, rel)}
+	}
+	note := "parsed the index (" + why + ")"
+	if useSnapshot {
+		note += "; " + p.writeSnapshot(key, ix)
+	}
+	return ix, info, note, nil
 }
 
 func sameFile(a, b fs.FileInfo) bool {

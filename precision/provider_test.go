@@ -290,6 +290,10 @@ func TestAutoGenerate(t *testing.T) {
 	if st := p.Status(context.Background()); st.Staleness.Method != "manifest" || st.State != evidence.Available {
 		t.Errorf("status = %+v", st)
 	}
+	// The generation wrote the snapshot the load after it read.
+	if st := p.Status(context.Background()); !strings.Contains(st.Snapshot, "read from the snapshot") {
+		t.Errorf("after generation, the index was %s", st.Snapshot)
+	}
 	// A change makes it stale; the next request regenerates it.
 	a := filepath.Join(dir, "a.go")
 	touch(t, a, time.Now().Add(time.Hour))

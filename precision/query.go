@@ -65,11 +65,18 @@ func (ix *Index) symbol(id uint32) Symbol {
 // Lookup returns the symbol with the given SCIP symbol string. A local
 // symbol needs the document that declares it.
 func (ix *Index) Lookup(sym, document string) (Symbol, error) {
-	key := sym
+	k := symKey{-1, sym}
 	if isLocal(sym) {
-		key = localKey(document, sym)
+		k.doc = -2
+		if document != "" {
+			di, ok := ix.byPath[document]
+			if !ok {
+				return Symbol{}, fmt.Errorf("%w: %q", ErrUnknownSymbol, sym)
+			}
+			k.doc = di
+		}
 	}
-	id, ok := ix.symID[key]
+	id, ok := ix.symbolID(k)
 	if !ok {
 		return Symbol{}, fmt.Errorf("%w: %q", ErrUnknownSymbol, sym)
 	}

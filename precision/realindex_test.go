@@ -59,6 +59,23 @@ func indexFixture(t *testing.T, lang string) (*Index, string) {
 	t.Helper()
 	dir := copyFixture(t, lang)
 	out := filepath.Join(t.TempDir(), "index.scip")
+	runIndexer(t, lang, dir, out)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ix, err := Load(context.Background(), f, LoadOptions{Source: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, dir
+}
+
+// runIndexer indexes the project at dir with the real indexer of lang
+// ("go", "ts" or "py") and writes the index to out.
+func runIndexer(t *testing.T, lang, dir, out string) {
+	t.Helper()
 	switch lang {
 	case "go":
 		run(t, dir, "scip-go", "--output", out)
@@ -75,17 +92,9 @@ func indexFixture(t *testing.T, lang string) (*Index, string) {
 		}
 		run(t, dir, "scip-python", "index", ".", "--project-name", "shapes", "--project-version", "0.1.0",
 			"--environment", env, "--output", out)
+	default:
+		t.Fatalf("no indexer for %q", lang)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ix, err := Load(context.Background(), f, LoadOptions{Source: os.DirFS(dir)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix, dir
 }
 
 // sliceCodePoints returns line[from:to) counted in code points.

@@ -61,8 +61,16 @@ func commands() []command {
 		{"index", nil, "bring the local index up to date (--status: its identity, counts, freshness, size)", runIndex},
 		{"symbols", nil, "outline the definitions of a file or directory from the local index: cortex symbols [PATH]", runSymbols},
 		{"structural", []string{"sg"}, "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
+		{"rewrite", nil, "guarded rewrite: preview -p PATTERN -r TEMPLATE -l LANG [PATH...], show ID, apply ID --yes, recover", runRewrite},
 		{"deps", nil, "list dependencies (declared vs resolved); deps why NAME", runDeps},
+		{"history", nil, "a file's commits and pull requests, who changed its lines, or what changed since a commit: history [PATH[:LINE[-LINE]]] [--since REV]", runHistory},
+		{"remember", nil, "keep a convention, decision, gotcha or failure in the project's memory", runRemember},
+		{"recall", nil, "the memories about a path, a symbol or words, with their decayed confidence", runRecall},
+		{"forget", nil, "purge a memory entry, keeping an audit line: forget ID --reason R", runForget},
+		{"memory", nil, "memory verify: check every entry's digest and the audit log", runMemory},
+		{"validate", nil, "run the project's validation commands; their results become evidence", runValidate},
 		{"docs", nil, "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
+		{"mcp", nil, "serve the Model Context Protocol over stdio (--http ADDR for HTTP); read-only unless --mutating --principal NAME", runMCP},
 	}
 }
 

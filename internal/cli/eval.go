@@ -54,7 +54,7 @@ func runEval(ctx context.Context, c *cmd, args []string) int {
 	c.printf("top-1 accuracy  %5.1f%%  (gate %.0f%%)\n", 100*res.Top1, 100*res.Gate.Top1)
 	c.printf("top-3 recall    %5.1f%%  (gate %.0f%%)\n", 100*res.Top3, 100*res.Gate.Top3)
 	c.printf("tier accuracy   %5.1f%%  (gate %.0f%%)\n", 100*res.Tier, 100*res.Gate.Tier)
-	c.printf("tokens          %d used of %d budgeted\n", res.TokensUsed, res.TokensBudget)
+	c.printf("tokens          %d used of %d budgeted; the files cited hold %d\n", res.TokensUsed, res.TokensBudget, res.TokensCited)
 	for _, f := range res.Failures {
 		rank := "absent"
 		if f.Rank > 0 {

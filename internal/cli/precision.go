@@ -85,6 +85,9 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 		}
 		row("staleness", fmt.Sprintf("%s (%d documents checked by %s)", fresh, st.Staleness.Checked, st.Staleness.Method))
 		row("load time", st.LoadTime)
+		if st.Snapshot != "" {
+			row("snapshot", st.Snapshot)
+		}
 	}
 	c.printf("%s", b.String())
 	return code

@@ -203,6 +203,13 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"ask":              {{"ask", "where is Héllo defined?"}, {"ask", "--json", "--trace", "who calls Héllo?"}, {"ask", "what changed in m.go?"}},
 		"eval":             {{"eval", fixture}},
 		"index":            {{"index"}, {"index", "--status", "--json"}},
+		"history":          {{"history"}, {"history", "m.go:1-2", "--json"}},
+		"remember":         {{"remember", "--type", "gotcha", "--path", ".", "mind the cache"}},
+		"recall":           {{"recall", "cache"}, {"recall", "--json"}},
+		"forget":           {{"forget", "m0000000000000000", "--reason", "gone"}},
+		"memory":           {{"memory", "verify"}},
+		"validate":         {{"validate"}},
+		"mcp":              {{"mcp", "--mutating"}}, // a usage error here; internal/mcp's tests cover the server
 		"symbols":          {{"symbols"}, {"symbols", "--json", "."}},
 		"version":          {{"version"}},
 		"doctor":           {{"doctor"}, {"doctor", "--json"}},
@@ -216,6 +223,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"structural":       {{"structural", "-p", "$F($$$A)", "-l", "go", "--rewrite", "g($$$A)"}, {"sg", "-p", "x", "--json"}},
 		"deps":             {{"deps"}, {"deps", "--build-list"}, {"deps", "--json", "--build-list"}, {"deps", "why", "next"}},
 		"docs":             {{"docs", "next", "app router"}},
+		"rewrite":          {{"rewrite", "preview", "-p", "$F($$$A)", "-r", "g($$$A)", "-l", "go"}, {"rewrite", "apply", "0123456789abcdef01234567", "--yes"}, {"rewrite", "recover"}},
 	}
 	for _, c := range commands() {
 		if _, ok := cases[c.name]; !ok {

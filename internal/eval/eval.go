@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/codecortex/codecortex"
@@ -49,9 +51,11 @@ type Case struct {
 	Tier string `json:"tier,omitempty"`
 }
 
-// Expect names the right record: its path (root-relative), and optionally
-// a line its range must cover, a kind, and a text its symbol or excerpt
-// must contain.
+// Expect names the right record: its path (root-relative), a line its
+// range must cover, a kind, and a text its symbol or excerpt must contain;
+// each optional but for a path or a symbol. A question with many right
+// answers ("who calls X?") names the symbol, and any record of the kind
+// about it is right.
 type Expect struct {
 	Path   string        `json:"path"`
 	Line   int           `json:"line,omitempty"`
@@ -96,7 +100,9 @@ func Parse(r io.Reader) (*Fixture, error) {
 		switch {
 		case strings.TrimSpace(c.Question) == "":
 			return nil, fmt.Errorf("eval: case %d has no question", i+1)
-		case c.Expect.Path == "" || evidence.CheckPath(c.Expect.Path) != nil:
+		case c.Expect.Path == "" && c.Expect.Symbol == "":
+			return nil, fmt.Errorf("eval: case %d (%q): expect names neither a path nor a symbol", i+1, c.Question)
+		case c.Expect.Path != "" && evidence.CheckPath(c.Expect.Path) != nil:
 			return nil, fmt.Errorf("eval: case %d (%q): expect.path %q is not a root-relative path", i+1, c.Question, c.Expect.Path)
 		case c.Expect.Line < 0:
 			return nil, fmt.Errorf("eval: case %d (%q): expect.line is negative", i+1, c.Question)
@@ -125,9 +131,12 @@ type Result struct {
 	Top3 float64 `json:"top3"`
 	Tier float64 `json:"tier"`
 	// TokensUsed and TokensBudget sum the packed contexts' estimates and
-	// budgets over every case.
+	// budgets over every case; TokensCited is what reading every file the
+	// packed records cite, whole, would have cost (the same estimate of
+	// bytes per token): the context's saving.
 	TokensUsed   int `json:"tokens_used"`
 	TokensBudget int `json:"tokens_budget"`
+	TokensCited  int `json:"tokens_cited"`
 	// Passed reports whether every fraction reached the gate.
 	Passed   bool      `json:"passed"`
 	Gate     Gate      `json:"gate"`
@@ -146,8 +155,12 @@ type Failure struct {
 	Why string `json:"why"`
 }
 
-// Run asks every case of f and scores the answers.
+// Run brings the engine's indexes up to date, asks every case of f and
+// scores the answers.
 func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, error) {
+	if err := eng.Refresh(ctx); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
 	res := &Result{Name: f.Name, Cases: len(f.Cases), Gate: f.Gate, Failures: []Failure{}}
 	var top1, top3, tier int
 	for _, c := range f.Cases {
@@ -157,6 +170,7 @@ func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, erro
 		}
 		res.TokensUsed += ans.Context.Used
 		res.TokensBudget += ans.Context.Budget
+		res.TokensCited += citedTokens(eng.Project().Root, ans)
 		rank := 0
 		for i := range ans.Records {
 			if c.Expect.matches(&ans.Records[i]) {
@@ -196,9 +210,30 @@ func Run(ctx context.Context, eng *codecortex.Engine, f *Fixture) (*Result, erro
 	return res, nil
 }
 
+// citedTokens estimates the tokens of the files the packed records cite,
+// each file counted once.
+func citedTokens(root string, ans *codecortex.Answer) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, t := range ans.Context.Trace {
+		if !t.Included || t.Rank < 1 || t.Rank > len(ans.Records) {
+			continue
+		}
+		p := ans.Records[t.Rank-1].Path
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			n += evidence.EstimateTokens(int(fi.Size()))
+		}
+	}
+	return n
+}
+
 // matches reports whether r is the expected record.
 func (e Expect) matches(r *evidence.Record) bool {
-	if r.Path != e.Path || (e.Kind != "" && r.Kind != e.Kind) {
+	if (e.Path != "" && r.Path != e.Path) || (e.Kind != "" && r.Kind != e.Kind) {
 		return false
 	}
 	if e.Line > 0 && (e.Line < r.StartLine || e.Line > r.EndLine) {
@@ -212,6 +247,9 @@ func (e Expect) matches(r *evidence.Record) bool {
 
 func (e Expect) String(tier string) string {
 	s := e.Path
+	if s == "" {
+		s = "any location"
+	}
 	if e.Line > 0 {
 		s += fmt.Sprintf(":%d", e.Line)
 	}

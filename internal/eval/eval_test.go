@@ -25,6 +25,7 @@ func TestParse(t *testing.T) {
 		{"trailing data", ok + `{}`, "after the JSON object"},
 		{"gate above one", strings.Replace(ok, `"top3": 1`, `"top3": 2`, 1), "fraction"},
 		{"absolute path", strings.Replace(ok, `"a.go"`, `"/etc/passwd"`, 1), "root-relative"},
+		{"neither path nor symbol", strings.Replace(ok, `"path": "a.go", `, ``, 1), "neither a path nor a symbol"},
 		{"escaping path", strings.Replace(ok, `"a.go"`, `"../a.go"`, 1), "root-relative"},
 		{"no question", strings.Replace(ok, `"q?"`, `" "`, 1), "no question"},
 		{"bad tier", strings.Replace(ok, `"exact"`, `"certain"`, 1), "tier"},
@@ -50,7 +51,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse accepted an invalid fixture: %+v", fx)
 		}
 		for _, c := range fx.Cases {
-			if c.Expect.Path == "" || strings.HasPrefix(c.Expect.Path, "/") || strings.TrimSpace(c.Question) == "" {
+			if (c.Expect.Path == "" && c.Expect.Symbol == "") || strings.HasPrefix(c.Expect.Path, "/") || strings.TrimSpace(c.Question) == "" {
 				t.Fatalf("Parse accepted an invalid case: %+v", c)
 			}
 		}

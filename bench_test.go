@@ -1,0 +1,56 @@
+package codecortex
+
+import (
+	"context"
+	"os/exec"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// BenchmarkAsk is a warm engine answering questions about cobra v1.10.2
+// with a fresh scip-go index: the in-process cost of one Ask (route,
+// providers side by side, fuse, rank, pack), reported as the median.
+//
+//	go test -run '^$' -bench Ask -benchtime 200x .
+func BenchmarkAsk(b *testing.B) {
+	scipGo := testtool.Require(b, "scip-go", "bash .ci/install-precision.sh")
+	dir := testtool.ModuleCopy(b, testtool.Cobra)
+	for _, args := range [][]string{{"go", "mod", "download"}, {scipGo, "--output", "index.scip"}} {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	e, err := Open(dir, Options{Project: ProjectOptions{Trust: TrustNever}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	if err := e.Refresh(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{"where is ExecuteC defined?", "who calls ExecuteC?", "what implements SliceValue?",
+		"which version of pflag do we use?", "find usages of `MinimumNArgs($N)`"} {
+		b.Run(q, func(b *testing.B) {
+			if _, err := e.Ask(ctx, Question{Text: q}); err != nil { // warm
+				b.Fatal(err)
+			}
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if _, err := e.Ask(ctx, Question{Text: q}); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+		})
+	}
+}

@@ -1,0 +1,441 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/user"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/codecortex/codecortex/history"
+	"github.com/codecortex/codecortex/memory"
+	"github.com/codecortex/codecortex/validation"
+)
+
+// historyJSON is what cortex history --json prints.
+type historyJSON struct {
+	Path    string               `json:"path,omitempty"`
+	History *history.FileHistory `json:"history,omitempty"`
+	Blame   []history.Hunk       `json:"blame,omitempty"`
+	Changes *history.ChangeSet   `json:"changes,omitempty"`
+}
+
+// runHistory is cortex history PATH[:LINE[-LINE]] (a file's commits,
+// following renames, with the pull requests they came from, and who last
+// changed the lines), or --since REV (what changed since a commit, the
+// work tree included; without PATH and --since, since HEAD).
+func runHistory(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "[PATH[:LINE[-LINE]]] [--since REV]"
+	since := c.fs.String("since", "", "what changed since the commit `rev`, work tree and untracked files included")
+	limit := c.fs.Int("limit", history.DefaultLimit, "show at most `n` commits")
+	pos, code, ok := c.parse(args, 0, 1)
+	if !ok {
+		return code
+	}
+	var file string
+	var start, end int
+	if len(pos) == 1 {
+		var err error
+		if file, start, end, err = parseLineRange(pos[0]); err != nil {
+			return c.usageError(err)
+		}
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	opts := p.HistoryOptions()
+	opts.Limit = *limit
+	repo, err := history.Open(ctx, opts)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer repo.Close()
+	out := historyJSON{}
+	if file != "" {
+		rel, err := p.rel(file)
+		if err != nil {
+			return c.finish(err)
+		}
+		out.Path = rel
+		if out.History, err = repo.Log(ctx, rel); err != nil {
+			return c.fail(err)
+		}
+		if start > 0 {
+			if out.Blame, err = repo.Blame(ctx, rel, start, end); err != nil {
+				return c.fail(err)
+			}
+		}
+	}
+	if file == "" || *since != "" {
+		if out.Changes, err = repo.Changes(ctx, *since); err != nil {
+			if errors.Is(err, history.ErrRevision) {
+				return c.usageError(err)
+			}
+			return c.fail(err)
+		}
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	if h := out.History; h != nil {
+		c.printf("%s: %s\n", safe(h.Path), count(len(h.Entries), "commit"))
+		for _, e := range h.Entries {
+			line := fmt.Sprintf("  %s %s %-10s %s", e.Short(), e.Date.Format(time.DateOnly), e.Status, e.Subject)
+			if e.PR != nil {
+				line += "  [" + e.PR.Ref() + "]"
+			}
+			if e.OldPath != "" {
+				line += fmt.Sprintf("  (from %s)", e.OldPath)
+			}
+			c.printf("%s\n", safe(line))
+		}
+		if h.More {
+			c.printf("  … older commits past --limit\n")
+		}
+	}
+	for _, hk := range out.Blame {
+		who := hk.Commit.Short() + " " + hk.Commit.Author + " " + hk.Commit.Date.Format(time.DateOnly) + " " + hk.Commit.Subject
+		if hk.Uncommitted {
+			who = "not committed yet"
+		}
+		c.printf("  lines %d-%d: %s\n", hk.StartLine, hk.EndLine, safe(who))
+	}
+	if cs := out.Changes; cs != nil {
+		base := *since
+		if base == "" {
+			base = "HEAD"
+		}
+		c.printf("since %s: %s, %s\n", safe(base), count(len(cs.Commits), "commit"), count(len(cs.Changes), "changed file"))
+		for _, ch := range cs.Changes {
+			line := fmt.Sprintf("  %-9s %s", ch.Status, ch.Path)
+			if ch.OldPath != "" {
+				line += " (from " + ch.OldPath + ")"
+			}
+			if !ch.Binary {
+				line += fmt.Sprintf("  +%d -%d", ch.Added, ch.Deleted)
+			}
+			c.printf("%s\n", safe(line))
+		}
+		for _, cm := range cs.Commits {
+			line := fmt.Sprintf("  %s %s %s", cm.Short(), cm.Date.Format(time.DateOnly), cm.Subject)
+			if cm.PR != nil {
+				line += "  [" + cm.PR.Ref() + "]"
+			}
+			c.printf("%s\n", safe(line))
+		}
+		if cs.Shallow {
+			c.note("cortex: a shallow clone: the commit list may stop early")
+		}
+	}
+	return ExitOK
+}
+
+// parseLineRange reads PATH, PATH:LINE or PATH:LINE-LINE.
+func parseLineRange(s string) (file string, start, end int, err error) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 || !isDigits(strings.Replace(s[i+1:], "-", "", 1)) {
+		return s, 0, 0, nil
+	}
+	a, b, ranged := strings.Cut(s[i+1:], "-")
+	start, err1 := strconv.Atoi(a)
+	end = start
+	var err2 error
+	if ranged {
+		end, err2 = strconv.Atoi(b)
+	}
+	if err1 != nil || err2 != nil || start < 1 || end < start {
+		return "", 0, 0, fmt.Errorf("%q: want PATH:LINE or PATH:LINE-LINE with 1 ≤ LINE ≤ LINE", s)
+	}
+	return s[:i], start, end, nil
+}
+
+// openMemory opens the project's memory; who is the user remembering.
+func (c *cmd) openMemory(p *project) (*memory.Store, error) {
+	return memory.Open(p.MemoryOptions(c.author()))
+}
+
+// author is who the user is: $CODECORTEX_AUTHOR, or the login name.
+func (c *cmd) author() string {
+	if a := c.Getenv("CODECORTEX_AUTHOR"); a != "" {
+		return a
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return "unknown"
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// runRemember is cortex remember --type T [--reason R] [--path P]…
+// [--symbol S]… TEXT: one durable, auditable memory entry.
+func runRemember(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "--type convention|decision|gotcha|failure [--reason R] [--path P]... [--symbol S]... TEXT..."
+	typ := c.fs.String("type", "", "the entry's `type`: convention, decision, gotcha or failure")
+	reason := c.fs.String("reason", "", "why it holds")
+	var paths, syms stringList
+	c.fs.Var(&paths, "path", "a file, directory or pattern the entry is about (repeatable)")
+	c.fs.Var(&syms, "symbol", "a symbol the entry is about, such as Engine.Ask (repeatable)")
+	pos, code, ok := c.parse(args, 1, -1)
+	if !ok {
+		return code
+	}
+	if !memory.Type(*typ).Valid() {
+		return c.usageError(fmt.Errorf("--type %q: want convention, decision, gotcha or failure", *typ))
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	scope := memory.Scope{Symbols: syms}
+	for _, path := range paths {
+		rel, err := p.rel(path)
+		if err != nil {
+			return c.finish(err)
+		}
+		scope.Paths = append(scope.Paths, rel)
+	}
+	store, err := c.openMemory(p)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer store.Close()
+	e, err := store.Remember(ctx, memory.Entry{Type: memory.Type(*typ), Text: strings.Join(pos, " "), Reason: *reason, Scope: scope})
+	var ee *memory.EntryError
+	if errors.As(err, &ee) || errors.Is(err, memory.ErrInvalid) {
+		return c.usageError(err)
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(e); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	c.printf("remembered %s (%s): %s\n", e.ID, e.Type, safe(e.Text))
+	return ExitOK
+}
+
+// runRecall is cortex recall [--path P] [--symbol S] [--type T] [TEXT...]:
+// the memories that match, with their decayed confidence.
+func runRecall(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "[--path P] [--symbol S] [--type T]... [TEXT...]"
+	path := c.fs.String("path", "", "entries whose scope covers this file or directory")
+	sym := c.fs.String("symbol", "", "entries whose scope covers this symbol")
+	var types stringList
+	c.fs.Var(&types, "type", "only entries of this `type` (repeatable)")
+	limit := c.fs.Int("limit", 20, "show at most `n` entries")
+	pos, code, ok := c.parse(args, 0, -1)
+	if !ok {
+		return code
+	}
+	q := memory.Query{Text: strings.Join(pos, " "), Symbol: *sym, Limit: *limit}
+	for _, t := range types {
+		if !memory.Type(t).Valid() {
+			return c.usageError(fmt.Errorf("--type %q: want convention, decision, gotcha or failure", t))
+		}
+		q.Types = append(q.Types, memory.Type(t))
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	if *path != "" {
+		if q.Path, err = p.rel(*path); err != nil {
+			return c.finish(err)
+		}
+	}
+	store, err := c.openMemory(p)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer store.Close()
+	ms, err := store.Recall(q)
+	if err != nil {
+		return c.fail(err)
+	}
+	if ms == nil {
+		ms = []memory.Match{}
+	}
+	code = ExitOK
+	if len(ms) == 0 {
+		code = ExitFail
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(map[string]any{"memories": ms}); err != nil {
+			return c.fail(err)
+		}
+		return code
+	}
+	for _, m := range ms {
+		e := m.Entry
+		state := fmt.Sprintf("confidence %.2f", m.Confidence)
+		if m.Stale {
+			state += ", stale"
+		}
+		c.printf("%s %-10s %s  (%s, %s, %s)\n", e.ID, e.Type, safe(e.Text), state, safe(e.Author), e.Created.Format(time.DateOnly))
+		if e.Reason != "" {
+			c.printf("    because %s\n", safe(e.Reason))
+		}
+		if sc := strings.Join(append(append([]string{}, e.Scope.Paths...), e.Scope.Symbols...), ", "); sc != "" {
+			c.printf("    about %s\n", safe(sc))
+		}
+	}
+	if len(ms) == 0 {
+		c.note("no memories")
+	}
+	return code
+}
+
+// runForget is cortex forget ID --reason R: the entry is purged, and the
+// audit log keeps who forgot it, when and why (never its text).
+func runForget(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "ID --reason R"
+	reason := c.fs.String("reason", "", "why it is forgotten (kept in the audit log)")
+	pos, code, ok := c.parse(args, 1, 1)
+	if !ok {
+		return code
+	}
+	if strings.TrimSpace(*reason) == "" {
+		return c.usageError(errors.New("--reason is required: the audit log says why an entry was forgotten"))
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	store, err := c.openMemory(p)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer store.Close()
+	err = store.Forget(ctx, pos[0], c.author(), *reason)
+	switch {
+	case errors.Is(err, memory.ErrNotFound):
+		return c.usageError(err)
+	case err != nil:
+		return c.fail(err)
+	}
+	if c.json != jsonOff {
+		_ = c.writeJSON(map[string]string{"forgotten": pos[0]})
+		return ExitOK
+	}
+	c.printf("forgot %s\n", safe(pos[0]))
+	return ExitOK
+}
+
+// runMemory is cortex memory verify: every entry's digest checked, and
+// the audit log read; exit 1 on any problem.
+func runMemory(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "verify"
+	pos, code, ok := c.parse(args, 1, 1)
+	if !ok {
+		return code
+	}
+	if pos[0] != "verify" {
+		return c.usageError(fmt.Errorf("unknown memory subcommand %q: want verify", pos[0]))
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	store, err := c.openMemory(p)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer store.Close()
+	rep, err := store.Verify(ctx)
+	if err != nil {
+		return c.fail(err)
+	}
+	code = ExitOK
+	if !rep.OK() {
+		code = ExitFail
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(rep); err != nil {
+			return c.fail(err)
+		}
+		return code
+	}
+	c.printf("%d entries, %d intact; %d audit lines\n", rep.Entries, rep.Intact, rep.AuditLines)
+	for _, pr := range rep.Problems {
+		c.printf("  %s\n", safe(fmt.Sprint(pr)))
+	}
+	return code
+}
+
+// runValidate is cortex validate: the project's validation commands (the
+// configured ones once trusted, or those detected for its ecosystems) run
+// now; their results become the validation evidence later questions see.
+func runValidate(ctx context.Context, c *cmd, args []string) int {
+	if _, code, ok := c.parse(args, 0, 0); !ok {
+		return code
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	opts := p.ValidationOptions()
+	stop := progress(c.Stderr, "validating")
+	out, err := validation.New(opts).Run(ctx)
+	stop()
+	if errors.Is(err, validation.ErrNoCommands) {
+		return c.fail(errors.New("nothing to validate: no validation.commands configured and no ecosystem detected (go.mod, tsconfig.json)"))
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	code := ExitOK
+	if !out.Passed {
+		code = ExitFail
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(out); err != nil {
+			return c.fail(err)
+		}
+		return code
+	}
+	for _, r := range out.Results {
+		state := "passed"
+		if !r.Passed {
+			state = "FAILED"
+		}
+		c.printf("%-7s %s (%s) in %s\n", state, safe(r.Name), safe(strings.Join(r.Argv, " ")), r.Duration.Round(time.Millisecond))
+		if r.Error != "" {
+			c.printf("  %s\n", safe(r.Error))
+		}
+		for _, d := range r.Diagnostics {
+			loc := d.Path
+			if d.Line > 0 {
+				loc += fmt.Sprintf(":%d:%d", d.Line, d.Column)
+			}
+			what := d.Message
+			if d.Test != "" {
+				what = d.Test + ": " + what
+			}
+			c.printf("  %s: %s\n", safe(loc), safe(what))
+		}
+		if r.Dropped > 0 {
+			c.printf("  (%d diagnostics outside the project left out)\n", r.Dropped)
+		}
+	}
+	return code
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/codecortex/codecortex/internal/mcp"
+)
+
+// runMCP is cortex mcp: the Model Context Protocol server over standard
+// input and output (or streamable HTTP with --http), read-only unless the
+// operator asks for the mutating surface and names its principal. The
+// project is opened exactly as every other command opens it, trust
+// included. Standard output carries the protocol only; notes go to
+// standard error.
+func runMCP(ctx context.Context, c *cmd, args []string) int {
+	c.argsUsage = "[--mutating --principal NAME] [--http 127.0.0.1:PORT [--allow-remote] [--token-env VAR]] [--lsp]"
+	mutating := c.fs.Bool("mutating", false, "also offer the tools that change state (cortex_remember, cortex_validate); needs --principal")
+	principal := c.fs.String("principal", "", "who mutates: the `name` recorded as the author of what the mutating tools remember")
+	addr := c.fs.String("http", "", "serve streamable HTTP on `host:port` instead of standard input and output (loopback only unless --allow-remote)")
+	allowRemote := c.fs.Bool("allow-remote", false, "let --http listen on an address other machines can reach")
+	tokenEnv := c.fs.String("token-env", mcp.DefaultTokenEnv, "the environment `variable` holding the bearer token that guards the mutating surface over HTTP")
+	lsp := c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server")
+	if _, code, ok := c.parse(args, 0, 0); !ok {
+		return code
+	}
+	*principal = strings.TrimSpace(*principal)
+	switch {
+	case *mutating && *principal == "":
+		return c.usageError(errors.New("--mutating needs --principal NAME: the mutating tools record who changed what"))
+	case !*mutating && *principal != "":
+		return c.usageError(errors.New("--principal names who mutates; it needs --mutating"))
+	case *allowRemote && *addr == "":
+		return c.usageError(errors.New("--allow-remote is for --http"))
+	}
+	var token string
+	if *addr != "" {
+		if err := mcp.CheckListenAddress(*addr, *allowRemote); err != nil {
+			return c.usageError(err)
+		}
+		if *mutating {
+			if token = strings.TrimSpace(c.Getenv(*tokenEnv)); token == "" {
+				return c.usageError(fmt.Errorf("--mutating over --http needs a bearer token: set %s (or name another variable with --token-env)", *tokenEnv))
+			}
+		}
+	}
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	srv, err := mcp.New(mcp.Options{Project: p.Project, Principal: *principal, LanguageServer: *lsp, Getenv: c.Getenv,
+		Secrets: []string{token}, Version: Version, Log: func(s string) { fmt.Fprintln(c.Stderr, s) }})
+	if err != nil {
+		return c.fail(err)
+	}
+	defer srv.Close()
+	surface := mcp.ReadOnly
+	if *mutating {
+		surface = mcp.Mutating
+	}
+	if *addr == "" {
+		if err := srv.ServeStdio(ctx, surface, io.NopCloser(os.Stdin), nopWriteCloser{c.Stdout}); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	h, err := srv.HTTPHandler(mcp.HTTPOptions{Mutating: *mutating, Token: token, TokenEnv: *tokenEnv})
+	if err != nil {
+		return c.fail(err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return c.fail(err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	c.note("cortex mcp: serving %s at http://%s%s (read-only)", p.Root, ln.Addr(), mcp.ReadOnlyPath)
+	if *mutating {
+		c.note("cortex mcp: mutating surface at http://%s%s for principal %s, bearer token from %s", ln.Addr(), mcp.MutatingPath, *principal, *tokenEnv)
+	}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return c.fail(err)
+	}
+	return ExitOK
+}
+
+// nopWriteCloser is a writer whose Close does nothing: the protocol's end
+// must not close standard output under the rest of the program.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

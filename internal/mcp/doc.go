@@ -1,0 +1,39 @@
+// Package mcp serves CodeCortex over the Model Context Protocol: a
+// [Server] holds one long-lived engine over a project (and the local
+// index, memory store, structural engine and git history beside it) and
+// offers its layers as MCP tools, over standard input and output or
+// streamable HTTP. It is the only package that imports the MCP SDK.
+//
+// # Surfaces
+//
+// The read-only surface ([ReadOnly], the default) offers the tools that
+// change nothing: cortex_ask, cortex_definition, cortex_references,
+// cortex_implementations, cortex_search, cortex_symbols,
+// cortex_structural_search, cortex_deps, cortex_docs, cortex_doctor,
+// cortex_history and cortex_recall. The mutating surface ([Mutating])
+// adds the tools that change state (cortex_remember, cortex_validate); a
+// tool is put there by one row of the tool table and can be offered
+// nowhere else. It needs a principal, the operator's name for whoever
+// drives it, recorded as the author of what it remembers; over HTTP it is
+// served on its own path and only to requests carrying the bearer token.
+//
+// # Schemas
+//
+// Every tool's input schema is derived from a Go parameter struct and
+// made strict: additionalProperties false on every object, required
+// fields listed, enums and bounds from struct tags, and no ["null", T]
+// unions. Arguments are validated against it before the tool runs, so an
+// unknown field, a wrong type or a value out of bounds is a tool error
+// naming the problem. Results are structured (an output schema, checked
+// before sending) and sent as JSON text too; their lists are never null.
+//
+// # Bounds, errors and secrets
+//
+// Every tool takes a token budget (default 4000, at most 10000) and says
+// in its result what it left out. A failure reaches the agent as a tool
+// error with the reason and what to do (a missing index names the command
+// that builds it); a panic in a tool is such an error, never a crashed
+// server. Every string of every result and error is redacted: the
+// documentation key's value, the bearer token and anything shaped like a
+// credential never leave the server.
+package mcp

@@ -1,0 +1,4 @@
+package mcp
+
+// Fixture is fixture for the external tests.
+var Fixture = fixture

@@ -1,0 +1,175 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/codecortex/codecortex/index"
+)
+
+// searchParams are cortex_search's arguments.
+type searchParams struct {
+	Query   string `json:"query" minLength:"1" maxLength:"1000" jsonschema:"the words to search for, such as 'validate session token'; identifiers are split into words too (validateSession also finds 'validate session')"`
+	Content string `json:"content,omitempty" enum:"code|prose" jsonschema:"only code chunks, or only prose (Markdown, text); absent means both"`
+	Limit   int    `json:"limit,omitempty" minimum:"1" maximum:"200" default:"20" jsonschema:"the most hits to return"`
+	Budget  int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+}
+
+// searchResult is cortex_search's result.
+type searchResult struct {
+	Query     string         `json:"query" jsonschema:"the query as given"`
+	Terms     []string       `json:"terms" jsonschema:"the words and phrases searched for, after stopwords were dropped"`
+	Hits      []hit          `json:"hits" jsonschema:"the matching chunks, best first: chunks defining a queried name, then chunks of a symbol whose name holds a query word, then text"`
+	Freshness indexFreshness `json:"freshness" jsonschema:"whether the answer reflects every file on disk"`
+	Omitted   omission       `json:"omitted" jsonschema:"what the limit and the budget left out"`
+}
+
+// A hit is one chunk of a file that matched.
+type hit struct {
+	Path       string  `json:"path" jsonschema:"the file, relative to the project root"`
+	StartLine  int     `json:"start_line" jsonschema:"the chunk's first line, one-based"`
+	EndLine    int     `json:"end_line" jsonschema:"the chunk's last line, inclusive"`
+	Content    string  `json:"content" jsonschema:"code or prose"`
+	Symbol     string  `json:"symbol,omitempty" jsonschema:"the symbol the chunk belongs to, as pkg.Type.Name"`
+	SymbolKind string  `json:"symbol_kind,omitempty" jsonschema:"the symbol's kind"`
+	Match      string  `json:"match" jsonschema:"definition, symbol or text: how it matched, strongest first"`
+	Score      float64 `json:"score" jsonschema:"orders hits within a match class, in (0, 1]; not a probability"`
+	Stale      bool    `json:"stale" jsonschema:"the file changed since it was indexed: lines may have moved"`
+	Excerpt    string  `json:"excerpt" jsonschema:"the chunk's text as it is on disk now, bounded"`
+}
+
+// indexFreshness says how up to date a local index answer is.
+type indexFreshness struct {
+	State        string   `json:"state" jsonschema:"fresh: every file on disk is indexed as it is; partial: some changed files are not indexed yet"`
+	Files        int      `json:"files" jsonschema:"files the index holds"`
+	PendingCount int      `json:"pending_count" jsonschema:"changed files not indexed yet"`
+	Pending      []string `json:"pending" jsonschema:"the first of them"`
+	Guidance     string   `json:"guidance,omitempty" jsonschema:"what to do when the answer is partial"`
+}
+
+func freshnessView(fr index.Freshness) indexFreshness {
+	v := indexFreshness{State: string(fr.State), Files: fr.Files, PendingCount: fr.PendingCount, Pending: clipList(fr.Pending, maxListed)}
+	if v.State == "" {
+		v.State = string(index.Fresh)
+	}
+	if fr.PendingCount > 0 {
+		v.Guidance = "run `cortex index` in the project to index every changed file now; each query also indexes some within its time budget"
+		if fr.Files == 0 {
+			v.Guidance = "the local index is still being built; run `cortex index` in the project to build it in full"
+		}
+	}
+	return v
+}
+
+// maxHitLines bounds a hit's excerpt.
+const maxHitLines = 12
+
+func answerSearch(ctx context.Context, s *Server, in searchParams) (searchResult, error) {
+	res, err := s.index.Search(ctx, in.Query, index.SearchOptions{Limit: in.Limit, Content: in.Content})
+	if errors.Is(err, index.ErrEmptyQuery) {
+		return searchResult{}, &toolError{Reason: fmt.Sprintf("%q has no word to search for (stopwords are dropped)", clip(in.Query, 80)),
+			Guidance: "give at least one meaningful word or identifier", Err: err}
+	}
+	if err != nil {
+		return searchResult{}, indexError(err)
+	}
+	out := searchResult{Query: in.Query, Terms: append([]string{}, res.Terms...), Hits: []hit{}, Freshness: freshnessView(res.Freshness)}
+	hits := make([]hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, hit{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Content: h.Content,
+			Symbol: clip(h.Symbol, 400), SymbolKind: h.SymbolKind, Match: h.Match, Score: h.Score, Stale: h.Stale,
+			Excerpt: clip(firstLines(h.Excerpt, maxHitLines), 2000)})
+	}
+	f := newFitter(in.Budget, out)
+	out.Hits = take(f, hits)
+	out.Omitted = f.done("the weakest hits were left out; raise budget, or search with more specific words")
+	return out, nil
+}
+
+// firstLines keeps the first n lines of s, marking a cut.
+func firstLines(s string, n int) string {
+	lines := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			lines++
+			if lines == n && i+1 < len(s) {
+				return s[:i+1] + "…"
+			}
+		}
+	}
+	return s
+}
+
+// indexError explains a failure of the local index.
+func indexError(err error) error {
+	return &toolError{Reason: "the local index could not answer: " + err.Error(),
+		Guidance: "run `cortex index` in the project to (re)build it; if it keeps failing, delete .codecortex/index and run it again", Err: err}
+}
+
+// symbolsParams are cortex_symbols's arguments.
+type symbolsParams struct {
+	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory, relative to the project root; absent means the whole project"`
+	Limit  int    `json:"limit,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"the most definitions to return"`
+	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+}
+
+// symbolsResult is cortex_symbols's result.
+type symbolsResult struct {
+	Path        string         `json:"path" jsonschema:"the file or directory outlined"`
+	Definitions []definition   `json:"definitions" jsonschema:"its definitions by file and line"`
+	Freshness   indexFreshness `json:"freshness" jsonschema:"whether the outline reflects every file on disk"`
+	Omitted     omission       `json:"omitted" jsonschema:"what the limit and the budget left out"`
+}
+
+// A definition is one definition of the outline.
+type definition struct {
+	Path      string `json:"path" jsonschema:"the file"`
+	Line      int    `json:"line" jsonschema:"the name's line, one-based"`
+	Column    int    `json:"column" jsonschema:"the name's column, one-based code points"`
+	EndLine   int    `json:"end_line" jsonschema:"the definition's last line"`
+	Name      string `json:"name" jsonschema:"the name"`
+	Kind      string `json:"kind" jsonschema:"function, method, type, struct, class, interface, enum, constant, variable, field, module or macro"`
+	Container string `json:"container,omitempty" jsonschema:"the type or definition it belongs to"`
+	Package   string `json:"package,omitempty" jsonschema:"the package, module or namespace"`
+	Signature string `json:"signature,omitempty" jsonschema:"the definition's head, on one line"`
+	Exported  bool   `json:"exported" jsonschema:"visible outside its file or package"`
+	Stale     bool   `json:"stale" jsonschema:"the file changed since it was indexed"`
+}
+
+func answerSymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsResult, error) {
+	target := "."
+	if in.Path != "" {
+		rel, err := s.rel(in.Path)
+		if err != nil {
+			return symbolsResult{}, err
+		}
+		if _, err := fs.Stat(s.root.FS(), rel); err != nil {
+			return symbolsResult{}, &toolError{Reason: fmt.Sprintf("%s: no such file or directory in the project", rel),
+				Guidance: "give a path relative to the project root; cortex_search finds files by their words", Err: err}
+		}
+		target = rel
+	}
+	res, err := s.index.Outline(ctx, target)
+	if err != nil {
+		return symbolsResult{}, indexError(err)
+	}
+	out := symbolsResult{Path: res.Path, Definitions: []definition{}, Freshness: freshnessView(res.Freshness)}
+	defs := make([]definition, 0, min(len(res.Definitions), in.Limit))
+	over := 0
+	for i, d := range res.Definitions {
+		if i == in.Limit {
+			over = len(res.Definitions) - i
+			break
+		}
+		defs = append(defs, definition{Path: d.Path, Line: d.NameRange.StartLine, Column: d.NameRange.StartColumn,
+			EndLine: d.Range.EndLine, Name: clip(d.Name, 200), Kind: string(d.Kind), Container: clip(d.Container, 200),
+			Package: clip(d.Package, 200), Signature: clip(d.Signature, 300), Exported: d.Exported, Stale: d.Stale})
+	}
+	f := newFitter(in.Budget, out)
+	out.Definitions = take(f, defs)
+	f.omitted += over
+	out.Omitted = f.done("the definitions after the last one shown were left out; outline a narrower path, or raise limit and budget")
+	return out, nil
+}

@@ -1,0 +1,234 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/route"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// askParams are cortex_ask's arguments.
+type askParams struct {
+	Question string `json:"question" minLength:"1" maxLength:"4000" jsonschema:"the question in words, such as 'where is AuthService defined?', 'who calls refresh_token?', 'which version of react do we use?'"`
+	Path     string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file the question is about, relative to the project root"`
+	Line     int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: a one-based line"`
+	Column   int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"with path and line: a one-based column in code points"`
+	Symbol   string `json:"symbol,omitempty" maxLength:"400" jsonschema:"a symbol name the question is about: Name, Type.Method or pkg.Name"`
+	Pattern  string `json:"pattern,omitempty" maxLength:"4096" jsonschema:"a structural pattern (ast-grep syntax, $X one node, $$$ARGS several) when the question is about code of a shape"`
+	Language string `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language; empty means every language it parses in"`
+	Intent   string `json:"intent,omitempty" enum:"$intents" jsonschema:"what the question asks, when its words should not decide"`
+	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+}
+
+// askResult is cortex_ask's result.
+type askResult struct {
+	Intent    string    `json:"intent" jsonschema:"what the question was read as asking"`
+	Cue       string    `json:"cue" jsonschema:"the words or structure that decided the intent"`
+	Layers    []step    `json:"layers" jsonschema:"the layers asked, each with why"`
+	Skipped   []step    `json:"skipped" jsonschema:"the optional layers not asked, each with why"`
+	Symbol    string    `json:"symbol,omitempty" jsonschema:"the symbol name looked up"`
+	Records   []record  `json:"records" jsonschema:"the evidence, strongest first"`
+	Reports   []report  `json:"reports" jsonschema:"each asked layer's state, with reason and guidance"`
+	Freshness freshness `json:"freshness" jsonschema:"how current the sources were"`
+	Omitted   omission  `json:"omitted" jsonschema:"what the budget left out"`
+}
+
+// A step is one layer of a route, with the reason for it.
+type step struct {
+	Layer  string `json:"layer" jsonschema:"the layer"`
+	Reason string `json:"reason" jsonschema:"why"`
+}
+
+type freshness struct {
+	Precision string   `json:"precision,omitempty" jsonschema:"the precision index: fresh, stale, unavailable or disabled"`
+	Stale     []string `json:"stale" jsonschema:"the layers whose evidence came from an out-of-date source"`
+}
+
+func steps(ss []route.Step) []step {
+	out := make([]step, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, step{Layer: string(s.Layer), Reason: clip(s.Reason, 200)})
+	}
+	return out
+}
+
+func answerAsk(ctx context.Context, s *Server, in askParams) (askResult, error) {
+	q := codecortex.Question{Text: in.Question, Symbol: in.Symbol, Pattern: in.Pattern, Language: in.Language,
+		Intent: route.Intent(in.Intent), Budget: in.Budget}
+	if in.Path != "" {
+		rel, err := s.rel(in.Path)
+		if err != nil {
+			return askResult{}, err
+		}
+		q.Path, q.Line, q.Column = rel, in.Line, in.Column
+	} else if in.Line != 0 || in.Column != 0 {
+		return askResult{}, &toolError{Reason: "line and column need a path", Guidance: "give path with line and column, or leave all three out"}
+	}
+	ans, err := s.engine.Ask(ctx, q)
+	if err != nil {
+		return askResult{}, err
+	}
+	out := askResult{Intent: string(ans.Plan.Intent), Cue: clip(ans.Plan.Cue, 200), Layers: []step{}, Skipped: []step{},
+		Symbol: clip(ans.Query.Symbol, 400), Records: []record{}, Reports: []report{},
+		Freshness: freshness{Precision: ans.Freshness.Precision, Stale: append([]string{}, ans.Freshness.Stale...)}}
+	// What the layers say about themselves comes first: a missing index
+	// and the command that builds it matter more than one more record.
+	f := newFitter(in.Budget, out)
+	out.Reports = take(f, reportViews(ans.Reports))
+	out.Layers = take(f, steps(ans.Plan.Steps))
+	out.Records = take(f, recordViews(ans.Records))
+	out.Skipped = take(f, steps(ans.Plan.Skipped))
+	out.Omitted = f.done("the weakest records (then the skipped layers) were left out; raise budget, or ask a narrower question")
+	return out, nil
+}
+
+// positionParams are the arguments of cortex_definition and
+// cortex_implementations: a position or a name.
+type positionParams struct {
+	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file, relative to the project root (or absolute inside it); give path, line and column together, or symbol instead"`
+	Line   int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line of the position"`
+	Column int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column of the position, in code points (a tab is one)"`
+	Symbol string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a symbol name instead of a position: Name, Type.Method, pkg.Name or pkg.Type.Method; an ambiguous name answers every candidate with its package"`
+	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+}
+
+// referencesParams are cortex_references's arguments.
+type referencesParams struct {
+	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file, relative to the project root (or absolute inside it); give path, line and column together, or symbol instead"`
+	Line               int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line of the position"`
+	Column             int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column of the position, in code points (a tab is one)"`
+	Symbol             string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a symbol name instead of a position: Name, Type.Method, pkg.Name or pkg.Type.Method"`
+	IncludeDeclaration bool   `json:"include_declaration,omitempty" default:"true" jsonschema:"include the declaration among the references (marked declaration), as editors' find-all-references does"`
+	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+}
+
+// positionResult is the result of cortex_definition, cortex_references
+// and cortex_implementations.
+type positionResult struct {
+	Path    string   `json:"path,omitempty" jsonschema:"the position's file, relative to the project root"`
+	Line    int      `json:"line,omitempty" jsonschema:"the position's line"`
+	Column  int      `json:"column,omitempty" jsonschema:"the position's column"`
+	Symbol  string   `json:"symbol,omitempty" jsonschema:"the name asked about"`
+	Notes   []string `json:"notes" jsonschema:"how the answer was found when it is not plain resolution"`
+	Records []record `json:"records" jsonschema:"the answers, strongest first: exact from a fresh precision index, near_exact from a language server, structural from the local symbol index, weak for text matches"`
+	Reports []report `json:"reports" jsonschema:"each asked layer's state, with reason and guidance"`
+	Omitted omission `json:"omitted" jsonschema:"what the budget left out"`
+}
+
+// where is a position question's target: a position or a name.
+type where struct {
+	path         string
+	line, column int
+	symbol       string
+}
+
+// locate checks that exactly one of a position and a name was given.
+func (s *Server) locate(path string, line, column int, symbol string) (where, error) {
+	hasPos := path != "" || line != 0 || column != 0
+	switch {
+	case hasPos && symbol != "":
+		return where{}, &toolError{Reason: "both a position and a symbol were given", Guidance: "give path, line and column, or symbol, not both"}
+	case symbol != "":
+		return where{symbol: symbol}, nil
+	case path == "" || line == 0 || column == 0:
+		return where{}, &toolError{Reason: "no complete position and no symbol",
+			Guidance: "give path, line and column (one-based, code points) of the symbol's occurrence, or its name as symbol"}
+	}
+	rel, err := s.rel(path)
+	if err != nil {
+		return where{}, err
+	}
+	return where{path: rel, line: line, column: column}, nil
+}
+
+// askPosition asks the engine the position question of intent about w,
+// and returns the records of the wanted kinds. When no layer resolves a
+// position, the identifier written there is looked up by name instead,
+// and the result says so.
+func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, budget int, keep func([]evidence.Record) []evidence.Record, kinds ...evidence.Kind) (positionResult, error) {
+	q := codecortex.Question{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Intent: intent, Budget: budget}
+	ans, err := s.engine.Ask(ctx, q)
+	if err != nil {
+		return positionResult{}, err
+	}
+	var recs []evidence.Record
+	byPosition := false
+	for _, r := range ans.Records {
+		if slices.Contains(kinds, r.Kind) {
+			recs = append(recs, r)
+			byPosition = byPosition || r.Provenance == trust.PrecisionIndex || r.Provenance == trust.LanguageServer
+		}
+	}
+	if keep != nil {
+		recs = keep(recs)
+	}
+	reps := ans.Reports
+	out := positionResult{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Notes: []string{}, Records: []record{}}
+	if w.path != "" && w.symbol == "" && ans.Query.Symbol != "" && len(recs) > 0 && !byPosition {
+		// The engine looked up the name written at the position.
+		out.Symbol = ans.Query.Symbol
+		out.Notes = append(out.Notes, fmt.Sprintf("no index resolved %s:%d:%d, so %q, the name written there, was looked up by name: "+
+			"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, ans.Query.Symbol))
+	}
+	if len(recs) == 0 {
+		if err := unanswered(strings.Join(kindNames(kinds), " or "), reps); err != nil {
+			return positionResult{}, err
+		}
+	}
+	out.Reports = []report{}
+	f := newFitter(budget, out)
+	out.Reports = take(f, reportViews(reps))
+	out.Records = take(f, recordViews(recs))
+	out.Omitted = f.done("the weakest records were left out; raise budget to see them")
+	return out, nil
+}
+
+func kindNames(ks []evidence.Kind) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = string(k)
+	}
+	return out
+}
+
+func answerDefinition(ctx context.Context, s *Server, in positionParams) (positionResult, error) {
+	w, err := s.locate(in.Path, in.Line, in.Column, in.Symbol)
+	if err != nil {
+		return positionResult{}, err
+	}
+	return askPosition(ctx, s, w, route.IntentDefinition, in.Budget, nil, evidence.Definition)
+}
+
+func answerReferences(ctx context.Context, s *Server, in referencesParams) (positionResult, error) {
+	w, err := s.locate(in.Path, in.Line, in.Column, in.Symbol)
+	if err != nil {
+		return positionResult{}, err
+	}
+	var keep func([]evidence.Record) []evidence.Record
+	if !in.IncludeDeclaration {
+		keep = precision.WithoutDeclarations
+	}
+	return askPosition(ctx, s, w, route.IntentReferences, in.Budget, keep, evidence.Reference, evidence.Call)
+}
+
+func answerImplementations(ctx context.Context, s *Server, in positionParams) (positionResult, error) {
+	w, err := s.locate(in.Path, in.Line, in.Column, in.Symbol)
+	if err != nil {
+		return positionResult{}, err
+	}
+	return askPosition(ctx, s, w, route.IntentImplementations, in.Budget, nil, evidence.Implementation)
+}
+
+// positionHelp is the part of the position tools' descriptions about how
+// to name the target.
+const positionHelp = " Name the target by position (path relative to the project root, one-based line and column in code points) " +
+	"or by symbol name (Name, Type.Method, pkg.Name), not both. Records carry their trust tier: exact from a fresh precision " +
+	"(SCIP) index, near_exact from a language server, structural from the local symbol index, weak for text matches; " +
+	"a stale index's records are marked stale. When nothing answers because a layer is missing, the error says which " +
+	"command builds it."

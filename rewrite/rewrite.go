@@ -1,0 +1,228 @@
+package rewrite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/fsx"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/validation"
+)
+
+// The default limits and expiry, the specification's defaults.
+const (
+	DefaultMaxFiles   = 50
+	DefaultMaxMatches = 500
+	DefaultMaxBytes   = 1 << 20
+	DefaultPreviewTTL = 30 * time.Minute
+)
+
+// Limits bound one rewrite (configuration structural.max_rewrite_*).
+// Zero fields take the defaults.
+type Limits struct {
+	// MaxFiles caps the files a rewrite changes.
+	MaxFiles int
+	// MaxMatches caps the matches it rewrites (outermost matches: inner
+	// matches, which are not rewritten, do not count).
+	MaxMatches int
+	// MaxBytes caps its changed bytes: for every edit, the bytes it
+	// removes plus the bytes it inserts.
+	MaxBytes int64
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = DefaultMaxFiles
+	}
+	if l.MaxMatches <= 0 {
+		l.MaxMatches = DefaultMaxMatches
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	return l
+}
+
+// Options configure a [Rewriter]. The zero value rewrites in the working
+// directory with the default limits and expiry, permits applying with a
+// principal, reindexes the local index if the project has one, reports on
+// the precision index found by discovery (never generating one), runs the
+// validation commands [validation.Detect] proposes, and estimates impact
+// with [LocalImpact]. Callees never modify it.
+type Options struct {
+	// Dir is the project root; "" means the working directory. The Dir of
+	// every layer's options below is replaced by it.
+	Dir string
+	// Limits bound every rewrite (structural.max_rewrite_*).
+	Limits Limits
+	// PreviewTTL is how long a preview may be applied after it was made
+	// (structural.preview_ttl_seconds); zero means DefaultPreviewTTL.
+	PreviewTTL time.Duration
+	// DenyApply refuses every apply (structural.allow_apply false):
+	// previews are still made.
+	DenyApply bool
+	// Structural is how patterns are searched: the engine, the limits of
+	// a search (its match limit is raised to find more than MaxMatches),
+	// the parse cache.
+	Structural structural.Options
+	// Impact estimates what a rewrite affects, before and after it is
+	// applied; nil means [LocalImpact].
+	Impact Impact
+	// Index is the local index to bring up to date after an apply. It is
+	// reindexed only when the project has one (.codecortex/index); none
+	// is created.
+	Index index.Options
+	// Precision is the precision index to refresh after an apply: with
+	// AutoGenerate and a GeneratorCommand it is regenerated; without, its
+	// staleness is reported with guidance.
+	Precision precision.Options
+	// Validation is what runs after an apply.
+	Validation validation.Options
+	// SkipValidation runs no validation after an apply; the result says
+	// it was skipped.
+	SkipValidation bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o *Options) ttl() time.Duration {
+	if o.PreviewTTL <= 0 {
+		return DefaultPreviewTTL
+	}
+	return o.PreviewTTL
+}
+
+// Where a rewriter keeps its state, relative to the project root. The
+// directory holds a .gitignore that ignores all of it.
+const (
+	StateDir   = ".codecortex/rewrite"
+	PreviewDir = StateDir + "/previews"
+	JournalDir = StateDir + "/journal"
+	// AuditLog is the append-only audit log: one JSON event a line.
+	AuditLog      = StateDir + "/audit.jsonl"
+	UnresolvedDir = StateDir + "/unresolved"
+	lockFile      = StateDir + "/lock"
+	ignoreFile    = StateDir + "/.gitignore"
+)
+
+// A Rewriter previews and applies guarded rewrites in one project. It is
+// safe for concurrent use; applies are one at a time per project, across
+// processes.
+type Rewriter struct {
+	opts Options
+	dir  string // the root, absolute, links evaluated
+	root *contain.Root
+	fs   fsx.FS
+	osfs *fsx.OS
+	sp   *structural.Provider
+	// recovered is what Open's recovery did.
+	recovered  []Recovery
+	recoverErr error
+}
+
+// Open opens the project at opts.Dir for rewriting. If an earlier apply
+// was interrupted (the process died while replacing files), its journal
+// is found and the files are brought back to all their old contents or
+// all their new ones, never a mix: [Rewriter.Recovered] reports what was
+// done. Open fails only when the root cannot be opened; a journal that
+// cannot be recovered (another process is applying, or a file changed
+// since) is reported by Recovered and refuses applies until
+// [Rewriter.Recover] succeeds.
+func Open(opts Options) (*Rewriter, error) {
+	return open(opts, nil)
+}
+
+// open opens a rewriter whose file operations go through fsys (nil: the
+// operating system's), for tests that inject faults.
+func open(opts Options, wrap func(fsx.FS) fsx.FS) (*Rewriter, error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	root, err := contain.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("rewrite: %w", err)
+	}
+	osfs, err := fsx.Open(root.Dir())
+	if err != nil {
+		root.Close()
+		return nil, fmt.Errorf("rewrite: %w", err)
+	}
+	r := &Rewriter{opts: opts, dir: root.Dir(), root: root, osfs: osfs, fs: osfs}
+	if wrap != nil {
+		r.fs = wrap(osfs)
+	}
+	r.opts.Dir = r.dir
+	so := opts.Structural
+	so.Dir = r.dir
+	r.sp = structural.New(so)
+	r.opts.Index.Dir = r.dir
+	r.opts.Precision.Dir = r.dir
+	r.opts.Validation.Dir = r.dir
+	if r.opts.Impact == nil {
+		r.opts.Impact = LocalImpact{}
+	}
+	if r.hasJournal() {
+		r.recovered, r.recoverErr = r.Recover(context.Background())
+	}
+	return r, nil
+}
+
+// Close releases the project root.
+func (r *Rewriter) Close() error {
+	err := r.osfs.Close()
+	if cerr := r.root.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Dir returns the project root: absolute, symbolic links evaluated.
+func (r *Rewriter) Dir() string { return r.dir }
+
+// Recovered returns what Open found of interrupted applies and what it
+// did about them (nil when there was nothing), and the error that kept it
+// from finishing, if any.
+func (r *Rewriter) Recovered() ([]Recovery, error) { return r.recovered, r.recoverErr }
+
+// hasJournal reports whether the journal directory holds anything.
+func (r *Rewriter) hasJournal() bool {
+	ents, err := r.fs.ReadDir(JournalDir)
+	return err == nil && len(ents) > 0
+}
+
+// ensureState creates the state directory with its .gitignore.
+func (r *Rewriter) ensureState() error {
+	for _, d := range []string{PreviewDir, JournalDir} {
+		if err := r.fs.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("rewrite: creating %s: %w", d, err)
+		}
+	}
+	if _, err := r.fs.Lstat(ignoreFile); errors.Is(err, fs.ErrNotExist) {
+		tmp := path.Join(StateDir, ".gitignore."+newID())
+		if err := fsx.ReplaceFile(r.fs, ignoreFile, tmp, []byte("# CodeCortex rewrite previews, journals and audit log; never committed.\n*\n"), 0o644); err != nil {
+			return fmt.Errorf("rewrite: %w", err)
+		}
+	}
+	return nil
+}
+
+// Show returns the stored preview id, whether or not it has expired
+// (Preview.Expired says).
+func (r *Rewriter) Show(id string) (*Preview, error) {
+	return r.loadPreview(id)
+}
