@@ -37,18 +37,24 @@
 //     token budget with compact JSON for the reader model and keeps the
 //     ranking reasons in a trace outside the prompt.
 //
-// Routing a question to the layers it needs, an engine that runs the whole
-// path behind one call, the local index, the context layers (graph and
-// impact, history, memory, validation), the guarded rewrite transaction and
-// the MCP server are planned; the project's issues describe them. Until
-// they land, a host chooses its providers itself, as examples/compose-all
-// does.
+// [Open] (or [NewEngine] over an opened [Project]) runs that whole path
+// behind one call: [Engine.Ask] takes a question in words, with an
+// optional position, symbol or pattern, asks route for a plan of the
+// layers that can answer it, runs them side by side under one deadline,
+// fuses, ranks and packs, and returns the records with the route, each
+// layer's state and the index's freshness. The cortex command's ask, the
+// MCP server and the examples are hosts of this one call.
 //
 // # The layers
 //
-// Three optional layers add stronger evidence; each reports unavailable,
-// with a reason, rather than failing, and each is an [evidence.Provider]
-// whose options have a zero value that works:
+// Every layer is an [evidence.Provider] whose options have a zero value
+// that works, and each reports unavailable, with a reason, rather than
+// failing. Without any of the optional ones a question is still answered:
+// the local index (package index) parses every file it reads with the
+// grammars of package syntax, keeps definitions (package symbols) and
+// structure-aware chunks in SQLite FTS5 under .codecortex/, and brings
+// them up to date before each query. Three optional layers add stronger
+// evidence:
 //
 //   - precision reads compiler- and indexer-produced SCIP indexes and answers
 //     definitions, references and implementations exactly, by symbol
@@ -61,6 +67,14 @@
 //   - structural matches code by syntax with ast-grep-compatible patterns
 //     and previews rewrites; without an engine it falls back to labelled
 //     lexical and symbol search.
+//
+// The context layers add what the code alone does not say: history (git
+// commits, blame and pull requests), memory (the team's conventions,
+// decisions, gotchas and failures, with decay and digests) and validation
+// (the project's checks, run only when asked). The rewrite package is the
+// one path that changes files: a guarded transaction from preview to an
+// explicit apply, with impact, validation and a journal that recovers a
+// crash; [Project.RewriteOptions] configures it.
 //
 // # Trust and safety
 //
