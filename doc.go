@@ -15,10 +15,13 @@
 //
 // A question travels one way through the packages, never back:
 //
-//	question → providers → fuse → rank → pack
+//	question → route → providers → fuse → rank → pack
 //
 // Along the way:
 //
+//   - route reads the question (a position, a symbol, a pattern, words)
+//     and plans the layers that can answer it, each with a reason; it does
+//     no I/O and never plans a mutation.
 //   - trust fixes what each kind of evidence may claim: six [trust.Tier]s
 //     from exact to weak, the ceiling of each production [trust.Method], and
 //     the ranking [trust.Score]. The tier is what an agent should read; the
