@@ -164,7 +164,8 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 
 // Gather answers an evidence query about a symbol (Query.Symbol) or a
 // position (Query.Path and Line): one record for each caller the impact
-// walk reaches, its kind the edge's (call, reference, type relation,
+// walk reaches (only the direct ones when the query asks for references
+// or calls alone), its kind the edge's (call, reference, type relation,
 // implementation, import), located at the use, its tier the edge's
 // method's (exact for a fused precision edge, inferred_high for a use
 // resolved through an import or a scope, inferred for a name).
@@ -182,7 +183,12 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		return evidence.Response{Report: evidence.Report{Provider: ProviderName, State: evidence.Available,
 			Reason: "no symbol or position asked about"}}, nil
 	}
-	im, err := p.Impact(ctx, Query{Targets: []Target{t}})
+	gq := Query{Targets: []Target{t}}
+	if len(q.Kinds) > 0 && !q.Wants(evidence.TypeRelation) && !q.Wants(evidence.Import) {
+		// Asked for references or calls: the direct ones.
+		gq.Depth = 1
+	}
+	im, err := p.Impact(ctx, gq)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return evidence.Response{}, err
