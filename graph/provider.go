@@ -239,6 +239,13 @@ func callerRecord(h Hit, im *Impact) (evidence.Record, bool) {
 	if v.Line < 1 {
 		rec.EndColumn = 1
 	}
+	if v.Method == Exact && v.Kind != Implements {
+		// The precision index says reference, not call: keep its kind, so
+		// that the graph's record of the same site fuses with the precision
+		// layer's without changing what it says (the edge kind the syntax
+		// gave stays in the attributes).
+		rec.Kind = evidence.Reference
+	}
 	if v.Stale {
 		rec = evidence.MarkStale(rec)
 	}
