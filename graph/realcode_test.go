@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/evidence/evidencetest"
@@ -39,7 +40,9 @@ func moduleDir(t testing.TB, modVersion string) string {
 }
 
 // copyTree copies src into a new temporary directory (the module cache
-// is read-only; the index writes under .codecortex).
+// is read-only; the index writes under .codecortex), dated an hour back
+// as a checked-out tree is: the index does not trust an mtime too close to
+// the moment it reads it, and would read such files again.
 func copyTree(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -59,7 +62,11 @@ func copyTree(t testing.TB, src string) string {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		if err := os.WriteFile(target, data, 0o644); err != nil {
+			return err
+		}
+		old := time.Now().Add(-time.Hour)
+		return os.Chtimes(target, old, old)
 	})
 	if err != nil {
 		t.Fatal(err)
