@@ -14,6 +14,7 @@ import (
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -124,6 +125,18 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	e.closers = append(e.closers, local.Close)
 	e.indexOpts, e.scip = iopts, scip
 	e.providers[route.LocalIndex] = local
+	// The project graph reads the same index, with the precision index's
+	// edges fused in when it is enabled; one provider answers both the
+	// graph's and the impact's layer.
+	gopts := p.GraphOptions()
+	gopts.IndexOptions, gopts.Exact = iopts, nil
+	if !popts.Disabled {
+		gopts.Exact = scip
+	}
+	gp := graph.New(gopts)
+	e.closers = append(e.closers, gp.Close)
+	e.providers[route.Graph] = gp
+	e.providers[route.Impact] = gp
 	e.providers[route.Manifests] = p.ManifestProvider()
 	e.providers[route.DependencyDocs] = p.DocsProvider()
 	e.providers[route.History] = history.New(p.HistoryOptions())
@@ -263,8 +276,10 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		query.Symbol = e.identifierAt(query.Path, query.Line, query.Column)
 	}
 	var providers []evidence.Provider
+	asked := map[string]bool{}
 	for _, l := range plan.Layers() {
-		if p, ok := e.providers[l]; ok {
+		if p, ok := e.providers[l]; ok && !asked[p.Name()] {
+			asked[p.Name()] = true // the graph answers two layers once
 			providers = append(providers, p)
 		}
 	}

@@ -1,9 +1,12 @@
 package codecortex
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/memory"
@@ -57,6 +60,24 @@ func (p *Project) StructuralOptions() structural.Options {
 // definitions read from every language the syntax floor parses.
 func (p *Project) IndexOptions() index.Options {
 	return index.Options{Dir: p.Root}
+}
+
+// GraphOptions returns the project graph's options: the local index's
+// options, and the precision index's exact edges fused in when the
+// precision layer is enabled (without an index file it reports why and
+// the graph is built without them).
+func (p *Project) GraphOptions() graph.Options {
+	opts := graph.Options{Dir: p.Root, IndexOptions: p.IndexOptions()}
+	if po := p.PrecisionOptions(); !po.Disabled {
+		opts.Exact = precision.New(po)
+	}
+	return opts
+}
+
+// hasIndex reports whether the project has a local index already.
+func (p *Project) hasIndex() bool {
+	fi, err := os.Stat(filepath.Join(p.Root, filepath.FromSlash(index.StorageDir)))
+	return err == nil && fi.IsDir()
 }
 
 // ManifestProvider returns the provider of the project's dependency
@@ -117,10 +138,18 @@ func (p *Project) ValidationOptions() validation.Options {
 
 // RewriteOptions returns the guarded rewrite's options: the structural
 // section's limits, preview lifetime and allow_apply, and the layers the
-// transaction reindexes and validates with.
+// transaction reindexes and validates with. When the project has a local
+// index, the impact of a rewrite comes from the project graph (callers in
+// other files, tests that reach them); otherwise from the changed files
+// alone (rewrite.LocalImpact).
 func (p *Project) RewriteOptions() rewrite.Options {
 	s := p.Config.Structural
+	var impact rewrite.Impact
+	if p.hasIndex() {
+		impact = graph.New(p.GraphOptions())
+	}
 	return rewrite.Options{
+		Impact:     impact,
 		Dir:        p.Root,
 		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
 		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,

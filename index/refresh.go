@@ -411,6 +411,7 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 		"DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?1)",
 		"DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM imports WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM refs WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM files WHERE path = ?1",
 	} {
@@ -433,6 +434,7 @@ type fileData struct {
 	touchOnly bool // same content as indexed: only size and mtime change
 	syms      []symbols.Symbol
 	imports   []symbols.Import
+	refs      []symbols.Ref
 	chunks    []chunkData
 }
 
@@ -618,6 +620,7 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 			fd.parseErrs = sf.Errors
 			fd.syms = cleanSymbols(sf.Symbols, src)
 			fd.imports = cleanImports(sf.Imports)
+			fd.refs = cleanRefs(sf.Refs, len(src))
 		}
 	}
 	var kept map[int64]bool // hashes of the chunks indexed for this file, which the writer keeps
@@ -684,6 +687,24 @@ func cleanSymbols(in []symbols.Symbol, src []byte) []symbols.Symbol {
 	return out
 }
 
+// cleanRefs keeps the refs with a name, a known kind and a position
+// inside the file, at most symbols.MaxRefs.
+func cleanRefs(in []symbols.Ref, size int) []symbols.Ref {
+	var out []symbols.Ref
+	for _, r := range in {
+		if r.Name == "" || !r.Kind.Valid() || r.Line < 1 || r.Column < 1 || r.Byte < 0 || r.Byte >= size {
+			continue
+		}
+		r.Name = bounded(r.Name, maxNameBytes)
+		r.Qualifier = bounded(r.Qualifier, maxNameBytes)
+		out = append(out, r)
+		if len(out) == symbols.MaxRefs {
+			break
+		}
+	}
+	return out
+}
+
 func cleanImports(in []symbols.Import) []symbols.Import {
 	var out []symbols.Import
 	for _, im := range in {
@@ -692,6 +713,7 @@ func cleanImports(in []symbols.Import) []symbols.Import {
 		}
 		im.Path = bounded(im.Path, 1024)
 		im.Alias = bounded(im.Alias, maxNameBytes)
+		im.Name = bounded(im.Name, maxNameBytes)
 		out = append(out, im)
 		if len(out) == maxSymbolsPerFile {
 			break

@@ -22,7 +22,7 @@ import (
 // and reads. A database with a higher version was written by a newer
 // release and is refused, never modified; one with a lower version is
 // rebuilt (an index holds nothing that cannot be read again from the tree).
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // schema creates the tables of an index database.
 //
@@ -35,6 +35,9 @@ const SchemaVersion = 2
 //     one-based lines and code-point columns; a symbol's hash identifies
 //     all it records, so that a file indexed again keeps the rows of its
 //     unchanged symbols.
+//   - refs: the names each file uses (symbols.Ref), one row a file, encoded
+//     by encodeRefs: the project graph reads them all at once, and a row a
+//     use would cost the cold build more than the graph saves.
 //   - chunks: the pieces of each file the full-text index matches, by line
 //     range; content is code or prose; symbol_id is the symbol the chunk is
 //     aligned to; hash identifies the chunk's text (see chunkHash), so that
@@ -98,6 +101,7 @@ CREATE TABLE imports (
 	id         INTEGER PRIMARY KEY,
 	file_id    INTEGER NOT NULL REFERENCES files(id),
 	path       TEXT NOT NULL,
+	name       TEXT NOT NULL DEFAULT '',
 	alias      TEXT NOT NULL,
 	start_line INTEGER NOT NULL,
 	start_col  INTEGER NOT NULL,
@@ -106,6 +110,10 @@ CREATE TABLE imports (
 );
 CREATE INDEX imports_file ON imports(file_id);
 CREATE INDEX imports_path ON imports(path);
+CREATE TABLE refs (
+	file_id INTEGER PRIMARY KEY REFERENCES files(id),
+	data    BLOB NOT NULL
+);
 CREATE TABLE chunks (
 	id              INTEGER PRIMARY KEY,
 	file_id         INTEGER NOT NULL REFERENCES files(id),

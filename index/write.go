@@ -36,11 +36,13 @@ const (
 	sqlOldSymbols = `SELECT id, hash FROM symbols WHERE file_id = ?`
 	sqlDropSymbol = `DELETE FROM symbols WHERE id = ?`
 	sqlOldImports = `DELETE FROM imports WHERE file_id = ?`
+	sqlOldRefs    = `DELETE FROM refs WHERE file_id = ?`
+	sqlInsertRefs = `INSERT INTO refs(file_id, data) VALUES(?, ?)`
 	sqlMoveChunk  = `UPDATE chunks SET start_line = ?, end_line = ?, content = ?, chunker = ?, symbol_id = ? WHERE id = ?`
 	sqlDropChunk  = `DELETE FROM chunks WHERE id = ?`
 	sqlDropFTS    = `DELETE FROM chunks_fts WHERE rowid = ?`
 	sqlInsertSym  = `INSERT INTO symbols(file_id, name, lname, kind, container, package, signature, exported, name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte, start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlInsertImp  = `INSERT INTO imports(file_id, path, alias, start_line, start_col, end_line, end_col) VALUES(?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertImp  = `INSERT INTO imports(file_id, path, name, alias, start_line, start_col, end_line, end_col) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlInsertChk  = `INSERT INTO chunks(file_id, start_line, end_line, content, chunker, chunker_version, symbol_id, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlInsertFTS  = `INSERT INTO chunks_fts(rowid, body) VALUES(?, ?)`
 	chunkerSymbol = "symbol"
@@ -126,6 +128,9 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		if _, err := w.exec(sqlOldImports, fileID); err != nil {
 			return err
 		}
+		if _, err := w.exec(sqlOldRefs, fileID); err != nil {
+			return err
+		}
 		if old, err = w.oldRows(fileID); err != nil {
 			return err
 		}
@@ -166,8 +171,13 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		}
 	}
 	for _, im := range fd.imports {
-		if _, err := w.exec(sqlInsertImp, fileID, im.Path, im.Alias,
+		if _, err := w.exec(sqlInsertImp, fileID, im.Path, im.Name, im.Alias,
 			im.Range.StartLine, im.Range.StartColumn, im.Range.EndLine, im.Range.EndColumn); err != nil {
+			return err
+		}
+	}
+	if len(fd.refs) > 0 {
+		if _, err := w.exec(sqlInsertRefs, fileID, encodeRefs(fd.refs)); err != nil {
 			return err
 		}
 	}

@@ -49,6 +49,7 @@ func ExtractTree(path string, t *syntax.Tree) *File {
 		fn(x)
 	}
 	x.finish()
+	x.refs()
 	return x.f
 }
 

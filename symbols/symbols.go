@@ -8,7 +8,7 @@ import (
 // Version names the extraction rules. It changes whenever a change to
 // them would give another answer for some file, so that an index built by
 // an older version reads its files again.
-const Version = "symbols-1"
+const Version = "symbols-2"
 
 // Kind is what a definition defines.
 type Kind string
@@ -115,6 +115,9 @@ type File struct {
 	Package string   `json:"package,omitempty"`
 	Symbols []Symbol `json:"symbols"`
 	Imports []Import `json:"imports"`
+	// Refs are the names the file uses outside its imports and the names
+	// of its own definitions, in order (see [Ref]).
+	Refs []Ref `json:"refs,omitempty"`
 	// Errors reports whether the parse found syntax errors; the symbols
 	// outside them are still given.
 	Errors bool `json:"errors,omitempty"`
@@ -156,6 +159,14 @@ func (f *File) Validate(size int) error {
 		}
 		if err := within(im.Range); err != nil {
 			return fmt.Errorf("symbols: import %s: %w", im.Path, err)
+		}
+	}
+	for i, r := range f.Refs {
+		switch {
+		case r.Name == "" || !r.Kind.Valid():
+			return fmt.Errorf("symbols: ref %d has no name or an unknown kind", i)
+		case r.Line < 1 || r.Column < 1 || r.Byte < 0 || r.Byte >= size:
+			return fmt.Errorf("symbols: ref %s lies outside the file", r.Name)
 		}
 	}
 	return nil

@@ -204,6 +204,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"eval":             {{"eval", fixture}},
 		"index":            {{"index"}, {"index", "--status", "--json"}},
 		"history":          {{"history"}, {"history", "m.go:1-2", "--json"}},
+		"impact":           {{"impact", "m.go:1-2"}, {"impact", "--json", "Héllo"}, {"impact", "--since", "HEAD"}},
 		"remember":         {{"remember", "--type", "gotcha", "--path", ".", "mind the cache"}},
 		"recall":           {{"recall", "cache"}, {"recall", "--json"}},
 		"forget":           {{"forget", "m0000000000000000", "--reason", "gone"}},

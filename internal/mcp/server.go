@@ -15,6 +15,7 @@ import (
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -106,6 +107,10 @@ type Server struct {
 	rwOnce sync.Once
 	rw     *rewrite.Rewriter
 	rwErr  error
+
+	graphOnce  sync.Once
+	graphs     *graph.Provider
+	graphClose func() error // closes the exact edges' source, if any
 
 	histOnce sync.Once
 	hist     *history.Repo
@@ -230,6 +235,12 @@ func (s *Server) Close() error {
 	}
 	if s.hist != nil {
 		errs = append(errs, s.hist.Close())
+	}
+	if s.graphs != nil {
+		errs = append(errs, s.graphs.Close())
+		if s.graphClose != nil {
+			errs = append(errs, s.graphClose())
+		}
 	}
 	if s.rw != nil {
 		errs = append(errs, s.rw.Close())

@@ -29,6 +29,12 @@ func toolTable() []toolDef {
 		{name: "cortex_symbols", title: "Outline definitions", build: tool(answerSymbols),
 			desc: "The definitions of a file, or of every file under a directory (the whole project without path), by file and " +
 				"line, from the local index: name, kind, container, package and signature."},
+		{name: "cortex_impact", title: "Impact of a change", build: tool(answerImpact),
+			desc: "What a change affects, from the project graph kept fresh with the local index: for a file, a line range, a " +
+				"symbol, or every file changed since a commit, the definitions touched, their callers (breadth first, each once, " +
+				"at most depth edges and max_nodes nodes, truncated said), the tests to run, a risk score with its arithmetic, " +
+				"the mix of exact (precision index) and inferred edges behind it, and the cycles among what it reaches. Each " +
+				"caller names the edge it was reached by and how that edge was established."},
 		{name: "cortex_structural_search", title: "Search code by syntax", build: tool(answerStructural),
 			desc: "Find code by its syntax rather than its text: a pattern such as 'old_api($$$ARGS)' matches the calls and not " +
 				"a comment that mentions them. An invalid pattern is an error, never an empty answer. When no structural engine " +

@@ -22,7 +22,7 @@ import (
 // readOnlyTools and mutatingTools are the surfaces' tool names.
 var (
 	readOnlyTools = []string{"cortex_ask", "cortex_definition", "cortex_deps", "cortex_docs", "cortex_doctor", "cortex_history",
-		"cortex_implementations", "cortex_recall", "cortex_references", "cortex_rewrite_preview", "cortex_rewrite_show",
+		"cortex_impact", "cortex_implementations", "cortex_recall", "cortex_references", "cortex_rewrite_preview", "cortex_rewrite_show",
 		"cortex_search", "cortex_structural_search", "cortex_symbols"}
 	mutatingOnly = []string{"cortex_remember", "cortex_rewrite_apply", "cortex_validate"}
 )
@@ -170,6 +170,20 @@ func TestReadOnlyTools(t *testing.T) {
 		}
 		if out.Freshness.State != "fresh" {
 			t.Errorf("freshness %+v", out.Freshness)
+		}
+	})
+	t.Run("cortex_impact", func(t *testing.T) {
+		out := decode[impactResult](t, "", call(t, cs, "cortex_impact", map[string]any{"symbol": "Cart.Add", "depth": 2}))
+		if !parsed {
+			return
+		}
+		if len(out.Affected) == 0 || out.Depth != 2 || out.RiskReason == "" {
+			t.Errorf("impact of Cart.Add: %+v", out)
+		}
+		for _, c := range out.Callers {
+			if c.Depth < 1 || c.Depth > 2 || c.Edge == "" || c.Method == "" {
+				t.Errorf("caller %+v", c)
+			}
 		}
 	})
 	t.Run("cortex_symbols", func(t *testing.T) {

@@ -14,7 +14,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const READ_ONLY = ['cortex_ask', 'cortex_definition', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
-  'cortex_implementations', 'cortex_recall', 'cortex_references', 'cortex_rewrite_preview', 'cortex_rewrite_show',
+  'cortex_impact', 'cortex_implementations', 'cortex_recall', 'cortex_references', 'cortex_rewrite_preview', 'cortex_rewrite_show',
   'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
 const MUTATING = ['cortex_remember', 'cortex_rewrite_apply', 'cortex_validate'];
 
@@ -31,6 +31,7 @@ const CALLS = {
   cortex_docs: { library: 'left-pad', question: 'padding' },
   cortex_doctor: {},
   cortex_history: { path: 'cart/cart.go', start_line: 1 },
+  cortex_impact: { symbol: 'Cart.Add', depth: 2 },
   cortex_recall: { query: 'cart' },
   cortex_rewrite_preview: { pattern: '$S.Add($X)', template: '$S.Put($X)', language: 'go' },
   cortex_rewrite_show: { id: 'ffffffffffffffffffffffff' }, // an error: no such preview

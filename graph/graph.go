@@ -1,0 +1,438 @@
+package graph
+
+import (
+	"iter"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// EdgeKind is what an edge says one node does to another.
+type EdgeKind string
+
+// The kinds of edges.
+const (
+	Imports    EdgeKind = "imports"    // file → file it imports
+	Calls      EdgeKind = "calls"      // definition → definition it calls
+	References EdgeKind = "references" // definition → definition it uses otherwise
+	Inherits   EdgeKind = "inherits"   // definition → base it extends or embeds
+	Implements EdgeKind = "implements" // definition → interface it implements
+	Tests      EdgeKind = "tests"      // test file → definition or file it tests
+)
+
+// Method is how an edge was established.
+type Method string
+
+// The methods, strongest first.
+const (
+	// Exact: a compiler- or indexer-resolved edge from a precision index.
+	Exact Method = "precision-index"
+	// ImportResolved: the name resolved through an import of the file to
+	// the repository file or package it names.
+	ImportResolved Method = "import"
+	// ScopeResolved: the name is defined in the same file, or (where the
+	// language shares a scope across a package's files) the same package.
+	ScopeResolved Method = "scope"
+	// ImportPath: an import resolved to a repository file by its path.
+	ImportPath Method = "import-path"
+	// UniqueName: the only definition of that name in the project.
+	UniqueName Method = "unique-name"
+	// AmbiguousName: one of a few definitions of that name.
+	AmbiguousName Method = "ambiguous-name"
+	// TestNaming: a test file named after the file it tests.
+	TestNaming Method = "test-naming"
+)
+
+// Tier returns the strongest trust tier an edge of method m may carry.
+func (m Method) Tier() trust.Tier {
+	switch m {
+	case Exact:
+		return trust.Exact
+	case ImportResolved, ScopeResolved, ImportPath:
+		return trust.InferredHigh
+	}
+	return trust.Inferred
+}
+
+// Provenance returns the trust method behind m.
+func (m Method) Provenance() trust.Method {
+	switch m.Tier() {
+	case trust.Exact:
+		return trust.PrecisionIndex
+	case trust.InferredHigh:
+		return trust.GraphRelation
+	}
+	return trust.Heuristic
+}
+
+// NodeKindFile is the Kind of a file's node.
+const NodeKindFile = "file"
+
+// A Node is a definition or a file.
+type Node struct {
+	// Path is the file, relative to the project root.
+	Path string `json:"path"`
+	// Name, Container and Kind are the definition's (symbols.Kind), or the
+	// file's base name and "file".
+	Name      string `json:"name"`
+	Container string `json:"container,omitempty"`
+	Kind      string `json:"kind"`
+	Package   string `json:"package,omitempty"`
+	Exported  bool   `json:"exported,omitempty"`
+	// Line and EndLine are the definition's lines (one-based, inclusive);
+	// 0 for a file.
+	Line    int `json:"line,omitempty"`
+	EndLine int `json:"end_line,omitempty"`
+	// Test reports the node is in a test file.
+	Test bool `json:"test,omitempty"`
+	// Stale reports the file changed since it was indexed.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// Key returns the node's identity: "path#Container.Name", or the path for
+// a file.
+func (n *Node) Key() string {
+	if n.Kind == NodeKindFile {
+		return n.Path
+	}
+	return n.Path + "#" + n.Qualified()
+}
+
+// Qualified returns the definition's name with its container.
+func (n *Node) Qualified() string {
+	if n.Container != "" && n.Kind != NodeKindFile {
+		return strings.TrimLeft(n.Container, "*&") + "." + n.Name
+	}
+	return n.Name
+}
+
+// An Edge is one relationship, from the node that uses to the node used.
+type Edge struct {
+	From   int      `json:"from"`
+	To     int      `json:"to"`
+	Kind   EdgeKind `json:"kind"`
+	Method Method   `json:"method"`
+	// Path, Line and Column are where the use is written (one-based); for
+	// an edge with no site (a naming convention) Line is 0.
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Span is the width of the name at the site, in code points.
+	Span int `json:"span,omitempty"`
+	// Stale reports the edge came from a file or index that no longer
+	// matches the source.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// Tier returns the edge's trust tier.
+func (e *Edge) Tier() trust.Tier { return trust.Effective(e.Method.Tier(), e.Stale) }
+
+// Stats describe a graph.
+type Stats struct {
+	Files   int `json:"files"`
+	Symbols int `json:"symbols"`
+	Edges   int `json:"edges"`
+	// Exact, InferredHigh and Inferred count edges by tier.
+	Exact        int `json:"exact"`
+	InferredHigh int `json:"inferred_high"`
+	Inferred     int `json:"inferred"`
+	// ByKind counts edges by kind.
+	ByKind map[EdgeKind]int `json:"by_kind"`
+	// Unresolved counts uses that named no definition of the project
+	// unambiguously enough to link (builtins, dependencies, locals).
+	Unresolved int `json:"unresolved"`
+}
+
+// A Graph is a project's definitions and files with the edges between
+// them. It is immutable once built and safe for concurrent use.
+type Graph struct {
+	// Version is the index state it was built from.
+	Version string
+	Nodes   []Node
+	Edges   []Edge
+	// ExactReport says how the exact edges fared ("" without a source);
+	// ExactUnplaced counts exact records whose ends the graph could not
+	// place on its definitions.
+	ExactReport   string
+	ExactUnplaced int
+
+	in, out  [][]int32 // edge indices by node
+	byName   map[string][]int32
+	fileNode map[string]int32
+	fileSyms map[string][]int32 // a file's definitions, by position
+	dirFiles map[string][]int32 // a directory's file nodes
+	stats    Stats
+}
+
+// Stats returns counts of the graph's nodes and edges.
+func (g *Graph) Stats() Stats { return g.stats }
+
+// Incoming returns the indices in Edges of the edges into node n.
+func (g *Graph) Incoming(n int) []int32 { return g.in[n] }
+
+// Outgoing returns the indices in Edges of the edges out of node n.
+func (g *Graph) Outgoing(n int) []int32 { return g.out[n] }
+
+// File returns the node of the file at p.
+func (g *Graph) File(p string) (int, bool) {
+	n, ok := g.fileNode[p]
+	return int(n), ok
+}
+
+// builder holds what Build needs while resolving.
+type builder struct {
+	g       *Graph
+	facts   []index.FileFacts
+	goMods  []goModule
+	symFile []int32 // file index of each symbol node (-1 for a file node)
+	seen    map[edgeKey]int32
+}
+
+type edgeKey struct {
+	from, to int32
+	kind     EdgeKind
+}
+
+// BuildOptions are what [Build] needs besides the index's facts. The zero
+// value resolves no Go imports and fuses no exact edges.
+type BuildOptions struct {
+	// Modules are the Go modules of the project (see [ReadGoModules]);
+	// files outside them resolve no Go imports.
+	Modules []GoModule
+	// Exact, if set, are exact edges to fuse in (see [EdgeSource]), and
+	// ExactReport what their source said of itself.
+	Exact       iter.Seq[evidence.Record]
+	ExactReport string
+}
+
+// Build makes the graph of the facts an index holds.
+func Build(facts index.Facts, opts BuildOptions) *Graph {
+	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
+		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, ExactReport: opts.ExactReport}
+	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}}
+	for _, m := range opts.Modules {
+		b.goMods = append(b.goMods, goModule(m))
+	}
+	// Longest module path first, so that a nested module wins.
+	sort.Slice(b.goMods, func(i, j int) bool { return len(b.goMods[i].Path) > len(b.goMods[j].Path) })
+	for fi := range facts.Files {
+		f := &facts.Files[fi]
+		test := IsTestFile(f.Path)
+		id := int32(len(g.Nodes))
+		g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: path.Base(f.Path), Kind: NodeKindFile, Package: f.Package, Test: test, Stale: f.Stale})
+		b.symFile = append(b.symFile, -1)
+		g.fileNode[f.Path] = id
+		d := path.Dir(f.Path)
+		g.dirFiles[d] = append(g.dirFiles[d], id)
+		for _, s := range f.Symbols {
+			sid := int32(len(g.Nodes))
+			g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: s.Name, Container: s.Container, Kind: string(s.Kind),
+				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine, Test: test, Stale: f.Stale})
+			b.symFile = append(b.symFile, int32(fi))
+			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
+			g.byName[s.Name] = append(g.byName[s.Name], sid)
+		}
+	}
+	for fi := range facts.Files {
+		b.resolveFile(fi)
+	}
+	b.testNaming()
+	if opts.Exact != nil {
+		b.fuse(opts.Exact)
+	}
+	g.index()
+	return g
+}
+
+// index fills the adjacency lists and the stats.
+func (g *Graph) index() {
+	g.in = make([][]int32, len(g.Nodes))
+	g.out = make([][]int32, len(g.Nodes))
+	st := Stats{ByKind: map[EdgeKind]int{}, Unresolved: g.stats.Unresolved}
+	for i := range g.Edges {
+		e := &g.Edges[i]
+		g.out[e.From] = append(g.out[e.From], int32(i))
+		g.in[e.To] = append(g.in[e.To], int32(i))
+		switch e.Tier() {
+		case trust.Exact:
+			st.Exact++
+		case trust.InferredHigh:
+			st.InferredHigh++
+		default:
+			st.Inferred++
+		}
+		st.ByKind[e.Kind]++
+	}
+	for i := range g.Nodes {
+		if g.Nodes[i].Kind == NodeKindFile {
+			st.Files++
+		} else {
+			st.Symbols++
+		}
+	}
+	st.Edges = len(g.Edges)
+	g.stats = st
+}
+
+// addEdge adds an edge, or keeps the stronger of it and the one already
+// between the same nodes with the same kind.
+func (b *builder) addEdge(e Edge) {
+	if e.From == e.To {
+		return
+	}
+	k := edgeKey{int32(e.From), int32(e.To), e.Kind}
+	if i, ok := b.seen[k]; ok {
+		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
+			*old = e
+		}
+		return
+	}
+	b.seen[k] = int32(len(b.g.Edges))
+	b.g.Edges = append(b.g.Edges, e)
+}
+
+// enclosing returns the innermost definition of the file holding byte
+// offset off, or the file's node.
+func (b *builder) enclosing(fi int, off int) int {
+	f := &b.facts[fi]
+	syms := b.g.fileSyms[f.Path]
+	best := int(b.g.fileNode[f.Path])
+	// Symbols are ordered by start, outer before inner: the last one that
+	// starts at or before off and still holds it is the innermost.
+	i := sort.Search(len(f.Symbols), func(i int) bool { return f.Symbols[i].Range.StartByte > off })
+	for j := i - 1; j >= 0; j-- {
+		r := f.Symbols[j].Range
+		if r.StartByte <= off && off < r.EndByte {
+			return int(syms[j])
+		}
+	}
+	return best
+}
+
+// enclosingLine is enclosing by line: the innermost definition whose
+// lines hold line.
+func (g *Graph) enclosingLine(p string, line int) int {
+	best, bestSpan := -1, 0
+	for _, s := range g.fileSyms[p] {
+		n := &g.Nodes[s]
+		if n.Line <= line && line <= n.EndLine && (best < 0 || n.EndLine-n.Line <= bestSpan) {
+			best, bestSpan = int(s), n.EndLine-n.Line
+		}
+	}
+	if best < 0 {
+		if f, ok := g.fileNode[p]; ok {
+			return int(f)
+		}
+	}
+	return best
+}
+
+// IsTestFile reports whether a path follows a test naming convention:
+// foo_test.go, test_foo.py, foo_test.py, foo.test.ts, foo.spec.js,
+// FooTest.java, FooTests.cs, foo_spec.rb, or a file under a tests or
+// __tests__ directory.
+func IsTestFile(p string) bool {
+	name := path.Base(p)
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	switch ext {
+	case ".go":
+		return strings.HasSuffix(stem, "_test")
+	case ".py":
+		if strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest" {
+			return true
+		}
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
+		if strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") {
+			return true
+		}
+	case ".java", ".kt", ".cs", ".scala":
+		if strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") {
+			return true
+		}
+	case ".rb":
+		if strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "_test") {
+			return true
+		}
+	case ".rs", ".c", ".cc", ".cpp", ".php", ".kts":
+		if strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "Test") {
+			return true
+		}
+	default:
+		return false
+	}
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if d == "__tests__" || d == "tests" || d == "test" || d == "spec" {
+			return true
+		}
+	}
+	return false
+}
+
+// testSubjects returns the source files a test file is named after, as
+// candidate paths (the caller keeps those that exist).
+func testSubjects(p string) []string {
+	dir, name := path.Dir(p), path.Base(p)
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	var stems []string
+	switch {
+	case strings.HasSuffix(stem, "_test"):
+		stems = append(stems, strings.TrimSuffix(stem, "_test"))
+	case strings.HasPrefix(stem, "test_"):
+		stems = append(stems, strings.TrimPrefix(stem, "test_"))
+	case strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"):
+		stems = append(stems, stem[:len(stem)-5])
+	case strings.HasSuffix(stem, "_spec"):
+		stems = append(stems, strings.TrimSuffix(stem, "_spec"))
+	case strings.HasSuffix(stem, "Tests"):
+		stems = append(stems, strings.TrimSuffix(stem, "Tests"))
+	case strings.HasSuffix(stem, "Test"):
+		stems = append(stems, strings.TrimSuffix(stem, "Test"))
+	}
+	dirs := []string{dir}
+	if base := path.Base(dir); base == "__tests__" || base == "tests" || base == "test" {
+		dirs = append(dirs, path.Dir(dir))
+	}
+	if i := strings.Index("/"+dir+"/", "/src/test/"); i >= 0 {
+		d := "/" + dir + "/"
+		dirs = append(dirs, strings.Trim(d[:i]+"/src/main/"+d[i+len("/src/test/"):], "/"))
+	}
+	var out []string
+	for _, d := range dirs {
+		for _, s := range stems {
+			if s == "" {
+				continue
+			}
+			out = append(out, path.Join(d, s+ext))
+			if ext == ".ts" || ext == ".tsx" || ext == ".js" || ext == ".jsx" {
+				for _, e := range []string{".ts", ".tsx", ".js", ".jsx"} {
+					if e != ext {
+						out = append(out, path.Join(d, s+e))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// testNaming adds the tests edges of test files named after a file.
+func (b *builder) testNaming() {
+	for fi := range b.facts {
+		p := b.facts[fi].Path
+		if !IsTestFile(p) {
+			continue
+		}
+		from := int(b.g.fileNode[p])
+		for _, s := range testSubjects(p) {
+			if to, ok := b.g.fileNode[s]; ok && s != p {
+				b.addEdge(Edge{From: from, To: int(to), Kind: Tests, Method: TestNaming, Path: p, Stale: b.facts[fi].Stale})
+			}
+		}
+	}
+}

@@ -1,0 +1,253 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// ProviderName is the name the graph answers as.
+const ProviderName = "graph"
+
+// An EdgeSource gives exact edges: reference records (Symbol and
+// TargetSymbol the defining symbol, the location the use) and
+// implementation records (Symbol the implementer, TargetSymbol what it
+// implements), as the precision layer's Provider.Edges does.
+type EdgeSource interface {
+	Edges(ctx context.Context) (iter.Seq[evidence.Record], evidence.Report, error)
+}
+
+// Options configures a [Provider]. The zero value builds the graph of the
+// working directory from its own index, without exact edges, and walks
+// impact within the default bounds. New never modifies it.
+type Options struct {
+	// Dir is the project root; empty means the working directory (or the
+	// Index's root when one is given).
+	Dir string
+	// Index is the local index to read; nil opens one (closed by Close).
+	Index *index.Index
+	// IndexOptions configure the index opened when Index is nil; its Dir
+	// is Dir.
+	IndexOptions index.Options
+	// Exact, if set, gives exact edges to fuse in.
+	Exact EdgeSource
+	// Depth and MaxNodes are the default bounds of an impact walk (see
+	// Query).
+	Depth    int
+	MaxNodes int
+}
+
+// A Provider keeps a project's graph fresh with its index and answers
+// impact from it. It is safe for concurrent use.
+type Provider struct {
+	opts Options
+
+	mu    sync.Mutex
+	ix    *index.Index
+	own   bool
+	graph *Graph
+	err   error
+}
+
+// New returns a provider; nothing is read until the first question.
+func New(opts Options) *Provider { return &Provider{opts: opts, ix: opts.Index} }
+
+// Name returns ProviderName.
+func (p *Provider) Name() string { return ProviderName }
+
+// Close closes the index the provider opened, if any.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.own && p.ix != nil {
+		err := p.ix.Close()
+		p.ix = nil
+		return err
+	}
+	return nil
+}
+
+func (p *Provider) index() (*index.Index, error) {
+	if p.ix != nil {
+		return p.ix, nil
+	}
+	o := p.opts.IndexOptions
+	o.Dir = p.opts.Dir
+	ix, err := index.Open(o)
+	if err != nil {
+		return nil, err
+	}
+	p.ix, p.own = ix, true
+	return ix, nil
+}
+
+// Graph returns the graph of the index as it is now: the index is
+// refreshed first (within its budget), and the graph is built again only
+// when the index changed since the last one.
+func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ix, err := p.index()
+	if err != nil {
+		return nil, err
+	}
+	since := ""
+	if p.graph != nil {
+		since = p.graph.Version
+	}
+	facts, err := ix.Facts(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	if facts.Unchanged {
+		return p.graph, nil
+	}
+	var paths []string
+	for _, f := range facts.Files {
+		if strings.HasSuffix(f.Path, "go.mod") {
+			paths = append(paths, f.Path)
+		}
+	}
+	var mods []GoModule
+	if len(paths) > 0 {
+		if root, err := os.OpenRoot(ix.Dir()); err == nil {
+			mods = ReadGoModules(root.FS(), paths)
+			root.Close()
+		}
+	}
+	bo := BuildOptions{Modules: mods}
+	if p.opts.Exact != nil {
+		seq, rep, err := p.opts.Exact.Edges(ctx)
+		switch {
+		case err != nil:
+			bo.ExactReport = "no exact edges: " + err.Error()
+		default:
+			bo.Exact = seq
+			bo.ExactReport = string(rep.State)
+			if rep.Reason != "" {
+				bo.ExactReport += ": " + rep.Reason
+			}
+		}
+	}
+	g := Build(facts, bo)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // the exact edges may have stopped early
+	}
+	p.graph = g
+	return g, nil
+}
+
+// Impact answers q from the graph as it is now, with the provider's
+// default bounds where q gives none.
+func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
+	g, err := p.Graph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if q.Depth == 0 {
+		q.Depth = p.opts.Depth
+	}
+	if q.MaxNodes == 0 {
+		q.MaxNodes = p.opts.MaxNodes
+	}
+	return g.Impact(q), nil
+}
+
+// Gather answers an evidence query about a symbol (Query.Symbol) or a
+// position (Query.Path and Line): one record for each caller the impact
+// walk reaches (only the direct ones when the query asks for references
+// or calls alone), its kind the edge's (call, reference, type relation,
+// implementation, import), located at the use, its tier the edge's
+// method's (exact for a fused precision edge, inferred_high for a use
+// resolved through an import or a scope, inferred for a name).
+func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return evidence.Response{}, err
+	}
+	var t Target
+	switch {
+	case q.Symbol != "":
+		t.Symbol = q.Symbol
+	case q.Path != "":
+		t.Path, t.StartLine = q.Path, q.Line
+	default:
+		return evidence.Response{Report: evidence.Report{Provider: ProviderName, State: evidence.Available,
+			Reason: "no symbol or position asked about"}}, nil
+	}
+	gq := Query{Targets: []Target{t}}
+	if len(q.Kinds) > 0 && !q.Wants(evidence.TypeRelation) && !q.Wants(evidence.Import) {
+		// Asked for references or calls: the direct ones.
+		gq.Depth = 1
+	}
+	im, err := p.Impact(ctx, gq)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return evidence.Response{}, err
+		}
+		return evidence.Response{}, &evidence.UnavailableError{Reason: "the project graph could not be read",
+			Guidance: "run `cortex index` to build the local index", Err: err}
+	}
+	var resp evidence.Response
+	for _, h := range im.Callers {
+		rec, ok := callerRecord(h, im)
+		if ok && q.Wants(rec.Kind) {
+			resp.Records = append(resp.Records, rec)
+		}
+	}
+	resp.Report = evidence.Report{Provider: ProviderName, State: evidence.Available}
+	if im.Truncated {
+		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
+	}
+	return resp, nil
+}
+
+// recordKinds map edge kinds to evidence kinds.
+var recordKinds = map[EdgeKind]evidence.Kind{
+	Calls: evidence.Call, References: evidence.Reference, Inherits: evidence.TypeRelation,
+	Implements: evidence.Implementation, Imports: evidence.Import, Tests: evidence.Reference,
+}
+
+// callerRecord is the evidence record of one caller: located at the use.
+func callerRecord(h Hit, im *Impact) (evidence.Record, bool) {
+	v := h.Via
+	if v == nil || v.Path == "" {
+		return evidence.Record{}, false
+	}
+	fresh := v.Method.Tier()
+	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[fresh] / float64(h.Depth)
+	line, col := v.Line, v.Column
+	if line < 1 {
+		line, col = 1, 1
+	}
+	rec := evidence.Record{Kind: recordKinds[v.Kind], Provider: ProviderName, Provenance: v.Method.Provenance(), Trust: fresh,
+		Path: v.Path, StartLine: line, StartColumn: col, EndLine: line, EndColumn: col + max(v.Span, 0),
+		Symbol: h.Symbol, TargetSymbol: v.To, Confidence: conf, Exact: fresh == trust.Exact,
+		Metadata: evidence.Metadata{
+			Excerpt: fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, h.Depth, v.Method),
+			Attributes: map[string]string{"depth": strconv.Itoa(h.Depth), "method": string(v.Method), "edge": string(v.Kind),
+				"risk": strconv.FormatFloat(im.Risk, 'f', 3, 64)},
+		}}
+	if v.Line < 1 {
+		rec.EndColumn = 1
+	}
+	if v.Method == Exact && v.Kind != Implements {
+		// The precision index says reference, not call: keep its kind, so
+		// that the graph's record of the same site fuses with the precision
+		// layer's without changing what it says (the edge kind the syntax
+		// gave stays in the attributes).
+		rec.Kind = evidence.Reference
+	}
+	if v.Stale {
+		rec = evidence.MarkStale(rec)
+	}
+	return rec, true
+}

@@ -1,0 +1,451 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// A GoModule is a Go module of the project: its module path and its
+// directory relative to the project root ("." for the root).
+type GoModule struct {
+	Path string
+	Dir  string
+}
+
+type goModule GoModule
+
+// ReadGoModules reads the module path of each go.mod among paths (files
+// relative to the root of fsys, slash-separated). A go.mod it cannot read
+// is left out.
+func ReadGoModules(fsys fs.FS, paths []string) []GoModule {
+	var out []GoModule
+	for _, p := range paths {
+		if path.Base(p) != "go.mod" {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			continue
+		}
+		if mp := modulePath(data); mp != "" {
+			out = append(out, GoModule{Path: mp, Dir: path.Dir(p)})
+		}
+	}
+	return out
+}
+
+// modulePath returns the module directive's path of a go.mod file.
+func modulePath(data []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			rest = strings.TrimSpace(rest)
+			if i := strings.Index(rest, "//"); i >= 0 {
+				rest = strings.TrimSpace(rest[:i])
+			}
+			return strings.Trim(rest, `"`+"`")
+		}
+	}
+	return ""
+}
+
+// A binding is what a local name an import binds stands for: the files of
+// the module or package imported (none when it is outside the project),
+// and the member of them it names ("" when the name stands for the module
+// itself).
+type binding struct {
+	files  []int32 // file nodes
+	member string
+}
+
+// maxAmbiguous is how many definitions of one name a use may link to
+// before it is left unresolved.
+const maxAmbiguous = 3
+
+// maxImportFanout bounds the file edges one Go import adds.
+const maxImportFanout = 64
+
+// resolveFile resolves the imports and uses of one file.
+func (b *builder) resolveFile(fi int) {
+	f := &b.facts[fi]
+	lang := f.Language
+	from := int(b.g.fileNode[f.Path])
+	binds := map[string]binding{}
+	for _, im := range f.Imports {
+		local, bd := b.resolveImport(f, im)
+		for _, to := range bd.files {
+			b.addEdge(Edge{From: from, To: int(to), Kind: Imports, Method: ImportPath, Path: f.Path,
+				Line: im.Range.StartLine, Column: im.Range.StartColumn, Span: max(1, im.Range.EndColumn-im.Range.StartColumn), Stale: f.Stale})
+		}
+		if local != "" {
+			binds[local] = bd
+		}
+	}
+	test := IsTestFile(f.Path)
+	var cands []int32
+	for _, r := range f.Refs {
+		src := b.enclosing(fi, r.Byte)
+		cands = cands[:0]
+		method := Method("")
+		add := func(c []int32, m Method) {
+			cands = append(cands[:0], c...)
+			method = m
+		}
+		switch bd, ok := binds[r.Qualifier]; {
+		case r.Qualifier != "" && ok && bd.member == "":
+			add(b.named(r.Name, bd.files, topLevel), ImportResolved)
+		case r.Qualifier != "" && ok:
+			// A named import used as a qualifier: a class imported by name.
+			if c := b.named(r.Name, bd.files, member(bd.member)); len(c) > 0 {
+				add(c, ImportResolved)
+			}
+		case r.Qualifier != "":
+			c := b.members(r.Name, r.Qualifier, test)
+			switch {
+			case len(c) == 1:
+				add(c, UniqueName)
+			case len(c) <= maxAmbiguous:
+				add(c, AmbiguousName)
+			}
+		default:
+			if bd, ok := binds[r.Name]; ok {
+				if bd.member != "" && bd.member != "default" && bd.member != "*" {
+					add(b.named(bd.member, bd.files, topLevel), ImportResolved)
+				} else if c := b.named(r.Name, bd.files, topLevel); len(c) > 0 {
+					add(c, ImportResolved)
+				}
+				if len(cands) == 0 && len(bd.files) > 0 && r.Kind != symbols.Inherit {
+					add(bd.files[:1], ImportResolved) // the module itself
+				}
+				break
+			}
+			if c := b.named(r.Name, []int32{int32(from)}, anyDef); len(c) > 0 {
+				add(c, ScopeResolved)
+				break
+			}
+			if lang != "go" && lang != "python" && lang != "javascript" && lang != "typescript" && lang != "tsx" {
+				// Languages that share a scope across a directory's files
+				// (Java, C#, Kotlin packages and the like): the directory.
+				if c := b.named(r.Name, b.g.dirFiles[path.Dir(f.Path)], topLevelOrType); len(c) > 0 {
+					add(c, ScopeResolved)
+					break
+				}
+			}
+			if lang == "go" {
+				// A Go name without a qualifier is the package's: its
+				// directory's files of the same package.
+				if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
+					add(c, ScopeResolved)
+				}
+				break
+			}
+			c := b.global(r.Name, test)
+			switch {
+			case len(c) == 1:
+				add(c, UniqueName)
+			case len(c) <= maxAmbiguous:
+				add(c, AmbiguousName)
+			}
+		}
+		if len(cands) == 0 {
+			b.g.stats.Unresolved++
+			continue
+		}
+		if len(cands) > 1 && method != AmbiguousName && len(cands) > maxAmbiguous {
+			cands = cands[:maxAmbiguous]
+		}
+		for _, to := range cands {
+			if int(to) == src {
+				continue // a recursive use, or a definition naming itself
+			}
+			kind := References
+			switch r.Kind {
+			case symbols.Call:
+				kind = Calls
+			case symbols.Inherit:
+				kind = Inherits
+				if b.g.Nodes[to].Kind == string(symbols.Interface) {
+					kind = Implements
+				}
+			}
+			e := Edge{From: src, To: int(to), Kind: kind, Method: method, Path: f.Path, Line: r.Line, Column: r.Column,
+				Span: utf8.RuneCountInString(r.Name), Stale: f.Stale}
+			b.addEdge(e)
+			if test && !b.g.Nodes[to].Test {
+				e.From, e.Kind = from, Tests
+				b.addEdge(e)
+			}
+		}
+	}
+}
+
+// Filters on the definitions a use may name.
+type defFilter func(n *Node) bool
+
+func anyDef(n *Node) bool   { return n.Kind != string(symbols.Module) }
+func topLevel(n *Node) bool { return n.Container == "" && n.Kind != string(symbols.Module) }
+func topLevelOrType(n *Node) bool {
+	return topLevel(n) || n.Kind == string(symbols.Class) || n.Kind == string(symbols.Interface) || n.Kind == string(symbols.Enum)
+}
+func member(container string) defFilter {
+	return func(n *Node) bool { return normContainer(n.Container) == container }
+}
+
+// normContainer strips a Go receiver's pointer and type parameters.
+func normContainer(c string) string {
+	c = strings.TrimLeft(c, "*&")
+	if i := strings.IndexAny(c, "[<"); i > 0 {
+		c = c[:i]
+	}
+	return c
+}
+
+// named returns the definitions called name in the given files (file
+// nodes) that pass keep.
+func (b *builder) named(name string, files []int32, keep defFilter) []int32 {
+	var out []int32
+	all := b.g.byName[name]
+	if len(all) == 0 || len(files) == 0 {
+		return nil
+	}
+	in := make(map[string]bool, len(files))
+	for _, f := range files {
+		in[b.g.Nodes[f].Path] = true
+	}
+	for _, s := range all {
+		n := &b.g.Nodes[s]
+		if in[n.Path] && keep(n) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// members returns the members (methods, fields) called name, those of a
+// container named qual when there are any; definitions in test files only
+// for a use from one.
+func (b *builder) members(name, qual string, test bool) []int32 {
+	var all, of []int32
+	for _, s := range b.g.byName[name] {
+		n := &b.g.Nodes[s]
+		if n.Container == "" || n.Test && !test {
+			continue
+		}
+		all = append(all, s)
+		if normContainer(n.Container) == qual {
+			of = append(of, s)
+		}
+	}
+	if len(of) > 0 {
+		return of
+	}
+	if len(all) > maxAmbiguous {
+		return all[:maxAmbiguous+1] // too many: the caller leaves it
+	}
+	return all
+}
+
+// global returns the top-level definitions called name anywhere; those in
+// test files only for a use from one.
+func (b *builder) global(name string, test bool) []int32 {
+	var out []int32
+	for _, s := range b.g.byName[name] {
+		n := &b.g.Nodes[s]
+		if !anyDef(n) || n.Test && !test {
+			continue
+		}
+		out = append(out, s)
+		if len(out) > maxAmbiguous {
+			break
+		}
+	}
+	return out
+}
+
+// samePackage returns the file nodes of the Go files in fi's directory
+// that declare the same package.
+func (b *builder) samePackage(fi int) []int32 {
+	f := &b.facts[fi]
+	var out []int32
+	for _, n := range b.g.dirFiles[path.Dir(f.Path)] {
+		if nd := &b.g.Nodes[n]; nd.Package == f.Package && strings.HasSuffix(nd.Path, ".go") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// resolveImport returns the local name an import binds and what it
+// stands for.
+func (b *builder) resolveImport(f *index.FileFacts, im symbols.Import) (string, binding) {
+	switch f.Language {
+	case "go":
+		return b.goImport(im)
+	case "javascript", "typescript", "tsx":
+		return b.jsImport(f, im)
+	case "python":
+		return b.pyImport(f, im)
+	case "c", "cpp":
+		if p := b.firstFile(path.Join(path.Dir(f.Path), im.Path), im.Path); p >= 0 {
+			return "", binding{files: []int32{p}}
+		}
+	}
+	return "", binding{}
+}
+
+func (b *builder) goImport(im symbols.Import) (string, binding) {
+	local := im.Alias
+	last := im.Path[strings.LastIndexByte(im.Path, '/')+1:]
+	if local == "_" || local == "." {
+		return "", binding{}
+	}
+	var bd binding
+	for _, m := range b.goMods {
+		rest, ok := strings.CutPrefix(im.Path, m.Path)
+		if !ok || rest != "" && rest[0] != '/' {
+			continue
+		}
+		dir := path.Join(m.Dir, strings.TrimPrefix(rest, "/"))
+		for _, n := range b.g.dirFiles[dir] {
+			nd := &b.g.Nodes[n]
+			if strings.HasSuffix(nd.Path, ".go") && !nd.Test {
+				if local == "" && nd.Package != "" {
+					local = nd.Package
+				}
+				if len(bd.files) < maxImportFanout {
+					bd.files = append(bd.files, n)
+				}
+			}
+		}
+		break
+	}
+	if local == "" {
+		local = last
+		// gopkg.in/yaml.v3 and example.com/foo/v2 name yaml and foo.
+		if i := strings.IndexByte(local, '.'); i > 0 {
+			local = local[:i]
+		}
+		if len(local) > 1 && local[0] == 'v' && strings.Trim(local[1:], "0123456789") == "" {
+			if p := strings.TrimSuffix(im.Path, "/"+local); p != im.Path {
+				local = p[strings.LastIndexByte(p, '/')+1:]
+			}
+		}
+	}
+	return local, bd
+}
+
+// jsExts are the extensions a relative import may leave out, in the
+// order they are tried.
+var jsExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+func (b *builder) jsImport(f *index.FileFacts, im symbols.Import) (string, binding) {
+	local := im.Alias
+	if local == "" && im.Name != "" && im.Name != "*" && im.Name != "default" {
+		local = im.Name
+	}
+	var bd binding
+	if im.Name != "*" {
+		bd.member = im.Name
+	}
+	if strings.HasPrefix(im.Path, ".") {
+		base := path.Join(path.Dir(f.Path), im.Path)
+		var cands []string
+		ext := path.Ext(base)
+		switch ext {
+		case ".js", ".jsx", ".mjs", ".cjs":
+			stem := strings.TrimSuffix(base, ext)
+			ts := map[string]string{".js": ".ts", ".jsx": ".tsx", ".mjs": ".mts", ".cjs": ".cts"}[ext]
+			cands = append(cands, stem+ts, stem+".tsx", base)
+		}
+		cands = append(cands, base)
+		for _, e := range jsExts {
+			cands = append(cands, base+e)
+		}
+		for _, e := range jsExts {
+			cands = append(cands, base+"/index"+e)
+		}
+		if p := b.firstFile(cands...); p >= 0 {
+			bd.files = []int32{p}
+		}
+	}
+	if bd.member == "default" && local == "" {
+		return "", bd
+	}
+	return local, bd
+}
+
+func (b *builder) pyImport(f *index.FileFacts, im symbols.Import) (string, binding) {
+	mod := im.Path
+	dots := len(mod) - len(strings.TrimLeft(mod, "."))
+	rest := strings.ReplaceAll(mod[dots:], ".", "/")
+	var bases []string
+	if dots > 0 {
+		d := path.Dir(f.Path)
+		for range dots - 1 {
+			d = path.Dir(d)
+		}
+		bases = []string{d}
+	} else {
+		bases = []string{".", "src", "lib", path.Dir(f.Path)}
+	}
+	moduleFile := func(rel string) int32 {
+		for _, base := range bases {
+			p := path.Join(base, rel)
+			if r := b.firstFile(p+".py", p+"/__init__.py", p+".pyi"); r >= 0 {
+				return r
+			}
+		}
+		return -1
+	}
+	var bd binding
+	if im.Name != "" && im.Name != "*" {
+		// from M import N: N is a submodule, or a member of M.
+		if sub := moduleFile(path.Join(rest, im.Name)); sub >= 0 {
+			bd.files = []int32{sub}
+		} else if m := moduleFile(rest); m >= 0 {
+			bd.files, bd.member = []int32{m}, im.Name
+		} else {
+			bd.member = im.Name
+		}
+		local := im.Alias
+		if local == "" {
+			local = im.Name
+		}
+		return local, bd
+	}
+	if m := moduleFile(rest); m >= 0 {
+		bd.files = []int32{m}
+	}
+	if im.Name == "*" {
+		// from M import *: its names are used unqualified; not bound.
+		return "", bd
+	}
+	if im.Alias != "" {
+		return im.Alias, bd
+	}
+	if !strings.Contains(mod, ".") {
+		return mod, bd
+	}
+	// import a.b binds a, which a use qualifies no further than a.
+	return "", bd
+}
+
+// firstFile returns the node of the first of the paths that is a file of
+// the graph, or -1.
+func (b *builder) firstFile(paths ...string) int32 {
+	for _, p := range paths {
+		p = path.Clean(p)
+		if n, ok := b.g.fileNode[p]; ok {
+			return n
+		}
+	}
+	return -1
+}

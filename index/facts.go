@@ -1,0 +1,247 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"strconv"
+
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// FileFacts is what the index holds about one file, for the project
+// graph: its definitions (in order of position, outer before inner), its
+// imports and the names it uses.
+type FileFacts struct {
+	Path     string           `json:"path"`
+	Language string           `json:"language"`
+	Package  string           `json:"package,omitempty"`
+	Symbols  []symbols.Symbol `json:"symbols"`
+	Imports  []symbols.Import `json:"imports"`
+	Refs     []symbols.Ref    `json:"refs"`
+	// Stale reports that the file changed on disk and the refresh has not
+	// reached it yet: the facts are those of the indexed content.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// Facts is every file's facts at one state of the index.
+type Facts struct {
+	// Version names the state of the index the facts were read from: the
+	// same Version, the same facts.
+	Version string `json:"version"`
+	// Unchanged reports that the index was still at the Version the
+	// caller passed; Files is then nil.
+	Unchanged bool        `json:"unchanged,omitempty"`
+	Files     []FileFacts `json:"files"`
+	Freshness Freshness   `json:"freshness"`
+}
+
+// Facts brings the index up to date within the query budget, as every
+// query does, and returns what it holds about every file it has checked,
+// in path order. When since is the Version of the state the index is
+// still in, nothing is read: the answer is Unchanged, so that a caller
+// that keeps a graph built from an earlier answer can keep using it.
+func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
+	var res Facts
+	fr, err := ix.read(ctx, ix.opts.budget(), false, func(s snapshot) error {
+		res = Facts{}
+		tx := s.tx
+		if tx == nil {
+			t, err := s.st.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			defer t.Rollback()
+			tx = t
+		}
+		var gen int64
+		if err := tx.QueryRowContext(ctx, sqlGeneration).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		res.Version = s.st.key + ":" + strconv.FormatInt(gen, 10)
+		if len(s.pending) > 0 {
+			// Pending files answer stale: a later refresh may change them
+			// without the caller's version saying so otherwise.
+			res.Version += ":p" + strconv.Itoa(len(s.pending))
+		}
+		if res.Version == since {
+			res.Unchanged = true
+			return nil
+		}
+		files, err := readFacts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for i := range files {
+			files[i].Stale = s.pending[files[i].Path]
+		}
+		res.Files = files
+		return nil
+	})
+	res.Freshness = fr
+	return res, err
+}
+
+// readFacts reads every verified file's symbols, imports and refs.
+func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
+	var files []FileFacts
+	byID := map[int64]int{}
+	rs, err := tx.QueryContext(ctx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = '' ORDER BY path`)
+	if err != nil {
+		return nil, err
+	}
+	for rs.Next() {
+		var id int64
+		var f FileFacts
+		if err := rs.Scan(&id, &f.Path, &f.Language, &f.Package); err != nil {
+			rs.Close()
+			return nil, err
+		}
+		byID[id] = len(files)
+		files = append(files, f)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, err
+	}
+	rs, err = tx.QueryContext(ctx, `SELECT file_id, name, kind, container, package, signature, exported,
+		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
+		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
+		FROM symbols ORDER BY file_id, start_byte, end_byte DESC, name_byte`)
+	if err != nil {
+		return nil, err
+	}
+	for rs.Next() {
+		var fid int64
+		var s symbols.Symbol
+		var kind string
+		n, r := &s.NameRange, &s.Range
+		if err := rs.Scan(&fid, &s.Name, &kind, &s.Container, &s.Package, &s.Signature, &s.Exported,
+			&n.StartLine, &n.StartColumn, &n.EndLine, &n.EndColumn, &n.StartByte, &n.EndByte,
+			&r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn, &r.StartByte, &r.EndByte, &s.DocLine); err != nil {
+			rs.Close()
+			return nil, err
+		}
+		s.Kind = symbols.Kind(kind)
+		if i, ok := byID[fid]; ok {
+			files[i].Symbols = append(files[i].Symbols, s)
+		}
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, err
+	}
+	rs, err = tx.QueryContext(ctx, `SELECT file_id, path, name, alias, start_line, start_col, end_line, end_col FROM imports ORDER BY file_id, id`)
+	if err != nil {
+		return nil, err
+	}
+	for rs.Next() {
+		var fid int64
+		var im symbols.Import
+		r := &im.Range
+		if err := rs.Scan(&fid, &im.Path, &im.Name, &im.Alias, &r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn); err != nil {
+			rs.Close()
+			return nil, err
+		}
+		if i, ok := byID[fid]; ok {
+			files[i].Imports = append(files[i].Imports, im)
+		}
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, err
+	}
+	rs, err = tx.QueryContext(ctx, `SELECT file_id, data FROM refs`)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var fid int64
+		var data []byte
+		if err := rs.Scan(&fid, &data); err != nil {
+			return nil, err
+		}
+		if i, ok := byID[fid]; ok {
+			files[i].Refs = decodeRefs(data)
+		}
+	}
+	return files, rs.Err()
+}
+
+// refKinds encode a ref's kind in one byte.
+var refKinds = []symbols.RefKind{symbols.Use, symbols.Call, symbols.Inherit}
+
+// encodeRefs writes refs compactly: for each, its kind's byte, then the
+// name and qualifier (a length and the bytes), then line, column and
+// byte offset, as unsigned varints.
+func encodeRefs(refs []symbols.Ref) []byte {
+	buf := make([]byte, 0, len(refs)*16)
+	for _, r := range refs {
+		k := byte(0)
+		for i, rk := range refKinds {
+			if rk == r.Kind {
+				k = byte(i)
+			}
+		}
+		buf = append(buf, k)
+		buf = binary.AppendUvarint(buf, uint64(len(r.Name)))
+		buf = append(buf, r.Name...)
+		buf = binary.AppendUvarint(buf, uint64(len(r.Qualifier)))
+		buf = append(buf, r.Qualifier...)
+		buf = binary.AppendUvarint(buf, uint64(r.Line))
+		buf = binary.AppendUvarint(buf, uint64(r.Column))
+		buf = binary.AppendUvarint(buf, uint64(r.Byte))
+	}
+	return buf
+}
+
+// decodeRefs reads what encodeRefs wrote; it stops at the first malformed
+// entry.
+func decodeRefs(b []byte) []symbols.Ref {
+	var out []symbols.Ref
+	uv := func() (int, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > 1<<31 {
+			return 0, false
+		}
+		b = b[n:]
+		return int(v), true
+	}
+	str := func() (string, bool) {
+		n, ok := uv()
+		if !ok || n > len(b) {
+			return "", false
+		}
+		s := string(b[:n])
+		b = b[n:]
+		return s, true
+	}
+	for len(b) > 0 {
+		k := int(b[0])
+		b = b[1:]
+		if k >= len(refKinds) {
+			return out
+		}
+		r := symbols.Ref{Kind: refKinds[k]}
+		var ok bool
+		if r.Name, ok = str(); !ok || r.Name == "" {
+			return out
+		}
+		if r.Qualifier, ok = str(); !ok {
+			return out
+		}
+		if r.Line, ok = uv(); !ok {
+			return out
+		}
+		if r.Column, ok = uv(); !ok {
+			return out
+		}
+		if r.Byte, ok = uv(); !ok {
+			return out
+		}
+		out = append(out, r)
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package index
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/symbols"
+	"github.com/codecortex/codecortex/syntax"
+)
+
+func TestRefsRoundTrip(t *testing.T) {
+	in := []symbols.Ref{
+		{Name: "Println", Qualifier: "fmt", Kind: symbols.Call, Line: 3, Column: 6, Byte: 40},
+		{Name: "Base", Kind: symbols.Inherit, Line: 1, Column: 1, Byte: 0},
+		{Name: "Thing", Kind: symbols.Use, Line: 900000, Column: 7, Byte: 1 << 20},
+	}
+	if diff := cmp.Diff(in, decodeRefs(encodeRefs(in))); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	// A truncated encoding gives what it holds whole, never a panic.
+	enc := encodeRefs(in)
+	for n := range len(enc) {
+		got := decodeRefs(enc[:n])
+		if len(got) > len(in) {
+			t.Fatalf("%d bytes decoded to %d refs", n, len(got))
+		}
+	}
+}
+
+func FuzzDecodeRefs(f *testing.F) {
+	f.Add(encodeRefs([]symbols.Ref{{Name: "a", Kind: symbols.Call, Line: 1, Column: 1}}))
+	f.Add([]byte{2, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, r := range decodeRefs(b) {
+			if r.Name == "" || !r.Kind.Valid() {
+				t.Fatalf("decoded %+v", r)
+			}
+		}
+	})
+}
+
+func TestFacts(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	dir := writeTree(t, map[string]string{
+		"a.go": "package a\n\nimport \"fmt\"\n\nfunc Alpha() { fmt.Println(Beta()) }\n",
+		"b.go": "package a\n\nfunc Beta() int { return 1 }\n",
+	})
+	ix, err := Open(Options{Dir: dir, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	fs, err := ix.Facts(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs.Files) != 2 || fs.Files[0].Path != "a.go" {
+		t.Fatalf("files: %+v", fs.Files)
+	}
+	a := fs.Files[0]
+	if len(a.Symbols) != 1 || a.Symbols[0].Name != "Alpha" || len(a.Imports) != 1 || a.Imports[0].Path != "fmt" {
+		t.Errorf("a.go: %+v", a)
+	}
+	var calls []string
+	for _, r := range a.Refs {
+		if r.Kind == symbols.Call {
+			calls = append(calls, r.Qualifier+"."+r.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"fmt.Println", ".Beta"}, calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	again, err := ix.Facts(ctx, fs.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Unchanged || again.Files != nil || again.Version != fs.Version {
+		t.Errorf("second read: unchanged %v, %d files, version %q vs %q", again.Unchanged, len(again.Files), again.Version, fs.Version)
+	}
+}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/syntax"
+)
+
+func TestImpact(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n",
+		"core.go":      "package m\n\nfunc Parse(s string) int {\n\treturn len(s)\n}\n",
+		"use.go":       "package m\n\nfunc Load() int {\n\treturn Parse(\"x\")\n}\n",
+		"core_test.go": "package m\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) {\n\tParse(\"y\")\n}\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := run(t, dir, nil, "impact", "core.go:4")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	for _, want := range []string{"affected (1):", "function Parse", "use.go:4", "function Load", "core_test.go#TestParse"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = run(t, dir, nil, "impact", "--json", "Parse", "--depth", "1")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var im graph.Impact
+	if err := json.Unmarshal([]byte(out), &im); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// Load, TestParse, and the test file by its tests edge.
+	if len(im.Affected) != 1 || len(im.Callers) != 3 || im.Depth != 1 || im.Mix.InferredHigh != 3 {
+		t.Errorf("impact: %+v", im)
+	}
+	if code, _, _ := run(t, dir, nil, "impact", "NoSuchThing"); code != ExitFail {
+		t.Errorf("unknown symbol: exit %d, want %d", code, ExitFail)
+	}
+	if code, _, _ := run(t, dir, nil, "impact"); code != ExitUsage {
+		t.Errorf("no target: exit %d, want %d", code, ExitUsage)
+	}
+	if code, _, _ := run(t, dir, nil, "impact", "Parse", "--depth", "99"); code != ExitUsage {
+		t.Errorf("--depth 99: exit %d, want %d", code, ExitUsage)
+	}
+}

@@ -1,0 +1,293 @@
+package symbols
+
+import (
+	"strings"
+
+	"github.com/codecortex/codecortex/syntax"
+)
+
+// RefKind is how a file uses a name.
+type RefKind string
+
+// The kinds of uses.
+const (
+	// Call: the name is called (a function or method call, a
+	// constructor, a macro).
+	Call RefKind = "call"
+	// Use: any other use of the name, such as a type in a signature or a
+	// value read.
+	Use RefKind = "use"
+	// Inherit: the name is a base the definition extends, implements or
+	// embeds (a superclass, an implemented interface, a Go embedded type).
+	Inherit RefKind = "inherit"
+)
+
+// Valid reports whether k is one of the kinds above.
+func (k RefKind) Valid() bool { return k == Call || k == Use || k == Inherit }
+
+// A Ref is a name a file uses. The syntax says only what is written, not
+// what the name resolves to: the graph layer resolves it. One Ref stands
+// for every use of the same name, qualifier and kind within the same
+// innermost definition; its position is the first.
+type Ref struct {
+	Name string `json:"name"`
+	// Qualifier is the plain name written before it in a selector or
+	// member expression: a package alias (Go's fmt in fmt.Println), a
+	// receiver or module (c in c.Execute()); empty when there is none or
+	// it is not a plain name.
+	Qualifier string  `json:"qualifier,omitempty"`
+	Kind      RefKind `json:"kind"`
+	// Line and Column are the first use's one-based line and code-point
+	// column; Byte its byte offset, by which the definition holding it is
+	// found.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// MaxRefs bounds the refs read from one file.
+const MaxRefs = 20000
+
+// nameKinds are the leaf kinds that spell a name, across grammars.
+var nameKinds = map[string]bool{
+	"identifier": true, "type_identifier": true, "field_identifier": true,
+	"property_identifier": true, "simple_identifier": true, "constant": true,
+	"name": true,
+}
+
+// qualifierKinds are the leaf kinds a qualifier may be.
+var qualifierKinds = map[string]bool{
+	"identifier": true, "type_identifier": true, "package_identifier": true,
+	"simple_identifier": true, "constant": true, "name": true,
+	"namespace_identifier": true,
+}
+
+// memberKinds are the expressions that select a member of something:
+// the member is the last named child, the thing selected from the first.
+var memberKinds = map[string]bool{
+	"selector_expression": true, "attribute": true, "member_expression": true,
+	"field_expression": true, "scoped_identifier": true, "qualified_identifier": true,
+	"member_access_expression": true, "navigation_expression": true,
+	"scoped_type_identifier": true, "qualified_type": true, "nested_type_identifier": true,
+	"field_access": true, "scoped_call_expression": false,
+}
+
+// callKinds are the expressions that call the thing they name.
+var callKinds = map[string]bool{
+	"call_expression": true, "call": true, "method_invocation": true,
+	"invocation_expression": true, "function_call_expression": true,
+	"member_call_expression": true, "scoped_call_expression": true,
+	"macro_invocation": true, "new_expression": true, "object_creation_expression": true,
+}
+
+// calleeFields are the fields of a call that hold what is called.
+var calleeFields = map[string]bool{
+	"function": true, "method": true, "name": true, "macro": true,
+	"constructor": true, "type": true,
+}
+
+// receiverFields are the fields of a call that hold what a method is
+// called on.
+var receiverFields = []string{"object", "receiver", "scope"}
+
+// inheritKinds are the clauses that list a definition's bases.
+var inheritKinds = map[string]bool{
+	"class_heritage": true, "extends_clause": true, "implements_clause": true,
+	"extends_type_clause": true, "superclass": true, "super_interfaces": true,
+	"extends_interfaces": true, "base_list": true, "base_class_clause": true,
+	"delegation_specifier": true, "base_clause": true, "class_interface_clause": true,
+	"type_elem": true, // a Go interface's embedded interface
+}
+
+// selfNames are receivers that name the current object, not a definition.
+var selfNames = map[string]bool{"self": true, "this": true, "cls": true, "super": true, "_": true}
+
+// refs reads the names the file uses, after its definitions and imports
+// are known (and sorted by finish).
+func (x *extractor) refs() {
+	t := x.t
+	n := t.Len()
+	if n == 0 {
+		return
+	}
+	parent := make([]syntax.NodeID, n)
+	for i := range n {
+		id := syntax.NodeID(i)
+		if c, ok := t.FirstChild(id); ok {
+			for {
+				parent[c] = id
+				nx, ok := t.NextSibling(c)
+				if !ok {
+					break
+				}
+				c = nx
+			}
+		}
+	}
+	defNames := make(map[int]bool, len(x.f.Symbols))
+	for _, s := range x.f.Symbols {
+		defNames[s.NameRange.StartByte] = true
+	}
+	// importNames are the local names the imports bind, so that a Go
+	// package alias before a selector is not read as a use.
+	importNames := map[string]bool{}
+	for _, im := range x.f.Imports {
+		switch {
+		case im.Alias != "":
+			importNames[im.Alias] = true
+		case im.Name != "" && im.Name != "*" && im.Name != "default":
+			importNames[im.Name] = true
+		default:
+			p := im.Path
+			if i := strings.LastIndexAny(p, "/."); i >= 0 {
+				p = p[i+1:]
+			}
+			importNames[p] = true
+		}
+	}
+	imp := 0 // the next import whose range may hold a node (imports are sorted)
+	// stack holds the indices of the definitions enclosing the current
+	// node, outermost first.
+	var stack []int
+	next := 0
+	type key struct {
+		within     int
+		name, qual string
+		kind       RefKind
+	}
+	seen := map[key]bool{}
+	for i := 1; i < n; i++ {
+		id := syntax.NodeID(i)
+		if t.ChildCount(id) != 0 || !nameKinds[t.Kind(id)] {
+			continue
+		}
+		start := t.StartByte(id)
+		for imp < len(x.f.Imports) && x.f.Imports[imp].Range.EndByte <= start {
+			imp++
+		}
+		if imp < len(x.f.Imports) && x.f.Imports[imp].Range.StartByte <= start {
+			continue // inside an import
+		}
+		name := t.Text(id)
+		if len(name) < 2 || len(name) > maxRefName || selfNames[name] {
+			continue
+		}
+		p := parent[id]
+		pk := t.Kind(p)
+		if strings.Contains(pk, "parameter") && t.Field(id) != "type" {
+			continue // a parameter's name
+		}
+		kind, qual, e := Use, "", id
+		if pk == "navigation_suffix" { // Kotlin: a.b is (navigation_expression a (navigation_suffix b))
+			e, p = p, parent[p]
+			pk = t.Kind(p)
+		}
+		if memberKinds[pk] {
+			first, ok := t.FirstChild(p)
+			for ok && !t.Named(first) {
+				first, ok = t.NextSibling(first)
+			}
+			if ok && first == e {
+				// The thing selected from: a package alias or a variable.
+				if importNames[name] {
+					continue
+				}
+			} else {
+				if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
+					qual = t.Text(first)
+				}
+				e = p
+			}
+		}
+		c := parent[e]
+		if ck := t.Kind(c); callKinds[ck] && e != c {
+			if f := t.Field(e); calleeFields[f] || f == "" && firstNamed(t, c) == e {
+				kind = Call
+				if qual == "" && e == id {
+					for _, rf := range receiverFields {
+						if r, ok := t.ChildByField(c, rf); ok && r != id && qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
+							qual = t.Text(r)
+							break
+						}
+					}
+				}
+			}
+		}
+		if kind == Use && x.inherits(parent, e) {
+			kind = Inherit
+		}
+		if defNames[start] && kind != Inherit {
+			continue // a definition's own name (a Go embedded field is both)
+		}
+		if selfNames[qual] || len(qual) > maxRefName {
+			qual = ""
+		}
+		for len(stack) > 0 && x.f.Symbols[stack[len(stack)-1]].Range.EndByte <= start {
+			stack = stack[:len(stack)-1]
+		}
+		for next < len(x.f.Symbols) && x.f.Symbols[next].Range.StartByte <= start {
+			for len(stack) > 0 && x.f.Symbols[stack[len(stack)-1]].Range.EndByte <= x.f.Symbols[next].Range.StartByte {
+				stack = stack[:len(stack)-1]
+			}
+			if start < x.f.Symbols[next].Range.EndByte {
+				stack = append(stack, next)
+			}
+			next++
+		}
+		within := -1
+		if len(stack) > 0 {
+			within = stack[len(stack)-1]
+		}
+		k := key{within, name, qual, kind}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		r := x.lines.Range(start, t.EndByte(id))
+		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Line: r.StartLine, Column: r.StartColumn, Byte: start})
+		if len(x.f.Refs) == MaxRefs {
+			return
+		}
+	}
+}
+
+// maxRefName bounds a ref's name and qualifier, in bytes.
+const maxRefName = 128
+
+// firstNamed returns n's first named child, or n itself when it has none.
+func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	c, ok := t.FirstChild(n)
+	for ok && !t.Named(c) {
+		c, ok = t.NextSibling(c)
+	}
+	if !ok {
+		return n
+	}
+	return c
+}
+
+// inherits reports whether the expression e lies in a clause that lists a
+// definition's bases, looking a few levels up.
+func (x *extractor) inherits(parent []syntax.NodeID, e syntax.NodeID) bool {
+	t := x.t
+	for range 4 {
+		if e == 0 {
+			return false
+		}
+		p := parent[e]
+		pk := t.Kind(p)
+		switch {
+		case inheritKinds[pk]:
+			return true
+		case t.Field(e) == "superclasses" || t.Field(e) == "trait" && pk == "impl_item":
+			return true
+		case pk == "field_declaration" && x.lang == syntax.Go:
+			_, named := t.ChildByField(p, "name")
+			return !named // an embedded field
+		case strings.HasSuffix(pk, "body") || strings.HasSuffix(pk, "block"):
+			return false
+		}
+		e = p
+	}
+	return false
+}

@@ -1,0 +1,84 @@
+package symbols
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/codecortex/codecortex/syntax"
+)
+
+// TestRefs checks the uses read from small files of the languages the
+// graph resolves best: calls with their qualifiers, bases, and what is
+// left out (imports, parameters, a definition's own name, self).
+func TestRefs(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	tests := []struct {
+		path, src string
+		want      []string // "kind qualifier.name", in any order
+		not       []string
+	}{
+		{"a.go", `package a
+
+import "fmt"
+
+type S struct {
+	Base
+	*other.Embed
+	name string
+}
+
+func (s *S) Run(n int) {
+	fmt.Println(helper(n))
+	s.stop()
+	var t Thing
+	_ = t
+}
+`, []string{"inherit .Base", "inherit other.Embed", "call fmt.Println", "call .helper", "call s.stop", "use .Thing"},
+			[]string{"use .fmt", "use .n", "use .S", "use .Run"}},
+		{"a.py", `import os
+
+class Child(Base):
+    def run(self, x):
+        helper(x)
+        self.go()
+        return os.getcwd()
+`, []string{"inherit .Base", "call .helper", "call .go", "call os.getcwd"}, []string{"use .x", "use .self", "use .Child"}},
+		{"a.ts", `import { Base } from "./base.js";
+export class Child extends Base implements Runner {
+  run(x: Opts): void { helper(x); this.go(); new Thing(); }
+}
+`, []string{"inherit .Base", "inherit .Runner", "use .Opts", "call .helper", "call .go", "call .Thing"}, []string{"use .Child"}},
+		{"A.java", `class A extends Bee implements Sea {
+  void m() { obj.call(); D.make(); }
+}
+`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			f, err := Extract(tt.path, []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Validate(len(tt.src)); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range f.Refs {
+				got = append(got, fmt.Sprintf("%s %s.%s", r.Kind, r.Qualifier, r.Name))
+			}
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("missing %q in %q", w, got)
+				}
+			}
+			for _, w := range tt.not {
+				if slices.Contains(got, w) {
+					t.Errorf("unexpected %q in %q", w, got)
+				}
+			}
+		})
+	}
+}
