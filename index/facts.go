@@ -44,7 +44,7 @@ type Facts struct {
 // that keeps a graph built from an earlier answer can keep using it.
 func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 	var res Facts
-	fr, err := ix.read(ctx, ix.opts.budget(), false, func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
 		res = Facts{}
 		tx := s.tx
 		if tx == nil {

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/mod/modfile"
@@ -100,6 +101,10 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	if err != nil {
 		return evidence.Response{}, unavailable(err)
 	}
+	var deadline time.Time // one refresh budget for the whole question
+	if b := ix.opts.budget(); b >= 0 {
+		deadline = time.Now().Add(b)
+	}
 	g := gatherer{ix: ix, modules: map[string]string{}}
 	var resp evidence.Response
 	var notes []string
@@ -131,7 +136,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		} else {
 			notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index; text matches instead", q.Symbol))
 		}
-		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{})
+		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{Deadline: deadline})
 		if err != nil {
 			if errors.Is(err, ErrEmptyQuery) {
 				break

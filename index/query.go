@@ -102,7 +102,7 @@ func (sp *speculation) settle() bool {
 // record, spec starts at once, speculatively (see speculation), and the
 // speculation is returned: the caller must settle it and release its
 // store.
-func (ix *Index) prepare(ctx context.Context, budget time.Duration, spec func(snapshot) error) (snapshot, *speculation, error) {
+func (ix *Index) prepare(ctx context.Context, budget time.Duration, prefer []string, spec func(snapshot) error) (snapshot, *speculation, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	var deadline time.Time
@@ -118,11 +118,11 @@ func (ix *Index) prepare(ctx context.Context, budget time.Duration, spec func(sn
 	if spec != nil && pre != nil && pre.settled != "" {
 		sp = ix.speculate(ctx, st, pre.gen, spec)
 	}
-	fr, pending, err := ix.refresh(ctx, st, deadline, pre)
+	fr, pending, err := ix.refresh(ctx, st, deadline, prefer, pre)
 	if err != nil && isCorrupt(err) {
 		st, err = ix.rebuild(ctx, st, id, err, &diags)
 		if err == nil {
-			fr, pending, err = ix.refresh(ctx, st, deadline, nil)
+			fr, pending, err = ix.refresh(ctx, st, deadline, prefer, nil)
 		}
 	}
 	if sp != nil {
@@ -162,15 +162,17 @@ func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause erro
 // database damaged rebuilds it and runs once more. With speculate, a
 // process that has just opened the database may run q while the refresh
 // walks the tree (see speculation); q must then set the whole answer
-// each time it runs, as it may run twice.
-func (ix *Index) read(ctx context.Context, budget time.Duration, speculate bool, q func(snapshot) error) (Freshness, error) {
+// each time it runs, as it may run twice. prefer are the words the query
+// looks for: when the budget lets only part of a large change be indexed,
+// the files that mention one of them go first (see preferFirst).
+func (ix *Index) read(ctx context.Context, budget time.Duration, prefer []string, speculate bool, q func(snapshot) error) (Freshness, error) {
 	ix.life.RLock()
 	defer ix.life.RUnlock()
 	var spec func(snapshot) error
 	if speculate {
 		spec = q
 	}
-	snap, sp, err := ix.prepare(ctx, budget, spec)
+	snap, sp, err := ix.prepare(ctx, budget, prefer, spec)
 	if err != nil {
 		return Freshness{}, err
 	}
@@ -196,7 +198,7 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, speculate bool,
 		if rerr != nil {
 			return snap.fr, rerr
 		}
-		if snap, _, err = ix.prepare(ctx, budget, nil); err != nil {
+		if snap, _, err = ix.prepare(ctx, budget, prefer, nil); err != nil {
 			return Freshness{}, err
 		}
 		snap.fr.Diagnostics = append(diags, snap.fr.Diagnostics...)
@@ -209,7 +211,7 @@ func (ix *Index) read(ctx context.Context, budget time.Duration, speculate bool,
 // Refresh brings the index up to date with the disk within the query
 // budget, as every query does first, and reports its freshness.
 func (ix *Index) Refresh(ctx context.Context) (Freshness, error) {
-	return ix.read(ctx, ix.opts.budget(), false, func(snapshot) error { return nil })
+	return ix.read(ctx, ix.opts.budget(), nil, false, func(snapshot) error { return nil })
 }
 
 // Update checks the database in full (PRAGMA quick_check, rebuilding it
@@ -221,7 +223,7 @@ func (ix *Index) Update(ctx context.Context) (Freshness, error) {
 	if err != nil {
 		return Freshness{}, err
 	}
-	fr, err := ix.read(ctx, -1, false, func(snapshot) error { return nil })
+	fr, err := ix.read(ctx, -1, nil, false, func(snapshot) error { return nil })
 	fr.Diagnostics = append(diags, fr.Diagnostics...)
 	return fr, err
 }
@@ -297,7 +299,7 @@ func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) 
 	if !ok {
 		return res, fmt.Errorf("%w: %q is not a name", ErrEmptyQuery, name)
 	}
-	fr, err := ix.read(ctx, ix.opts.budget(), true, func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), []string{nq.name}, true, func(s snapshot) error {
 		defs, err := lookup(ctx, s, nq)
 		res.Definitions = defs
 		return err
@@ -500,7 +502,7 @@ func (ix *Index) Outline(ctx context.Context, p string) (OutlineResult, error) {
 		}
 	}
 	res.Path = rel
-	fr, err := ix.read(ctx, ix.opts.budget(), false, func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
 		where, args := "1", []any{}
 		if rel != "." {
 			where, args = "(f.path = ? OR substr(f.path, 1, ?) = ?)", []any{rel, len(rel) + 1, rel + "/"}

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -154,7 +156,7 @@ func (p *plan) empty() bool { return len(p.changed) == 0 && len(p.deleted) == 0 
 // deadline). It returns the freshness of the index afterwards and the
 // paths still pending. pre, when not nil, is what the activation that just
 // opened st read from meta. ix.mu is held.
-func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre *preread) (Freshness, map[string]bool, error) {
+func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, prefer []string, pre *preread) (Freshness, map[string]bool, error) {
 	start := time.Now()
 	fr := Freshness{State: Fresh}
 	w, seq := ix.walk(ctx, st, pre)
@@ -215,7 +217,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 			return fr, nil, err
 		}
 		if ok {
-			err = ix.apply(ctx, st, w, &p, deadline, &fr)
+			err = ix.apply(ctx, st, w, &p, deadline, prefer, &fr)
 			if err == nil {
 				// Record the state only if the rows as written now match
 				// the walk (a file read moments after an edit keeps no
@@ -339,7 +341,7 @@ func (ix *Index) saveState(ctx context.Context, st *store, settled string, gen i
 // apply carries out a plan under the writer lock. It re-reads the rows
 // first, since another process may have done part of the work, and leaves
 // in p.changed the files it did not get to.
-func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, deadline time.Time, fr *Freshness) error {
+func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, deadline time.Time, prefer []string, fr *Freshness) error {
 	rows, _, err := st.cachedRows(ctx)
 	if err != nil {
 		return err
@@ -353,6 +355,9 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 	}
 	if len(p.changed) == 0 {
 		return nil
+	}
+	if !deadline.IsZero() && len(p.changed) > preferAbove {
+		ix.preferFirst(p.changed, prefer, deadline)
 	}
 	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
 	if err == nil && len(done) >= optimizeAfter {
@@ -733,4 +738,66 @@ func bounded(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// preferAbove is the number of changed files under which a budgeted
+// refresh does not reorder them: so few are indexed in any order within
+// the budget.
+const preferAbove = 32
+
+// preferFirst moves to the front of files, in place and otherwise in
+// order, those whose content mentions one of words (ignoring case). It
+// reads files on every CPU until a third of the time left before deadline
+// is spent (reading is tens of times faster than indexing); the files it
+// did not get to stay in order behind those it found. A query that names
+// something, on a large change the budget cannot index whole, is thus
+// answered from the files that hold the name.
+func (ix *Index) preferFirst(files []diskFile, words []string, deadline time.Time) {
+	var ws [][]byte
+	for _, w := range words {
+		if len(w) >= 3 {
+			ws = append(ws, []byte(strings.ToLower(w)))
+		}
+	}
+	if len(ws) == 0 {
+		return
+	}
+	stop := time.Now().Add(time.Until(deadline) / 3)
+	hit := make([]bool, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || time.Now().After(stop) {
+					return
+				}
+				src, err := ix.readFile(files[i].path)
+				if err != nil {
+					continue
+				}
+				src = bytes.ToLower(src)
+				hit[i] = slices.ContainsFunc(ws, func(w []byte) bool { return bytes.Contains(src, w) })
+			}
+		}()
+	}
+	wg.Wait()
+	out := make([]diskFile, 0, len(files))
+	for i, f := range files {
+		if hit[i] {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	for i, f := range files {
+		if !hit[i] {
+			out = append(out, f)
+		}
+	}
+	copy(files, out)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -17,6 +18,10 @@ type SearchOptions struct {
 	Limit int
 	// Content keeps only "code" or only "prose" chunks; empty keeps both.
 	Content string
+	// Deadline, when set, ends the refresh before the search then rather
+	// than after the index's budget: a caller that refreshed moments ago
+	// (a lookup before the search) keeps one budget for both.
+	Deadline time.Time
 }
 
 // How a hit matched, strongest first.
@@ -101,7 +106,11 @@ func (ix *Index) Search(ctx context.Context, text string, opts SearchOptions) (S
 		limit = defaultLimit
 	}
 	limit = min(limit, maxLimit)
-	fr, err := ix.read(ctx, ix.opts.budget(), true, func(s snapshot) error {
+	budget := ix.opts.budget()
+	if !opts.Deadline.IsZero() {
+		budget = max(0, time.Until(opts.Deadline))
+	}
+	fr, err := ix.read(ctx, budget, termWords(terms), true, func(s snapshot) error {
 		hits, err := ix.search(ctx, s, terms, limit, opts.Content)
 		res.Hits = hits
 		return err
@@ -500,4 +509,14 @@ func jsonList[T any](xs []T) string {
 		return "[]"
 	}
 	return string(b)
+}
+
+// termWords are the words of a query's terms, for a budgeted refresh to
+// index the files that hold them first.
+func termWords(terms []queryTerm) []string {
+	var out []string
+	for _, t := range terms {
+		out = append(out, t.words...)
+	}
+	return out
 }
