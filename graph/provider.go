@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"os"
 	"strconv"
@@ -40,6 +41,10 @@ type Options struct {
 	IndexOptions index.Options
 	// Exact, if set, gives exact edges to fuse in.
 	Exact EdgeSource
+	// CloseExact hands Exact to the provider: Close closes it too, when
+	// it is an io.Closer (a precision.Provider is). Leave it false when
+	// Exact is shared with others that close it.
+	CloseExact bool
 	// Depth and MaxNodes are the default bounds of an impact walk (see
 	// Query).
 	Depth    int
@@ -64,16 +69,20 @@ func New(opts Options) *Provider { return &Provider{opts: opts, ix: opts.Index} 
 // Name returns ProviderName.
 func (p *Provider) Name() string { return ProviderName }
 
-// Close closes the index the provider opened, if any.
+// Close closes the index the provider opened, if any, and Exact when
+// CloseExact hands it over. A question after Close opens them again.
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	var errs []error
 	if p.own && p.ix != nil {
-		err := p.ix.Close()
+		errs = append(errs, p.ix.Close())
 		p.ix = nil
-		return err
 	}
-	return nil
+	if c, ok := p.opts.Exact.(io.Closer); ok && p.opts.CloseExact {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 func (p *Provider) index() (*index.Index, error) {
