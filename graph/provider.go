@@ -60,6 +60,7 @@ type Provider struct {
 	ix    *index.Index
 	own   bool
 	graph *Graph
+	fresh index.Freshness // of the last refresh
 	err   error
 }
 
@@ -117,6 +118,7 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.fresh = facts.Freshness
 	if facts.Unchanged {
 		return p.graph, nil
 	}
@@ -156,7 +158,8 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 }
 
 // Impact answers q from the graph as it is now, with the provider's
-// default bounds where q gives none.
+// default bounds where q gives none. While the index is partial (its
+// refresh budget ran out), a note says so.
 func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 	g, err := p.Graph(ctx)
 	if err != nil {
@@ -168,7 +171,15 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 	if q.MaxNodes == 0 {
 		q.MaxNodes = p.opts.MaxNodes
 	}
-	return g.Impact(q), nil
+	im := g.Impact(q)
+	p.mu.Lock()
+	fr := p.fresh
+	p.mu.Unlock()
+	if fr.State == index.Partial {
+		im.Notes = append(im.Notes, fmt.Sprintf("the local index is partial (%d files not indexed as they are now): "+
+			"callers in them may be missing; `cortex index` builds it whole", fr.PendingCount))
+	}
+	return im, nil
 }
 
 // Gather answers an evidence query about a symbol (Query.Symbol) or a
