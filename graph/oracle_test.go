@@ -47,7 +47,7 @@ func TestGoplsOracle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs gopls once per definition")
 	}
-	gopls := testtool.Require(t, "gopls", "go install golang.org/x/tools/gopls@latest")
+	gopls := testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
 	p, dir := cobraProvider(t)
 	g, err := p.Graph(context.Background())
 	if err != nil {
