@@ -71,13 +71,17 @@
 //     and previews rewrites; without an engine it falls back to labelled
 //     lexical and symbol search.
 //
-// The context layers add what the code alone does not say: history (git
-// commits, blame and pull requests), memory (the team's conventions,
-// decisions, gotchas and failures, with decay and digests) and validation
-// (the project's checks, run only when asked). The rewrite package is the
-// one path that changes files: a guarded transaction from preview to an
-// explicit apply, with impact, validation and a journal that recovers a
-// crash; [Project.RewriteOptions] configures it.
+// The context layers add what the code alone does not say: graph (the
+// project's imports, calls, references, inheritance and tests as edges
+// resolved from the local index, each with its method and trust tier,
+// exact edges from a precision index fused in; impact: callers, tests and
+// risk of a change), history (git commits, blame and pull requests),
+// memory (the team's conventions, decisions, gotchas and failures, with
+// decay and digests) and validation (the project's checks, run only when
+// asked). The rewrite package is the one path that changes files: a
+// guarded transaction from preview to an explicit apply, with impact,
+// validation and a journal that recovers a crash; [Project.RewriteOptions]
+// configures it.
 //
 // # Trust and safety
 //

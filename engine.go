@@ -128,8 +128,9 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	// The project graph reads the same index, with the precision index's
 	// edges fused in when it is enabled; one provider answers both the
 	// graph's and the impact's layer.
-	gopts := p.GraphOptions()
-	gopts.IndexOptions, gopts.Exact = iopts, nil
+	// The precision provider is shared with the other layers: the engine
+	// closes it, not the graph.
+	gopts := graph.Options{Dir: p.Root, IndexOptions: iopts}
 	if !popts.Disabled {
 		gopts.Exact = scip
 	}

@@ -65,11 +65,13 @@ func (p *Project) IndexOptions() index.Options {
 // GraphOptions returns the project graph's options: the local index's
 // options, and the precision index's exact edges fused in when the
 // precision layer is enabled (without an index file it reports why and
-// the graph is built without them).
+// the graph is built without them). The precision provider it makes is
+// handed to the graph (CloseExact): closing the graph.Provider made from
+// these options closes it; nothing else holds it.
 func (p *Project) GraphOptions() graph.Options {
 	opts := graph.Options{Dir: p.Root, IndexOptions: p.IndexOptions()}
 	if po := p.PrecisionOptions(); !po.Disabled {
-		opts.Exact = precision.New(po)
+		opts.Exact, opts.CloseExact = precision.New(po), true
 	}
 	return opts
 }
@@ -140,8 +142,8 @@ func (p *Project) ValidationOptions() validation.Options {
 // section's limits, preview lifetime and allow_apply, and the layers the
 // transaction reindexes and validates with. When the project has a local
 // index, the impact of a rewrite comes from the project graph (callers in
-// other files, tests that reach them); otherwise from the changed files
-// alone (rewrite.LocalImpact).
+// other files, tests that reach them), which the rewriter's Close closes;
+// otherwise from the changed files alone (rewrite.LocalImpact).
 func (p *Project) RewriteOptions() rewrite.Options {
 	s := p.Config.Structural
 	var impact rewrite.Impact

@@ -243,3 +243,26 @@ func TestOpenProjectNotADirectory(t *testing.T) {
 		t.Error("OpenProject on a missing directory succeeded")
 	}
 }
+
+// The graph's options hand it the precision provider they make, so that
+// closing the graph closes it; with the precision layer off there is none.
+func TestGraphOptionsOwnExact(t *testing.T) {
+	for _, tt := range []struct {
+		name, content string
+		exact         bool
+	}{
+		{"precision on", "", true},
+		{"precision off", `{"precision_index": {"enabled": false}}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := OpenProject(writeConfig(t, tt.content), ProjectOptions{Trust: TrustNever})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := p.GraphOptions()
+			if (o.Exact != nil) != tt.exact || o.CloseExact != tt.exact {
+				t.Errorf("Exact set %v, CloseExact %v; want both %v", o.Exact != nil, o.CloseExact, tt.exact)
+			}
+		})
+	}
+}

@@ -17,6 +17,13 @@
 // inferred_high, a unique name across the project or one of a few
 // candidates is inferred.
 //
+// In Go, a plain name names a top-level definition of its file or
+// package (never a method: the predeclared string is not a method named
+// string); a selected name (c.Find, c.Root().Find) names a member by its
+// name, and one selected without a call does not name a method (flag.Usage
+// is a field of another module's type more often than a method value).
+// TestGoplsOracle checks the callers so found against gopls references.
+//
 // Exact edges from a precision index ([Options.Exact], such as the
 // precision layer's Provider.Edges) are fused in: an inferred edge the
 // index confirms becomes exact, and the index's other edges are added.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"os"
 	"strconv"
@@ -40,6 +41,10 @@ type Options struct {
 	IndexOptions index.Options
 	// Exact, if set, gives exact edges to fuse in.
 	Exact EdgeSource
+	// CloseExact hands Exact to the provider: Close closes it too, when
+	// it is an io.Closer (a precision.Provider is). Leave it false when
+	// Exact is shared with others that close it.
+	CloseExact bool
 	// Depth and MaxNodes are the default bounds of an impact walk (see
 	// Query).
 	Depth    int
@@ -55,6 +60,7 @@ type Provider struct {
 	ix    *index.Index
 	own   bool
 	graph *Graph
+	fresh index.Freshness // of the last refresh
 	err   error
 }
 
@@ -64,16 +70,20 @@ func New(opts Options) *Provider { return &Provider{opts: opts, ix: opts.Index} 
 // Name returns ProviderName.
 func (p *Provider) Name() string { return ProviderName }
 
-// Close closes the index the provider opened, if any.
+// Close closes the index the provider opened, if any, and Exact when
+// CloseExact hands it over. A question after Close opens them again.
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	var errs []error
 	if p.own && p.ix != nil {
-		err := p.ix.Close()
+		errs = append(errs, p.ix.Close())
 		p.ix = nil
-		return err
 	}
-	return nil
+	if c, ok := p.opts.Exact.(io.Closer); ok && p.opts.CloseExact {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 func (p *Provider) index() (*index.Index, error) {
@@ -108,6 +118,7 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.fresh = facts.Freshness
 	if facts.Unchanged {
 		return p.graph, nil
 	}
@@ -147,7 +158,8 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 }
 
 // Impact answers q from the graph as it is now, with the provider's
-// default bounds where q gives none.
+// default bounds where q gives none. While the index is partial (its
+// refresh budget ran out), a note says so.
 func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 	g, err := p.Graph(ctx)
 	if err != nil {
@@ -159,7 +171,15 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 	if q.MaxNodes == 0 {
 		q.MaxNodes = p.opts.MaxNodes
 	}
-	return g.Impact(q), nil
+	im := g.Impact(q)
+	p.mu.Lock()
+	fr := p.fresh
+	p.mu.Unlock()
+	if fr.State == index.Partial {
+		im.Notes = append(im.Notes, fmt.Sprintf("the local index is partial (%d files not indexed as they are now): "+
+			"callers in them may be missing; `cortex index` builds it whole", fr.PendingCount))
+	}
+	return im, nil
 }
 
 // Gather answers an evidence query about a symbol (Query.Symbol) or a

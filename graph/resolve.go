@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -109,6 +110,12 @@ func (b *builder) resolveFile(fi int) {
 			}
 		case r.Qualifier != "":
 			c := b.members(r.Name, r.Qualifier, test)
+			if lang == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
+				// A Go method selected without a call is a method value,
+				// rare; a field of that name on a type of another module
+				// (flag.Usage) is the likelier reading.
+				c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+			}
 			switch {
 			case len(c) == 1:
 				add(c, UniqueName)
@@ -127,7 +134,13 @@ func (b *builder) resolveFile(fi int) {
 				}
 				break
 			}
-			if c := b.named(r.Name, []int32{int32(from)}, anyDef); len(c) > 0 {
+			// A plain Go name never names a method or a field: those
+			// are reached through a selector (see below).
+			sameFile := anyDef
+			if lang == "go" {
+				sameFile = topLevel
+			}
+			if c := b.named(r.Name, []int32{int32(from)}, sameFile); len(c) > 0 {
 				add(c, ScopeResolved)
 				break
 			}
@@ -144,6 +157,20 @@ func (b *builder) resolveFile(fi int) {
 				// directory's files of the same package.
 				if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
 					add(c, ScopeResolved)
+					break
+				}
+				// No qualifier is also a call selected from an expression
+				// (c.Root().Find()): a method, by its name, as a selector
+				// on a variable resolves. A predeclared name (string,
+				// len) is none.
+				if r.Kind == symbols.Call && !goPredeclared[r.Name] {
+					c := b.members(r.Name, "", test)
+					switch {
+					case len(c) == 1:
+						add(c, UniqueName)
+					case len(c) <= maxAmbiguous:
+						add(c, AmbiguousName)
+					}
 				}
 				break
 			}
@@ -185,6 +212,17 @@ func (b *builder) resolveFile(fi int) {
 			}
 		}
 	}
+}
+
+// goPredeclared are Go's predeclared identifiers.
+var goPredeclared = map[string]bool{
+	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
+	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
+	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
+	"uint64": true, "uintptr": true, "true": true, "false": true, "iota": true, "nil": true,
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
+	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
+	"print": true, "println": true, "real": true, "recover": true,
 }
 
 // Filters on the definitions a use may name.

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,5 +90,39 @@ func TestLocalImpact(t *testing.T) {
 				t.Errorf("basis %q does not say it is inferred", rep.Basis)
 			}
 		})
+	}
+}
+
+// closingImpact is an Impact that counts its closes.
+type closingImpact struct {
+	LocalImpact
+	closed int
+}
+
+func (c *closingImpact) Close() error { c.closed++; return nil }
+
+// The rewriter owns its Impact: Close closes it, and so does a failed Open.
+func TestImpactClosed(t *testing.T) {
+	im := &closingImpact{}
+	r, err := Open(Options{Dir: t.TempDir(), Impact: im})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.closed != 0 {
+		t.Fatalf("closed %d times before Close", im.closed)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if im.closed != 1 {
+		t.Errorf("Close closed the impact %d times, want 1", im.closed)
+	}
+
+	im = &closingImpact{}
+	if _, err := Open(Options{Dir: filepath.Join(t.TempDir(), "missing"), Impact: im}); err == nil {
+		t.Fatal("Open of a missing directory succeeded")
+	}
+	if im.closed != 1 {
+		t.Errorf("a failed Open closed the impact %d times, want 1", im.closed)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"time"
@@ -73,7 +74,8 @@ type Options struct {
 	// the parse cache.
 	Structural structural.Options
 	// Impact estimates what a rewrite affects, before and after it is
-	// applied; nil means [LocalImpact].
+	// applied; nil means [LocalImpact]. The rewriter owns it: when it is
+	// an io.Closer, [Rewriter.Close] (or a failed [Open]) closes it.
 	Impact Impact
 	// Index is the local index to bring up to date after an apply. It is
 	// reindexed only when the project has one (.codecortex/index); none
@@ -155,11 +157,13 @@ func open(opts Options, wrap func(fsx.FS) fsx.FS) (*Rewriter, error) {
 	}
 	root, err := contain.Open(dir)
 	if err != nil {
+		closeImpact(opts.Impact)
 		return nil, fmt.Errorf("rewrite: %w", err)
 	}
 	osfs, err := fsx.Open(root.Dir())
 	if err != nil {
 		root.Close()
+		closeImpact(opts.Impact)
 		return nil, fmt.Errorf("rewrite: %w", err)
 	}
 	r := &Rewriter{opts: opts, dir: root.Dir(), root: root, osfs: osfs, fs: osfs}
@@ -182,13 +186,25 @@ func open(opts Options, wrap func(fsx.FS) fsx.FS) (*Rewriter, error) {
 	return r, nil
 }
 
-// Close releases the project root.
+// Close releases the project root, and the Impact when it is an
+// io.Closer.
 func (r *Rewriter) Close() error {
 	err := r.osfs.Close()
 	if cerr := r.root.Close(); err == nil {
 		err = cerr
 	}
+	if cerr := closeImpact(r.opts.Impact); err == nil {
+		err = cerr
+	}
 	return err
+}
+
+// closeImpact closes an Impact that is an io.Closer.
+func closeImpact(im Impact) error {
+	if c, ok := im.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // Dir returns the project root: absolute, symbolic links evaluated.

@@ -108,9 +108,8 @@ type Server struct {
 	rw     *rewrite.Rewriter
 	rwErr  error
 
-	graphOnce  sync.Once
-	graphs     *graph.Provider
-	graphClose func() error // closes the exact edges' source, if any
+	graphOnce sync.Once
+	graphs    *graph.Provider
 
 	histOnce sync.Once
 	hist     *history.Repo
@@ -238,9 +237,6 @@ func (s *Server) Close() error {
 	}
 	if s.graphs != nil {
 		errs = append(errs, s.graphs.Close())
-		if s.graphClose != nil {
-			errs = append(errs, s.graphClose())
-		}
 	}
 	if s.rw != nil {
 		errs = append(errs, s.rw.Close())

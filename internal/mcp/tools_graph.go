@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
@@ -63,11 +62,8 @@ type impactTest struct {
 // local index.
 func (s *Server) graph() *graph.Provider {
 	s.graphOnce.Do(func() {
-		opts := s.project.GraphOptions()
+		opts := s.project.GraphOptions() // its Close closes the exact edges' source
 		opts.Index = s.index
-		if c, ok := opts.Exact.(io.Closer); ok {
-			s.graphClose = c.Close
-		}
 		s.graphs = graph.New(opts)
 	})
 	return s.graphs

@@ -1,0 +1,64 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/syntax"
+)
+
+// closingSource is an EdgeSource that counts its closes.
+type closingSource struct{ closed int }
+
+func (s *closingSource) Edges(context.Context) (iter.Seq[evidence.Record], evidence.Report, error) {
+	return func(func(evidence.Record) bool) {}, evidence.Report{}, nil
+}
+
+func (s *closingSource) Close() error { s.closed++; return nil }
+
+// Close closes Exact only when CloseExact hands it over.
+func TestCloseExact(t *testing.T) {
+	for _, hand := range []bool{false, true} {
+		src := &closingSource{}
+		p := New(Options{Dir: t.TempDir(), Exact: src, CloseExact: hand})
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if hand {
+			want = 1
+		}
+		if src.closed != want {
+			t.Errorf("CloseExact %v: closed %d times, want %d", hand, src.closed, want)
+		}
+	}
+}
+
+// An answer from a partial index says so.
+func TestImpactPartialIndexNote(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	files := map[string]string{"go.mod": "module m\n"}
+	for i := range 200 {
+		files[fmt.Sprintf("p/f%d.go", i)] = fmt.Sprintf("package p\n\nfunc F%d() { F0() }\n", i)
+	}
+	dir := testtool.WriteTree(t, files)
+	p := New(Options{Dir: dir, IndexOptions: index.Options{Budget: time.Nanosecond}})
+	defer p.Close()
+	im, err := p.Impact(context.Background(), Query{Targets: []Target{{Symbol: "F0"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(im.Notes, func(n string) bool { return strings.Contains(n, "the local index is partial") }) {
+		t.Errorf("no note of the partial index: %q", im.Notes)
+	}
+}
