@@ -24,7 +24,13 @@ type recordEncoder struct {
 	red    func(string) string
 	prefix string
 	keys   []string
+	// memo keeps what red made of the strings seen so far, up to
+	// memoSize of them: every record repeats its keys, kind, provider,
+	// engine and pattern, and a redaction depends on the text alone.
+	memo map[string]string
 }
+
+const memoSize = 1024
 
 // appendRecord appends r to dst. It returns false, and dst unchanged, for
 // a record it does not encode itself (superseded records, a stale-from
@@ -181,7 +187,17 @@ func (e *recordEncoder) text(s string) string {
 		}
 		s = string(b)
 	}
-	return e.red(s)
+	if r, ok := e.memo[s]; ok {
+		return r
+	}
+	r := e.red(s)
+	if e.memo == nil {
+		e.memo = map[string]string{}
+	}
+	if len(e.memo) < memoSize {
+		e.memo[s] = r
+	}
+	return r
 }
 
 const hexDigits = "0123456789abcdef"
