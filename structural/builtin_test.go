@@ -207,3 +207,49 @@ func TestBuiltinCancelled(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// TestBuiltinEach checks that matches handed to Request.Each are the
+// collected ones, in the same order, and stop at the match limit with the
+// same notes, whatever the number of workers; and that an error from Each
+// stops the search and is returned.
+func TestBuiltinEach(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("p%02d/f.go", i)] = fmt.Sprintf("package p\n\nfunc f() { g(%d); h(g(%d), k()) }\n", i, i)
+	}
+	root := projectWith(t, files)
+	ctx := context.Background()
+	for _, workers := range []int{1, 2, 7} {
+		for _, limit := range []int{0, 1, 5, 61, 1000} {
+			e := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
+			req := Request{Root: root, Pattern: "$F($$$A)", Language: Go, Limits: Limits{MaxMatches: limit}}
+			want, err := e.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Match
+			req.Each = func(m *Match) error { got = append(got, *m); return nil }
+			res, err := e.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.Matches, got); diff != "" {
+				t.Errorf("workers %d, limit %d: matches (-collected +each):\n%s", workers, limit, diff)
+			}
+			if len(res.Matches) != 0 || res.Found != len(got) || want.Found != len(want.Matches) {
+				t.Errorf("workers %d, limit %d: %d kept, found %d for %d given; collected found %d of %d",
+					workers, limit, len(res.Matches), res.Found, len(got), want.Found, len(want.Matches))
+			}
+			if want.Truncated != res.Truncated || !cmp.Equal(want.Notes, res.Notes) {
+				t.Errorf("workers %d, limit %d: truncated %v %v, notes %q %q", workers, limit, want.Truncated, res.Truncated, want.Notes, res.Notes)
+			}
+		}
+	}
+	stop := errors.New("enough")
+	n := 0
+	_, err := NewBuiltin(BuiltinOptions{}).Search(ctx, Request{Root: root, Pattern: "$F($$$A)", Language: Go,
+		Each: func(*Match) error { n++; return stop }})
+	if !errors.Is(err, stop) || n != 1 {
+		t.Errorf("Each failing: err %v after %d calls, want %v after 1", err, n, stop)
+	}
+}
