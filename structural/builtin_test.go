@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -240,7 +242,13 @@ func TestBuiltinEach(t *testing.T) {
 				t.Errorf("workers %d, limit %d: %d kept, found %d for %d given; collected found %d of %d",
 					workers, limit, len(res.Matches), res.Found, len(got), want.Found, len(want.Matches))
 			}
-			if want.Truncated != res.Truncated || !cmp.Equal(want.Notes, res.Notes) {
+			// Which of the two limit notes a search gives depends on how
+			// many files its workers had claimed when the limit was
+			// reached, so only its presence is compared.
+			limited := func(r *Result) bool {
+				return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasSuffix(n, "(limit max_matches)") })
+			}
+			if want.Truncated != res.Truncated || limited(want) != limited(res) || limited(res) != res.Truncated {
 				t.Errorf("workers %d, limit %d: truncated %v %v, notes %q %q", workers, limit, want.Truncated, res.Truncated, want.Notes, res.Notes)
 			}
 		}
