@@ -186,6 +186,9 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	finishResult(res, lim)
+	if err := handOver(req, res); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

@@ -96,7 +96,39 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 
-	perFile := make([][]Match, len(files.files))
+	found, stoppedEarly, err := b.run(ctx, root.FS(), files.files, req, lim, patterns, res)
+	if err != nil {
+		return nil, err
+	}
+	if found > lim.MaxMatches {
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("returned only the first %d matches (limit max_matches)", lim.MaxMatches))
+	} else if stoppedEarly {
+		res.Truncated = true
+		res.Notes = append(res.Notes, fmt.Sprintf("stopped after %d matches (limit max_matches)", lim.MaxMatches))
+	}
+	return res, nil
+}
+
+// run searches files on the engine's workers and hands the matches, in
+// file order, to req.Each or to res.Matches, at most lim.MaxMatches of
+// them. Workers claim files in order and stay at most a window of files
+// ahead of the first file whose matches are not handed over yet, so the
+// matches held at once are those of a few files. It returns how many
+// matches the searched files held and whether the limit stopped the
+// search before the last file.
+func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Request, lim Limits,
+	patterns map[Language]*Pattern, res *Result) (found int, stoppedEarly bool, err error) {
+	workers := b.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(files), 1))
+	window := 4 * workers
+	type done struct {
+		i       int
+		matches []Match
+	}
 	var (
 		next    atomic.Int64
 		total   atomic.Int64
@@ -104,12 +136,11 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 		skipped atomic.Int64
 		wg      sync.WaitGroup
 	)
-	workers := b.opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	fsys := root.FS()
-	for range min(workers, max(len(files.files), 1)) {
+	finished := make(chan done, window)
+	tokens := make(chan struct{}, window) // one per file claimed and not yet handed over
+	stop := make(chan struct{})           // closed when Each fails
+	stopped := false
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -122,60 +153,92 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 			var m matcher
 			var buf []byte // the file being read; kept across files
 			for {
+				select {
+				case tokens <- struct{}{}:
+				case <-stop:
+					return
+				}
 				// Files are claimed in order and none once the match limit
 				// is reached, so the searched files are always a prefix of
 				// the sorted list and the first matches are deterministic.
 				if ctx.Err() != nil || total.Load() >= int64(lim.MaxMatches) {
+					<-tokens
 					return
 				}
 				i := int(next.Add(1) - 1)
-				if i >= len(files.files) {
+				if i >= len(files) {
+					<-tokens
 					return
 				}
-				rel := files.files[i]
+				d := done{i: i}
+				rel := files[i]
 				lang, _ := LanguageOf(rel)
 				if req.Language != "" {
 					lang = req.Language
 				}
-				p := patterns[lang]
-				if p == nil {
-					continue
+				if p := patterns[lang]; p != nil {
+					t, didParse, err := b.load(fsys, rel, p, parsers, &buf, lim.MaxFileBytes)
+					if didParse {
+						parsed.Add(1)
+					}
+					switch {
+					case err != nil:
+						skipped.Add(1)
+					case t != nil:
+						d.matches = searchTree(&m, p, t, rel, lim.MaxMatches)
+						sortMatches(d.matches)
+						total.Add(int64(len(d.matches)))
+					}
 				}
-				t, didParse, err := b.load(fsys, rel, p, parsers, &buf, lim.MaxFileBytes)
-				if didParse {
-					parsed.Add(1)
-				}
-				if err != nil {
-					skipped.Add(1)
-					continue
-				}
-				if t == nil {
-					continue
-				}
-				perFile[i] = searchTree(&m, p, t, rel, lim.MaxMatches)
-				total.Add(int64(len(perFile[i])))
+				finished <- d
 			}
 		}()
 	}
-	wg.Wait()
+	go func() { wg.Wait(); close(finished) }()
+
+	// Hand the matches over in file order, as the files finish.
+	pending := map[int][]Match{}
+	emitted, at := 0, 0
+	for d := range finished {
+		pending[d.i] = d.matches
+		for {
+			ms, ok := pending[at]
+			if !ok {
+				break
+			}
+			delete(pending, at)
+			at++
+			<-tokens
+			found += len(ms)
+			for k := range ms {
+				if emitted >= lim.MaxMatches || err != nil {
+					break
+				}
+				emitted++
+				if req.Each != nil {
+					err = req.Each(&ms[k])
+				} else {
+					res.Matches = append(res.Matches, ms[k])
+				}
+			}
+		}
+		if err != nil && !stopped {
+			close(stop)
+			stopped = true
+		}
+	}
+	if err != nil {
+		return 0, false, err
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return 0, false, err
 	}
-	for _, ms := range perFile {
-		res.Matches = append(res.Matches, ms...)
-	}
-	stoppedEarly := total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files.files)
-	found := len(res.Matches)
-	finishResult(res, lim)
-	if stoppedEarly && found <= lim.MaxMatches {
-		res.Truncated = true
-		res.Notes = append(res.Notes, fmt.Sprintf("stopped after %d matches (limit max_matches)", lim.MaxMatches))
-	}
+	res.Found = emitted
+	res.Parsed = int(parsed.Load())
 	if n := skipped.Load(); n > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
 	}
-	res.Parsed = int(parsed.Load())
-	return res, nil
+	return found, total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files), nil
 }
 
 // compileEach compiles the pattern for every language among files; a
@@ -255,6 +318,10 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 	}
 	if e.tree != nil && e.parsed == nil {
 		return newTree(p.g, e.tree), false, nil
+	}
+	if len(p.literals) == 0 && len(p.chains) == 0 {
+		// Every segment may hold a match: no need to cut the file.
+		return b.parseInto(key, e, nil, p, parsers)
 	}
 	learned := !hit // whether e holds something the cache lacks
 	if !e.split {

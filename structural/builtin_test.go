@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -205,5 +207,57 @@ func TestBuiltinCancelled(t *testing.T) {
 	cancel()
 	if _, err := NewBuiltin(BuiltinOptions{}).Search(ctx, Request{Root: root, Pattern: "call($X)", Language: Go}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestBuiltinEach checks that matches handed to Request.Each are the
+// collected ones, in the same order, and stop at the match limit with the
+// same notes, whatever the number of workers; and that an error from Each
+// stops the search and is returned.
+func TestBuiltinEach(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("p%02d/f.go", i)] = fmt.Sprintf("package p\n\nfunc f() { g(%d); h(g(%d), k()) }\n", i, i)
+	}
+	root := projectWith(t, files)
+	ctx := context.Background()
+	for _, workers := range []int{1, 2, 7} {
+		for _, limit := range []int{0, 1, 5, 61, 1000} {
+			e := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
+			req := Request{Root: root, Pattern: "$F($$$A)", Language: Go, Limits: Limits{MaxMatches: limit}}
+			want, err := e.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Match
+			req.Each = func(m *Match) error { got = append(got, *m); return nil }
+			res, err := e.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.Matches, got); diff != "" {
+				t.Errorf("workers %d, limit %d: matches (-collected +each):\n%s", workers, limit, diff)
+			}
+			if len(res.Matches) != 0 || res.Found != len(got) || want.Found != len(want.Matches) {
+				t.Errorf("workers %d, limit %d: %d kept, found %d for %d given; collected found %d of %d",
+					workers, limit, len(res.Matches), res.Found, len(got), want.Found, len(want.Matches))
+			}
+			// Which of the two limit notes a search gives depends on how
+			// many files its workers had claimed when the limit was
+			// reached, so only its presence is compared.
+			limited := func(r *Result) bool {
+				return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasSuffix(n, "(limit max_matches)") })
+			}
+			if want.Truncated != res.Truncated || limited(want) != limited(res) || limited(res) != res.Truncated {
+				t.Errorf("workers %d, limit %d: truncated %v %v, notes %q %q", workers, limit, want.Truncated, res.Truncated, want.Notes, res.Notes)
+			}
+		}
+	}
+	stop := errors.New("enough")
+	n := 0
+	_, err := NewBuiltin(BuiltinOptions{}).Search(ctx, Request{Root: root, Pattern: "$F($$$A)", Language: Go,
+		Each: func(*Match) error { n++; return stop }})
+	if !errors.Is(err, stop) || n != 1 {
+		t.Errorf("Each failing: err %v after %d calls, want %v after 1", err, n, stop)
 	}
 }

@@ -70,6 +70,14 @@
 // index) asked about the identifiers the pattern names: where those
 // names resolve, not where the pattern matches, which the answer says too.
 //
+// A search that cannot skip a file (a pattern such as $F($$$A) holds no
+// literal) is as fast as its parse: each worker keeps its parsers and read
+// buffer, a file's tree is flattened in one cgo call, only nodes of the
+// pattern root's kind are tried, and with [Request.Each] the matches are
+// handed over in order as files finish, workers staying a few files
+// ahead, so memory holds a few files' trees and matches rather than all
+// of them (the cortex CLI prints its JSON that way).
+//
 // Every search walks the files as git sees them: what the tree's
 // .gitignore files and .git/info/exclude ignore is left out, except a
 // file or directory the request names itself (see [Request.Paths]).

@@ -40,6 +40,16 @@ type Request struct {
 	Paths []string
 	// Limits bound the work; the zero value uses the defaults.
 	Limits Limits
+	// Each, when not nil, is given every match in the order of
+	// [Result.Matches] (path, then start offset, outer before inner) as
+	// the search finds it, and the match is not kept: Result.Matches
+	// stays empty and [Result.Found] counts what Each was given. A host
+	// that prints or counts the matches of a large tree uses it to search
+	// in memory bounded by a few files rather than by every match. The
+	// match must not be kept after Each returns (copy it); Each is called
+	// from one goroutine at a time, and an error from it stops the search
+	// and is returned.
+	Each func(*Match) error
 }
 
 // Limits bound a search. Zero fields take the defaults.
@@ -76,8 +86,12 @@ func (l Limits) withDefaults() Limits {
 type Result struct {
 	// Engine is the name of the engine that ran.
 	Engine string `json:"engine"`
-	// Matches are ordered by path, then start offset, outer before inner.
+	// Matches are ordered by path, then start offset, outer before inner;
+	// empty when the request's Each was given them.
 	Matches []Match `json:"matches"`
+	// Found is how many matches the search returned: len(Matches), or
+	// how many the request's Each was given.
+	Found int `json:"found"`
 	// Files is how many files were searched; Parsed how many of them had
 	// to be parsed (the others lacked a literal the pattern needs).
 	Files  int `json:"files"`
@@ -125,4 +139,20 @@ func finishResult(res *Result, lim Limits) {
 		res.Truncated = true
 		res.Notes = append(res.Notes, fmt.Sprintf("returned only the first %d matches (limit max_matches)", lim.MaxMatches))
 	}
+	res.Found = len(res.Matches)
+}
+
+// handOver gives an engine's collected matches to req.Each, when the
+// request has one, and leaves Result.Matches empty.
+func handOver(req Request, res *Result) error {
+	if req.Each == nil {
+		return nil
+	}
+	for i := range res.Matches {
+		if err := req.Each(&res.Matches[i]); err != nil {
+			return err
+		}
+	}
+	res.Matches = []Match{}
+	return nil
 }

@@ -156,7 +156,7 @@ func Search(ctx context.Context, opts Options, req Request) (*Answer, error) {
 		return nil, err
 	}
 	return &Answer{Pattern: req.Pattern, root: req.Root, Structural: res, Report: evidence.Report{
-		Provider: ProviderName, State: evidence.Available, Records: len(res.Matches),
+		Provider: ProviderName, State: evidence.Available, Records: res.Found,
 	}}, nil
 }
 

@@ -346,21 +346,30 @@ func (c *cmd) redact(s string) string {
 // redacted string by string (a redaction could cut through encoded JSON),
 // in the order the types give their fields.
 func (c *cmd) writeJSON(v any) error {
-	b, err := json.Marshal(v)
+	b, err := c.renderJSON(v)
 	if err != nil {
 		return err
+	}
+	_, err = c.Stdout.Write(b)
+	return err
+}
+
+// renderJSON returns what writeJSON prints.
+func (c *cmd) renderJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
 	out, err := redactJSON(b, c.redact)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var ind bytes.Buffer
 	if err := json.Indent(&ind, out, "", "  "); err != nil {
-		return err
+		return nil, err
 	}
 	ind.WriteByte('\n')
-	_, err = c.Stdout.Write(ind.Bytes())
-	return err
+	return ind.Bytes(), nil
 }
 
 // redactJSON re-encodes the JSON document b with every string, keys

@@ -1,8 +1,9 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -200,7 +201,17 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 	}
 	req := structural.Request{Root: p.Root, Pattern: pattern, Language: lang, Paths: paths,
 		Limits: structural.Limits{MaxMatches: *f.maxMatches}}
+	// One process answers one query: a parse cache would only hold every
+	// tree until the process ends.
+	opts.Builtin = structural.NewBuiltin(structural.BuiltinOptions{CacheBytes: -1})
 	prov := structural.New(opts)
+	if c.json != jsonOff && *f.rewrite == "" {
+		engine := structural.BuiltinName
+		if opts.Command != "" {
+			engine = structural.AstGrepName
+		}
+		return streamStructural(ctx, c, prov, req, engine)
+	}
 	stop := progress(c.Stderr, "searching")
 	ans, err := prov.Search(ctx, req)
 	stop()
@@ -228,14 +239,6 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		code = ExitFail
 	}
 	switch {
-	case c.json == jsonStream && *f.rewrite == "":
-		for _, r := range recs {
-			b, err := json.Marshal(redactRecord(c, r))
-			if err != nil {
-				return c.fail(err)
-			}
-			fmt.Fprintln(c.Stdout, string(b))
-		}
 	case c.json != jsonOff:
 		out := structuralJSON{Pattern: pattern, Language: lang, Records: recs, Report: ans.Report, Edits: edits}
 		if out.Records == nil {
@@ -253,6 +256,109 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 	}
 	return code
 }
+
+// streamStructural answers a search with --json or --json=stream (no
+// rewrite): each record is printed as its match is found, in the order of
+// the answer, so memory holds a few files' matches and not all of them.
+// The output is what printing the whole answer at the end would give:
+// one JSON line per record with --json=stream, the structuralJSON
+// document with --json.
+func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, req structural.Request, engine string) int {
+	w := bufio.NewWriterSize(c.Stdout, 64<<10)
+	doc := c.json != jsonStream
+	var head []byte
+	if doc {
+		// The document's text up to its records' opening bracket; the
+		// report comes after them.
+		b, err := c.renderJSON(structuralJSON{Pattern: req.Pattern, Language: req.Language, Records: []evidence.Record{}})
+		if err != nil {
+			return c.fail(err)
+		}
+		at := bytes.Index(b, recordsKey)
+		if at < 0 {
+			return c.fail(errors.New("structural: the answer's JSON lacks its records"))
+		}
+		head = b[:at+len(recordsKey)]
+		if _, err := w.Write(head); err != nil {
+			return c.fail(err)
+		}
+	}
+	n := 0
+	// A line of --json=stream redacts the text from the source
+	// (redactRecord); a document every string.
+	enc := recordEncoder{doc: doc, red: c.redact, prefix: "    "}
+	var buf []byte
+	emit := func(r evidence.Record) error {
+		buf = buf[:0]
+		if doc {
+			if n > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, "\n    "...)
+		} else {
+			r = redactRecord(c, r)
+		}
+		var ok bool
+		if buf, ok = enc.appendRecord(buf, &r); !ok {
+			b, err := enc.general(r)
+			if err != nil {
+				return err
+			}
+			buf = append(buf, b...)
+		}
+		if !doc {
+			buf = append(buf, '\n')
+		}
+		n++
+		_, err := w.Write(buf)
+		return err
+	}
+	req.Each = func(m *structural.Match) error { return emit(m.Record(engine, req.Pattern)) }
+	stop := progress(c.Stderr, "searching")
+	ans, err := prov.Search(ctx, req)
+	stop()
+	if err != nil {
+		if errors.Is(err, structural.ErrInvalidPattern) {
+			return c.usageError(err)
+		}
+		return c.fail(err)
+	}
+	// A fallback's records were not streamed.
+	for _, r := range ans.Records() {
+		if err := emit(r); err != nil {
+			return c.fail(err)
+		}
+	}
+	if doc {
+		b, err := c.renderJSON(structuralJSON{Pattern: req.Pattern, Language: req.Language, Records: []evidence.Record{}, Report: ans.Report})
+		if err != nil {
+			return c.fail(err)
+		}
+		at := bytes.Index(b, recordsKey)
+		if at < 0 {
+			return c.fail(errors.New("structural: the answer's JSON lacks its records"))
+		}
+		tail := b[at+len(recordsKey):]
+		if n > 0 {
+			if _, err := w.WriteString("\n  "); err != nil {
+				return c.fail(err)
+			}
+		}
+		if _, err := w.Write(tail); err != nil {
+			return c.fail(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return c.fail(err)
+	}
+	if n == 0 {
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// recordsKey is where an indented structuralJSON opens its records.
+var recordsKey = []byte("\n  \"records\": [")
 
 // redactRecord redacts the text a record carries from the source.
 func redactRecord(c *cmd, r evidence.Record) evidence.Record {

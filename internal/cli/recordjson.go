@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/codecortex/codecortex/evidence"
+)
+
+// A recordEncoder writes evidence records as JSON without reflection, for
+// the tens of thousands a structural search can print: exactly the bytes
+// of the general way (see general), which TestRecordEncoderMatchesMarshal
+// checks.
+type recordEncoder struct {
+	// doc selects the form of a --json document: every string redacted
+	// with red (after a JSON round trip, which replaces invalid UTF-8),
+	// indented, with prefix starting each line after the first. Otherwise
+	// the record is compact and its strings as they are.
+	doc    bool
+	red    func(string) string
+	prefix string
+	keys   []string
+	// memo keeps what red made of the strings seen so far, up to
+	// memoSize of them: every record repeats its keys, kind, provider,
+	// engine and pattern, and a redaction depends on the text alone.
+	memo map[string]string
+}
+
+const memoSize = 1024
+
+// appendRecord appends r to dst. It returns false, and dst unchanged, for
+// a record it does not encode itself (superseded records, a stale-from
+// tier, no attributes, a confidence that is not a plain decimal): the
+// caller encodes those the general way.
+func (e *recordEncoder) appendRecord(dst []byte, r *evidence.Record) ([]byte, bool) {
+	md := &r.Metadata
+	if len(md.Superseded) > 0 || md.StaleFrom != 0 || len(md.Attributes) == 0 {
+		return dst, false
+	}
+	if c := math.Abs(r.Confidence); c != 0 && (c < 1e-6 || c >= 1e21) || math.IsNaN(r.Confidence) {
+		return dst, false
+	}
+	trust, err := r.Trust.MarshalText()
+	if err != nil {
+		return dst, false
+	}
+	o := objectWriter{e: e, dst: dst}
+	o.open()
+	o.str("kind", string(r.Kind))
+	o.str("provider", r.Provider)
+	o.str("provenance", string(r.Provenance))
+	o.str("trust", string(trust))
+	if r.Path != "" {
+		o.str("path", r.Path)
+	}
+	for _, f := range []struct {
+		k string
+		v int
+	}{{"start_line", r.StartLine}, {"start_column", r.StartColumn}, {"end_line", r.EndLine}, {"end_column", r.EndColumn}} {
+		if f.v != 0 {
+			o.key(f.k)
+			o.dst = strconv.AppendInt(o.dst, int64(f.v), 10)
+		}
+	}
+	if r.Symbol != "" {
+		o.str("symbol", r.Symbol)
+	}
+	if r.TargetSymbol != "" {
+		o.str("target_symbol", r.TargetSymbol)
+	}
+	o.key("confidence")
+	o.dst = strconv.AppendFloat(o.dst, r.Confidence, 'f', -1, 64)
+	o.key("exact")
+	o.dst = strconv.AppendBool(o.dst, r.Exact)
+	o.key("stale")
+	o.dst = strconv.AppendBool(o.dst, r.Stale)
+	o.key("metadata")
+	o.open()
+	if md.Excerpt != "" {
+		o.str("excerpt", md.Excerpt)
+	}
+	o.key("attributes")
+	o.open()
+	e.keys = e.keys[:0]
+	for k := range md.Attributes {
+		e.keys = append(e.keys, k)
+	}
+	slices.Sort(e.keys)
+	for _, k := range e.keys {
+		o.str(k, md.Attributes[k])
+	}
+	o.close()
+	o.close()
+	o.close()
+	return o.dst, true
+}
+
+// general encodes r the general way: json.Marshal, then for a document
+// redactJSON and json.Indent.
+func (e *recordEncoder) general(r evidence.Record) ([]byte, error) {
+	b, err := json.Marshal(r)
+	if err != nil || !e.doc {
+		return b, err
+	}
+	if b, err = redactJSON(b, e.red); err != nil {
+		return nil, err
+	}
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, b, e.prefix, "  "); err != nil {
+		return nil, err
+	}
+	return ind.Bytes(), nil
+}
+
+// objectWriter writes nested JSON objects, compact or indented.
+type objectWriter struct {
+	e     *recordEncoder
+	dst   []byte
+	depth int  // objects open
+	first bool // no member written yet in the innermost object
+}
+
+func (o *objectWriter) newline(depth int) {
+	o.dst = append(o.dst, '\n')
+	o.dst = append(o.dst, o.e.prefix...)
+	for range depth {
+		o.dst = append(o.dst, "  "...)
+	}
+}
+
+func (o *objectWriter) open() {
+	o.depth++
+	o.dst = append(o.dst, '{')
+	o.first = true
+}
+
+func (o *objectWriter) close() {
+	o.depth--
+	if o.e.doc {
+		o.newline(o.depth)
+	}
+	o.dst = append(o.dst, '}')
+	o.first = false
+}
+
+func (o *objectWriter) key(k string) {
+	if !o.first {
+		o.dst = append(o.dst, ',')
+	}
+	o.first = false
+	if o.e.doc {
+		o.newline(o.depth)
+	}
+	o.dst = appendJSONString(o.dst, o.e.text(k))
+	o.dst = append(o.dst, ':')
+	if o.e.doc {
+		o.dst = append(o.dst, ' ')
+	}
+}
+
+func (o *objectWriter) str(k, v string) {
+	o.key(k)
+	o.dst = appendJSONString(o.dst, o.e.text(v))
+}
+
+// text returns s as the record's JSON carries it: in a document, with
+// each byte that is not UTF-8 replaced by U+FFFD (as encoding and
+// decoding it does), then redacted.
+func (e *recordEncoder) text(s string) string {
+	if !e.doc {
+		return s
+	}
+	if !utf8.ValidString(s) {
+		b := make([]byte, 0, len(s)+8)
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+		}
+		s = string(b)
+	}
+	if r, ok := e.memo[s]; ok {
+		return r
+	}
+	r := e.red(s)
+	if e.memo == nil {
+		e.memo = map[string]string{}
+	}
+	if len(e.memo) < memoSize {
+		e.memo[s] = r
+	}
+	return r
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s quoted as encoding/json quotes a string:
+// HTML characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

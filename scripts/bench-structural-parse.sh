@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Side by side: cortex's built-in structural engine against ast-grep 0.51.1
+# where nothing can be skipped: patterns without a literal, so every file
+# is parsed and every node tried. One row per corpus and pattern (the
+# issue's rows, then one per language), each the medians of RUNS
+# alternating whole-process runs (default 5) of
+#
+#   cortex sg -p PAT -l LANG DIR --json --max-matches 10000000
+#   ast-grep run -p PAT -l LANG DIR --json
+#
+# with wall time and peak memory (/usr/bin/time), their ratios, and
+# whether the two found the same matches (paths and byte ranges, compared
+# from --json=stream runs). Corpora come from the Go module cache, npm and
+# Debian's packages into $CACHE (default ~/.cache/cortex-bench); a row
+# whose corpus cannot be fetched is skipped with a message.
+#
+#   bash scripts/bench-structural-parse.sh            # every row
+#   RUNS=3 ONLY=go bash scripts/bench-structural-parse.sh
+#   CORTEX=/path/to/older/cortex bash scripts/bench-structural-parse.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want="ast-grep 0.51.1"
+if [ "$(ast-grep --version 2>/dev/null)" != "$want" ]; then
+  echo "bench-structural-parse: needs $want on PATH (bash .ci/install-structural.sh)" >&2
+  exit 2
+fi
+RUNS=${RUNS:-5}
+ONLY=${ONLY:-}
+CACHE=${CACHE:-$HOME/.cache/cortex-bench}
+mkdir -p "$CACHE"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ -n "${CORTEX:-}" ]; then
+  cp "$CORTEX" "$tmp/cortex" # a cortex built elsewhere, such as an older commit
+else
+  go build -o "$tmp/cortex" ./cmd/cortex
+fi
+
+modDir() { go mod download -json "$1" 2>/dev/null | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; }
+
+# npmDir PKG@VER: the package's files, unpacked once.
+npmDir() {
+  local d="$CACHE/npm/$1"
+  if [ ! -d "$d/package" ]; then
+    mkdir -p "$d"
+    (cd "$d" && npm pack --silent "$1" >/dev/null 2>&1 && tar xzf ./*.tgz && rm -f ./*.tgz) || { rm -rf "$d"; return 0; }
+  fi
+  echo "$d/package"
+}
+
+# debDir PKG: the Debian package's files, unpacked once.
+debDir() {
+  local d="$CACHE/deb/$1"
+  if [ ! -d "$d/root" ]; then
+    mkdir -p "$d"
+    (cd "$d" && apt-get download "$1" >/dev/null 2>&1 && dpkg -x ./*.deb root && rm -f ./*.deb) || { rm -rf "$d"; return 0; }
+  fi
+  echo "$d/root"
+}
+
+# jdkDir: java.util and java.util.concurrent from the JDK's sources.
+jdkDir() {
+  local d="$CACHE/jdk-util"
+  if [ ! -d "$d/java.base" ]; then
+    local root zip
+    root=$(debDir openjdk-17-source)
+    zip=$(find "$root" -name src.zip 2>/dev/null | head -n 1)
+    [ -n "$zip" ] || return 0
+    mkdir -p "$d"
+    (cd "$d" && python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); [z.extract(n) for n in z.namelist() if n.startswith("java.base/java/util/") and n.endswith(".java")]' "$zip") || { rm -rf "$d"; return 0; }
+  fi
+  echo "$d/java.base"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {m=(NR+1)/2; if (NR%2) print a[m]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+# spans FILE DIR KIND: one "path start end" line per match, sorted, from
+# a --json=stream run of ast-grep (KIND sg) or cortex (KIND cx).
+spans() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, os, sys
+path, root, kind = sys.argv[1], os.path.realpath(sys.argv[2]), sys.argv[3]
+out = []
+for line in open(path, encoding="utf-8"):
+    if not line.strip():
+        continue
+    m = json.loads(line)
+    if kind == "sg":
+        p = os.path.relpath(os.path.realpath(m["file"]), root)
+        out.append((p, m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"]))
+    else:
+        a = m["metadata"]["attributes"]
+        out.append((m["path"], int(a["start_byte"]), int(a["end_byte"])))
+for p, s, e in sorted(out):
+    print(p, s, e)
+PY
+}
+
+printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s\n' \
+  corpus lang pattern files matches same sg_s cx_s ratio sg_MB cx_MB ratio
+row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
+  local name=$1 lang=$2 dir=$3 pat=$4 sglang=${5:-$2}
+  if [ -n "$ONLY" ] && [ "$ONLY" != "$lang" ]; then return; fi
+  if [ -z "$dir" ] || [ ! -d "$dir" ]; then
+    echo "skip: $name ($lang): corpus not available" >&2
+    return
+  fi
+  # Warm the page cache, and check the match sets from one run each.
+  find "$dir" -type f -exec cat {} + >/dev/null 2>&1 || true
+  ast-grep run -p "$pat" -l "$sglang" --json=stream "$dir" >"$tmp/sg.json" 2>/dev/null || true
+  (cd "$dir" && "$tmp/cortex" sg -p "$pat" -l "$lang" --json=stream --max-matches 10000000 . >"$tmp/cx.json" 2>"$tmp/cx.err") || true
+  spans "$tmp/sg.json" "$dir" sg >"$tmp/sg.spans"
+  spans "$tmp/cx.json" "$dir" cx >"$tmp/cx.spans"
+  local n same files
+  n=$(wc -l <"$tmp/sg.spans")
+  same=no
+  cmp -s "$tmp/sg.spans" "$tmp/cx.spans" && same=yes
+  files=$(cut -d' ' -f1 "$tmp/sg.spans" | sort -u | wc -l)
+  : >"$tmp/sg.t"
+  : >"$tmp/cx.t"
+  for _ in $(seq "$RUNS"); do
+    /usr/bin/time -f '%e %M' -o "$tmp/t" ast-grep run -p "$pat" -l "$sglang" --json "$dir" >/dev/null 2>&1 || true
+    tail -n 1 "$tmp/t" >>"$tmp/sg.t"
+    (cd "$dir" && /usr/bin/time -f '%e %M' -o "$tmp/t" "$tmp/cortex" sg -p "$pat" -l "$lang" --json --max-matches 10000000 . >/dev/null 2>&1) || true
+    tail -n 1 "$tmp/t" >>"$tmp/cx.t"
+  done
+  local sgs cxs sgm cxm
+  sgs=$(awk '{print $1}' "$tmp/sg.t" | median)
+  cxs=$(awk '{print $1}' "$tmp/cx.t" | median)
+  sgm=$(awk '{print $2/1024}' "$tmp/sg.t" | median)
+  cxm=$(awk '{print $2/1024}' "$tmp/cx.t" | median)
+  printf '%-28s %-5s %-16s %7d %7d %-5s %8.2f %8.2f %6.2f %7.0f %7.0f %6.2f\n' "$name" "$lang" "$pat" "$files" "$n" "$same" \
+    "$sgs" "$cxs" "$(echo "$cxs / ($sgs + 0.001)" | bc -l)" "$sgm" "$cxm" "$(echo "$cxm / $sgm" | bc -l)"
+  if [ "$same" = no ]; then
+    echo "  match sets differ: ast-grep $(wc -l <"$tmp/sg.spans"), cortex $(wc -l <"$tmp/cx.spans"):" >&2
+    diff "$tmp/sg.spans" "$tmp/cx.spans" | head -n 6 >&2 || true
+  fi
+}
+
+prom=$(modDir github.com/prometheus/prometheus@v0.308.0)
+rxjs=$(npmDir rxjs@7.8.2)
+flask=$(debDir python3-flask)
+row "prometheus v0.308.0" go "$prom" '$F($$$A)'
+row "prometheus v0.308.0" go "$prom" '$A == $A'
+row "rxjs 7.8.2 src" ts "${rxjs:+$rxjs/src}" '$F($$$A)'
+row "python3-flask 2.2.2" py "$flask" '$F($$$A)'
+# One row per language, on real code of that language.
+row "lodash 4.18.1" js "$(npmDir lodash@4.18.1)" '$F($$$A)'
+rns=$(npmDir react-native-screens@4.30.1)
+row "react-native-screens 4.30.1 src" tsx "${rns:+$rns/src}" '$F($$$A)'
+row "serde 1.0.152 (Debian)" rs "$(debDir librust-serde-dev)" '$F($$$A)'
+row "JDK 17 java.util" java "$(jdkDir)" '$F($$$A)'
+libc=$(modDir modernc.org/libc@v1.80.1)
+row "modernc.org/libc testdata" c "${libc:+$libc/testdata}" '$F($$$A)'
+row "googletest 1.12.1 (Debian)" cpp "$(debDir googletest)" '$F($$$A)'
+row "edge-js 26.1.0" cs "$(npmDir edge-js@26.1.0)" '$F($$$A)'
+row "ruby-rack 2.2.22 (Debian)" rb "$(debDir ruby-rack)" '$F($$$A)'
+row "php-symfony-console 5.4" php "$(debDir php-symfony-console)" '$F($$$A)'
+row "libtool ltmain.sh (Debian)" bash "$(debDir libtool)" 'echo $$$A'
+row "expo-modules-core 58.1.0" kt "$(npmDir expo-modules-core@58.1.0)" '$F($$$A)'
+toml=$(modDir github.com/BurntSushi/toml@v1.6.0)
+row "BurntSushi/toml toml-test" json "${toml:+$toml/internal/toml-test}" '{$$$A}'
