@@ -220,12 +220,23 @@ func TestFindRoot(t *testing.T) {
 		{"cc/x", "cc"},
 		{"plain/y", "plain/y"},
 	}
+	// A marker above the test's directory (a .codecortex some run left in
+	// the system's temporary directory) is where a plain directory's walk
+	// ends, as it should.
+	outside := ""
+	if up, err := FindRoot(filepath.Dir(top)); err == nil && up != filepath.Dir(top) {
+		outside = up
+	}
 	for _, tt := range tests {
 		got, err := FindRoot(filepath.Join(top, tt.start))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := filepath.Join(top, tt.want); got != want {
+		want := filepath.Join(top, tt.want)
+		if tt.start == "plain/y" && outside != "" {
+			want = outside
+		}
+		if got != want {
 			t.Errorf("FindRoot(%s) = %s, want %s", tt.start, got, want)
 		}
 	}
