@@ -183,6 +183,12 @@ type Change struct {
 	Binary     bool   `json:"binary,omitempty"`
 }
 
+// A LineRange is lines Start to End of a file, one-based and inclusive.
+type LineRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
 // A ChangeSet is what changed since a base commit: the commits from the
 // base to HEAD and every file that differs between the base and the work
 // tree, staged or not, untracked files included (ignored files are not).
@@ -697,6 +703,50 @@ func (r *Repo) Changes(ctx context.Context, base string) (*ChangeSet, error) {
 		return nil, err
 	}
 	return cs, nil
+}
+
+// ChangedLines returns, by path relative to the project root, the lines
+// of each file in the work tree that differ from base ("" means HEAD),
+// staged or not: the lines added or changed, and the two lines around a
+// deletion. A file that has no such lines to show is absent: an untracked
+// or binary file, a rename or mode change alone, a deleted file; take
+// those whole ([Repo.Changes] lists them). A diff past the output limit
+// is an error wrapping [ErrTruncated].
+func (r *Repo) ChangedLines(ctx context.Context, base string) (map[string][]LineRange, error) {
+	if base == "" {
+		base = "HEAD"
+	}
+	if strings.HasPrefix(base, "-") || strings.ContainsAny(base, "\x00\n") {
+		return nil, fmt.Errorf("%w: %q", ErrRevision, base)
+	}
+	from, err := r.resolve(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	if from == "" { // no commit yet: every file is new, and whole
+		return map[string][]LineRange{}, nil
+	}
+	args := []string{"diff", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=all",
+		"-M", "-U0", "--src-prefix=a/", "--dst-prefix=b/", from, "--"}
+	if r.prefix != "" {
+		args = append(args, r.prefix)
+	}
+	out, truncated, err := r.g.run(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	if truncated {
+		return nil, fmt.Errorf("%w: the changed lines since %s", ErrTruncated, base)
+	}
+	byRepo, err := parseHunks(out)
+	if err != nil {
+		return nil, err
+	}
+	ranges := make(map[string][]LineRange, len(byRepo))
+	for p, rs := range byRepo {
+		ranges[r.projPath(p)] = rs
+	}
+	return ranges, nil
 }
 
 // maxCountBytes bounds the untracked files whose lines are counted.

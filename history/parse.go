@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -414,4 +415,117 @@ func clip(s string) string {
 		s = s[:60] + "…"
 	}
 	return strings.ToValidUTF8(s, "?")
+}
+
+// parseHunks parses "git diff -U0" output (with the a/ and b/ prefixes)
+// into the lines each file now has that the diff added or changed, by
+// the file's path in the work tree. A hunk that only deletes marks the
+// lines on either side of the deletion. Hunk bodies are skipped by their
+// counts, so a changed line that reads like a header is never taken for
+// one. A file the diff removes, or shows no hunk of (binary, a rename
+// alone, a mode change), is absent.
+func parseHunks(out []byte) (map[string][]LineRange, error) {
+	ranges := map[string][]LineRange{}
+	path := ""
+	lines := strings.Split(string(out), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "diff "):
+			path = ""
+		case strings.HasPrefix(l, "+++ "):
+			p, err := diffPath(l[4:])
+			if err != nil {
+				return nil, err
+			}
+			path = p
+		case strings.HasPrefix(l, "@@ "):
+			old, cur, err := parseHunkHeader(l)
+			if err != nil {
+				return nil, err
+			}
+			if cur.count > 0 && cur.start < 1 {
+				return nil, fmt.Errorf("git diff: hunk header %q", clip(l))
+			}
+			if path != "" {
+				r := LineRange{Start: cur.start, End: cur.start + cur.count - 1}
+				if cur.count == 0 { // a deletion after line cur.start
+					r = LineRange{Start: max(cur.start, 1), End: cur.start + 1}
+				}
+				ranges[path] = append(ranges[path], r)
+			}
+			// Skip the body: old.count "-" lines and cur.count "+" lines,
+			// each possibly followed by "\ No newline at end of file".
+			for n := old.count + cur.count; n > 0 && i+1 < len(lines); {
+				i++
+				switch {
+				case strings.HasPrefix(lines[i], `\`):
+				case strings.HasPrefix(lines[i], "-"), strings.HasPrefix(lines[i], "+"):
+					n--
+				default:
+					return nil, fmt.Errorf("git diff: hunk line %q", clip(lines[i]))
+				}
+			}
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], `\`) {
+				i++
+			}
+		}
+	}
+	return ranges, nil
+}
+
+// A hunkSide is one side of a hunk header: its first line and count.
+type hunkSide struct{ start, count int }
+
+// parseHunkHeader reads "@@ -a[,b] +c[,d] @@…".
+func parseHunkHeader(l string) (old, cur hunkSide, err error) {
+	f := strings.Fields(l)
+	if len(f) < 4 || f[3] != "@@" || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
+		return old, cur, fmt.Errorf("git diff: hunk header %q", clip(l))
+	}
+	if old, err = parseHunkSide(f[1][1:]); err == nil {
+		cur, err = parseHunkSide(f[2][1:])
+	}
+	if err != nil {
+		return old, cur, fmt.Errorf("git diff: hunk header %q", clip(l))
+	}
+	return old, cur, nil
+}
+
+// maxHunkLine bounds a hunk's line numbers, so that no sum overflows.
+const maxHunkLine = 1 << 30
+
+func parseHunkSide(s string) (hunkSide, error) {
+	start, count, hasCount := strings.Cut(s, ",")
+	h := hunkSide{count: 1}
+	var err error
+	if h.start, err = strconv.Atoi(start); err != nil || h.start < 0 || h.start > maxHunkLine {
+		return h, errors.New("bad start")
+	}
+	if hasCount {
+		if h.count, err = strconv.Atoi(count); err != nil || h.count < 0 || h.count > maxHunkLine {
+			return h, errors.New("bad count")
+		}
+	}
+	return h, nil
+}
+
+// diffPath reads the path of a "+++ " line: "b/path", "/dev/null", or
+// either quoted the way git quotes unusual names.
+func diffPath(s string) (string, error) {
+	if s == "/dev/null" {
+		return "", nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		u, err := strconv.Unquote(s)
+		if err != nil {
+			return "", fmt.Errorf("git diff: quoted path %q", clip(s))
+		}
+		s = u
+	}
+	p, ok := strings.CutPrefix(s, "b/")
+	if !ok || !validRepoPath(p) {
+		return "", fmt.Errorf("git diff: path %q", clip(s))
+	}
+	return p, nil
 }

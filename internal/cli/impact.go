@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
 )
@@ -61,19 +62,13 @@ func runImpact(ctx context.Context, c *cmd, args []string) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		cs, err := repo.Changes(ctx, *since)
+		targets, more, err := codecortex.ChangeTargets(ctx, repo, *since)
 		repo.Close()
 		if err != nil {
 			return c.fail(err)
 		}
-		for _, ch := range cs.Changes {
-			if ch.Status == history.Deleted {
-				notes = append(notes, ch.Path+": deleted since "+*since+"; its callers are not in the graph any more")
-				continue
-			}
-			q.Targets = append(q.Targets, graph.Target{Path: ch.Path})
-		}
-		notes = append(notes, fmt.Sprintf("%d files changed since %s; each whole file is taken as changed", len(cs.Changes), *since))
+		q.Targets = append(q.Targets, targets...)
+		notes = append(notes, more...)
 	}
 	gp := graph.New(p.GraphOptions())
 	defer gp.Close()

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/graph"
-	"github.com/codecortex/codecortex/history"
 )
 
 // impactParams are cortex_impact's arguments.
@@ -96,18 +96,12 @@ func answerImpact(ctx context.Context, s *Server, in impactParams) (impactResult
 		if err != nil {
 			return impactResult{}, err
 		}
-		cs, err := repo.Changes(ctx, in.Since)
+		targets, more, err := codecortex.ChangeTargets(ctx, repo, in.Since)
 		if err != nil {
 			return impactResult{}, err
 		}
-		for _, ch := range cs.Changes {
-			if ch.Status == history.Deleted {
-				notes = append(notes, ch.Path+": deleted; its callers are no longer in the graph")
-				continue
-			}
-			q.Targets = append(q.Targets, graph.Target{Path: ch.Path})
-		}
-		notes = append(notes, fmt.Sprintf("%d files changed since %s; each whole file is taken as changed", len(cs.Changes), in.Since))
+		q.Targets = append(q.Targets, targets...)
+		notes = append(notes, more...)
 	}
 	im, err := s.graph().Impact(ctx, q)
 	if err != nil {
