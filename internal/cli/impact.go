@@ -96,6 +96,10 @@ func printImpact(c *cmd, im *graph.Impact) {
 	c.printf("edges behind the callers: %d exact, %d inferred_high, %d inferred\n", im.Mix.Exact, im.Mix.InferredHigh, im.Mix.Inferred)
 	c.printf("\naffected (%d):\n", len(im.Affected))
 	for _, h := range im.Affected {
+		if h.Line == 0 { // a file as a whole: no definition of it changed
+			c.printf("  %s  file\n", safe(h.Path))
+			continue
+		}
 		c.printf("  %s:%d  %s %s\n", safe(h.Path), h.Line, h.Kind, safe(qualified(h)))
 	}
 	c.printf("\ncallers (%d, depth ≤ %d):\n", len(im.Callers), im.Depth)
