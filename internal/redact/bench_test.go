@@ -36,3 +36,24 @@ func BenchmarkStringAdversarial(b *testing.B) {
 		r.String(text)
 	}
 }
+
+// Source code as a structural search prints it: short mixed-case strings,
+// some holding a name such as key or token without a value after it.
+var codeText = []string{
+	`labels.New(key, value)`, `h.Set(ts, lset.Hash())`, `p.Token(tokenKey)`, `fmt.Errorf("bad key %q", k)`,
+	`cache.Get(ctx, req.APIKey)`, `strings.HasPrefix(l.Name, "__")`, `require.NoError(t, err)`, `auth.Wrap(handler)`,
+}
+
+func BenchmarkStringCode(b *testing.B) {
+	r := New("Zq8-v&x<9/y+z=w")
+	n := 0
+	for _, s := range codeText {
+		n += len(s)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, s := range codeText {
+			r.String(s)
+		}
+	}
+}

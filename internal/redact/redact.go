@@ -57,6 +57,7 @@ const secretName = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apike
 type shape struct {
 	re      func() *regexp.Regexp // compiled on first use: most text needs few shapes
 	needles []int                 // indices into needles.list
+	named   bool                  // masks the value after a secret-sounding name; see nameContext
 }
 
 // nameNeedles are in every secret-sounding name.
@@ -104,10 +105,16 @@ var shapes = func() []shape {
 	}
 	out := make([]shape, len(specs))
 	for i, sp := range specs {
-		out[i] = shape{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.expr) })}
+		out[i] = shape{
+			re:    sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.expr) }),
+			named: strings.Contains(sp.expr, secretName),
+		}
 		for _, n := range sp.needles {
 			out[i].needles = append(out[i].needles, needles.add(n))
 		}
+	}
+	if len(needles.list) > 64 {
+		panic("redact: more needles than a needle mask holds")
 	}
 	return out
 }()
@@ -135,20 +142,124 @@ func (ns *needleSet) add(n string) int {
 	return len(ns.list) - 1
 }
 
-// find reports which needles occur in s.
-func (ns *needleSet) find(s string) []bool {
-	seen := make([]bool, len(ns.list))
-	for i := 0; i+1 < len(s); i++ {
-		if !ns.pair[s[i]][s[i+1]] {
+// find reports which needles occur in s, bit j for needles.list[j], and
+// whether s holds a byte outside ASCII. With fold, s is read as if ASCII
+// letters were lower case; the needles are.
+func (ns *needleSet) find(s string, fold bool) (seen uint64, nonASCII bool) {
+	tab := &sameByte
+	if fold {
+		tab = &lowerByte
+	}
+	if len(s) == 0 {
+		return 0, false
+	}
+	var or byte
+	a := tab[s[0]]
+	or |= s[0]
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		or |= c
+		b := tab[c]
+		if ns.pair[a][b] {
+			for _, j := range ns.byPair[[2]byte{a, b}] {
+				if hasPrefixFold(s[i-1:], ns.list[j]) {
+					seen |= 1 << j
+				}
+			}
+		}
+		a = b
+	}
+	return seen, or >= 0x80
+}
+
+// sameByte maps every byte to itself, lowerByte ASCII letters to lower
+// case and every other byte to itself.
+var sameByte, lowerByte = func() (same, lower [256]byte) {
+	for i := range 256 {
+		same[i] = byte(i)
+		lower[i] = lowerASCII(byte(i))
+	}
+	return same, lower
+}()
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s begins with lower, an ASCII lower-case
+// string, ignoring the case of ASCII letters in s.
+func hasPrefixFold(s, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for i := 0; i < len(lower); i++ {
+		if lowerASCII(s[i]) != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nameEnds are the words a secret-sounding name ends with: every
+// alternative of secretName ends in one of them.
+var nameEnds = []string{"password", "passwd", "passphrase", "secret", "token", "key", "credential", "credentials", "auth"}
+
+// nameContext reports whether s, which must be ASCII, holds a
+// secret-sounding name in a place where a named shape could mask its
+// value: followed, after an optional '"' and white space, by '=' or ':'
+// (the name="value", name: value and JSON forms), or followed by white
+// space with a run of flag characters before it that starts with '-' at
+// the start of s or after white space (the --name value form). When it
+// reports false no named shape matches s, nor what the shapes before
+// them make of it: a mask puts '[' after and ']' before the text it
+// keeps, neither of which makes such a place. Only ASCII is read this way
+// because (?i) lets a few other letters (the Kelvin sign, the long s)
+// stand for ASCII ones.
+func nameContext(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch lowerASCII(s[i]) {
+		case 'p', 's', 't', 'k', 'c', 'a':
+		default:
 			continue
 		}
-		for _, j := range ns.byPair[[2]byte{s[i], s[i+1]}] {
-			if strings.HasPrefix(s[i:], ns.list[j]) {
-				seen[j] = true
+		for _, w := range nameEnds {
+			if !hasPrefixFold(s[i:], w) {
+				continue
+			}
+			j := i + len(w)
+			k := j
+			if k < len(s) && s[k] == '"' {
+				k++
+			}
+			for k < len(s) && isSpace(s[k]) {
+				k++
+			}
+			if k < len(s) && (s[k] == '=' || s[k] == ':') {
+				return true
+			}
+			if j < len(s) && isSpace(s[j]) {
+				p := i
+				for p > 0 && isFlagChar(s[p-1]) {
+					p--
+				}
+				if p < i && s[p] == '-' && (p == 0 || isSpace(s[p-1])) {
+					return true
+				}
 			}
 		}
 	}
-	return seen
+	return false
+}
+
+// isSpace is the regexp's \s.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// isFlagChar is the flag form's [A-Za-z0-9_.-].
+func isFlagChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
 }
 
 const template = "${keep}" + Mask + "${tail}"
@@ -205,13 +316,24 @@ func (r *Redactor) String(s string) string {
 		s = maskSpans(s, r.secrets)
 	}
 	// Masking only removes text, so needles absent from the input stay
-	// absent.
-	// Masking only removes text, so needles absent from the input stay
-	// absent.
-	seen := needles.find(strings.ToLower(s))
+	// absent. ASCII text, most of it, is read without a lower-cased copy,
+	// and the named shapes are skipped unless a name stands where one of
+	// them could match; other text is lower-cased (which maps a few
+	// letters to ASCII ones, as (?i) does) and tried on every shape whose
+	// needle it holds.
+	named := true
+	seen, nonASCII := needles.find(s, true)
+	if nonASCII {
+		seen, _ = needles.find(strings.ToLower(s), false)
+	} else if seen&nameMask != 0 {
+		named = nameContext(s)
+	}
 	for _, sh := range shapes {
+		if sh.named && !named {
+			continue
+		}
 		for _, n := range sh.needles {
-			if seen[n] {
+			if seen&(1<<n) != 0 {
 				s = sh.re().ReplaceAllString(s, template)
 				break
 			}
@@ -219,6 +341,16 @@ func (r *Redactor) String(s string) string {
 	}
 	return s
 }
+
+// nameMask has the bits of nameNeedles.
+var nameMask = func() uint64 {
+	_ = shapes // the needles are added with the shapes
+	var m uint64
+	for _, n := range nameNeedles {
+		m |= 1 << needles.add(n)
+	}
+	return m
+}()
 
 // maskSpans replaces every byte covered by an occurrence of any secret,
 // overlapping occurrences included, so no part of one survives next to

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // Credentials used in the tests: realistic shapes, not real keys.
@@ -264,5 +265,66 @@ func TestShapesCompile(t *testing.T) {
 				t.Errorf("shape %d: no expression", i)
 			}
 		}()
+	}
+}
+
+// slowString is String as it was before its fast path: every string
+// lower-cased, every shape whose needle it holds tried. TestFastPathSame
+// holds String to it.
+func (r *Redactor) slowString(s string) string {
+	if r != nil && len(r.secrets) > 0 {
+		s = maskSpans(s, r.secrets)
+	}
+	seen, _ := needles.find(strings.ToLower(s), false)
+	for _, sh := range shapes {
+		for _, n := range sh.needles {
+			if seen&(1<<n) != 0 {
+				s = sh.re().ReplaceAllString(s, template)
+				break
+			}
+		}
+	}
+	return s
+}
+
+// TestFastPathSame: the needle scan without a lower-cased copy and the
+// skipping of named shapes where no name stands in place never change
+// what String returns, on text built from the pieces of every shape:
+// names in both cases, separators, flags, quotes, masks, token prefixes
+// and letters that (?i) folds to ASCII ones.
+func TestFastPathSame(t *testing.T) {
+	pieces := []string{
+		"token", "TOKEN", "Token", "key", "KEY", "api_key", "apikey", "Api-Key", "secret", "client_secret",
+		"pass", "password", "PASSWD", "passphrase", "credential", "credentials", "auth", "AUTH",
+		"authorization", "Authorization: ", "Bearer ", "bearer", "private_key", "access-key",
+		" --password ", " -token\t", "-x.api_key ",
+		"-", "--", " ", "  ", "\t", "\n", "\r", "\f", "\v", "=", ":", "\"", "'", "@", "/", "://", "&", ",", ";",
+		"[REDACTED]", "[", "]", "x", "A", "0", "_", ".", "abcdefghij", "0123456789ABCDEFGHIJ",
+		"ghp_", "sk-", "ctx7sk", "AKIA", "AIza", "npm_", "xoxb-", "eyJ", "sk_live_", "github_pat_",
+		"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "https://user",
+		"\u212a", "\u017f", "K", "é", "ſecret", "to\u212aen",
+	}
+	secrets := []string{"", "Zq8-v&x<9/y+z=w", "token"}
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 24).Draw(t, "parts")
+		s := strings.Join(parts, "")
+		r := New(rapid.SampledFrom(secrets).Draw(t, "secret"))
+		if got, want := r.String(s), r.slowString(s); got != want {
+			t.Fatalf("String(%q) = %q, the slow path gives %q", s, got, want)
+		}
+	})
+}
+
+// TestNameContext: the places named shapes look, and a few that are not.
+func TestNameContext(t *testing.T) {
+	for s, want := range map[string]bool{
+		"token=abc": true, `"Token" : "x"`: true, "password :x": true, "--api-key value": true,
+		"x -db_password\tv": true, "-token v": true,
+		"Token(x)": false, "tokens are split": false, "x--token v": false, "token": false,
+		"m.key[0]": false, "--token": false, `key"x`: false,
+	} {
+		if got := nameContext(s); got != want {
+			t.Errorf("nameContext(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
