@@ -146,8 +146,7 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 			defer wg.Done()
 			// A worker keeps one thread, so the C allocator serves its
 			// parses from one arena: moving between threads spreads the
-			// parser's memory over many (prometheus, $F($$$A): peak 82 →
-			// 64 MB).
+			// parser's memory over many (the peak is in docs/benchmarks.md).
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			parsers := map[Language]*parser{}
