@@ -83,15 +83,16 @@ type Cycle struct {
 	Files int `json:"files"`
 }
 
-// DefaultCycleKinds are the edge kinds a dependency cycle is made of.
-var DefaultCycleKinds = []EdgeKind{Calls, References, Inherits, Implements, Imports}
+// defaultCycleKinds are the edge kinds a dependency cycle is made of.
+var defaultCycleKinds = []EdgeKind{Calls, References, Inherits, Implements, Imports}
 
 // Cycles returns the graph's cycles through edges of the given kinds
-// (DefaultCycleKinds when none), largest first, at most limit of them
+// (when none: calls, references, inherits, implements and imports, every
+// kind but tests), largest first, at most limit of them
 // (all when limit ≤ 0).
 func (g *Graph) Cycles(limit int, kinds ...EdgeKind) []Cycle {
 	if len(kinds) == 0 {
-		kinds = DefaultCycleKinds
+		kinds = defaultCycleKinds
 	}
 	want := map[EdgeKind]bool{}
 	for _, k := range kinds {
