@@ -86,6 +86,9 @@ func TestComposeAllFromOutside(t *testing.T) {
 		"dependency-manifests: available",
 		"left-pad",
 		"dependency-docs: disabled",
+		"graph: available",
+		"history: ",
+		"memory: available",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

@@ -19,7 +19,10 @@ import (
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -57,12 +60,22 @@ func run(dir, pos, text string, budget int) error {
 	syntax.Symbols = scip // the symbol half of the structural fallback
 	local := index.NewProvider(project.IndexOptions())
 	defer local.Close()
+	relations := graph.New(project.GraphOptions()) // callers, tests and impact, from the local index
+	defer relations.Close()
+	team, err := memory.Open(project.MemoryOptions("compose-all"))
+	if err != nil {
+		return err
+	}
+	defer team.Close()
 	providers := []evidence.Provider{
 		scip,
 		local,
+		relations,
 		structural.New(syntax),
 		project.ManifestProvider(),
 		project.DocsProvider(),
+		history.New(project.HistoryOptions()),
+		team,
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
