@@ -224,8 +224,15 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		}
 	}
 	resp.Report = evidence.Report{Provider: ProviderName, State: evidence.Available}
-	if im.Truncated {
+	switch {
+	case im.Truncated:
 		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
+	case len(im.Affected) == 0:
+		resp.Report.Reason = fmt.Sprintf("%s names nothing in the project graph", t)
+	case len(im.Callers) == 0:
+		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
+	case len(resp.Records) == 0:
+		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
 	}
 	return resp, nil
 }

@@ -66,11 +66,11 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		return evidence.Response{}, err
 	}
 	if !q.Wants(evidence.GitHistory) {
-		return evidence.Response{}, nil
+		return evidence.Response{Report: evidence.Report{Reason: "the question asks for no git history"}}, nil
 	}
 	explicit := len(q.Kinds) > 0
 	if q.Path == "" && !explicit && !AsksWhatChanged(q.Text) {
-		return evidence.Response{}, nil
+		return evidence.Response{Report: evidence.Report{Reason: "the question names no file and does not ask what changed"}}, nil
 	}
 	repo, err := Open(ctx, p.opts)
 	if err != nil {
