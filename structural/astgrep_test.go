@@ -31,11 +31,11 @@ func TestParseAstGrepStream(t *testing.T) {
 			Range: Range{StartLine: 1, StartColumn: 10, EndLine: 1, EndColumn: 19, StartByte: 10, EndByte: 20},
 			Captures: []Capture{
 				{Name: "A", Multi: true, Text: "é, 2", Nodes: []Node{
-					{Text: "é", Named: true, Range: Range{1, 14, 1, 15, 14, 16}},
-					{Text: ",", Range: Range{1, 15, 1, 16, 16, 17}},
-					{Text: "2", Named: true, Range: Range{1, 17, 1, 18, 18, 19}},
+					{Text: "é", Named: true, Range: Range{StartLine: 1, StartColumn: 14, EndLine: 1, EndColumn: 15, StartByte: 14, EndByte: 16}},
+					{Text: ",", Range: Range{StartLine: 1, StartColumn: 15, EndLine: 1, EndColumn: 16, StartByte: 16, EndByte: 17}},
+					{Text: "2", Named: true, Range: Range{StartLine: 1, StartColumn: 17, EndLine: 1, EndColumn: 18, StartByte: 18, EndByte: 19}},
 				}},
-				{Name: "F", Text: "foo", Nodes: []Node{{Text: "foo", Named: true, Range: Range{1, 10, 1, 13, 10, 13}}}},
+				{Name: "F", Text: "foo", Nodes: []Node{{Text: "foo", Named: true, Range: Range{StartLine: 1, StartColumn: 10, EndLine: 1, EndColumn: 13, StartByte: 10, EndByte: 13}}}},
 			},
 		},
 		{

@@ -16,31 +16,9 @@ import (
 
 // A Range locates code in a file: one-based lines and columns counted in
 // Unicode code points, half-open (the end is just past the last
-// character), plus the zero-based byte offsets of the same span.
-//
-// Invariants, checked by [Range.Validate]: lines and columns are at least
-// 1, the end is not before the start, and 0 <= StartByte <= EndByte.
-type Range struct {
-	StartLine   int `json:"start_line"`
-	StartColumn int `json:"start_column"`
-	EndLine     int `json:"end_line"`
-	EndColumn   int `json:"end_column"`
-	StartByte   int `json:"start_byte"`
-	EndByte     int `json:"end_byte"`
-}
-
-// Validate checks the range's invariants.
-func (r Range) Validate() error {
-	switch {
-	case r.StartLine < 1 || r.StartColumn < 1 || r.EndLine < 1 || r.EndColumn < 1:
-		return errors.New("structural: range positions are one-based")
-	case r.EndLine < r.StartLine || r.EndLine == r.StartLine && r.EndColumn < r.StartColumn:
-		return errors.New("structural: range ends before it starts")
-	case r.StartByte < 0 || r.EndByte < r.StartByte:
-		return errors.New("structural: byte range is inverted or negative")
-	}
-	return nil
-}
+// character), plus the zero-based byte offsets of the same span. It is the
+// syntax floor's; [syntax.Range.Validate] checks its invariants.
+type Range = syntax.Range
 
 // A Node is one captured piece of code.
 type Node struct {

@@ -232,7 +232,7 @@ func (x *extractor) add(d def) {
 		Signature: x.signature(d.prefix, hs, he),
 		Exported:  d.exported,
 		NameRange: Range(x.rangeOf(d.nameNode)),
-		Range:     Range(r),
+		Range:     r,
 		DocLine:   min(doc, r.StartLine),
 	})
 }

@@ -1,8 +1,9 @@
 package symbols
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/codecortex/codecortex/syntax"
 )
 
 // Version names the extraction rules. It changes whenever a change to
@@ -36,34 +37,11 @@ var kinds = map[Kind]bool{Function: true, Method: true, Type: true, Struct: true
 func (k Kind) Valid() bool { return kinds[k] }
 
 // A Range is a span of a file: one-based lines and code-point columns,
-// half-open (EndColumn is the column just past the end), with the byte
-// offsets of the same span.
-type Range struct {
-	StartLine   int `json:"start_line"`
-	StartColumn int `json:"start_column"`
-	EndLine     int `json:"end_line"`
-	EndColumn   int `json:"end_column"`
-	StartByte   int `json:"start_byte"`
-	EndByte     int `json:"end_byte"`
-}
-
-// Validate checks the range's invariants: positions are one-based, the
-// end is not before the start, and the bytes are neither negative nor
-// inverted.
-func (r Range) Validate() error {
-	switch {
-	case r.StartLine < 1 || r.StartColumn < 1 || r.EndLine < 1 || r.EndColumn < 1:
-		return errors.New("symbols: range positions are one-based")
-	case r.EndLine < r.StartLine || r.EndLine == r.StartLine && r.EndColumn < r.StartColumn:
-		return errors.New("symbols: range ends before it starts")
-	case r.StartByte < 0 || r.EndByte < r.StartByte:
-		return errors.New("symbols: byte range is inverted or negative")
-	}
-	return nil
-}
+// half-open, with the byte offsets of the same span; the syntax floor's.
+type Range = syntax.Range
 
 // contains reports whether r holds inner's bytes.
-func (r Range) contains(inner Range) bool {
+func contains(r, inner Range) bool {
 	return r.StartByte <= inner.StartByte && inner.EndByte <= r.EndByte
 }
 
@@ -147,7 +125,7 @@ func (f *File) Validate(size int) error {
 			return fmt.Errorf("symbols: %s: %w", s.Name, within(s.Range))
 		case within(s.NameRange) != nil:
 			return fmt.Errorf("symbols: %s: name %w", s.Name, within(s.NameRange))
-		case !s.Range.contains(s.NameRange):
+		case !contains(s.Range, s.NameRange):
 			return fmt.Errorf("symbols: %s: its name lies outside its range", s.Name)
 		case s.DocLine < 1 || s.DocLine > s.Range.StartLine:
 			return fmt.Errorf("symbols: %s: doc line %d is not at or above line %d", s.Name, s.DocLine, s.Range.StartLine)
