@@ -207,7 +207,8 @@ func hasPrefixFold(s, lower string) bool {
 // alternative of secretName ends in one of them.
 var nameEnds = []string{"password", "passwd", "passphrase", "secret", "token", "key", "credential", "credentials", "auth"}
 
-// nameContext reports whether s, which must be ASCII, holds a
+// nameContext reports whether s, which must not hold a rune that folds
+// to ASCII (see foldsToASCII), holds a
 // secret-sounding name in a place where a named shape could mask its
 // value: followed, after an optional '"' and white space, by '=' or ':'
 // (the name="value", name: value and JSON forms), or followed by white
@@ -215,9 +216,10 @@ var nameEnds = []string{"password", "passwd", "passphrase", "secret", "token", "
 // the start of s or after white space (the --name value form). When it
 // reports false no named shape matches s, nor what the shapes before
 // them make of it: a mask puts '[' after and ']' before the text it
-// keeps, neither of which makes such a place. Only ASCII is read this way
-// because (?i) lets a few other letters (the Kelvin sign, the long s)
-// stand for ASCII ones.
+// keeps, neither of which makes such a place. Text with a rune that
+// folds to ASCII is not read this way, since (?i) lets such a rune stand
+// for an ASCII letter of a name; any other byte outside ASCII is neither
+// a name's letter nor white space, '=', ':' or '"' to the shapes.
 func nameContext(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch lowerASCII(s[i]) {
@@ -316,14 +318,14 @@ func (r *Redactor) String(s string) string {
 		s = maskSpans(s, r.secrets)
 	}
 	// Masking only removes text, so needles absent from the input stay
-	// absent. ASCII text, most of it, is read without a lower-cased copy,
-	// and the named shapes are skipped unless a name stands where one of
-	// them could match; other text is lower-cased (which maps a few
-	// letters to ASCII ones, as (?i) does) and tried on every shape whose
-	// needle it holds.
+	// absent. Text is read without a lower-cased copy, and the named
+	// shapes are skipped unless a name stands where one of them could
+	// match, unless it holds a rune that (?i) folds to an ASCII letter:
+	// such text is lower-cased (which maps those runes to ASCII letters,
+	// as (?i) does) and tried on every shape whose needle it holds.
 	named := true
 	seen, nonASCII := needles.find(s, true)
-	if nonASCII {
+	if nonASCII && foldsToASCII(s) {
 		seen, _ = needles.find(strings.ToLower(s), false)
 	} else if seen&nameMask != 0 {
 		named = nameContext(s)
@@ -340,6 +342,21 @@ func (r *Redactor) String(s string) string {
 		}
 	}
 	return s
+}
+
+// asciiFolds are the runes outside ASCII that case folding, as (?i)
+// applies it, makes equal to an ASCII letter: the Kelvin sign (k) and the
+// long s (s). TestASCIIFolds checks the list against the unicode tables.
+var asciiFolds = []rune{'\u212a', '\u017f'}
+
+// foldsToASCII reports whether s holds one of asciiFolds.
+func foldsToASCII(s string) bool {
+	for _, r := range asciiFolds {
+		if strings.ContainsRune(s, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameMask has the bits of nameNeedles.

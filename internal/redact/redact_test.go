@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -302,7 +305,7 @@ func TestFastPathSame(t *testing.T) {
 		"[REDACTED]", "[", "]", "x", "A", "0", "_", ".", "abcdefghij", "0123456789ABCDEFGHIJ",
 		"ghp_", "sk-", "ctx7sk", "AKIA", "AIza", "npm_", "xoxb-", "eyJ", "sk_live_", "github_pat_",
 		"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "https://user",
-		"\u212a", "\u017f", "K", "é", "ſecret", "to\u212aen",
+		"\u212a", "\u017f", "K", "é", "ſecret", "to\u212aen", "…", "\u0130", "\u0131", "\xff",
 	}
 	secrets := []string{"", "Zq8-v&x<9/y+z=w", "token"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -313,6 +316,28 @@ func TestFastPathSame(t *testing.T) {
 			t.Fatalf("String(%q) = %q, the slow path gives %q", s, got, want)
 		}
 	})
+}
+
+// TestASCIIFolds: the runes outside ASCII that (?i) makes equal to an
+// ASCII letter are exactly asciiFolds, so text without them may take the
+// fast path whatever else it holds.
+func TestASCIIFolds(t *testing.T) {
+	var got []rune
+	for c := 'A'; c <= 'z'; c++ {
+		if !unicode.IsLetter(c) {
+			continue
+		}
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf && !slices.Contains(got, f) {
+				got = append(got, f)
+			}
+		}
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(asciiFolds))
+	if !slices.Equal(got, want) {
+		t.Errorf("runes folding to ASCII letters: %q, asciiFolds has %q", got, want)
+	}
 }
 
 // TestNameContext: the places named shapes look, and a few that are not.
