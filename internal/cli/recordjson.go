@@ -24,13 +24,18 @@ type recordEncoder struct {
 	red    func(string) string
 	prefix string
 	keys   []string
-	// memo keeps what red made of the strings seen so far, up to
+	// memo keeps what red made of the short strings seen so far, up to
 	// memoSize of them: every record repeats its keys, kind, provider,
 	// engine and pattern, and a redaction depends on the text alone.
+	// Longer text (an excerpt, a capture) seldom repeats, and hashing it
+	// for the lookup would cost as much as a redaction's scan.
 	memo map[string]string
 }
 
-const memoSize = 1024
+const (
+	memoSize   = 1024
+	memoMaxLen = 256
+)
 
 // appendRecord appends r to dst. It returns false, and dst unchanged, for
 // a record it does not encode itself (superseded records, a stale-from
@@ -186,6 +191,9 @@ func (e *recordEncoder) text(s string) string {
 			i += size
 		}
 		s = string(b)
+	}
+	if len(s) > memoMaxLen {
+		return e.red(s)
 	}
 	if r, ok := e.memo[s]; ok {
 		return r
