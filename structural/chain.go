@@ -81,7 +81,10 @@ const (
 	maxChainAnchors = 16 // the tokens of one chain that are anchored
 )
 
-// buildChains compiles p's chains of two or more anchors.
+// buildChains compiles p's chains of two or more anchors, and of one
+// unnamed token of two bytes or more (the == of $A == $A): a named leaf
+// alone is already a literal, and a one-byte token such as ( or { is in
+// nearly every declaration, so checking for it would only cost time.
 func (p *Pattern) buildChains() {
 	if !chainGrammars[p.lang] || len(p.alts) > 0 {
 		return
@@ -111,11 +114,12 @@ func (p *Pattern) walkChains(n *pnode, out *[][]string) {
 		return // hidden content tokens live here
 	}
 	var run []string
+	token := "" // the run's one unnamed token, when it is one
 	flush := func() {
-		if len(run) >= 2 {
+		if len(run) >= 2 || len(run) == 1 && len(token) >= 2 {
 			*out = append(*out, append([]string(nil), run[:min(len(run), maxChainAnchors)]...))
 		}
-		run = run[:0]
+		run, token = run[:0], ""
 	}
 	afterMulti := false
 	for i := range n.kids {
@@ -126,6 +130,9 @@ func (p *Pattern) walkChains(n *pnode, out *[][]string) {
 			afterMulti = false
 		case k.kind == pTerminal && !k.named && !afterMulti &&
 			k.text == p.g.name(k.sym) && strings.TrimSpace(k.text) != "":
+			if len(run) == 0 {
+				token = k.text
+			}
 			run = append(run, regexp.QuoteMeta(k.text))
 		case k.kind == pTerminal && !k.named && afterMulti:
 			flush() // skipped by the matcher: not an anchor

@@ -179,6 +179,12 @@ var prefilterPatterns = []string{
 	"*$P = $V",
 	"$A[$I:$J]",
 	"import \"fmt\"",
+	"$A == $A",
+	"$A != $B",
+	"$A && $B",
+	"$X := <-$C",
+	"$F($$$A)",
+	"append($S, $T...)",
 }
 
 // TestPrefiltersChangeNoMatch: the literals, chains and segments never
@@ -236,8 +242,8 @@ func TestPrefiltersChangeNoMatch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", pat, err)
 		}
-		fresh := want // without a literal nothing is filtered: every file parses whole
-		if p, _ := Compile(pat, Go); len(p.literals) > 0 {
+		fresh := want // without a literal or a chain nothing is filtered: every file parses whole
+		if p, _ := Compile(pat, Go); len(p.literals) > 0 || len(p.chains) > 0 {
 			if fresh, err = NewBuiltin(BuiltinOptions{CacheBytes: -1}).Search(ctx, req); err != nil {
 				t.Fatalf("%q: %v", pat, err)
 			}
