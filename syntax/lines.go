@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"errors"
-	"sort"
 	"sync"
 	"unicode/utf8"
 )
@@ -71,7 +70,18 @@ func (li *Lines) Count() int { return len(li.starts) }
 // Line returns the one-based line holding byte offset off (an offset past
 // the end is on the last line).
 func (li *Lines) Line(off int) int {
-	return sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off })
+	// The first line starting after off, by binary search (sort.Search
+	// without its closure call per step: a search prints many positions).
+	lo, hi := 0, len(li.starts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if li.starts[m] > off {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // LineStart returns the byte offset where one-based line l starts.

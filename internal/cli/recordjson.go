@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -23,7 +24,8 @@ type recordEncoder struct {
 	doc    bool
 	red    func(string) string
 	prefix string
-	keys   []string
+	attrs  [][2]string // a record's attributes, sorted by key
+	keys   uint8       // 0 until plainKeys decides, then 1 (plain) or 2
 	// memo keeps what red made of the short strings seen so far, up to
 	// memoSize of them: every record repeats its keys, kind, provider,
 	// engine and pattern, and a redaction depends on the text alone.
@@ -53,55 +55,77 @@ func (e *recordEncoder) appendRecord(dst []byte, r *evidence.Record) ([]byte, bo
 	if err != nil {
 		return dst, false
 	}
+	// The record's own keys are constants here, plain ASCII with nothing
+	// to redact or escape, so they are written as they are (field);
+	// attribute keys are data and go through str like every value.
 	o := objectWriter{e: e, dst: dst}
 	o.open()
-	o.str("kind", string(r.Kind))
-	o.str("provider", r.Provider)
-	o.str("provenance", string(r.Provenance))
-	o.str("trust", string(trust))
+	o.field("kind", string(r.Kind))
+	o.field("provider", r.Provider)
+	o.field("provenance", string(r.Provenance))
+	o.field("trust", string(trust))
 	if r.Path != "" {
-		o.str("path", r.Path)
+		o.field("path", r.Path)
 	}
 	for _, f := range []struct {
 		k string
 		v int
 	}{{"start_line", r.StartLine}, {"start_column", r.StartColumn}, {"end_line", r.EndLine}, {"end_column", r.EndColumn}} {
 		if f.v != 0 {
-			o.key(f.k)
+			o.rawKey(f.k)
 			o.dst = strconv.AppendInt(o.dst, int64(f.v), 10)
 		}
 	}
 	if r.Symbol != "" {
-		o.str("symbol", r.Symbol)
+		o.field("symbol", r.Symbol)
 	}
 	if r.TargetSymbol != "" {
-		o.str("target_symbol", r.TargetSymbol)
+		o.field("target_symbol", r.TargetSymbol)
 	}
-	o.key("confidence")
+	o.rawKey("confidence")
 	o.dst = strconv.AppendFloat(o.dst, r.Confidence, 'f', -1, 64)
-	o.key("exact")
+	o.rawKey("exact")
 	o.dst = strconv.AppendBool(o.dst, r.Exact)
-	o.key("stale")
+	o.rawKey("stale")
 	o.dst = strconv.AppendBool(o.dst, r.Stale)
-	o.key("metadata")
+	o.rawKey("metadata")
 	o.open()
 	if md.Excerpt != "" {
-		o.str("excerpt", md.Excerpt)
+		o.field("excerpt", md.Excerpt)
 	}
-	o.key("attributes")
+	o.rawKey("attributes")
 	o.open()
-	e.keys = e.keys[:0]
-	for k := range md.Attributes {
-		e.keys = append(e.keys, k)
+	e.attrs = e.attrs[:0]
+	for k, v := range md.Attributes {
+		e.attrs = append(e.attrs, [2]string{k, v})
 	}
-	slices.Sort(e.keys)
-	for _, k := range e.keys {
-		o.str(k, md.Attributes[k])
+	slices.SortFunc(e.attrs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	for _, kv := range e.attrs {
+		o.str(kv[0], kv[1])
 	}
 	o.close()
 	o.close()
 	o.close()
 	return o.dst, true
+}
+
+// recordKeys are the member names appendRecord writes with rawKey.
+var recordKeys = []string{"kind", "provider", "provenance", "trust", "path", "start_line", "start_column",
+	"end_line", "end_column", "symbol", "target_symbol", "confidence", "exact", "stale", "metadata",
+	"excerpt", "attributes"}
+
+// plainKeys reports whether redaction leaves every one of recordKeys as
+// it is, which it decides once.
+func (e *recordEncoder) plainKeys() bool {
+	if e.keys == 0 {
+		e.keys = 1
+		for _, k := range recordKeys {
+			if e.doc && e.red(k) != k {
+				e.keys = 2
+			}
+		}
+	}
+	return e.keys == 1
 }
 
 // general encodes r the general way: json.Marshal, then for a document
@@ -152,7 +176,21 @@ func (o *objectWriter) close() {
 	o.first = false
 }
 
-func (o *objectWriter) key(k string) {
+// key writes member name k, which is data: redacted in a document.
+func (o *objectWriter) key(k string) { o.member(o.e.text(k), false) }
+
+// rawKey writes member name k, a constant of this file: ASCII letters and
+// underscores, which escaping never changes and redaction does not either
+// unless a configured secret is one of them (then it goes the data way).
+func (o *objectWriter) rawKey(k string) {
+	if o.e.plainKeys() {
+		o.member(k, true)
+	} else {
+		o.key(k)
+	}
+}
+
+func (o *objectWriter) member(k string, raw bool) {
 	if !o.first {
 		o.dst = append(o.dst, ',')
 	}
@@ -160,15 +198,28 @@ func (o *objectWriter) key(k string) {
 	if o.e.doc {
 		o.newline(o.depth)
 	}
-	o.dst = appendJSONString(o.dst, o.e.text(k))
+	if raw {
+		o.dst = append(o.dst, '"')
+		o.dst = append(o.dst, k...)
+		o.dst = append(o.dst, '"')
+	} else {
+		o.dst = appendJSONString(o.dst, k)
+	}
 	o.dst = append(o.dst, ':')
 	if o.e.doc {
 		o.dst = append(o.dst, ' ')
 	}
 }
 
+// str writes member k, a data key, with value v.
 func (o *objectWriter) str(k, v string) {
 	o.key(k)
+	o.dst = appendJSONString(o.dst, o.e.text(v))
+}
+
+// field writes member k, a constant key (see rawKey), with value v.
+func (o *objectWriter) field(k, v string) {
+	o.rawKey(k)
 	o.dst = appendJSONString(o.dst, o.e.text(v))
 }
 
@@ -210,6 +261,15 @@ func (e *recordEncoder) text(s string) string {
 
 const hexDigits = "0123456789abcdef"
 
+// plainJSON marks the bytes appendJSONString copies as they are: ASCII
+// from space on, but for the quote, the backslash and <, > and &.
+var plainJSON = func() (t [256]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = !strings.ContainsRune(`"\<>&`, rune(b))
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes a string:
 // HTML characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced.
 func appendJSONString(dst []byte, s string) []byte {
@@ -217,7 +277,7 @@ func appendJSONString(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			if plainJSON[b] {
 				i++
 				continue
 			}

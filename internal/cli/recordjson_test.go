@@ -3,6 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,12 +21,15 @@ import (
 // for records with every field drawn, strings full of characters that
 // need escaping and a redactor that finds a secret in them.
 func TestRecordEncoderMatchesMarshal(t *testing.T) {
-	red := redact.New("s3cr3t-token-value").String
+	// The second redactor's secret is one of the record's own member
+	// names, which must then be masked as the general way masks it.
+	reds := []func(string) string{redact.New("s3cr3t-token-value").String, redact.New("s3cr3t-token-value", "provenance").String}
 	text := rapid.OneOf(
 		rapid.String(),
 		rapid.SampledFrom([]string{"", "a<b>&c", "\u2028\u2029", "\x00\x1f\b\f\n\r\t\"\\", "\xff\xfe", "key s3cr3t-token-value x", "é…"}),
 	)
 	rapid.Check(t, func(t *rapid.T) {
+		red := rapid.SampledFrom(reds).Draw(t, "redactor")
 		r := evidence.Record{
 			Kind:         evidence.Kind(text.Draw(t, "kind")),
 			Provider:     text.Draw(t, "provider"),
@@ -86,4 +92,23 @@ func TestAppendJSONString(t *testing.T) {
 		check(t, string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")))
 		check(t, rapid.String().Draw(t, "string"))
 	})
+}
+
+// TestRecordKeysListed: every member name appendRecord writes as a
+// constant is in recordKeys, which plainKeys checks against the redactor.
+func TestRecordKeysListed(t *testing.T) {
+	src, err := os.ReadFile("recordjson.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := regexp.MustCompile(`(?:rawKey|field)\("([a-z_]+)"|\{"([a-z_]+)", r\.`).FindAllSubmatch(src, -1)
+	if len(names) < 10 {
+		t.Fatalf("found only %d constant member names in recordjson.go", len(names))
+	}
+	for _, m := range names {
+		k := string(m[1]) + string(m[2])
+		if !slices.Contains(recordKeys, k) {
+			t.Errorf("appendRecord writes %q as a constant, but recordKeys lacks it", k)
+		}
+	}
 }
