@@ -56,7 +56,8 @@
 // what may hold a match: never a file that lacks a literal the pattern
 // needs (a named leaf such as Canceled) or, in Go, a chain of its tokens
 // as they must meet (err != nil, with only spaces, comments and
-// punctuation between); and a Go file is cut at its top-level
+// punctuation between) or an operator it holds (the == of $A == $A);
+// and a Go file is cut at its top-level
 // declarations, of which only those holding the literals and chains are
 // parsed, through tree-sitter's included ranges. Each of these is tested
 // to lose no match against parsing every file whole (segment.go and
