@@ -57,7 +57,7 @@ const secretName = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apike
 type shape struct {
 	re      func() *regexp.Regexp // compiled on first use: most text needs few shapes
 	needles []int                 // indices into needles.list
-	named   bool                  // masks the value after a secret-sounding name; see nameContext
+	form    uint8                 // for a shape masking the value after a secret-sounding name, its form; see nameForms
 }
 
 // nameNeedles are in every secret-sounding name.
@@ -67,47 +67,48 @@ var shapes = func() []shape {
 	specs := []struct {
 		expr    string
 		needles []string
+		form    uint8
 	}{
 		// Private key blocks, first: their bodies must not be half-matched
 		// by the token forms below.
-		{`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`, []string{"private key-----"}},
+		{`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`, []string{"private key-----"}, 0},
 		// Authorization headers: the whole value after the scheme.
-		{`(?i)(?P<keep>\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256)\s+)?)[^\s"',;][^\r\n"']*`, []string{"authorization"}},
+		{`(?i)(?P<keep>\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256)\s+)?)[^\s"',;][^\r\n"']*`, []string{"authorization"}, 0},
 		// Bearer tokens anywhere.
-		{`(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, []string{"bearer"}},
+		{`(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, []string{"bearer"}, 0},
 		// Context7 keys.
-		{`\bctx7sk[A-Za-z0-9_-]{6,}`, []string{"ctx7sk"}},
+		{`\bctx7sk[A-Za-z0-9_-]{6,}`, []string{"ctx7sk"}, 0},
 		// OpenAI/Anthropic-style secret keys; "sk-learn" is too short.
-		{`\bsk-[A-Za-z0-9_-]{16,}`, []string{"sk-"}},
+		{`\bsk-[A-Za-z0-9_-]{16,}`, []string{"sk-"}, 0},
 		// Stripe keys.
-		{`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,}`, []string{"k_live_", "k_test_"}},
+		{`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,}`, []string{"k_live_", "k_test_"}, 0},
 		// GitHub tokens.
-		{`\bgh[pousr]_[A-Za-z0-9]{20,}`, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
-		{`\bgithub_pat_[A-Za-z0-9_]{20,}`, []string{"github_pat_"}},
+		{`\bgh[pousr]_[A-Za-z0-9]{20,}`, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, 0},
+		{`\bgithub_pat_[A-Za-z0-9_]{20,}`, []string{"github_pat_"}, 0},
 		// AWS access key ids.
-		{`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`, []string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}},
+		{`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`, []string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}, 0},
 		// Google API keys, npm tokens, Slack tokens.
-		{`\bAIza[0-9A-Za-z_-]{35}`, []string{"aiza"}},
-		{`\bnpm_[A-Za-z0-9]{36}`, []string{"npm_"}},
-		{`\bxox[abprs]-[A-Za-z0-9-]{10,}`, []string{"xox"}},
+		{`\bAIza[0-9A-Za-z_-]{35}`, []string{"aiza"}, 0},
+		{`\bnpm_[A-Za-z0-9]{36}`, []string{"npm_"}, 0},
+		{`\bxox[abprs]-[A-Za-z0-9-]{10,}`, []string{"xox"}, 0},
 		// JSON Web Tokens.
-		{`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, []string{"eyj"}},
+		{`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, []string{"eyj"}, 0},
 		// JSON "name": "value", escapes included.
-		{`(?i)(?P<keep>` + secretName + `"\s*:\s*")(?:[^"\\]|\\.)*`, nameNeedles},
+		{`(?i)(?P<keep>` + secretName + `"\s*:\s*")(?:[^"\\]|\\.)*`, nameNeedles, formJSON},
 		// name="value", name='value', name=value, name: value.
-		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*")(?:[^"\\\r\n]|\\.)*`, nameNeedles},
-		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*')[^'\r\n]*`, nameNeedles},
-		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*)[^\s"'&,;<>]+`, nameNeedles},
+		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*")(?:[^"\\\r\n]|\\.)*`, nameNeedles, formDouble},
+		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*')[^'\r\n]*`, nameNeedles, formSingle},
+		{`(?i)(?P<keep>` + secretName + `\s*[=:]\s*)[^\s"'&,;<>]+`, nameNeedles, formBare},
 		// --name value.
-		{`(?i)(?P<keep>(?:^|\s)--?[A-Za-z0-9_.-]*` + secretName + `\s+)[^\s"'-][^\s"']*`, nameNeedles},
+		{`(?i)(?P<keep>(?:^|\s)--?[A-Za-z0-9_.-]*` + secretName + `\s+)[^\s"'-][^\s"']*`, nameNeedles, formFlag},
 		// Credentials in URLs: scheme://user:password@host.
-		{`(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/?#]+(?P<tail>@)`, []string{"://"}},
+		{`(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/?#]+(?P<tail>@)`, []string{"://"}, 0},
 	}
 	out := make([]shape, len(specs))
 	for i, sp := range specs {
 		out[i] = shape{
-			re:    sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.expr) }),
-			named: strings.Contains(sp.expr, secretName),
+			re:   sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.expr) }),
+			form: sp.form,
 		}
 		for _, n := range sp.needles {
 			out[i].needles = append(out[i].needles, needles.add(n))
@@ -207,20 +208,33 @@ func hasPrefixFold(s, lower string) bool {
 // alternative of secretName ends in one of them.
 var nameEnds = []string{"password", "passwd", "passphrase", "secret", "token", "key", "credential", "credentials", "auth"}
 
-// nameContext reports whether s, which must not hold a rune that folds
-// to ASCII (see foldsToASCII), holds a
-// secret-sounding name in a place where a named shape could mask its
-// value: followed, after an optional '"' and white space, by '=' or ':'
-// (the name="value", name: value and JSON forms), or followed by white
-// space with a run of flag characters before it that starts with '-' at
-// the start of s or after white space (the --name value form). When it
-// reports false no named shape matches s, nor what the shapes before
-// them make of it: a mask puts '[' after and ']' before the text it
-// keeps, neither of which makes such a place. Text with a rune that
-// folds to ASCII is not read this way, since (?i) lets such a rune stand
-// for an ASCII letter of a name; any other byte outside ASCII is neither
-// a name's letter nor white space, '=', ':' or '"' to the shapes.
-func nameContext(s string) bool {
+// The forms of the named shapes: where a secret-sounding name stands
+// and what follows it.
+const (
+	formJSON   = 1 << iota // "name": "value"
+	formDouble             // name="value", name: "value"
+	formSingle             // name='value'
+	formBare               // name=value, name: value
+	formFlag               // --name value
+)
+
+// nameForms returns the forms (the bits above) whose place s holds: a
+// secret-sounding name followed by what the form's shape needs before
+// its value, and the value's first byte where the shape needs one. A
+// named shape whose form is not among them matches nothing in s, which
+// TestFastPathSame checks against the regexps. s must not hold a rune
+// that folds to ASCII (see foldsToASCII), since (?i) lets such a rune
+// stand for an ASCII letter of a name; any other byte outside ASCII is
+// neither a name's letter nor white space or punctuation to the shapes.
+func nameForms(s string) uint8 {
+	var forms uint8
+	spaces := func(k int) int {
+		for k < len(s) && isSpace(s[k]) {
+			k++
+		}
+		return k
+	}
+	at := func(k int, c byte) bool { return k < len(s) && s[k] == c }
 	for i := 0; i < len(s); i++ {
 		switch lowerASCII(s[i]) {
 		case 'p', 's', 't', 'k', 'c', 'a':
@@ -232,15 +246,21 @@ func nameContext(s string) bool {
 				continue
 			}
 			j := i + len(w)
-			k := j
-			if k < len(s) && s[k] == '"' {
-				k++
+			if at(j, '"') {
+				if k := spaces(j + 1); at(k, ':') && at(spaces(k+1), '"') {
+					forms |= formJSON
+				}
 			}
-			for k < len(s) && isSpace(s[k]) {
-				k++
-			}
-			if k < len(s) && (s[k] == '=' || s[k] == ':') {
-				return true
+			if k := spaces(j); at(k, '=') || at(k, ':') {
+				switch v := spaces(k + 1); {
+				case v == len(s):
+				case s[v] == '"':
+					forms |= formDouble
+				case s[v] == '\'':
+					forms |= formSingle
+				case !strings.ContainsRune("&,;<>", rune(s[v])):
+					forms |= formBare
+				}
 			}
 			if j < len(s) && isSpace(s[j]) {
 				p := i
@@ -248,12 +268,14 @@ func nameContext(s string) bool {
 					p--
 				}
 				if p < i && s[p] == '-' && (p == 0 || isSpace(s[p-1])) {
-					return true
+					if v := spaces(j); v < len(s) && s[v] != '"' && s[v] != '\'' && s[v] != '-' {
+						forms |= formFlag
+					}
 				}
 			}
 		}
 	}
-	return false
+	return forms
 }
 
 // isSpace is the regexp's \s.
@@ -318,28 +340,33 @@ func (r *Redactor) String(s string) string {
 		s = maskSpans(s, r.secrets)
 	}
 	// Masking only removes text, so needles absent from the input stay
-	// absent. Text is read without a lower-cased copy, and the named
-	// shapes are skipped unless a name stands where one of them could
-	// match, unless it holds a rune that (?i) folds to an ASCII letter:
-	// such text is lower-cased (which maps those runes to ASCII letters,
-	// as (?i) does) and tried on every shape whose needle it holds.
-	named := true
+	// absent. Text is read without a lower-cased copy, and a named shape
+	// is skipped unless a name stands where its form could match in the
+	// text as the shapes before it left it, unless the text holds a rune
+	// that (?i) folds to an ASCII letter: such text is lower-cased (which
+	// maps those runes to ASCII letters, as (?i) does) and tried on every
+	// shape whose needle it holds.
 	seen, nonASCII := needles.find(s, true)
-	if nonASCII && foldsToASCII(s) {
+	fast := !nonASCII || !foldsToASCII(s)
+	if !fast {
 		seen, _ = needles.find(strings.ToLower(s), false)
-	} else if seen&nameMask != 0 {
-		named = nameContext(s)
 	}
+	var forms uint8
+	stale := true // forms has not been worked out for s as it is now
 	for _, sh := range shapes {
-		if sh.named && !named {
+		if !sh.holds(seen) {
 			continue
 		}
-		for _, n := range sh.needles {
-			if seen&(1<<n) != 0 {
-				s = sh.re().ReplaceAllString(s, template)
-				break
+		if fast && sh.form != 0 {
+			if stale {
+				forms, stale = nameForms(s), false
+			}
+			if forms&sh.form == 0 {
+				continue
 			}
 		}
+		s = sh.re().ReplaceAllString(s, template)
+		stale = true
 	}
 	return s
 }
@@ -359,15 +386,15 @@ func foldsToASCII(s string) bool {
 	return false
 }
 
-// nameMask has the bits of nameNeedles.
-var nameMask = func() uint64 {
-	_ = shapes // the needles are added with the shapes
-	var m uint64
-	for _, n := range nameNeedles {
-		m |= 1 << needles.add(n)
+// holds reports whether seen has one of the shape's needles.
+func (sh *shape) holds(seen uint64) bool {
+	for _, n := range sh.needles {
+		if seen&(1<<n) != 0 {
+			return true
+		}
 	}
-	return m
-}()
+	return false
+}
 
 // maskSpans replaces every byte covered by an occurrence of any secret,
 // overlapping occurrences included, so no part of one survives next to

@@ -291,10 +291,10 @@ func (r *Redactor) slowString(s string) string {
 }
 
 // TestFastPathSame: the needle scan without a lower-cased copy and the
-// skipping of named shapes where no name stands in place never change
-// what String returns, on text built from the pieces of every shape:
-// names in both cases, separators, flags, quotes, masks, token prefixes
-// and letters that (?i) folds to ASCII ones.
+// skipping of named shapes whose form has no place in the text never
+// change what String returns, on text built from the pieces of every
+// shape: names in both cases, separators, flags, quotes, brackets, masks,
+// token prefixes and letters that (?i) folds to ASCII ones.
 func TestFastPathSame(t *testing.T) {
 	pieces := []string{
 		"token", "TOKEN", "Token", "key", "KEY", "api_key", "apikey", "Api-Key", "secret", "client_secret",
@@ -302,6 +302,7 @@ func TestFastPathSame(t *testing.T) {
 		"authorization", "Authorization: ", "Bearer ", "bearer", "private_key", "access-key",
 		" --password ", " -token\t", "-x.api_key ",
 		"-", "--", " ", "  ", "\t", "\n", "\r", "\f", "\v", "=", ":", "\"", "'", "@", "/", "://", "&", ",", ";",
+		"<", ">", "{", "\\", `": "`, "='", ": ",
 		"[REDACTED]", "[", "]", "x", "A", "0", "_", ".", "abcdefghij", "0123456789ABCDEFGHIJ",
 		"ghp_", "sk-", "ctx7sk", "AKIA", "AIza", "npm_", "xoxb-", "eyJ", "sk_live_", "github_pat_",
 		"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "https://user",
@@ -340,16 +341,18 @@ func TestASCIIFolds(t *testing.T) {
 	}
 }
 
-// TestNameContext: the places named shapes look, and a few that are not.
-func TestNameContext(t *testing.T) {
-	for s, want := range map[string]bool{
-		"token=abc": true, `"Token" : "x"`: true, "password :x": true, "--api-key value": true,
-		"x -db_password\tv": true, "-token v": true,
-		"Token(x)": false, "tokens are split": false, "x--token v": false, "token": false,
-		"m.key[0]": false, "--token": false, `key"x`: false,
+// TestNameForms: the forms whose place a text holds, and texts that hold
+// none.
+func TestNameForms(t *testing.T) {
+	for s, want := range map[string]uint8{
+		"token=abc": formBare, `"Token" : "x"`: formJSON, "password :x": formBare, "--api-key value": formFlag,
+		"x -db_password\tv": formFlag, "-token v": formFlag, `key = "v"`: formDouble, "secret:'v'": formSingle,
+		`{"key": {"type": 1}}`: 0, "key=<x>": 0, "key= &x": 0, "--token -x": 0, "--token 'v'": 0,
+		"Token(x)": 0, "tokens are split": 0, "x--token v": 0, "token": 0, "key=": 0,
+		"m.key[0]": 0, "--token": 0, `key"x`: 0,
 	} {
-		if got := nameContext(s); got != want {
-			t.Errorf("nameContext(%q) = %v, want %v", s, got, want)
+		if got := nameForms(s); got != want {
+			t.Errorf("nameForms(%q) = %05b, want %05b", s, got, want)
 		}
 	}
 }
