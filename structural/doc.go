@@ -75,8 +75,8 @@
 // literal) is as fast as its parse: each worker keeps its parsers and read
 // buffer, a file's tree is flattened in one cgo call, only nodes of the
 // pattern root's kind are tried, and with [Request.Each] the matches are
-// handed over in order as files finish, workers staying a few files
-// ahead, so memory holds a few files' trees and matches rather than all
+// handed over in order as files finish, workers staying a few dozen files
+// ahead, so memory holds the matches of a few dozen files rather than all
 // of them (the cortex CLI prints its JSON that way).
 //
 // Every search walks the files as git sees them: what the tree's

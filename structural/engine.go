@@ -45,7 +45,7 @@ type Request struct {
 	// the search finds it, and the match is not kept: Result.Matches
 	// stays empty and [Result.Found] counts what Each was given. A host
 	// that prints or counts the matches of a large tree uses it to search
-	// in memory bounded by a few files rather than by every match. The
+	// in memory bounded by a few dozen files rather than by every match. The
 	// match must not be kept after Each returns (copy it); Each is called
 	// from one goroutine at a time, and an error from it stops the search
 	// and is returned.
