@@ -401,7 +401,10 @@ func (b *Builtin) parseInto(key cacheKey, e *cacheEntry, marks []bool, p *Patter
 	return t, true, nil
 }
 
-// searchTree returns the pattern's matches in one parsed file.
+// searchTree returns the pattern's matches in one parsed file. Their
+// texts share one copy of the file's source (the tree's source may be a
+// worker's read buffer, used again for the next file): nested matches
+// would otherwise copy the same code once for each level.
 func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match {
 	m.p, m.t = p, t
 	var li *lineIndex
@@ -409,6 +412,7 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 	m.find(func(node nodeID, env []binding) bool {
 		if li == nil {
 			li = newLineIndex(t.src)
+			li.text = string(t.src)
 		}
 		out = append(out, buildMatch(rel, p.lang, t, li, node, env))
 		return len(out) < limit
@@ -423,12 +427,13 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node nodeID, 
 		Path:     rel,
 		Language: lang,
 		Range:    li.rng(start, end),
-		Text:     t.Text(node),
+		Text:     li.text[start:end],
 		Lines:    li.lines(start, end),
 		Indent:   li.lineIndent(start),
 	}
 	capNode := func(i nodeID) Node {
-		return Node{Text: t.Text(i), Range: li.rng(t.StartByte(i), t.EndByte(i)), Named: t.Named(i)}
+		s, e := t.StartByte(i), t.EndByte(i)
+		return Node{Text: li.text[s:e], Range: li.rng(s, e), Named: t.Named(i)}
 	}
 	for _, b := range env {
 		c := Capture{Name: b.name, Multi: b.multi}
@@ -438,7 +443,7 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node nodeID, 
 				c.Nodes = append(c.Nodes, capNode(i))
 			}
 			if len(b.nodes) > 0 {
-				c.Text = string(t.src[t.StartByte(b.nodes[0]):t.EndByte(b.nodes[len(b.nodes)-1])])
+				c.Text = li.text[t.StartByte(b.nodes[0]):t.EndByte(b.nodes[len(b.nodes)-1])]
 			}
 		} else {
 			c.Nodes = []Node{capNode(b.node)}

@@ -164,6 +164,9 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 type lineIndex struct {
 	*syntax.Lines
 	src []byte
+	// text is src as a string when the caller made one, which the
+	// display windows then slice rather than copy.
+	text string
 	// indentLine and indent remember the last line whose indentation was
 	// asked for, so that matches on one line share one string.
 	indentLine int
@@ -188,7 +191,11 @@ func (li *lineIndex) lineIndent(off int) string {
 		for e < len(li.src) && (li.src[e] == ' ' || li.src[e] == '\t') {
 			e++
 		}
-		li.indentLine, li.indent = l, string(li.src[ls:e])
+		if li.text != "" {
+			li.indentLine, li.indent = l, li.text[ls:e]
+		} else {
+			li.indentLine, li.indent = l, string(li.src[ls:e])
+		}
 	}
 	return li.indent
 }
@@ -208,6 +215,9 @@ const (
 // newline, each cut to its display window.
 func (li *lineIndex) lines(start, end int) string {
 	first, last := li.Line(start), li.Line(end)
+	if li.text != "" && li.whole(start, end, first, last) {
+		return li.text[li.LineStart(first):li.LineEnd(last)]
+	}
 	var b strings.Builder
 	for l := first; l <= last; l++ {
 		if l > first {
@@ -225,6 +235,26 @@ func (li *lineIndex) lines(start, end int) string {
 		writeWindow(&b, li.src, ls, le, from, to)
 	}
 	return b.String()
+}
+
+// whole reports whether the display window of every line from first to
+// last, as lines makes it, is the whole line: then the windows joined by
+// newlines are the source from the first line's start to the last's end.
+func (li *lineIndex) whole(start, end, first, last int) bool {
+	for l := first; l <= last; l++ {
+		ls, le := li.LineStart(l), li.LineEnd(l)
+		from, to := ls, le
+		if l == first {
+			from = max(ls, start-windowContext)
+		}
+		if l == last {
+			to = min(le, max(end, from)+windowContext)
+		}
+		if from != ls || min(to, from+windowLine) != le {
+			return false
+		}
+	}
+	return true
 }
 
 // writeWindow writes src[from:to] of the line src[ls:le], moved inward to

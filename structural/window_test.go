@@ -58,8 +58,35 @@ func TestLinesWindow(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("lines (-want +got):\n%s", diff)
 			}
+			li := newLineIndex([]byte(tc.src))
+			li.text = tc.src
+			if sliced := li.lines(tc.start, tc.end); sliced != got {
+				t.Errorf("lines from the source string = %q, built = %q", sliced, got)
+			}
 		})
 	}
+}
+
+// TestLinesSlicedSame: the windows cut from the source string (whole
+// lines sliced, not copied) are the windows built piece by piece, on
+// lines short and long, with CRLF endings and runes of every width.
+func TestLinesSlicedSame(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pieces := []string{"a", "é", "日", "😀", "\n", "\r\n", " ", "\t", strings.Repeat("x", 70), strings.Repeat("y", 300)}
+		var b strings.Builder
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 40).Draw(t, "pieces") {
+			b.WriteString(pieces[i])
+		}
+		src := b.String()
+		start := rapid.IntRange(0, len(src)).Draw(t, "start")
+		end := rapid.IntRange(start, len(src)).Draw(t, "end")
+		want := newLineIndex([]byte(src)).lines(start, end)
+		li := newLineIndex([]byte(src))
+		li.text = src
+		if got := li.lines(start, end); got != want {
+			t.Fatalf("lines(%d, %d) of %q: sliced %q, built %q", start, end, src, got, want)
+		}
+	})
 }
 
 func TestWindowLinesOfAstGrep(t *testing.T) {
