@@ -56,7 +56,7 @@ const secretName = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apike
 // which every match must contain; most text holds none.
 type shape struct {
 	re      func() *regexp.Regexp // compiled on first use: most text needs few shapes
-	needles []int                 // indices into needles.list
+	needles uint64                // bit j for needles.list[j]
 	form    uint8                 // for a shape masking the value after a secret-sounding name, its form; see nameForms
 }
 
@@ -111,7 +111,7 @@ var shapes = func() []shape {
 			form: sp.form,
 		}
 		for _, n := range sp.needles {
-			out[i].needles = append(out[i].needles, needles.add(n))
+			out[i].needles |= 1 << needles.add(n)
 		}
 	}
 	if len(needles.list) > 64 {
@@ -353,8 +353,9 @@ func (r *Redactor) String(s string) string {
 	}
 	var forms uint8
 	stale := true // forms has not been worked out for s as it is now
-	for _, sh := range shapes {
-		if !sh.holds(seen) {
+	for i := range shapes {
+		sh := &shapes[i]
+		if seen&sh.needles == 0 {
 			continue
 		}
 		if fast && sh.form != 0 {
@@ -386,15 +387,6 @@ func foldsToASCII(s string) bool {
 	return false
 }
 
-// holds reports whether seen has one of the shape's needles.
-func (sh *shape) holds(seen uint64) bool {
-	for _, n := range sh.needles {
-		if seen&(1<<n) != 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // maskSpans replaces every byte covered by an occurrence of any secret,
 // overlapping occurrences included, so no part of one survives next to

@@ -280,11 +280,8 @@ func (r *Redactor) slowString(s string) string {
 	}
 	seen, _ := needles.find(strings.ToLower(s), false)
 	for _, sh := range shapes {
-		for _, n := range sh.needles {
-			if seen&(1<<n) != 0 {
-				s = sh.re().ReplaceAllString(s, template)
-				break
-			}
+		if seen&sh.needles != 0 {
+			s = sh.re().ReplaceAllString(s, template)
 		}
 	}
 	return s
