@@ -1,0 +1,104 @@
+//go:build cgo
+
+package syntax
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestArenaParsesSame: a parser whose arena holds every allocation, one
+// whose arena fills part way through a parse (the rest comes from libc
+// and the tree is deleted the ordinary way) and one without an arena give
+// the same flat trees, parse after parse of the same parser, for whole
+// sources, spans and sources with syntax errors, in every language; and a
+// source whose parse fills the arena does not spoil the next parse.
+func TestArenaParsesSame(t *testing.T) {
+	goFiles, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "go", "token", "*.go"))
+	if err != nil || len(goFiles) == 0 {
+		t.Fatalf("no sources: %v", err)
+	}
+	type input struct {
+		lang  Language
+		src   []byte
+		spans []Span
+	}
+	var inputs []input
+	for _, f := range goFiles {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{lang: Go, src: src})
+		inputs = append(inputs, input{lang: Go, src: src, spans: []Span{{0, len(src) / 3}, {len(src) / 2, len(src)}}})
+		broken := append(append([]byte{}, src[:len(src)/2]...), []byte("func ( {{ = := ;")...)
+		inputs = append(inputs, input{lang: Go, src: append(broken, src[len(src)/2:]...)})
+	}
+	for l := range languages {
+		inputs = append(inputs, input{lang: l, src: []byte(samples[l])}, input{lang: l, src: []byte(samples[l] + "\n} ) ]( {")})
+	}
+	for _, arena := range []int{0, 4 << 10, 64 << 10, 512 << 10, 64 << 20} {
+		parsers := map[Language]*Parser{}
+		for _, in := range inputs {
+			p := parsers[in.lang]
+			if p == nil {
+				if p, err = newParser(in.lang, arena); err != nil {
+					t.Fatal(err)
+				}
+				if arena > 0 && p.arena == nil {
+					t.Skip("no address space for an arena")
+				}
+				parsers[in.lang] = p
+			}
+			ref, err := newParser(in.lang, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.ParseSpans(in.src, in.spans)
+			ref.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				got, err := p.ParseSpans(in.src, in.spans)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.nodes) != len(want.nodes) || got.broken != want.broken {
+					t.Fatalf("arena %d, %s: %d nodes (broken %v), without an arena %d (broken %v)",
+						arena, in.lang, len(got.nodes), got.broken, len(want.nodes), want.broken)
+				}
+				for i := range got.nodes {
+					if got.nodes[i] != want.nodes[i] {
+						t.Fatalf("arena %d, %s: node %d is %+v, without an arena %+v", arena, in.lang, i, got.nodes[i], want.nodes[i])
+					}
+				}
+			}
+		}
+		for _, p := range parsers {
+			p.Close()
+		}
+	}
+}
+
+// samples are a few lines of each language, external scanners included
+// (Python's indentation, Ruby's heredocs, Bash's words).
+var samples = map[Language]string{
+	Go:         "package a\nfunc F(x int) int { return x * 2 }\n",
+	Python:     "def f(x):\n    if x:\n        return [y for y in x]\n    return None\n",
+	JavaScript: "export function f(a) { return `t ${a}` + /re/g.source; }\n",
+	TypeScript: "interface I { a: number }\nconst f = <T,>(x: T): T => x;\n",
+	TSX:        "const a = <b c={1}>text</b>;\n",
+	Rust:       "pub fn f(x: &str) -> String { format!(\"{}\", x) }\n",
+	Java:       "class A { int m(int x) { return x + 1; } }\n",
+	C:          "int f(int x) { return x << 1; }\n",
+	Cpp:        "namespace n { template <class T> T f(T x) { return x; } }\n",
+	CSharp:     "class C { int F(int x) => x switch { 1 => 2, _ => 0 }; }\n",
+	Ruby:       "def m(x)\n  <<~EOS\n    #{x}\n  EOS\nend\n",
+	PHP:        "function f($x) { return \"a{$x}b\"; }\n",
+	Bash:       "f() { echo \"$1\" | grep -c x; }\ncat <<EOF\nhi\nEOF\n",
+	Kotlin:     "fun f(x: Int) = listOf(x).map { it * 2 }\n",
+	JSON:       `{"a": [1, 2.5, "s", null]}`,
+}
