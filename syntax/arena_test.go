@@ -3,6 +3,7 @@
 package syntax
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,8 +14,9 @@ import (
 // whose arena fills part way through a parse (the rest comes from libc
 // and the tree is deleted the ordinary way) and one without an arena give
 // the same flat trees, parse after parse of the same parser, for whole
-// sources, spans and sources with syntax errors, in every language; and a
-// source whose parse fills the arena does not spoil the next parse.
+// sources, spans, sources with syntax errors and a source too large for
+// the arena, in every language; and a source whose parse fills the arena
+// does not spoil the next parse.
 func TestArenaParsesSame(t *testing.T) {
 	goFiles, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "go", "token", "*.go"))
 	if err != nil || len(goFiles) == 0 {
@@ -36,6 +38,10 @@ func TestArenaParsesSame(t *testing.T) {
 		broken := append(append([]byte{}, src[:len(src)/2]...), []byte("func ( {{ = := ;")...)
 		inputs = append(inputs, input{lang: Go, src: append(broken, src[len(src)/2:]...)})
 	}
+	// Past arenaMaxSource a parser with an arena parses in libc memory.
+	line := samples[Go] + "func G() { x := []int{1, 2}; _ = x }\n"
+	big := bytes.Repeat([]byte(line), arenaMaxSource/len(line)+1)
+	inputs = append(inputs, input{lang: Go, src: big})
 	for l := range languages {
 		inputs = append(inputs, input{lang: l, src: []byte(samples[l])}, input{lang: l, src: []byte(samples[l] + "\n} ) ]( {")})
 	}

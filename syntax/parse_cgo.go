@@ -406,6 +406,14 @@ func newParser(l Language, arena int) (*Parser, error) {
 // a parse that fills it goes on in libc memory.
 const arenaBytes = 256 << 20
 
+// arenaMaxSource is the largest source parsed in the arena. An arena
+// parse never reuses what the parse frees, so it holds about 40 to 50
+// bytes for each byte of source (15 MB for a 300 KB Go file, 39 MB for a
+// 1 MB C header full of syntax errors); a larger source is parsed in libc
+// memory, which does reuse it, so that two workers on large files do not
+// hold twice that.
+const arenaMaxSource = 256 << 10
+
 // cParser is a Parser's C memory.
 type cParser struct {
 	p     *C.TSParser
@@ -461,9 +469,13 @@ func (p *Parser) ParseSpans(src []byte, spans []Span) (*Tree, error) {
 	if len(src) > 0 {
 		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
 	}
+	arena := p.arena
+	if len(src) > arenaMaxSource {
+		arena = nil
+	}
 	for range 2 {
 		buf := p.buf[:cap(p.buf)]
-		n := int64(C.flat_parse(p.p, p.arena, (*C.TSLanguage)(p.g.ptr), srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
+		n := int64(C.flat_parse(p.p, arena, (*C.TSLanguage)(p.g.ptr), srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
 			(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
 		if n < 0 {
