@@ -387,7 +387,6 @@ func foldsToASCII(s string) bool {
 	return false
 }
 
-
 // maskSpans replaces every byte covered by an occurrence of any secret,
 // overlapping occurrences included, so no part of one survives next to
 // another's mask.
