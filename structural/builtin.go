@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -409,19 +411,50 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 	m.p, m.t = p, t
 	var li *lineIndex
 	var out []Match
+	var sl slab
 	m.find(func(node nodeID, env []binding) bool {
 		if li == nil {
 			li = newLineIndex(t.src)
 			li.text = string(t.src)
 		}
-		out = append(out, buildMatch(rel, p.lang, t, li, node, env))
+		out = append(out, buildMatch(rel, p.lang, t, li, &sl, node, env))
 		return len(out) < limit
 	})
 	m.p, m.t = nil, nil
 	return out
 }
 
-func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node nodeID, env []binding) Match {
+// A slab hands out the capture and node slices of a file's matches from
+// a few shared arrays instead of one allocation each: a call pattern
+// such as $F($$$A) makes a capture slice and a node slice or two for
+// every match. Each slice is capped at its length, so appending to it
+// copies rather than writes into a neighbour.
+type slab struct {
+	caps  []Capture
+	nodes []Node
+}
+
+const slabChunk = 256
+
+func (s *slab) captures(n int) []Capture {
+	if n > cap(s.caps)-len(s.caps) {
+		s.caps = make([]Capture, 0, max(n, slabChunk))
+	}
+	at := len(s.caps)
+	s.caps = s.caps[:at+n]
+	return s.caps[at : at : at+n]
+}
+
+func (s *slab) nodeSlice(n int) []Node {
+	if s.nodes == nil || n > cap(s.nodes)-len(s.nodes) { // never nil: an empty capture's nodes are []
+		s.nodes = make([]Node, 0, max(n, slabChunk))
+	}
+	at := len(s.nodes)
+	s.nodes = s.nodes[:at+n]
+	return s.nodes[at : at : at+n]
+}
+
+func buildMatch(rel string, lang Language, t *tree, li *lineIndex, sl *slab, node nodeID, env []binding) Match {
 	start, end := t.StartByte(node), t.EndByte(node)
 	m := Match{
 		Path:     rel,
@@ -435,10 +468,13 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node nodeID, 
 		s, e := t.StartByte(i), t.EndByte(i)
 		return Node{Text: li.text[s:e], Range: li.rng(s, e), Named: t.Named(i)}
 	}
+	if len(env) > 0 {
+		m.Captures = sl.captures(len(env))
+	}
 	for _, b := range env {
 		c := Capture{Name: b.name, Multi: b.multi}
 		if b.multi {
-			c.Nodes = make([]Node, 0, len(b.nodes))
+			c.Nodes = sl.nodeSlice(len(b.nodes))
 			for _, i := range b.nodes {
 				c.Nodes = append(c.Nodes, capNode(i))
 			}
@@ -446,12 +482,12 @@ func buildMatch(rel string, lang Language, t *tree, li *lineIndex, node nodeID, 
 				c.Text = li.text[t.StartByte(b.nodes[0]):t.EndByte(b.nodes[len(b.nodes)-1])]
 			}
 		} else {
-			c.Nodes = []Node{capNode(b.node)}
+			c.Nodes = append(sl.nodeSlice(1), capNode(b.node))
 			c.Text = c.Nodes[0].Text
 		}
 		m.Captures = append(m.Captures, c)
 	}
-	sort.Slice(m.Captures, func(i, j int) bool { return m.Captures[i].Name < m.Captures[j].Name })
+	slices.SortFunc(m.Captures, func(a, b Capture) int { return strings.Compare(a.Name, b.Name) })
 	return m
 }
 

@@ -3,6 +3,7 @@ package structural
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -251,4 +252,45 @@ func TestSymbolNamesProperty(t *testing.T) {
 			seen[n] = true
 		}
 	})
+}
+
+// TestMatchSlicesStandAlone: a file's matches share backing arrays for
+// their captures and nodes (see slab), yet appending to one match's
+// slices never changes another's, and an empty multi capture's nodes are
+// [] rather than nil.
+func TestMatchSlicesStandAlone(t *testing.T) {
+	if !cgoEnabled {
+		t.Skip("needs cgo")
+	}
+	root := projectWith(t, map[string]string{"a.go": "package a\nfunc f() {\n\tg(1, 2)\n\tg()\n\tg(3)\n}\n"})
+	res, err := NewBuiltin(BuiltinOptions{}).Search(context.Background(), Request{Root: root, Pattern: "$F($$$A)", Language: Go})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) != 3 {
+		t.Fatalf("%d matches, want 3", len(res.Matches))
+	}
+	before := make([]string, len(res.Matches))
+	for i, m := range res.Matches {
+		before[i] = fmt.Sprint(m.Captures)
+	}
+	for i := range res.Matches {
+		m := &res.Matches[i]
+		m.Captures = append(m.Captures, Capture{Name: "X"})
+		for k := range m.Captures {
+			m.Captures[k].Nodes = append(m.Captures[k].Nodes, Node{Text: "clobber"})
+		}
+		before[i] = fmt.Sprint(m.Captures)
+		for j, o := range res.Matches {
+			if j != i && fmt.Sprint(o.Captures) != before[j] {
+				t.Fatalf("appending to match %d changed match %d: %v", i, j, o.Captures)
+			}
+		}
+	}
+	res, _ = NewBuiltin(BuiltinOptions{}).Search(context.Background(), Request{Root: root, Pattern: "$F($$$A)", Language: Go})
+	for _, m := range res.Matches {
+		if a := m.Captures[0]; a.Name == "A" && a.Nodes == nil {
+			t.Errorf("%q: capture A has nil nodes", m.Text)
+		}
+	}
 }
