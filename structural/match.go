@@ -1,7 +1,6 @@
 package structural
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/jsonstr"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -128,13 +128,20 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 		"start_byte": strconv.Itoa(m.Range.StartByte),
 		"end_byte":   strconv.Itoa(m.Range.EndByte),
 	}
+	var b []byte
 	for _, c := range m.Captures {
 		if c.Multi {
-			items := []string{}
-			for _, n := range c.Items() {
-				items = append(items, n.Text)
+			// The items' texts as a JSON array (json.Marshal's bytes).
+			b = append(b[:0], '[')
+			for _, n := range c.Nodes {
+				if n.Named {
+					if len(b) > 1 {
+						b = append(b, ',')
+					}
+					b = jsonstr.Append(b, n.Text)
+				}
 			}
-			b, _ := json.Marshal(items)
+			b = append(b, ']')
 			attrs["capture."+c.Name] = excerpt(string(b), excerptBytes)
 			continue
 		}

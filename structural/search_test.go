@@ -2,6 +2,7 @@ package structural
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -293,4 +294,27 @@ func TestMatchSlicesStandAlone(t *testing.T) {
 			t.Errorf("%q: capture A has nil nodes", m.Text)
 		}
 	}
+}
+
+// TestRecordMultiCaptureJSON: a multi capture's attribute is its items'
+// texts as json.Marshal writes them (separators left out), cut like any
+// attribute.
+func TestRecordMultiCaptureJSON(t *testing.T) {
+	texts := []string{"a", "<b>&", "\"q\"", "\u2028", "\xff", "日本", strings.Repeat("x", excerptBytes)}
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []Node
+		var items []string
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(texts)-1), 0, 6).Draw(t, "items") {
+			named := rapid.Bool().Draw(t, "named")
+			nodes = append(nodes, Node{Text: texts[i], Named: named})
+			if named {
+				items = append(items, texts[i])
+			}
+		}
+		m := Match{Path: "a.go", Language: Go, Captures: []Capture{{Name: "A", Multi: true, Nodes: nodes}}}
+		want, _ := json.Marshal(append([]string{}, items...))
+		if got := m.Record(BuiltinName, "$F($$$A)").Metadata.Attributes["capture.A"]; got != excerpt(string(want), excerptBytes) {
+			t.Fatalf("capture.A = %q, want %q", got, excerpt(string(want), excerptBytes))
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/jsonstr"
 )
 
 // A recordEncoder writes evidence records as JSON without reflection, for
@@ -203,7 +204,7 @@ func (o *objectWriter) member(k string, raw bool) {
 		o.dst = append(o.dst, k...)
 		o.dst = append(o.dst, '"')
 	} else {
-		o.dst = appendJSONString(o.dst, k)
+		o.dst = jsonstr.Append(o.dst, k)
 	}
 	o.dst = append(o.dst, ':')
 	if o.e.doc {
@@ -214,13 +215,13 @@ func (o *objectWriter) member(k string, raw bool) {
 // str writes member k, a data key, with value v.
 func (o *objectWriter) str(k, v string) {
 	o.key(k)
-	o.dst = appendJSONString(o.dst, o.e.text(v))
+	o.dst = jsonstr.Append(o.dst, o.e.text(v))
 }
 
 // field writes member k, a constant key (see rawKey), with value v.
 func (o *objectWriter) field(k, v string) {
 	o.rawKey(k)
-	o.dst = appendJSONString(o.dst, o.e.text(v))
+	o.dst = jsonstr.Append(o.dst, o.e.text(v))
 }
 
 // text returns s as the record's JSON carries it: in a document, with
@@ -257,68 +258,4 @@ func (e *recordEncoder) text(s string) string {
 		e.memo[s] = r
 	}
 	return r
-}
-
-const hexDigits = "0123456789abcdef"
-
-// plainJSON marks the bytes appendJSONString copies as they are: ASCII
-// from space on, but for the quote, the backslash and <, > and &.
-var plainJSON = func() (t [256]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		t[b] = !strings.ContainsRune(`"\<>&`, rune(b))
-	}
-	return t
-}()
-
-// appendJSONString appends s quoted as encoding/json quotes a string:
-// HTML characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if plainJSON[b] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"regexp"
 	"slices"
@@ -76,23 +74,6 @@ func TestRecordEncoderMatchesMarshal(t *testing.T) {
 	})
 }
 
-// TestAppendJSONString checks the quoting against encoding/json's, on
-// arbitrary bytes (invalid UTF-8 included) and the cases that escape.
-func TestAppendJSONString(t *testing.T) {
-	check := func(t interface{ Fatalf(string, ...any) }, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
-		}
-	}
-	for _, s := range []string{"", "plain", "<>&", "\u2028x\u2029", "\x00\x01\x1f\x7f", "\xff", "a\xc3", "\"\\\b\f\n\r\t", "日本語"} {
-		check(t, s)
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		check(t, string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")))
-		check(t, rapid.String().Draw(t, "string"))
-	})
-}
 
 // TestRecordKeysListed: every member name appendRecord writes as a
 // constant is in recordKeys, which plainKeys checks against the redactor.
