@@ -74,7 +74,6 @@ func TestRecordEncoderMatchesMarshal(t *testing.T) {
 	})
 }
 
-
 // TestRecordKeysListed: every member name appendRecord writes as a
 // constant is in recordKeys, which plainKeys checks against the redactor.
 func TestRecordKeysListed(t *testing.T) {
