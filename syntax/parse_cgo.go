@@ -48,7 +48,10 @@ void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, s
 // Parser with an arena parses each source with a parser made for it, whose
 // allocations, and the tree's, come from a region reserved once and used
 // from its start again after every parse: allocating is a bump of a
-// pointer, and nothing is freed one by one or walked to delete it.
+// pointer, and nothing is freed one by one or walked to delete it. A
+// small block the parse frees goes on a list of its size and serves the
+// next request of that size, so a parse holds about what it has live, as
+// with malloc, rather than all it ever allocated.
 //
 // Which allocations go where: the runtime's allocator hooks (cx_malloc
 // and the rest, installed by use_allocator) serve from the arena of the
@@ -59,13 +62,14 @@ void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, s
 // flat_parse. A full arena hands out libc memory instead and marks itself
 // overflowed; that parse then deletes its tree and parser the ordinary
 // way, which frees the libc blocks and skips the arena's.
+enum { ARENA_HEADER = 16, ARENA_KEEP = 4 << 20, ARENA_SMALL = 512 };
+
 typedef struct {
 	char *base;
 	size_t cap, used, high; // reserved, in use, most ever in use since the last trim
 	int overflow;
+	void *free[ARENA_SMALL / 16 + 1]; // freed blocks by size / 16, linked through their first word
 } cx_arena;
-
-enum { ARENA_HEADER = 16, ARENA_KEEP = 4 << 20 };
 
 static __thread cx_arena *cur_arena;
 
@@ -90,10 +94,17 @@ static int in_arena(const cx_arena *a, const void *p) {
 }
 
 // arena_alloc returns n bytes, 16-byte aligned, after a header holding n;
-// NULL when the arena is full.
+// NULL when the arena is full. A block holds n rounded up to 16 bytes.
 static void *arena_alloc(cx_arena *a, size_t n) {
 	if (n > a->cap) return NULL;
-	size_t need = ARENA_HEADER + ((n + 15) & ~(size_t)15);
+	size_t round = (n + 15) & ~(size_t)15;
+	if (round <= ARENA_SMALL && round > 0 && a->free[round / 16]) {
+		char *p = a->free[round / 16];
+		a->free[round / 16] = *(void **)p;
+		*(size_t *)(p - ARENA_HEADER) = n;
+		return p;
+	}
+	size_t need = ARENA_HEADER + round;
 	if (need > a->cap - a->used) return NULL;
 	char *p = a->base + a->used;
 	a->used += need;
@@ -101,6 +112,8 @@ static void *arena_alloc(cx_arena *a, size_t n) {
 	*(size_t *)p = n;
 	return p + ARENA_HEADER;
 }
+
+static void arena_free(cx_arena *a, void *p);
 
 static void *cx_malloc(size_t n) {
 	cx_arena *a = cur_arena;
@@ -142,11 +155,25 @@ static void *cx_realloc(void *p, size_t n) {
 		a->overflow = 1;
 		if (!(q = malloc(n))) return NULL;
 	}
-	return memcpy(q, p, old);
+	memcpy(q, p, old);
+	arena_free(a, p);
+	return q;
+}
+
+// arena_free puts the arena block p on its size's list when it is small.
+static void arena_free(cx_arena *a, void *p) {
+	size_t round = (*(size_t *)((char *)p - ARENA_HEADER) + 15) & ~(size_t)15;
+	if (round <= ARENA_SMALL && round > 0) {
+		*(void **)p = a->free[round / 16];
+		a->free[round / 16] = p;
+	}
 }
 
 static void cx_free(void *p) {
-	if (p && !in_arena(cur_arena, p)) free(p);
+	cx_arena *a = cur_arena;
+	if (!p) return;
+	if (in_arena(a, p)) arena_free(a, p);
+	else free(p);
 }
 
 // arena_reset empties a after a parse, giving the memory past its first
@@ -154,6 +181,7 @@ static void cx_free(void *p) {
 static void arena_reset(cx_arena *a) {
 	a->used = 0;
 	a->overflow = 0;
+	memset(a->free, 0, sizeof a->free);
 	if (a->high > ARENA_KEEP) {
 		madvise(a->base + ARENA_KEEP, a->high - ARENA_KEEP, MADV_DONTNEED);
 		a->high = ARENA_KEEP;
@@ -407,12 +435,11 @@ func newParser(l Language, arena int) (*Parser, error) {
 const arenaBytes = 256 << 20
 
 // arenaMaxSource is the largest source parsed in the arena. An arena
-// parse never reuses what the parse frees, so it holds about 40 to 50
-// bytes for each byte of source (15 MB for a 300 KB Go file, 39 MB for a
-// 1 MB C header full of syntax errors); a larger source is parsed in libc
-// memory, which does reuse it, so that two workers on large files do not
-// hold twice that.
-const arenaMaxSource = 256 << 10
+// reuses the small blocks a parse frees but not the large ones (the
+// arrays it grows), so it holds somewhat more than malloc would: 12 MB
+// for a 300 KB Go file, 21 MB for a 1 MB C header full of syntax errors.
+// A larger source is parsed in libc memory.
+const arenaMaxSource = 1 << 20
 
 // cParser is a Parser's C memory.
 type cParser struct {
