@@ -56,8 +56,9 @@ void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, s
 // Which allocations go where: the runtime's allocator hooks (cx_malloc
 // and the rest, installed by use_allocator) serve from the arena of the
 // calling thread while flat_parse runs with one (cur_arena), and from libc
-// otherwise. A pointer inside an arena is never freed alone, and a
-// reallocation copies into the arena. Nothing made during an arena parse
+// otherwise. A block inside an arena never goes back to libc (a small one
+// goes on its size's list), and a reallocation copies into the arena.
+// Nothing made during an arena parse
 // outlives it: the parser and tree are made, used and dropped inside
 // flat_parse. A full arena hands out libc memory instead and marks itself
 // overflowed; that parse then deletes its tree and parser the ordinary
@@ -197,6 +198,8 @@ typedef struct {
 
 enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
 
+static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
+
 // flat_parse parses src, or only its nranges ranges when there are any,
 // and writes the tree's visible nodes in pre-order into out (at most cap
 // of them). It returns the number of nodes in the tree, which is more than
@@ -206,8 +209,6 @@ enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
 // is written as 0 (no grammar compiled in has that many fields). It
 // parses with p, or, given an arena a, with a parser of language lang
 // made in a for this parse alone.
-static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
-
 static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, const char *src, uint32_t len,
                           const TSRange *ranges, uint32_t nranges,
                           ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
