@@ -230,18 +230,25 @@ func (li *lineIndex) lines(start, end int) string {
 		if l > first {
 			b.WriteByte('\n')
 		}
-		ls, le := li.LineStart(l), li.LineEnd(l)
-		from, to := ls, le
-		if l == first {
-			from = max(ls, start-windowContext)
-		}
-		if l == last {
-			to = min(le, max(end, from)+windowContext)
-		}
-		to = min(to, from+windowLine)
+		ls, le, from, to := li.window(l, first, last, start, end)
 		writeWindow(&b, li.src, ls, le, from, to)
 	}
 	return b.String()
+}
+
+// window returns line l's bounds and the part of it lines shows for a
+// match from start to end over lines first to last, before writeWindow
+// moves it to rune boundaries.
+func (li *lineIndex) window(l, first, last, start, end int) (ls, le, from, to int) {
+	ls, le = li.LineStart(l), li.LineEnd(l)
+	from, to = ls, le
+	if l == first {
+		from = max(ls, start-windowContext)
+	}
+	if l == last {
+		to = min(le, max(end, from)+windowContext)
+	}
+	return ls, le, from, min(to, from+windowLine)
 }
 
 // whole reports whether the display window of every line from first to
@@ -249,15 +256,7 @@ func (li *lineIndex) lines(start, end int) string {
 // newlines are the source from the first line's start to the last's end.
 func (li *lineIndex) whole(start, end, first, last int) bool {
 	for l := first; l <= last; l++ {
-		ls, le := li.LineStart(l), li.LineEnd(l)
-		from, to := ls, le
-		if l == first {
-			from = max(ls, start-windowContext)
-		}
-		if l == last {
-			to = min(le, max(end, from)+windowContext)
-		}
-		if from != ls || min(to, from+windowLine) != le {
+		if ls, le, from, to := li.window(l, first, last, start, end); from != ls || to != le {
 			return false
 		}
 	}
