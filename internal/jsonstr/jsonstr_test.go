@@ -3,6 +3,7 @@ package jsonstr
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -35,4 +36,31 @@ func TestAppendArray(t *testing.T) {
 			t.Fatalf("AppendArray(%q) = %s, want %s", items, got, want)
 		}
 	})
+}
+
+// TestAppendMostlyPlain: long plain runs with the bytes that escape
+// anywhere among them, against encoding/json.
+func TestAppendMostlyPlain(t *testing.T) {
+	alphabet := []byte("abcdefgh ijklmnop\"\\<>&\n\t\x00\x1f\x7f~")
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOf(rapid.SampledFrom(alphabet)).Draw(t, "bytes")
+		if rapid.Bool().Draw(t, "rune") {
+			b = append(b, "é\u2028\xff"...)
+		}
+		s := string(b)
+		want, _ := json.Marshal(s)
+		if got := Append(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("Append(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// BenchmarkAppend quotes Go source, as a structural search prints it.
+func BenchmarkAppend(b *testing.B) {
+	src := strings.Repeat("\tif err := f(ctx, \"name\", x<y); err != nil {\n\t\treturn fmt.Errorf(\"x: %w\", err)\n\t}\n", 12)
+	b.SetBytes(int64(len(src)))
+	var dst []byte
+	for b.Loop() {
+		dst = Append(dst[:0], src)
+	}
 }
