@@ -63,11 +63,16 @@ void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, s
 // flat_parse. A full arena hands out libc memory instead and marks itself
 // overflowed; that parse then deletes its tree and parser the ordinary
 // way, which frees the libc blocks and skips the arena's.
-enum { ARENA_HEADER = 16, ARENA_KEEP = 4 << 20, ARENA_SMALL = 512 };
+enum { ARENA_HEADER = 16, ARENA_KEEP = 4 << 20, ARENA_SMALL = 512, ARENA_STEP = 1 << 20 };
 
+// The region is reserved without access and made writable a megabyte at
+// a time as parses reach into it, so it is charged against the system's
+// commit limit only as far as a parse has used it, not for the whole
+// reservation (which matters where overcommit is strict).
 typedef struct {
 	char *base;
 	size_t cap, used, high; // reserved, in use, most ever in use since the last trim
+	size_t writable;        // bytes from base made writable
 	int overflow;
 	void *free[ARENA_SMALL / 16 + 1]; // freed blocks by size / 16, linked through their first word
 } cx_arena;
@@ -77,7 +82,7 @@ static __thread cx_arena *cur_arena;
 static cx_arena *cx_arena_new(size_t cap) {
 	cx_arena *a = calloc(1, sizeof *a);
 	if (!a) return NULL;
-	void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *m = mmap(NULL, cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED) { free(a); return NULL; }
 	a->base = m;
 	a->cap = cap;
@@ -94,6 +99,17 @@ static int in_arena(const cx_arena *a, const void *p) {
 	return a && (const char *)p >= a->base && (const char *)p < a->base + a->cap;
 }
 
+// arena_reach makes the first upto bytes of a writable; false when the
+// system refuses.
+static int arena_reach(cx_arena *a, size_t upto) {
+	if (upto <= a->writable) return 1;
+	size_t w = (upto + ARENA_STEP - 1) & ~(size_t)(ARENA_STEP - 1);
+	if (w > a->cap) w = a->cap;
+	if (mprotect(a->base + a->writable, w - a->writable, PROT_READ | PROT_WRITE) != 0) return 0;
+	a->writable = w;
+	return 1;
+}
+
 // arena_alloc returns n bytes, 16-byte aligned, after a header holding n;
 // NULL when the arena is full. A block holds n rounded up to 16 bytes.
 static void *arena_alloc(cx_arena *a, size_t n) {
@@ -106,7 +122,7 @@ static void *arena_alloc(cx_arena *a, size_t n) {
 		return p;
 	}
 	size_t need = ARENA_HEADER + round;
-	if (need > a->cap - a->used) return NULL;
+	if (need > a->cap - a->used || !arena_reach(a, a->used + need)) return NULL;
 	char *p = a->base + a->used;
 	a->used += need;
 	if (a->used > a->high) a->high = a->used;
@@ -145,7 +161,8 @@ static void *cx_realloc(void *p, size_t n) {
 	if (n <= old) return p;
 	// The last block grows in place.
 	size_t oldRound = (old + 15) & ~(size_t)15, newRound = (n + 15) & ~(size_t)15;
-	if ((char *)p + oldRound == a->base + a->used && newRound - oldRound <= a->cap - a->used) {
+	if ((char *)p + oldRound == a->base + a->used && newRound - oldRound <= a->cap - a->used &&
+	    arena_reach(a, a->used + newRound - oldRound)) {
 		a->used += newRound - oldRound;
 		if (a->used > a->high) a->high = a->used;
 		*(size_t *)((char *)p - ARENA_HEADER) = n;
