@@ -56,9 +56,10 @@ func (e *recordEncoder) appendRecord(dst []byte, r *evidence.Record) ([]byte, bo
 	if err != nil {
 		return dst, false
 	}
-	// The record's own keys are constants here, plain ASCII with nothing
-	// to redact or escape, so they are written as they are (field);
-	// attribute keys are data and go through str like every value.
+	// The record's own member names are constants here, plain ASCII, so
+	// they are written as they are (rawKey, field) unless the redactor
+	// would change one; attribute names are data and go through str like
+	// every value.
 	o := objectWriter{e: e, dst: dst}
 	o.open()
 	o.field("kind", string(r.Kind))
