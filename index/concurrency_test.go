@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/safeexec"
+
+	"github.com/codecortex/codecortex/internal/flock"
 )
 
 // helperEnv names the helper a re-executed test binary runs instead of
@@ -124,7 +126,7 @@ func runHelper(h string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		if ok, err := tryLock(f); !ok || err != nil {
+		if ok, err := flock.TryLock(f); !ok || err != nil {
 			fmt.Fprintln(os.Stderr, "lock not taken:", err)
 			return 1
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/flock"
 	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/syntax"
 )
@@ -223,10 +224,14 @@ func (ix *Index) readFile(p string) ([]byte, error) { return fs.ReadFile(ix.root
 
 // lock takes the writer lock, waiting until deadline (the zero time: as
 // long as ctx allows). ok is false when the deadline passed first.
+// Where the system has no flock it succeeds at once: writers are then kept apart by SQLite's own write lock (every
+// write transaction is BEGIN IMMEDIATE with a busy timeout), which keeps
+// the database sound but lets two processes index the same changed file
+// one after the other.
 func (ix *Index) lock(ctx context.Context, deadline time.Time) (ok bool, err error) {
 	wait := time.Millisecond
 	for {
-		ok, err := tryLock(ix.lockF)
+		ok, err := flock.TryLock(ix.lockF)
 		if ok || err != nil {
 			return ok, err
 		}
@@ -242,7 +247,7 @@ func (ix *Index) lock(ctx context.Context, deadline time.Time) (ok bool, err err
 	}
 }
 
-func (ix *Index) unlock() { _ = unlock(ix.lockF) }
+func (ix *Index) unlock() { _ = flock.Unlock(ix.lockF) }
 
 // dbPath returns the database file of an identity key.
 func (ix *Index) dbPath(key string) string { return filepath.Join(ix.dir, key+".db") }
@@ -517,7 +522,7 @@ func (ix *Index) newestOther(key string) string {
 // never the active one (key), and temporary files left by a crash. It does
 // nothing while another process holds the writer lock.
 func (ix *Index) prune(key string) {
-	if ok, err := tryLock(ix.lockF); !ok || err != nil {
+	if ok, err := flock.TryLock(ix.lockF); !ok || err != nil {
 		return
 	}
 	defer ix.unlock()

@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/symbols"
+
+	"github.com/codecortex/codecortex/internal/flock"
 )
 
 // FreshnessState says whether an answer reflects every file on disk.
@@ -190,7 +192,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 		if settled == settledRecord(gen, sum) {
 			st.settledSeq, st.settledGen = seq, gen
 			if ix.walker.changed {
-				if ok, err := tryLock(ix.lockF); ok && err == nil {
+				if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
 					ix.saveState(ctx, st, "", 0)
 					ix.unlock()
 				}
@@ -239,7 +241,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 			fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
 		}
 	} else if record := settledRecord(rowsGen, sum); ix.walker.changed || settled != record {
-		if ok, err := tryLock(ix.lockF); ok && err == nil {
+		if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
 			ix.saveState(ctx, st, record, rowsGen)
 			ix.unlock()
 		}

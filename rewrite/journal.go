@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codecortex/codecortex/internal/flock"
 	"github.com/codecortex/codecortex/internal/fsx"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -591,7 +592,7 @@ func (r *Rewriter) lock() (release func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("rewrite: lock: %w", err)
 	}
-	ok, err := tryLock(f)
+	ok, err := flock.TryLock(f)
 	if err != nil || !ok {
 		f.Close()
 		if err != nil {
@@ -599,5 +600,5 @@ func (r *Rewriter) lock() (release func(), err error) {
 		}
 		return nil, ErrBusy
 	}
-	return func() { unlock(f); f.Close() }, nil
+	return func() { _ = flock.Unlock(f); f.Close() }, nil
 }

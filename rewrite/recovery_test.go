@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codecortex/codecortex/internal/flock"
 	"github.com/codecortex/codecortex/internal/fsx"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -137,7 +138,7 @@ func TestRecoverBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if ok, err := tryLock(f); !ok || err != nil {
+	if ok, err := flock.TryLock(f); !ok || err != nil {
 		t.Fatalf("lock: %v %v", ok, err)
 	}
 	r := openTest(t, dir, nil)
@@ -150,7 +151,7 @@ func TestRecoverBusy(t *testing.T) {
 	if _, err := r.Apply(context.Background(), id, Authorization{Principal: "t"}); !errors.Is(err, ErrBusy) {
 		t.Errorf("apply while locked: %v", err)
 	}
-	unlock(f)
+	flock.Unlock(f)
 	recs, err := r.Recover(context.Background())
 	if err != nil || len(recs) != 1 || recs[0].Outcome != RolledBack {
 		t.Fatalf("recover: %+v %v", recs, err)
