@@ -8,6 +8,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -221,7 +222,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	sort.Slice(b.goMods, func(i, j int) bool { return len(b.goMods[i].Path) > len(b.goMods[j].Path) })
 	for fi := range facts.Files {
 		f := &facts.Files[fi]
-		test := IsTestFile(f.Path)
+		test := syntax.IsTestFile(f.Path)
 		id := int32(len(g.Nodes))
 		g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: path.Base(f.Path), Kind: NodeKindFile, Package: f.Package, Test: test, Stale: f.Stale})
 		b.symFile = append(b.symFile, -1)
@@ -331,48 +332,6 @@ func (g *Graph) enclosingLine(p string, line int) int {
 	return best
 }
 
-// IsTestFile reports whether a path follows a test naming convention:
-// foo_test.go, test_foo.py, foo_test.py, foo.test.ts, foo.spec.js,
-// FooTest.java, FooTests.cs, foo_spec.rb, or a file under a tests or
-// __tests__ directory.
-func IsTestFile(p string) bool {
-	name := path.Base(p)
-	ext := path.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	switch ext {
-	case ".go":
-		return strings.HasSuffix(stem, "_test")
-	case ".py":
-		if strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest" {
-			return true
-		}
-	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
-		if strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") {
-			return true
-		}
-	case ".java", ".kt", ".cs", ".scala":
-		if strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") {
-			return true
-		}
-	case ".rb":
-		if strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "_test") {
-			return true
-		}
-	case ".rs", ".c", ".cc", ".cpp", ".php", ".kts":
-		if strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "Test") {
-			return true
-		}
-	default:
-		return false
-	}
-	for _, d := range strings.Split(path.Dir(p), "/") {
-		if d == "__tests__" || d == "tests" || d == "test" || d == "spec" {
-			return true
-		}
-	}
-	return false
-}
-
 // testSubjects returns the source files a test file is named after, as
 // candidate paths (the caller keeps those that exist).
 func testSubjects(p string) []string {
@@ -425,7 +384,7 @@ func testSubjects(p string) []string {
 func (b *builder) testNaming() {
 	for fi := range b.facts {
 		p := b.facts[fi].Path
-		if !IsTestFile(p) {
+		if !syntax.IsTestFile(p) {
 			continue
 		}
 		from := int(b.g.fileNode[p])

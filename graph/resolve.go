@@ -11,6 +11,7 @@ import (
 
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/symbols"
+	"github.com/codecortex/codecortex/syntax"
 )
 
 // A GoModule is a Go module of the project: its module path and its
@@ -90,7 +91,7 @@ func (b *builder) resolveFile(fi int) {
 			binds[local] = bd
 		}
 	}
-	test := IsTestFile(f.Path)
+	test := syntax.IsTestFile(f.Path)
 	var cands []int32
 	for _, r := range f.Refs {
 		src := b.enclosing(fi, r.Byte)

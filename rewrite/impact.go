@@ -12,6 +12,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/symbols"
+	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -196,7 +197,7 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 			}
 		}
 		tests := testsBeside(root, f.Path)
-		if len(tests) == 0 && code && !isTestFile(path.Base(f.Path)) {
+		if len(tests) == 0 && code && !syntax.IsTestFile(f.Path) {
 			untested++
 		}
 		for _, t := range tests {
@@ -305,33 +306,11 @@ func testsBeside(root *contain.Root, p string) []string {
 			continue
 		}
 		for _, e := range ents {
-			if e.Type().IsRegular() && isTestFile(e.Name()) {
+			if e.Type().IsRegular() && syntax.IsTestFile(e.Name()) {
 				out = append(out, path.Join(d, e.Name()))
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
-}
-
-// isTestFile reports whether a file name follows a test naming
-// convention of a language the syntax floor reads.
-func isTestFile(name string) bool {
-	ext := path.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	switch ext {
-	case ".go":
-		return strings.HasSuffix(stem, "_test")
-	case ".py":
-		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")
-	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs":
-		return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
-	case ".java", ".kt", ".cs":
-		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")
-	case ".rb":
-		return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "_test")
-	case ".rs", ".c", ".cc", ".cpp", ".php":
-		return strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "Test")
-	}
-	return false
 }
