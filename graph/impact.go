@@ -423,16 +423,10 @@ func (g *Graph) cyclesAmong(dist map[int]int) []Cycle {
 		if len(c) < 2 {
 			continue
 		}
-		cy := Cycle{}
-		files := map[string]bool{}
-		for _, v := range c {
-			n := &g.Nodes[nodes[v]]
-			cy.Nodes = append(cy.Nodes, n.Key())
-			files[n.Path] = true
+		for i, v := range c {
+			c[i] = nodes[v]
 		}
-		sort.Strings(cy.Nodes)
-		cy.Files = len(files)
-		out = append(out, cy)
+		out = append(out, g.cycleOf(c))
 		if len(out) == 10 {
 			break
 		}

@@ -113,19 +113,25 @@ func (g *Graph) Cycles(limit int, kinds ...EdgeKind) []Cycle {
 		if len(c) < 2 {
 			continue
 		}
-		cy := Cycle{}
-		files := map[string]bool{}
-		for _, v := range c {
-			cy.Nodes = append(cy.Nodes, g.Nodes[v].Key())
-			files[g.Nodes[v].Path] = true
-		}
-		sort.Strings(cy.Nodes)
-		cy.Files = len(files)
-		out = append(out, cy)
+		out = append(out, g.cycleOf(c))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Nodes) > len(out[j].Nodes) })
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}
 	return out
+}
+
+// cycleOf returns the cycle made of the nodes ids, their keys sorted.
+func (g *Graph) cycleOf(ids []int) Cycle {
+	cy := Cycle{}
+	files := map[string]bool{}
+	for _, id := range ids {
+		n := &g.Nodes[id]
+		cy.Nodes = append(cy.Nodes, n.Key())
+		files[n.Path] = true
+	}
+	sort.Strings(cy.Nodes)
+	cy.Files = len(files)
+	return cy
 }
