@@ -200,12 +200,10 @@ func runRemember(ctx context.Context, c *cmd, args []string) int {
 	}
 	defer p.Close()
 	scope := memory.Scope{Symbols: syms}
-	for _, path := range paths {
-		rel, err := p.rel(path)
-		if err != nil {
+	if len(paths) > 0 {
+		if scope.Paths, err = p.rels(paths); err != nil {
 			return c.finish(err)
 		}
-		scope.Paths = append(scope.Paths, rel)
 	}
 	store, err := c.openMemory(p)
 	if err != nil {

@@ -149,3 +149,15 @@ func (p *project) rel(arg string) (string, error) {
 	}
 	return rel, nil
 }
+
+// rels is rel of each argument.
+func (p *project) rels(args []string) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		var err error
+		if out[i], err = p.rel(a); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

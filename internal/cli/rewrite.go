@@ -126,11 +126,9 @@ func rewritePreview(ctx context.Context, c *cmd, pattern, template, lang string,
 		return c.finish(err)
 	}
 	defer p.Close()
-	paths := make([]string, len(args))
-	for i, a := range args {
-		if paths[i], err = p.rel(a); err != nil {
-			return c.finish(err)
-		}
+	paths, err := p.rels(args)
+	if err != nil {
+		return c.finish(err)
 	}
 	r, err := c.openRewriter(p, nil)
 	if err != nil {

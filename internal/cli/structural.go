@@ -177,11 +177,9 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		return c.finish(err)
 	}
 	defer p.Close()
-	paths := make([]string, len(args))
-	for i, a := range args {
-		if paths[i], err = p.rel(a); err != nil {
-			return c.finish(err)
-		}
+	paths, err := p.rels(args)
+	if err != nil {
+		return c.finish(err)
 	}
 	opts := p.StructuralOptions()
 	if p.Config.PrecisionIndex.Enabled {
