@@ -428,7 +428,9 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 // a few shared arrays instead of one allocation each: a call pattern
 // such as $F($$$A) makes a capture slice and a node slice or two for
 // every match. Each slice is capped at its length, so appending to it
-// copies rather than writes into a neighbour.
+// copies rather than writes into a neighbour. The arrays start small and
+// double up to slabChunk, so a file with a few matches does not allocate
+// (and zero) room for hundreds.
 type slab struct {
 	caps  []Capture
 	nodes []Node
@@ -436,9 +438,12 @@ type slab struct {
 
 const slabChunk = 256
 
+// slabNext is the size of the array after one of size prev.
+func slabNext(prev int) int { return min(max(2*prev, 8), slabChunk) }
+
 func (s *slab) captures(n int) []Capture {
 	if n > cap(s.caps)-len(s.caps) {
-		s.caps = make([]Capture, 0, max(n, slabChunk))
+		s.caps = make([]Capture, 0, max(n, slabNext(cap(s.caps))))
 	}
 	at := len(s.caps)
 	s.caps = s.caps[:at+n]
@@ -447,7 +452,7 @@ func (s *slab) captures(n int) []Capture {
 
 func (s *slab) nodeSlice(n int) []Node {
 	if s.nodes == nil || n > cap(s.nodes)-len(s.nodes) { // never nil: an empty capture's nodes are []
-		s.nodes = make([]Node, 0, max(n, slabChunk))
+		s.nodes = make([]Node, 0, max(n, slabNext(cap(s.nodes))))
 	}
 	at := len(s.nodes)
 	s.nodes = s.nodes[:at+n]
