@@ -114,11 +114,11 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 
 // run searches files on the engine's workers and hands the matches, in
 // file order, to req.Each or to res.Matches, at most lim.MaxMatches of
-// them. Workers claim files in order and stay at most a window of files
+// them. Workers claim files in order and stay within a window (claims)
 // ahead of the first file whose matches are not handed over yet, so the
-// matches held at once are those of a few dozen files. It returns how many
-// matches the searched files held and whether the limit stopped the
-// search before the last file.
+// matches held at once are those of a few megabytes of source. It
+// returns how many matches the searched files held and whether the limit
+// stopped the search before the last file.
 func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Request, lim Limits,
 	patterns map[Language]*Pattern, res *Result) (found int, stoppedEarly bool, err error) {
 	workers := b.opts.Workers
@@ -126,14 +126,16 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(len(files), 1))
-	// A large file at the head of the window holds the other workers up
-	// once they are a window ahead: with 4 files a worker, prometheus kept
-	// one of two cores idle for a tenth of the run; 16 files cost no more
-	// peak memory there (docs/benchmarks.md).
-	window := 16 * workers
+	// Workers claim files up to 256 each, or until the files whose
+	// matches wait to be handed over hold 1 MiB of source each; a large
+	// file at the head then no longer idles the others: with 16 files a
+	// worker, prometheus kept one of two cores idle for a tenth of the run
+	// (docs/benchmarks.md).
+	window := newClaims(256*workers, int64(workers)<<20)
 	type done struct {
 		i       int
 		matches []Match
+		held    int64 // bytes of source the matches hold
 	}
 	var (
 		next    atomic.Int64
@@ -142,17 +144,15 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 		skipped atomic.Int64
 		wg      sync.WaitGroup
 	)
-	finished := make(chan done, window)
-	tokens := make(chan struct{}, window) // one per file claimed and not yet handed over
-	stop := make(chan struct{})           // closed when Each fails
+	finished := make(chan done, 256*workers)
 	stopped := false
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// A worker keeps one thread, so the C allocator serves its
-			// parses from one arena: moving between threads spreads the
-			// parser's memory over many (the peak is in docs/benchmarks.md).
+			// A worker keeps one thread, so the C allocator serves the
+			// memory its parses take outside their arena (files over
+			// arenaMaxSource) from one of its arenas rather than many.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			parsers := map[Language]*parser{}
@@ -163,22 +163,17 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 			}()
 			var m matcher
 			var buf []byte // the file being read; kept across files
-			for {
-				select {
-				case tokens <- struct{}{}:
-				case <-stop:
-					return
-				}
+			for window.claim() {
 				// Files are claimed in order and none once the match limit
 				// is reached, so the searched files are always a prefix of
 				// the sorted list and the first matches are deterministic.
 				if ctx.Err() != nil || total.Load() >= int64(lim.MaxMatches) {
-					<-tokens
+					window.release(0)
 					return
 				}
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
-					<-tokens
+					window.release(0)
 					return
 				}
 				d := done{i: i}
@@ -199,6 +194,10 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 						d.matches = searchTree(&m, p, t, rel, lim.MaxMatches)
 						sortMatches(d.matches)
 						total.Add(int64(len(d.matches)))
+						if len(d.matches) > 0 {
+							d.held = int64(len(t.src))
+							window.read(d.held)
+						}
 					}
 				}
 				finished <- d
@@ -208,18 +207,19 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 	go func() { wg.Wait(); close(finished) }()
 
 	// Hand the matches over in file order, as the files finish.
-	pending := map[int][]Match{}
+	pending := map[int]done{}
 	emitted, at := 0, 0
 	for d := range finished {
-		pending[d.i] = d.matches
+		pending[d.i] = d
 		for {
-			ms, ok := pending[at]
+			d, ok := pending[at]
 			if !ok {
 				break
 			}
 			delete(pending, at)
 			at++
-			<-tokens
+			window.release(d.held)
+			ms := d.matches
 			found += len(ms)
 			for k := range ms {
 				if emitted >= lim.MaxMatches || err != nil {
@@ -234,7 +234,7 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 			}
 		}
 		if err != nil && !stopped {
-			close(stop)
+			window.stop()
 			stopped = true
 		}
 	}
