@@ -3,6 +3,7 @@ package structural
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,15 +122,23 @@ const excerptBytes = 1024
 // and byte range go into attributes; excerpt and captures longer than a
 // kilobyte are cut, with [Cut] at the end.
 func (m *Match) Record(engine, pattern string) evidence.Record {
-	attrs := map[string]string{
-		"engine":     engine,
-		"language":   string(m.Language),
-		"pattern":    excerpt(pattern, excerptBytes),
-		"start_byte": strconv.Itoa(m.Range.StartByte),
-		"end_byte":   strconv.Itoa(m.Range.EndByte),
+	r, attrs := m.RecordParts(engine, pattern, nil)
+	r.Metadata.Attributes = make(map[string]string, len(attrs))
+	for _, kv := range attrs {
+		r.Metadata.Attributes[kv[0]] = kv[1]
 	}
+	return r
+}
+
+// RecordParts returns Record's record without its attributes, and
+// appends the attributes to attrs as key-value pairs sorted by key, none
+// repeated: an encoder printing tens of thousands of matches then builds
+// and sorts no map for each.
+func (m *Match) RecordParts(engine, pattern string, attrs [][2]string) (evidence.Record, [][2]string) {
+	at := len(attrs)
 	var b []byte
 	for _, c := range m.Captures {
+		v := c.Text
 		if c.Multi {
 			// The items' texts as a JSON array (json.Marshal's bytes).
 			b = append(b[:0], '[')
@@ -142,11 +151,32 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 				}
 			}
 			b = append(b, ']')
-			attrs["capture."+c.Name] = excerpt(string(b), excerptBytes)
-			continue
+			v = string(b)
 		}
-		attrs["capture."+c.Name] = excerpt(c.Text, excerptBytes)
+		attrs = append(attrs, [2]string{"capture." + c.Name, excerpt(v, excerptBytes)})
 	}
+	if caps := attrs[at:]; !strictlySorted(caps) {
+		// Not a match the engines make (see check), but its record is
+		// still what a map keyed by capture names would hold: the last
+		// capture of a name.
+		slices.SortStableFunc(caps, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+		keep := at
+		for i := at; i < len(attrs); i++ {
+			if i+1 < len(attrs) && attrs[i+1][0] == attrs[i][0] {
+				continue
+			}
+			attrs[keep] = attrs[i]
+			keep++
+		}
+		attrs = attrs[:keep]
+	}
+	// Every key below sorts after "capture.".
+	attrs = append(attrs,
+		[2]string{"end_byte", strconv.Itoa(m.Range.EndByte)},
+		[2]string{"engine", engine},
+		[2]string{"language", string(m.Language)},
+		[2]string{"pattern", excerpt(pattern, excerptBytes)},
+		[2]string{"start_byte", strconv.Itoa(m.Range.StartByte)})
 	return evidence.Record{
 		Kind:        evidence.StructuralMatch,
 		Provider:    ProviderName,
@@ -158,8 +188,18 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 		EndLine:     m.Range.EndLine,
 		EndColumn:   m.Range.EndColumn,
 		Confidence:  1,
-		Metadata:    evidence.Metadata{Excerpt: excerpt(m.Text, excerptBytes), Attributes: attrs},
+		Metadata:    evidence.Metadata{Excerpt: excerpt(m.Text, excerptBytes)},
+	}, attrs
+}
+
+// strictlySorted reports whether kvs' keys increase.
+func strictlySorted(kvs [][2]string) bool {
+	for i := 1; i < len(kvs); i++ {
+		if kvs[i-1][0] >= kvs[i][0] {
+			return false
+		}
 	}
+	return true
 }
 
 // lineIndex converts byte offsets of one file to one-based line and

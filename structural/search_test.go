@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -315,6 +317,49 @@ func TestRecordMultiCaptureJSON(t *testing.T) {
 		want, _ := json.Marshal(append([]string{}, items...))
 		if got := m.Record(BuiltinName, "$F($$$A)").Metadata.Attributes["capture.A"]; got != excerpt(string(want), excerptBytes) {
 			t.Fatalf("capture.A = %q, want %q", got, excerpt(string(want), excerptBytes))
+		}
+	})
+}
+
+// TestRecordPartsSortedLikeRecord: RecordParts' attributes are the
+// record's attributes, sorted by key with none repeated, whatever order
+// and repeats the captures come in.
+func TestRecordPartsSortedLikeRecord(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := Match{Path: "a.go", Language: Go, Text: "f(x)", Range: Range{StartByte: 3, EndByte: 7}}
+		want := map[string]string{
+			"engine": BuiltinName, "language": "go", "pattern": "$F($$$A)", "start_byte": "3", "end_byte": "7",
+		}
+		for i, name := range rapid.SliceOfN(rapid.SampledFrom([]string{"A", "B", "F", "ARGS", "_", "Z9"}), 0, 6).Draw(t, "names") {
+			text := strconv.Itoa(i)
+			m.Captures = append(m.Captures, Capture{Name: name, Text: text})
+			want["capture."+name] = text // a map keeps the last
+		}
+		rec := m.Record(BuiltinName, "$F($$$A)")
+		if diff := cmp.Diff(want, rec.Metadata.Attributes); diff != "" {
+			t.Fatalf("Record's attributes (-want +got):\n%s", diff)
+		}
+		head, attrs := m.RecordParts(BuiltinName, "$F($$$A)", [][2]string{{"kept", "x"}})
+		if attrs[0] != [2]string{"kept", "x"} {
+			t.Fatalf("RecordParts dropped what attrs held: %q", attrs)
+		}
+		attrs = attrs[1:]
+		if !slices.IsSortedFunc(attrs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) }) {
+			t.Fatalf("attributes not sorted: %q", attrs)
+		}
+		got := map[string]string{}
+		for _, kv := range attrs {
+			if _, dup := got[kv[0]]; dup {
+				t.Fatalf("attribute %q repeated: %q", kv[0], attrs)
+			}
+			got[kv[0]] = kv[1]
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("RecordParts' attributes (-want +got):\n%s", diff)
+		}
+		head.Metadata.Attributes = rec.Metadata.Attributes
+		if diff := cmp.Diff(rec, head); diff != "" {
+			t.Fatalf("RecordParts' record (-Record +RecordParts):\n%s", diff)
 		}
 	})
 }
