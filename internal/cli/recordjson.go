@@ -11,12 +11,15 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/jsonstr"
+	"github.com/codecortex/codecortex/structural"
 )
 
 // A recordEncoder writes evidence records as JSON without reflection, for
 // the tens of thousands a structural search can print: exactly the bytes
 // of the general way (see general), which TestRecordEncoderMatchesMarshal
-// checks.
+// and TestMatchEncoderMatchesRecord check. A line of a stream carries the
+// record with the text from the source redacted (redactSource); a
+// document, every string redacted.
 type recordEncoder struct {
 	// doc selects the form of a --json document: every string redacted
 	// with red (after a JSON round trip, which replaces invalid UTF-8),
@@ -25,7 +28,7 @@ type recordEncoder struct {
 	doc    bool
 	red    func(string) string
 	prefix string
-	attrs  [][2]string // a record's attributes, sorted by key
+	attrs  [][2]string // the attributes being written, sorted by key
 	keys   uint8       // 0 until plainKeys decides, then 1 (plain) or 2
 	// memo keeps what red made of the short strings seen so far, up to
 	// memoSize of them: every record repeats its keys, kind, provider,
@@ -45,8 +48,68 @@ const (
 // tier, no attributes, a confidence that is not a plain decimal): the
 // caller encodes those the general way.
 func (e *recordEncoder) appendRecord(dst []byte, r *evidence.Record) ([]byte, bool) {
+	e.attrs = e.attrs[:0]
+	for k, v := range r.Metadata.Attributes {
+		e.attrs = append(e.attrs, [2]string{k, v})
+	}
+	slices.SortFunc(e.attrs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	return e.appendParts(dst, r, e.attrs)
+}
+
+// appendAny appends r as appendRecord does or, for a record it does not
+// encode itself, the general way; in a stream, after redacting the text
+// r carries from the source (redactSource).
+func (e *recordEncoder) appendAny(dst []byte, r evidence.Record) ([]byte, error) {
+	if !e.doc {
+		r = e.redactSource(r)
+	}
+	if out, ok := e.appendRecord(dst, &r); ok {
+		return out, nil
+	}
+	b, err := e.general(r)
+	return append(dst, b...), err
+}
+
+// redactSource redacts the text a record carries from the source: its
+// excerpt and its attributes' values.
+func (e *recordEncoder) redactSource(r evidence.Record) evidence.Record {
+	r.Metadata.Excerpt = e.redacted(r.Metadata.Excerpt)
+	attrs := make(map[string]string, len(r.Metadata.Attributes))
+	for k, v := range r.Metadata.Attributes {
+		attrs[k] = e.redacted(v)
+	}
+	r.Metadata.Attributes = attrs
+	return r
+}
+
+// appendMatch appends what appendAny appends for m.Record(engine,
+// pattern), without building the record's map of attributes.
+func (e *recordEncoder) appendMatch(dst []byte, m *structural.Match, engine, pattern string) ([]byte, error) {
+	r, attrs := m.RecordParts(engine, pattern, e.attrs[:0])
+	e.attrs = attrs
+	if !e.doc {
+		r.Metadata.Excerpt = e.redacted(r.Metadata.Excerpt)
+		for i := range attrs {
+			attrs[i][1] = e.redacted(attrs[i][1])
+		}
+	}
+	if out, ok := e.appendParts(dst, &r, attrs); ok {
+		return out, nil
+	}
+	r.Metadata.Attributes = make(map[string]string, len(attrs))
+	for _, kv := range attrs {
+		r.Metadata.Attributes[kv[0]] = kv[1]
+	}
+	b, err := e.general(r)
+	return append(dst, b...), err
+}
+
+// appendParts is appendRecord for a record whose attributes are attrs,
+// sorted by key with none repeated, rather than its map (which it does
+// not read): a structural match's, from structural's Match.RecordParts.
+func (e *recordEncoder) appendParts(dst []byte, r *evidence.Record, attrs [][2]string) ([]byte, bool) {
 	md := &r.Metadata
-	if len(md.Superseded) > 0 || md.StaleFrom != 0 || len(md.Attributes) == 0 {
+	if len(md.Superseded) > 0 || md.StaleFrom != 0 || len(attrs) == 0 {
 		return dst, false
 	}
 	if c := math.Abs(r.Confidence); c != 0 && (c < 1e-6 || c >= 1e21) || math.IsNaN(r.Confidence) {
@@ -97,12 +160,7 @@ func (e *recordEncoder) appendRecord(dst []byte, r *evidence.Record) ([]byte, bo
 	}
 	o.rawKey("attributes")
 	o.open()
-	e.attrs = e.attrs[:0]
-	for k, v := range md.Attributes {
-		e.attrs = append(e.attrs, [2]string{k, v})
-	}
-	slices.SortFunc(e.attrs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	for _, kv := range e.attrs {
+	for _, kv := range attrs {
 		o.str(kv[0], kv[1])
 	}
 	o.close()
@@ -245,6 +303,11 @@ func (e *recordEncoder) text(s string) string {
 		}
 		s = string(b)
 	}
+	return e.redacted(s)
+}
+
+// redacted returns red(s), from the memo when s is short.
+func (e *recordEncoder) redacted(s string) string {
 	if len(s) > memoMaxLen {
 		return e.red(s)
 	}

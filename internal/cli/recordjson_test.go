@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/redact"
+	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -69,6 +71,57 @@ func TestRecordEncoderMatchesMarshal(t *testing.T) {
 			}
 			if diff := cmp.Diff(string(want), string(got[1:])); diff != "" {
 				t.Fatalf("doc %v (-want +got):\n%s", doc, diff)
+			}
+		}
+	})
+}
+
+// TestMatchEncoderMatchesRecord: a structural match printed without its
+// record (appendMatch) is the bytes of its record printed the general
+// way, with the text from the source redacted in a stream line, for
+// captures single and multiple, escapes, invalid UTF-8 and secrets, and
+// with one encoder printing many matches in turn.
+func TestMatchEncoderMatchesRecord(t *testing.T) {
+	reds := []func(string) string{redact.New("s3cr3t-token-value").String, redact.New("s3cr3t-token-value", "engine").String}
+	text := rapid.SampledFrom([]string{"", "f(x)", "a<b>&c", "\u2028", "\x00\"q\"\n", "\xff\xfe", "key s3cr3t-token-value x", "é…"})
+	rapid.Check(t, func(t *rapid.T) {
+		red := rapid.SampledFrom(reds).Draw(t, "redactor")
+		for _, doc := range []bool{false, true} {
+			enc := recordEncoder{doc: doc, red: red, prefix: "    "}
+			for range rapid.IntRange(1, 3).Draw(t, "matches") {
+				m := structural.Match{
+					Path:     text.Draw(t, "path"),
+					Language: rapid.SampledFrom([]structural.Language{structural.Go, structural.Python}).Draw(t, "language"),
+					Text:     text.Draw(t, "text"),
+					Range: structural.Range{StartByte: rapid.IntRange(0, 100).Draw(t, "start_byte"), EndByte: rapid.IntRange(100, 200).Draw(t, "end_byte"),
+						StartLine: rapid.IntRange(1, 9).Draw(t, "start_line"), StartColumn: 1, EndLine: 9, EndColumn: 2},
+				}
+				for _, name := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"A", "ARGS", "F", "X"}), 0, 3, rapid.ID).Draw(t, "captures") {
+					c := structural.Capture{Name: name, Text: text.Draw(t, "capture")}
+					if c.Multi = rapid.Bool().Draw(t, "multi"); c.Multi {
+						for range rapid.IntRange(0, 3).Draw(t, "nodes") {
+							c.Nodes = append(c.Nodes, structural.Node{Text: text.Draw(t, "node"), Named: rapid.Bool().Draw(t, "named")})
+						}
+					}
+					m.Captures = append(m.Captures, c)
+				}
+				slices.SortFunc(m.Captures, func(a, b structural.Capture) int { return strings.Compare(a.Name, b.Name) })
+				pattern := text.Draw(t, "pattern")
+				r := m.Record(structural.BuiltinName, pattern)
+				if !doc {
+					r = enc.redactSource(r)
+				}
+				want, err := enc.general(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := enc.appendMatch([]byte("x"), &m, structural.BuiltinName, pattern)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(string(want), string(got[1:])); diff != "" {
+					t.Fatalf("doc %v (-want +got):\n%s", doc, diff)
+				}
 			}
 		}
 	})

@@ -282,36 +282,37 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 		}
 	}
 	n := 0
-	// A line of --json=stream redacts the text from the source
-	// (redactRecord); a document every string.
+	// A line of --json=stream redacts the text from the source; a
+	// document every string (see recordEncoder).
 	enc := recordEncoder{doc: doc, red: c.redact, prefix: "    "}
 	var buf []byte
-	emit := func(r evidence.Record) error {
+	// emit prints one record, which m is when it is not nil (encoded
+	// without building the record) and r otherwise.
+	emit := func(m *structural.Match, r evidence.Record) error {
 		buf = buf[:0]
 		if doc {
 			if n > 0 {
 				buf = append(buf, ',')
 			}
 			buf = append(buf, "\n    "...)
-		} else {
-			r = redactRecord(c, r)
 		}
-		var ok bool
-		if buf, ok = enc.appendRecord(buf, &r); !ok {
-			b, err := enc.general(r)
-			if err != nil {
-				return err
-			}
-			buf = append(buf, b...)
+		var err error
+		if m != nil {
+			buf, err = enc.appendMatch(buf, m, engine, req.Pattern)
+		} else {
+			buf, err = enc.appendAny(buf, r)
+		}
+		if err != nil {
+			return err
 		}
 		if !doc {
 			buf = append(buf, '\n')
 		}
 		n++
-		_, err := w.Write(buf)
+		_, err = w.Write(buf)
 		return err
 	}
-	req.Each = func(m *structural.Match) error { return emit(m.Record(engine, req.Pattern)) }
+	req.Each = func(m *structural.Match) error { return emit(m, evidence.Record{}) }
 	stop := progress(c.Stderr, "searching")
 	ans, err := prov.Search(ctx, req)
 	stop()
@@ -323,7 +324,7 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 	}
 	// A fallback's records were not streamed.
 	for _, r := range ans.Records() {
-		if err := emit(r); err != nil {
+		if err := emit(nil, r); err != nil {
 			return c.fail(err)
 		}
 	}
@@ -357,17 +358,6 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 
 // recordsKey is where an indented structuralJSON opens its records.
 var recordsKey = []byte("\n  \"records\": [")
-
-// redactRecord redacts the text a record carries from the source.
-func redactRecord(c *cmd, r evidence.Record) evidence.Record {
-	r.Metadata.Excerpt = c.redact(r.Metadata.Excerpt)
-	attrs := make(map[string]string, len(r.Metadata.Attributes))
-	for k, v := range r.Metadata.Attributes {
-		attrs[k] = c.redact(v)
-	}
-	r.Metadata.Attributes = attrs
-	return r
-}
 
 func printAnswer(c *cmd, ans *structural.Answer) {
 	if lx := ans.Lexical; lx != nil {
