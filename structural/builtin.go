@@ -98,7 +98,7 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 
-	found, stoppedEarly, err := b.run(ctx, root.FS(), files.files, req, lim, patterns, res)
+	found, stoppedEarly, err := b.run(ctx, root, files.files, req, lim, patterns, res)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 // matches held at once are those of a few megabytes of source. It
 // returns how many matches the searched files held and whether the limit
 // stopped the search before the last file.
-func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Request, lim Limits,
+func (b *Builtin) run(ctx context.Context, root *contain.Root, files []string, req Request, lim Limits,
 	patterns map[Language]*Pattern, res *Result) (found int, stoppedEarly bool, err error) {
 	workers := b.opts.Workers
 	if workers <= 0 {
@@ -161,6 +161,9 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 					p.Close()
 				}
 			}()
+			// Consecutive files share a directory: the worker keeps it open.
+			dirs := root.DirCache()
+			defer dirs.Close()
 			var m matcher
 			var buf []byte // the file being read; kept across files
 			for window.claim() {
@@ -183,7 +186,7 @@ func (b *Builtin) run(ctx context.Context, fsys fs.FS, files []string, req Reque
 					lang = req.Language
 				}
 				if p := patterns[lang]; p != nil {
-					t, didParse, err := b.load(fsys, rel, p, parsers, &buf, lim.MaxFileBytes)
+					t, didParse, err := b.load(dirs.Open, rel, p, parsers, &buf, lim.MaxFileBytes)
 					if didParse {
 						parsed.Add(1)
 					}
@@ -293,13 +296,14 @@ func compileEach(pattern string, files []string, patterns map[Language]*Pattern,
 // content is unchanged (compared byte for byte, so neither a preserved
 // modification time nor a same-size edit fools it) and the cached parse
 // covers every segment the pattern may match in. It returns a nil tree for
-// a file that cannot contain a match. buf is the worker's read buffer.
-func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
+// a file that cannot contain a match. open opens files for reading; buf
+// is the worker's read buffer.
+func (b *Builtin) load(open func(string) (fs.File, error), rel string, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
 	key := cacheKey{path: rel, lang: p.lang}
 	e, hit := b.cache.get(key)
 	if hit {
 		// Read into the worker's buffer, only to compare.
-		data, err := readFile(fsys, rel, buf, maxBytes)
+		data, err := readFile(open, rel, buf, maxBytes)
 		if err != nil {
 			return nil, false, err
 		}
@@ -310,7 +314,7 @@ func (b *Builtin) load(fsys fs.FS, rel string, p *Pattern, parsers map[Language]
 	} else {
 		// Nothing to compare with: read into the slice the entry keeps.
 		var src []byte
-		if src, err = readFile(fsys, rel, &src, maxBytes); err != nil {
+		if src, err = readFile(open, rel, &src, maxBytes); err != nil {
 			return nil, false, err
 		}
 		e = &cacheEntry{src: src}
@@ -505,8 +509,8 @@ type cacheKey struct {
 
 // readFile reads rel into *buf, growing it as needed, and returns the
 // bytes read; a file larger than maxBytes is an error.
-func readFile(fsys fs.FS, rel string, buf *[]byte, maxBytes int64) ([]byte, error) {
-	f, err := fsys.Open(rel)
+func readFile(open func(string) (fs.File, error), rel string, buf *[]byte, maxBytes int64) ([]byte, error) {
+	f, err := open(rel)
 	if err != nil {
 		return nil, err
 	}
