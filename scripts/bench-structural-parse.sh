@@ -8,8 +8,8 @@
 #   cortex sg -p PAT -l LANG DIR --json --max-matches 10000000
 #   ast-grep run -p PAT -l LANG DIR --json
 #
-# with wall time and peak memory (/usr/bin/time; both binaries dropped
-# from the page cache before each row, see evict), their ratios, and
+# with wall time and peak memory (alternate; both binaries dropped from
+# the page cache before each row, see evict), their ratios, and
 # whether the two found the same matches (paths and byte ranges, compared
 # from --json=stream runs). Corpora come from the Go module cache, npm and
 # Debian's packages into $CACHE (default ~/.cache/cortex-bench); a row
@@ -89,7 +89,30 @@ for f in sys.argv[1:]:
 }
 sgbin=$(readlink -f "$(command -v ast-grep)")
 
-median() { sort -g | awk '{a[NR]=$1} END {m=(NR+1)/2; if (NR%2) print a[m]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+# alternate N DIR SG-COMMAND... -- CX-COMMAND...: runs the two commands
+# in turn N times, ast-grep's as it is and cortex's in DIR, and prints the
+# medians of their wall times (seconds, to the millisecond: /usr/bin/time
+# counts hundredths, too coarse for the rows that take 20 ms) and of their
+# peak memory (MB, from /usr/bin/time: a process forked from Python would
+# count Python's own pages as its peak).
+alternate() {
+  python3 - "$tmp/rss" "$@" <<'PY'
+import statistics, subprocess, sys, time
+rss, n, cwd, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+cut = rest.index("--")
+cmds = [(rest[:cut], None), (rest[cut + 1:], cwd)]
+wall, mem = [[], []], [[], []]
+for _ in range(n):
+    for k, (cmd, d) in enumerate(cmds):
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss, *cmd], cwd=d,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall[k].append(time.perf_counter() - start)
+        mem[k].append(int(open(rss).read().split()[-1]) / 1024)
+print(*(f"{statistics.median(x):.4f}" for x in wall), *(f"{statistics.median(x):.1f}" for x in mem))
+PY
+}
+
 
 # spans FILE DIR KIND: one "path start end" line per match, sorted, from
 # a --json=stream run of ast-grep (KIND sg) or cortex (KIND cx).
@@ -135,21 +158,12 @@ row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   same=no
   cmp -s "$tmp/sg.spans" "$tmp/cx.spans" && same=yes
   files=$(cut -d' ' -f1 "$tmp/sg.spans" | sort -u | wc -l)
-  : >"$tmp/sg.t"
-  : >"$tmp/cx.t"
-  for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f '%e %M' -o "$tmp/t" ast-grep run -p "$pat" -l "$sglang" --json "$dir" >/dev/null 2>&1 || true
-    tail -n 1 "$tmp/t" >>"$tmp/sg.t"
-    (cd "$dir" && /usr/bin/time -f '%e %M' -o "$tmp/t" "$tmp/cortex" sg -p "$pat" -l "$lang" --json --max-matches 10000000 . >/dev/null 2>&1) || true
-    tail -n 1 "$tmp/t" >>"$tmp/cx.t"
-  done
   local sgs cxs sgm cxm
-  sgs=$(awk '{print $1}' "$tmp/sg.t" | median)
-  cxs=$(awk '{print $1}' "$tmp/cx.t" | median)
-  sgm=$(awk '{print $2/1024}' "$tmp/sg.t" | median)
-  cxm=$(awk '{print $2/1024}' "$tmp/cx.t" | median)
-  printf '%-28s %-5s %-16s %7d %7d %-5s %8.2f %8.2f %6.2f %7.0f %7.0f %6.2f\n' "$name" "$lang" "$pat" "$files" "$n" "$same" \
-    "$sgs" "$cxs" "$(echo "$cxs / ($sgs + 0.001)" | bc -l)" "$sgm" "$cxm" "$(echo "$cxm / $sgm" | bc -l)"
+  read -r sgs cxs sgm cxm < <(alternate "$RUNS" "$dir" \
+    ast-grep run -p "$pat" -l "$sglang" --json "$dir" -- \
+    "$tmp/cortex" sg -p "$pat" -l "$lang" --json --max-matches 10000000 .)
+  printf '%-28s %-5s %-16s %7d %7d %-5s %8.3f %8.3f %6.2f %7.0f %7.0f %6.2f\n' "$name" "$lang" "$pat" "$files" "$n" "$same" \
+    "$sgs" "$cxs" "$(echo "$cxs / $sgs" | bc -l)" "$sgm" "$cxm" "$(echo "$cxm / $sgm" | bc -l)"
   if [ "$same" = no ]; then
     echo "  match sets differ: ast-grep $(wc -l <"$tmp/sg.spans"), cortex $(wc -l <"$tmp/cx.spans"):" >&2
     diff "$tmp/sg.spans" "$tmp/cx.spans" | head -n 6 >&2 || true
