@@ -136,21 +136,11 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 // and sorts no map for each.
 func (m *Match) RecordParts(engine, pattern string, attrs [][2]string) (evidence.Record, [][2]string) {
 	at := len(attrs)
-	var b []byte
+	var b []byte // a multi capture's array, kept for the next one
 	for _, c := range m.Captures {
 		v := c.Text
 		if c.Multi {
-			// The items' texts as a JSON array (json.Marshal's bytes).
-			b = append(b[:0], '[')
-			for _, n := range c.Nodes {
-				if n.Named {
-					if len(b) > 1 {
-						b = append(b, ',')
-					}
-					b = jsonstr.Append(b, n.Text)
-				}
-			}
-			b = append(b, ']')
+			b = multiJSON(b[:0], c.Nodes, excerptBytes)
 			v = string(b)
 		}
 		attrs = append(attrs, [2]string{"capture." + c.Name, excerpt(v, excerptBytes)})
@@ -319,6 +309,42 @@ func writeWindow(b *strings.Builder, src []byte, ls, le, from, to int) {
 	if to < le {
 		b.WriteString(Cut)
 	}
+}
+
+// multiJSON appends to b the named nodes' texts as a JSON array
+// (json.Marshal's bytes), or only as much of it as excerpt(array, n)
+// reads: a prefix longer than n bytes. A match of {$$$A} in JSON holds
+// every object nested in it, so writing the whole array for each would
+// make a file's records cost the square of its nesting. Escaping maps
+// each rune on its own to at least as many bytes, so a text cut before a
+// rune start escapes to a prefix of its whole escape.
+func multiJSON(b []byte, nodes []Node, n int) []byte {
+	b = append(b, '[')
+	first := true
+	for _, nd := range nodes {
+		if !nd.Named {
+			continue
+		}
+		if len(b) > n {
+			return b
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = jsonstr.Append(b, cutAtRune(nd.Text, n+1-len(b)))
+	}
+	return append(b, ']')
+}
+
+// cutAtRune returns s up to the first rune start at or after byte k, or
+// s whole when it is shorter: a prefix whose runes decode as they do in s.
+func cutAtRune(s string, k int) string {
+	k = max(k, 0)
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[:min(k, len(s))]
 }
 
 // excerpt returns s when it is at most n bytes, and otherwise its first

@@ -1,0 +1,64 @@
+package structural
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestMultiJSONExcerpt holds multiJSON, which stops writing a multi
+// capture's array once its excerpt is decided, to the excerpt of the
+// whole array as json.Marshal writes it: texts that escape to more bytes
+// than they hold (quotes, control bytes, <, U+2028), invalid UTF-8 and
+// runes cut anywhere, and unnamed nodes, which the array leaves out.
+func TestMultiJSONExcerpt(t *testing.T) {
+	pieces := []string{"a", "bc", `"`, `\`, "\n", "\x01", "<&>", "\u2028", "é", "日本", "😀", "\xff", "\xe2\x82", "\x82", strings.Repeat("x", 40)}
+	check := func(t interface{ Fatalf(string, ...any) }, nodes []Node, n int) {
+		named := []string{}
+		for _, nd := range nodes {
+			if nd.Named {
+				named = append(named, nd.Text)
+			}
+		}
+		whole, err := json.Marshal(named)
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		want := excerpt(string(whole), n)
+		if got := excerpt(string(multiJSON(nil, nodes, n)), n); got != want {
+			t.Fatalf("excerpt of the array at %d bytes:\n got %q\nwant %q", n, got, want)
+		}
+	}
+	// Every cut of one piece repeated, after a short first item, so that
+	// each byte of each piece's escape meets the limit.
+	for _, p := range pieces {
+		nodes := []Node{{Text: "q", Named: true}, {Text: strings.Repeat(p, 24), Named: true}}
+		for n := range 100 {
+			check(t, nodes, n)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 120).Draw(t, "n")
+		var nodes []Node
+		for range rapid.IntRange(0, 12).Draw(t, "nodes") {
+			var text strings.Builder
+			for range rapid.IntRange(0, 8).Draw(t, "pieces") {
+				text.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+			}
+			nodes = append(nodes, Node{Text: text.String(), Named: rapid.Bool().Draw(t, "named")})
+		}
+		check(t, nodes, n)
+	})
+}
+
+// TestMultiJSONBounded checks that a multi capture costs what its excerpt
+// shows, not what it spans: the array written for a megabyte of items is
+// about excerptBytes long.
+func TestMultiJSONBounded(t *testing.T) {
+	nodes := []Node{{Text: strings.Repeat(`"x"`, 1<<18), Named: true}, {Text: "y", Named: true}}
+	if got := len(multiJSON(nil, nodes, excerptBytes)); got > 2*excerptBytes {
+		t.Fatalf("multiJSON wrote %d bytes for an excerpt of %d", got, excerptBytes)
+	}
+}
