@@ -8,16 +8,21 @@
 #   cortex sg -p PAT -l LANG DIR --json --max-matches 10000000
 #   ast-grep run -p PAT -l LANG DIR --json
 #
-# with wall time and peak memory (alternate; both binaries dropped from
+# with wall time and peak memory (alternate; the binaries dropped from
 # the page cache before each row, see evict), their ratios, and
 # whether the two found the same matches (paths and byte ranges, compared
-# from --json=stream runs). Corpora come from the Go module cache, npm and
+# from --json=stream runs). Each row also times a release build of cortex,
+# its C code (the tree-sitter runtime and grammars) compiled with
+# CGO_CFLAGS="$RELEASE_CFLAGS" (default -O3 -g -DNDEBUG, what CMake's Release
+# gives tree-sitter, where `go build` uses -O2 -g); RELEASE=0 leaves it
+# out. The release build's matches are compared with ast-grep's too. Corpora come from the Go module cache, npm and
 # Debian's packages into $CACHE (default ~/.cache/cortex-bench); a row
 # whose corpus cannot be fetched is skipped with a message.
 #
 #   bash scripts/bench-structural-parse.sh            # every row
 #   RUNS=3 ONLY=go bash scripts/bench-structural-parse.sh
 #   CORTEX=/path/to/older/cortex bash scripts/bench-structural-parse.sh
+#   RELEASE=0 bash scripts/bench-structural-parse.sh   # without the release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +41,12 @@ if [ -n "${CORTEX:-}" ]; then
   cp "$CORTEX" "$tmp/cortex" # a cortex built elsewhere, such as an older commit
 else
   go build -o "$tmp/cortex" ./cmd/cortex
+fi
+RELEASE=${RELEASE:-1}
+RELEASE_CFLAGS=${RELEASE_CFLAGS:--O3 -g -DNDEBUG}
+if [ "$RELEASE" != 0 ]; then
+  # The first build with these flags compiles the grammars again: minutes.
+  CGO_CFLAGS="$RELEASE_CFLAGS" go build -o "$tmp/cortex-release" ./cmd/cortex
 fi
 
 modDir() { go mod download -json "$1" 2>/dev/null | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; }
@@ -89,19 +100,24 @@ for f in sys.argv[1:]:
 }
 sgbin=$(readlink -f "$(command -v ast-grep)")
 
-# alternate N DIR SG-COMMAND... -- CX-COMMAND...: runs the two commands
-# in turn N times, ast-grep's as it is and cortex's in DIR, and prints the
-# medians of their wall times (seconds, to the millisecond: /usr/bin/time
-# counts hundredths, too coarse for the rows that take 20 ms) and of their
-# peak memory (MB, from /usr/bin/time: a process forked from Python would
-# count Python's own pages as its peak).
+# alternate N DIR SG-COMMAND... -- CX-COMMAND... [-- CX-COMMAND...]: runs
+# the commands in turn N times, ast-grep's as it is and each cortex one in
+# DIR, and prints the medians of their wall times (seconds, to the
+# millisecond: /usr/bin/time counts hundredths, too coarse for the rows
+# that take 20 ms), then of their peak memory (MB, from /usr/bin/time: a
+# process forked from Python would count Python's own pages as its peak).
 alternate() {
   python3 - "$tmp/rss" "$@" <<'PY'
 import statistics, subprocess, sys, time
 rss, n, cwd, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
-cut = rest.index("--")
-cmds = [(rest[:cut], None), (rest[cut + 1:], cwd)]
-wall, mem = [[], []], [[], []]
+cmds, cur = [], []
+for a in rest + ["--"]:
+    if a == "--":
+        cmds.append((cur, cwd if cmds else None))
+        cur = []
+    else:
+        cur.append(a)
+wall, mem = [[] for _ in cmds], [[] for _ in cmds]
 for _ in range(n):
     for k, (cmd, d) in enumerate(cmds):
         start = time.perf_counter()
@@ -136,8 +152,14 @@ for p, s, e in sorted(out):
 PY
 }
 
-printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s\n' \
+cortexes=("$tmp/cortex")
+[ "$RELEASE" != 0 ] && cortexes+=("$tmp/cortex-release")
+# ratio A B: A / B to two places.
+ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s' \
   corpus lang pattern files matches same sg_s cx_s ratio sg_MB cx_MB ratio
+[ "$RELEASE" != 0 ] && printf ' %8s %6s %7s %6s' rel_s ratio rel_MB ratio
+printf '\n'
 row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   local name=$1 lang=$2 dir=$3 pat=$4 sglang=${5:-$2}
   if [ -n "$ONLY" ] && [ "$ONLY" != "$lang" ]; then return; fi
@@ -147,27 +169,33 @@ row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   fi
   # Warm the page cache for the corpus (not the binaries, see evict), and
   # check the match sets from one run each.
-  evict "$tmp/cortex" "$sgbin"
+  evict "${cortexes[@]}" "$sgbin"
   find "$dir" -type f -exec cat {} + >/dev/null 2>&1 || true
   ast-grep run -p "$pat" -l "$sglang" --json=stream "$dir" >"$tmp/sg.json" 2>/dev/null || true
-  (cd "$dir" && "$tmp/cortex" sg -p "$pat" -l "$lang" --json=stream --max-matches 10000000 . >"$tmp/cx.json" 2>"$tmp/cx.err") || true
   spans "$tmp/sg.json" "$dir" sg >"$tmp/sg.spans"
-  spans "$tmp/cx.json" "$dir" cx >"$tmp/cx.spans"
-  local n same files
+  local n same=yes files cx cmds=()
+  for cx in "${cortexes[@]}"; do
+    (cd "$dir" && "$cx" sg -p "$pat" -l "$lang" --json=stream --max-matches 10000000 . >"$tmp/cx.json" 2>"$tmp/cx.err") || true
+    spans "$tmp/cx.json" "$dir" cx >"$tmp/cx.spans"
+    if ! cmp -s "$tmp/sg.spans" "$tmp/cx.spans"; then
+      same=no
+      echo "  match sets differ ($(basename "$cx")): ast-grep $(wc -l <"$tmp/sg.spans"), cortex $(wc -l <"$tmp/cx.spans"):" >&2
+      diff "$tmp/sg.spans" "$tmp/cx.spans" | head -n 6 >&2 || true
+    fi
+    cmds+=(-- "$cx" sg -p "$pat" -l "$lang" --json --max-matches 10000000 .)
+  done
   n=$(wc -l <"$tmp/sg.spans")
-  same=no
-  cmp -s "$tmp/sg.spans" "$tmp/cx.spans" && same=yes
   files=$(cut -d' ' -f1 "$tmp/sg.spans" | sort -u | wc -l)
-  local sgs cxs sgm cxm
-  read -r sgs cxs sgm cxm < <(alternate "$RUNS" "$dir" \
-    ast-grep run -p "$pat" -l "$sglang" --json "$dir" -- \
-    "$tmp/cortex" sg -p "$pat" -l "$lang" --json --max-matches 10000000 .)
-  printf '%-28s %-5s %-16s %7d %7d %-5s %8.3f %8.3f %6.2f %7.0f %7.0f %6.2f\n' "$name" "$lang" "$pat" "$files" "$n" "$same" \
-    "$sgs" "$cxs" "$(echo "$cxs / $sgs" | bc -l)" "$sgm" "$cxm" "$(echo "$cxm / $sgm" | bc -l)"
-  if [ "$same" = no ]; then
-    echo "  match sets differ: ast-grep $(wc -l <"$tmp/sg.spans"), cortex $(wc -l <"$tmp/cx.spans"):" >&2
-    diff "$tmp/sg.spans" "$tmp/cx.spans" | head -n 6 >&2 || true
+  local -a t
+  read -r -a t < <(alternate "$RUNS" "$dir" ast-grep run -p "$pat" -l "$sglang" --json "$dir" "${cmds[@]}")
+  # t: the wall times of ast-grep and each cortex, then their peaks.
+  local k=${#cortexes[@]}
+  printf '%-28s %-5s %-16s %7d %7d %-5s %8.3f %8.3f %6s %7.0f %7.0f %6s' "$name" "$lang" "$pat" "$files" "$n" "$same" \
+    "${t[0]}" "${t[1]}" "$(ratio "${t[1]}" "${t[0]}")" "${t[k+1]}" "${t[k+2]}" "$(ratio "${t[k+2]}" "${t[k+1]}")"
+  if [ "$k" -gt 1 ]; then
+    printf ' %8.3f %6s %7.0f %6s' "${t[2]}" "$(ratio "${t[2]}" "${t[0]}")" "${t[k+3]}" "$(ratio "${t[k+3]}" "${t[k+1]}")"
   fi
+  printf '\n'
 }
 
 prom=$(modDir github.com/prometheus/prometheus@v0.308.0)
