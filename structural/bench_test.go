@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -120,5 +121,37 @@ func BenchmarkLongLine(b *testing.B) {
 				b.ReportMetric(float64(lines), "lines-bytes/op")
 			})
 		}
+	}
+}
+
+// BenchmarkNestedRecords searches a JSON file of objects nested n deep
+// for {$$$A} and makes every match's record: each match spans all the
+// objects inside it, and its record costs what its excerpts show, so time
+// grows linearly with the depth (it grew with its square while a multi
+// capture's array was written whole before being cut).
+func BenchmarkNestedRecords(b *testing.B) {
+	for _, depth := range []int{1500, 3000} {
+		b.Run(fmt.Sprint(depth), func(b *testing.B) {
+			var src strings.Builder
+			for i := range depth {
+				fmt.Fprintf(&src, `{"k%d": [1, 2, 3], "n": `, i)
+			}
+			src.WriteString("0" + strings.Repeat("}", depth))
+			dir := b.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "deep.json"), []byte(src.String()), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			req := Request{Root: dir, Pattern: "{$$$A}", Language: JSON, Limits: Limits{MaxMatches: 1 << 20}}
+			for b.Loop() {
+				res, err := NewBuiltin(BuiltinOptions{CacheBytes: -1}).Search(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var attrs [][2]string
+				for i := range res.Matches {
+					_, attrs = res.Matches[i].RecordParts(BuiltinName, req.Pattern, attrs[:0])
+				}
+			}
+		})
 	}
 }
