@@ -408,9 +408,11 @@ func (b *Builtin) parseInto(key cacheKey, e *cacheEntry, marks []bool, p *Patter
 }
 
 // searchTree returns the pattern's matches in one parsed file. Their
-// texts share one copy of the file's source (the tree's source may be a
-// worker's read buffer, used again for the next file): nested matches
-// would otherwise copy the same code once for each level.
+// texts are slices of the tree's source, which load reads into a slice of
+// its own for each file (the worker's buffer only serves to compare with
+// a cached source) and nothing writes once read: nested matches would
+// otherwise copy the same code once for each level, and a copy of the
+// whole source costs a file's bytes again.
 func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match {
 	m.p, m.t = p, t
 	var li *lineIndex
@@ -419,7 +421,7 @@ func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match 
 	m.find(func(node nodeID, env []binding) bool {
 		if li == nil {
 			li = newLineIndex(t.src)
-			li.text = string(t.src)
+			li.text = unsafe.String(unsafe.SliceData(t.src), len(t.src))
 		}
 		out = append(out, buildMatch(rel, p.lang, t, li, &sl, node, env))
 		return len(out) < limit

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -295,6 +296,56 @@ func TestMatchSlicesStandAlone(t *testing.T) {
 		if a := m.Captures[0]; a.Name == "A" && a.Nodes == nil {
 			t.Errorf("%q: capture A has nil nodes", m.Text)
 		}
+	}
+}
+
+// TestMatchTextsOutliveReads: a match's texts are slices of its file's
+// source, so they must stay what the file held when it was searched while
+// the worker reads other files and the cache takes new contents: one
+// worker, a cached tree used again, a file rewritten at the same size
+// (read into the worker's buffer to compare, then parsed anew).
+func TestMatchTextsOutliveReads(t *testing.T) {
+	if !cgoEnabled {
+		t.Skip("needs cgo")
+	}
+	root := projectWith(t, map[string]string{
+		"a.go": "package a\nfunc f() { alpha(1) }\n",
+		"b.go": "package b\nfunc g() { gamma(2) }\n",
+	})
+	b := NewBuiltin(BuiltinOptions{Workers: 1})
+	req := Request{Root: root, Pattern: "$F($$$A)", Language: Go}
+	texts := func(res *Result) []string {
+		var out []string
+		for _, m := range res.Matches {
+			caps := make([]string, len(m.Captures))
+			for k, c := range m.Captures {
+				caps[k] = c.Name + "=" + c.Text
+			}
+			out = append(out, m.Path+" "+m.Text+" "+strings.Join(caps, ",")+" "+m.Lines)
+		}
+		return out
+	}
+	first, err := b.Search(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFirst := slices.Clone(texts(first))
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc f() { delta(3) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second, err := b.Search(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSecond := []string{"a.go delta(3) A=3,F=delta func f() { delta(3) }", "b.go gamma(2) A=2,F=gamma func g() { gamma(2) }"}
+	if diff := cmp.Diff(wantSecond, texts(second)); diff != "" {
+		t.Errorf("second search (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantFirst, texts(first)); diff != "" {
+		t.Errorf("the first search's matches changed (-want +got):\n%s", diff)
+	}
+	if !slices.Equal(wantFirst, []string{"a.go alpha(1) A=1,F=alpha func f() { alpha(1) }", "b.go gamma(2) A=2,F=gamma func g() { gamma(2) }"}) {
+		t.Errorf("first search: %q", wantFirst)
 	}
 }
 
