@@ -3,6 +3,7 @@ package ignore
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -148,6 +149,17 @@ func FuzzMatch(f *testing.F) {
 			}
 			if !d1 && i1 {
 				t.Fatal("ignored without a deciding rule")
+			}
+			// The literal-prefix shortcut decides as the tokens do.
+			for _, r := range l.rules {
+				rel := p
+				if r.basename {
+					rel = rel[strings.LastIndexByte(rel, '/')+1:]
+				}
+				want := !r.never && (!r.dirOnly || isDir) && match(r.toks, rel)
+				if got := r.matches(p, isDir); got != want {
+					t.Fatalf("rule %q on %q (dir %v): %v, the tokens say %v", r.text, p, isDir, got, want)
+				}
 			}
 		}
 		// A rule that is the path itself, escaped, always matches it.

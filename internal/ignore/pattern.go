@@ -44,6 +44,17 @@ type rule struct {
 	// [ class, a trailing backslash).
 	never bool
 	toks  []tok
+	// lit is the bytes of the tokens' leading run of literals, which a
+	// path must start with, and tail the tokens after it: most patterns
+	// are anchored names or start with one, and fail on a path's first
+	// bytes without running the tokens.
+	lit  string
+	tail []tok
+	// star is set when tail is one * and literals (as *.log or the end of
+	// .#*), suffix the bytes of those literals: a name matches when it
+	// ends with them and holds no / before.
+	star   bool
+	suffix string
 	// text is the pattern as written (after trimming), for diagnostics.
 	text string
 	line int
@@ -87,10 +98,41 @@ func Parse(data []byte) *List {
 		}
 		if r, ok := parseRule(string(line)); ok {
 			r.line = n + 1
+			r.shortcuts()
 			l.rules = append(l.rules, r)
 		}
 	}
 	return l
+}
+
+// shortcuts sets lit, tail, star and suffix from the tokens.
+func (r *rule) shortcuts() {
+	k := leadingLiterals(r.toks)
+	r.lit, r.tail = literals(r.toks[:k]), r.toks[k:]
+	if len(r.tail) > 0 && r.tail[0].kind == tStar {
+		rest := r.tail[1:]
+		if leadingLiterals(rest) == len(rest) {
+			r.star, r.suffix = true, literals(rest)
+		}
+	}
+}
+
+// leadingLiterals returns how many of toks, from the first, are literals.
+func leadingLiterals(toks []tok) int {
+	k := 0
+	for k < len(toks) && toks[k].kind == tLit {
+		k++
+	}
+	return k
+}
+
+// literals returns the bytes of toks, all literals.
+func literals(toks []tok) string {
+	b := make([]byte, len(toks))
+	for i, t := range toks {
+		b[i] = t.b
+	}
+	return string(b)
 }
 
 // trimTrailingSpaces drops the spaces that end s, unless a backslash
@@ -342,8 +384,18 @@ func posixClass(name string) (func(byte) bool, bool) {
 
 // match runs the tokens over name as a set of states, one step a byte.
 func match(toks []tok, name string) bool {
-	cur := make([]bool, len(toks)+1)
-	next := make([]bool, len(toks)+1)
+	if len(toks) == 0 {
+		return name == ""
+	}
+	// The states of a pattern of up to 31 tokens live on the stack: a walk
+	// asks every rule about every path.
+	var small [64]bool
+	var cur, next []bool
+	if n := len(toks) + 1; n <= len(small)/2 {
+		cur, next = small[:n], small[n:2*n]
+	} else {
+		cur, next = make([]bool, n), make([]bool, n)
+	}
 	// Every empty move goes forward, so one pass in order follows chains.
 	closure := func(s []bool) {
 		for i, t := range toks {
@@ -403,7 +455,17 @@ func (r *rule) matches(rel string, isDir bool) bool {
 	if r.basename {
 		rel = rel[strings.LastIndexByte(rel, '/')+1:]
 	}
-	return match(r.toks, rel)
+	// Literal tokens take one byte each, and nothing reaches the tokens
+	// after them but through them.
+	if !strings.HasPrefix(rel, r.lit) {
+		return false
+	}
+	rest := rel[len(r.lit):]
+	if r.star {
+		cut := len(rest) - len(r.suffix)
+		return cut >= 0 && rest[cut:] == r.suffix && strings.IndexByte(rest[:cut], '/') < 0
+	}
+	return match(r.tail, rest)
 }
 
 // Match returns whether the list decides rel (a slash path relative to
