@@ -150,7 +150,8 @@ func FuzzMatch(f *testing.F) {
 			if !d1 && i1 {
 				t.Fatal("ignored without a deciding rule")
 			}
-			// The literal-prefix shortcut decides as the tokens do.
+			// The shortcuts (a literal prefix, a * and a suffix) decide as
+			// the tokens do.
 			for _, r := range l.rules {
 				rel := p
 				if r.basename {
