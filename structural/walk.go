@@ -1,10 +1,11 @@
 package structural
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,14 +58,12 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 			if ig.Ignored(base, true) {
 				continue
 			}
-			err := walkFiles(fsys, base, ig, func(f string) { // never fails for a missing base
+			walkFiles(fsys, base, ig, func(f string) bool {
 				if matchGlob(g, f) {
 					add(f)
 				}
+				return true
 			})
-			if err != nil {
-				return fileSet{}, err
-			}
 			continue
 		}
 		rel, err := root.Rel(p)
@@ -81,9 +80,7 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 			}
 			continue
 		}
-		if err := walkFiles(fsys, rel, ig, add); err != nil {
-			return fileSet{}, err
-		}
+		walkFiles(fsys, rel, ig, func(f string) bool { add(f); return true })
 	}
 	sort.Strings(out)
 	fsOut := fileSet{files: out}
@@ -93,35 +90,68 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 	return fsOut, nil
 }
 
-// walkFiles calls fn for every regular file under dir, in lexical order,
-// skipping the directories in skipDirs and what ig ignores below dir (dir
-// itself is not judged).
-func walkFiles(fsys fs.FS, dir string, ig *ignore.Tree, fn func(string)) error {
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
+// walkFiles calls fn for every regular file under dir (or for dir itself
+// when it is one), skipping the directories in skipDirs and what ig
+// ignores below dir (dir itself is not judged), until fn returns false. It
+// calls fn in the order of the sorted paths: a directory's entries are
+// taken by name, a directory's name read as if it ended in "/" (so "a.go"
+// comes before the files in "a/", as "a.go" < "a/b.go"), which lets a
+// caller use each file as soon as it is found. A missing dir holds
+// nothing, and an unreadable entry is skipped.
+func walkFiles(fsys fs.FS, dir string, ig *ignore.Tree, fn func(string) bool) {
+	fi, err := fs.Stat(fsys, dir)
+	switch {
+	case err != nil:
+	case fi.IsDir():
+		walkDir(fsys, dir, ig, fn)
+	case fi.Mode().IsRegular():
+		fn(dir)
+	}
+}
+
+// walkDir is walkFiles below a directory; false when fn stopped the walk.
+func walkDir(fsys fs.FS, dir string, ig *ignore.Tree, fn func(string) bool) bool {
+	entries, _ := fs.ReadDir(fsys, dir) // what could be read of an unreadable directory
+	slices.SortFunc(entries, compareEntries)
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
+			if !skipDirs[e.Name()] && !ig.Match(p, true) && !walkDir(fsys, p, ig, fn) {
+				return false
 			}
-			return nil // unreadable entries are skipped, not fatal
-		}
-		if p == dir {
-			if d.Type().IsRegular() {
-				fn(p)
+		case e.Type().IsRegular() && !ig.Match(p, false):
+			if !fn(p) {
+				return false
 			}
-			return nil
 		}
-		if d.IsDir() {
-			if skipDirs[d.Name()] || ig.Match(p, true) {
-				return fs.SkipDir
-			}
-			return nil
+	}
+	return true
+}
+
+// compareEntries orders a directory's entries as the paths below them
+// sort: by name, a directory's name followed by "/".
+func compareEntries(a, b fs.DirEntry) int {
+	an, bn := a.Name(), b.Name()
+	ad, bd := a.IsDir(), b.IsDir()
+	for i := 0; ; i++ {
+		x, y := keyByte(an, ad, i), keyByte(bn, bd, i)
+		if x != y || x < 0 {
+			return cmp.Compare(x, y)
 		}
-		if d.Type().IsRegular() && !ig.Match(p, false) {
-			fn(p)
-		}
-		return nil
-	})
-	return err
+	}
+}
+
+// keyByte is byte i of name, followed by "/" for a directory; -1 past
+// the end.
+func keyByte(name string, dir bool, i int) int {
+	switch {
+	case i < len(name):
+		return int(name[i])
+	case dir && i == len(name):
+		return '/'
+	}
+	return -1
 }
 
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[") }

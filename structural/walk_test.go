@@ -2,11 +2,14 @@ package structural
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/ignore"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -102,5 +105,36 @@ func TestSearchHonoursGitignore(t *testing.T) {
 	want := map[string]bool{"a.go": true, "sub/deeper/more.go": true, "sub/keep.gen.go": true, "sub/top.go": true}
 	if diff := cmp.Diff(want, files); diff != "" {
 		t.Errorf("files with records (-want +got):\n%s", diff)
+	}
+}
+
+// TestWalkFilesSorted: the walk hands out files in the order of their
+// sorted paths, which a search relies on to start on the first file
+// before the walk is over: names that sort between a directory's name and
+// the files below it ("a.go" and "a-b" before "a/x"), a directory whose
+// name is another's prefix, and bytes below '/'.
+func TestWalkFilesSorted(t *testing.T) {
+	files := map[string]string{}
+	for _, p := range []string{"a", "a.go", "a-b/x", "a/x", "a/b/c", "a/b.c", "ab/x", "a!/y", "A/z", "z", "a b/q", "a/b-/d", "a/b/c-/e", "a/bb"} {
+		files[p] = ""
+	}
+	delete(files, "a") // a directory here
+	dir := testtool.WriteTree(t, files)
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	var got []string
+	walkFiles(root.FS(), ".", ignore.NewTree(root.FS()), func(p string) bool { got = append(got, p); return true })
+	want := slices.Sorted(maps.Keys(files))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("walk order (-sorted +walked):\n%s", diff)
+	}
+	// Stopping: fn's false ends the walk at once.
+	got = got[:0]
+	walkFiles(root.FS(), ".", ignore.NewTree(root.FS()), func(p string) bool { got = append(got, p); return len(got) < 3 })
+	if diff := cmp.Diff(want[:3], got); diff != "" {
+		t.Errorf("stopped walk (-want +got):\n%s", diff)
 	}
 }
