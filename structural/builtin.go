@@ -88,19 +88,41 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 	} else {
 		want = func(f string) bool { _, ok := LanguageOf(f); return ok }
 	}
-	files, res, err := startResult(BuiltinName, root, req, lim, want)
-	if err != nil {
-		return nil, err
-	}
-	if req.Language == "" {
-		if err := compileEach(req.Pattern, files.files, patterns, res); err != nil {
+	var feed *fileFeed
+	var res *Result
+	dir, streamed := streamDir(root, req)
+	if streamed {
+		walkCtx, stopWalk := context.WithCancel(ctx)
+		feed = walkFeed(walkCtx, root.FS(), dir, want, lim.MaxFiles)
+		// The walk reads through root, so it ends before root closes;
+		// a search that fails stops it first.
+		defer feed.all()
+		defer stopWalk()
+		res = &Result{Engine: BuiltinName, Matches: []Match{}}
+	} else {
+		files, r, err := startResult(BuiltinName, root, req, lim, want)
+		if err != nil {
 			return nil, err
 		}
+		if req.Language == "" {
+			if err := compileEach(req.Pattern, files.files, patterns, r); err != nil {
+				return nil, err
+			}
+		}
+		feed, res = listFeed(files.files), r
 	}
 
-	found, stoppedEarly, err := b.run(ctx, root, files.files, req, lim, patterns, res)
+	found, stoppedEarly, err := b.run(ctx, root, feed, req, lim, patterns, res)
 	if err != nil {
 		return nil, err
+	}
+	if streamed {
+		files, truncated := feed.all()
+		res.Files = len(files)
+		if truncated {
+			res.Truncated = true
+			res.Notes = append([]string{maxFilesNote(lim.MaxFiles)}, res.Notes...)
+		}
 	}
 	if found > lim.MaxMatches {
 		res.Truncated = true
@@ -119,13 +141,15 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 // matches held at once are those of a few megabytes of source. It
 // returns how many matches the searched files held and whether the limit
 // stopped the search before the last file.
-func (b *Builtin) run(ctx context.Context, root *contain.Root, files []string, req Request, lim Limits,
+func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, req Request, lim Limits,
 	patterns map[Language]*Pattern, res *Result) (found int, stoppedEarly bool, err error) {
 	workers := b.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, max(len(files), 1))
+	if n, known := feed.count(); known {
+		workers = min(workers, max(n, 1))
+	}
 	// Workers claim files up to 256 each, or until the files whose
 	// matches wait to be handed over hold 1 MiB of source each; a large
 	// file at the head then no longer idles the others: with 16 files a
@@ -175,12 +199,12 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, files []string, r
 					return
 				}
 				i := int(next.Add(1) - 1)
-				if i >= len(files) {
+				rel, ok := feed.at(i)
+				if !ok {
 					window.release(0)
 					return
 				}
 				d := done{i: i}
-				rel := files[i]
 				lang, _ := LanguageOf(rel)
 				if req.Language != "" {
 					lang = req.Language
@@ -252,6 +276,7 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, files []string, r
 	if n := skipped.Load(); n > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
 	}
+	files, _ := feed.all()
 	return found, total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files), nil
 }
 

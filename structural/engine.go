@@ -126,9 +126,14 @@ func startResult(engine string, root *contain.Root, req Request, lim Limits, wan
 	res := &Result{Engine: engine, Files: len(files.files), Matches: []Match{}}
 	if files.truncated {
 		res.Truncated = true
-		res.Notes = append(res.Notes, fmt.Sprintf("searched only the first %d files (limit max_files)", lim.MaxFiles))
+		res.Notes = append(res.Notes, maxFilesNote(lim.MaxFiles))
 	}
 	return files, res, nil
+}
+
+// maxFilesNote is a result's note when the file limit max left files out.
+func maxFilesNote(max int) string {
+	return fmt.Sprintf("searched only the first %d files (limit max_files)", max)
 }
 
 // finishResult orders the matches and applies the match limit.

@@ -2,6 +2,7 @@ package structural
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -136,5 +137,47 @@ func TestWalkFilesSorted(t *testing.T) {
 	walkFiles(root.FS(), ".", ignore.NewTree(root.FS()), func(p string) bool { got = append(got, p); return len(got) < 3 })
 	if diff := cmp.Diff(want[:3], got); diff != "" {
 		t.Errorf("stopped walk (-want +got):\n%s", diff)
+	}
+}
+
+// TestStreamedSearchSameAsListed: a search of one directory, whose walk
+// feeds the workers as it goes, answers as the same search over a list of
+// files resolved first (two paths naming the root make collectFiles list
+// them): matches, file count, truncation and notes, under file and match
+// limits that cut the walk anywhere.
+func TestStreamedSearchSameAsListed(t *testing.T) {
+	if !cgoEnabled {
+		t.Skip("needs cgo")
+	}
+	files := map[string]string{}
+	for i, p := range []string{"a.go", "a-b/x.go", "a/x.go", "a/b/c.go", "a/b.go", "ab/x.go", "z.go", "a/b-/d.go", "a/bb.go"} {
+		files[p] = fmt.Sprintf("package p\nfunc f() { call(%d); call(%d) }\n", i, i+100)
+	}
+	files[".gitignore"] = "a/b/\n"
+	root := testtool.WriteTree(t, files)
+	for _, workers := range []int{1, 2, 3} {
+		for _, lim := range []Limits{{}, {MaxFiles: 1}, {MaxFiles: 4}, {MaxMatches: 1}, {MaxMatches: 5}, {MaxFiles: 3, MaxMatches: 4}} {
+			b := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
+			req := Request{Root: root, Pattern: "call($X)", Language: Go, Limits: lim}
+			streamed, err := b.Search(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Paths = []string{".", "."}
+			listed, err := b.Search(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if workers > 1 && lim.MaxMatches > 0 {
+				// How many files the workers took before the limit stopped
+				// them is a matter of timing, either way: so are Parsed and
+				// which of the two limit notes is given.
+				listed.Parsed, listed.Notes = 0, nil
+				streamed.Parsed, streamed.Notes = 0, nil
+			}
+			if diff := cmp.Diff(listed, streamed); diff != "" {
+				t.Errorf("workers %d, limits %+v (-listed +streamed):\n%s", workers, lim, diff)
+			}
+		}
 	}
 }
