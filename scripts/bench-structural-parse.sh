@@ -13,11 +13,13 @@
 # whether the two found the same matches (paths and byte ranges, compared
 # from --json=stream runs). Each row also times a release build of cortex,
 # its C code (the tree-sitter runtime and grammars) compiled with
-# CGO_CFLAGS="$RELEASE_CFLAGS" (default -O3 -g -DNDEBUG, what CMake's Release
-# gives tree-sitter, where `go build` uses -O2 -g); RELEASE=0 leaves it
-# out. The release build's matches are compared with ast-grep's too. Corpora come from the Go module cache, npm and
-# Debian's packages into $CACHE (default ~/.cache/cortex-bench); a row
-# whose corpus cannot be fetched is skipped with a message.
+# CGO_CFLAGS="$RELEASE_CFLAGS" (default -O3 -g -DNDEBUG, what CMake's
+# Release gives tree-sitter, where `go build` uses -O2 -g), whose matches
+# are compared with ast-grep's too; RELEASE=0 leaves it out, and so does
+# CORTEX unless RELEASE=1 asks for it (it builds the tree at hand). Corpora
+# come from the Go module cache, npm and Debian's packages into $CACHE
+# (default ~/.cache/cortex-bench); a row whose corpus cannot be fetched is
+# skipped with a message.
 #
 #   bash scripts/bench-structural-parse.sh            # every row
 #   RUNS=3 ONLY=go bash scripts/bench-structural-parse.sh
@@ -39,6 +41,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -n "${CORTEX:-}" ]; then
   cp "$CORTEX" "$tmp/cortex" # a cortex built elsewhere, such as an older commit
+  RELEASE=${RELEASE:-0}
 else
   go build -o "$tmp/cortex" ./cmd/cortex
 fi
