@@ -72,12 +72,14 @@
 // names resolve, not where the pattern matches, which the answer says too.
 //
 // A search that cannot skip a file (a pattern such as $F($$$A) holds no
-// literal) is as fast as its parse: each worker keeps its parsers and read
-// buffer, a file's tree is flattened in one cgo call, only nodes of the
-// pattern root's kind are tried, and with [Request.Each] the matches are
-// handed over in order as files finish, workers staying a few dozen files
-// ahead, so memory holds the matches of a few dozen files rather than all
-// of them (the cortex CLI prints its JSON that way).
+// literal) is as fast as its parse: in one language over one directory,
+// workers parse files as the walk finds them; each worker keeps its
+// parsers and read buffer, a file's tree is flattened in one cgo call,
+// only nodes of the pattern root's kind are tried, and with
+// [Request.Each] the matches are handed over in order as files finish,
+// workers staying a few dozen files ahead, so memory holds the matches of
+// a few dozen files rather than all of them (the cortex CLI prints its
+// JSON that way).
 //
 // Every search walks the files as git sees them: what the tree's
 // .gitignore files and .git/info/exclude ignore is left out, except a
