@@ -414,6 +414,10 @@ func (b *Builtin) parseInto(key cacheKey, e *cacheEntry, marks []bool, p *Patter
 		if err != nil {
 			return nil, false, err
 		}
+		// Without a cache, a worker is done with a file's tree before it
+		// parses the next: the matches hold slices of the source and
+		// copies of positions, nothing of the tree.
+		ps.reuse = !b.cache.keeps()
 		parsers[p.lang] = ps
 	}
 	segs := e.segs
@@ -617,6 +621,9 @@ type cacheSlot struct {
 func newTreeCache(limit int64) *treeCache {
 	return &treeCache{limit: limit, m: map[string]cacheSlot{}}
 }
+
+// keeps reports whether the cache keeps anything: false when it is off.
+func (c *treeCache) keeps() bool { return c.limit >= 0 }
 
 func (c *treeCache) get(k cacheKey) (*cacheEntry, bool) {
 	if c.limit < 0 {

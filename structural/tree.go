@@ -98,6 +98,11 @@ type parser struct {
 	ps    *syntax.Parser
 	g     *grammar
 	spans []syntax.Span
+	// reuse says that each tree is done with before the next parse, so
+	// every parse fills the same one, scratch, and its node array is
+	// allocated for the largest file rather than once per file.
+	reuse   bool
+	scratch syntax.Tree
 }
 
 func newParser(g *grammar) (*parser, error) {
@@ -112,13 +117,20 @@ func newParser(g *grammar) (*parser, error) {
 func (p *parser) Close() { p.ps.Close() }
 
 // parse returns the syntax tree of src, or, when segs is not nil, of the
-// segments marked in marks alone. The tree shares src.
+// segments marked in marks alone. The tree shares src; with reuse, it is
+// good until the next parse.
 func (p *parser) parse(src []byte, segs []segment, marks []bool) (*tree, bool) {
 	p.spans = p.spans[:0]
 	for k, s := range segs {
 		if marks[k] {
 			p.spans = append(p.spans, syntax.Span{Start: int(s.start), End: int(s.end)})
 		}
+	}
+	if p.reuse {
+		if err := p.ps.ParseSpansInto(&p.scratch, src, p.spans); err != nil {
+			return nil, false
+		}
+		return newTree(p.g, &p.scratch), true
 	}
 	t, err := p.ps.ParseSpans(src, p.spans)
 	if err != nil {

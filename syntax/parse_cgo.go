@@ -327,6 +327,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -492,23 +493,61 @@ func (p *Parser) Parse(src []byte) (*Tree, error) { return p.ParseSpans(src, nil
 // order, within src, and must not overlap; adjacent spans are joined. The
 // tree shares src.
 func (p *Parser) ParseSpans(src []byte, spans []Span) (*Tree, error) {
+	if err := p.flatten(src, spans, &p.buf); err != nil {
+		return nil, err
+	}
+	t := &Tree{g: p.g, src: src, nodes: slices.Clone(p.buf)}
+	t.broken = brokenNodes(t.nodes)
+	return t, nil
+}
+
+// ParseSpansInto parses as [Parser.ParseSpans] does, into t, whose node
+// memory it reuses: a caller that parses many sources one after another
+// and is done with each tree before the next allocates for the largest
+// rather than for every one. t is a new(Tree) or one an earlier call
+// filled; what it held before is gone, so nothing else may be using it.
+// On an error t is left with no nodes.
+func (p *Parser) ParseSpansInto(t *Tree, src []byte, spans []Span) error {
+	nodes := t.nodes
+	*t = Tree{}
+	if err := p.flatten(src, spans, &nodes); err != nil {
+		t.nodes = nodes[:0] // kept for the next call
+		return err
+	}
+	*t = Tree{g: p.g, src: src, nodes: nodes, broken: brokenNodes(nodes)}
+	return nil
+}
+
+// brokenNodes reports whether an ERROR or a MISSING node is among nodes.
+func brokenNodes(nodes []node) bool {
+	for i := range nodes {
+		if nodes[i].flags&(flagError|flagMissing) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// flatten parses src (only its spans when there are any) and sets *out
+// to the tree's nodes, in *out's array when it is large enough and in a
+// larger one that *out then keeps otherwise.
+func (p *Parser) flatten(src []byte, spans []Span, out *[]node) error {
 	if p.p == nil {
-		return nil, fmt.Errorf("%w: parser used after Close", ErrParse)
+		return fmt.Errorf("%w: parser used after Close", ErrParse)
 	}
 	if len(src) >= 1<<31 {
-		return nil, fmt.Errorf("%w: %d bytes is more than tree-sitter reads", ErrParse, len(src))
+		return fmt.Errorf("%w: %d bytes is more than tree-sitter reads", ErrParse, len(src))
 	}
 	if err := p.setRanges(src, spans); err != nil {
-		return nil, err
+		return err
 	}
 	var ranges *C.TSRange
 	if len(p.ranges) > 0 {
 		ranges = &p.ranges[0]
 	}
 	named := p.g.named
-	guess := len(src)/3 + 64
-	if cap(p.buf) < guess {
-		p.buf = make([]node, guess)
+	if guess := len(src)/3 + 64; cap(*out) < guess {
+		*out = make([]node, guess)
 	}
 	srcPtr := (*C.char)(unsafe.Pointer(&emptySource[0]))
 	if len(src) > 0 {
@@ -519,27 +558,22 @@ func (p *Parser) ParseSpans(src []byte, spans []Span) (*Tree, error) {
 		arena = nil
 	}
 	for range 2 {
-		buf := p.buf[:cap(p.buf)]
+		buf := (*out)[:cap(*out)]
 		n := int64(C.flat_parse(p.p, arena, (*C.TSLanguage)(p.g.ptr), srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
 			(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
 		if n < 0 {
-			return nil, fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
+			*out = buf[:0]
+			return fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
 		}
 		if int(n) <= len(buf) {
-			t := &Tree{g: p.g, src: src, nodes: make([]node, n)}
-			copy(t.nodes, buf[:n])
-			for i := range t.nodes {
-				if t.nodes[i].flags&(flagError|flagMissing) != 0 {
-					t.broken = true
-					break
-				}
-			}
-			return t, nil
+			*out = buf[:n]
+			return nil
 		}
-		p.buf = make([]node, n+n/4)
+		*out = make([]node, n+n/4)
 	}
-	return nil, fmt.Errorf("%w: the tree changed size between two parses", ErrParse)
+	*out = (*out)[:0]
+	return fmt.Errorf("%w: the tree changed size between two parses", ErrParse)
 }
 
 var emptySource = []byte{0}

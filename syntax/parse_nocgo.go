@@ -39,6 +39,9 @@ func (*Parser) Parse([]byte) (*Tree, error) { return nil, ErrUnavailable }
 // ParseSpans returns an error matching [ErrUnavailable] in this build.
 func (*Parser) ParseSpans([]byte, []Span) (*Tree, error) { return nil, ErrUnavailable }
 
+// ParseSpansInto returns an error matching [ErrUnavailable] in this build.
+func (*Parser) ParseSpansInto(*Tree, []byte, []Span) error { return ErrUnavailable }
+
 // Parse returns an error matching [ErrUnavailable] (or
 // [ErrUnknownLanguage]) in this build.
 func Parse(l Language, _ []byte) (*Tree, error) {

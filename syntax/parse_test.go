@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -231,6 +232,54 @@ func TestParseSpans(t *testing.T) {
 	}
 	if diff := cmp.Diff(shapeIn(whole, nil), shapeIn(again, nil)); diff != "" {
 		t.Errorf("whole parse after a partial one (-want +got):\n%s", diff)
+	}
+}
+
+// TestParseSpansInto: one tree filled again and again, by sources that
+// grow past its node array and shrink again, with spans, syntax errors
+// and another language between, holds each time what ParseSpans gives
+// for the same source (line index included), and leaves a tree
+// ParseSpans returned before as it was; an error leaves it empty.
+func TestParseSpansInto(t *testing.T) {
+	small := []byte("package a\n\nfunc A() { f(1) }\n")
+	big := []byte("package b\n\n" + strings.Repeat("func B(x int) int {\n\treturn g(x, []int{1, 2})\n}\n", 400))
+	broken := []byte("package c\nfunc ( {{ = := ;\n")
+	p, err := NewParser(Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	kept, err := p.Parse(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keptShape := shapeIn(kept, nil)
+	var into Tree
+	for _, in := range []struct {
+		src   []byte
+		spans []Span
+	}{{small, nil}, {big, nil}, {small, nil}, {big, []Span{{0, 9}, {len(big) / 2, len(big)}}}, {broken, nil}, {small, nil}} {
+		if err := p.ParseSpansInto(&into, in.src, in.spans); err != nil {
+			t.Fatal(err)
+		}
+		want, err := p.ParseSpans(in.src, in.spans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, &into)
+		if diff := cmp.Diff(shapeIn(want, nil), shapeIn(&into, nil)); diff != "" {
+			t.Errorf("%d bytes (-ParseSpans +ParseSpansInto):\n%s", len(in.src), diff)
+		}
+		last := NodeID(into.Len() - 1)
+		if into.HasError() != want.HasError() || into.Range(last) != want.Range(last) || &into.Source()[0] != &in.src[0] {
+			t.Errorf("%d bytes: broken %v, last node at %+v; ParseSpans: %v, %+v", len(in.src), into.HasError(), into.Range(last), want.HasError(), want.Range(last))
+		}
+	}
+	if diff := cmp.Diff(keptShape, shapeIn(kept, nil)); diff != "" {
+		t.Errorf("a tree from ParseSpans changed (-before +after):\n%s", diff)
+	}
+	if err := p.ParseSpansInto(&into, small, []Span{{5, 4}}); !errors.Is(err, ErrParse) || into.Len() != 0 {
+		t.Errorf("bad spans: %v, %d nodes left", err, into.Len())
 	}
 }
 
