@@ -24,6 +24,14 @@
 // tree-sitter's allocations come from it and the parse tree is dropped
 // with it, not freed node by node; pages are used only as a parse needs
 // them, and a parse that fills the arena goes on in ordinary memory.
+// [Parser.ParseSpansInto] parses into a tree the caller hands back, reusing
+// its node memory, for callers done with each tree before the next.
+//
+// Once a grammar's parses have read a quarter of its parse table's dense
+// size in source, the table is copied into dense form (one row per state)
+// that later parses read: every lookup is then one read instead of a scan,
+// which matters most where tree-sitter recovers from syntax errors; the
+// trees are the same.
 //
 // # Trees
 //
@@ -34,7 +42,8 @@
 // field it fills in its parent ([Tree.Field]), its children
 // ([Tree.FirstChild], [Tree.NextSibling], [Tree.ChildByField]), its text
 // and its [Range] ([Tree.Range], through a [Lines] index of the source).
-// Trees are immutable and safe to share.
+// Trees are immutable and safe to share, but for one that ParseSpansInto
+// fills again.
 //
 // # Without cgo
 //

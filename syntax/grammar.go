@@ -12,6 +12,7 @@ import (
 type Grammar struct {
 	lang     Language
 	ptr      unsafe.Pointer // const TSLanguage*
+	dense    denseTable     // ptr's parse table made dense, once parses have read enough
 	kinds    []string       // kind name by kind id
 	named    []uint8        // 1 when the kind is named
 	byName   map[string][]uint16

@@ -7,7 +7,9 @@ package syntax
 #include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 // The few tree-sitter runtime entry points used here, declared by hand: the
 // runtime itself is compiled into github.com/tree-sitter/go-tree-sitter,
@@ -24,6 +26,7 @@ typedef struct { TSPoint start_point, end_point; uint32_t start_byte, end_byte; 
 TSParser *ts_parser_new(void);
 void ts_parser_delete(TSParser *self);
 bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
+const TSLanguage *ts_parser_language(const TSParser *self);
 bool ts_parser_set_included_ranges(TSParser *self, const TSRange *ranges, uint32_t count);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
 void ts_tree_delete(TSTree *self);
@@ -39,6 +42,7 @@ uint16_t ts_node_symbol(TSNode self);
 bool ts_node_is_missing(TSNode self);
 uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
+uint16_t ts_language_next_state(const TSLanguage *self, uint16_t state, uint16_t symbol);
 void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
                       void *(*new_realloc)(void *, size_t), void (*new_free)(void *));
 
@@ -225,7 +229,8 @@ static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *n
 // per node; child counts come from the walk itself. A field id above 255
 // is written as 0 (no grammar compiled in has that many fields). It
 // parses with p, or, given an arena a, with a parser of language lang
-// made in a for this parse alone.
+// made in a for this parse alone; p is set to lang first when it holds
+// another language (the grammar's own table before its dense one).
 static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, const char *src, uint32_t len,
                           const TSRange *ranges, uint32_t nranges,
                           ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
@@ -236,6 +241,8 @@ static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, cons
 		p = ts_parser_new();
 		if (!ts_parser_set_language(p, lang)) goto done;
 	}
+	// A kept parser moves to the grammar's dense table once there is one.
+	if (!a && ts_parser_language(p) != lang && !ts_parser_set_language(p, lang)) goto done;
 	// No ranges means the whole document; a kept parser holds what it was
 	// last given, so every parse sets them.
 	if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) goto done;
@@ -315,6 +322,121 @@ walked:
 	return (int64_t)n;
 }
 
+// A grammar's parse table, as the runtime reads it: the first
+// large_state_count states have a row of symbol_count entries in
+// parse_table; each later ("small") state has a list of (value, symbols)
+// groups in small_parse_table, which a lookup scans from the start, to
+// its end for a symbol the state has no action on. Error recovery asks
+// every state it tries about every token, so on code that keeps the
+// parser recovering (C headers full of macros, say) those scans are most
+// of a parse (docs/benchmarks.md). dense_language returns a copy of lang
+// whose states are all large, their rows filled from the lists, so every
+// lookup is one read and gives what the scan gave: the same trees, with
+// the table's memory (states times symbols times two bytes) as the price.
+// NULL when the language's layout is not one this file knows, or memory
+// runs out.
+//
+// cx_language follows struct TSLanguage in tree_sitter/parser.h of ABI 15;
+// ABI 14 ends at primary_state_ids.
+typedef struct {
+	uint32_t abi_version, symbol_count, alias_count, token_count, external_token_count,
+		state_count, large_state_count, production_id_count, field_count;
+	uint16_t max_alias_sequence_length;
+	const uint16_t *parse_table;
+	const uint16_t *small_parse_table;
+	const uint32_t *small_parse_table_map;
+	const void *parse_actions, *symbol_names, *field_names, *field_map_slices, *field_map_entries,
+		*symbol_metadata, *public_symbol_map, *alias_map, *alias_sequences, *lex_modes;
+	void (*lex_fn)(void), (*keyword_lex_fn)(void);
+	uint16_t keyword_capture_token;
+	struct {
+		const void *states, *symbol_map;
+		void (*create)(void), (*destroy)(void), (*scan)(void), (*serialize)(void), (*deserialize)(void);
+	} external_scanner;
+	const uint16_t *primary_state_ids;
+	const char *name;
+	const uint16_t *reserved_words;
+	uint16_t max_reserved_word_set_size;
+	uint32_t supertype_count;
+	const void *supertype_symbols, *supertype_map_slices, *supertype_map_entries;
+	struct { uint8_t major, minor, patch; } metadata;
+} cx_language;
+
+// give_back drops the whole pages inside [p, p+n) from the process's
+// memory.
+static void give_back(const void *p, size_t n) {
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + n) & ~(page - 1);
+	if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+// dense_bytes returns the size of lang's dense table, or 0 when
+// dense_language would return NULL or lang itself.
+static size_t dense_bytes(const TSLanguage *lang) {
+	const cx_language *l = (const cx_language *)lang;
+	size_t states = l->state_count, syms = l->symbol_count;
+	if (l->abi_version != 14 && l->abi_version != 15) return 0;
+	if (l->large_state_count >= states) return 0;    // dense already
+	if (states * syms > UINT32_MAX / 2) return 0;     // the runtime indexes rows in 32 bits
+	return states * syms * sizeof(uint16_t);
+}
+
+static const TSLanguage *dense_language(const TSLanguage *lang) {
+	const cx_language *l = (const cx_language *)lang;
+	if (!dense_bytes(lang)) return NULL;
+	size_t head = l->abi_version == 15 ? sizeof(cx_language) : offsetof(cx_language, name);
+	size_t states = l->state_count, syms = l->symbol_count;
+	cx_language *d = calloc(1, sizeof *d);
+	uint16_t *table = calloc(states * syms, sizeof *table);
+	uint8_t *seen = malloc(syms);
+	if (!d || !table || !seen) { free(d); free(table); free(seen); return NULL; }
+	memcpy(d, l, head);
+	memcpy(table, l->parse_table, (size_t)l->large_state_count * syms * sizeof *table);
+	const uint16_t *small_end = l->small_parse_table;
+	for (size_t st = l->large_state_count; st < states; st++) {
+		const uint16_t *data = &l->small_parse_table[l->small_parse_table_map[st - l->large_state_count]];
+		uint16_t *row = &table[st * syms];
+		unsigned groups = *data++;
+		memset(seen, 0, syms);
+		for (unsigned g = 0; g < groups; g++) {
+			uint16_t value = *data++, n = *data++;
+			for (unsigned k = 0; k < n; k++, data++) {
+				// The scan stops at a symbol's first group.
+				if (*data < syms && !seen[*data]) {
+					seen[*data] = 1;
+					row[*data] = value;
+				}
+			}
+		}
+		if (data > small_end) small_end = data;
+	}
+	free(seen);
+	d->parse_table = table;
+	d->large_state_count = l->state_count;
+	// The runtime reads the copy from now on: the pages of the tables it
+	// was made from go back (they are in the read-only data of the
+	// executable, which no process writes, so a page read again, by
+	// another user of the grammar, comes from the file as it was).
+	give_back(l->parse_table, (size_t)l->large_state_count * syms * sizeof *table);
+	give_back(l->small_parse_table, (size_t)(small_end - l->small_parse_table) * sizeof *table);
+	give_back(l->small_parse_table_map, (states - l->large_state_count) * sizeof *l->small_parse_table_map);
+	return (const TSLanguage *)d;
+}
+
+// tables_differ returns the first state << 16 | symbol at which the
+// runtime's ts_language_next_state answers differently for a and b, or
+// -1 when it never does: how the tests check dense_language against the
+// runtime's own reading of the grammar's lists.
+static int64_t tables_differ(const TSLanguage *a, const TSLanguage *b) {
+	const cx_language *l = (const cx_language *)a;
+	for (uint32_t st = 0; st < l->state_count; st++) {
+		for (uint32_t sym = 0; sym < l->symbol_count; sym++) {
+			if (ts_language_next_state(a, st, sym) != ts_language_next_state(b, st, sym)) return (int64_t)st << 16 | sym;
+		}
+	}
+	return -1;
+}
+
 // use_allocator routes the tree-sitter runtime's allocations to the
 // arena hooks above, which use libc outside an arena parse, instead of
 // through go-tree-sitter's Go callbacks, which only call malloc and free
@@ -329,6 +451,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
@@ -400,6 +523,7 @@ func loadGrammar(l Language) (*Grammar, error) {
 	}
 	g.byName["ERROR"] = append(g.byName["ERROR"], ErrorKind)
 	nf := min(int(tl.FieldCount()), 255)
+	g.dense.bytes = int64(C.dense_bytes((*C.TSLanguage)(ptr)))
 	g.fields = make([]string, nf+1)
 	g.fieldIDs = make(map[string]uint16, nf)
 	for i := 1; i <= nf; i++ {
@@ -407,6 +531,62 @@ func loadGrammar(l Language) (*Grammar, error) {
 		g.fieldIDs[g.fields[i]] = uint16(i)
 	}
 	return g, nil
+}
+
+// A denseTable is a grammar's language with the parse table made dense
+// (see dense_language), made once the grammar's parses have read a
+// quarter of the table's size in source (denseAfter): a search of a few
+// files does not pay for a table that can take megabytes to fill, and
+// its memory stays within four times the source read before it.
+type denseTable struct {
+	bytes int64        // the table's size; 0 when it cannot be made dense
+	read  atomic.Int64 // bytes of source parsed before it was made
+	once  sync.Once
+	lang  unsafe.Pointer // const TSLanguage*, read atomically; nil until made, and when it could not be
+}
+
+const denseAfter = 4
+
+func (d *denseTable) load() *C.TSLanguage { return (*C.TSLanguage)(atomic.LoadPointer(&d.lang)) }
+
+// language returns the language a parse of n bytes of source is to read
+// with: the dense one once made, the grammar's own before.
+func (g *Grammar) language(n int) *C.TSLanguage {
+	if d := g.dense.load(); d != nil {
+		return d
+	}
+	if g.dense.bytes > 0 && denseAfter*g.dense.read.Add(int64(n)) >= g.dense.bytes {
+		if d := g.makeDense(); d != nil {
+			return d
+		}
+	}
+	return (*C.TSLanguage)(g.ptr)
+}
+
+// makeDense makes the dense language now, if it can be made, and
+// returns it (nil when it cannot).
+func (g *Grammar) makeDense() *C.TSLanguage {
+	g.dense.once.Do(func() {
+		if g.dense.bytes > 0 {
+			atomic.StorePointer(&g.dense.lang, unsafe.Pointer(C.dense_language((*C.TSLanguage)(g.ptr))))
+		}
+	})
+	return g.dense.load()
+}
+
+// denseDiffers makes g's dense language and reports the first state and
+// symbol at which it and the grammar's own lead the runtime to different
+// states (see tables_differ); ok when there is none.
+func denseDiffers(g *Grammar) (state, symbol int, ok bool) {
+	d := g.makeDense()
+	if d == nil {
+		return 0, 0, false
+	}
+	n := int64(C.tables_differ((*C.TSLanguage)(g.ptr), d))
+	if n < 0 {
+		return 0, 0, true
+	}
+	return int(n >> 16), int(n & 0xffff), false
 }
 
 // A Parser parses sources of one language. It is not safe for concurrent
@@ -432,6 +612,12 @@ func newParser(l Language, arena int) (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
+	return grammarParser(g, arena)
+}
+
+// grammarParser returns a parser for g whose arena reserves arena bytes.
+func grammarParser(g *Grammar, arena int) (*Parser, error) {
+	l := g.lang
 	cp := C.ts_parser_new()
 	if cp == nil {
 		return nil, fmt.Errorf("%w: tree-sitter could not allocate a parser", ErrUnavailable)
@@ -557,9 +743,10 @@ func (p *Parser) flatten(src []byte, spans []Span, out *[]node) error {
 	if len(src) > arenaMaxSource {
 		arena = nil
 	}
+	lang := p.g.language(len(src))
 	for range 2 {
 		buf := (*out)[:cap(*out)]
-		n := int64(C.flat_parse(p.p, arena, (*C.TSLanguage)(p.g.ptr), srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
+		n := int64(C.flat_parse(p.p, arena, lang, srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
 			(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
 		if n < 0 {

@@ -15,6 +15,9 @@ func loadGrammar(l Language) (*Grammar, error) {
 	return nil, fmt.Errorf("%w: built without cgo, so the %s grammar is not linked in", ErrUnavailable, l)
 }
 
+// denseTable has nothing to hold in this build.
+type denseTable struct{}
+
 // A Parser parses sources of one language. This build has none.
 type Parser struct{}
 
