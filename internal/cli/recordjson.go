@@ -36,7 +36,14 @@ type recordEncoder struct {
 	// Longer text (an excerpt, a capture) seldom repeats, and hashing it
 	// for the lookup would cost as much as a redaction's scan.
 	memo map[string]string
+	// recent holds strings the memo answered, by their length and first
+	// and last bytes: the keys, kind, provider, engine and pattern that
+	// every record repeats are found here with a comparison rather than
+	// by hashing them for the map.
+	recent [recentSize]struct{ in, out string }
 }
+
+const recentSize = 64 // a power of two
 
 const (
 	memoSize   = 1024
@@ -308,10 +315,15 @@ func (e *recordEncoder) text(s string) string {
 
 // redacted returns red(s), from the memo when s is short.
 func (e *recordEncoder) redacted(s string) string {
-	if len(s) > memoMaxLen {
+	if len(s) > memoMaxLen || s == "" {
 		return e.red(s)
 	}
+	slot := &e.recent[(len(s)*31+int(s[0])*7+int(s[len(s)-1]))&(recentSize-1)]
+	if slot.in == s {
+		return slot.out
+	}
 	if r, ok := e.memo[s]; ok {
+		slot.in, slot.out = s, r // seen twice: likely again
 		return r
 	}
 	r := e.red(s)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -142,6 +143,23 @@ func TestRecordKeysListed(t *testing.T) {
 		k := string(m[1]) + string(m[2])
 		if !slices.Contains(recordKeys, k) {
 			t.Errorf("appendRecord writes %q as a constant, but recordKeys lacks it", k)
+		}
+	}
+}
+
+// TestRedactedRemembersRight: whatever the memo and the recent slots
+// hold, redacted(s) is red(s), for strings that share a slot (same
+// length, first and last bytes), repeat, are long, or are empty.
+func TestRedactedRemembersRight(t *testing.T) {
+	red := func(s string) string { return fmt.Sprintf("<%d:%s>", len(s), strings.ToUpper(s)) }
+	e := &recordEncoder{red: red}
+	var in []string
+	for i := range 3000 {
+		in = append(in, fmt.Sprintf("a%03db", i%40), fmt.Sprintf("x%dy", i), "engine", "", strings.Repeat("z", memoMaxLen+i%3))
+	}
+	for _, s := range in {
+		if got, want := e.redacted(s), red(s); got != want {
+			t.Fatalf("redacted(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
