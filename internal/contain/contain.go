@@ -92,8 +92,10 @@ func (r *Root) Dir() string { return r.real }
 
 // FS returns the root as a file system; it cannot reach outside the root.
 // Like [os.Root] it refuses absolute symbolic links, even ones that point
-// inside the root; [Root.ReadFile] and [Root.Stat] follow those.
-func (r *Root) FS() fs.FS { return r.root.FS() }
+// inside the root; [Root.ReadFile] and [Root.Stat] follow those. Its
+// ReadDir takes the entries' types from the directory where the system
+// reports them (see rootFS).
+func (r *Root) FS() fs.FS { return rootFS{root: r.root, fs: r.root.FS()} }
 
 // Rel resolves p, relative to the root or absolute, to a clean
 // slash-separated path relative to the root, and rejects it if it leaves the
