@@ -32,8 +32,9 @@ const (
 // A Tree is a parsed source: its visible nodes (named rules and anonymous
 // tokens, comments included), flattened. It shares the source it was
 // parsed from, which must not change while the tree is used. A Tree is
-// immutable and safe for concurrent use; methods given a NodeID that is
-// not below [Tree.Len] panic.
+// immutable and safe for concurrent use, unless its owner hands it to
+// [Parser.ParseSpansInto] to be filled again; methods given a NodeID that
+// is not below [Tree.Len] panic.
 type Tree struct {
 	g      *Grammar
 	src    []byte
