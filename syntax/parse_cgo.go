@@ -223,8 +223,9 @@ static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *n
 
 // flat_parse parses src, or only its nranges ranges when there are any,
 // and writes the tree's visible nodes in pre-order into out (at most cap
-// of them). It returns the number of nodes in the tree, which is more than
-// cap when out was too small, or -1 when parsing failed. named[sym] says
+// of them). It returns the number of nodes in the tree, or -1 when parsing
+// failed or memory ran out; when there are more than cap, they are all
+// in *more instead, which the caller frees. named[sym] says
 // whether a kind is named (symbols past nsyms are not), which saves a call
 // per node; child counts come from the walk itself. A field id above 255
 // is written as 0 (no grammar compiled in has that many fields). It
@@ -233,7 +234,8 @@ static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *n
 // another language (the grammar's own table before its dense one).
 static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, const char *src, uint32_t len,
                           const TSRange *ranges, uint32_t nranges,
-                          ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
+                          ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms,
+                          ts_flat_node **more) {
 	int64_t n = -1;
 	TSTree *t = NULL;
 	if (a) {
@@ -248,6 +250,13 @@ static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, cons
 	if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) goto done;
 	t = ts_parser_parse_string(p, NULL, src, len);
 	if (t) n = walk(t, out, cap, named, nsyms);
+	if (n > cap) {
+		// The tree is walked again into memory of its size, rather than
+		// parsed again into a larger out.
+		ts_flat_node *big = malloc((size_t)n * sizeof *big);
+		if (big && walk(t, big, (uint32_t)n, named, nsyms) == n) *more = big;
+		else { free(big); n = -1; }
+	}
 done:
 	if (!a) {
 		if (t) ts_tree_delete(t);
@@ -744,23 +753,24 @@ func (p *Parser) flatten(src []byte, spans []Span, out *[]node) error {
 		arena = nil
 	}
 	lang := p.g.language(len(src))
-	for range 2 {
-		buf := (*out)[:cap(*out)]
-		n := int64(C.flat_parse(p.p, arena, lang, srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
-			(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
-			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named))))
-		if n < 0 {
-			*out = buf[:0]
-			return fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
-		}
-		if int(n) <= len(buf) {
-			*out = buf[:n]
-			return nil
-		}
-		*out = make([]node, n+n/4)
+	buf := (*out)[:cap(*out)]
+	var more *C.ts_flat_node
+	n := int64(C.flat_parse(p.p, arena, lang, srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
+		(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
+		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)), &more))
+	if n < 0 {
+		*out = buf[:0]
+		return fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
 	}
-	*out = (*out)[:0]
-	return fmt.Errorf("%w: the tree changed size between two parses", ErrParse)
+	if more != nil {
+		grown := make([]node, n, n+n/4)
+		copy(grown, unsafe.Slice((*node)(unsafe.Pointer(more)), n))
+		C.free(unsafe.Pointer(more))
+		*out = grown
+		return nil
+	}
+	*out = buf[:n]
+	return nil
 }
 
 var emptySource = []byte{0}

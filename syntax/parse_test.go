@@ -473,3 +473,39 @@ func checkTree(t testing.TB, tr *Tree) {
 		}
 	}
 }
+
+// TestParseOverflowSame: a source with more nodes than a fresh parser's
+// first guess (a third of its bytes) comes out the same from that parser,
+// which walks the tree again into memory of its size, as from a parser
+// whose node array is already large enough.
+func TestParseOverflowSame(t *testing.T) {
+	dense := []byte("package a\n\nvar x = []int{" + strings.Repeat("1,2,", 3000) + "}\n")
+	big := []byte("package b\n\nvar y = []int{" + strings.Repeat("3,", 20000) + "}\n")
+	fresh, err := NewParser(Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	grown, err := NewParser(Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer grown.Close()
+	if _, err := grown.Parse(big); err != nil {
+		t.Fatal(err)
+	}
+	want, err := grown.Parse(dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fresh.Parse(dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Len() <= len(dense)/3+64 {
+		t.Fatalf("%d nodes for %d bytes: not past the first guess", got.Len(), len(dense))
+	}
+	if diff := cmp.Diff(shapeIn(want, nil), shapeIn(got, nil)); diff != "" {
+		t.Errorf("(-large enough +grown on the way):\n%s", diff)
+	}
+}
