@@ -12,6 +12,7 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/jsonstr"
 	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/trust"
 )
 
 // A recordEncoder writes evidence records as JSON without reflection, for
@@ -41,6 +42,38 @@ type recordEncoder struct {
 	// every record repeats are found here with a comparison rather than
 	// by hashing them for the map.
 	recent [recentSize]struct{ in, out string }
+	// head and trio are members every record of a search writes alike,
+	// kept as written: the record's kind, provider, provenance and trust,
+	// and its engine, language and pattern attributes.
+	head memberRun[headKey]
+	trio memberRun[[3]string]
+}
+
+type headKey struct {
+	kind, provider, provenance string
+	tier                       trust.Tier
+}
+
+// A memberRun is the bytes a run of members was written as, for the key
+// (the values, and whether the run opened its object) it was written for.
+type memberRun[K comparable] struct {
+	key   K
+	first bool // the run was its object's first members
+	ok    bool
+	bytes []byte
+}
+
+// write appends the run for key: the bytes kept for it when they are for
+// the same key and position, else what fill writes, which it keeps.
+func (r *memberRun[K]) write(o *objectWriter, key K, fill func()) {
+	if r.ok && r.key == key && r.first == o.first {
+		o.dst = append(o.dst, r.bytes...)
+		o.first = false
+		return
+	}
+	mark, first := len(o.dst), o.first
+	fill()
+	*r = memberRun[K]{key: key, first: first, ok: true, bytes: append(r.bytes[:0], o.dst[mark:]...)}
 }
 
 const recentSize = 64 // a power of two
@@ -132,10 +165,12 @@ func (e *recordEncoder) appendParts(dst []byte, r *evidence.Record, attrs [][2]s
 	// every value.
 	o := objectWriter{e: e, dst: dst}
 	o.open()
-	o.field("kind", string(r.Kind))
-	o.field("provider", r.Provider)
-	o.field("provenance", string(r.Provenance))
-	o.field("trust", string(trust))
+	e.head.write(&o, headKey{string(r.Kind), r.Provider, string(r.Provenance), r.Trust}, func() {
+		o.field("kind", string(r.Kind))
+		o.field("provider", r.Provider)
+		o.field("provenance", string(r.Provenance))
+		o.field("trust", string(trust))
+	})
 	if r.Path != "" {
 		o.field("path", r.Path)
 	}
@@ -167,8 +202,18 @@ func (e *recordEncoder) appendParts(dst []byte, r *evidence.Record, attrs [][2]s
 	}
 	o.rawKey("attributes")
 	o.open()
-	for _, kv := range attrs {
-		o.str(kv[0], kv[1])
+	for i := 0; i < len(attrs); i++ {
+		if i+2 < len(attrs) && attrs[i][0] == "engine" && attrs[i+1][0] == "language" && attrs[i+2][0] == "pattern" {
+			run := attrs[i : i+3]
+			e.trio.write(&o, [3]string{run[0][1], run[1][1], run[2][1]}, func() {
+				for _, kv := range run {
+					o.str(kv[0], kv[1])
+				}
+			})
+			i += 2
+			continue
+		}
+		o.str(attrs[i][0], attrs[i][1])
 	}
 	o.close()
 	o.close()

@@ -31,50 +31,61 @@ func TestRecordEncoderMatchesMarshal(t *testing.T) {
 	)
 	rapid.Check(t, func(t *rapid.T) {
 		red := rapid.SampledFrom(reds).Draw(t, "redactor")
-		r := evidence.Record{
-			Kind:         evidence.Kind(text.Draw(t, "kind")),
-			Provider:     text.Draw(t, "provider"),
-			Provenance:   trust.Method(text.Draw(t, "provenance")),
-			Trust:        rapid.SampledFrom([]trust.Tier{trust.Weak, trust.Structural, trust.Exact}).Draw(t, "trust"),
-			Path:         text.Draw(t, "path"),
-			StartLine:    rapid.IntRange(-2, 1<<20).Draw(t, "start_line"),
-			StartColumn:  rapid.IntRange(0, 300).Draw(t, "start_column"),
-			EndLine:      rapid.IntRange(0, 1<<20).Draw(t, "end_line"),
-			EndColumn:    rapid.IntRange(0, 300).Draw(t, "end_column"),
-			Symbol:       text.Draw(t, "symbol"),
-			TargetSymbol: text.Draw(t, "target_symbol"),
-			Confidence:   rapid.SampledFrom([]float64{0, 1, 0.5, 0.1234567, 1e-7, 3e21, -0.25}).Draw(t, "confidence"),
-			Exact:        rapid.Bool().Draw(t, "exact"),
-			Stale:        rapid.Bool().Draw(t, "stale"),
-		}
-		r.Metadata.Excerpt = text.Draw(t, "excerpt")
-		if rapid.Bool().Draw(t, "stale_from") {
-			r.Metadata.StaleFrom = trust.Structural
-		}
-		if n := rapid.IntRange(0, 6).Draw(t, "attributes"); n > 0 {
-			r.Metadata.Attributes = map[string]string{}
-			for range n {
-				r.Metadata.Attributes[text.Draw(t, "key")] = text.Draw(t, "value")
-			}
-		}
-		for _, doc := range []bool{false, true} {
-			enc := recordEncoder{doc: doc, red: red, prefix: "    "}
-			want, err := enc.general(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, ok := enc.appendRecord([]byte("x"), &r)
-			if !ok {
-				if string(got) != "x" {
-					t.Fatalf("a refused record changed dst: %q", got)
-				}
-				continue
-			}
-			if diff := cmp.Diff(string(want), string(got[1:])); diff != "" {
-				t.Fatalf("doc %v (-want +got):\n%s", doc, diff)
-			}
+		// One encoder for each form prints a few records in turn: what it
+		// keeps from one must not leak into the next.
+		encs := map[bool]*recordEncoder{false: {red: red, prefix: "    "}, true: {doc: true, red: red, prefix: "    "}}
+		for range rapid.IntRange(1, 3).Draw(t, "records") {
+			encodeOne(t, text, encs)
 		}
 	})
+}
+
+// encodeOne draws a record and checks both encoders print it as the
+// general way does.
+func encodeOne(t *rapid.T, text *rapid.Generator[string], encs map[bool]*recordEncoder) {
+	r := evidence.Record{
+		Kind:         evidence.Kind(text.Draw(t, "kind")),
+		Provider:     text.Draw(t, "provider"),
+		Provenance:   trust.Method(text.Draw(t, "provenance")),
+		Trust:        rapid.SampledFrom([]trust.Tier{trust.Weak, trust.Structural, trust.Exact}).Draw(t, "trust"),
+		Path:         text.Draw(t, "path"),
+		StartLine:    rapid.IntRange(-2, 1<<20).Draw(t, "start_line"),
+		StartColumn:  rapid.IntRange(0, 300).Draw(t, "start_column"),
+		EndLine:      rapid.IntRange(0, 1<<20).Draw(t, "end_line"),
+		EndColumn:    rapid.IntRange(0, 300).Draw(t, "end_column"),
+		Symbol:       text.Draw(t, "symbol"),
+		TargetSymbol: text.Draw(t, "target_symbol"),
+		Confidence:   rapid.SampledFrom([]float64{0, 1, 0.5, 0.1234567, 1e-7, 3e21, -0.25}).Draw(t, "confidence"),
+		Exact:        rapid.Bool().Draw(t, "exact"),
+		Stale:        rapid.Bool().Draw(t, "stale"),
+	}
+	r.Metadata.Excerpt = text.Draw(t, "excerpt")
+	if rapid.Bool().Draw(t, "stale_from") {
+		r.Metadata.StaleFrom = trust.Structural
+	}
+	if n := rapid.IntRange(0, 6).Draw(t, "attributes"); n > 0 {
+		r.Metadata.Attributes = map[string]string{}
+		for range n {
+			r.Metadata.Attributes[text.Draw(t, "key")] = text.Draw(t, "value")
+		}
+	}
+	for _, doc := range []bool{false, true} {
+		enc := encs[doc]
+		want, err := enc.general(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := enc.appendRecord([]byte("x"), &r)
+		if !ok {
+			if string(got) != "x" {
+				t.Fatalf("a refused record changed dst: %q", got)
+			}
+			continue
+		}
+		if diff := cmp.Diff(string(want), string(got[1:])); diff != "" {
+			t.Fatalf("doc %v (-want +got):\n%s", doc, diff)
+		}
+	}
 }
 
 // TestMatchEncoderMatchesRecord: a structural match printed without its
