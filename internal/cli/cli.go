@@ -88,6 +88,7 @@ type Env struct {
 
 // Main runs cortex with the process's arguments and streams.
 func Main() int {
+	deferFirstCollection()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return Run(ctx, os.Args[1:], &Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
