@@ -7,9 +7,9 @@ import (
 )
 
 // deferFirstCollection paces the garbage collector for one command: the
-// first collection waits until the heap has grown by firstGCPercent
-// percent over the runtime's minimum (4 MB at the default 100), and the
-// default pacing holds from then on. A command that allocates a few
+// first collection waits for an 8 MB heap rather than the runtime's 4 MB
+// (GOGC scales that minimum, and firstGCPercent is twice the default),
+// and the default pacing holds from then on. A command that allocates a few
 // megabytes and exits then spends nothing on collections that would free
 // memory it is about to give back anyway, and a long one keeps the usual
 // bound on its heap after its first collection. A GOGC in the environment

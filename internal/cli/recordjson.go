@@ -49,6 +49,7 @@ type recordEncoder struct {
 	trio memberRun[[3]string]
 }
 
+// A headKey is what a record's first members are written from.
 type headKey struct {
 	kind, provider, provenance string
 	tier                       trust.Tier
