@@ -201,7 +201,7 @@ func encodeBroken(t *testing.T, brk func(ix *Index)) []byte {
 // rechecksum sets the checksum of data to match its body.
 func rechecksum(data []byte) []byte {
 	if len(data) >= snapHeaderSize {
-		binary.LittleEndian.PutUint32(data[32:], crc32.Checksum(data[snapHeaderSize:], snapCRC))
+		binary.LittleEndian.PutUint32(data[32:], crc32.Checksum(data[snapHeaderSize:], snapCRC()))
 	}
 	return data
 }

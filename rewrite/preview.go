@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -143,9 +142,18 @@ func checkRel(p string) error {
 	return nil
 }
 
-var idRE = regexp.MustCompile(`^[0-9a-f]{24}$`)
-
-func validID(id string) bool { return idRE.MatchString(id) }
+// validID reports whether id is a transaction id: 24 lower-case hex digits.
+func validID(id string) bool {
+	if len(id) != 24 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 func validHash(h string) bool {
 	if len(h) != 64 {

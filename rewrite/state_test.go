@@ -264,3 +264,19 @@ func TestStateMachine(tt *testing.T) {
 		})
 	})
 }
+
+func TestValidID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"0123456789abcdef01234567":  true,
+		"0123456789ABCDEF01234567":  false, // upper case
+		"0123456789abcdef0123456":   false, // 23 digits
+		"0123456789abcdef012345678": false, // 25
+		"0123456789abcdef0123456g":  false,
+		"../456789abcdef0123456789": false,
+		"":                          false,
+	} {
+		if got := validID(id); got != want {
+			t.Errorf("validID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A Language is a language the syntax floor knows, by its canonical name
@@ -135,11 +136,13 @@ func (l Language) Aliases() []string {
 // file is judged by its extension, as [LanguageOf] judges it.
 func Detect(file string, src []byte) (Language, bool) {
 	l, ok := LanguageOf(file)
-	if ok && l == C && path.Ext(file) == ".h" && cppHeader.Match(src) {
+	if ok && l == C && path.Ext(file) == ".h" && cppHeader().Match(src) {
 		return Cpp, true
 	}
 	return l, ok
 }
 
 // cppHeader matches what only C++ writes in a header.
-var cppHeader = regexp.MustCompile(`(?m)::|^\s*(namespace|template\s*<|class\s+\w+[^;(]*[{:]|(public|private|protected)\s*:)|^\s*#\s*include\s*<\w+>`)
+var cppHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)::|^\s*(namespace|template\s*<|class\s+\w+[^;(]*[{:]|(public|private|protected)\s*:)|^\s*#\s*include\s*<\w+>`)
+})

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -40,10 +41,16 @@ const (
 	maxOutput  = 4000
 )
 
+// lazyRegexp compiles expr on first use: the package's expressions would
+// otherwise be compiled at start-up by every command that links it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // goLine matches "file.go:12:5: message" and "file.go:12: message", with
 // an optional "vet: " before it. The file must end in a Go-ish extension
 // or be a path, so that "note: x" lines are not taken.
-var goLine = regexp.MustCompile(`^(?:vet: )?([^\s:][^:]*?\.(?:go|s|c|h|cc|cpp|mod|work|tmpl|y)):(\d+)(?::(\d+))?: (.*)$`)
+var goLine = lazyRegexp(`^(?:vet: )?([^\s:][^:]*?\.(?:go|s|c|h|cc|cpp|mod|work|tmpl|y)):(\d+)(?::(\d+))?: (.*)$`)
 
 // ParseGoOutput reads what the go command, the compiler and go vet print:
 // "path.go:line:col: message" (the column optional, a "vet: " prefix
@@ -71,7 +78,7 @@ func ParseGoOutput(out []byte) []Diagnostic {
 		if strings.HasPrefix(ln, "vet: ") {
 			tool = "vet"
 		}
-		if m := goLine.FindStringSubmatch(ln); m != nil {
+		if m := goLine().FindStringSubmatch(ln); m != nil {
 			line, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3])
 			if line > 0 && line < 1<<30 && col < 1<<30 {
@@ -99,10 +106,10 @@ type testEvent struct {
 
 // testFileLine matches where t.Error and t.Fatal say a failure is:
 // "    name_test.go:12: message".
-var testFileLine = regexp.MustCompile(`^\s+([^\s:/\\]+\.go):(\d+): ?(.*)$`)
+var testFileLine = lazyRegexp(`^\s+([^\s:/\\]+\.go):(\d+): ?(.*)$`)
 
 // frameLine matches a stack frame's location: "\t/abs/path/file.go:18 +0x28".
-var frameLine = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+var frameLine = lazyRegexp(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 
 // ParseGoTestJSON reads go test -json output and returns one diagnostic
 // per failing test (Tool "go test"): its package and name, its output
@@ -203,7 +210,7 @@ func ParseGoTestJSON(out []byte) ([]Diagnostic, error) {
 			if d.Path != "" {
 				continue
 			}
-			if m := testFileLine.FindStringSubmatch(ln); m != nil {
+			if m := testFileLine().FindStringSubmatch(ln); m != nil {
 				if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && n < 1<<30 {
 					d.Path, d.Line, d.Message = m[1], n, clip(m[3], maxMessage)
 				}
@@ -211,7 +218,7 @@ func ParseGoTestJSON(out []byte) ([]Diagnostic, error) {
 		}
 		if d.Path == "" { // a panic: the first frame outside the runtime and testing
 			for _, ln := range kept {
-				m := frameLine.FindStringSubmatch(ln)
+				m := frameLine().FindStringSubmatch(ln)
 				if m == nil || strings.Contains(m[1], "/src/runtime/") || strings.Contains(m[1], "/src/testing/") {
 					continue
 				}
@@ -248,13 +255,13 @@ func firstMeaningful(text string) string {
 
 // tscLine matches tsc's plain format, "src/a.ts(3,7): error TS2322: msg",
 // and its pretty format without colour, "src/a.ts:3:7 - error TS2322: msg".
-var tscLine = regexp.MustCompile(`^(\S(?:.*?\S)?)(?:\((\d+),(\d+)\): |:(\d+):(\d+) - )(error|warning|message) (TS\d+): (.*)$`)
+var tscLine = lazyRegexp(`^(\S(?:.*?\S)?)(?:\((\d+),(\d+)\): |:(\d+):(\d+) - )(error|warning|message) (TS\d+): (.*)$`)
 
 // ansi matches a terminal colour sequence, which tsc --pretty prints.
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+var ansi = lazyRegexp("\x1b\\[[0-9;]*[A-Za-z]")
 
 // tscGlobal matches a diagnostic without a file: "error TS5058: msg".
-var tscGlobal = regexp.MustCompile(`^(error|warning) (TS\d+): (.*)$`)
+var tscGlobal = lazyRegexp(`^(error|warning) (TS\d+): (.*)$`)
 
 // ParseTSCOutput reads tsc's output ("--pretty false", and the pretty
 // format, colours removed): one diagnostic per "file(line,col): error
@@ -264,7 +271,7 @@ var tscGlobal = regexp.MustCompile(`^(error|warning) (TS\d+): (.*)$`)
 // as a warning).
 func ParseTSCOutput(out []byte) []Diagnostic {
 	var diags []Diagnostic
-	out = ansi.ReplaceAll(out, nil)
+	out = ansi().ReplaceAll(out, nil)
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -272,7 +279,7 @@ func ParseTSCOutput(out []byte) []Diagnostic {
 		if strings.TrimSpace(ln) == "" {
 			continue
 		}
-		if m := tscLine.FindStringSubmatch(ln); m != nil {
+		if m := tscLine().FindStringSubmatch(ln); m != nil {
 			ls, cs := m[2], m[3]
 			if ls == "" {
 				ls, cs = m[4], m[5]
@@ -289,7 +296,7 @@ func ParseTSCOutput(out []byte) []Diagnostic {
 				continue
 			}
 		}
-		if m := tscGlobal.FindStringSubmatch(ln); m != nil {
+		if m := tscGlobal().FindStringSubmatch(ln); m != nil {
 			diags = append(diags, Diagnostic{Severity: m[1], Code: m[2], Message: clip(m[3], maxMessage), Tool: "tsc"})
 			continue
 		}
