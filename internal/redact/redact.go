@@ -31,6 +31,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"net/url"
 	"regexp"
 	"sort"
@@ -122,12 +123,14 @@ var shapes = func() []shape {
 
 // needles finds every needle in a text in one pass: a table of the
 // needles' first two bytes says where to look closer.
-var needles = &needleSet{byPair: map[[2]byte][]int{}}
+var needles = &needleSet{}
 
 type needleSet struct {
-	list   []string
-	pair   [256][256]bool
-	byPair map[[2]byte][]int
+	list []string
+	// pair[a][b] is 0 if no needle begins with the bytes a b, else one
+	// more than the index in byPair of the needles that do.
+	pair   [256][256]uint8
+	byPair [][]int
 }
 
 func (ns *needleSet) add(n string) int {
@@ -137,9 +140,12 @@ func (ns *needleSet) add(n string) int {
 		}
 	}
 	ns.list = append(ns.list, n)
-	k := [2]byte{n[0], n[1]}
-	ns.pair[k[0]][k[1]] = true
-	ns.byPair[k] = append(ns.byPair[k], len(ns.list)-1)
+	at := &ns.pair[n[0]][n[1]]
+	if *at == 0 {
+		ns.byPair = append(ns.byPair, nil)
+		*at = uint8(len(ns.byPair))
+	}
+	ns.byPair[*at-1] = append(ns.byPair[*at-1], len(ns.list)-1)
 	return len(ns.list) - 1
 }
 
@@ -161,8 +167,8 @@ func (ns *needleSet) find(s string, fold bool) (seen uint64, nonASCII bool) {
 		c := s[i]
 		or |= c
 		b := tab[c]
-		if ns.pair[a][b] {
-			for _, j := range ns.byPair[[2]byte{a, b}] {
+		if k := ns.pair[a][b]; k != 0 {
+			for _, j := range ns.byPair[k-1] {
 				if hasPrefixFold(s[i-1:], ns.list[j]) {
 					seen |= 1 << j
 				}
@@ -218,16 +224,28 @@ const (
 	formFlag               // --name value
 )
 
+// formCount is how many forms there are.
+const formCount = 5
+
 // nameForms returns the forms (the bits above) whose place s holds: a
 // secret-sounding name followed by what the form's shape needs before
 // its value, and the value's first byte where the shape needs one. A
 // named shape whose form is not among them matches nothing in s, which
-// TestFastPathSame checks against the regexps. s must not hold a rune
+// TestFastPathSame checks against the regexps. from[k] is where in s a
+// match of form 1<<k may first begin: no alternative of secretName begins
+// more than maxNameLead bytes before the word it ends with, and a flag's
+// match begins at the white space before its dash. s must not hold a rune
 // that folds to ASCII (see foldsToASCII), since (?i) lets such a rune
 // stand for an ASCII letter of a name; any other byte outside ASCII is
 // neither a name's letter nor white space or punctuation to the shapes.
-func nameForms(s string) uint8 {
-	var forms uint8
+func nameForms(s string) (forms uint8, from [formCount]int) {
+	found := func(form uint8, at int) {
+		k := bits.TrailingZeros8(form)
+		if forms&form == 0 || at < from[k] {
+			from[k] = at
+		}
+		forms |= form
+	}
 	spaces := func(k int) int {
 		for k < len(s) && isSpace(s[k]) {
 			k++
@@ -246,20 +264,21 @@ func nameForms(s string) uint8 {
 				continue
 			}
 			j := i + len(w)
+			lead := max(0, i-maxNameLead)
 			if at(j, '"') {
 				if k := spaces(j + 1); at(k, ':') && at(spaces(k+1), '"') {
-					forms |= formJSON
+					found(formJSON, lead)
 				}
 			}
 			if k := spaces(j); at(k, '=') || at(k, ':') {
 				switch v := spaces(k + 1); {
 				case v == len(s):
 				case s[v] == '"':
-					forms |= formDouble
+					found(formDouble, lead)
 				case s[v] == '\'':
-					forms |= formSingle
+					found(formSingle, lead)
 				case !strings.ContainsRune("&,;<>", rune(s[v])):
-					forms |= formBare
+					found(formBare, lead)
 				}
 			}
 			if j < len(s) && isSpace(s[j]) {
@@ -269,14 +288,18 @@ func nameForms(s string) uint8 {
 				}
 				if p < i && s[p] == '-' && (p == 0 || isSpace(s[p-1])) {
 					if v := spaces(j); v < len(s) && s[v] != '"' && s[v] != '\'' && s[v] != '-' {
-						forms |= formFlag
+						found(formFlag, max(0, p-1))
 					}
 				}
 			}
 		}
 	}
-	return forms
+	return forms, from
 }
+
+// maxNameLead is how far before the word of nameEnds it ends with an
+// alternative of secretName may begin: "private_" of private_key.
+const maxNameLead = len("private_")
 
 // isSpace is the regexp's \s.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
@@ -351,23 +374,35 @@ func (r *Redactor) String(s string) string {
 	if !fast {
 		seen, _ = needles.find(strings.ToLower(s), false)
 	}
-	var forms uint8
+	//
+	// A named shape's expression begins with no literal, so the regexp
+	// tries it at every byte; it runs from where its form's first place
+	// stands instead of from the start.
+	var (
+		forms uint8
+		from  [formCount]int
+	)
 	stale := true // forms has not been worked out for s as it is now
 	for i := range shapes {
 		sh := &shapes[i]
 		if seen&sh.needles == 0 {
 			continue
 		}
+		off := 0
 		if fast && sh.form != 0 {
 			if stale {
-				forms, stale = nameForms(s), false
+				forms, from = nameForms(s)
+				stale = false
 			}
 			if forms&sh.form == 0 {
 				continue
 			}
+			off = from[bits.TrailingZeros8(sh.form)]
 		}
-		s = sh.re().ReplaceAllString(s, template)
-		stale = true
+		if t := sh.re().ReplaceAllString(s[off:], template); t != s[off:] {
+			s = s[:off] + t
+			stale = true
+		}
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/bits"
 	"net/url"
 	"slices"
 	"strings"
@@ -348,8 +349,32 @@ func TestNameForms(t *testing.T) {
 		"Token(x)": 0, "tokens are split": 0, "x--token v": 0, "token": 0, "key=": 0,
 		"m.key[0]": 0, "--token": 0, `key"x`: 0,
 	} {
-		if got := nameForms(s); got != want {
+		if got, _ := nameForms(s); got != want {
 			t.Errorf("nameForms(%q) = %05b, want %05b", s, got, want)
+		}
+	}
+}
+
+// TestNameFormsFrom: where each form's first match may begin.
+func TestNameFormsFrom(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		form uint8
+		want int
+	}{
+		{"a private_key=v", formBare, 2}, // "key" at 10, less maxNameLead
+		{"token=v", formBare, 0},
+		{"x --token v", formFlag, 1}, // the space before the dash
+		{"--token v", formFlag, 0},
+		{`{"a": 1, "client_secret": "v", "token": "w"}`, formJSON, 9}, // "secret" at 17
+	} {
+		forms, from := nameForms(c.s)
+		if forms&c.form == 0 {
+			t.Errorf("nameForms(%q) = %05b, misses %05b", c.s, forms, c.form)
+			continue
+		}
+		if got := from[bits.TrailingZeros8(c.form)]; got != c.want {
+			t.Errorf("nameForms(%q): form %05b from %d, want %d", c.s, c.form, got, c.want)
 		}
 	}
 }
