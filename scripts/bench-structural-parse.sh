@@ -16,7 +16,10 @@
 # CGO_CFLAGS="$RELEASE_CFLAGS" (default -O3 -g -DNDEBUG, what CMake's
 # Release gives tree-sitter, where `go build` uses -O2 -g), whose matches
 # are compared with ast-grep's too; RELEASE=0 leaves it out, and so does
-# CORTEX unless RELEASE=1 asks for it (it builds the tree at hand). Corpora
+# CORTEX unless RELEASE=1 asks for it (it builds the tree at hand).
+# BEFORE=/path/to/cortex adds a build (an older commit's, say) to the same
+# alternation, as the last columns: this machine's speed drifts by a tenth
+# between runs, more than most changes, so builds are compared within one. Corpora
 # come from the Go module cache, npm and Debian's packages into $CACHE
 # (default ~/.cache/cortex-bench); a row whose corpus cannot be fetched is
 # skipped with a message.
@@ -25,6 +28,7 @@
 #   RUNS=3 ONLY=go bash scripts/bench-structural-parse.sh
 #   CORTEX=/path/to/older/cortex bash scripts/bench-structural-parse.sh
 #   RELEASE=0 bash scripts/bench-structural-parse.sh   # without the release build
+#   BEFORE=/tmp/cortex-old bash scripts/bench-structural-parse.sh   # and an older build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +51,7 @@ else
 fi
 RELEASE=${RELEASE:-1}
 RELEASE_CFLAGS=${RELEASE_CFLAGS:--O3 -g -DNDEBUG}
+[ -n "${BEFORE:-}" ] && cp "$BEFORE" "$tmp/cortex-before"
 if [ "$RELEASE" != 0 ]; then
   # The first build with these flags compiles the grammars again: minutes.
   CGO_CFLAGS="$RELEASE_CFLAGS" go build -o "$tmp/cortex-release" ./cmd/cortex
@@ -156,12 +161,14 @@ PY
 }
 
 cortexes=("$tmp/cortex")
-[ "$RELEASE" != 0 ] && cortexes+=("$tmp/cortex-release")
+labels=()
+[ "$RELEASE" != 0 ] && cortexes+=("$tmp/cortex-release") && labels+=(rel)
+[ -n "${BEFORE:-}" ] && cortexes+=("$tmp/cortex-before") && labels+=(before)
 # ratio A B: A / B to two places.
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s' \
   corpus lang pattern files matches same sg_s cx_s ratio sg_MB cx_MB ratio
-[ "$RELEASE" != 0 ] && printf ' %8s %6s %7s %6s' rel_s ratio rel_MB ratio
+for l in "${labels[@]}"; do printf ' %8s %6s %7s %6s' "${l}_s" ratio "${l}_MB" ratio; done
 printf '\n'
 row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   local name=$1 lang=$2 dir=$3 pat=$4 sglang=${5:-$2}
@@ -195,9 +202,10 @@ row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   local k=${#cortexes[@]}
   printf '%-28s %-5s %-16s %7d %7d %-5s %8.3f %8.3f %6s %7.0f %7.0f %6s' "$name" "$lang" "$pat" "$files" "$n" "$same" \
     "${t[0]}" "${t[1]}" "$(ratio "${t[1]}" "${t[0]}")" "${t[k+1]}" "${t[k+2]}" "$(ratio "${t[k+2]}" "${t[k+1]}")"
-  if [ "$k" -gt 1 ]; then
-    printf ' %8.3f %6s %7.0f %6s' "${t[2]}" "$(ratio "${t[2]}" "${t[0]}")" "${t[k+3]}" "$(ratio "${t[k+3]}" "${t[k+1]}")"
-  fi
+  local e
+  for ((e = 2; e <= k; e++)); do
+    printf ' %8.3f %6s %7.0f %6s' "${t[e]}" "$(ratio "${t[e]}" "${t[0]}")" "${t[k+1+e]}" "$(ratio "${t[k+1+e]}" "${t[k+1]}")"
+  done
   printf '\n'
 }
 

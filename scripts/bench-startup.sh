@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The start-up floor: what a command costs before it reads a file. Medians
+# of RUNS alternating runs (default 21), in an empty directory, of
+#
+#   ast-grep run -p '$F($$$A)' -l ts --json .     (when ast-grep is on PATH)
+#   cortex sg -p '$F($$$A)' -l ts --json .
+#   cortex version
+#   a program whose main only imports the structural package
+#
+# with wall time, CPU time (user + system) and peak memory, the binaries
+# dropped from the page cache first (see bench-structural-parse.sh). Every
+# package a binary links is initialised when it starts, whatever the
+# command; the last program shows what the structural layer alone costs.
+#
+#   bash scripts/bench-startup.sh
+#   RUNS=41 bash scripts/bench-startup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-21}
+tmp=$(mktemp -d)
+src=$(mktemp -d ./cmd/startup-floor.XXXXXX) # inside the module, removed on exit
+trap 'rm -rf "$tmp" "$src"' EXIT
+go build -o "$tmp/cortex" ./cmd/cortex
+printf 'package main\n\nimport _ "github.com/codecortex/codecortex/structural"\n\nfunc main() {}\n' >"$src/main.go"
+go build -o "$tmp/structural-only" "$src"
+mkdir "$tmp/empty"
+cmds=()
+if command -v ast-grep >/dev/null 2>&1; then
+  cmds+=(--- ast-grep run -p '$F($$$A)' -l ts --json .)
+fi
+cmds+=(--- "$tmp/cortex" sg -p '$F($$$A)' -l ts --json . --- "$tmp/cortex" version --- "$tmp/structural-only")
+python3 - "$tmp/empty" "$RUNS" "$(readlink -f "$(command -v ast-grep 2>/dev/null || echo /dev/null)")" \
+  "$tmp/cortex" "$tmp/structural-only" "${cmds[@]}" <<'PY'
+import os, statistics, subprocess, sys, tempfile, time
+cwd, n, bins, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3:6], sys.argv[6:]
+cmds = []
+for a in rest:
+    if a == "---":
+        cmds.append([])
+    else:
+        cmds[-1].append(a)
+os.sync()
+for b in bins:
+    if os.path.isfile(b):
+        fd = os.open(b, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+rss = tempfile.mktemp()
+wall, cpu, mem = ([[] for _ in cmds] for _ in range(3))
+for _ in range(n):
+    for k, cmd in enumerate(cmds):
+        start = time.perf_counter()
+        p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss, *cmd], cwd=cwd,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, ru = os.wait4(p.pid, 0)
+        wall[k].append(time.perf_counter() - start)
+        cpu[k].append(ru.ru_utime + ru.ru_stime)
+        mem[k].append(int(open(rss).read().split()[-1]) / 1024)
+os.remove(rss)
+print(f"{'command':44} {'wall ms':>8} {'cpu ms':>8} {'peak MB':>8}")
+for k, cmd in enumerate(cmds):
+    name = " ".join(os.path.basename(c) if c.startswith("/") else c for c in cmd)
+    print(f"{name[:44]:44} {statistics.median(wall[k])*1e3:8.1f} {statistics.median(cpu[k])*1e3:8.1f} {statistics.median(mem[k]):8.1f}")
+PY
