@@ -3,6 +3,7 @@ package validation
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,6 +128,16 @@ func TestCodePointColumn(t *testing.T) {
 	} {
 		if got := codePointColumn(line, tc.col, tc.tool); got != tc.want {
 			t.Errorf("codePointColumn(%d, %s) = %d, want %d", tc.col, tc.tool, got, tc.want)
+		}
+	}
+}
+
+// TestExpressionsCompile: every expression compiles (they are compiled on
+// first use, not when the package starts).
+func TestExpressionsCompile(t *testing.T) {
+	for _, re := range []func() *regexp.Regexp{goLine, testFileLine, frameLine, tscLine, ansi, tscGlobal} {
+		if re() == nil {
+			t.Error("an expression did not compile")
 		}
 	}
 }
