@@ -120,7 +120,9 @@ func TestLSPFailures(t *testing.T) {
 			ErrServerExited, []string{"language server false did not initialise", "exited (exit status 1)"}},
 		{"never answers", LSPOptions{Dir: dir, Command: []string{"sleep", "600"}, RequestTimeout: 200 * time.Millisecond},
 			ErrServerTimeout, []string{"language server sleep did not initialise", "no answer to initialize within 200ms"}},
-		{"never answers a request", withTimeouts(fakeLSP(t, dir, "silent"), 5*time.Second, 300*time.Millisecond), // the handshake bound generous: a race-built test binary took over 100 ms to start on a loaded machine
+		// The handshake's bound is generous: a race-built test binary took
+		// over 100 ms to start on a loaded machine.
+		{"never answers a request", withTimeouts(fakeLSP(t, dir, "silent"), 5*time.Second, 300*time.Millisecond),
 			ErrServerTimeout, []string{"failed on textDocument/definition", "no answer to textDocument/definition within 300ms"}},
 		{"exits at a request", fakeLSP(t, dir, "exit"),
 			ErrServerExited, []string{"textDocument/definition", "exit status 3", "boom"}},

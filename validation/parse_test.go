@@ -133,11 +133,9 @@ func TestCodePointColumn(t *testing.T) {
 }
 
 // TestExpressionsCompile: every expression compiles (they are compiled on
-// first use, not when the package starts).
+// first use, not when the package starts; one that does not panics here).
 func TestExpressionsCompile(t *testing.T) {
 	for _, re := range []func() *regexp.Regexp{goLine, testFileLine, frameLine, tscLine, ansi, tscGlobal} {
-		if re() == nil {
-			t.Error("an expression did not compile")
-		}
+		re()
 	}
 }

@@ -374,7 +374,6 @@ func (r *Redactor) String(s string) string {
 	if !fast {
 		seen, _ = needles.find(strings.ToLower(s), false)
 	}
-	//
 	// A named shape's expression begins with no literal, so the regexp
 	// tries it at every byte; it runs from where its form's first place
 	// stands instead of from the start.
