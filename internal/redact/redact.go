@@ -228,7 +228,8 @@ const (
 const formCount = 5
 
 // nameForms returns the forms (the bits above) whose place s holds: a
-// secret-sounding name followed by what the form's shape needs before
+// secret-sounding name (a word of nameEnds; a "key" with the word
+// secretName puts before it) followed by what the form's shape needs before
 // its value, and the value's first byte where the shape needs one. A
 // named shape whose form is not among them matches nothing in s, which
 // TestFastPathSame checks against the regexps. from[k] is where in s a
@@ -239,13 +240,37 @@ const formCount = 5
 // stand for an ASCII letter of a name; any other byte outside ASCII is
 // neither a name's letter nor white space or punctuation to the shapes.
 func nameForms(s string) (forms uint8, from [formCount]int) {
-	found := func(form uint8, at int) {
-		k := bits.TrailingZeros8(form)
-		if forms&form == 0 || at < from[k] {
-			from[k] = at
+	f := formSet{s: s}
+	for i := 0; i < len(s); i++ {
+		for _, w := range endsBy[lowerASCII(s[i])] {
+			if hasPrefixFold(s[i:], w) && (w != "key" || keyNamed(s[:i])) {
+				f.place(i, i+len(w))
+			}
 		}
-		forms |= form
 	}
+	return f.forms, f.from
+}
+
+// endsBy lists the words of nameEnds by their first byte, in both cases.
+var endsBy = func() (by [256][]string) {
+	for _, w := range nameEnds {
+		by[w[0]] = append(by[w[0]], w)
+		by[w[0]-'a'+'A'] = append(by[w[0]-'a'+'A'], w)
+	}
+	return by
+}()
+
+// A formSet gathers the forms whose place a text holds (see nameForms).
+type formSet struct {
+	s     string
+	forms uint8
+	from  [formCount]int
+}
+
+// place records the forms of a secret-sounding name whose word of
+// nameEnds stands at s[i:j].
+func (f *formSet) place(i, j int) {
+	s := f.s
 	spaces := func(k int) int {
 		for k < len(s) && isSpace(s[k]) {
 			k++
@@ -253,49 +278,63 @@ func nameForms(s string) (forms uint8, from [formCount]int) {
 		return k
 	}
 	at := func(k int, c byte) bool { return k < len(s) && s[k] == c }
-	for i := 0; i < len(s); i++ {
-		switch lowerASCII(s[i]) {
-		case 'p', 's', 't', 'k', 'c', 'a':
-		default:
-			continue
+	lead := max(0, i-maxNameLead)
+	if at(j, '"') {
+		if k := spaces(j + 1); at(k, ':') && at(spaces(k+1), '"') {
+			f.found(formJSON, lead)
 		}
-		for _, w := range nameEnds {
-			if !hasPrefixFold(s[i:], w) {
-				continue
-			}
-			j := i + len(w)
-			lead := max(0, i-maxNameLead)
-			if at(j, '"') {
-				if k := spaces(j + 1); at(k, ':') && at(spaces(k+1), '"') {
-					found(formJSON, lead)
-				}
-			}
-			if k := spaces(j); at(k, '=') || at(k, ':') {
-				switch v := spaces(k + 1); {
-				case v == len(s):
-				case s[v] == '"':
-					found(formDouble, lead)
-				case s[v] == '\'':
-					found(formSingle, lead)
-				case !strings.ContainsRune("&,;<>", rune(s[v])):
-					found(formBare, lead)
-				}
-			}
-			if j < len(s) && isSpace(s[j]) {
-				p := i
-				for p > 0 && isFlagChar(s[p-1]) {
-					p--
-				}
-				if p < i && s[p] == '-' && (p == 0 || isSpace(s[p-1])) {
-					if v := spaces(j); v < len(s) && s[v] != '"' && s[v] != '\'' && s[v] != '-' {
-						found(formFlag, max(0, p-1))
-					}
-				}
+	}
+	if k := spaces(j); at(k, '=') || at(k, ':') {
+		switch v := spaces(k + 1); {
+		case v == len(s):
+		case s[v] == '"':
+			f.found(formDouble, lead)
+		case s[v] == '\'':
+			f.found(formSingle, lead)
+		case !strings.ContainsRune("&,;<>", rune(s[v])):
+			f.found(formBare, lead)
+		}
+	}
+	if j < len(s) && isSpace(s[j]) {
+		p := i
+		for p > 0 && isFlagChar(s[p-1]) {
+			p--
+		}
+		if p < i && s[p] == '-' && (p == 0 || isSpace(s[p-1])) {
+			if v := spaces(j); v < len(s) && s[v] != '"' && s[v] != '\'' && s[v] != '-' {
+				f.found(formFlag, max(0, p-1))
 			}
 		}
 	}
-	return forms, from
 }
+
+// found records form, whose match may begin at at.
+func (f *formSet) found(form uint8, at int) {
+	k := bits.TrailingZeros8(form)
+	if f.forms&form == 0 || at < f.from[k] {
+		f.from[k] = at
+	}
+	f.forms |= form
+}
+
+// keyNamed reports whether before, the text in front of a "key", ends
+// with what makes it the end of a secret-sounding name: api, access,
+// secret or private, then an underscore, a dash or nothing. "key" alone
+// is not such a name, and code is full of key = …, key: K and keySelector.
+func keyNamed(before string) bool {
+	if n := len(before); n > 0 && (before[n-1] == '_' || before[n-1] == '-') {
+		before = before[:n-1]
+	}
+	for _, p := range keyPrefixes {
+		if len(before) >= len(p) && hasPrefixFold(before[len(before)-len(p):], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyPrefixes are the words secretName puts before "key".
+var keyPrefixes = []string{"api", "access", "secret", "private"}
 
 // maxNameLead is how far before the word of nameEnds it ends with an
 // alternative of secretName may begin: "private_" of private_key.

@@ -295,7 +295,7 @@ func (r *Redactor) slowString(s string) string {
 // token prefixes and letters that (?i) folds to ASCII ones.
 func TestFastPathSame(t *testing.T) {
 	pieces := []string{
-		"token", "TOKEN", "Token", "key", "KEY", "api_key", "apikey", "Api-Key", "secret", "client_secret",
+		"token", "TOKEN", "Token", "key", "KEY", "Key", "api", "API", "access", "Private", "monkey", "api_key", "apikey", "Api-Key", "secret", "client_secret",
 		"pass", "password", "PASSWD", "passphrase", "credential", "credentials", "auth", "AUTH",
 		"authorization", "Authorization: ", "Bearer ", "bearer", "private_key", "access-key",
 		" --password ", " -token\t", "-x.api_key ",
@@ -344,7 +344,9 @@ func TestASCIIFolds(t *testing.T) {
 func TestNameForms(t *testing.T) {
 	for s, want := range map[string]uint8{
 		"token=abc": formBare, `"Token" : "x"`: formJSON, "password :x": formBare, "--api-key value": formFlag,
-		"x -db_password\tv": formFlag, "-token v": formFlag, `key = "v"`: formDouble, "secret:'v'": formSingle,
+		"x -db_password\tv": formFlag, "-token v": formFlag, `api_key = "v"`: formDouble, "secret:'v'": formSingle,
+		"Api-Key: v": formBare, "SECRETKEY=v": formBare, "x.accessKey = v": formBare, `key = "v"`: 0, "previousKey: K": 0,
+		"monkey=v": 0, "api__key=v": 0,
 		`{"key": {"type": 1}}`: 0, "key=<x>": 0, "key= &x": 0, "--token -x": 0, "--token 'v'": 0,
 		"Token(x)": 0, "tokens are split": 0, "x--token v": 0, "token": 0, "key=": 0,
 		"m.key[0]": 0, "--token": 0, `key"x`: 0,
