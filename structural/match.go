@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/jsonstr"
@@ -136,14 +137,12 @@ func (m *Match) Record(engine, pattern string) evidence.Record {
 // and sorts no map for each.
 func (m *Match) RecordParts(engine, pattern string, attrs [][2]string) (evidence.Record, [][2]string) {
 	at := len(attrs)
-	var b []byte // a multi capture's array, kept for the next one
 	for _, c := range m.Captures {
 		v := c.Text
 		if c.Multi {
-			b = multiJSON(b[:0], c.Nodes, excerptBytes)
-			v = string(b)
+			v = multiString(c.Nodes, excerptBytes)
 		}
-		attrs = append(attrs, [2]string{"capture." + c.Name, excerpt(v, excerptBytes)})
+		attrs = append(attrs, [2]string{captureKey(attrs, c.Name), excerpt(v, excerptBytes)})
 	}
 	if caps := attrs[at:]; !strictlySorted(caps) {
 		// Not a match the engines make (see check), but its record is
@@ -161,12 +160,17 @@ func (m *Match) RecordParts(engine, pattern string, attrs [][2]string) (evidence
 		attrs = attrs[:keep]
 	}
 	// Every key below sorts after "capture.".
+	// Both offsets in one allocation rather than one each.
+	nums := strconv.AppendInt(make([]byte, 0, 40), int64(m.Range.EndByte), 10)
+	mid := len(nums)
+	nums = strconv.AppendInt(nums, int64(m.Range.StartByte), 10)
+	offsets := unsafe.String(unsafe.SliceData(nums), len(nums))
 	attrs = append(attrs,
-		[2]string{"end_byte", strconv.Itoa(m.Range.EndByte)},
+		[2]string{"end_byte", offsets[:mid]},
 		[2]string{"engine", engine},
 		[2]string{"language", string(m.Language)},
 		[2]string{"pattern", excerpt(pattern, excerptBytes)},
-		[2]string{"start_byte", strconv.Itoa(m.Range.StartByte)})
+		[2]string{"start_byte", offsets[mid:]})
 	return evidence.Record{
 		Kind:        evidence.StructuralMatch,
 		Provider:    ProviderName,
@@ -180,6 +184,38 @@ func (m *Match) RecordParts(engine, pattern string, attrs [][2]string) (evidence
 		Confidence:  1,
 		Metadata:    evidence.Metadata{Excerpt: excerpt(m.Text, excerptBytes)},
 	}, attrs
+}
+
+// captureKey returns "capture." + name, the key in attrs' first spare
+// slot when it is that: an encoder that hands RecordParts the same slice
+// for every match finds there the key the match before had in the same
+// place, and a search's matches have the same captures.
+func captureKey(attrs [][2]string, name string) string {
+	if len(attrs) < cap(attrs) {
+		k := attrs[:len(attrs)+1][len(attrs)][0]
+		if len(k) == len(capturePrefix)+len(name) && strings.HasPrefix(k, capturePrefix) && strings.HasSuffix(k, name) {
+			return k
+		}
+	}
+	return capturePrefix + name
+}
+
+const capturePrefix = "capture."
+
+// multiString returns multiJSON's array of nodes as a string, made in one
+// allocation when the texts need no escaping and none copied.
+func multiString(nodes []Node, n int) string {
+	size := 2 // the brackets
+	for _, nd := range nodes {
+		if size > n {
+			break
+		}
+		if nd.Named {
+			size += len(nd.Text) + 3 // quotes and comma
+		}
+	}
+	b := multiJSON(make([]byte, 0, min(size, n+8)), nodes, n)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // strictlySorted reports whether kvs' keys increase.

@@ -376,7 +376,8 @@ func TestRecordMultiCaptureJSON(t *testing.T) {
 
 // TestRecordPartsSortedLikeRecord: RecordParts' attributes are the
 // record's attributes, sorted by key with none repeated, whatever order
-// and repeats the captures come in.
+// and repeats the captures come in and whatever the spare capacity of the
+// slice it appends to holds (where it looks for keys to reuse).
 func TestRecordPartsSortedLikeRecord(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := Match{Path: "a.go", Language: Go, Text: "f(x)", Range: Range{StartByte: 3, EndByte: 7}}
@@ -392,7 +393,13 @@ func TestRecordPartsSortedLikeRecord(t *testing.T) {
 		if diff := cmp.Diff(want, rec.Metadata.Attributes); diff != "" {
 			t.Fatalf("Record's attributes (-want +got):\n%s", diff)
 		}
-		head, attrs := m.RecordParts(BuiltinName, "$F($$$A)", [][2]string{{"kept", "x"}})
+		spare := rapid.SliceOfN(rapid.SampledFrom([]string{"capture.A", "capture.B", "capture.ARGS", "capture.Z9",
+			"capturE.A", "capture.XA", "capture.", "kept", ""}), 0, 8).Draw(t, "spare")
+		in := [][2]string{{"kept", "x"}}
+		for _, k := range spare {
+			in = append(in, [2]string{k, "old"})
+		}
+		head, attrs := m.RecordParts(BuiltinName, "$F($$$A)", in[:1])
 		if attrs[0] != [2]string{"kept", "x"} {
 			t.Fatalf("RecordParts dropped what attrs held: %q", attrs)
 		}

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 	"unicode/utf8"
@@ -55,11 +56,14 @@ const markStride = 256
 
 // NewLines indexes the lines of src, which it keeps (not a copy).
 func NewLines(src []byte) *Lines {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for at := 0; ; {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			break
 		}
+		at += i + 1
+		starts = append(starts, at)
 	}
 	return &Lines{src: src, starts: starts}
 }

@@ -156,8 +156,7 @@ func (e *recordEncoder) appendParts(dst []byte, r *evidence.Record, attrs [][2]s
 	if c := math.Abs(r.Confidence); c != 0 && (c < 1e-6 || c >= 1e21) || math.IsNaN(r.Confidence) {
 		return dst, false
 	}
-	trust, err := r.Trust.MarshalText()
-	if err != nil {
+	if !r.Trust.Valid() { // MarshalText's error
 		return dst, false
 	}
 	// The record's own member names are constants here, plain ASCII, so
@@ -170,7 +169,7 @@ func (e *recordEncoder) appendParts(dst []byte, r *evidence.Record, attrs [][2]s
 		o.field("kind", string(r.Kind))
 		o.field("provider", r.Provider)
 		o.field("provenance", string(r.Provenance))
-		o.field("trust", string(trust))
+		o.field("trust", r.Trust.String())
 	})
 	if r.Path != "" {
 		o.field("path", r.Path)
