@@ -219,7 +219,8 @@ typedef struct {
 
 enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
 
-static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
+static int64_t walk(TSTree *t, const TSLanguage *lang, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
+static int64_t walk_cursor(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
 
 // flat_parse parses src, or only its nranges ranges when there are any,
 // and writes the tree's visible nodes in pre-order into out (at most cap
@@ -231,11 +232,13 @@ static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *n
 // is written as 0 (no grammar compiled in has that many fields). It
 // parses with p, or, given an arena a, with a parser of language lang
 // made in a for this parse alone; p is set to lang first when it holds
-// another language (the grammar's own table before its dense one).
+// another language (the grammar's own table before its dense one). With
+// by_cursor it walks the tree with the runtime's tree cursor, the walk
+// TestWalkMatchesCursor holds walk to.
 static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, const char *src, uint32_t len,
                           const TSRange *ranges, uint32_t nranges,
                           ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms,
-                          ts_flat_node **more) {
+                          ts_flat_node **more, bool by_cursor) {
 	int64_t n = -1;
 	TSTree *t = NULL;
 	if (a) {
@@ -249,12 +252,13 @@ static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, cons
 	// last given, so every parse sets them.
 	if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) goto done;
 	t = ts_parser_parse_string(p, NULL, src, len);
-	if (t) n = walk(t, out, cap, named, nsyms);
+	if (t) n = by_cursor ? walk_cursor(t, out, cap, named, nsyms) : walk(t, lang, out, cap, named, nsyms);
 	if (n > cap) {
 		// The tree is walked again into memory of its size, rather than
 		// parsed again into a larger out.
 		ts_flat_node *big = malloc((size_t)n * sizeof *big);
-		if (big && walk(t, big, (uint32_t)n, named, nsyms) == n) *more = big;
+		int64_t again = !big ? -1 : by_cursor ? walk_cursor(t, big, (uint32_t)n, named, nsyms) : walk(t, lang, big, (uint32_t)n, named, nsyms);
+		if (again == n) *more = big;
 		else { free(big); n = -1; }
 	}
 done:
@@ -269,9 +273,242 @@ done:
 	return n;
 }
 
-// walk writes t's visible nodes into out as flat_parse describes; -1 when
-// it runs out of memory.
-static int64_t walk(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
+// cx_language follows struct TSLanguage in tree_sitter/parser.h of ABI 15;
+// ABI 14 ends at primary_state_ids. The walk reads its symbol, alias and
+// field tables, dense_language its parse table.
+typedef struct {
+	uint32_t abi_version, symbol_count, alias_count, token_count, external_token_count,
+		state_count, large_state_count, production_id_count, field_count;
+	uint16_t max_alias_sequence_length;
+	const uint16_t *parse_table;
+	const uint16_t *small_parse_table;
+	const uint32_t *small_parse_table_map;
+	const void *parse_actions, *symbol_names, *field_names, *field_map_slices, *field_map_entries,
+		*symbol_metadata, *public_symbol_map, *alias_map, *alias_sequences, *lex_modes;
+	void (*lex_fn)(void), (*keyword_lex_fn)(void);
+	uint16_t keyword_capture_token;
+	struct {
+		const void *states, *symbol_map;
+		void (*create)(void), (*destroy)(void), (*scan)(void), (*serialize)(void), (*deserialize)(void);
+	} external_scanner;
+	const uint16_t *primary_state_ids;
+	const char *name;
+	const uint16_t *reserved_words;
+	uint16_t max_reserved_word_set_size;
+	uint32_t supertype_count;
+	const void *supertype_symbols, *supertype_map_slices, *supertype_map_entries;
+	struct { uint8_t major, minor, patch; } metadata;
+} cx_language;
+
+// The runtime's subtrees, which walk reads directly: the layouts of
+// src/subtree.h and src/tree.h of go-tree-sitter v0.25.0 on a 64-bit
+// little-endian machine, the only kind tree.go builds for (a static
+// assertion below holds the sizes; TestWalkMatchesCursor the rest). A
+// subtree is a pointer to its heap data, or, when the lowest bit is set,
+// a leaf stored inline; a heap subtree's children lie just before it.
+typedef struct { uint32_t bytes, row, column; } cx_length;
+
+typedef struct {
+	bool is_inline : 1, visible : 1, named : 1, extra : 1, has_changes : 1, is_missing : 1, is_keyword : 1;
+	uint8_t symbol;
+	uint16_t parse_state;
+	uint8_t padding_columns;
+	uint8_t padding_rows : 4, lookahead_bytes : 4;
+	uint8_t padding_bytes, size_bytes;
+} cx_inline;
+
+typedef struct {
+	uint32_t ref_count;
+	cx_length padding, size;
+	uint32_t lookahead_bytes, error_cost, child_count;
+	uint16_t symbol, parse_state;
+	bool visible : 1, named : 1, extra : 1, fragile_left : 1, fragile_right : 1, has_changes : 1,
+		has_external_tokens : 1, has_external_scanner_state_change : 1, depends_on_column : 1,
+		is_missing : 1, is_keyword : 1;
+	union {
+		struct {
+			uint32_t visible_child_count, named_child_count, visible_descendant_count;
+			int32_t dynamic_precedence;
+			uint16_t repeat_depth, production_id, first_leaf_symbol, first_leaf_state;
+		} node;
+		struct { union { char *long_data; char short_data[24]; }; uint32_t length; } external;
+		int32_t lookahead_char;
+	};
+} cx_heap;
+
+typedef union { cx_inline data; const cx_heap *ptr; } cx_subtree;
+
+_Static_assert(sizeof(cx_inline) == 8 && sizeof(cx_subtree) == 8 && sizeof(cx_length) == 12 &&
+               sizeof(cx_heap) == 80 && offsetof(cx_heap, node.production_id) == 66,
+               "tree-sitter's subtree layout");
+
+// A tree's field map: the fields of each production's children.
+typedef struct { uint16_t index, length; } cx_map_slice;
+typedef struct { uint16_t field_id; uint8_t child_index; bool inherited; } cx_field_entry;
+
+#define SUB(s, f) ((s).data.is_inline ? (s).data.f : (s).ptr->f)
+
+static inline uint32_t sub_padding(cx_subtree s) { return s.data.is_inline ? s.data.padding_bytes : s.ptr->padding.bytes; }
+static inline uint32_t sub_size(cx_subtree s) { return s.data.is_inline ? s.data.size_bytes : s.ptr->size.bytes; }
+static inline uint32_t sub_kids(cx_subtree s) { return s.data.is_inline ? 0 : s.ptr->child_count; }
+
+// own_field is the field the child at structural index k fills in a node
+// of production pid, inherited ones aside; 0 for none.
+static inline uint16_t own_field(const cx_language *l, uint16_t pid, uint32_t k) {
+	if (l->field_count == 0) return 0;
+	const cx_map_slice *sl = &((const cx_map_slice *)l->field_map_slices)[pid];
+	const cx_field_entry *e = &((const cx_field_entry *)l->field_map_entries)[sl->index];
+	for (uint32_t i = 0; i < sl->length; i++) {
+		if (!e[i].inherited && e[i].child_index == k) return e[i].field_id;
+	}
+	return 0;
+}
+
+// A walk_frame is a subtree whose children walk is going through.
+typedef struct {
+	cx_subtree tree;
+	const uint16_t *aliases;    // its production's alias sequence, or NULL
+	uint32_t child, structural; // the next child, and its index among the non-extra ones
+	uint32_t pos;               // where the next child starts, after its padding
+	uint32_t depth;             // visible ancestors of its children
+	uint16_t field;             // when hidden: the field it fills for its visible descendants
+	bool hidden;
+} walk_frame;
+
+// walk_state is what walk builds: the nodes written (n counts on past cap),
+// the frames it is in, and by visible depth d, prev[d], the last node seen
+// at d under the current parent, and parent[d], the node at d on the path.
+typedef struct {
+	const cx_language *l;
+	ts_flat_node *out;
+	uint32_t cap, n;
+	const uint8_t *named;
+	uint32_t nsyms;
+	walk_frame *stack;
+	uint32_t sp, stack_cap;
+	uint32_t *prev, *parent, depth_cap;
+} walk_state;
+
+// walk_emit writes subtree c, found at pos, at visible depth d, as kind
+// sym filling field; false when it runs out of memory.
+static inline bool walk_emit(walk_state *w, cx_subtree c, uint32_t pos, uint16_t sym, uint16_t field, uint32_t d) {
+	if (d + 1 >= w->depth_cap) {
+		uint32_t ncap = w->depth_cap * 2;
+		uint32_t *np = malloc(2 * ncap * sizeof(uint32_t));
+		if (!np) return false;
+		memcpy(np, w->prev, w->depth_cap * sizeof(uint32_t));
+		memcpy(np + ncap, w->parent, w->depth_cap * sizeof(uint32_t));
+		free(w->prev);
+		w->prev = np;
+		w->parent = np + ncap;
+		w->depth_cap = ncap;
+	}
+	uint32_t n = w->n;
+	if (n < w->cap) {
+		ts_flat_node *o = &w->out[n];
+		uint8_t f = 0;
+		if (sym < w->nsyms && w->named[sym]) f |= F_NAMED;
+		if (sym == 65535) f |= F_ERROR | F_NAMED;
+		if (SUB(c, is_missing)) f |= F_MISSING;
+		*o = (ts_flat_node){.start = pos, .end = pos + sub_size(c), .sym = sym, .flags = f,
+		                    .field = field > 255 ? 0 : (uint8_t)field};
+		if (w->prev[d] != UINT32_MAX) w->out[w->prev[d]].next = n;
+		if (d > 0) w->out[w->parent[d - 1]].nkids++;
+	}
+	w->prev[d] = n;
+	w->parent[d] = n;
+	w->prev[d + 1] = UINT32_MAX; // its children are yet to come
+	w->n++;
+	return true;
+}
+
+// walk_push enters c's children, found at pos, at visible depth d; false
+// when it runs out of memory.
+static inline bool walk_push(walk_state *w, cx_subtree c, uint32_t pos, uint32_t d, bool hidden, uint16_t field) {
+	if (w->sp == w->stack_cap) {
+		walk_frame *ns = realloc(w->stack, 2 * w->stack_cap * sizeof *ns);
+		if (!ns) return false;
+		w->stack = ns;
+		w->stack_cap *= 2;
+	}
+	uint16_t pid = c.ptr->node.production_id;
+	const uint16_t *aliases = pid ? &((const uint16_t *)w->l->alias_sequences)[pid * w->l->max_alias_sequence_length] : NULL;
+	w->stack[w->sp++] = (walk_frame){.tree = c, .aliases = aliases, .pos = pos, .depth = d, .field = field, .hidden = hidden};
+	return true;
+}
+
+// public_symbol is the kind a node of symbol sym reports (the runtime's
+// ts_language_public_symbol).
+static inline uint16_t public_symbol(const cx_language *l, uint16_t sym) {
+	return sym == 65535 ? sym : ((const uint16_t *)l->public_symbol_map)[sym];
+}
+
+// walk writes t's visible nodes into out as flat_parse describes, reading
+// the subtrees directly: what the runtime's cursor gives (walk_cursor) —
+// the same nodes, kinds (aliases resolved to their public symbols), byte
+// ranges and fields — without building a node, finding its parent and
+// looking up its alias again for every question asked of it. -1 when it
+// runs out of memory.
+static int64_t walk(TSTree *t, const TSLanguage *language, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
+	walk_state w = {.l = (const cx_language *)language, .out = out, .cap = cap, .named = named, .nsyms = nsyms,
+	                .stack_cap = 64, .depth_cap = 64};
+	w.stack = malloc(w.stack_cap * sizeof *w.stack);
+	w.prev = malloc(2 * w.depth_cap * sizeof(uint32_t));
+	int64_t n = -1;
+	if (!w.stack || !w.prev) goto done;
+	w.parent = w.prev + w.depth_cap;
+	w.prev[0] = UINT32_MAX;
+	cx_subtree root = *(const cx_subtree *)t; // a TSTree begins with its root
+	uint32_t pos = sub_padding(root);
+	if (!walk_emit(&w, root, pos, public_symbol(w.l, SUB(root, symbol)), 0, 0)) goto done;
+	if (sub_kids(root) > 0 && !walk_push(&w, root, pos, 1, false, 0)) goto done;
+	while (w.sp > 0) {
+		walk_frame *fr = &w.stack[w.sp - 1];
+		const cx_heap *parent = fr->tree.ptr;
+		if (fr->child == parent->child_count) {
+			w.sp--;
+			continue;
+		}
+		// The child iterator of the runtime's cursor, one step.
+		cx_subtree c = ((const cx_subtree *)parent - parent->child_count)[fr->child];
+		if (fr->child > 0) fr->pos += sub_padding(c);
+		pos = fr->pos;
+		fr->pos += sub_size(c);
+		fr->child++;
+		bool extra = SUB(c, extra), visible = SUB(c, visible);
+		uint16_t alias = 0;
+		uint32_t k = fr->structural;
+		if (!extra) {
+			if (fr->aliases) {
+				alias = fr->aliases[k];
+				visible |= alias != 0;
+			}
+			fr->structural++;
+		}
+		bool enter = sub_kids(c) > 0 && (visible || c.ptr->node.visible_child_count > 0);
+		if (!visible && !enter) continue;
+		// The field c fills: its own in its parent's production, or else
+		// the one its hidden parent fills; an extra node fills none.
+		uint16_t field = 0;
+		if (!extra) {
+			field = own_field(w.l, parent->node.production_id, k);
+			if (!field && fr->hidden) field = fr->field;
+		}
+		uint32_t d = fr->depth;
+		// fr is not used past a push, which may move the stack.
+		if (visible && !walk_emit(&w, c, pos, public_symbol(w.l, alias ? alias : SUB(c, symbol)), field, d)) goto done;
+		if (enter && !walk_push(&w, c, pos, visible ? d + 1 : d, !visible, visible ? 0 : field)) goto done;
+	}
+	n = w.n;
+done:
+	free(w.stack);
+	free(w.prev);
+	return n;
+}
+
+// walk_cursor writes t's visible nodes into out as flat_parse describes,
+// with the runtime's tree cursor; -1 when it runs out of memory.
+static int64_t walk_cursor(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	uint32_t depth = 0, stack_cap = 256, n = 0;
 	// prev[d]: the last node seen at depth d under the current parent;
@@ -331,6 +568,14 @@ walked:
 	return (int64_t)n;
 }
 
+// give_back drops the whole pages inside [p, p+n) from the process's
+// memory.
+static void give_back(const void *p, size_t n) {
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + n) & ~(page - 1);
+	if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 // A grammar's parse table, as the runtime reads it: the first
 // large_state_count states have a row of symbol_count entries in
 // parse_table; each later ("small") state has a list of (value, symbols)
@@ -344,40 +589,6 @@ walked:
 // the table's memory (states times symbols times two bytes) as the price.
 // NULL when the language's layout is not one this file knows, or memory
 // runs out.
-//
-// cx_language follows struct TSLanguage in tree_sitter/parser.h of ABI 15;
-// ABI 14 ends at primary_state_ids.
-typedef struct {
-	uint32_t abi_version, symbol_count, alias_count, token_count, external_token_count,
-		state_count, large_state_count, production_id_count, field_count;
-	uint16_t max_alias_sequence_length;
-	const uint16_t *parse_table;
-	const uint16_t *small_parse_table;
-	const uint32_t *small_parse_table_map;
-	const void *parse_actions, *symbol_names, *field_names, *field_map_slices, *field_map_entries,
-		*symbol_metadata, *public_symbol_map, *alias_map, *alias_sequences, *lex_modes;
-	void (*lex_fn)(void), (*keyword_lex_fn)(void);
-	uint16_t keyword_capture_token;
-	struct {
-		const void *states, *symbol_map;
-		void (*create)(void), (*destroy)(void), (*scan)(void), (*serialize)(void), (*deserialize)(void);
-	} external_scanner;
-	const uint16_t *primary_state_ids;
-	const char *name;
-	const uint16_t *reserved_words;
-	uint16_t max_reserved_word_set_size;
-	uint32_t supertype_count;
-	const void *supertype_symbols, *supertype_map_slices, *supertype_map_entries;
-	struct { uint8_t major, minor, patch; } metadata;
-} cx_language;
-
-// give_back drops the whole pages inside [p, p+n) from the process's
-// memory.
-static void give_back(const void *p, size_t n) {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + n) & ~(page - 1);
-	if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
-}
 
 // dense_bytes returns the size of lang's dense table, or 0 when
 // dense_language would return NULL or lang itself.
@@ -608,6 +819,9 @@ type Parser struct {
 	cleanup runtime.Cleanup
 	buf     []node // scratch the C walk writes into
 	ranges  []C.TSRange
+	// byCursor walks trees with the runtime's cursor rather than reading
+	// their subtrees: the reference TestWalkMatchesCursor compares with.
+	byCursor bool
 }
 
 // NewParser returns a parser for l. Its C memory is released by
@@ -757,7 +971,7 @@ func (p *Parser) flatten(src []byte, spans []Span, out *[]node) error {
 	var more *C.ts_flat_node
 	n := int64(C.flat_parse(p.p, arena, lang, srcPtr, C.uint32_t(len(src)), ranges, C.uint32_t(len(p.ranges)),
 		(*C.ts_flat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)),
-		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)), &more))
+		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)), &more, C.bool(p.byCursor)))
 	if n < 0 {
 		*out = buf[:0]
 		return fmt.Errorf("%w: tree-sitter returned no tree", ErrParse)
