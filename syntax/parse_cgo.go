@@ -219,8 +219,8 @@ typedef struct {
 
 enum { F_NAMED = 1, F_MISSING = 2, F_ERROR = 8 };
 
-static int64_t walk(TSTree *t, const TSLanguage *lang, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
-static int64_t walk_cursor(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms);
+static int64_t walk_tree(TSTree *t, const TSLanguage *lang, ts_flat_node *out, uint32_t cap,
+                         const uint8_t *named, uint32_t nsyms, bool by_cursor);
 
 // flat_parse parses src, or only its nranges ranges when there are any,
 // and writes the tree's visible nodes in pre-order into out (at most cap
@@ -252,13 +252,12 @@ static int64_t flat_parse(TSParser *p, cx_arena *a, const TSLanguage *lang, cons
 	// last given, so every parse sets them.
 	if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) goto done;
 	t = ts_parser_parse_string(p, NULL, src, len);
-	if (t) n = by_cursor ? walk_cursor(t, out, cap, named, nsyms) : walk(t, lang, out, cap, named, nsyms);
+	if (t) n = walk_tree(t, lang, out, cap, named, nsyms, by_cursor);
 	if (n > cap) {
 		// The tree is walked again into memory of its size, rather than
 		// parsed again into a larger out.
 		ts_flat_node *big = malloc((size_t)n * sizeof *big);
-		int64_t again = !big ? -1 : by_cursor ? walk_cursor(t, big, (uint32_t)n, named, nsyms) : walk(t, lang, big, (uint32_t)n, named, nsyms);
-		if (again == n) *more = big;
+		if (big && walk_tree(t, lang, big, (uint32_t)n, named, nsyms, by_cursor) == n) *more = big;
 		else { free(big); n = -1; }
 	}
 done:
@@ -302,10 +301,17 @@ typedef struct {
 
 // The runtime's subtrees, which walk reads directly: the layouts of
 // src/subtree.h and src/tree.h of go-tree-sitter v0.25.0 on a 64-bit
-// little-endian machine, the only kind tree.go builds for (a static
-// assertion below holds the sizes; TestWalkMatchesCursor the rest). A
-// subtree is a pointer to its heap data, or, when the lowest bit is set,
-// a leaf stored inline; a heap subtree's children lie just before it.
+// little-endian machine (a static assertion below holds the sizes;
+// TestWalkMatchesCursor the rest). Elsewhere trees are walked with the
+// cursor. A subtree is a pointer to its heap data, or, when the lowest bit
+// is set, a leaf stored inline; a heap subtree's children lie just before it.
+#if UINTPTR_MAX == UINT64_MAX && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CX_SUBTREES 1
+#else
+#define CX_SUBTREES 0
+#endif
+
+#if CX_SUBTREES
 typedef struct { uint32_t bytes, row, column; } cx_length;
 
 typedef struct {
@@ -506,6 +512,8 @@ done:
 	return n;
 }
 
+#endif // CX_SUBTREES
+
 // walk_cursor writes t's visible nodes into out as flat_parse describes,
 // with the runtime's tree cursor; -1 when it runs out of memory.
 static int64_t walk_cursor(TSTree *t, ts_flat_node *out, uint32_t cap, const uint8_t *named, uint32_t nsyms) {
@@ -566,6 +574,16 @@ walked:
 	free(prev);
 	ts_tree_cursor_delete(&c);
 	return (int64_t)n;
+}
+
+// walk_tree walks t with walk where its layouts hold, and with
+// walk_cursor elsewhere or when by_cursor asks for it.
+static int64_t walk_tree(TSTree *t, const TSLanguage *lang, ts_flat_node *out, uint32_t cap,
+                         const uint8_t *named, uint32_t nsyms, bool by_cursor) {
+#if CX_SUBTREES
+	if (!by_cursor) return walk(t, lang, out, cap, named, nsyms);
+#endif
+	return walk_cursor(t, out, cap, named, nsyms);
 }
 
 // give_back drops the whole pages inside [p, p+n) from the process's
