@@ -159,12 +159,12 @@ func (m *Match) RecordParts(engine, pattern string, attrs [][2]string) (evidence
 		}
 		attrs = attrs[:keep]
 	}
-	// Every key below sorts after "capture.".
 	// Both offsets in one allocation rather than one each.
 	nums := strconv.AppendInt(make([]byte, 0, 40), int64(m.Range.EndByte), 10)
 	mid := len(nums)
 	nums = strconv.AppendInt(nums, int64(m.Range.StartByte), 10)
 	offsets := unsafe.String(unsafe.SliceData(nums), len(nums))
+	// Every key below sorts after "capture.".
 	attrs = append(attrs,
 		[2]string{"end_byte", offsets[:mid]},
 		[2]string{"engine", engine},
@@ -202,8 +202,9 @@ func captureKey(attrs [][2]string, name string) string {
 
 const capturePrefix = "capture."
 
-// multiString returns multiJSON's array of nodes as a string, made in one
-// allocation when the texts need no escaping and none copied.
+// multiString returns multiJSON's array of nodes as a string: one
+// allocation, sized for the texts as they are (escapes may outgrow it),
+// and no copy to convert it.
 func multiString(nodes []Node, n int) string {
 	size := 2 // the brackets
 	for _, nd := range nodes {
