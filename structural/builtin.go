@@ -93,7 +93,7 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 	dir, streamed := streamDir(root, req)
 	if streamed {
 		walkCtx, stopWalk := context.WithCancel(ctx)
-		feed = walkFeed(walkCtx, root.FS(), dir, want, lim.MaxFiles)
+		feed = walkFeed(walkCtx, root, dir, want, lim.MaxFiles)
 		// The walk reads through root, so it ends before root closes;
 		// a search that fails stops it first.
 		defer feed.all()
@@ -156,14 +156,17 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 	// worker, prometheus kept one of two cores idle for a tenth of the run
 	// (docs/benchmarks.md).
 	window := newClaims(256*workers, int64(workers)<<20)
+	// Files taken ahead of their turn (see order) do not count toward
+	// the window's bytes: the files before them, which the window must
+	// let the workers take, are what hands them over.
+	ord := newOrder(feed, workers)
 	type done struct {
 		i       int
 		matches []Match
-		held    int64 // bytes of source the matches hold
+		held    int64 // bytes of source the matches hold, as the window counts them
+		ahead   bool
 	}
 	var (
-		next    atomic.Int64
-		total   atomic.Int64
 		parsed  atomic.Int64
 		skipped atomic.Int64
 		wg      sync.WaitGroup
@@ -191,20 +194,20 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 			var m matcher
 			var buf []byte // the file being read; kept across files
 			for window.claim() {
-				// Files are claimed in order and none once the match limit
-				// is reached, so the searched files are always a prefix of
-				// the sorted list and the first matches are deterministic.
-				if ctx.Err() != nil || total.Load() >= int64(lim.MaxMatches) {
+				// No file is taken once the files before the first one not
+				// taken hold the match limit, so the first matches are
+				// deterministic: those of the sorted list's prefix.
+				if reached, _ := ord.reached(lim.MaxMatches); ctx.Err() != nil || reached {
 					window.release(0)
 					return
 				}
-				i := int(next.Add(1) - 1)
+				i, ahead := ord.take()
 				rel, ok := feed.at(i)
 				if !ok {
 					window.release(0)
 					return
 				}
-				d := done{i: i}
+				d := done{i: i, ahead: ahead}
 				lang, _ := LanguageOf(rel)
 				if req.Language != "" {
 					lang = req.Language
@@ -220,13 +223,13 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					case t != nil:
 						d.matches = searchTree(&m, p, t, rel, lim.MaxMatches)
 						sortMatches(d.matches)
-						total.Add(int64(len(d.matches)))
-						if len(d.matches) > 0 {
+						if len(d.matches) > 0 && !ahead {
 							d.held = int64(len(t.src))
 							window.read(d.held)
 						}
 					}
 				}
+				ord.searched(i, len(d.matches))
 				finished <- d
 			}
 		}()
@@ -246,6 +249,9 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 			delete(pending, at)
 			at++
 			window.release(d.held)
+			if d.ahead {
+				ord.handedOver()
+			}
 			ms := d.matches
 			found += len(ms)
 			for k := range ms {
@@ -277,7 +283,8 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
 	}
 	files, _ := feed.all()
-	return found, total.Load() >= int64(lim.MaxMatches) && int(next.Load()) < len(files), nil
+	reached, next := ord.reached(lim.MaxMatches)
+	return found, reached && next < len(files), nil
 }
 
 // compileEach compiles the pattern for every language among files; a

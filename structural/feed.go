@@ -17,31 +17,43 @@ type fileFeed struct {
 	mu        sync.Mutex
 	grown     sync.Cond
 	files     []string
-	done      bool // nothing more will be added
-	truncated bool // the walk stopped at the file limit with files left
+	sizes     []int64 // each file's size as the walk found it; -1 when unknown
+	done      bool    // nothing more will be added
+	truncated bool    // the walk stopped at the file limit with files left
 }
 
-// listFeed feeds files, resolved already.
+// listFeed feeds files, resolved already, of sizes unknown.
 func listFeed(files []string) *fileFeed {
-	f := &fileFeed{files: files, done: true}
+	f := &fileFeed{files: files, sizes: make([]int64, len(files)), done: true}
+	for i := range f.sizes {
+		f.sizes[i] = -1
+	}
 	f.grown.L = &f.mu
 	return f
 }
 
-// walkFeed feeds the files under dir that want accepts, at most max of
-// them (0: no limit), as a walk in the background finds them; the walk
-// stops when ctx is done. Its order is that of collectFiles for the one
-// directory: walkFiles yields sorted paths.
-func walkFeed(ctx context.Context, fsys fs.FS, dir string, want func(string) bool, max int) *fileFeed {
+// walkFeed feeds the files under dir in root that want accepts, at most
+// max of them (0: no limit), as a walk in the background finds them, with
+// their sizes; the walk stops when ctx is done. Its order is that of
+// collectFiles for the one directory: walkFiles yields sorted paths.
+func walkFeed(ctx context.Context, root *contain.Root, dir string, want func(string) bool, max int) *fileFeed {
 	f := &fileFeed{}
 	f.grown.L = &f.mu
+	fsys := root.FS()
 	go func() {
+		// A file's directory is the last one's more often than not.
+		dirs := root.DirCache()
+		defer dirs.Close()
 		walkFiles(fsys, dir, ignore.NewTree(fsys), func(p string) bool {
 			if ctx.Err() != nil {
 				return false
 			}
 			if !want(p) {
 				return true
+			}
+			size, ok := dirs.Size(p)
+			if !ok {
+				size = -1
 			}
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -50,6 +62,7 @@ func walkFeed(ctx context.Context, fsys fs.FS, dir string, want func(string) boo
 				return false
 			}
 			f.files = append(f.files, p)
+			f.sizes = append(f.sizes, size)
 			f.grown.Broadcast()
 			return true
 		})

@@ -184,3 +184,45 @@ func TestStreamedSearchSameAsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeFilesAheadSameAnswer: a walk's search, which takes a large
+// file ahead of the smaller ones before it, answers as the search of the
+// same files listed first, which takes them in order: the same matches
+// (the first of the sorted files' under a match limit), truncation and
+// notes, whatever the workers and the limit.
+func TestLargeFilesAheadSameAnswer(t *testing.T) {
+	if !cgoEnabled {
+		t.Skip("needs cgo")
+	}
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("d%d/f%02d.go", i%3, i)] = fmt.Sprintf("package p\nfunc f() { call(%d); call(%d) }\n", i, i+100)
+		if i%7 == 3 {
+			body := strings.Repeat(fmt.Sprintf("call(%d); ", i), largeFile/8*(1+i%2))
+			files[fmt.Sprintf("d%d/g%02d.go", i%3, i)] = "package p\nfunc g() { " + body + "}\n"
+		}
+	}
+	root := testtool.WriteTree(t, files)
+	for _, workers := range []int{1, 2, 3, 7} {
+		for _, limit := range []int{0, 1, 7, 60, 5000, 100000} {
+			b := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
+			req := Request{Root: root, Pattern: "call($X)", Language: Go, Limits: Limits{MaxMatches: limit}}
+			streamed, err := b.Search(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Paths = []string{".", "."}
+			listed, err := b.Search(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range []*Result{listed, streamed} {
+				r.Parsed = 0 // how many files were taken before the limit stopped the workers is timing
+				r.Notes = slices.DeleteFunc(r.Notes, func(n string) bool { return strings.HasSuffix(n, "(limit max_matches)") })
+			}
+			if diff := cmp.Diff(listed, streamed); diff != "" {
+				t.Errorf("workers %d, limit %d (-listed +streamed):\n%s", workers, limit, diff)
+			}
+		}
+	}
+}

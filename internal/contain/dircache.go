@@ -31,21 +31,52 @@ func (c *DirCache) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) || name == "." {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	dir, base := path.Split(name)
-	dir = path.Clean(dir) // "" is "."
-	if c.d == nil || dir != c.dir {
-		c.Close()
-		d, err := c.root.Open(dir)
-		if err != nil {
-			return nil, err
-		}
-		c.d, c.dir, c.fd = d, dir, int(d.Fd())
+	base, err := c.enter(name)
+	if err != nil {
+		return nil, err
 	}
 	f, err := openBase(c.fd, base, name)
 	if errors.Is(err, errLink) {
 		return c.root.Open(name) // the root follows it if it stays inside
 	}
 	return f, err
+}
+
+// Size returns the size of name, a slash-separated path relative to the
+// root, and true when it is a regular file: not a directory, a device or
+// a symbolic link, which it does not follow.
+func (c *DirCache) Size(name string) (int64, bool) {
+	if !fs.ValidPath(name) || name == "." {
+		return 0, false
+	}
+	base, err := c.enter(name)
+	if err != nil {
+		return 0, false
+	}
+	if size, ok, done := sizeAt(c.fd, base); done {
+		return size, ok
+	}
+	fi, err := c.root.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	return fi.Size(), true
+}
+
+// enter makes name's directory the open one and returns name's last
+// element.
+func (c *DirCache) enter(name string) (string, error) {
+	dir, base := path.Split(name)
+	dir = path.Clean(dir) // "" is "."
+	if c.d == nil || dir != c.dir {
+		c.Close()
+		d, err := c.root.Open(dir)
+		if err != nil {
+			return "", err
+		}
+		c.d, c.dir, c.fd = d, dir, int(d.Fd())
+	}
+	return base, nil
 }
 
 // errLink is openBase's error for a file that is a symbolic link.

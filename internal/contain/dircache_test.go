@@ -50,3 +50,36 @@ func TestDirCacheOpensWhatFSOpens(t *testing.T) {
 		t.Error("DirCache read a link to a file outside the root")
 	}
 }
+
+// TestDirCacheSize: a DirCache gives the size of the regular files the
+// root lstats, and nothing for a directory, a link (inside or out), a
+// missing file or a path that leaves the root, whatever directory it has
+// open before.
+func TestDirCacheSize(t *testing.T) {
+	fx := newFixture(t)
+	names := []string{
+		"file.txt", "dir/file.txt", "dir/sub/deep.txt", "dir/sub/.keep", "emptydir/.gitignore",
+		"link-file", "out-file", "dangling-in", "dir", "dir/sub", "missing.txt", "nodir/x",
+		"../outside/secret.txt", "/etc/passwd", "dir/../file.txt", "", ".", "in-abs/file.txt",
+	}
+	c := fx.root.DirCache()
+	defer c.Close()
+	for round := range 3 {
+		rand.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+		for _, name := range names {
+			var want int64
+			wantOK := false
+			if fs.ValidPath(name) {
+				if fi, err := fx.root.root.Lstat(name); err == nil && fi.Mode().IsRegular() {
+					want, wantOK = fi.Size(), true
+				}
+			}
+			if got, ok := c.Size(name); got != want || ok != wantOK {
+				t.Errorf("round %d: Size(%q) = %d, %v; the root's lstat says %d, %v", round, name, got, ok, want, wantOK)
+			}
+		}
+	}
+	if size, ok := c.Size("file.txt"); !ok || size == 0 {
+		t.Errorf("Size(file.txt) = %d, %v: the fixture's file is not empty", size, ok)
+	}
+}
