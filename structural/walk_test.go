@@ -160,24 +160,7 @@ func TestStreamedSearchSameAsListed(t *testing.T) {
 		for _, lim := range []Limits{{}, {MaxFiles: 1}, {MaxFiles: 4}, {MaxMatches: 1}, {MaxMatches: 5}, {MaxFiles: 3, MaxMatches: 4}} {
 			b := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
 			req := Request{Root: root, Pattern: "call($X)", Language: Go, Limits: lim}
-			streamed, err := b.Search(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Paths = []string{".", "."}
-			listed, err := b.Search(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if workers > 1 && lim.MaxMatches > 0 {
-				// How many files the workers took before the limit stopped
-				// them is a matter of timing, either way: so are Parsed and
-				// which of the two match-limit notes is given.
-				for _, r := range []*Result{listed, streamed} {
-					r.Parsed = 0
-					r.Notes = slices.DeleteFunc(r.Notes, func(n string) bool { return strings.HasSuffix(n, "(limit max_matches)") })
-				}
-			}
+			listed, streamed := listedAndStreamed(t, b, req, workers > 1 && lim.MaxMatches > 0)
 			if diff := cmp.Diff(listed, streamed); diff != "" {
 				t.Errorf("workers %d, limits %+v (-listed +streamed):\n%s", workers, lim, diff)
 			}
@@ -207,22 +190,34 @@ func TestLargeFilesAheadSameAnswer(t *testing.T) {
 		for _, limit := range []int{0, 1, 7, 60, 5000, 100000} {
 			b := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
 			req := Request{Root: root, Pattern: "call($X)", Language: Go, Limits: Limits{MaxMatches: limit}}
-			streamed, err := b.Search(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Paths = []string{".", "."}
-			listed, err := b.Search(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range []*Result{listed, streamed} {
-				r.Parsed = 0 // how many files were taken before the limit stopped the workers is timing
-				r.Notes = slices.DeleteFunc(r.Notes, func(n string) bool { return strings.HasSuffix(n, "(limit max_matches)") })
-			}
+			listed, streamed := listedAndStreamed(t, b, req, true)
 			if diff := cmp.Diff(listed, streamed); diff != "" {
 				t.Errorf("workers %d, limit %d (-listed +streamed):\n%s", workers, limit, diff)
 			}
 		}
 	}
+}
+
+// listedAndStreamed runs req, a search of the root, as a walk feeds it and
+// over the files listed first (two paths naming the root make
+// collectFiles list them). With timing it drops what depends on how many
+// files the workers took before the match limit stopped them: Parsed and
+// which of the two match-limit notes is given.
+func listedAndStreamed(t *testing.T, b *Builtin, req Request, timing bool) (listed, streamed *Result) {
+	t.Helper()
+	streamed, err := b.Search(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Paths = []string{".", "."}
+	if listed, err = b.Search(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if timing {
+		for _, r := range []*Result{listed, streamed} {
+			r.Parsed = 0
+			r.Notes = slices.DeleteFunc(r.Notes, func(n string) bool { return strings.HasSuffix(n, "(limit max_matches)") })
+		}
+	}
+	return listed, streamed
 }
