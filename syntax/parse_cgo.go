@@ -43,6 +43,9 @@ bool ts_node_is_missing(TSNode self);
 uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
 uint16_t ts_language_next_state(const TSLanguage *self, uint16_t state, uint16_t symbol);
+uint32_t ts_language_symbol_count(const TSLanguage *self);
+const char *ts_language_symbol_name(const TSLanguage *self, uint16_t symbol);
+int ts_language_symbol_type(const TSLanguage *self, uint16_t symbol); // TSSymbolType: regular 0, anonymous 1, ...
 void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
                       void *(*new_realloc)(void *, size_t), void (*new_free)(void *));
 
@@ -207,6 +210,17 @@ static void arena_reset(cx_arena *a) {
 	if (a->high > ARENA_KEEP) {
 		madvise(a->base + ARENA_KEEP, a->high - ARENA_KEEP, MADV_DONTNEED);
 		a->high = ARENA_KEEP;
+	}
+}
+
+// kind_tables writes the name (its address and length) and type of each
+// of lang's n kinds, in one call rather than a few per kind.
+static void kind_tables(const TSLanguage *lang, uint32_t n, const char **names, uint32_t *lens, uint8_t *types) {
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = ts_language_symbol_name(lang, (uint16_t)i);
+		names[i] = name;
+		lens[i] = name ? (uint32_t)strlen(name) : 0;
+		types[i] = (uint8_t)ts_language_symbol_type(lang, (uint16_t)i);
 	}
 }
 
@@ -748,14 +762,24 @@ func loadGrammar(l Language) (*Grammar, error) {
 	ptr := fn()
 	tl := sitter.NewLanguage(ptr)
 	n := int(tl.NodeKindCount())
-	g := &Grammar{lang: l, ptr: ptr, kinds: make([]string, n), named: make([]uint8, n), byName: map[string][]uint16{}}
+	g := &Grammar{lang: l, ptr: ptr, kinds: make([]string, n), named: make([]uint8, n), byName: make(map[string][]uint16, n)}
+	// The names are the grammar's static strings, not copies.
+	names, lens, types := make([]*C.char, n), make([]uint32, n), make([]uint8, n)
+	if n > 0 {
+		C.kind_tables((*C.TSLanguage)(ptr), C.uint32_t(n), &names[0], (*C.uint32_t)(&lens[0]), (*C.uint8_t)(&types[0]))
+	}
+	const regular, anonymous = 0, 1 // TSSymbolType
 	for i := range n {
-		name := tl.NodeKindForId(uint16(i))
+		var name string
+		if names[i] != nil {
+			name = unsafe.String((*byte)(unsafe.Pointer(names[i])), lens[i])
+		}
 		g.kinds[i] = name
 		g.byName[name] = append(g.byName[name], uint16(i))
-		if tl.NodeKindIsNamed(uint16(i)) {
+		switch {
+		case types[i] == regular:
 			g.named[i] = 1
-		} else if tl.NodeKindIsVisible(uint16(i)) && isWord(name) {
+		case types[i] == anonymous && isWord(name):
 			g.keywords = append(g.keywords, name)
 		}
 	}
