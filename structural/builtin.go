@@ -76,22 +76,15 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	defer root.Close()
 
-	patterns := map[Language]*Pattern{}
-	var want func(string) bool
+	want := func(f string) bool { _, ok := LanguageOf(f); return ok }
 	if req.Language != "" {
-		p, err := Compile(req.Pattern, req.Language)
-		if err != nil {
-			return nil, err
-		}
-		patterns[req.Language] = p
 		want = func(f string) bool { l, ok := LanguageOf(f); return ok && l == req.Language }
-	} else {
-		want = func(f string) bool { _, ok := LanguageOf(f); return ok }
 	}
 	var feed *fileFeed
 	var res *Result
 	dir, streamed := streamDir(root, req)
 	if streamed {
+		// The walk starts finding files while the pattern compiles.
 		walkCtx, stopWalk := context.WithCancel(ctx)
 		feed = walkFeed(walkCtx, root, dir, want, lim.MaxFiles)
 		// The walk reads through root, so it ends before root closes;
@@ -99,7 +92,16 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 		defer feed.all()
 		defer stopWalk()
 		res = &Result{Engine: BuiltinName, Matches: []Match{}}
-	} else {
+	}
+	patterns := map[Language]*Pattern{}
+	if req.Language != "" {
+		p, err := Compile(req.Pattern, req.Language)
+		if err != nil {
+			return nil, err
+		}
+		patterns[req.Language] = p
+	}
+	if !streamed {
 		files, r, err := startResult(BuiltinName, root, req, lim, want)
 		if err != nil {
 			return nil, err
