@@ -3,8 +3,8 @@ package structural
 import "sync"
 
 // An order hands a search's files to its workers: in the feed's order,
-// except that the largest of the next lookahead files goes first when it
-// is large (largeFile) and larger than the one whose turn it is. In the
+// except that among the last lookahead files the largest goes first when
+// it is large (largeFile) and larger than the one whose turn it is. In the
 // feed's order alone a large file near the end is parsed by one worker
 // while the others have nothing left to do (the tail of the small rows in
 // docs/benchmarks.md). The sizes are the walk's (listed files have none,
@@ -28,7 +28,8 @@ type order struct {
 }
 
 const (
-	// lookahead is how far past next take looks for a large file.
+	// lookahead is how near the end next must be for take to look past
+	// it for a large file.
 	lookahead = 64
 	// largeFile is the least size of a file taken ahead of its turn.
 	largeFile = 16 << 10
@@ -57,18 +58,24 @@ func (o *order) take() (i int, ahead bool) {
 	return i, false
 }
 
-// largest returns the file to take ahead of next: the largest the feed
-// has found among the lookahead files after it, when it is a large file
-// larger than next; next otherwise.
+// largest returns the file to take ahead of next: once the walk is done
+// and next is among the last lookahead files, the largest after it when
+// that is a large file larger than next; next otherwise.
 func (o *order) largest() int {
 	f := o.feed
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	// Only the last files: earlier, a large file's parse overlaps the
+	// others', and taking large files together would only raise the peak
+	// of memory their parses hold.
+	if !f.done || len(f.sizes)-o.next > lookahead {
+		return o.next
+	}
 	best, bestSize := o.next, int64(largeFile-1)
 	if o.next < len(f.sizes) {
 		bestSize = max(bestSize, f.sizes[o.next])
 	}
-	for j := o.next + 1; j < min(o.next+lookahead, len(f.sizes)); j++ {
+	for j := o.next + 1; j < len(f.sizes); j++ {
 		if f.sizes[j] > bestSize && !o.early[j] {
 			best, bestSize = j, f.sizes[j]
 		}

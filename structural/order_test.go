@@ -10,9 +10,10 @@ import (
 // TestOrderTakesEachFileOnce: workers taking files from an order, in any
 // interleaving with searches finishing and files being handed over in
 // order, take every file once; no more than maxEarly files taken ahead of
-// their turn wait to be handed over; a file is taken ahead only when it is
-// large and larger than the next one in turn; and the matches the order
-// counts before next are those of the searched files before it.
+// their turn wait to be handed over; a file is taken ahead only among the
+// last lookahead ones and when it is large and larger than the next one in
+// turn; and the matches the order counts before next are those of the
+// searched files before it.
 func TestOrderTakesEachFileOnce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 150).Draw(t, "files")
@@ -63,8 +64,8 @@ func TestOrderTakesEachFileOnce(t *testing.T) {
 					if out > workers {
 						t.Fatalf("%d files taken ahead wait, more than %d", out, workers)
 					}
-					if sizes[i] < largeFile || next < n && sizes[i] <= sizes[next] {
-						t.Fatalf("file %d (%d bytes) taken ahead of file %d (%d bytes)", i, sizes[i], next, sizes[next])
+					if sizes[i] < largeFile || next < n && sizes[i] <= sizes[next] || n-next > lookahead {
+						t.Fatalf("file %d (%d bytes) of %d taken ahead of file %d (%d bytes)", i, sizes[i], n, next, sizes[next])
 					}
 				}
 				busy[idle] = i
