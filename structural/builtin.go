@@ -138,7 +138,8 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 
 // run searches files on the engine's workers and hands the matches, in
 // file order, to req.Each or to res.Matches, at most lim.MaxMatches of
-// them. Workers claim files in order and stay within a window (claims)
+// them. Workers claim files in order (but see order: a large one near the end
+// goes first) and stay within a window (claims)
 // ahead of the first file whose matches are not handed over yet, so the
 // matches held at once are those of a few megabytes of source. It
 // returns how many matches the searched files held and whether the limit
