@@ -111,7 +111,10 @@ func walkFiles(fsys fs.FS, dir string, ig *ignore.Tree, fn func(string) bool) {
 
 // walkDir is walkFiles below a directory; false when fn stopped the walk.
 func walkDir(fsys fs.FS, dir string, ig *ignore.Tree, fn func(string) bool) bool {
-	entries, _ := fs.ReadDir(fsys, dir) // what could be read of an unreadable directory
+	entries, err := fs.ReadDir(fsys, dir) // what could be read of an unreadable directory
+	if err == nil && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ignore.FileName }) {
+		ig.Absent(dir)
+	}
 	slices.SortFunc(entries, compareEntries)
 	for _, e := range entries {
 		p := path.Join(dir, e.Name())

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -220,4 +222,30 @@ func listedAndStreamed(t *testing.T, b *Builtin, req Request, timing bool) (list
 		}
 	}
 	return listed, streamed
+}
+
+// TestWalkLooksUpListedIgnoreFiles: the walk looks for a .gitignore only
+// in the directories whose listing holds one, and still honours it.
+func TestWalkLooksUpListedIgnoreFiles(t *testing.T) {
+	fsys := &testtool.LookupFS{MapFS: fstest.MapFS{
+		"a/.gitignore": {Data: []byte("*.log\n")},
+		"a/b/x.log":    {},
+		"a/b/x.go":     {},
+		"c/d/y.log":    {},
+		"z.go":         {},
+	}}
+	var got []string
+	walkFiles(fsys, ".", ignore.NewTree(fsys), func(p string) bool { got = append(got, p); return true })
+	if want := []string{"a/.gitignore", "a/b/x.go", "c/d/y.log", "z.go"}; !slices.Equal(got, want) {
+		t.Errorf("walked %q, want %q", got, want)
+	}
+	var looked []string
+	for _, n := range fsys.Names() {
+		if path.Base(n) == ignore.FileName {
+			looked = append(looked, n)
+		}
+	}
+	if want := []string{"a/.gitignore", "a/.gitignore"}; !slices.Equal(looked, want) { // its Lstat, then its Open
+		t.Errorf("looked up ignore files %q, want %q", looked, want)
+	}
 }

@@ -3,11 +3,14 @@ package ignore
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // ignoreCase is one question about one tree: the ignore files (by
@@ -200,5 +203,31 @@ func TestSymlinkedIgnoreFileOnDisk(t *testing.T) {
 	defer root.Close()
 	if NewTree(root.FS()).Ignored("a.go", false) {
 		t.Error("a symbolic link named .gitignore was followed")
+	}
+}
+
+// TestAbsentSkipsLookup: a directory recorded as holding no .gitignore
+// is not looked at again, and the others still are, with their rules.
+func TestAbsentSkipsLookup(t *testing.T) {
+	fsys := &testtool.LookupFS{MapFS: fstest.MapFS{
+		"a/.gitignore": {Data: []byte("*.log\n")},
+		"a/b/x.log":    {},
+		"c/y.log":      {},
+	}}
+	tr := NewTree(fsys)
+	tr.Absent(".")
+	tr.Absent("a/b")
+	tr.Absent("c")
+	fsys.Names()
+	if !tr.Match("a/b/x.log", false) || tr.Match("c/y.log", false) {
+		t.Error("the rules of a/.gitignore decide wrongly")
+	}
+	if got, want := fsys.Names(), []string{"a/.gitignore", "a/.gitignore"}; !slices.Equal(got, want) { // its Lstat, then its Open
+		t.Errorf("looked up %q, want %q", got, want)
+	}
+	// Absent after a read keeps what was read.
+	tr.Absent("a")
+	if !tr.Match("a/z.log", false) {
+		t.Error("Absent dropped the rules already read")
 	}
 }

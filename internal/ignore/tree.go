@@ -57,6 +57,16 @@ func readList(fsys fs.FS, name string) *List {
 	return l
 }
 
+// Absent records that dir holds no .gitignore, as a listing of dir just
+// read shows, so that Match does not look for one there. A walk that
+// reads every directory it enters then looks up only the ignore files it
+// saw.
+func (t *Tree) Absent(dir string) {
+	if _, ok := t.lists[dir]; !ok {
+		t.lists[dir] = nil
+	}
+}
+
 func (t *Tree) list(dir string) *List {
 	l, ok := t.lists[dir]
 	if !ok {
