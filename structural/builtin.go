@@ -205,7 +205,7 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					return
 				}
 				i, ahead := ord.take()
-				rel, ok := feed.at(i)
+				rel, size, ok := feed.at(i)
 				if !ok {
 					window.release(0)
 					return
@@ -216,7 +216,7 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					lang = req.Language
 				}
 				if p := patterns[lang]; p != nil {
-					t, didParse, err := b.load(dirs.Open, rel, p, parsers, &buf, lim.MaxFileBytes)
+					t, didParse, err := b.load(dirs.Open, rel, size, p, parsers, &buf, lim.MaxFileBytes)
 					if didParse {
 						parsed.Add(1)
 					}
@@ -331,14 +331,15 @@ func compileEach(pattern string, files []string, patterns map[Language]*Pattern,
 // content is unchanged (compared byte for byte, so neither a preserved
 // modification time nor a same-size edit fools it) and the cached parse
 // covers every segment the pattern may match in. It returns a nil tree for
-// a file that cannot contain a match. open opens files for reading; buf
-// is the worker's read buffer.
-func (b *Builtin) load(open func(string) (fs.File, error), rel string, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
+// a file that cannot contain a match. open opens files for reading; size
+// is rel's size as the walk found it (-1 when unknown); buf is the
+// worker's read buffer.
+func (b *Builtin) load(open func(string) (fs.File, error), rel string, size int64, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
 	key := cacheKey{path: rel, lang: p.lang}
 	e, hit := b.cache.get(key)
 	if hit {
 		// Read into the worker's buffer, only to compare.
-		data, err := readFile(open, rel, buf, maxBytes)
+		data, err := readFile(open, rel, size, buf, maxBytes)
 		if err != nil {
 			return nil, false, err
 		}
@@ -349,7 +350,7 @@ func (b *Builtin) load(open func(string) (fs.File, error), rel string, p *Patter
 	} else {
 		// Nothing to compare with: read into the slice the entry keeps.
 		var src []byte
-		if src, err = readFile(open, rel, &src, maxBytes); err != nil {
+		if src, err = readFile(open, rel, size, &src, maxBytes); err != nil {
 			return nil, false, err
 		}
 		e = &cacheEntry{src: src}
@@ -549,23 +550,29 @@ type cacheKey struct {
 }
 
 // readFile reads rel into *buf, growing it as needed, and returns the
-// bytes read; a file larger than maxBytes is an error.
-func readFile(open func(string) (fs.File, error), rel string, buf *[]byte, maxBytes int64) ([]byte, error) {
+// bytes read; a file larger than maxBytes is an error. size is the
+// file's size when the caller knows it (the walk's, from the directory it
+// listed), and -1 when readFile is to ask.
+func readFile(open func(string) (fs.File, error), rel string, size int64, buf *[]byte, maxBytes int64) ([]byte, error) {
 	f, err := open(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if size < 0 {
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		size = fi.Size()
 	}
-	if fi.Size() > maxBytes {
+	if size > maxBytes {
 		return nil, fmt.Errorf("structural: %s is larger than %d bytes", rel, maxBytes)
 	}
-	// Read to the end rather than trust the size: the file may be growing.
+	// Read to the end rather than trust the size: the file may have
+	// changed since, or be growing.
 	b := (*buf)[:0]
-	if need := int(fi.Size()) + 512; cap(b) < need {
+	if need := int(size) + 512; cap(b) < need {
 		b = make([]byte, 0, need)
 	}
 	for {

@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -259,5 +261,43 @@ func TestBuiltinEach(t *testing.T) {
 		Each: func(*Match) error { n++; return stop }})
 	if !errors.Is(err, stop) || n != 1 {
 		t.Errorf("Each failing: err %v after %d calls, want %v after 1", err, n, stop)
+	}
+}
+
+// TestReadFileSize: the size readFile is given only sizes its buffer and
+// rejects a file listed as oversized early; the file is read to its end
+// whatever the size said, and the limit holds on what is read.
+func TestReadFileSize(t *testing.T) {
+	content := strings.Repeat("x", 5000)
+	open := func(string) (fs.File, error) { return fstest.MapFS{"f": {Data: []byte(content)}}.Open("f") }
+	for _, size := range []int64{-1, 0, 10, 5000, 9000} {
+		var buf []byte
+		got, err := readFile(open, "f", size, &buf, 1<<20)
+		if err != nil || string(got) != content {
+			t.Errorf("size %d: read %d bytes, %v; want the file's 5000", size, len(got), err)
+		}
+		if _, err := readFile(open, "f", size, &buf, 4999); err == nil {
+			t.Errorf("size %d: a 5000-byte file read under a 4999-byte limit", size)
+		}
+	}
+}
+
+// TestOversizedFileSkipped: a file over Limits.MaxFileBytes is skipped,
+// with a note, whether the walk found it (one directory searched) or it
+// was listed.
+func TestOversizedFileSkipped(t *testing.T) {
+	root := projectWith(t, map[string]string{
+		"a.go": "package a\nfunc f() { call(1) }\n",
+		"b.go": "package a\nfunc g() { call(2) }\n" + strings.Repeat("// padding\n", 200),
+	})
+	for _, paths := range [][]string{nil, {"a.go", "b.go"}} {
+		res, err := NewBuiltin(BuiltinOptions{CacheBytes: -1}).Search(context.Background(),
+			Request{Root: root, Pattern: "call($X)", Language: Go, Paths: paths, Limits: Limits{MaxFileBytes: 1000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Matches) != 1 || res.Matches[0].Path != "a.go" || !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "skipped 1 ") }) {
+			t.Errorf("paths %q: %d matches, notes %q; want a.go's alone and b.go skipped", paths, len(res.Matches), res.Notes)
+		}
 	}
 }

@@ -74,18 +74,18 @@ func walkFeed(ctx context.Context, root *contain.Root, dir string, want func(str
 	return f
 }
 
-// at returns file i, waiting until the walk finds it; false when there
-// is no file i.
-func (f *fileFeed) at(i int) (string, bool) {
+// at returns file i and its size (-1 when unknown), waiting until the
+// walk finds it; false when there is no file i.
+func (f *fileFeed) at(i int) (string, int64, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i >= len(f.files) && !f.done {
 		f.grown.Wait()
 	}
 	if i < len(f.files) {
-		return f.files[i], true
+		return f.files[i], f.sizes[i], true
 	}
-	return "", false
+	return "", 0, false
 }
 
 // count returns how many files there are, and false while the walk may
