@@ -2,6 +2,7 @@ package safeexec
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -294,8 +295,11 @@ func TestCallerCancellation(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "grandchild")
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
+		// The shell creates the file before echo writes the pid (in one
+		// write, newline last): cancelling on the empty file killed the
+		// group before the pid was there to check.
 		for {
-			if _, err := os.Stat(pidFile); err == nil {
+			if b, err := os.ReadFile(pidFile); err == nil && bytes.HasSuffix(b, []byte("\n")) {
 				cancel()
 				return
 			}
