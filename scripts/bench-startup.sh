@@ -5,12 +5,15 @@
 #   ast-grep run -p '$F($$$A)' -l ts --json .     (when ast-grep is on PATH)
 #   cortex sg -p '$F($$$A)' -l ts --json .
 #   cortex version
-#   a program whose main only imports the structural package
+#   programs whose main does nothing but import one package: the
+#   structural layer, then each large dependency cortex links (net/http,
+#   the MCP SDK, SQLite, SCIP's protobuf bindings), then none at all
 #
 # with wall time, CPU time (user + system) and peak memory, the binaries
 # dropped from the page cache first (see bench-structural-parse.sh). Every
 # package a binary links is initialised when it starts, whatever the
-# command; the last program shows what the structural layer alone costs.
+# command; the one-import programs show what each part costs alone (they
+# share the runtime, so their excesses over the empty one overlap).
 #
 #   bash scripts/bench-startup.sh
 #   RUNS=41 bash scripts/bench-startup.sh
@@ -21,24 +24,43 @@ tmp=$(mktemp -d)
 src=$(mktemp -d ./cmd/startup-floor.XXXXXX) # inside the module, removed on exit
 trap 'rm -rf "$tmp" "$src"' EXIT
 go build -o "$tmp/cortex" ./cmd/cortex
-printf 'package main\n\nimport _ "github.com/codecortex/codecortex/structural"\n\nfunc main() {}\n' >"$src/main.go"
-go build -o "$tmp/structural-only" "$src"
+# alone NAME [IMPORT]: a program that only imports IMPORT, as $tmp/NAME.
+alone() {
+  mkdir "$src/$1"
+  if [ -n "${2:-}" ]; then
+    printf 'package main\n\nimport _ "%s"\n\nfunc main() {}\n' "$2" >"$src/$1/main.go"
+  else
+    printf 'package main\n\nfunc main() {}\n' >"$src/$1/main.go"
+  fi
+  go build -o "$tmp/$1" "$src/$1"
+  floors+=(--- "$tmp/$1")
+  bins+=("$tmp/$1")
+}
+floors=() bins=()
+alone structural-only github.com/codecortex/codecortex/structural
+alone net-http-only net/http
+alone mcp-sdk-only github.com/modelcontextprotocol/go-sdk/mcp
+alone sqlite-only modernc.org/sqlite
+alone scip-only github.com/scip-code/scip/bindings/go/scip
+alone no-imports
 mkdir "$tmp/empty"
 cmds=()
 if command -v ast-grep >/dev/null 2>&1; then
   cmds+=(--- ast-grep run -p '$F($$$A)' -l ts --json .)
 fi
-cmds+=(--- "$tmp/cortex" sg -p '$F($$$A)' -l ts --json . --- "$tmp/cortex" version --- "$tmp/structural-only")
+cmds+=(--- "$tmp/cortex" sg -p '$F($$$A)' -l ts --json . --- "$tmp/cortex" version "${floors[@]}")
 python3 - "$tmp/empty" "$RUNS" "$(readlink -f "$(command -v ast-grep 2>/dev/null || echo /dev/null)")" \
-  "$tmp/cortex" "$tmp/structural-only" "${cmds[@]}" <<'PY'
+  "$tmp/cortex" "${bins[@]}" "${cmds[@]}" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
-cwd, n, bins, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3:6], sys.argv[6:]
-cmds = []
-for a in rest:
+cwd, n = sys.argv[1], int(sys.argv[2])
+bins, cmds = [], []
+for a in sys.argv[3:]:
     if a == "---":
         cmds.append([])
-    else:
+    elif cmds:
         cmds[-1].append(a)
+    else:
+        bins.append(a)
 os.sync()
 for b in bins:
     if os.path.isfile(b):
