@@ -221,10 +221,62 @@ func (e *recordEncoder) appendParts(dst []byte, r *evidence.Record, attrs [][2]s
 	return o.dst, true
 }
 
-// recordKeys are the member names appendRecord writes with rawKey.
+// appendDocument appends the --json document of a search whose records
+// are printed apart: structuralJSON with no records, as renderJSON prints
+// it (TestDocumentMatchesRender), without reflection, so a search that
+// prints few records does not pay for encoding/json's first use. The
+// encoder is a document's, with no prefix.
+func (e *recordEncoder) appendDocument(dst []byte, pattern string, lang structural.Language, rep *evidence.Report) []byte {
+	o := objectWriter{e: e, dst: dst}
+	o.open()
+	o.field("pattern", pattern)
+	if lang != "" {
+		o.field("language", string(lang))
+	}
+	o.rawKey("records")
+	o.dst = append(o.dst, "[]"...)
+	o.rawKey("report")
+	o.open()
+	o.field("provider", rep.Provider)
+	o.field("state", string(rep.State))
+	if rep.Reason != "" {
+		o.field("reason", rep.Reason)
+	}
+	if rep.Guidance != "" {
+		o.field("guidance", rep.Guidance)
+	}
+	o.rawKey("records")
+	o.dst = strconv.AppendInt(o.dst, int64(rep.Records), 10)
+	for _, l := range []struct {
+		k  string
+		vs []string
+	}{{"lowered", rep.Lowered}, {"dropped", rep.Dropped}} {
+		if len(l.vs) == 0 {
+			continue
+		}
+		o.rawKey(l.k)
+		o.dst = append(o.dst, '[')
+		for i, v := range l.vs {
+			if i > 0 {
+				o.dst = append(o.dst, ',')
+			}
+			o.newline(o.depth + 1)
+			o.dst = jsonstr.Append(o.dst, e.text(v))
+		}
+		o.newline(o.depth)
+		o.dst = append(o.dst, ']')
+	}
+	o.close()
+	o.close()
+	return append(o.dst, '\n')
+}
+
+// recordKeys are the member names appendRecord and appendDocument write
+// with rawKey.
 var recordKeys = []string{"kind", "provider", "provenance", "trust", "path", "start_line", "start_column",
 	"end_line", "end_column", "symbol", "target_symbol", "confidence", "exact", "stale", "metadata",
-	"excerpt", "attributes"}
+	"excerpt", "attributes", "pattern", "language", "records", "report", "state", "reason", "guidance",
+	"lowered", "dropped"}
 
 // plainKeys reports whether redaction leaves every one of recordKeys as
 // it is, which it decides once.

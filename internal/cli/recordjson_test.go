@@ -139,6 +139,41 @@ func TestMatchEncoderMatchesRecord(t *testing.T) {
 	})
 }
 
+// TestDocumentMatchesRender: the frame a streamed --json search prints
+// around its records (appendDocument) is the document renderJSON prints
+// for the same pattern, language and report with no records, escapes,
+// invalid UTF-8 and secrets included, member names among the secrets.
+func TestDocumentMatchesRender(t *testing.T) {
+	reds := []*redact.Redactor{redact.New("s3cr3t-token-value"), redact.New("s3cr3t-token-value", "state"), redact.New("s3cr3t-token-value", "records")}
+	text := rapid.OneOf(
+		rapid.String(),
+		rapid.SampledFrom([]string{"", "$F($$$A)", "a<b>&c", "\u2028", "\x00\"q\"\n", "\xff\xfe", "key s3cr3t-token-value x", "é…"}),
+	)
+	rapid.Check(t, func(t *rapid.T) {
+		c := &cmd{red: rapid.SampledFrom(reds).Draw(t, "redactor")}
+		pattern := text.Draw(t, "pattern")
+		lang := rapid.SampledFrom([]structural.Language{"", structural.Go, structural.TSX}).Draw(t, "language")
+		rep := evidence.Report{
+			Provider: text.Draw(t, "provider"),
+			State:    evidence.State(text.Draw(t, "state")),
+			Reason:   text.Draw(t, "reason"),
+			Guidance: text.Draw(t, "guidance"),
+			Records:  rapid.IntRange(-1, 1<<20).Draw(t, "records"),
+			Lowered:  rapid.SliceOfN(text, 0, 3).Draw(t, "lowered"),
+			Dropped:  rapid.SliceOfN(text, 0, 3).Draw(t, "dropped"),
+		}
+		want, err := c.renderJSON(structuralJSON{Pattern: pattern, Language: lang, Records: []evidence.Record{}, Report: rep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := recordEncoder{doc: true, red: c.redact}
+		got := frame.appendDocument([]byte("x"), pattern, lang, &rep)
+		if diff := cmp.Diff(string(want), string(got[1:])); diff != "" {
+			t.Fatalf("(-want +got):\n%s", diff)
+		}
+	})
+}
+
 // TestRecordKeysListed: every member name appendRecord writes as a
 // constant is in recordKeys, which plainKeys checks against the redactor.
 func TestRecordKeysListed(t *testing.T) {
@@ -146,7 +181,7 @@ func TestRecordKeysListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := regexp.MustCompile(`(?:rawKey|field)\("([a-z_]+)"|\{"([a-z_]+)", r\.`).FindAllSubmatch(src, -1)
+	names := regexp.MustCompile(`(?:rawKey|field)\("([a-z_]+)"|\{"([a-z_]+)", (?:r|rep)\.`).FindAllSubmatch(src, -1)
 	if len(names) < 10 {
 		t.Fatalf("found only %d constant member names in recordjson.go", len(names))
 	}

@@ -265,13 +265,11 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 	w := bufio.NewWriterSize(c.Stdout, 64<<10)
 	doc := c.json != jsonStream
 	var head []byte
+	frame := recordEncoder{doc: true, red: c.redact}
 	if doc {
 		// The document's text up to its records' opening bracket; the
 		// report comes after them.
-		b, err := c.renderJSON(structuralJSON{Pattern: req.Pattern, Language: req.Language, Records: []evidence.Record{}})
-		if err != nil {
-			return c.fail(err)
-		}
+		b := frame.appendDocument(nil, req.Pattern, req.Language, &evidence.Report{})
 		at := bytes.Index(b, recordsKey)
 		if at < 0 {
 			return c.fail(errors.New("structural: the answer's JSON lacks its records"))
@@ -329,10 +327,7 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 		}
 	}
 	if doc {
-		b, err := c.renderJSON(structuralJSON{Pattern: req.Pattern, Language: req.Language, Records: []evidence.Record{}, Report: ans.Report})
-		if err != nil {
-			return c.fail(err)
-		}
+		b := frame.appendDocument(nil, req.Pattern, req.Language, &ans.Report)
 		at := bytes.Index(b, recordsKey)
 		if at < 0 {
 			return c.fail(errors.New("structural: the answer's JSON lacks its records"))
