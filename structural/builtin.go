@@ -24,7 +24,12 @@ const BuiltinName = "tree-sitter"
 
 // BuiltinOptions tune the built-in engine. The zero value is ready to use.
 type BuiltinOptions struct {
-	// Workers is how many files are parsed at once; 0 means one per CPU.
+	// Workers is how many files are parsed at once; 0 means one per
+	// processor (GOMAXPROCS). A worker in C holds its processor as a
+	// system call does, which the runtime takes back after 20 µs unless
+	// another processor is idle: a host that gives the process one
+	// processor more than Workers saves the thread switches (cortex sg
+	// does).
 	Workers int
 	// CacheBytes bounds the memory kept for parsed files between searches
 	// (by path, used only while the file's content is byte for byte the
@@ -164,7 +169,6 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 	// let the workers take, are what hands them over.
 	ord := newOrder(feed, workers)
 	type done struct {
-		i       int
 		matches []Match
 		held    int64 // bytes of source the matches hold, as the window counts them
 		ahead   bool
@@ -174,8 +178,28 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 		skipped atomic.Int64
 		wg      sync.WaitGroup
 	)
-	finished := make(chan done, 256*workers)
-	stopped := false
+	// Each finished file's matches are handed over in file order, by
+	// the worker that finishes the file whose turn it is (handover), so
+	// found, emitted and err are only written one hand at a time.
+	emitted := 0
+	hand := newHandover(func(d done) {
+		window.release(d.held)
+		if d.ahead {
+			ord.handedOver()
+		}
+		found += len(d.matches)
+		for k := range d.matches {
+			if emitted >= lim.MaxMatches || err != nil {
+				break
+			}
+			emitted++
+			if req.Each == nil {
+				res.Matches = append(res.Matches, d.matches[k])
+			} else if err = req.Each(&d.matches[k]); err != nil {
+				window.stop()
+			}
+		}
+	})
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -210,7 +234,7 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					window.release(0)
 					return
 				}
-				d := done{i: i, ahead: ahead}
+				d := done{ahead: ahead}
 				lang, _ := LanguageOf(rel)
 				if req.Language != "" {
 					lang = req.Language
@@ -233,47 +257,11 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					}
 				}
 				ord.searched(i, len(d.matches))
-				finished <- d
+				hand.done(i, d)
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(finished) }()
-
-	// Hand the matches over in file order, as the files finish.
-	pending := map[int]done{}
-	emitted, at := 0, 0
-	for d := range finished {
-		pending[d.i] = d
-		for {
-			d, ok := pending[at]
-			if !ok {
-				break
-			}
-			delete(pending, at)
-			at++
-			window.release(d.held)
-			if d.ahead {
-				ord.handedOver()
-			}
-			ms := d.matches
-			found += len(ms)
-			for k := range ms {
-				if emitted >= lim.MaxMatches || err != nil {
-					break
-				}
-				emitted++
-				if req.Each != nil {
-					err = req.Each(&ms[k])
-				} else {
-					res.Matches = append(res.Matches, ms[k])
-				}
-			}
-		}
-		if err != nil && !stopped {
-			window.stop()
-			stopped = true
-		}
-	}
+	wg.Wait()
 	if err != nil {
 		return 0, false, err
 	}

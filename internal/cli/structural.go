@@ -201,7 +201,7 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		Limits: structural.Limits{MaxMatches: *f.maxMatches}}
 	// One process answers one query: a parse cache would only hold every
 	// tree until the process ends.
-	opts.Builtin = structural.NewBuiltin(structural.BuiltinOptions{CacheBytes: -1})
+	opts.Builtin = structural.NewBuiltin(structural.BuiltinOptions{CacheBytes: -1, Workers: searchWorkers()})
 	prov := structural.New(opts)
 	if c.json != jsonOff && *f.rewrite == "" {
 		engine := structural.BuiltinName
