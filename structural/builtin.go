@@ -170,9 +170,14 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 	ord := newOrder(feed, workers)
 	type done struct {
 		matches []Match
-		held    int64 // bytes of source the matches hold, as the window counts them
+		scratch *matchScratch // what the matches are built in
+		held    int64         // bytes of source the matches hold, as the window counts them
 		ahead   bool
 	}
+	// Scratch handed back for the workers to build matches in (see
+	// matchScratch), a few at most: as many as files are handed over
+	// while the workers parse.
+	spare := make(chan *matchScratch, 2*workers)
 	var (
 		parsed  atomic.Int64
 		skipped atomic.Int64
@@ -197,6 +202,13 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 				res.Matches = append(res.Matches, d.matches[k])
 			} else if err = req.Each(&d.matches[k]); err != nil {
 				window.stop()
+			}
+		}
+		if req.Each != nil && d.scratch != nil {
+			d.scratch.reset()
+			select {
+			case spare <- d.scratch:
+			default:
 			}
 		}
 	})
@@ -248,7 +260,12 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					case err != nil:
 						skipped.Add(1)
 					case t != nil:
-						d.matches = searchTree(&m, p, t, rel, lim.MaxMatches)
+						select {
+						case d.scratch = <-spare:
+						default:
+							d.scratch = new(matchScratch)
+						}
+						d.matches = searchTree(&m, p, t, rel, lim.MaxMatches, d.scratch)
 						sortMatches(d.matches)
 						if len(d.matches) > 0 && !ahead {
 							d.held = int64(len(t.src))
@@ -435,39 +452,63 @@ func (b *Builtin) parseInto(key cacheKey, e *cacheEntry, marks []bool, p *Patter
 	return t, true, nil
 }
 
-// searchTree returns the pattern's matches in one parsed file. Their
-// texts are slices of the tree's source, which load reads into a slice of
-// its own for each file (the worker's buffer only serves to compare with
-// a cached source) and nothing writes once read: nested matches would
-// otherwise copy the same code once for each level, and a copy of the
-// whole source costs a file's bytes again.
-func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int) []Match {
+// searchTree returns the pattern's matches in one parsed file, built in
+// sc. Their texts are slices of the tree's source, which load reads into a
+// slice of its own for each file (the worker's buffer only serves to
+// compare with a cached source) and nothing writes once read: nested
+// matches would otherwise copy the same code once for each level, and a
+// copy of the whole source costs a file's bytes again.
+func searchTree(m *matcher, p *Pattern, t *tree, rel string, limit int, sc *matchScratch) []Match {
 	m.p, m.t = p, t
 	var li *lineIndex
-	var out []Match
-	var sl slab
 	m.find(func(node nodeID, env []binding) bool {
 		if li == nil {
 			li = newLineIndex(t.src)
 			li.text = unsafe.String(unsafe.SliceData(t.src), len(t.src))
 		}
-		out = append(out, buildMatch(rel, p.lang, t, li, &sl, node, env))
-		return len(out) < limit
+		sc.out = append(sc.out, buildMatch(rel, p.lang, t, li, sc, node, env))
+		return len(sc.out) < limit
 	})
 	m.p, m.t = nil, nil
-	return out
+	return sc.out
 }
 
-// A slab hands out the capture and node slices of a file's matches from
-// a few shared arrays instead of one allocation each: a call pattern
-// such as $F($$$A) makes a capture slice and a node slice or two for
-// every match. Each slice is capped at its length, so appending to it
-// copies rather than writes into a neighbour. The arrays start small and
-// double up to slabChunk, so a file with a few matches does not allocate
-// (and zero) room for hundreds.
-type slab struct {
-	caps  []Capture
-	nodes []Node
+// A matchScratch is the memory a file's matches are built in: the
+// matches, and their capture and node slices cut from a few shared arrays
+// (chunks) instead of one allocation each, since a call pattern such as
+// $F($$$A) makes a capture slice and a node slice or two for every match.
+// When a search hands its matches to Each, which keeps none, the scratch
+// comes back once they are handed over and holds a later file's: a search
+// of small files then builds its matches in the memory of the first few
+// rather than in fresh pages for every one.
+type matchScratch struct {
+	out   []Match
+	caps  chunks[Capture]
+	nodes chunks[Node]
+}
+
+func (sc *matchScratch) captures(n int) []Capture { return sc.caps.take(n) }
+
+// nodeSlice is never nil: an empty capture's nodes are [].
+func (sc *matchScratch) nodeSlice(n int) []Node { return sc.nodes.take(n) }
+
+// reset empties sc for another file's matches, clearing what it held so
+// that the sources the old matches sliced can be collected.
+func (sc *matchScratch) reset() {
+	clear(sc.out)
+	sc.out = sc.out[:0]
+	sc.caps.reset()
+	sc.nodes.reset()
+}
+
+// chunks hands out slices of arrays it keeps. Each slice is capped at
+// its length, so appending to it copies rather than writes into a
+// neighbour. The arrays start small and double up to slabChunk, so a
+// file with a few matches does not allocate (and zero) room for hundreds;
+// reset makes them all free again.
+type chunks[T any] struct {
+	arrays [][]T
+	cur    int // arrays before it are full; arrays after it are empty
 }
 
 const slabChunk = 256
@@ -475,25 +516,32 @@ const slabChunk = 256
 // slabNext is the size of the array after one of size prev.
 func slabNext(prev int) int { return min(max(2*prev, 8), slabChunk) }
 
-func (s *slab) captures(n int) []Capture {
-	if n > cap(s.caps)-len(s.caps) {
-		s.caps = make([]Capture, 0, max(n, slabNext(cap(s.caps))))
+func (c *chunks[T]) take(n int) []T {
+	for ; c.cur < len(c.arrays); c.cur++ {
+		if a := c.arrays[c.cur]; n <= cap(a)-len(a) {
+			at := len(a)
+			c.arrays[c.cur] = a[:at+n]
+			return a[at : at : at+n]
+		}
 	}
-	at := len(s.caps)
-	s.caps = s.caps[:at+n]
-	return s.caps[at : at : at+n]
+	prev := 0
+	if k := len(c.arrays); k > 0 {
+		prev = cap(c.arrays[k-1])
+	}
+	a := make([]T, n, max(n, slabNext(prev)))
+	c.arrays = append(c.arrays, a)
+	return a[:0:n]
 }
 
-func (s *slab) nodeSlice(n int) []Node {
-	if s.nodes == nil || n > cap(s.nodes)-len(s.nodes) { // never nil: an empty capture's nodes are []
-		s.nodes = make([]Node, 0, max(n, slabNext(cap(s.nodes))))
+func (c *chunks[T]) reset() {
+	for i := range c.arrays[:min(c.cur+1, len(c.arrays))] {
+		clear(c.arrays[i])
+		c.arrays[i] = c.arrays[i][:0]
 	}
-	at := len(s.nodes)
-	s.nodes = s.nodes[:at+n]
-	return s.nodes[at : at : at+n]
+	c.cur = 0
 }
 
-func buildMatch(rel string, lang Language, t *tree, li *lineIndex, sl *slab, node nodeID, env []binding) Match {
+func buildMatch(rel string, lang Language, t *tree, li *lineIndex, sl *matchScratch, node nodeID, env []binding) Match {
 	start, end := t.StartByte(node), t.EndByte(node)
 	m := Match{
 		Path:     rel,

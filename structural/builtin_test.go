@@ -232,7 +232,7 @@ func TestBuiltinEach(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []Match
-			req.Each = func(m *Match) error { got = append(got, *m); return nil }
+			req.Each = func(m *Match) error { got = append(got, m.Clone()); return nil }
 			res, err := e.Search(ctx, req)
 			if err != nil {
 				t.Fatal(err)

@@ -45,10 +45,13 @@ type Request struct {
 	// the search finds it, and the match is not kept: Result.Matches
 	// stays empty and [Result.Found] counts what Each was given. A host
 	// that prints or counts the matches of a large tree uses it to search
-	// in memory bounded by a few dozen files rather than by every match. The
-	// match must not be kept after Each returns (copy it); Each is called
-	// from one goroutine at a time, and an error from it stops the search
-	// and is returned.
+	// in memory bounded by a few dozen files rather than by every match.
+	// The match, with its captures and their nodes, lives until Each
+	// returns: the engine builds later matches in the same memory, so a
+	// host keeping one keeps [Match.Clone] of it, not a copy of the struct
+	// (the strings stay valid either way). Each is called from one
+	// goroutine at a time, and an error from it stops the search and is
+	// returned.
 	Each func(*Match) error
 }
 

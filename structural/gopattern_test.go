@@ -215,7 +215,7 @@ func TestStatementContextMeasured(t *testing.T) {
 		}
 		var m matcher
 		found := false
-		for _, got := range searchTree(&m, p, tr, "f", 1<<20) {
+		for _, got := range searchTree(&m, p, tr, "f", 1<<20, new(matchScratch)) {
 			found = found || got.Range.StartByte == tr.StartByte(c)
 		}
 		if !found {

@@ -61,3 +61,43 @@ func seq(n int) []int {
 	}
 	return s
 }
+
+// TestChunksReuse: the slices chunks hands out are capped at their
+// length and never overlap, before and after a reset, and a reset leaves
+// nothing of what they held for the collector to keep.
+func TestChunksReuse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var c chunks[*int]
+		for round := range rapid.IntRange(1, 4).Draw(t, "rounds") {
+			var got [][]*int
+			for _, n := range rapid.SliceOfN(rapid.IntRange(0, 300), 1, 40).Draw(t, "sizes") {
+				s := c.take(n)
+				if s == nil || len(s) != 0 || cap(s) != n {
+					t.Fatalf("round %d: take(%d) gave len %d cap %d (nil %v)", round, n, len(s), cap(s), s == nil)
+				}
+				s = s[:n]
+				for i := range s {
+					s[i] = new(int)
+				}
+				got = append(got, s)
+			}
+			seen := map[**int]bool{}
+			for _, s := range got {
+				for i := range s {
+					if seen[&s[i]] {
+						t.Fatalf("round %d: two slices share an element", round)
+					}
+					seen[&s[i]] = true
+				}
+			}
+			c.reset()
+			for _, a := range c.arrays {
+				for _, p := range a[:cap(a)] {
+					if p != nil {
+						t.Fatalf("round %d: a reset kept a pointer", round)
+					}
+				}
+			}
+		}
+	})
+}

@@ -78,6 +78,20 @@ type Match struct {
 	Indent string `json:"indent,omitempty"`
 }
 
+// Clone returns a copy of m that shares no slice with it: what a host
+// keeps of a match [Request.Each] is given, whose captures and nodes the
+// engine builds later matches in.
+func (m *Match) Clone() Match {
+	c := *m
+	if m.Captures != nil {
+		c.Captures = slices.Clone(m.Captures)
+		for i := range c.Captures {
+			c.Captures[i].Nodes = slices.Clone(c.Captures[i].Nodes)
+		}
+	}
+	return c
+}
+
 // Validate checks the match's invariants.
 func (m *Match) Validate() error {
 	if err := evidence.CheckPath(m.Path); err != nil || m.Path == "" {

@@ -117,6 +117,6 @@ func FuzzCompile(f *testing.F) {
 			return
 		}
 		var m matcher
-		searchTree(&m, p, tr, "f", 1000)
+		searchTree(&m, p, tr, "f", 1000, new(matchScratch))
 	})
 }

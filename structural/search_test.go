@@ -259,7 +259,7 @@ func TestSymbolNamesProperty(t *testing.T) {
 }
 
 // TestMatchSlicesStandAlone: a file's matches share backing arrays for
-// their captures and nodes (see slab), yet appending to one match's
+// their captures and nodes (see matchScratch), yet appending to one match's
 // slices never changes another's, and an empty multi capture's nodes are
 // [] rather than nil.
 func TestMatchSlicesStandAlone(t *testing.T) {
