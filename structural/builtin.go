@@ -171,13 +171,17 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 	type done struct {
 		matches []Match
 		scratch *matchScratch // what the matches are built in
+		src     []byte        // with recycle, the source they slice
 		held    int64         // bytes of source the matches hold, as the window counts them
 		ahead   bool
 	}
 	// Scratch handed back for the workers to build matches in (see
-	// matchScratch), a few at most: as many as files are handed over
-	// while the workers parse.
+	// matchScratch), and with Recycle the sources the matches sliced, a
+	// few at most: as many as files are handed over while the workers
+	// parse.
 	spare := make(chan *matchScratch, 2*workers)
+	recycle := req.Each != nil && req.Recycle && !b.cache.keeps()
+	spareSources := make(chan []byte, 2*workers)
 	var (
 		parsed  atomic.Int64
 		skipped atomic.Int64
@@ -211,6 +215,12 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 			default:
 			}
 		}
+		if d.src != nil {
+			select {
+			case spareSources <- d.src:
+			default:
+			}
+		}
 	})
 	for range workers {
 		wg.Add(1)
@@ -232,6 +242,12 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 			defer dirs.Close()
 			var m matcher
 			var buf []byte // the file being read; kept across files
+			// With recycle, the memory the next file's source is read
+			// into: a source no match slices, or one handed back.
+			var fresh *[]byte
+			if recycle {
+				fresh = new([]byte)
+			}
 			for window.claim() {
 				// No file is taken once the files before the first one not
 				// taken hold the match limit, so the first matches are
@@ -252,7 +268,13 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 					lang = req.Language
 				}
 				if p := patterns[lang]; p != nil {
-					t, didParse, err := b.load(dirs.Open, rel, size, p, parsers, &buf, lim.MaxFileBytes)
+					if fresh != nil && *fresh == nil {
+						select {
+						case *fresh = <-spareSources:
+						default:
+						}
+					}
+					t, didParse, err := b.load(dirs.Open, rel, size, p, parsers, &buf, fresh, lim.MaxFileBytes)
 					if didParse {
 						parsed.Add(1)
 					}
@@ -270,6 +292,10 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 						if len(d.matches) > 0 && !ahead {
 							d.held = int64(len(t.src))
 							window.read(d.held)
+						}
+						if fresh != nil && len(d.matches) > 0 {
+							// The matches slice the source until handed over.
+							d.src, *fresh = (*fresh)[:0], nil
 						}
 					}
 				}
@@ -338,8 +364,10 @@ func compileEach(pattern string, files []string, patterns map[Language]*Pattern,
 // covers every segment the pattern may match in. It returns a nil tree for
 // a file that cannot contain a match. open opens files for reading; size
 // is rel's size as the walk found it (-1 when unknown); buf is the
-// worker's read buffer.
-func (b *Builtin) load(open func(string) (fs.File, error), rel string, size int64, p *Pattern, parsers map[Language]*parser, buf *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
+// worker's read buffer. fresh, when not nil, is memory the source is to
+// be read into instead of a slice of its own (the engine keeping no
+// cache), and is left holding the source read.
+func (b *Builtin) load(open func(string) (fs.File, error), rel string, size int64, p *Pattern, parsers map[Language]*parser, buf, fresh *[]byte, maxBytes int64) (t *tree, parsed bool, err error) {
 	key := cacheKey{path: rel, lang: p.lang}
 	e, hit := b.cache.get(key)
 	if hit {
@@ -355,8 +383,14 @@ func (b *Builtin) load(open func(string) (fs.File, error), rel string, size int6
 	} else {
 		// Nothing to compare with: read into the slice the entry keeps.
 		var src []byte
+		if fresh != nil {
+			src = (*fresh)[:0]
+		}
 		if src, err = readFile(open, rel, size, &src, maxBytes); err != nil {
 			return nil, false, err
+		}
+		if fresh != nil {
+			*fresh = src
 		}
 		e = &cacheEntry{src: src}
 	}

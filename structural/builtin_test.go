@@ -214,8 +214,9 @@ func TestBuiltinCancelled(t *testing.T) {
 
 // TestBuiltinEach checks that matches handed to Request.Each are the
 // collected ones, in the same order, and stop at the match limit with the
-// same notes, whatever the number of workers; and that an error from Each
-// stops the search and is returned.
+// same notes, whatever the number of workers, with sources recycled or
+// not (what the test keeps is each match's Clone); and that an error from
+// Each stops the search and is returned.
 func TestBuiltinEach(t *testing.T) {
 	files := map[string]string{}
 	for i := range 40 {
@@ -226,7 +227,7 @@ func TestBuiltinEach(t *testing.T) {
 	for _, workers := range []int{1, 2, 7} {
 		for _, limit := range []int{0, 1, 5, 61, 1000} {
 			e := NewBuiltin(BuiltinOptions{Workers: workers, CacheBytes: -1})
-			req := Request{Root: root, Pattern: "$F($$$A)", Language: Go, Limits: Limits{MaxMatches: limit}}
+			req := Request{Root: root, Pattern: "$F($$$A)", Language: Go, Limits: Limits{MaxMatches: limit}, Recycle: limit%2 == 1}
 			want, err := e.Search(ctx, req)
 			if err != nil {
 				t.Fatal(err)

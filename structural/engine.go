@@ -53,6 +53,15 @@ type Request struct {
 	// goroutine at a time, and an error from it stops the search and is
 	// returned.
 	Each func(*Match) error
+	// Recycle, with Each, lets the engine read later files into the
+	// memory of a file whose matches Each was given, as it builds later
+	// matches in their captures' and nodes': the match's strings then
+	// also live only until Each returns, and a host keeping anything of a
+	// match keeps [Match.Clone] of it or a copy (strings.Clone) of the
+	// string. A host that prints or counts the matches sets it, and no
+	// file then needs fresh memory for its source. It is ignored while the
+	// engine keeps parsed files between searches (a cache).
+	Recycle bool
 }
 
 // Limits bound a search. Zero fields take the defaults.

@@ -78,15 +78,24 @@ type Match struct {
 	Indent string `json:"indent,omitempty"`
 }
 
-// Clone returns a copy of m that shares no slice with it: what a host
+// Clone returns a copy of m that shares no memory with it: what a host
 // keeps of a match [Request.Each] is given, whose captures and nodes the
-// engine builds later matches in.
+// engine builds later matches in (and, with [Request.Recycle], whose
+// strings it reads later files into).
 func (m *Match) Clone() Match {
 	c := *m
+	c.Path, c.Text, c.Lines, c.Indent = strings.Clone(m.Path), strings.Clone(m.Text), strings.Clone(m.Lines), strings.Clone(m.Indent)
 	if m.Captures != nil {
 		c.Captures = slices.Clone(m.Captures)
 		for i := range c.Captures {
-			c.Captures[i].Nodes = slices.Clone(c.Captures[i].Nodes)
+			cp := &c.Captures[i]
+			cp.Name, cp.Text = strings.Clone(cp.Name), strings.Clone(cp.Text)
+			if cp.Nodes != nil {
+				cp.Nodes = slices.Clone(cp.Nodes)
+				for k := range cp.Nodes {
+					cp.Nodes[k].Text = strings.Clone(cp.Nodes[k].Text)
+				}
+			}
 		}
 	}
 	return c

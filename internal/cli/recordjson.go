@@ -35,19 +35,24 @@ type recordEncoder struct {
 	// memoSize of them: every record repeats its keys, kind, provider,
 	// engine and pattern, and a redaction depends on the text alone.
 	// Longer text (an excerpt, a capture) seldom repeats, and hashing it
-	// for the lookup would cost as much as a redaction's scan.
-	memo map[string]string
+	// for the lookup would cost as much as a redaction's scan. It keeps
+	// copies: a match's strings may be memory the search reads the next
+	// file into (structural.Request.Recycle).
+	memo map[string]memoEntry
 	// recent holds strings the memo answered, by their length and first
 	// and last bytes: the keys, kind, provider, engine and pattern that
 	// every record repeats are found here with a comparison rather than
 	// by hashing them for the map.
-	recent [recentSize]struct{ in, out string }
+	recent [recentSize]memoEntry
 	// head and trio are members every record of a search writes alike,
 	// kept as written: the record's kind, provider, provenance and trust,
 	// and its engine, language and pattern attributes.
 	head memberRun[headKey]
 	trio memberRun[[3]string]
 }
+
+// A memoEntry is a string the memo keeps (its own copy) and its redaction.
+type memoEntry struct{ in, out string }
 
 // A headKey is what a record's first members are written from.
 type headKey struct {
@@ -419,16 +424,18 @@ func (e *recordEncoder) redacted(s string) string {
 	if slot.in == s {
 		return slot.out
 	}
-	if r, ok := e.memo[s]; ok {
-		slot.in, slot.out = s, r // seen twice: likely again
-		return r
+	if m, ok := e.memo[s]; ok {
+		*slot = m // seen twice: likely again
+		return m.out
 	}
-	r := e.red(s)
+	if len(e.memo) >= memoSize {
+		return e.red(s)
+	}
 	if e.memo == nil {
-		e.memo = map[string]string{}
+		e.memo = map[string]memoEntry{}
 	}
-	if len(e.memo) < memoSize {
-		e.memo[s] = r
-	}
-	return r
+	in := strings.Clone(s)
+	m := memoEntry{in, e.red(in)}
+	e.memo[in] = m
+	return m.out
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -196,6 +197,29 @@ func TestRecordKeysListed(t *testing.T) {
 // TestRedactedRemembersRight: whatever the memo and the recent slots
 // hold, redacted(s) is red(s), for strings that share a slot (same
 // length, first and last bytes), repeat, are long, or are empty.
+// TestRedactedCopiesWhatItKeeps: the memo answers for what a string
+// holds when it is asked, even when the string is memory that changed
+// since an earlier call (a source the search read the next file into):
+// a secret written where a plain string was is still masked.
+func TestRedactedCopiesWhatItKeeps(t *testing.T) {
+	red := func(s string) string { return strings.ReplaceAll(s, "s3cr3t", "******") }
+	e := &recordEncoder{red: red}
+	buf := []byte("a public b")
+	view := unsafe.String(&buf[0], len(buf))
+	for _, step := range []struct{ holds, want string }{
+		{"a public b", "a public b"},
+		{"a public b", "a public b"}, // from the memo, into the recent slots
+		{"a s3cr3t b", "a ****** b"}, // same length, first and last byte: same slot
+		{"a s3cr3t b", "a ****** b"},
+		{"a public b", "a public b"},
+	} {
+		copy(buf, step.holds)
+		if got := e.redacted(view); got != step.want {
+			t.Fatalf("redacted(%q) = %q, want %q", step.holds, got, step.want)
+		}
+	}
+}
+
 func TestRedactedRemembersRight(t *testing.T) {
 	red := func(s string) string { return fmt.Sprintf("<%d:%s>", len(s), strings.ToUpper(s)) }
 	e := &recordEncoder{red: red}

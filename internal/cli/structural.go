@@ -310,7 +310,11 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 		_, err = w.Write(buf)
 		return err
 	}
+	// emit keeps nothing of a match (the encoder's memo copies what it
+	// keeps), so the engine may read later files into a printed one's
+	// memory.
 	req.Each = func(m *structural.Match) error { return emit(m, evidence.Record{}) }
+	req.Recycle = true
 	stop := progress(c.Stderr, "searching")
 	ans, err := prov.Search(ctx, req)
 	stop()
