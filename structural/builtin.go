@@ -208,14 +208,14 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 				window.stop()
 			}
 		}
-		if req.Each != nil && d.scratch != nil {
+		if req.Each != nil && d.scratch != nil && d.scratch.size() <= maxSpareScratch {
 			d.scratch.reset()
 			select {
 			case spare <- d.scratch:
 			default:
 			}
 		}
-		if d.src != nil {
+		if d.src != nil && cap(d.src) <= maxSpareSource {
 			select {
 			case spareSources <- d.src:
 			default:
@@ -526,6 +526,19 @@ func (sc *matchScratch) captures(n int) []Capture { return sc.caps.take(n) }
 // nodeSlice is never nil: an empty capture's nodes are [].
 func (sc *matchScratch) nodeSlice(n int) []Node { return sc.nodes.take(n) }
 
+// maxSpareScratch is the most memory a scratch handed back may hold: one
+// that served a file of thousands of matches is left to the collector, so
+// the few kept for reuse hold little more than a small file's matches.
+const maxSpareScratch = 256 << 10
+
+// maxSpareSource is the largest source buffer handed back for reuse.
+const maxSpareSource = 1 << 20
+
+// size returns the bytes sc's arrays take.
+func (sc *matchScratch) size() int {
+	return cap(sc.out)*int(unsafe.Sizeof(Match{})) + sc.caps.size() + sc.nodes.size()
+}
+
 // reset empties sc for another file's matches, clearing what it held so
 // that the sources the old matches sliced can be collected.
 func (sc *matchScratch) reset() {
@@ -565,6 +578,16 @@ func (c *chunks[T]) take(n int) []T {
 	a := make([]T, n, max(n, slabNext(prev)))
 	c.arrays = append(c.arrays, a)
 	return a[:0:n]
+}
+
+// size returns the bytes c's arrays take.
+func (c *chunks[T]) size() int {
+	n := 0
+	for _, a := range c.arrays {
+		n += cap(a)
+	}
+	var zero T
+	return n * int(unsafe.Sizeof(zero))
 }
 
 func (c *chunks[T]) reset() {
