@@ -76,10 +76,12 @@
 // workers parse files as the walk finds them; each worker keeps its
 // parsers and read buffer, a file's tree is flattened in one cgo call,
 // only nodes of the pattern root's kind are tried, and with
-// [Request.Each] the matches are handed over in order as files finish,
-// workers staying a few dozen files ahead, so memory holds the matches of
-// a few dozen files rather than all of them (the cortex CLI prints its
-// JSON that way).
+// [Request.Each] the matches are handed over in order as files finish, by
+// the worker that finishes the file whose turn it is, workers staying a
+// few dozen files ahead, so memory holds the matches of a few dozen files
+// rather than all of them; later files' matches are built in the memory
+// of those handed over, and with [Request.Recycle] their sources read
+// into it too (the cortex CLI prints its JSON that way).
 //
 // Every search walks the files as git sees them: what the tree's
 // .gitignore files and .git/info/exclude ignore is left out, except a
