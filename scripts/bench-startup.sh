@@ -69,8 +69,9 @@ for b in bins:
         os.close(fd)
 rss = tempfile.mktemp()
 wall, cpu, mem = ([[] for _ in cmds] for _ in range(3))
-for _ in range(n):
-    for k, cmd in enumerate(cmds):
+for r in range(n):
+    for k in [(r + i) % len(cmds) for i in range(len(cmds))]:  # each command in each place in turn
+        cmd = cmds[k]
         start = time.perf_counter()
         p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss, *cmd], cwd=cwd,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -110,7 +110,7 @@ sgbin=$(readlink -f "$(command -v ast-grep)")
 
 # alternate N DIR SG-COMMAND... -- CX-COMMAND... [-- CX-COMMAND...]: runs
 # the commands in turn N times, ast-grep's as it is and each cortex one in
-# DIR, and prints the medians of their wall times (seconds, to the
+# DIR, each round in an order rotated by one, and prints the medians of their wall times (seconds, to the
 # millisecond: /usr/bin/time counts hundredths, too coarse for the rows
 # that take 20 ms), then of their peak memory (MB, from /usr/bin/time: a
 # process forked from Python would count Python's own pages as its peak).
@@ -126,8 +126,13 @@ for a in rest + ["--"]:
     else:
         cur.append(a)
 wall, mem = [[] for _ in cmds], [[] for _ in cmds]
-for _ in range(n):
-    for k, (cmd, d) in enumerate(cmds):
+# Each round starts one command further on: a process that runs right
+# after one that freed tens of megabytes is slower (this VM hands freed
+# pages back to its host, and taking them again costs), so every command
+# takes every place in turn.
+for r in range(n):
+    for k in [(r + i) % len(cmds) for i in range(len(cmds))]:
+        cmd, d = cmds[k]
         start = time.perf_counter()
         subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss, *cmd], cwd=d,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
