@@ -48,10 +48,10 @@ type Request struct {
 	// in memory bounded by a few dozen files rather than by every match.
 	// The match, with its captures and their nodes, lives until Each
 	// returns: the engine builds later matches in the same memory, so a
-	// host keeping one keeps [Match.Clone] of it, not a copy of the struct
-	// (the strings stay valid either way). Each is called from one
-	// goroutine at a time, and an error from it stops the search and is
-	// returned.
+	// host keeping one keeps [Match.Clone] of it, not a copy of the
+	// struct (whose strings stay valid unless Recycle is set). Each is
+	// called from one goroutine at a time, and an error from it stops the
+	// search and is returned.
 	Each func(*Match) error
 	// Recycle, with Each, lets the engine read later files into the
 	// memory of a file whose matches Each was given, as it builds later
