@@ -550,7 +550,7 @@ func (sc *matchScratch) reset() {
 
 // chunks hands out slices of arrays it keeps. Each slice is capped at
 // its length, so appending to it copies rather than writes into a
-// neighbour. The arrays start small and double up to slabChunk, so a
+// neighbour. The arrays start small and double up to chunkMax, so a
 // file with a few matches does not allocate (and zero) room for hundreds;
 // reset makes them all free again.
 type chunks[T any] struct {
@@ -558,10 +558,10 @@ type chunks[T any] struct {
 	cur    int // arrays before it are full; arrays after it are empty
 }
 
-const slabChunk = 256
+const chunkMax = 256
 
-// slabNext is the size of the array after one of size prev.
-func slabNext(prev int) int { return min(max(2*prev, 8), slabChunk) }
+// chunkNext is the size of the array after one of size prev.
+func chunkNext(prev int) int { return min(max(2*prev, 8), chunkMax) }
 
 func (c *chunks[T]) take(n int) []T {
 	for ; c.cur < len(c.arrays); c.cur++ {
@@ -575,7 +575,7 @@ func (c *chunks[T]) take(n int) []T {
 	if k := len(c.arrays); k > 0 {
 		prev = cap(c.arrays[k-1])
 	}
-	a := make([]T, n, max(n, slabNext(prev)))
+	a := make([]T, n, max(n, chunkNext(prev)))
 	c.arrays = append(c.arrays, a)
 	return a[:0:n]
 }

@@ -8,7 +8,8 @@ import "sync"
 // finished, while the other workers go on parsing; a worker that finishes
 // a file out of turn leaves it and takes its next one. No goroutine waits
 // to be woken for each file: waking one while the workers were in C cost
-// a processor handoff and two thread switches a file (docs/benchmarks.md).
+// a processor handoff and thread switches for every file
+// (docs/benchmarks.md).
 type handover[T any] struct {
 	mu      sync.Mutex
 	pending map[int]T // finished files after next, by index

@@ -4,10 +4,10 @@ package syntax
 
 /*
 // This file's C is hot: the parse arena every tree-sitter allocation
-// comes from, and the walk that flattens each tree. -O3 (after cgo's
-// default CGO_CFLAGS, -O2 -g) takes 8% less CPU on the TSX row of
-// docs/benchmarks.md. The flags do not reach the tree-sitter runtime and
-// grammars, which their own modules compile.
+// comes from, and the walk that flattens each tree. -O3 comes after cgo's
+// default CGO_CFLAGS (-O2 -g); docs/benchmarks.md has what it saves. The
+// flags do not reach the tree-sitter runtime and grammars, which their
+// own modules compile.
 #cgo CFLAGS: -O3
 #include <stdint.h>
 #include <stdlib.h>

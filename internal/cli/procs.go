@@ -12,9 +12,9 @@ import (
 // and the runtime's monitor takes a processor back from a call after
 // 20 µs unless another is idle, handing it to a thread it wakes, and
 // wakes every 20 µs itself while it keeps doing so. With a processor to
-// spare, none is taken back: on the Ruby row of docs/benchmarks.md a run
-// switched threads 224 times instead of 851. A GOMAXPROCS in the
-// environment is left as the user set it.
+// spare, none is taken back (docs/benchmarks.md counts the thread
+// switches saved). A GOMAXPROCS in the environment is left as the user
+// set it.
 var searchWorkers = sync.OnceValue(func() int { return spareProcessor(os.Getenv) })
 
 // spareProcessor raises GOMAXPROCS by one unless getenv names a value
