@@ -101,6 +101,82 @@ func (m *Match) Clone() Match {
 	return c
 }
 
+// AppendJSON appends m encoded as JSON: the bytes json.Marshal gives for
+// it, written without reflection, for a host that prints many matches.
+func (m *Match) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"path":`...)
+	dst = jsonstr.Append(dst, m.Path)
+	dst = append(dst, `,"language":`...)
+	dst = jsonstr.Append(dst, string(m.Language))
+	dst = append(dst, `,"range":`...)
+	dst = appendRangeJSON(dst, &m.Range)
+	dst = append(dst, `,"text":`...)
+	dst = jsonstr.Append(dst, m.Text)
+	if len(m.Captures) > 0 {
+		dst = append(dst, `,"captures":[`...)
+		for i := range m.Captures {
+			c := &m.Captures[i]
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"name":`...)
+			dst = jsonstr.Append(dst, c.Name)
+			dst = append(dst, `,"multi":`...)
+			dst = strconv.AppendBool(dst, c.Multi)
+			dst = append(dst, `,"text":`...)
+			dst = jsonstr.Append(dst, c.Text)
+			dst = append(dst, `,"nodes":`...)
+			if c.Nodes == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = append(dst, '[')
+				for k := range c.Nodes {
+					n := &c.Nodes[k]
+					if k > 0 {
+						dst = append(dst, ',')
+					}
+					dst = append(dst, `{"text":`...)
+					dst = jsonstr.Append(dst, n.Text)
+					dst = append(dst, `,"range":`...)
+					dst = appendRangeJSON(dst, &n.Range)
+					dst = append(dst, `,"named":`...)
+					dst = strconv.AppendBool(dst, n.Named)
+					dst = append(dst, '}')
+				}
+				dst = append(dst, ']')
+			}
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	if m.Lines != "" {
+		dst = append(dst, `,"lines":`...)
+		dst = jsonstr.Append(dst, m.Lines)
+	}
+	if m.Indent != "" {
+		dst = append(dst, `,"indent":`...)
+		dst = jsonstr.Append(dst, m.Indent)
+	}
+	return append(dst, '}')
+}
+
+// appendRangeJSON appends r as json.Marshal encodes it.
+func appendRangeJSON(dst []byte, r *Range) []byte {
+	dst = append(dst, `{"start_line":`...)
+	dst = strconv.AppendInt(dst, int64(r.StartLine), 10)
+	dst = append(dst, `,"start_column":`...)
+	dst = strconv.AppendInt(dst, int64(r.StartColumn), 10)
+	dst = append(dst, `,"end_line":`...)
+	dst = strconv.AppendInt(dst, int64(r.EndLine), 10)
+	dst = append(dst, `,"end_column":`...)
+	dst = strconv.AppendInt(dst, int64(r.EndColumn), 10)
+	dst = append(dst, `,"start_byte":`...)
+	dst = strconv.AppendInt(dst, int64(r.StartByte), 10)
+	dst = append(dst, `,"end_byte":`...)
+	dst = strconv.AppendInt(dst, int64(r.EndByte), 10)
+	return append(dst, '}')
+}
+
 // Validate checks the match's invariants.
 func (m *Match) Validate() error {
 	if err := evidence.CheckPath(m.Path); err != nil || m.Path == "" {

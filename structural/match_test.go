@@ -62,3 +62,44 @@ func TestMultiJSONBounded(t *testing.T) {
 		t.Fatalf("multiJSON wrote %d bytes for an excerpt of %d", got, excerptBytes)
 	}
 }
+
+// AppendJSON writes what json.Marshal writes, for any match: strings with
+// HTML characters, control bytes, U+2028 and invalid UTF-8, captures and
+// nodes absent, empty or present.
+func TestAppendJSONMatchesMarshal(t *testing.T) {
+	text := rapid.OneOf(
+		rapid.String(),
+		rapid.StringOf(rapid.SampledFrom([]rune{'a', '"', '\\', '<', '>', '&', '\n', '\t', 0, 0x1f, 0x7f, 0x2028, 0x2029, 'é', 0xfffd})),
+		rapid.Custom(func(t *rapid.T) string { return string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")) }),
+	)
+	rng := rapid.Custom(func(t *rapid.T) Range {
+		n := rapid.IntRange(-1, 1<<40)
+		return Range{StartLine: n.Draw(t, "sl"), StartColumn: n.Draw(t, "sc"), EndLine: n.Draw(t, "el"),
+			EndColumn: n.Draw(t, "ec"), StartByte: n.Draw(t, "sb"), EndByte: n.Draw(t, "eb")}
+	})
+	node := rapid.Custom(func(t *rapid.T) Node {
+		return Node{Text: text.Draw(t, "text"), Range: rng.Draw(t, "range"), Named: rapid.Bool().Draw(t, "named")}
+	})
+	nodes := rapid.OneOf(rapid.Just([]Node(nil)), rapid.Just([]Node{}), rapid.SliceOfN(node, 1, 3))
+	capture := rapid.Custom(func(t *rapid.T) Capture {
+		return Capture{Name: text.Draw(t, "name"), Multi: rapid.Bool().Draw(t, "multi"), Text: text.Draw(t, "text"), Nodes: nodes.Draw(t, "nodes")}
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		m := Match{
+			Path:     text.Draw(t, "path"),
+			Language: Language(text.Draw(t, "language")),
+			Range:    rng.Draw(t, "range"),
+			Text:     text.Draw(t, "text"),
+			Captures: rapid.OneOf(rapid.Just([]Capture(nil)), rapid.Just([]Capture{}), rapid.SliceOfN(capture, 1, 3)).Draw(t, "captures"),
+			Lines:    text.Draw(t, "lines"),
+			Indent:   text.Draw(t, "indent"),
+		}
+		want, err := json.Marshal(&m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.AppendJSON([]byte("x")); string(got) != "x"+string(want) {
+			t.Fatalf("AppendJSON\n%s\njson.Marshal\n%s", got[1:], want)
+		}
+	})
+}
