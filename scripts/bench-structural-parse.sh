@@ -16,7 +16,11 @@
 # CGO_CFLAGS="$RELEASE_CFLAGS" (default -O3 -g -DNDEBUG, what CMake's
 # Release gives tree-sitter, where `go build` uses -O2 -g), whose matches
 # are compared with ast-grep's too; RELEASE=0 leaves it out, and so does
-# CORTEX unless RELEASE=1 asks for it (it builds the tree at hand).
+# CORTEX unless RELEASE=1 asks for it (it builds the tree at hand). The
+# emb columns time examples/structural-search, a host program that embeds
+# the structural package alone (EMBEDDED=0 leaves it out, and so does
+# CORTEX unless EMBEDDED=1): the engine without the rest of cortex linked
+# in, its matches (printed one JSON object per line) compared as well.
 # BEFORE=/path/to/cortex adds a build (an older commit's, say) to the same
 # alternation, as the last columns: this machine's speed drifts by a tenth
 # between runs, more than most changes, so builds are compared within one. Corpora
@@ -46,10 +50,15 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "${CORTEX:-}" ]; then
   cp "$CORTEX" "$tmp/cortex" # a cortex built elsewhere, such as an older commit
   RELEASE=${RELEASE:-0}
+  EMBEDDED=${EMBEDDED:-0}
 else
   go build -o "$tmp/cortex" ./cmd/cortex
 fi
 RELEASE=${RELEASE:-1}
+EMBEDDED=${EMBEDDED:-1}
+if [ "$EMBEDDED" != 0 ]; then
+  go build -o "$tmp/embedded" ./examples/structural-search
+fi
 RELEASE_CFLAGS=${RELEASE_CFLAGS:--O3 -g -DNDEBUG}
 [ -n "${BEFORE:-}" ] && cp "$BEFORE" "$tmp/cortex-before"
 if [ "$RELEASE" != 0 ]; then
@@ -144,7 +153,8 @@ PY
 
 
 # spans FILE DIR KIND: one "path start end" line per match, sorted, from
-# a --json=stream run of ast-grep (KIND sg) or cortex (KIND cx).
+# a --json=stream run of ast-grep (KIND sg) or cortex (KIND cx), or a
+# --json run of examples/structural-search (KIND ex).
 spans() {
   python3 - "$1" "$2" "$3" <<'PY'
 import json, os, sys
@@ -157,6 +167,8 @@ for line in open(path, encoding="utf-8"):
     if kind == "sg":
         p = os.path.relpath(os.path.realpath(m["file"]), root)
         out.append((p, m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"]))
+    elif kind == "ex":
+        out.append((m["path"], m["range"]["start_byte"], m["range"]["end_byte"]))
     else:
         a = m["metadata"]["attributes"]
         out.append((m["path"], int(a["start_byte"]), int(a["end_byte"])))
@@ -165,10 +177,14 @@ for p, s, e in sorted(out):
 PY
 }
 
+# The builds timed against ast-grep, how each is run (kinds: cx for a
+# cortex, ex for the embedded example) and their columns' labels.
 cortexes=("$tmp/cortex")
+kinds=(cx)
 labels=()
-[ "$RELEASE" != 0 ] && cortexes+=("$tmp/cortex-release") && labels+=(rel)
-[ -n "${BEFORE:-}" ] && cortexes+=("$tmp/cortex-before") && labels+=(before)
+[ "$RELEASE" != 0 ] && cortexes+=("$tmp/cortex-release") && kinds+=(cx) && labels+=(rel)
+[ -n "${BEFORE:-}" ] && cortexes+=("$tmp/cortex-before") && kinds+=(cx) && labels+=(before)
+[ "$EMBEDDED" != 0 ] && cortexes+=("$tmp/embedded") && kinds+=(ex) && labels+=(emb)
 # ratio A B: A / B to two places.
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s' \
@@ -188,16 +204,22 @@ row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   find "$dir" -type f -exec cat {} + >/dev/null 2>&1 || true
   ast-grep run -p "$pat" -l "$sglang" --json=stream "$dir" >"$tmp/sg.json" 2>/dev/null || true
   spans "$tmp/sg.json" "$dir" sg >"$tmp/sg.spans"
-  local n same=yes files cx cmds=()
-  for cx in "${cortexes[@]}"; do
-    (cd "$dir" && "$cx" sg -p "$pat" -l "$lang" --json=stream --max-matches 10000000 . >"$tmp/cx.json" 2>"$tmp/cx.err") || true
-    spans "$tmp/cx.json" "$dir" cx >"$tmp/cx.spans"
+  local n same=yes files cx i cmds=()
+  for i in "${!cortexes[@]}"; do
+    cx=${cortexes[i]}
+    if [ "${kinds[i]}" = ex ]; then
+      (cd "$dir" && "$cx" -p "$pat" -l "$lang" --json --max-matches 10000000 . >"$tmp/cx.json" 2>"$tmp/cx.err") || true
+      cmds+=(-- "$cx" -p "$pat" -l "$lang" --json --max-matches 10000000 .)
+    else
+      (cd "$dir" && "$cx" sg -p "$pat" -l "$lang" --json=stream --max-matches 10000000 . >"$tmp/cx.json" 2>"$tmp/cx.err") || true
+      cmds+=(-- "$cx" sg -p "$pat" -l "$lang" --json --max-matches 10000000 .)
+    fi
+    spans "$tmp/cx.json" "$dir" "${kinds[i]}" >"$tmp/cx.spans"
     if ! cmp -s "$tmp/sg.spans" "$tmp/cx.spans"; then
       same=no
       echo "  match sets differ ($(basename "$cx")): ast-grep $(wc -l <"$tmp/sg.spans"), cortex $(wc -l <"$tmp/cx.spans"):" >&2
       diff "$tmp/sg.spans" "$tmp/cx.spans" | head -n 6 >&2 || true
     fi
-    cmds+=(-- "$cx" sg -p "$pat" -l "$lang" --json --max-matches 10000000 .)
   done
   n=$(wc -l <"$tmp/sg.spans")
   files=$(cut -d' ' -f1 "$tmp/sg.spans" | sort -u | wc -l)
