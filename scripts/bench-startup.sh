@@ -5,6 +5,8 @@
 #   ast-grep run -p '$F($$$A)' -l ts --json .     (when ast-grep is on PATH)
 #   cortex sg -p '$F($$$A)' -l ts --json .
 #   cortex version
+#   structural-search -p '$F($$$A)' -l ts --json .  (examples/structural-search:
+#     the same search from a host that links the structural layer alone)
 #   programs whose main does nothing but import one package: the
 #   structural layer, then each large dependency cortex links (net/http,
 #   the MCP SDK, SQLite, SCIP's protobuf bindings), then none at all
@@ -24,6 +26,7 @@ tmp=$(mktemp -d)
 src=$(mktemp -d ./cmd/startup-floor.XXXXXX) # inside the module, removed on exit
 trap 'rm -rf "$tmp" "$src"' EXIT
 go build -o "$tmp/cortex" ./cmd/cortex
+go build -o "$tmp/structural-search" ./examples/structural-search
 # alone NAME [IMPORT]: a program that only imports IMPORT, as $tmp/NAME.
 alone() {
   mkdir "$src/$1"
@@ -48,9 +51,10 @@ cmds=()
 if command -v ast-grep >/dev/null 2>&1; then
   cmds+=(--- ast-grep run -p '$F($$$A)' -l ts --json .)
 fi
-cmds+=(--- "$tmp/cortex" sg -p '$F($$$A)' -l ts --json . --- "$tmp/cortex" version "${floors[@]}")
+cmds+=(--- "$tmp/cortex" sg -p '$F($$$A)' -l ts --json . --- "$tmp/cortex" version
+  --- "$tmp/structural-search" -p '$F($$$A)' -l ts --json . "${floors[@]}")
 python3 - "$tmp/empty" "$RUNS" "$(readlink -f "$(command -v ast-grep 2>/dev/null || echo /dev/null)")" \
-  "$tmp/cortex" "${bins[@]}" "${cmds[@]}" <<'PY'
+  "$tmp/cortex" "$tmp/structural-search" "${bins[@]}" "${cmds[@]}" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
 cwd, n = sys.argv[1], int(sys.argv[2])
 bins, cmds = [], []
