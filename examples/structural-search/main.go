@@ -29,15 +29,23 @@ import (
 )
 
 func main() {
+	// A worker parsing in C holds its processor as a system call does;
+	// one processor to spare saves the runtime taking it back (see
+	// structural.BuiltinOptions).
+	workers := runtime.GOMAXPROCS(0)
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(workers + 1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], workers, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// run searches as the command line args asks, printing to stdout and
-// stderr, and returns the exit code.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// run searches as the command line args asks, with workers files parsed
+// at once (0: one per processor), printing to stdout and stderr, and
+// returns the exit code.
+func run(ctx context.Context, args []string, workers int, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structural-search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pattern := fs.String("p", "", "the ast-grep style `pattern`, such as 'old_api($$$ARGS)'")
@@ -88,13 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Recycle: true,
 	}
 	// One process answers one search: a parse cache would only hold every
-	// tree until it exits. A worker parsing in C holds its processor as a
-	// system call does; one processor to spare saves the runtime taking
-	// it back (see structural.BuiltinOptions).
-	workers := runtime.GOMAXPROCS(0)
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(workers + 1)
-	}
+	// tree until it exits.
 	opts := structural.Options{Builtin: structural.NewBuiltin(structural.BuiltinOptions{CacheBytes: -1, Workers: workers})}
 
 	ans, err := structural.Search(ctx, opts, req)

@@ -20,7 +20,7 @@ func search(t *testing.T, files map[string]string, args ...string) (int, string,
 	}
 	t.Chdir(testtool.WriteTree(t, files))
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), args, &stdout, &stderr)
+	code := run(context.Background(), args, 0, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 
