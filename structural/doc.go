@@ -81,7 +81,9 @@
 // few dozen files ahead, so memory holds the matches of a few dozen files
 // rather than all of them; later files' matches are built in the memory
 // of those handed over, and with [Request.Recycle] their sources read
-// into it too (the cortex CLI prints its JSON that way).
+// into it too (the cortex CLI prints its JSON that way; a host printing
+// matches themselves has [Match.AppendJSON], and
+// examples/structural-search is such a host).
 //
 // Every search walks the files as git sees them: what the tree's
 // .gitignore files and .git/info/exclude ignore is left out, except a
