@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -191,6 +192,13 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 	// the worker that finishes the file whose turn it is (handover), so
 	// found, emitted and err are only written one hand at a time.
 	emitted := 0
+	// A file is searched for one match past the limit, so that a file
+	// holding more than the limit shows in found and the answer says it
+	// was cut (a file stopped at the limit would look complete).
+	perFile := lim.MaxMatches
+	if perFile < math.MaxInt {
+		perFile++
+	}
 	hand := newHandover(func(d done) {
 		window.release(d.held)
 		if d.ahead {
@@ -287,7 +295,7 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 						default:
 							d.scratch = new(matchScratch)
 						}
-						d.matches = searchTree(&m, p, t, rel, lim.MaxMatches, d.scratch)
+						d.matches = searchTree(&m, p, t, rel, perFile, d.scratch)
 						sortMatches(d.matches)
 						if len(d.matches) > 0 && !ahead {
 							d.held = int64(len(t.src))

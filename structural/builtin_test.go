@@ -302,3 +302,29 @@ func TestOversizedFileSkipped(t *testing.T) {
 		}
 	}
 }
+
+// A limit reached inside one file is reported: the answer is cut, and
+// says so, whether the file is the only one or not, and whether the
+// matches are collected or given to Each; a limit the matches only reach
+// cuts nothing.
+func TestLimitInsideFile(t *testing.T) {
+	root := projectWith(t, map[string]string{"a.go": "package a\n\nfunc f() { g(1); g(2); g(3) }\n"})
+	for _, tc := range []struct {
+		limit     int
+		each      bool
+		truncated bool
+	}{{1, false, true}, {2, true, true}, {3, false, false}, {3, true, false}} {
+		req := Request{Root: root, Pattern: "g($A)", Language: Go, Limits: Limits{MaxMatches: tc.limit}}
+		if tc.each {
+			req.Each = func(*Match) error { return nil }
+		}
+		res, err := NewBuiltin(BuiltinOptions{CacheBytes: -1}).Search(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != min(tc.limit, 3) || res.Truncated != tc.truncated || (len(res.Notes) > 0) != tc.truncated {
+			t.Errorf("limit %d, each %v: found %d, truncated %v, notes %q; want %d and truncated %v",
+				tc.limit, tc.each, res.Found, res.Truncated, res.Notes, min(tc.limit, 3), tc.truncated)
+		}
+	}
+}
