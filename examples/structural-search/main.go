@@ -71,7 +71,6 @@ func run(ctx context.Context, args []string, workers int, stdout, stderr io.Writ
 
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	var line []byte
-	found := 0
 	req := structural.Request{
 		Root:     ".",
 		Pattern:  *pattern,
@@ -82,7 +81,6 @@ func run(ctx context.Context, args []string, workers int, stdout, stderr io.Writ
 		// memory holds a few files and not every match; Recycle lets the
 		// engine read later files into the memory of printed ones.
 		Each: func(m *structural.Match) error {
-			found++
 			if *asJSON {
 				// What json.Marshal would write, without reflection.
 				line = append(m.AppendJSON(line[:0]), '\n')
@@ -118,7 +116,7 @@ func run(ctx context.Context, args []string, workers int, stdout, stderr io.Writ
 	for _, n := range ans.Structural.Notes {
 		fmt.Fprintln(stderr, "structural-search:", n)
 	}
-	if found == 0 {
+	if ans.Structural.Found == 0 {
 		return 1
 	}
 	return 0

@@ -67,7 +67,7 @@ func TestNothingFound(t *testing.T) {
 
 func TestMaxMatches(t *testing.T) {
 	code, out, errs := search(t, tree, "-p", "$F($$$A)", "-l", "py", "--max-matches", "1")
-	if code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "1") {
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "(limit max_matches)") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want one match and a note", code, out, errs)
 	}
 }
