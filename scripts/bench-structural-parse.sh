@@ -8,7 +8,8 @@
 #   cortex sg -p PAT -l LANG DIR --json --max-matches 10000000
 #   ast-grep run -p PAT -l LANG DIR --json
 #
-# with wall time and peak memory (alternate; the binaries dropped from
+# (for Kotlin, ast-grep given the grammar cortex links, then its own: see
+# the Kotlin rows) with wall time and peak memory (alternate; the binaries dropped from
 # the page cache before each row, see evict), their ratios, and
 # whether the two found the same matches (paths and byte ranges, compared
 # from --json=stream runs). Each row also times a release build of cortex,
@@ -106,11 +107,12 @@ jdkDir() {
 # by the linker sits there in large folios, and each page the process
 # touches then maps a whole folio (cortex's resident floor: 24 MB instead
 # of 15); dropping both binaries before each row has both mapped as read
-# from disk, the way an installed binary is.
+# from disk, the way an installed binary is. A file not there (the Kotlin
+# grammar before it is built) is passed over.
 evict() {
   sync
   python3 -c 'import os, sys
-for f in sys.argv[1:]:
+for f in filter(os.path.exists, sys.argv[1:]):
     fd = os.open(f, os.O_RDONLY)
     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     os.close(fd)' "$@"
@@ -191,8 +193,9 @@ printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s' \
   corpus lang pattern files matches same sg_s cx_s ratio sg_MB cx_MB ratio
 for l in "${labels[@]}"; do printf ' %8s %6s %7s %6s' "${l}_s" ratio "${l}_MB" ratio; done
 printf '\n'
-row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
+row() { # row NAME LANG DIR PATTERN [ast-grep -l value [ast-grep arguments...]]
   local name=$1 lang=$2 dir=$3 pat=$4 sglang=${5:-$2}
+  local -a sgargs=("${@:6}")
   if [ -n "$ONLY" ] && [ "$ONLY" != "$lang" ]; then return; fi
   if [ -z "$dir" ] || [ ! -d "$dir" ]; then
     echo "skip: $name ($lang): corpus not available" >&2
@@ -200,9 +203,9 @@ row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   fi
   # Warm the page cache for the corpus (not the binaries, see evict), and
   # check the match sets from one run each.
-  evict "${cortexes[@]}" "$sgbin"
+  evict "${cortexes[@]}" "$sgbin" "$tmp/kotlin.so"
   find "$dir" -type f -exec cat {} + >/dev/null 2>&1 || true
-  ast-grep run -p "$pat" -l "$sglang" --json=stream "$dir" >"$tmp/sg.json" 2>/dev/null || true
+  ast-grep run "${sgargs[@]}" -p "$pat" -l "$sglang" --json=stream "$dir" >"$tmp/sg.json" 2>/dev/null || true
   spans "$tmp/sg.json" "$dir" sg >"$tmp/sg.spans"
   local n same=yes files cx i cmds=()
   for i in "${!cortexes[@]}"; do
@@ -224,7 +227,7 @@ row() { # row NAME LANG DIR PATTERN [ast-grep -l value]
   n=$(wc -l <"$tmp/sg.spans")
   files=$(cut -d' ' -f1 "$tmp/sg.spans" | sort -u | wc -l)
   local -a t
-  read -r -a t < <(alternate "$RUNS" "$dir" ast-grep run -p "$pat" -l "$sglang" --json "$dir" "${cmds[@]}")
+  read -r -a t < <(alternate "$RUNS" "$dir" ast-grep run "${sgargs[@]}" -p "$pat" -l "$sglang" --json "$dir" "${cmds[@]}")
   # t: the wall times of ast-grep and each cortex, then their peaks.
   local k=${#cortexes[@]}
   printf '%-28s %-5s %-16s %7d %7d %-5s %8.3f %8.3f %6s %7.0f %7.0f %6s' "$name" "$lang" "$pat" "$files" "$n" "$same" \
@@ -256,6 +259,23 @@ row "edge-js 26.1.0" cs "$(npmDir edge-js@26.1.0)" '$F($$$A)'
 row "ruby-rack 2.2.22 (Debian)" rb "$(debDir ruby-rack)" '$F($$$A)'
 row "php-symfony-console 5.4" php "$(debDir php-symfony-console)" '$F($$$A)'
 row "libtool ltmain.sh (Debian)" bash "$(debDir libtool)" 'echo $$$A'
-row "expo-modules-core 58.1.0" kt "$(npmDir expo-modules-core@58.1.0)" '$F($$$A)'
+# Kotlin: ast-grep 0.51.1 bundles a fork of fwcd/tree-sitter-kotlin 0.3,
+# which builds other trees than the grammar cortex links
+# (tree-sitter-grammars/tree-sitter-kotlin, the newest the module proxy
+# serves): a call with a trailing lambda is one call there, a call of a
+# call here, and so on. The row gives ast-grep the grammar cortex links,
+# as a custom language compiled at -O3 (ast-grep's release build compiles
+# its own grammars so), so both tools build the same trees; the next row
+# is ast-grep with its own grammar, whose matches differ.
+ktmod=github.com/tree-sitter-grammars/tree-sitter-kotlin
+ktsrc=$(modDir "$ktmod@$(go list -m -f '{{.Version}}' "$ktmod")")/src
+kt=$(npmDir expo-modules-core@58.1.0)
+if [ -z "$ONLY" ] || [ "$ONLY" = kt ]; then
+  cc -shared -fPIC -O3 -I "$ktsrc" "$ktsrc/parser.c" "$ktsrc/scanner.c" -o "$tmp/kotlin.so"
+  printf 'customLanguages:\n  kotlinlinked:\n    libraryPath: %s\n    languageSymbol: tree_sitter_kotlin\n    extensions: [kt, kts]\n    expandoChar: µ\n' \
+    "$tmp/kotlin.so" >"$tmp/sgconfig.yml"
+fi
+row "expo-modules-core 58.1.0" kt "$kt" '$F($$$A)' kotlinlinked --config "$tmp/sgconfig.yml" --custom-languages allow
+row "expo-modules-core (bundled)" kt "$kt" '$F($$$A)'
 toml=$(modDir github.com/BurntSushi/toml@v1.6.0)
 row "BurntSushi/toml toml-test" json "${toml:+$toml/internal/toml-test}" '{$$$A}'
