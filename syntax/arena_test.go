@@ -121,6 +121,42 @@ func TestArenaLargeSource(t *testing.T) {
 	}
 }
 
+// TestArenaKeepsPages: after a parse that used more than an idle parser
+// keeps, the arena holds on to what the parse used, up to arenaKeep, for
+// the next parses; an idle parser gives all but arenaIdle back; and a
+// parse that needs more than arenaKeep leaves arenaKeep.
+func TestArenaKeepsPages(t *testing.T) {
+	line := samples[Go] + "func G() { x := []int{1, 2}; _ = x }\n"
+	p, err := NewParser(Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.arena == nil {
+		t.Skip("no address space for an arena")
+	}
+	for _, tc := range []struct {
+		kb       int // source size
+		min, max int // what the arena holds after the parse
+	}{
+		{kb: 1, min: 0, max: arenaIdle},
+		{kb: 256, min: arenaIdle + 1, max: arenaKeep},
+		{kb: 3 << 10, min: arenaKeep, max: arenaKeep},
+	} {
+		src := bytes.Repeat([]byte(line), tc.kb<<10/len(line)+1)
+		if _, err := p.Parse(src); err != nil {
+			t.Fatal(err)
+		}
+		if got := p.arenaHeld(); got < tc.min || got > tc.max {
+			t.Errorf("after a %d KiB source the arena holds %d bytes, want %d to %d", tc.kb, got, tc.min, tc.max)
+		}
+		p.idle()
+		if got := p.arenaHeld(); got > arenaIdle {
+			t.Errorf("idle after a %d KiB source, the arena holds %d bytes, want at most %d", tc.kb, got, arenaIdle)
+		}
+	}
+}
+
 // samples are a few lines of each language, external scanners included
 // (Python's indentation, Ruby's heredocs, Bash's words).
 var samples = map[Language]string{

@@ -20,7 +20,7 @@
 // concurrent use; a [Parser] from [NewParser] serves one goroutine and can
 // also parse chosen [Span]s of a source alone ([Parser.ParseSpans]), with
 // every node kept at its offset in the whole source. A parser reserves
-// address space for an arena that serves its parses (sources up to 1 MiB):
+// address space for an arena that serves its parses (sources up to 4 MiB):
 // tree-sitter's allocations come from it and the parse tree is dropped
 // with it, not freed node by node; pages are used only as a parse needs
 // them, and a parse that fills the arena goes on in ordinary memory.

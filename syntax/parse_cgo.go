@@ -76,7 +76,7 @@ void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, s
 // flat_parse. A full arena hands out libc memory instead and marks itself
 // overflowed; that parse then deletes its tree and parser the ordinary
 // way, which frees the libc blocks and skips the arena's.
-enum { ARENA_HEADER = 16, ARENA_KEEP = 4 << 20, ARENA_SMALL = 512, ARENA_STEP = 1 << 20 };
+enum { ARENA_HEADER = 16, ARENA_KEEP = 16 << 20, ARENA_IDLE = 4 << 20, ARENA_SMALL = 512, ARENA_STEP = 1 << 20 };
 
 // The region is reserved without access and made writable a megabyte at
 // a time as parses reach into it, so it is charged against the system's
@@ -207,17 +207,31 @@ static void cx_free(void *p) {
 	else free(p);
 }
 
-// arena_reset empties a after a parse, giving the memory past its first
-// ARENA_KEEP bytes back to the system once a large source has used it.
+// arena_trim gives the memory of a past its first keep bytes back to the
+// system, if a parse has used it.
+static void arena_trim(cx_arena *a, size_t keep) {
+	if (a && a->high > keep) {
+		madvise(a->base + keep, a->high - keep, MADV_DONTNEED);
+		a->high = keep;
+	}
+}
+
+// arena_reset empties a after a parse and trims it to ARENA_KEEP. What it
+// keeps the next parses use without faulting its pages in again: a search
+// over large files (a C header full of syntax errors takes tens of
+// megabytes) would otherwise pay for each page at every such file, where
+// malloc keeps freed memory up to a threshold it raises (docs/benchmarks.md
+// has the figures). A parser that goes idle is trimmed to ARENA_IDLE
+// (Parser.idle).
 static void arena_reset(cx_arena *a) {
 	a->used = 0;
 	a->overflow = 0;
 	memset(a->free, 0, sizeof a->free);
-	if (a->high > ARENA_KEEP) {
-		madvise(a->base + ARENA_KEEP, a->high - ARENA_KEEP, MADV_DONTNEED);
-		a->high = ARENA_KEEP;
-	}
+	arena_trim(a, ARENA_KEEP);
 }
+
+// arena_idle trims a to what an idle parser keeps.
+static void arena_idle(cx_arena *a) { arena_trim(a, ARENA_IDLE); }
 
 // kind_tables writes the name (its address and length) and type of each
 // of lang's n kinds, in one call rather than a few per kind.
@@ -913,9 +927,10 @@ const arenaBytes = 256 << 20
 // arenaMaxSource is the largest source parsed in the arena. An arena
 // reuses the small blocks a parse frees but not the large ones (the
 // arrays it grows), so it holds somewhat more than malloc would: 12 MB
-// for a 300 KB Go file, 21 MB for a 1 MB C header full of syntax errors.
-// A larger source is parsed in libc memory.
-const arenaMaxSource = 1 << 20
+// for a 300 KB Go file, 21 MB for a 1 MB C header full of syntax errors;
+// a 4 MiB source stays well within arenaBytes. A larger source is parsed
+// in libc memory.
+const arenaMaxSource = 4 << 20
 
 // cParser is a Parser's C memory.
 type cParser struct {
@@ -939,6 +954,25 @@ func (p *Parser) Close() {
 		cParser{p.p, p.arena}.delete()
 		p.p, p.arena = nil, nil
 	}
+}
+
+// What an arena keeps of its memory between parses (arena_reset), and
+// once its parser goes idle (Parser.idle).
+const (
+	arenaKeep = C.ARENA_KEEP
+	arenaIdle = C.ARENA_IDLE
+)
+
+// idle gives back the arena memory a parser kept between parses past what
+// an idle one keeps, for a parser put away until some later parse.
+func (p *Parser) idle() { C.arena_idle(p.arena) }
+
+// arenaHeld is how much of its arena a parser holds between parses.
+func (p *Parser) arenaHeld() int {
+	if p.arena == nil {
+		return 0
+	}
+	return int(p.arena.high)
 }
 
 // Parse parses src whole. The tree shares src.
@@ -1097,6 +1131,7 @@ func Parse(l Language, src []byte) (*Tree, error) {
 		}
 	}
 	t, err := p.Parse(src)
+	p.idle()
 	pool.Put(p)
 	return t, err
 }
