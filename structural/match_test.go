@@ -2,6 +2,9 @@ package structural
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -60,6 +63,30 @@ func TestMultiJSONBounded(t *testing.T) {
 	nodes := []Node{{Text: strings.Repeat(`"x"`, 1<<18), Named: true}, {Text: "y", Named: true}}
 	if got := len(multiJSON(nil, nodes, excerptBytes)); got > 2*excerptBytes {
 		t.Fatalf("multiJSON wrote %d bytes for an excerpt of %d", got, excerptBytes)
+	}
+}
+
+// TestAppendJSONGrowsOnce: a large match, its text real code, is written
+// into one allocation rather than copied into array after larger array.
+func TestAppendJSONGrowsOnce(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "strings", "strings.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat(string(src), 20) // about 1 MB
+	half := text[:len(text)/2]
+	m := Match{Path: "big.go", Language: Go, Text: text, Lines: half,
+		Range: Range{StartLine: 1, EndLine: 1 << 40, EndByte: len(text)},
+		Captures: []Capture{
+			{Name: "F", Text: "f", Nodes: []Node{{Text: "f", Named: true}}},
+			{Name: "A", Multi: true, Text: half, Nodes: []Node{{Text: half[:len(half)/2]}, {Text: ","}, {Text: half[len(half)/2:]}}},
+		},
+	}
+	if allocs := testing.AllocsPerRun(5, func() { m.AppendJSON(nil) }); allocs != 1 {
+		t.Errorf("AppendJSON(nil) of a %d-byte match: %v allocations, want 1", len(text), allocs)
+	}
+	if want, got := m.jsonSize(), len(m.AppendJSON(nil)); got > want {
+		t.Errorf("AppendJSON wrote %d bytes, jsonSize said at most %d", got, want)
 	}
 }
 
