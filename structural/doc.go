@@ -85,6 +85,17 @@
 // matches themselves has [Match.AppendJSON], and
 // examples/structural-search is such a host).
 //
+// The grammars are the official modules at the versions go.mod names;
+// all but one read code as ast-grep 0.51.1's bundled ones do. For Kotlin
+// ast-grep bundles a fork of fwcd/tree-sitter-kotlin 0.3 and this package
+// links tree-sitter-grammars/tree-sitter-kotlin v1.1.0 (the older one is
+// not served by the module proxy), and they build different trees: a call
+// with a trailing lambda, f(a) { ... }, is one call there and a call of
+// the call f(a) here, so $F($$$A) matches f(a) alone and a rewrite of it
+// leaves the lambda after the replacement; !a.b(), annotated assignments
+// and statement lists differ too. Given this grammar, ast-grep finds
+// exactly these matches and captures (the oracle tests compare them).
+//
 // Every search walks the files as git sees them: what the tree's
 // .gitignore files and .git/info/exclude ignore is left out, except a
 // file or directory the request names itself (see [Request.Paths]).
