@@ -5,6 +5,7 @@ package structural
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,39 +27,52 @@ const kotlinLinkedLang = "kotlinlinked"
 
 var kotlinLinkedOnce struct {
 	sync.Mutex
-	args []string
+	args   []string
+	failed string // why building it failed, once it has
 }
 
 // kotlinLinked returns the ast-grep arguments that load the Kotlin grammar
 // this package links as a custom language: the grammar module's parser,
-// from the module cache at the version this test binary was built with,
-// compiled into a shared library, and an sgconfig.yml that declares it
-// with the expando character this package uses for Kotlin. ast-grep then
-// reads Kotlin exactly as this package does, so the match sets compare
-// the engines alone. Built once per test binary, in a directory removed
-// when the tests end.
+// from the module cache at the version go.mod selects, compiled into a
+// shared library, and an sgconfig.yml that declares it with the expando
+// character this package uses for Kotlin. ast-grep then reads Kotlin
+// exactly as this package does, so the match sets compare the engines
+// alone. Built once per test binary, in a directory removed when the
+// tests end; a failure fails every test that asks.
 func kotlinLinked(t *testing.T) []string {
 	t.Helper()
 	kotlinLinkedOnce.Lock()
 	defer kotlinLinkedOnce.Unlock()
-	if kotlinLinkedOnce.args != nil {
-		return kotlinLinkedOnce.args
+	if kotlinLinkedOnce.failed != "" {
+		t.Fatal(kotlinLinkedOnce.failed)
 	}
+	if kotlinLinkedOnce.args == nil {
+		args, err := buildKotlinLinked(t)
+		if err != nil {
+			kotlinLinkedOnce.failed = err.Error()
+			t.Fatal(err)
+		}
+		kotlinLinkedOnce.args = args
+	}
+	return kotlinLinkedOnce.args
+}
+
+// buildKotlinLinked builds what kotlinLinked returns.
+func buildKotlinLinked(t *testing.T) ([]string, error) {
 	// The version go.mod selects, which is the one linked (a test binary's
 	// build information lists no dependencies).
 	gobin := testtool.Require(t, "go", "install Go")
 	wd, err := os.Getwd()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	res, err := safeexec.Run(context.Background(), safeexec.Invocation{Path: gobin, Args: []string{"list", "-m", "-json", kotlinModule},
 		Dir: wd, Env: safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOPROXY", "GOFLAGS", "GOCACHE", "GOTOOLCHAIN")})
 	var mod struct{ Version string }
 	if jerr := json.Unmarshal(res.Stdout, &mod); err != nil || jerr != nil || mod.Version == "" {
-		t.Fatalf("go list -m %s: %v %v %s", kotlinModule, err, jerr, res.Stderr)
+		return nil, fmt.Errorf("go list -m %s: %v %v %s", kotlinModule, err, jerr, res.Stderr)
 	}
-	version := mod.Version
-	src := filepath.Join(testtool.ModuleDir(t, kotlinModule+"@"+version), "src")
+	src := filepath.Join(testtool.ModuleDir(t, kotlinModule+"@"+mod.Version), "src")
 	ccName := strings.Fields(os.Getenv("CC"))
 	if len(ccName) == 0 {
 		ccName = []string{"cc"}
@@ -66,7 +80,7 @@ func kotlinLinked(t *testing.T) []string {
 	cc := testtool.Require(t, ccName[0], "install a C compiler (cgo needs one too)")
 	dir, err := os.MkdirTemp("", "structural-kotlin-grammar-")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	kotlinGrammarDir.Store(&dir)
 	lib := filepath.Join(dir, "kotlin.so")
@@ -75,7 +89,7 @@ func kotlinLinked(t *testing.T) []string {
 	res, err = safeexec.Run(context.Background(), safeexec.Invocation{Path: cc, Args: args, Dir: dir,
 		Env: safeexec.Environ("PATH", "TMPDIR"), Timeout: 5 * time.Minute})
 	if err != nil {
-		t.Fatalf("compiling %s@%s for ast-grep: %v\n%s", kotlinModule, version, err, res.Stderr)
+		return nil, fmt.Errorf("compiling %s@%s for ast-grep: %w\n%s", kotlinModule, mod.Version, err, res.Stderr)
 	}
 	config := "customLanguages:\n" +
 		"  " + kotlinLinkedLang + ":\n" +
@@ -85,10 +99,9 @@ func kotlinLinked(t *testing.T) []string {
 		"    expandoChar: " + string(expando(Kotlin)) + "\n"
 	cfg := filepath.Join(dir, "sgconfig.yml")
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	kotlinLinkedOnce.args = []string{"--config", cfg, "--custom-languages", "allow", "--lang", kotlinLinkedLang}
-	return kotlinLinkedOnce.args
+	return []string{"--config", cfg, "--custom-languages", "allow", "--lang", kotlinLinkedLang}, nil
 }
 
 // TestOracleKotlinBundledGrammar records where ast-grep's own Kotlin

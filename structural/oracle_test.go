@@ -369,8 +369,9 @@ func oracleFiles(dir string, lang Language) []string {
 }
 
 // runAstGrep runs ast-grep on the corpus's files of the case's language,
-// with the grammar this package links: Kotlin's through kotlinLinked,
-// the others' bundled versions being the linked ones.
+// reading them with the grammar this package links: for Kotlin that one
+// through kotlinLinked, for the others ast-grep's own, which read the
+// oracle's code as the linked ones do.
 func runAstGrep(t *testing.T, sg, dir string, tc oracleCase) ([]Match, error) {
 	t.Helper()
 	lang := []string{"--lang", string(tc.lang)}
