@@ -106,7 +106,9 @@ func (m *Match) Clone() Match {
 // dst grows at most once for a match whose text escapes to no more than
 // a quarter over its length, however large the match.
 func (m *Match) AppendJSON(dst []byte) []byte {
-	dst = slices.Grow(dst, m.jsonSize())
+	if n := m.jsonSize(); cap(dst)-len(dst) < n {
+		dst = append(make([]byte, 0, len(dst)+n), dst...)
+	}
 	dst = append(dst, `{"path":`...)
 	dst = jsonstr.Append(dst, m.Path)
 	dst = append(dst, `,"language":`...)
