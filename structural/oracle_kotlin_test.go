@@ -59,7 +59,8 @@ func kotlinLinked(t *testing.T) []string {
 
 // buildKotlinLinked builds what kotlinLinked returns.
 func buildKotlinLinked(t *testing.T) ([]string, error) {
-	// The version go.mod selects, which is the one linked (a test binary's
+	// The module at the version go.mod selects, which is the one linked,
+	// in the module cache since the build compiled it (a test binary's
 	// build information lists no dependencies).
 	gobin := testtool.Require(t, "go", "install Go")
 	wd, err := os.Getwd()
@@ -68,11 +69,11 @@ func buildKotlinLinked(t *testing.T) ([]string, error) {
 	}
 	res, err := safeexec.Run(context.Background(), safeexec.Invocation{Path: gobin, Args: []string{"list", "-m", "-json", kotlinModule},
 		Dir: wd, Env: safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOPROXY", "GOFLAGS", "GOCACHE", "GOTOOLCHAIN")})
-	var mod struct{ Version string }
-	if jerr := json.Unmarshal(res.Stdout, &mod); err != nil || jerr != nil || mod.Version == "" {
+	var mod struct{ Version, Dir string }
+	if jerr := json.Unmarshal(res.Stdout, &mod); err != nil || jerr != nil || mod.Dir == "" {
 		return nil, fmt.Errorf("go list -m %s: %v %v %s", kotlinModule, err, jerr, res.Stderr)
 	}
-	src := filepath.Join(testtool.ModuleDir(t, kotlinModule+"@"+mod.Version), "src")
+	src := filepath.Join(mod.Dir, "src")
 	ccName := strings.Fields(os.Getenv("CC"))
 	if len(ccName) == 0 {
 		ccName = []string{"cc"}
