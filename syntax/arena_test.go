@@ -4,6 +4,7 @@ package syntax
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -175,4 +176,94 @@ var samples = map[Language]string{
 	Bash:       "f() { echo \"$1\" | grep -c x; }\ncat <<EOF\nhi\nEOF\n",
 	Kotlin:     "fun f(x: Int) = listOf(x).map { it * 2 }\n",
 	JSON:       `{"a": [1, 2.5, "s", null]}`,
+}
+
+// TestArenaHugePages: an arena starts on a huge page boundary and asks
+// for transparent huge pages, and where the kernel hands them out (Linux
+// with them enabled "always" or "madvise") a parse's arena is mapped in
+// them: one page fault for two megabytes rather than 512.
+func TestArenaHugePages(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil {
+		t.Skip("no transparent huge pages here:", err)
+	}
+	p, err := NewParser(Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	base := p.arenaBase()
+	if base == 0 {
+		t.Skip("no address space for an arena")
+	}
+	if base%(2<<20) != 0 {
+		t.Fatalf("the arena begins at %#x, not on a two-megabyte boundary", base)
+	}
+	fallbacks := vmstat(t, "thp_fault_fallback")
+	src := bytes.Repeat([]byte(samples[Go]+"func G() { x := []int{1, 2}; _ = x }\n"), 4000)
+	if _, err := p.Parse(src); err != nil {
+		t.Fatal(err)
+	}
+	flags, huge := arenaMapping(t, base)
+	if !bytes.Contains(flags, []byte(" hg")) {
+		t.Errorf("the arena's mapping is not marked for huge pages (VmFlags:%s)", flags)
+	}
+	if !bytes.Contains(mode, []byte("[always]")) && !bytes.Contains(mode, []byte("[madvise]")) {
+		t.Skipf("transparent huge pages are %s", bytes.TrimSpace(mode))
+	}
+	if huge == 0 {
+		if vmstat(t, "thp_fault_fallback") > fallbacks {
+			t.Skip("the kernel had no huge page to give (thp_fault_fallback rose)")
+		}
+		t.Errorf("after a %d KiB parse the arena holds no huge page", len(src)>>10)
+	}
+}
+
+// arenaMapping reads /proc/self/smaps for the mapping holding addr: its
+// VmFlags and its AnonHugePages in kB.
+func arenaMapping(t *testing.T, addr uintptr) (flags []byte, hugeKB int) {
+	t.Helper()
+	smaps, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	in := false
+	for line := range bytes.Lines(smaps) {
+		var lo, hi uintptr
+		if n, _ := fmt.Sscanf(string(line), "%x-%x ", &lo, &hi); n == 2 {
+			if in {
+				break
+			}
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if !in {
+			continue
+		}
+		if v, ok := bytes.CutPrefix(line, []byte("VmFlags:")); ok {
+			flags = bytes.TrimRight(v, "\n")
+		}
+		fmt.Sscanf(string(line), "AnonHugePages: %d kB", &hugeKB)
+	}
+	if flags == nil {
+		t.Fatalf("no mapping in /proc/self/smaps holds %#x", addr)
+	}
+	return flags, hugeKB
+}
+
+// vmstat is the counter name in /proc/vmstat, 0 when it is not there.
+func vmstat(t *testing.T, name string) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/vmstat")
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(b) {
+		var n int
+		if k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" ")); ok && string(k) == name {
+			fmt.Sscanf(string(v), "%d", &n)
+			return n
+		}
+	}
+	return 0
 }

@@ -23,7 +23,8 @@
 // address space for an arena that serves its parses (sources up to 4 MiB):
 // tree-sitter's allocations come from it and the parse tree is dropped
 // with it, not freed node by node; pages are used only as a parse needs
-// them, and a parse that fills the arena goes on in ordinary memory.
+// them (two megabytes at a time, in one transparent huge page where Linux
+// gives them), and a parse that fills the arena goes on in ordinary memory.
 // [Parser.ParseSpansInto] parses into a tree the caller hands back, reusing
 // its node memory, for callers done with each tree before the next.
 //
