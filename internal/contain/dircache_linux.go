@@ -2,6 +2,7 @@ package contain
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -26,6 +27,30 @@ func openBase(dirfd int, base, name string) (*os.File, error) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
 	}
+}
+
+// openDirAt opens the directory elem, one element of a path, in the
+// directory dirfd, without following a symbolic link.
+func openDirAt(dirfd int, elem string) (int, error) {
+	for {
+		fd, err := syscall.Openat(dirfd, elem, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// closeFd closes a directory openDirAt opened.
+func closeFd(fd int) { syscall.Close(fd) }
+
+// readDirAt reads the entries of the held directory d, from its start.
+func readDirAt(d heldDir, root *os.Root, name string) ([]fs.DirEntry, error) {
+	if d.read {
+		if _, err := syscall.Seek(d.fd, 0, io.SeekStart); err != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: name, Err: err}
+		}
+	}
+	return readDirents(d.fd, root, name)
 }
 
 // sizeAt stats base, one element of a path, in the directory dirfd,

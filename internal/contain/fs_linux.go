@@ -19,36 +19,40 @@ func readDirTyped(d *os.File, root *os.Root, name string) ([]fs.DirEntry, error)
 	}
 	var entries []fs.DirEntry
 	var readErr error
-	buf := make([]byte, 8192)
-	ctlErr := rc.Control(func(fd uintptr) {
-		for {
-			n, err := syscall.ReadDirent(int(fd), buf)
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
-			if err != nil {
-				readErr = &fs.PathError{Op: "readdirent", Path: name, Err: err}
-				return
-			}
-			if n <= 0 {
-				return
-			}
-			parseDirents(buf[:n], func(entry string, typ fs.FileMode, known bool) {
-				if !known {
-					fi, err := root.Lstat(path.Join(name, entry))
-					if err != nil {
-						return // gone since it was listed
-					}
-					typ = fi.Mode().Type()
-				}
-				entries = append(entries, &dirEntry{root: root, parent: name, name: entry, typ: typ})
-			})
-		}
-	})
+	ctlErr := rc.Control(func(fd uintptr) { entries, readErr = readDirents(int(fd), root, name) })
 	if readErr == nil {
 		readErr = ctlErr
 	}
 	return entries, readErr
+}
+
+// readDirents reads the entries of the directory open as fd from its
+// current offset, as readDirTyped does.
+func readDirents(fd int, root *os.Root, name string) ([]fs.DirEntry, error) {
+	var entries []fs.DirEntry
+	buf := make([]byte, 8192)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return entries, &fs.PathError{Op: "readdirent", Path: name, Err: err}
+		}
+		if n <= 0 {
+			return entries, nil
+		}
+		parseDirents(buf[:n], func(entry string, typ fs.FileMode, known bool) {
+			if !known {
+				fi, err := root.Lstat(path.Join(name, entry))
+				if err != nil {
+					return // gone since it was listed
+				}
+				typ = fi.Mode().Type()
+			}
+			entries = append(entries, &dirEntry{root: root, parent: name, name: entry, typ: typ})
+		})
+	}
 }
 
 // parseDirents calls fn with each entry in buf, a run of linux_dirent64
