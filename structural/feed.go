@@ -39,11 +39,12 @@ func listFeed(files []string) *fileFeed {
 func walkFeed(ctx context.Context, root *contain.Root, dir string, want func(string) bool, max int) *fileFeed {
 	f := &fileFeed{}
 	f.grown.L = &f.mu
-	fsys := root.FS()
 	go func() {
-		// A file's directory is the last one's more often than not.
+		// The walk lists each directory and stats its files through
+		// one cache, which opens each directory once.
 		dirs := root.DirCache()
 		defer dirs.Close()
+		fsys := dirs.FS()
 		walkFiles(fsys, dir, ignore.NewTree(fsys), func(p string) bool {
 			if ctx.Err() != nil {
 				return false

@@ -46,7 +46,9 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 			out = append(out, p)
 		}
 	}
-	fsys := root.FS()
+	dirs := root.DirCache()
+	defer dirs.Close()
+	fsys := dirs.FS()
 	ig := ignore.NewTree(fsys)
 	for _, p := range paths {
 		if isGlob(p) {
