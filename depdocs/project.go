@@ -81,8 +81,12 @@ func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 		skip[s] = true
 	}
 	var paths []string
-	ig := ignore.NewTree(root.FS())
-	err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	// The walk is in path order: the cache opens each directory once.
+	dirs := root.DirCache()
+	defer dirs.Close()
+	fsys := dirs.FS()
+	ig := ignore.NewTree(fsys)
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable directories are skipped
 		}
