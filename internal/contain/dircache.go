@@ -140,10 +140,11 @@ func below(p, dir string) bool {
 	return dir == "." || p == dir || len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
-// enter makes dir, a valid path, the current directory and returns it. It keeps the held directories above dir, opens the elements
-// below the deepest of them one by one, and leaves the path to the root
-// from the first element it cannot open so (a link, or an error the root
-// then reports in its terms).
+// enter makes dir, a valid path, the current directory and returns it.
+// It keeps the held directories above dir, opens the elements below the
+// deepest of them one by one, and leaves the path to the root from the
+// first element it cannot open so (a link, or an error the root then
+// reports in its terms).
 func (c *DirCache) enter(dir string) (heldDir, error) {
 	i := len(c.held) - 1
 	for i >= 0 && !below(dir, c.held[i].path) {
