@@ -87,8 +87,9 @@ enum { ARENA_HEADER = 16, ARENA_KEEP = 16 << 20, ARENA_IDLE = 4 << 20, ARENA_SMA
 // pages (MADV_HUGEPAGE; Linux, where they are enabled "always" or
 // "madvise"), so the first write to each two megabytes maps them with one
 // page fault rather than 512 (docs/benchmarks.md has what that saves where
-// a fresh page is dear, as in a virtual machine). A parser then holds at least two megabytes once it has parsed, and its
-// trims (ARENA_KEEP, ARENA_IDLE) fall on whole huge pages.
+// a fresh page is dear, as in a virtual machine). A parser then holds at
+// least two megabytes once it has parsed, and its trims (ARENA_KEEP,
+// ARENA_IDLE) fall on whole huge pages.
 typedef struct {
 	char *map, *base;       // the reservation, and its first ARENA_STEP boundary
 	size_t maplen;
