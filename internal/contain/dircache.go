@@ -18,8 +18,11 @@ import (
 // [os.Root] does). A walk in path order therefore opens each directory
 // once. Each element is opened by its name in the directory above, never
 // following a symbolic link; a path through a link is left to the root,
-// which follows it by its rules. A DirCache holds at most maxHeld
-// directories, is not safe for concurrent use, and Close releases it.
+// which follows it by its rules. As with the root itself, a directory the
+// cache holds stays the one it opened if it is moved: what the cache opens
+// below it is what lies below that directory, never through "..", never
+// through a link. A DirCache holds at most maxHeld directories, is not
+// safe for concurrent use, and Close releases it.
 type DirCache struct {
 	root *os.Root
 	held []heldDir // each below the one before; the last is the current directory
