@@ -9,8 +9,8 @@
 #   ast-grep run -p PAT -l LANG DIR --json
 #
 # (for Kotlin, ast-grep given the grammar cortex links, then its own: see
-# the Kotlin rows) with wall time and peak memory (alternate; the binaries dropped from
-# the page cache before each row, see evict), their ratios, and
+# the Kotlin rows) with wall time and peak memory (alternate; the binaries
+# dropped from the page cache before each row, see evict), their ratios, and
 # whether the two found the same matches (paths and byte ranges, compared
 # from --json=stream runs). Each row also times a release build of cortex,
 # its C code (the tree-sitter runtime and grammars) compiled with

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,8 +86,8 @@ func buildKotlinLinked(t *testing.T) ([]string, error) {
 	}
 	kotlinGrammarDir.Store(&dir)
 	lib := filepath.Join(dir, "kotlin.so")
-	args := append(ccName[1:], "-shared", "-fPIC", "-O2", "-I", src,
-		filepath.Join(src, "parser.c"), filepath.Join(src, "scanner.c"), "-o", lib)
+	args := slices.Concat(ccName[1:], []string{"-shared", "-fPIC", "-O2", "-I", src,
+		filepath.Join(src, "parser.c"), filepath.Join(src, "scanner.c"), "-o", lib})
 	res, err = safeexec.Run(context.Background(), safeexec.Invocation{Path: cc, Args: args, Dir: dir,
 		Env: safeexec.Environ("PATH", "TMPDIR"), Timeout: 5 * time.Minute})
 	if err != nil {

@@ -122,12 +122,15 @@ func TestArenaLargeSource(t *testing.T) {
 	}
 }
 
+// arenaLines is Go the arena tests repeat to make a source of the size
+// they need.
+var arenaLines = samples[Go] + "func G() { x := []int{1, 2}; _ = x }\n"
+
 // TestArenaKeepsPages: after a parse that used more than an idle parser
 // keeps, the arena holds on to what the parse used, up to arenaKeep, for
 // the next parses; an idle parser gives all but arenaIdle back; and a
 // parse that needs more than arenaKeep leaves arenaKeep.
 func TestArenaKeepsPages(t *testing.T) {
-	line := samples[Go] + "func G() { x := []int{1, 2}; _ = x }\n"
 	p, err := NewParser(Go)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +147,7 @@ func TestArenaKeepsPages(t *testing.T) {
 		{kb: 256, min: arenaIdle + 1, max: arenaKeep},
 		{kb: 3 << 10, min: arenaKeep, max: arenaKeep},
 	} {
-		src := bytes.Repeat([]byte(line), tc.kb<<10/len(line)+1)
+		src := bytes.Repeat([]byte(arenaLines), tc.kb<<10/len(arenaLines)+1)
 		if _, err := p.Parse(src); err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +203,7 @@ func TestArenaHugePages(t *testing.T) {
 		t.Fatalf("the arena begins at %#x, not on a two-megabyte boundary", base)
 	}
 	fallbacks := vmstat(t, "thp_fault_fallback")
-	src := bytes.Repeat([]byte(samples[Go]+"func G() { x := []int{1, 2}; _ = x }\n"), 4000)
+	src := bytes.Repeat([]byte(arenaLines), 4000)
 	if _, err := p.Parse(src); err != nil {
 		t.Fatal(err)
 	}
