@@ -10,6 +10,9 @@
 #   programs whose main does nothing but import one package: the
 #   structural layer, then each large dependency cortex links (net/http,
 #   the MCP SDK, SQLite, SCIP's protobuf bindings), then none at all
+#   structural-search again, also importing each of cortex's own packages
+#     that does not import the MCP SDK, SQLite or SCIP's bindings: a
+#     stand-in for a cortex that linked none of the three
 #
 # with wall time, CPU time (user + system) and peak memory, the binaries
 # dropped from the page cache first (see bench-structural-parse.sh). Every
@@ -46,13 +49,30 @@ alone mcp-sdk-only github.com/modelcontextprotocol/go-sdk/mcp
 alone sqlite-only modernc.org/sqlite
 alone scip-only github.com/scip-code/scip/bindings/go/scip
 alone no-imports
+# The stand-in: examples/structural-search's main, and a file importing
+# cortex's own packages that neither are nor import one of the three (go
+# list); what else they need comes with them.
+mkdir "$src/without-three"
+cp examples/structural-search/*.go "$src/without-three/"
+go list -deps -f '{{.ImportPath}} {{.Name}} {{join .Deps " "}}' ./cmd/cortex | python3 -c '
+import json, sys
+three = ("modernc.org/", "github.com/modelcontextprotocol/", "github.com/scip-code/")
+print("package main\n\nimport (")
+for line in sys.stdin:
+    path, name, *deps = line.split()
+    if path.startswith("github.com/codecortex/") and name != "main" and not any(d.startswith(three) for d in deps):
+        print("\t_ " + json.dumps(path))
+print(")")' >"$src/without-three/imports.go"
+go build -o "$tmp/without-three" "$src/without-three"
+bins+=("$tmp/without-three")
 mkdir "$tmp/empty"
 cmds=()
 if command -v ast-grep >/dev/null 2>&1; then
   cmds+=(--- ast-grep run -p '$F($$$A)' -l ts --json .)
 fi
 cmds+=(--- "$tmp/cortex" sg -p '$F($$$A)' -l ts --json . --- "$tmp/cortex" version
-  --- "$tmp/structural-search" -p '$F($$$A)' -l ts --json . "${floors[@]}")
+  --- "$tmp/structural-search" -p '$F($$$A)' -l ts --json . "${floors[@]}"
+  --- "$tmp/without-three" -p '$F($$$A)' -l ts --json .)
 python3 - "$tmp/empty" "$RUNS" "$(readlink -f "$(command -v ast-grep 2>/dev/null || echo /dev/null)")" \
   "$tmp/cortex" "$tmp/structural-search" "${bins[@]}" "${cmds[@]}" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
