@@ -49,21 +49,8 @@ alone mcp-sdk-only github.com/modelcontextprotocol/go-sdk/mcp
 alone sqlite-only modernc.org/sqlite
 alone scip-only github.com/scip-code/scip/bindings/go/scip
 alone no-imports
-# The stand-in: examples/structural-search's main, and a file importing
-# cortex's own packages that neither are nor import one of the three (go
-# list); what else they need comes with them.
-mkdir "$src/without-three"
-cp examples/structural-search/*.go "$src/without-three/"
-go list -deps -f '{{.ImportPath}} {{.Name}} {{join .Deps " "}}' ./cmd/cortex | python3 -c '
-import json, sys
-three = ("modernc.org/", "github.com/modelcontextprotocol/", "github.com/scip-code/")
-print("package main\n\nimport (")
-for line in sys.stdin:
-    path, name, *deps = line.split()
-    if path.startswith("github.com/codecortex/") and name != "main" and not any(d.startswith(three) for d in deps):
-        print("\t_ " + json.dumps(path))
-print(")")' >"$src/without-three/imports.go"
-go build -o "$tmp/without-three" "$src/without-three"
+# The stand-in for a cortex without the MCP SDK, SQLite and SCIP's bindings.
+bash scripts/build-without-three.sh "$tmp/without-three"
 bins+=("$tmp/without-three")
 mkdir "$tmp/empty"
 cmds=()

@@ -22,8 +22,13 @@
 # the structural package alone (EMBEDDED=0 leaves it out, and so does
 # CORTEX unless EMBEDDED=1): the engine without the rest of cortex linked
 # in, its matches (printed one JSON object per line) compared as well.
+# The w3 columns time a stand-in for a cortex that linked none of the MCP
+# SDK, SQLite and SCIP's bindings (scripts/build-without-three.sh: the
+# example, importing every other package of cortex's own too), searching
+# as the example does (WITHOUT_THREE=0 leaves it out, and so does CORTEX
+# unless WITHOUT_THREE=1).
 # BEFORE=/path/to/cortex adds a build (an older commit's, say) to the same
-# alternation, as the last columns: this machine's speed drifts by a tenth
+# alternation, in columns of its own: this machine's speed drifts by a tenth
 # between runs, more than most changes, so builds are compared within one. Corpora
 # come from the Go module cache, npm and Debian's packages into $CACHE
 # (default ~/.cache/cortex-bench); a row whose corpus cannot be fetched is
@@ -52,6 +57,7 @@ if [ -n "${CORTEX:-}" ]; then
   cp "$CORTEX" "$tmp/cortex" # a cortex built elsewhere, such as an older commit
   RELEASE=${RELEASE:-0}
   EMBEDDED=${EMBEDDED:-0}
+  WITHOUT_THREE=${WITHOUT_THREE:-0}
 else
   go build -o "$tmp/cortex" ./cmd/cortex
 fi
@@ -59,6 +65,10 @@ RELEASE=${RELEASE:-1}
 EMBEDDED=${EMBEDDED:-1}
 if [ "$EMBEDDED" != 0 ]; then
   go build -o "$tmp/embedded" ./examples/structural-search
+fi
+WITHOUT_THREE=${WITHOUT_THREE:-1}
+if [ "$WITHOUT_THREE" != 0 ]; then
+  bash scripts/build-without-three.sh "$tmp/without-three"
 fi
 RELEASE_CFLAGS=${RELEASE_CFLAGS:--O3 -g -DNDEBUG}
 [ -n "${BEFORE:-}" ] && cp "$BEFORE" "$tmp/cortex-before"
@@ -180,13 +190,14 @@ PY
 }
 
 # The builds timed against ast-grep, how each is run (kinds: cx for a
-# cortex, ex for the embedded example) and their columns' labels.
+# cortex, ex for a program run as the example is) and their columns' labels.
 cortexes=("$tmp/cortex")
 kinds=(cx)
 labels=()
 [ "$RELEASE" != 0 ] && cortexes+=("$tmp/cortex-release") && kinds+=(cx) && labels+=(rel)
 [ -n "${BEFORE:-}" ] && cortexes+=("$tmp/cortex-before") && kinds+=(cx) && labels+=(before)
 [ "$EMBEDDED" != 0 ] && cortexes+=("$tmp/embedded") && kinds+=(ex) && labels+=(emb)
+[ "$WITHOUT_THREE" != 0 ] && cortexes+=("$tmp/without-three") && kinds+=(ex) && labels+=(w3)
 # ratio A B: A / B to two places.
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 printf '%-28s %-5s %-16s %7s %7s %-5s %8s %8s %6s %7s %7s %6s' \
