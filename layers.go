@@ -160,5 +160,6 @@ func (p *Project) RewriteOptions() rewrite.Options {
 		Index:      p.IndexOptions(),
 		Precision:  p.PrecisionOptions(),
 		Validation: p.ValidationOptions(),
+		Seal:       p.seal,
 	}
 }

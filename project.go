@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/seal"
 )
 
 // A Project is a project root with its configuration read, judged for
@@ -28,6 +29,7 @@ type Project struct {
 	Trust Trust
 
 	getenv func(string) string
+	seal   seal.Sealer
 }
 
 // ProjectOptions tunes [OpenProject]. The zero value reads the environment
@@ -45,6 +47,11 @@ type ProjectOptions struct {
 	// Store is the trust store consulted under TrustFromStore; its zero
 	// value is the user's (with Getenv for its location).
 	Store TrustStore
+	// Seal proves which files under .codecortex/ this user's cortex wrote
+	// (package seal); every layer's options get it. nil means the user's
+	// key in the user's configuration directory (with Getenv for its
+	// location).
+	Seal seal.Sealer
 }
 
 // ErrNotDir is matched when the project root is not a directory.
@@ -75,7 +82,10 @@ func OpenProject(dir string, opts ProjectOptions) (*Project, error) {
 		getenv = os.Getenv
 	}
 	cfg, diags, digest := loadConfig(root.FS())
-	p := &Project{Root: root.Dir(), Config: cfg, Requested: cfg, Diagnostics: diags, getenv: getenv}
+	p := &Project{Root: root.Dir(), Config: cfg, Requested: cfg, Diagnostics: diags, getenv: getenv, seal: opts.Seal}
+	if p.seal == nil {
+		p.seal = seal.KeyStore{Getenv: getenv}
+	}
 	p.Trust = judge(p.Root, cfg, digest, opts, getenv)
 	if !p.Trust.Trusted {
 		p.Config = withhold(cfg)

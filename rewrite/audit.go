@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/internal/redact"
 )
@@ -36,6 +37,25 @@ type AuditEvent struct {
 	Files []AuditFile `json:"files,omitempty"`
 	// Validation is "passed", "failed", "skipped" or "not run".
 	Validation string `json:"validation,omitempty"`
+	// Seal is the seal (package seal) of the project root and the rest
+	// of the event, set when the line is written.
+	Seal string `json:"seal,omitempty"`
+	// Foreign, set by [Rewriter.Audit] and never written, marks a line
+	// whose seal does not check: this user's cortex did not write it.
+	Foreign bool `json:"foreign,omitempty"`
+}
+
+// purposeAudit is what an audit line's seal is for.
+const purposeAudit = "codecortex.rewrite.audit/1"
+
+// sealed returns the bytes an audit line's seal covers.
+func (ev AuditEvent) sealed() []byte {
+	ev.Seal, ev.Foreign = "", false
+	b, err := json.Marshal(ev)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
 }
 
 // An AuditFile is one file of an audit event.
@@ -68,6 +88,10 @@ const (
 	// new content (edited since the crash); it was left as it is, and the
 	// journal kept under UnresolvedDir.
 	Conflict Outcome = "conflict"
+	// Foreign: a recovery found a journal this user's cortex did not
+	// write (shipped with the repository, or made elsewhere) and did
+	// nothing with it; Notes say how to remove it.
+	Foreign Outcome = "foreign"
 )
 
 // appendAudit appends ev as one line to the audit log and syncs it.
@@ -76,6 +100,13 @@ func (r *Rewriter) appendAudit(ev AuditEvent) error {
 		return err
 	}
 	ev.Reason = redact.New().String(ev.Reason)
+	ev.Foreign = false
+	ev.Seal = ""
+	s, err := r.opts.sealer().Seal(purposeAudit, ev.sealed())
+	if err != nil {
+		return fmt.Errorf("rewrite: audit log: %w", err)
+	}
+	ev.Seal = s
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return err
@@ -99,7 +130,8 @@ func (r *Rewriter) appendAudit(ev AuditEvent) error {
 
 // Audit returns the events of the audit log, oldest first. A line that
 // cannot be read (torn by a crash while it was appended) is skipped and
-// counted in bad.
+// counted in bad; a line this user's cortex did not write is returned
+// with Foreign set.
 func (r *Rewriter) Audit() (events []AuditEvent, bad int, err error) {
 	b, err := r.fs.ReadFile(AuditLog)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -109,6 +141,10 @@ func (r *Rewriter) Audit() (events []AuditEvent, bad int, err error) {
 		return nil, 0, err
 	}
 	events, bad = parseAudit(b)
+	sealer := r.opts.sealer()
+	for i := range events {
+		events[i].Foreign = !sealer.Verify(events[i].Seal, purposeAudit, events[i].sealed())
+	}
 	return events, bad, nil
 }
 
@@ -142,9 +178,22 @@ func (r *Rewriter) audited(txid string) bool {
 		return false
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].TxID == txid {
+		if evs[i].TxID == txid && !evs[i].Foreign {
 			return true
 		}
 	}
 	return false
+}
+
+// cut returns s cut to at most n bytes, on a rune boundary, with an
+// ellipsis when it was cut: errors quote at most a short prefix of what
+// they refuse.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

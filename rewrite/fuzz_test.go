@@ -1,10 +1,12 @@
 package rewrite
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"time"
 
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/structural"
 )
 
@@ -50,6 +52,15 @@ func FuzzParseJournal(f *testing.F) {
 	b, _ := json.Marshal(j)
 	f.Add(b)
 	f.Add([]byte(`{"format":"codecortex.rewrite.journal/1","tx_id":"0123456789abcdef01234567","files":[{"path":"../a","temp":"../.cortex-rewrite-x"}]}`))
+	f.Add([]byte(`{"format":"codecortex.rewrite.journal/1","tx_id":"0123456789abcdef01234567","files":[{"path":".GIT/config","temp":".GIT/.cortex-rewrite-x"}]}`))
+	key, _ := seal.NewKey(bytes.Repeat([]byte{3}, seal.KeySize))
+	r := &Rewriter{opts: Options{Seal: key}}
+	sealedSeed := j
+	if err := r.sealJournal(&sealedSeed); err != nil {
+		f.Fatal(err)
+	}
+	b, _ = json.Marshal(sealedSeed)
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		j, err := parseJournal(data)
 		if err != nil {
@@ -57,10 +68,15 @@ func FuzzParseJournal(f *testing.F) {
 		}
 		var end int64
 		for _, f := range j.Files {
-			if checkRel(f.Path) != nil || checkRel(f.Temp) != nil || f.Offset != end || f.Size < 0 {
+			if checkRel(f.Path) != nil || checkRel(f.Temp) != nil || f.Offset != end || f.Size < 0 || stateName(f.Path) {
 				t.Fatalf("accepted %+v", f)
 			}
 			end += f.Size
+		}
+		// Only the seed sealed with the key is ours; nothing the fuzzer
+		// makes of it is, unless it is the same journal.
+		if r.ours(j) && !bytes.Equal(j.sealed(), sealedSeed.sealed()) {
+			t.Fatalf("a journal the key did not seal passes as ours: %+v", j)
 		}
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/flock"
 	"github.com/codecortex/codecortex/internal/fsx"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/structural"
 )
 
@@ -55,6 +56,40 @@ type journalDoc struct {
 	Via       string        `json:"via,omitempty"`
 	Started   time.Time     `json:"started"`
 	Files     []journalFile `json:"files"`
+	// Seal is the seal (package seal) of the project root and the rest
+	// of the document: recovery acts only on a journal whose seal checks,
+	// so a journal shipped with a repository is never recovered.
+	Seal string `json:"seal"`
+}
+
+// purposeJournal is what a journal's seal is for.
+const purposeJournal = "codecortex.rewrite.journal/1"
+
+// sealed returns the bytes a journal's seal covers: the document without
+// its seal, as JSON.
+func (j journalDoc) sealed() []byte {
+	j.Seal = ""
+	b, err := json.Marshal(j)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
+}
+
+// sealJournal sets j's seal.
+func (r *Rewriter) sealJournal(j *journalDoc) error {
+	s, err := r.opts.sealer().Seal(purposeJournal, j.sealed())
+	if err != nil {
+		return fmt.Errorf("rewrite: sealing the journal: %w", err)
+	}
+	j.Seal = s
+	return nil
+}
+
+// ours reports whether j was written by this user's cortex for this
+// project.
+func (r *Rewriter) ours(j *journalDoc) bool {
+	return r.opts.sealer().Verify(j.Seal, purposeJournal, j.sealed())
 }
 
 // journalFile is one target of a transaction.
@@ -92,6 +127,9 @@ func parseJournal(b []byte) (*journalDoc, error) {
 	for i, f := range j.Files {
 		if err := checkRel(f.Path); err != nil {
 			return nil, fmt.Errorf("rewrite: journal: file %d: %v", i, err)
+		}
+		if stateName(f.Path) {
+			return nil, fmt.Errorf("rewrite: journal: file %d: %q is CodeCortex's or git's own state, which no rewrite changes", i, f.Path)
 		}
 		if err := checkRel(f.Temp); err != nil || path.Dir(f.Temp) != path.Dir(f.Path) || !isTemp(path.Base(f.Temp)) {
 			return nil, fmt.Errorf("rewrite: journal: file %d: bad temporary name %q", i, f.Temp)
@@ -158,6 +196,9 @@ func (r *Rewriter) prepareTxn(t *txn) error {
 		all = append(all, b...)
 	}
 	if err := fsx.WriteFile(r.fs, path.Join(t.dir, originalsName), all, 0o600); err != nil {
+		return err
+	}
+	if err := r.sealJournal(&t.doc); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(t.doc, "", "  ")
@@ -362,6 +403,9 @@ type Recovery struct {
 // it returns ErrBusy and touches nothing.
 func (r *Rewriter) Recover(ctx context.Context) ([]Recovery, error) {
 	if !r.hasJournal() {
+		if _, err := r.fs.Lstat(JournalDir); err == nil {
+			return nil, r.linkedJournalDir() // nil for an empty directory
+		}
 		return nil, nil
 	}
 	release, err := r.lock()
@@ -374,6 +418,12 @@ func (r *Rewriter) Recover(ctx context.Context) ([]Recovery, error) {
 
 // recoverLocked is Recover with the lock held.
 func (r *Rewriter) recoverLocked(ctx context.Context) ([]Recovery, error) {
+	if !r.stateIsReal(JournalDir) {
+		if _, err := r.fs.Lstat(JournalDir); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, r.linkedJournalDir()
+	}
 	ents, err := r.fs.ReadDir(JournalDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -432,8 +482,13 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 		return rec, fmt.Errorf("rewrite: reading the journal %s: %w", dir, err)
 	}
 	j, err := parseJournal(b)
+	if err == nil && !r.ours(j) {
+		err = seal.ErrForeign
+	}
 	if err != nil {
-		return rec, r.keepUnresolved(&rec, dir, err)
+		// A journal this user's cortex wrote is always whole and sealed
+		// (it is renamed into place): this one came from elsewhere.
+		return foreignJournal(dir, txid, err), nil
 	}
 	rec.PreviewID, rec.Principal, rec.Found = j.PreviewID, j.Principal, "journal"
 	originals, err := r.fs.ReadFile(path.Join(dir, originalsName))
@@ -529,6 +584,71 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 		return rec, fmt.Errorf("rewrite: removing the journal %s: %w", dir, err)
 	}
 	return rec, nil
+}
+
+// linkedJournalDir returns the error for a journal directory reached
+// through a symbolic link (or not a directory), nil for a real one.
+func (r *Rewriter) linkedJournalDir() error {
+	if r.stateIsReal(JournalDir) {
+		return nil
+	}
+	return fmt.Errorf("rewrite: %s, or a directory above it, is a symbolic link or not a directory: nothing in it is recovered; remove it", JournalDir)
+}
+
+// foreignJournal is the recovery of a journal that this user's cortex did
+// not write: nothing is done, and it says how to remove it.
+func foreignJournal(dir, txid string, why error) Recovery {
+	reason := "it was not written by this user's cortex (shipped with the repository, or made elsewhere)"
+	if !errors.Is(why, seal.ErrForeign) {
+		reason = "it cannot be read as a journal of this cortex (" + cut(why.Error(), 160) + ")"
+	}
+	return Recovery{TxID: txid, Found: "journal", Outcome: Foreign, Journal: dir,
+		Notes: []string{"nothing was recovered from " + dir + ": " + reason + "; remove it with: rm -r -- " + dir}}
+}
+
+// A PendingJournal is the journal of an apply that no recovery has dealt
+// with yet, as [Rewriter.Pending] finds it.
+type PendingJournal struct {
+	TxID string `json:"tx_id"`
+	// Journal is its directory, relative to the project root.
+	Journal string `json:"journal"`
+	// Foreign reports a journal this user's cortex did not write (or that
+	// cannot be read as one): it is never recovered, and Remove says how
+	// to remove it.
+	Foreign bool   `json:"foreign"`
+	Remove  string `json:"remove,omitempty"`
+}
+
+// Pending lists the journals under JournalDir that a recovery would look
+// at, without recovering anything or taking the lock: the journals of
+// interrupted applies of this user, which [Rewriter.Recover] (or the next
+// apply) recovers, and foreign ones, which nothing recovers.
+func (r *Rewriter) Pending() []PendingJournal {
+	if !r.hasJournal() {
+		return nil
+	}
+	ents, err := r.fs.ReadDir(JournalDir)
+	if err != nil {
+		return nil
+	}
+	var out []PendingJournal
+	for _, e := range ents {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		dir := path.Join(JournalDir, e.Name())
+		b, err := r.fs.ReadFile(path.Join(dir, journalName))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // died before its journal was whole: nothing to recover
+		}
+		pj := PendingJournal{TxID: e.Name(), Journal: dir}
+		j, err := parseJournal(b)
+		if err != nil || !r.ours(j) {
+			pj.Foreign, pj.Remove = true, "rm -r -- "+dir
+		}
+		out = append(out, pj)
+	}
+	return out
 }
 
 // retired reports whether name is a retired journal's directory, and how

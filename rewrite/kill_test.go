@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/precision"
 )
 
@@ -29,7 +30,10 @@ func TestMain(m *testing.M) {
 	if h := os.Getenv(helperEnv); h != "" {
 		os.Exit(runHelper(strings.Fields(h)))
 	}
-	os.Exit(m.Run())
+	cleanup := testtool.IsolateUserConfig()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // runHelper is a second process working on a project:
@@ -197,7 +201,7 @@ func TestKillDuringApply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, rerr := r.Recovered()
+		recs, rerr := r.Recover(context.Background())
 		r.Close()
 		state := treeState(t, dir, old, new)
 		if rerr != nil || (state != "old" && state != "new") {

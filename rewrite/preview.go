@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/fsx"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/structural"
 )
 
@@ -50,6 +51,24 @@ type Preview struct {
 	// Notes say what else the preview found (files whose syntax could
 	// not be checked).
 	Notes []string `json:"notes,omitempty"`
+	// Seal is the seal (package seal) of the project root and the rest
+	// of the preview, set when it is stored: a stored preview whose seal
+	// does not check was not made by this user's cortex, and is neither
+	// shown nor applied.
+	Seal string `json:"seal,omitempty"`
+}
+
+// purposePreview is what a preview's seal is for.
+const purposePreview = "codecortex.rewrite.preview/1"
+
+// sealed returns the bytes a preview's seal covers.
+func (p Preview) sealed() []byte {
+	p.Seal = ""
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
 }
 
 // Source says what a preview was computed from.
@@ -185,6 +204,12 @@ func (r *Rewriter) storePreview(p *Preview) error {
 	if err := r.ensureState(); err != nil {
 		return err
 	}
+	p.Seal = ""
+	sl, err := r.opts.sealer().Seal(purposePreview, p.sealed())
+	if err != nil {
+		return fmt.Errorf("rewrite: sealing the preview: %w", err)
+	}
+	p.Seal = sl
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
@@ -244,6 +269,10 @@ func (r *Rewriter) loadPreview(id string) (*Preview, error) {
 	}
 	if p.ID != id {
 		return nil, fmt.Errorf("%w: the file of preview %s holds preview %s", ErrCorruptPreview, id, p.ID)
+	}
+	if !r.opts.sealer().Verify(p.Seal, purposePreview, p.sealed()) {
+		return nil, fmt.Errorf("%w: preview %s: %w (shipped with the repository, or made elsewhere); it is neither shown nor applied; remove it with: rm -- %s",
+			ErrUnknownPreview, id, seal.ErrForeign, previewPath(id))
 	}
 	return p, nil
 }

@@ -54,21 +54,45 @@ func interrupted(t *testing.T) (dir string, old, new map[string]string, id strin
 	return dir, old, new, p.ID
 }
 
-func TestRecoverAtOpen(t *testing.T) {
-	dir, old, new, _ := interrupted(t)
-	if s := treeState(t, dir, old, new); s == "old" || s == "new" {
-		t.Fatalf("the interrupted apply left the tree %s; want a mix to recover", s)
+// Opening, showing and previewing never recover: an interrupted apply is
+// recovered by Recover (or the next Apply), and until then Pending lists
+// it.
+func TestRecoverExplicitly(t *testing.T) {
+	dir, old, new, id := interrupted(t)
+	mixed := treeState(t, dir, old, new)
+	if mixed == "old" || mixed == "new" {
+		t.Fatalf("the interrupted apply left the tree %s; want a mix to recover", mixed)
 	}
 	r := openTest(t, dir, nil)
-	recs, err := r.Recovered()
+	if _, err := r.Show(id); err != nil {
+		t.Fatal(err)
+	}
+	var some string
+	for name := range old {
+		some = name
+	}
+	if _, err := r.PreviewEdits(context.Background(), "another", []structural.Edit{{Path: some, StartByte: 0, EndByte: 0, Old: "", New: "// x\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := treeState(t, dir, old, new); s != mixed {
+		t.Fatalf("Open, Show and PreviewEdits changed the tree to %s", s)
+	}
+	pend := r.Pending()
+	if len(pend) != 1 || pend[0].Foreign || !strings.HasPrefix(pend[0].Journal, JournalDir+"/") {
+		t.Fatalf("Pending = %+v, want the one journal, ours", pend)
+	}
+	recs, err := r.Recover(context.Background())
 	if err != nil || len(recs) != 1 {
-		t.Fatalf("Open recovered %+v, %v", recs, err)
+		t.Fatalf("Recover recovered %+v, %v", recs, err)
 	}
 	if rec := recs[0]; rec.Outcome != RolledBack || rec.Found != "journal" || len(rec.Restored) != 1 || rec.Principal != "t" {
 		t.Errorf("recovery %+v", rec)
 	}
 	if s := treeState(t, dir, old, new); s != "old" {
-		t.Errorf("after Open the tree is %s", s)
+		t.Errorf("after Recover the tree is %s", s)
+	}
+	if pend := r.Pending(); len(pend) != 0 {
+		t.Errorf("Pending after Recover = %+v", pend)
 	}
 	evs, _, _ := r.Audit()
 	if last := evs[len(evs)-1]; last.Action != "recover" || last.Outcome != RolledBack {
@@ -92,9 +116,9 @@ func TestRecoverConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := openTest(t, dir, nil)
-	recs, err := r.Recovered()
+	recs, err := r.Recover(context.Background())
 	if !errors.Is(err, ErrUnrecovered) || len(recs) != 1 {
-		t.Fatalf("Open recovered %+v, %v", recs, err)
+		t.Fatalf("Recover recovered %+v, %v", recs, err)
 	}
 	rec := recs[0]
 	if rec.Outcome != Conflict || len(rec.Conflicts) != 1 || rec.Conflicts[0] != edited || !strings.HasPrefix(rec.Journal, UnresolvedDir+"/") {
@@ -128,7 +152,7 @@ func TestRecoverConflict(t *testing.T) {
 	}
 }
 
-// While another process holds the apply lock, Open leaves the journal
+// While another process holds the apply lock, Recover leaves the journal
 // alone and says so, applies are refused, and once the lock is free
 // Recover finishes.
 func TestRecoverBusy(t *testing.T) {
@@ -142,8 +166,8 @@ func TestRecoverBusy(t *testing.T) {
 		t.Fatalf("lock: %v %v", ok, err)
 	}
 	r := openTest(t, dir, nil)
-	if recs, err := r.Recovered(); !errors.Is(err, ErrBusy) || len(recs) != 0 {
-		t.Fatalf("Open while locked: %+v %v", recs, err)
+	if recs, err := r.Recover(context.Background()); !errors.Is(err, ErrBusy) || len(recs) != 0 {
+		t.Fatalf("Recover while locked: %+v %v", recs, err)
 	}
 	if s := treeState(t, dir, old, new); s == "old" || s == "new" {
 		t.Fatalf("the journal was acted on while locked: %s", s)

@@ -1,18 +1,19 @@
 package rewrite
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/fsx"
 	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/validation"
 )
@@ -92,6 +93,18 @@ type Options struct {
 	SkipValidation bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Seal proves which files under .codecortex/rewrite this user's
+	// cortex wrote: previews, journals and audit lines are sealed when
+	// written, and one whose seal does not check is foreign (never
+	// applied, recovered or counted); nil means [seal.User].
+	Seal seal.Sealer
+}
+
+func (o *Options) sealer() seal.Sealer {
+	if o.Seal != nil {
+		return o.Seal
+	}
+	return seal.User()
 }
 
 func (o *Options) now() time.Time {
@@ -131,19 +144,14 @@ type Rewriter struct {
 	fs   fsx.FS
 	osfs *fsx.OS
 	sp   *structural.Provider
-	// recovered is what Open's recovery did.
-	recovered  []Recovery
-	recoverErr error
 }
 
-// Open opens the project at opts.Dir for rewriting. If an earlier apply
-// was interrupted (the process died while replacing files), its journal
-// is found and the files are brought back to all their old contents or
-// all their new ones, never a mix: [Rewriter.Recovered] reports what was
-// done. Open fails only when the root cannot be opened; a journal that
-// cannot be recovered (another process is applying, or a file changed
-// since) is reported by Recovered and refuses applies until
-// [Rewriter.Recover] succeeds.
+// Open opens the project at opts.Dir for rewriting. It writes nothing:
+// the journal of an apply that was interrupted (the process died while
+// replacing files) is recovered by [Rewriter.Recover], or by the next
+// [Rewriter.Apply] before it changes anything, never by opening, showing
+// or previewing; [Rewriter.Pending] lists such journals. Open fails only
+// when the root cannot be opened.
 func Open(opts Options) (*Rewriter, error) {
 	return open(opts, nil)
 }
@@ -180,9 +188,6 @@ func open(opts Options, wrap func(fsx.FS) fsx.FS) (*Rewriter, error) {
 	if r.opts.Impact == nil {
 		r.opts.Impact = LocalImpact{}
 	}
-	if r.hasJournal() {
-		r.recovered, r.recoverErr = r.Recover(context.Background())
-	}
 	return r, nil
 }
 
@@ -210,20 +215,37 @@ func closeImpact(im Impact) error {
 // Dir returns the project root: absolute, symbolic links evaluated.
 func (r *Rewriter) Dir() string { return r.dir }
 
-// Recovered returns what Open found of interrupted applies and what it
-// did about them (nil when there was nothing), and the error that kept it
-// from finishing, if any.
-func (r *Rewriter) Recovered() ([]Recovery, error) { return r.recovered, r.recoverErr }
-
 // hasJournal reports whether the journal directory holds anything.
 func (r *Rewriter) hasJournal() bool {
+	if !r.stateIsReal(JournalDir) {
+		return false
+	}
 	ents, err := r.fs.ReadDir(JournalDir)
 	return err == nil && len(ents) > 0
 }
 
-// ensureState creates the state directory with its .gitignore.
+// stateIsReal reports whether the state directory d and every directory
+// above it are real directories, reached through no symbolic link: a
+// repository may ship .codecortex/rewrite/journal as a link elsewhere.
+func (r *Rewriter) stateIsReal(d string) bool {
+	cur := ""
+	for _, e := range strings.Split(d, "/") {
+		cur = path.Join(cur, e)
+		fi, err := r.fs.Lstat(cur)
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// ensureState creates the state directory with its .gitignore, refusing
+// one reached through a symbolic link.
 func (r *Rewriter) ensureState() error {
 	for _, d := range []string{PreviewDir, JournalDir} {
+		if err := r.root.MkdirState(d, 0o755); err != nil {
+			return fmt.Errorf("rewrite: %w", err)
+		}
 		if err := r.fs.MkdirAll(d, 0o755); err != nil {
 			return fmt.Errorf("rewrite: creating %s: %w", d, err)
 		}

@@ -562,6 +562,19 @@ func (r *Rewriter) refuse(id string, auth Authorization, err error) error {
 	return err
 }
 
+// stateName reports whether the clean relative path p is in, or is, a
+// directory that holds CodeCortex's or git's own state: any element named
+// .codecortex or .git, in any case (a nested repository's .git/config or
+// hooks are no less dangerous, and a file system may fold case).
+func stateName(p string) bool {
+	for _, e := range strings.Split(p, "/") {
+		if strings.EqualFold(e, ".git") || strings.EqualFold(e, ".codecortex") {
+			return true
+		}
+	}
+	return false
+}
+
 // checkPath returns the file information of p after checking that it is
 // a clean path inside the root, reached through no symbolic link, and a
 // regular file with no other hard link (renaming over it would leave the
@@ -577,7 +590,7 @@ func (r *Rewriter) checkPath(p string) (fs.FileInfo, error) {
 	if err := checkRel(p); err != nil {
 		return nil, &PathError{Path: p, Reason: "is not a clean path relative to the project root"}
 	}
-	if p == StateDir || strings.HasPrefix(p, ".codecortex/") || p == ".git" || strings.HasPrefix(p, ".git/") {
+	if stateName(p) {
 		return nil, &PathError{Path: p, Reason: "is CodeCortex's or git's own state"}
 	}
 	elems := strings.Split(p, "/")

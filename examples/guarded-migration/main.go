@@ -60,14 +60,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer r.Close()
-	// Open recovers an apply that was interrupted (the process died while
-	// replacing files): every file old, or every file new.
-	recovered, rerr := r.Recovered()
-	for _, rec := range recovered {
-		fmt.Fprintf(out, "recovered the interrupted apply %s: %s\n", rec.TxID, rec.Outcome)
-	}
-	if rerr != nil {
-		fmt.Fprintln(out, "an interrupted apply is not recovered:", rerr)
+	// Opening changes nothing: an apply that was interrupted (the process
+	// died while replacing files) is recovered by the next apply, or by
+	// Recover; a journal shipped with the repository never is.
+	for _, j := range r.Pending() {
+		if j.Foreign {
+			fmt.Fprintf(out, "%s was not written by your cortex and is never recovered; remove it: %s\n", j.Journal, j.Remove)
+		} else {
+			fmt.Fprintf(out, "the interrupted apply %s is recovered before the next apply\n", j.TxID)
+		}
 	}
 
 	if *apply != "" {

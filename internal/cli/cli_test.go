@@ -13,7 +13,17 @@ import (
 func run(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	e := &Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		if k == "XDG_CONFIG_HOME" {
+			// TestMain's directory: the seal key and trust store of the
+			// tests that do not name their own.
+			return os.Getenv(k)
+		}
+		return ""
+	}}
 	code = Run(context.Background(), append([]string{"-C", dir}, args...), e)
 	return code, out.String(), errb.String()
 }

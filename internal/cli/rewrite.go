@@ -75,8 +75,9 @@ func runRewrite(ctx context.Context, c *cmd, args []string) int {
 	return c.usageError(fmt.Errorf("unknown subcommand %q (want preview, show, apply or recover)", sub))
 }
 
-// openRewriter opens the project's rewriter; the recovery of an
-// interrupted apply that Open did is reported on standard error.
+// openRewriter opens the project's rewriter, which recovers nothing:
+// journals waiting for recovery, and foreign ones that never will be, are
+// reported on standard error.
 func (c *cmd) openRewriter(p *project, edit func(*rewrite.Options)) (*rewrite.Rewriter, error) {
 	opts := p.RewriteOptions()
 	if edit != nil {
@@ -86,14 +87,19 @@ func (c *cmd) openRewriter(p *project, edit func(*rewrite.Options)) (*rewrite.Re
 	if err != nil {
 		return nil, err
 	}
-	recs, rerr := r.Recovered()
-	for _, rec := range recs {
-		c.note("cortex: %s", safe(rewriteRecoveryLine(rec)))
-	}
-	if rerr != nil {
-		c.note("cortex: an interrupted apply is not recovered: %s (cortex rewrite recover)", safe(rerr.Error()))
+	for _, j := range r.Pending() {
+		c.note("cortex: %s", safe(rewritePendingLine(j)))
 	}
 	return r, nil
+}
+
+// rewritePendingLine says in a sentence what a pending journal is and what
+// to do about it.
+func rewritePendingLine(j rewrite.PendingJournal) string {
+	if j.Foreign {
+		return fmt.Sprintf("%s is a rewrite journal your cortex did not write (shipped with the repository?): it is never recovered; remove it with: %s", j.Journal, j.Remove)
+	}
+	return fmt.Sprintf("the apply %s was interrupted: `cortex rewrite recover` (or the next apply) brings its files back to all old or all new", j.TxID)
 }
 
 // rewriteFailure returns the exit code for a rewrite error: 2 for what
@@ -314,6 +320,10 @@ func rewriteApply(ctx context.Context, c *cmd, id string, noValidate bool) int {
 // printRewriteResult prints what an apply did, failures first among equals.
 func printRewriteResult(c *cmd, res *rewrite.Result) {
 	for _, rec := range res.Recovered {
+		if rec.Outcome == rewrite.Foreign {
+			c.printf("%s\n", safe(rewriteRecoveryLine(rec)))
+			continue
+		}
 		c.printf("recovered first: %s\n", safe(rewriteRecoveryLine(rec)))
 	}
 	switch res.Outcome {
@@ -409,6 +419,8 @@ func rewriteRecoveryLine(rec rewrite.Recovery) string {
 		s += ", every file has its new content"
 	case rewrite.Conflict:
 		s += fmt.Sprintf(", %s changed since and left as it is: %s; journal kept in %s", count(len(rec.Conflicts), "file"), strings.Join(rec.Conflicts, ", "), rec.Journal)
+	case rewrite.Foreign:
+		return fmt.Sprintf("did not recover %s: %s", rec.Journal, strings.Join(rec.Notes, "; "))
 	}
 	return s
 }
@@ -430,15 +442,7 @@ func rewriteRecover(ctx context.Context, c *cmd) int {
 		return c.fail(err)
 	}
 	defer r.Close()
-	recs, oerr := r.Recovered()
-	if errors.Is(oerr, rewrite.ErrBusy) || errors.Is(oerr, rewrite.ErrUnrecovered) {
-		oerr = nil // tried again below
-	}
-	more, err := r.Recover(ctx)
-	recs = append(recs, more...)
-	if err == nil {
-		err = oerr
-	}
+	recs, err := r.Recover(ctx)
 	out := rewriteRecoverJSON{Recovered: recs}
 	if out.Recovered == nil {
 		out.Recovered = []rewrite.Recovery{}
@@ -459,6 +463,9 @@ func rewriteRecover(ctx context.Context, c *cmd) int {
 	}
 	for _, rec := range recs {
 		c.printf("%s\n", safe(rewriteRecoveryLine(rec)))
+		if rec.Outcome == rewrite.Foreign {
+			continue // its notes are in the line
+		}
 		for _, n := range rec.Notes {
 			c.printf("  note: %s\n", safe(n))
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/rewrite"
+	"github.com/codecortex/codecortex/seal"
 )
 
 const rewriteMain = "package main\n\nfunc main() {\n\tprintln(old(1))\n}\n\nfunc old(x int) int { return x }\n\nfunc neu(x int) int { return x }\n"
@@ -125,11 +126,19 @@ func TestRewriteRecover(t *testing.T) {
 	if err := os.MkdirAll(jd, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	doc := fmt.Sprintf(`{"format": %q, "tx_id": %q, "preview_id": "ffeeddccbbaa998877665544", "principal": "ada", "started": "2026-01-01T00:00:00Z",
-		"files": [
-		{"path": "a.txt", "temp": ".cortex-rewrite-%s-0", "mode": 420, "before": %q, "after": %q, "offset": 0, "size": %d},
-		{"path": "b.txt", "temp": ".cortex-rewrite-%s-1", "mode": 420, "before": %q, "after": %q, "offset": %d, "size": %d}]}`,
+	// The journal as the documented format writes it, sealed with the
+	// user's key (the one TestMain's configuration directory holds), as
+	// the cortex that made it would have.
+	body := fmt.Sprintf(`{"format":%q,"tx_id":%q,"preview_id":"ffeeddccbbaa998877665544","principal":"ada","started":"2026-01-01T00:00:00Z",`+
+		`"files":[`+
+		`{"path":"a.txt","temp":".cortex-rewrite-%s-0","mode":420,"before":%q,"after":%q,"offset":0,"size":%d},`+
+		`{"path":"b.txt","temp":".cortex-rewrite-%s-1","mode":420,"before":%q,"after":%q,"offset":%d,"size":%d}],`,
 		rewrite.JournalFormat, txid, txid, sum(oldA), sum(newA), len(oldA), txid, sum(oldB), sum("b new\n"), len(oldA), len(oldB))
+	sl, err := seal.User().Seal("codecortex.rewrite.journal/1", []byte(body+`"seal":""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := body + `"seal":"` + sl + `"}`
 	for name, content := range map[string]string{"journal.json": doc, "originals": oldA + oldB} {
 		if err := os.WriteFile(filepath.Join(jd, name), []byte(content), 0o600); err != nil {
 			t.Fatal(err)
@@ -157,5 +166,40 @@ func TestRewriteRecover(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 { // a.txt, b.txt, .codecortex
 		t.Errorf("left in the root: %v", ents)
+	}
+}
+
+// TestRewriteForeignJournal: the same journal shipped with the repository
+// (no seal of this user's) is recovered by nothing: not by the read-only
+// rewrite show, not by rewrite recover. Both say where it is and how to
+// remove it, and the files keep what they hold.
+func TestRewriteForeignJournal(t *testing.T) {
+	planted, tracked := "package main // planted\n", "package main\n"
+	dir := testtool.WriteTree(t, map[string]string{"main.go": tracked})
+	txid := "00112233445566778899aabb"
+	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	jd := filepath.Join(dir, filepath.FromSlash(rewrite.JournalDir), txid)
+	if err := os.MkdirAll(jd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc := fmt.Sprintf(`{"format":%q,"tx_id":%q,"preview_id":"ffeeddccbbaa998877665544","principal":"security-team","started":"2026-01-01T00:00:00Z",`+
+		`"files":[{"path":"main.go","temp":".cortex-rewrite-%s-0","mode":420,"before":%q,"after":%q,"offset":0,"size":%d}],"seal":""}`,
+		rewrite.JournalFormat, txid, txid, sum(planted), sum(tracked), len(planted))
+	for name, content := range map[string]string{"journal.json": doc, "originals": planted, "committed": txid + "\n"} {
+		if err := os.WriteFile(filepath.Join(jd, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove := "rm -r -- .codecortex/rewrite/journal/" + txid
+	code, out, errs := run(t, dir, nil, "rewrite", "show", "ffeeddccbbaa998877665544")
+	if code != ExitUsage || !strings.Contains(errs, remove) {
+		t.Errorf("rewrite show: exit %d, want 2 and the journal reported with %q\n%s%s", code, remove, out, errs)
+	}
+	code, out, errs = run(t, dir, nil, "rewrite", "recover")
+	if code != ExitOK || !strings.Contains(out, "did not recover .codecortex/rewrite/journal/"+txid) || !strings.Contains(out, remove) {
+		t.Errorf("rewrite recover: exit %d\n%s%s", code, out, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(b) != tracked {
+		t.Errorf("main.go = %q: a foreign journal was recovered", b)
 	}
 }

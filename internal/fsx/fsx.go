@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"syscall"
 )
 
 // A File is a file open for writing.
@@ -78,7 +79,9 @@ func (o *OS) Create(name string, perm fs.FileMode) (File, error) {
 }
 
 func (o *OS) Append(name string, perm fs.FileMode) (File, error) {
-	return o.root.OpenFile(clean(name), os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+	// A log is appended to itself, never to what a link in its place
+	// points to.
+	return o.root.OpenFile(clean(name), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, perm)
 }
 
 func (o *OS) MkdirAll(name string, perm fs.FileMode) error { return o.root.MkdirAll(clean(name), perm) }
@@ -142,5 +145,5 @@ func ReplaceFile(fsys FS, name, tmp string, data []byte, mode fs.FileMode) error
 // OpenLock opens (creating it if needed) the file name for taking an
 // advisory lock on; the caller closes it.
 func (o *OS) OpenLock(name string) (*os.File, error) {
-	return o.root.OpenFile(clean(name), os.O_RDWR|os.O_CREATE, 0o644)
+	return o.root.OpenFile(clean(name), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 }

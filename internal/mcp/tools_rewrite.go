@@ -10,8 +10,9 @@ import (
 	"github.com/codecortex/codecortex/structural"
 )
 
-// rewriter returns the session's rewriter, opened on first use (opening
-// recovers an apply a crash interrupted).
+// rewriter returns the session's rewriter, opened on first use. Opening
+// writes nothing: an apply a crash interrupted is recovered by the next
+// apply, on the mutating surface.
 func (s *Server) rewriter() (*rewrite.Rewriter, error) {
 	s.rwOnce.Do(func() {
 		s.rw, s.rwErr = rewrite.Open(s.project.RewriteOptions())
@@ -65,7 +66,21 @@ func answerRewritePreview(ctx context.Context, s *Server, in previewParams) (pre
 	if err != nil {
 		return previewResult{}, err
 	}
-	return previewView(p, in.Budget), nil
+	return previewView(p, pendingNotes(r), in.Budget), nil
+}
+
+// pendingNotes says which journals wait for recovery, and which are
+// foreign and never will be.
+func pendingNotes(r *rewrite.Rewriter) []string {
+	var out []string
+	for _, j := range r.Pending() {
+		if j.Foreign {
+			out = append(out, j.Journal+" is a rewrite journal this user's cortex did not write (shipped with the repository?): it is never recovered; the user may remove it with: "+j.Remove)
+		} else {
+			out = append(out, "the apply "+j.TxID+" was interrupted: the next apply recovers it first (or `cortex rewrite recover`)")
+		}
+	}
+	return out
 }
 
 // showParams are cortex_rewrite_show's arguments.
@@ -83,12 +98,12 @@ func answerRewriteShow(ctx context.Context, s *Server, in showParams) (previewRe
 	if err != nil {
 		return previewResult{}, err
 	}
-	return previewView(p, in.Budget), nil
+	return previewView(p, pendingNotes(r), in.Budget), nil
 }
 
-func previewView(p *rewrite.Preview, budget int) previewResult {
+func previewView(p *rewrite.Preview, notes []string, budget int) previewResult {
 	out := previewResult{ID: p.ID, Expires: p.Expires.UTC().Format(time.RFC3339), Files: len(p.Files), Matches: p.Matches,
-		SkippedInner: p.SkippedInner, ChangedBytes: p.ChangedBytes, Notes: append([]string{}, p.Notes...), Diffs: []previewDiff{},
+		SkippedInner: p.SkippedInner, ChangedBytes: p.ChangedBytes, Notes: append(append([]string{}, p.Notes...), notes...), Diffs: []previewDiff{},
 		Impact: impactView{Symbols: []string{}, Tests: []string{}}}
 	if im := p.Impact; im != nil {
 		out.Impact.Analyzer, out.Impact.Risk, out.Impact.Reason = im.Analyzer, im.Risk, im.RiskReason
