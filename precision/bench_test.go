@@ -13,6 +13,7 @@ import (
 	"github.com/scip-code/scip/bindings/go/scip"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
@@ -41,16 +42,20 @@ func BenchmarkStaleness(b *testing.B) {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(indexPath)
-	if err := RecordSources(dir, indexPath, loaded); err != nil {
-		b.Fatal(err)
+	accept(b, Options{Dir: dir})
+	pv := New(Options{Dir: dir})
+	pv.root, _ = contain.Open(dir)
+	m, err := pv.readManifest("index.scip")
+	pv.Close()
+	if err != nil || m == nil {
+		b.Fatalf("manifest: %v", err)
 	}
-	m, _ := readManifest(indexPath)
 	for _, tc := range []struct {
 		name string
 		m    *Manifest
-	}{{"index-mtime", nil}, {"manifest", m}} {
+	}{{"manifest", m}} {
 		b.Run(tc.name+"/600docs", func(b *testing.B) {
-			fr := newFreshness(dir, loaded, info, tc.m)
+			fr := newFreshness(dir, loaded, info, tc.m, "")
 			for b.Loop() {
 				if s := fr.check(); s.Stale || s.Checked != 600 {
 					b.Fatalf("staleness = %+v", s)
@@ -147,7 +152,7 @@ func BenchmarkLargeIndex(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fr := newFreshness(root, ix, info, nil)
+		fr := newFreshness(root, ix, info, nil, "")
 		for b.Loop() {
 			fr.check()
 		}
@@ -177,13 +182,20 @@ func benchSnapshot(b *testing.B, ix *Index, p, root string) {
 		}
 		return k
 	}
-	if err := os.WriteFile(snap, encodeSnapshot(ix, key()), 0o644); err != nil {
+	first, err := encodeSnapshot(ix, key(), [32]byte{}, testSeal)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(snap, first, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("snapshot-write", func(b *testing.B) {
 		var size int
 		for b.Loop() {
-			data := encodeSnapshot(ix, key())
+			data, err := encodeSnapshot(ix, key(), [32]byte{}, testSeal)
+			if err != nil {
+				b.Fatal(err)
+			}
 			size = len(data)
 			if err := os.WriteFile(snap, data, 0o644); err != nil {
 				b.Fatal(err)
@@ -210,7 +222,7 @@ func benchSnapshot(b *testing.B, ix *Index, p, root string) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			got, err = readSnapshot(f, fi.Size(), key())
+			got, _, err = readSnapshot(f, fi.Size(), key(), testSeal)
 			f.Close()
 			if err != nil {
 				b.Fatal(err)

@@ -63,8 +63,21 @@ func ExampleResolveEncoding() {
 }
 
 // exampleProject writes m.go and its index, the source dated before the
-// index, into a new directory the caller removes.
+// index, into a new directory the caller removes, and vouches for the
+// index as the user who made it does (see ExampleProvider_Accept).
 func exampleProject() string {
+	dir := exampleForeignProject()
+	p := precision.New(precision.Options{Dir: dir, NoSnapshot: true})
+	defer p.Close()
+	if _, err := p.Accept(context.Background()); err != nil {
+		panic(err)
+	}
+	return dir
+}
+
+// exampleForeignProject is exampleProject before anyone vouched for the
+// index: as a clone of a repository that commits one gives it.
+func exampleForeignProject() string {
 	dir, _ := os.MkdirTemp("", "precision-example")
 	src := filepath.Join(dir, "m.go")
 	os.WriteFile(src, []byte("package m\n\n/* é */ func Hello() {}\n\nvar _ = Hello\n"), 0o644)
@@ -72,6 +85,36 @@ func exampleProject() string {
 	os.Chtimes(src, old, old) // written before the index
 	os.WriteFile(filepath.Join(dir, "index.scip"), exampleIndex(), 0o644)
 	return dir
+}
+
+// An index that this user's cortex neither generated nor accepted may have
+// come with the repository: it is served, but stale and marked foreign, so
+// its answers never outrank fresh syntax evidence. The user who made it
+// (here, by running an indexer by hand) vouches for it with Accept; from
+// then on it is exact while its sources are unchanged.
+func ExampleProvider_Accept() {
+	dir := exampleForeignProject()
+	defer os.RemoveAll(dir)
+	q := evidence.Query{Symbol: "Hello", Kinds: []evidence.Kind{evidence.Definition}}
+
+	p := precision.New(precision.Options{Dir: dir})
+	resp, _ := p.Gather(context.Background(), q)
+	r := resp.Records[0]
+	fmt.Println(r.Location(), r.Trust, r.Metadata.Attributes[precision.OriginAttribute])
+
+	st, err := p.Accept(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.State)
+	resp, _ = p.Gather(context.Background(), q)
+	fmt.Println(resp.Records[0].Location(), resp.Records[0].Trust)
+	p.Close()
+	// Output:
+	// m.go:3:14-3:19 inferred_high foreign
+	// available
+	// m.go:3:14-3:19 exact
 }
 
 func ExampleProvider() {

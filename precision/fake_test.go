@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // fakeServerEnv names the behaviour of the fake language server the test
@@ -37,7 +38,10 @@ func TestMain(m *testing.M) {
 			os.Exit(fakeSnapshotLoad(os.Args[2:]))
 		}
 	}
-	os.Exit(m.Run())
+	cleanup := testtool.IsolateUserConfig()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 const (

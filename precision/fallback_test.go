@@ -20,6 +20,7 @@ func TestFallbackToLanguageServer(t *testing.T) {
 	testtool.Require(t, "scip-go", installHint)
 	dir := copyFixture(t, "go")
 	run(t, dir, "scip-go", "--output", "index.scip")
+	accept(t, Options{Dir: dir, NoSnapshot: true})
 	lsp := NewLSP(LSPOptions{Dir: dir})
 	defer lsp.Close()
 	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}

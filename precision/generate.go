@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -132,7 +133,7 @@ func (p *Provider) runAndInstall(ctx context.Context, exe string, args []string,
 	if err != nil {
 		return &evidence.UnavailableError{Reason: "generated index cannot be read", Err: err}
 	}
-	ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: fi.Size()})
+	ix, digest, err := loadDigest(ctx, f, p.root.FS(), fi.Size())
 	if err != nil {
 		return &evidence.UnavailableError{Reason: "generated index is unusable", Err: err,
 			Guidance: "run it by hand to see why: " + strings.Join(argv, " ")}
@@ -146,14 +147,14 @@ func (p *Provider) runAndInstall(ctx context.Context, exe string, args []string,
 	// The manifest first: it describes the new index by size and time,
 	// which the rename keeps, so a reader of the old index ignores it and
 	// a reader of the new one finds it.
-	if err := writeManifest(p.root.Dir(), tmpAbs, abs+ManifestSuffix, ix); err != nil {
+	if err := p.writeManifest(tmpAbs, rel, ix, digest, false); err != nil {
 		return &evidence.UnavailableError{Reason: "the sources manifest of the generated index cannot be written", Err: err}
 	}
 	if err := os.Rename(tmpAbs, abs); err != nil {
 		return &evidence.UnavailableError{Reason: "generated index cannot replace " + rel, Err: err}
 	}
 	if keyErr == nil {
-		p.writeSnapshot(key, ix)
+		p.writeSnapshot(key, ix, digest)
 	}
 	fmt.Fprintf(progress, "cortex: precision index regenerated in %s\n", res.Duration.Round(time.Millisecond))
 	p.ix = nil // force a reload through acquireLoaded
@@ -196,14 +197,14 @@ type generationLock struct{ f *os.File }
 // timeout, or ctx) while another process holds it; waited says whether it
 // had to. p.mu is held.
 func (p *Provider) lockGeneration(ctx context.Context, progress io.Writer, timeout time.Duration) (*generationLock, bool, error) {
-	if err := p.root.MkdirAll(path.Dir(LockPath), 0o755); err != nil {
+	if err := p.root.MkdirState(path.Dir(LockPath), 0o755); err != nil {
 		return nil, false, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " cannot be created", Err: err}
 	}
 	abs, err := p.root.Abs(LockPath)
 	if err != nil {
 		return nil, false, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " is outside the project root", Err: err}
 	}
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, false, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " cannot be opened", Err: err}
 	}

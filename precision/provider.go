@@ -2,6 +2,7 @@ package precision
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -59,6 +61,16 @@ type Options struct {
 	// index again, for as long as the index file and the build of this
 	// package are unchanged; the answers are the same either way.
 	NoSnapshot bool
+	// Seal proves which indexes and snapshots this user's cortex generated
+	// or accepted (see [Staleness]); nil means [seal.User].
+	Seal seal.Sealer
+}
+
+func (o *Options) sealer() seal.Sealer {
+	if o.Seal != nil {
+		return o.Seal
+	}
+	return seal.User()
 }
 
 // IndexCandidates returns where a precision index is looked for, in order,
@@ -170,7 +182,7 @@ func (p *Provider) Status(ctx context.Context) Status {
 	}
 	st.Staleness = snap.stale
 	if snap.stale.Stale {
-		st.State, st.Reason, st.Guidance = evidence.StaleState, snap.stale.Reason, p.guidance(snap.ix, snap.rel)
+		st.State, st.Reason, st.Guidance = evidence.StaleState, snap.stale.Reason, p.staleGuidance(snap)
 	}
 	return st
 }
@@ -265,33 +277,140 @@ func (p *Provider) acquireLoaded(ctx context.Context, rel string) (snapshot, err
 	if p.ix == nil || p.info == nil || !sameFile(p.info, info) {
 		p.ix, p.info, p.snapNote = nil, nil, ""
 		start := time.Now()
-		ix, info, note, err := p.load(ctx, rel, abs)
+		ix, info, digest, note, err := p.load(ctx, rel, abs)
 		if err != nil {
 			return snapshot{}, err
 		}
-		m, err := readManifest(abs)
-		if err != nil {
-			m = nil // a broken manifest falls back to the index time
-		}
+		m, foreign := p.vouched(rel, info, digest)
 		p.ix, p.info, p.loadTime, p.snapNote = ix, info, time.Since(start), note
-		p.fresh = newFreshness(p.root.Dir(), ix, info, m)
+		p.fresh = newFreshness(p.root.Dir(), ix, info, m, foreign)
 	}
 	return snapshot{ix: p.ix, stale: p.fresh.check(), rel: rel, root: p.root}, nil
+}
+
+// vouched returns the manifest that vouches for the index at rel, with
+// info and digest, or nil and why the index is foreign.
+func (p *Provider) vouched(rel string, info fs.FileInfo, digest [32]byte) (*Manifest, string) {
+	m, err := p.readManifest(rel)
+	switch {
+	case err != nil:
+		return nil, "the precision index " + rel + " has an unreadable sources manifest (" + cut(err.Error(), 120) + "), so it is served as stale"
+	case m.vouches(p.opts.sealer(), p.root.Dir(), rel, info, digest):
+		return m, ""
+	case m == nil:
+		return nil, "the precision index " + rel + " was not generated or accepted by this user's cortex (it may have come with the repository), so it is served as stale"
+	}
+	return nil, "the precision index " + rel + " is not the one this user's cortex generated or accepted (its sources manifest names another file, or is not sealed with this user's key), so it is served as stale"
+}
+
+// Accept vouches for the index the options name, for the user who made it
+// another way than through GeneratorCommand (such as by running scip-go by
+// hand): it parses the index and writes its sealed sources manifest, so
+// that it is served as exact while its documents are unchanged. Documents
+// modified after the index file was written stay stale. It returns the
+// layer's state afterwards.
+func (p *Provider) Accept(ctx context.Context) (Status, error) {
+	if p.opts.Disabled {
+		return Status{}, evidence.ErrDisabled
+	}
+	p.mu.Lock()
+	err := p.accept(ctx)
+	p.mu.Unlock()
+	if err != nil {
+		return Status{}, err
+	}
+	return p.Status(ctx), nil
+}
+
+func (p *Provider) accept(ctx context.Context) error {
+	if p.root == nil {
+		dir := p.opts.Dir
+		if dir == "" {
+			dir = "."
+		}
+		root, err := contain.Open(dir)
+		if err != nil {
+			return &evidence.UnavailableError{Reason: "project root cannot be opened", Err: err}
+		}
+		p.root = root
+	}
+	rel, found := p.indexPath()
+	if !found {
+		return &evidence.UnavailableError{Reason: "no precision index at " + rel, Guidance: p.guidance(nil, rel)}
+	}
+	abs, err := p.root.Abs(rel)
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "precision index path " + rel + " is outside the project root", Err: err}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+	}
+	ix, digest, err := loadDigest(ctx, f, p.root.FS(), info.Size())
+	if err != nil {
+		return &evidence.UnavailableError{Reason: "precision index " + rel + " is unusable", Err: err, Guidance: p.guidance(nil, rel)}
+	}
+	if len(ix.Paths()) == 0 {
+		return &evidence.UnavailableError{Reason: "precision index " + rel + " holds no documents", Guidance: p.guidance(nil, rel)}
+	}
+	if now, err := f.Stat(); err != nil || !sameFile(now, info) {
+		return &evidence.UnavailableError{Reason: "precision index " + rel + " changed while it was read; accept it again"}
+	}
+	if err := p.writeManifest(abs, rel, ix, digest, true); err != nil {
+		return &evidence.UnavailableError{Reason: "the sources manifest of " + rel + " cannot be written", Err: err}
+	}
+	p.ix = nil // the next request loads it with its manifest
+	return nil
+}
+
+// loadDigest loads the index in f (size bytes) and returns it with the
+// SHA-256 of every byte of the file.
+func loadDigest(ctx context.Context, f io.Reader, src fs.FS, size int64) (*Index, [32]byte, error) {
+	var digest [32]byte
+	h := sha256.New()
+	ix, err := Load(ctx, io.TeeReader(f, h), LoadOptions{Source: src, Size: size})
+	if err != nil {
+		return nil, digest, err
+	}
+	if _, err := io.Copy(h, f); err != nil { // what the parser left unread
+		return nil, digest, err
+	}
+	h.Sum(digest[:0])
+	return ix, digest, nil
+}
+
+// cut returns s cut to at most n bytes, on a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // load reads the index at rel (absolute path abs): from its snapshot in
 // [SnapshotDir] when one was written for this very file and this build,
 // else by parsing it, after which the snapshot is (re)written. It returns
-// the file's info as it was read and a note on the snapshot. p.mu is held.
-func (p *Provider) load(ctx context.Context, rel, abs string) (*Index, fs.FileInfo, string, error) {
+// the file's info as it was read, the SHA-256 of its content (as the
+// snapshot recorded it, or as it was parsed) and a note on the snapshot.
+// p.mu is held.
+func (p *Provider) load(ctx context.Context, rel, abs string) (*Index, fs.FileInfo, [32]byte, string, error) {
+	var digest [32]byte
 	f, err := os.Open(abs)
 	if err != nil {
-		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+		return nil, nil, digest, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+		return nil, nil, digest, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
 	}
 	var key snapshotKey
 	useSnapshot, why := !p.opts.NoSnapshot, "snapshots are off"
@@ -304,27 +423,51 @@ func (p *Provider) load(ctx context.Context, rel, abs string) (*Index, fs.FileIn
 	}
 	if useSnapshot {
 		var ix *Index
-		if ix, why = p.loadSnapshot(key); ix != nil {
-			return ix, info, "read from the snapshot " + path.Join(SnapshotDir, snapshotName(rel)), nil
+		if ix, digest, why = p.loadSnapshot(key); ix != nil {
+			return ix, info, digest, "read from the snapshot " + path.Join(SnapshotDir, snapshotName(rel)), nil
 		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
+		return nil, nil, digest, "", &evidence.UnavailableError{Reason: "precision index " + rel + " cannot be read", Err: err}
 	}
-	ix, err := Load(ctx, f, LoadOptions{Source: p.root.FS(), Size: info.Size()})
+	ix, digest, err := loadDigest(ctx, f, p.root.FS(), info.Size())
 	if err != nil {
-		return nil, nil, "", &evidence.UnavailableError{Reason: "precision index " + rel + " is unusable",
+		return nil, nil, digest, "", &evidence.UnavailableError{Reason: "precision index " + rel + " is unusable",
 			Err: err, Guidance: p.guidance(nil, rel)}
 	}
 	note := "parsed the index (" + why + ")"
 	if useSnapshot {
-		note += "; " + p.writeSnapshot(key, ix)
+		note += "; " + p.writeSnapshot(key, ix, digest)
 	}
-	return ix, info, note, nil
+	return ix, info, digest, note, nil
 }
 
 func sameFile(a, b fs.FileInfo) bool {
 	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// OriginAttribute is set to "foreign" on the records of an index this
+// user's cortex neither generated nor accepted (see [Staleness]).
+const OriginAttribute = "index_origin"
+
+// setAttribute sets one attribute of r, copying its map.
+func setAttribute(r *evidence.Record, k, v string) {
+	m := make(map[string]string, len(r.Metadata.Attributes)+1)
+	for a, b := range r.Metadata.Attributes {
+		m[a] = b
+	}
+	m[k] = v
+	r.Metadata.Attributes = m
+}
+
+// staleGuidance is what to do about the stale index of snap: regenerate
+// it, or, for a foreign one, vouch for it.
+func (p *Provider) staleGuidance(snap snapshot) string {
+	g := p.guidance(snap.ix, snap.rel)
+	if snap.stale.Foreign {
+		return "if you made this index yourself, vouch for it: cortex precision-status --accept; otherwise regenerate it (" + g + ") and accept it"
+	}
+	return g
 }
 
 // guidance is the exact command that (re)builds the index.
@@ -391,13 +534,16 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	if snap.stale.Stale {
 		for i := range resp.Records {
 			resp.Records[i] = evidence.MarkStale(resp.Records[i])
+			if snap.stale.Foreign {
+				setAttribute(&resp.Records[i], OriginAttribute, "foreign")
+			}
 		}
 		reason := snap.stale.Reason
 		if why != "" {
 			reason += "; " + why
 		}
 		resp.Report = evidence.Report{State: evidence.StaleState, Reason: reason,
-			Guidance: p.guidance(snap.ix, snap.rel)}
+			Guidance: p.staleGuidance(snap)}
 	}
 	return resp, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/evidence/evidencetest"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -38,6 +39,18 @@ func writeProject(t *testing.T) string {
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, fixtureIndex()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	accept(t, Options{Dir: dir, NoSnapshot: true})
+	return dir
+}
+
+// writeForeignProject is writeProject as a clone gives it: the index
+// arrives with the sources, and nobody here generated or accepted it.
+func writeForeignProject(t *testing.T) string {
+	t.Helper()
+	dir := writeProject(t)
+	if err := os.RemoveAll(filepath.Join(dir, ".codecortex")); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -125,16 +138,16 @@ func TestGatherKindsAndSymbols(t *testing.T) {
 
 func TestStaleness(t *testing.T) {
 	ctx := context.Background()
-	t.Run("index-mtime", func(t *testing.T) {
+	t.Run("manifest", func(t *testing.T) {
 		dir := writeProject(t)
 		p := New(Options{Dir: dir})
 		defer p.Close()
-		if st := p.Status(ctx); st.State != evidence.Available || st.Staleness.Method != "index-mtime" || st.Staleness.Checked != 4 {
+		if st := p.Status(ctx); st.State != evidence.Available || st.Staleness.Method != "manifest" || st.Staleness.Checked != 4 {
 			t.Fatalf("fresh status = %+v", st)
 		}
 		touch(t, filepath.Join(dir, "b/c.go"), time.Now().Add(time.Hour))
 		st := p.Status(ctx)
-		if st.State != evidence.StaleState || !strings.Contains(st.Reason, "b/c.go (modified after the index)") {
+		if st.State != evidence.StaleState || !strings.Contains(st.Reason, "b/c.go (changed)") || st.Staleness.Foreign {
 			t.Fatalf("status after a change = %+v", st)
 		}
 		if st.Guidance != "run: scip-go --output index.scip" {
@@ -166,10 +179,6 @@ func TestStaleness(t *testing.T) {
 	})
 	t.Run("manifest catches an older time", func(t *testing.T) {
 		dir := writeProject(t)
-		ix := loadFixture(t)
-		if err := RecordSources(dir, filepath.Join(dir, "index.scip"), ix); err != nil {
-			t.Fatal(err)
-		}
 		p := New(Options{Dir: dir})
 		defer p.Close()
 		if st := p.Status(ctx); st.State != evidence.Available || st.Staleness.Method != "manifest" {
@@ -184,6 +193,96 @@ func TestStaleness(t *testing.T) {
 			t.Fatalf("status = %+v", st)
 		}
 	})
+	t.Run("accepting keeps what changed after the index stale", func(t *testing.T) {
+		dir := writeForeignProject(t)
+		touch(t, filepath.Join(dir, "b/c.go"), time.Now().Add(time.Hour))
+		accept(t, Options{Dir: dir})
+		st := New(Options{Dir: dir}).Status(ctx)
+		if st.State != evidence.StaleState || st.Staleness.Foreign || !strings.Contains(st.Reason, "b/c.go (changed)") {
+			t.Fatalf("status = %+v", st)
+		}
+	})
+}
+
+// TestForeignIndex: an index that arrives with the repository — without
+// a manifest, with one sealed under another key, with this user's
+// manifest of another index file, or beside a planted snapshot — is never
+// served as exact: its answers are stale and say where they come from,
+// and a planted definition never outranks fresh structural evidence. Once
+// the user accepts it, it is exact.
+func TestForeignIndex(t *testing.T) {
+	ctx := context.Background()
+	q := evidence.Query{Path: "a.go", Line: 4, Column: 15, Kinds: []evidence.Kind{evidence.Definition}}
+	otherKey, _ := seal.NewKey(bytes.Repeat([]byte{8}, seal.KeySize))
+	tests := []struct {
+		name  string
+		setup func(t *testing.T) string
+		why   string
+	}{
+		{"no manifest", writeForeignProject, "not generated or accepted by this user's cortex"},
+		{"manifest sealed under another key", func(t *testing.T) string {
+			dir := writeForeignProject(t)
+			accept(t, Options{Dir: dir, Seal: otherKey})
+			return dir
+		}, "not the one this user's cortex generated or accepted"},
+		{"this user's manifest of another index", func(t *testing.T) string {
+			dir := writeProject(t)
+			// The same size and time, other content.
+			idx := filepath.Join(dir, "index.scip")
+			fi, _ := os.Stat(idx)
+			b, _ := os.ReadFile(idx)
+			b[len(b)-1] ^= 0x20
+			os.WriteFile(idx, b, 0o644)
+			os.Chtimes(idx, fi.ModTime(), fi.ModTime())
+			os.RemoveAll(filepath.Join(dir, filepath.FromSlash(SnapshotDir)))
+			return dir
+		}, "not the one this user's cortex generated or accepted"},
+		{"a planted snapshot and manifest", func(t *testing.T) string {
+			// The attacker's own cortex, with its own key, wrote both.
+			dir := writeForeignProject(t)
+			accept(t, Options{Dir: dir, Seal: otherKey})
+			p := New(Options{Dir: dir, Seal: otherKey})
+			if st := p.Status(ctx); st.State != evidence.Available {
+				t.Fatalf("under the key that made them: %+v", st)
+			}
+			p.Close()
+			return dir
+		}, "not the one this user's cortex generated or accepted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := tt.setup(t)
+			p := New(Options{Dir: dir})
+			defer p.Close()
+			st := p.Status(ctx)
+			if st.State != evidence.StaleState || !st.Staleness.Foreign || !strings.Contains(st.Reason, tt.why) ||
+				!strings.Contains(st.Guidance, "cortex precision-status --accept") {
+				t.Fatalf("status = %+v", st)
+			}
+			resp, err := p.Gather(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.Records) == 0 {
+				t.Fatal("a foreign index answered nothing: it is served as stale, not dropped")
+			}
+			for _, r := range resp.Records {
+				if r.Exact || !r.Stale || r.Metadata.Attributes[OriginAttribute] != "foreign" {
+					t.Errorf("record %s: exact %v stale %v origin %q", r.Location(), r.Exact, r.Stale, r.Metadata.Attributes[OriginAttribute])
+				}
+				structural := evidence.Record{Trust: trust.Structural, Confidence: 0.01}
+				if trust.Score(r.Trust, r.Confidence, r.Stale) >= trust.Score(structural.Trust, structural.Confidence, false) {
+					t.Errorf("a foreign record scores %v, not below the weakest fresh structural record", trust.Score(r.Trust, r.Confidence, r.Stale))
+				}
+			}
+			accept(t, Options{Dir: dir})
+			p2 := New(Options{Dir: dir})
+			defer p2.Close()
+			if st := p2.Status(ctx); st.State != evidence.Available || st.Staleness.Foreign {
+				t.Errorf("after the user accepted it: %+v", st)
+			}
+		})
+	}
 }
 
 func TestUnavailable(t *testing.T) {
@@ -284,7 +383,7 @@ func TestAutoGenerate(t *testing.T) {
 	if !strings.Contains(progress.String(), "regenerating the precision index (no index at index.scip): cp prepared.scip index.scip") {
 		t.Errorf("progress = %q", progress.String())
 	}
-	if _, err := os.Stat(idx + ManifestSuffix); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(manifestPath("index.scip")))); err != nil {
 		t.Errorf("no sources manifest after generation: %v", err)
 	}
 	if st := p.Status(context.Background()); st.Staleness.Method != "manifest" || st.State != evidence.Available {

@@ -116,47 +116,55 @@ func moduleVersion() string {
 	return ""
 }
 
-// loadSnapshot returns the index of the snapshot for key, or nil and why
-// there is none.
-func (p *Provider) loadSnapshot(key snapshotKey) (*Index, string) {
+// loadSnapshot returns the index of the snapshot for key with the digest
+// of the index file it records, or nil and why there is none.
+func (p *Provider) loadSnapshot(key snapshotKey) (*Index, [32]byte, string) {
+	var digest [32]byte
 	rel := path.Join(SnapshotDir, snapshotName(key.rel))
 	f, err := p.root.FS().Open(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, "no snapshot yet"
+		return nil, digest, "no snapshot yet"
 	case err != nil:
-		return nil, "the snapshot cannot be read: " + err.Error()
+		return nil, digest, "the snapshot cannot be read: " + err.Error()
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Sprintf("the snapshot cannot be read: not a regular file (%v)", err)
+		return nil, digest, fmt.Sprintf("the snapshot cannot be read: not a regular file (%v)", err)
 	}
-	ix, err := readSnapshot(f, fi.Size(), key)
+	ix, digest, err := readSnapshot(f, fi.Size(), key, p.opts.sealer())
 	switch {
 	case errors.Is(err, errSnapshotMismatch):
-		return nil, "the snapshot is of another index or build"
+		return nil, digest, "the snapshot is of another index or build"
+	case errors.Is(err, errSnapshotForeign):
+		return nil, digest, "the snapshot was not written by this user's cortex"
 	case err != nil:
-		return nil, "the snapshot was unusable (" + err.Error() + ")"
+		return nil, digest, "the snapshot was unusable (" + err.Error() + ")"
 	}
 	ix.src = p.root.FS()
-	return ix, ""
+	return ix, digest, ""
 }
 
-// writeSnapshot writes the snapshot of ix for key, replacing any other:
-// readers, in this process or another, see the old snapshot or the new one,
-// never part of one. It says what it did.
-func (p *Provider) writeSnapshot(key snapshotKey, ix *Index) string {
+// writeSnapshot writes the snapshot of ix for key, with digest, the
+// SHA-256 of the index file, replacing any other: readers, in this process
+// or another, see the old snapshot or the new one, never part of one. It
+// says what it did.
+func (p *Provider) writeSnapshot(key snapshotKey, ix *Index, digest [32]byte) string {
 	rel := path.Join(SnapshotDir, snapshotName(key.rel))
-	if err := p.root.MkdirAll(SnapshotDir, 0o755); err != nil {
+	if err := p.root.MkdirState(SnapshotDir, 0o755); err != nil {
 		return "the snapshot cannot be written: " + err.Error()
 	}
 	ignore := path.Join(SnapshotDir, ".gitignore")
 	if _, err := p.root.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		_ = p.root.WriteFileAtomic(ignore, []byte("*\n"), 0o644)
+		_ = p.root.WriteStateFile(ignore, []byte("*\n"), 0o644)
 	}
 	p.removeStaleTemps()
-	if err := p.root.WriteFileAtomic(rel, encodeSnapshot(ix, key), 0o644); err != nil {
+	data, err := encodeSnapshot(ix, key, digest, p.opts.sealer())
+	if err != nil {
+		return "the snapshot cannot be written: " + err.Error()
+	}
+	if err := p.root.WriteStateFile(rel, data, 0o644); err != nil {
 		return "the snapshot cannot be written: " + err.Error()
 	}
 	return "wrote the snapshot " + rel

@@ -8,10 +8,13 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/scip-code/scip/bindings/go/scip"
+
+	"github.com/codecortex/codecortex/seal"
 )
 
 // A snapshot is a loaded [Index] written in a flat binary form that a later
@@ -30,9 +33,13 @@ import (
 //	  keyLen  uint32   length of the key section
 //	  varLen  uint64   length of the variable section
 //	  occLen  uint64   length of the occurrence section
-//	  crc     uint32   CRC-32C of the three sections
-//	  zero    uint32
-//	key section        the encoded snapshotKey the snapshot was written for
+//	  crc     uint32   CRC-32C of the key, variable and occurrence sections
+//	  sealLen uint32   length of the seal section
+//	seal section       the seal (package seal) of the header's first 36
+//	                   bytes and the key section: the snapshot was written
+//	                   by this user's cortex
+//	key section        the encoded snapshotKey the snapshot was written
+//	                   for, then the SHA-256 of the whole index file
 //	variable section   uvarints and length-prefixed strings:
 //	  metadata         tool, tool version, argument count, arguments, project root
 //	  counts           merged documents, invalid occurrences
@@ -44,6 +51,13 @@ import (
 //	  relations        count, then implementer and implemented of each
 //	occurrence section each document's occurrences in order, snapOccSize bytes each:
 //	                   start line, start column, end line, end column, symbol, roles
+//
+// The seal binds the header, and with it the checksum of the rest, to this
+// user's key: a snapshot shipped with a repository is never read, however
+// well it is formed. It does not bind the body byte by byte (the checksum
+// is not a MAC): it keeps out snapshots made elsewhere, which is what can
+// arrive with a repository, at the cost of hashing some bytes rather than
+// every byte of the snapshot on every load.
 //
 // A snapshot is outside input: readSnapshot checks every length against
 // what remains, every index against its table, the order and ranges of
@@ -58,8 +72,13 @@ const (
 	snapOccSize    = 24
 	// snapVersion changes whenever the layout or what the builder stores
 	// changes: a snapshot of another version is never read.
-	snapVersion = 1
+	snapVersion = 2
+	// maxSealLen bounds the seal section.
+	maxSealLen = 128
 )
+
+// purposeSnapshot is what a snapshot's seal is for.
+const purposeSnapshot = "codecortex.precision.snapshot/2"
 
 // snapCRC is made on first use: its tables cost every command a quarter
 // of a millisecond at start-up.
@@ -73,6 +92,9 @@ var (
 	// errSnapshotCorrupt: the snapshot is truncated, fails its checksum or
 	// breaks the format.
 	errSnapshotCorrupt = errors.New("precision: snapshot is corrupt")
+	// errSnapshotForeign: the snapshot's seal does not check: this
+	// user's cortex did not write it.
+	errSnapshotForeign = errors.New("precision: snapshot was not written by this user's cortex")
 )
 
 // A snapshotKey identifies what a snapshot was made from: the loader's
@@ -96,9 +118,10 @@ func (k snapshotKey) encode() []byte {
 	return w.buf
 }
 
-// encodeSnapshot writes ix for key.
-func encodeSnapshot(ix *Index, key snapshotKey) []byte {
-	keyb := key.encode()
+// encodeSnapshot writes ix for key, with digest, the SHA-256 of the index
+// file it was loaded from, sealed by s.
+func encodeSnapshot(ix *Index, key snapshotKey, digest [32]byte, s seal.Sealer) ([]byte, error) {
+	keyb := append(key.encode(), digest[:]...)
 
 	var v snapWriter
 	m := ix.meta
@@ -154,7 +177,7 @@ func encodeSnapshot(ix *Index, key snapshotKey) []byte {
 		v.uvarint(uint64(r[1]))
 	}
 
-	out := make([]byte, snapHeaderSize, snapHeaderSize+len(keyb)+len(v.buf)+nocc*snapOccSize)
+	out := make([]byte, snapHeaderSize, snapHeaderSize+maxSealLen+len(keyb)+len(v.buf)+nocc*snapOccSize)
 	out = append(out, keyb...)
 	out = append(out, v.buf...)
 	le := binary.LittleEndian
@@ -174,7 +197,16 @@ func encodeSnapshot(ix *Index, key snapshotKey) []byte {
 	le.PutUint64(out[16:], uint64(len(v.buf)))
 	le.PutUint64(out[24:], uint64(nocc*snapOccSize))
 	le.PutUint32(out[32:], crc32.Checksum(out[snapHeaderSize:], snapCRC()))
-	return out
+	sl, err := s.Seal(purposeSnapshot, out[:36], keyb)
+	if err != nil {
+		return nil, err
+	}
+	if len(sl) > maxSealLen {
+		return nil, fmt.Errorf("precision: a seal of %d bytes", len(sl))
+	}
+	le.PutUint32(out[36:], uint32(len(sl)))
+	out = slices.Insert(out, snapHeaderSize, []byte(sl)...)
+	return out, nil
 }
 
 type snapWriter struct{ buf []byte }
@@ -187,78 +219,92 @@ func (w *snapWriter) str(s string) {
 }
 
 // decodeSnapshot reads the snapshot in data; see readSnapshot.
-func decodeSnapshot(data []byte, key snapshotKey) (*Index, error) {
-	return readSnapshot(bytes.NewReader(data), int64(len(data)), key)
+func decodeSnapshot(data []byte, key snapshotKey, s seal.Sealer) (*Index, [32]byte, error) {
+	return readSnapshot(bytes.NewReader(data), int64(len(data)), key, s)
 }
 
 // snapChunk is how many occurrences are read from the file at a time.
 const snapChunk = 8192
 
-// readSnapshot reads a snapshot of size bytes from r, written for key. A
+// readSnapshot reads a snapshot of size bytes from r, written for key,
+// and returns it with the digest of the index file it was made from. A
 // snapshot for another key gives an error wrapping errSnapshotMismatch; a
-// damaged one, errSnapshotCorrupt. The returned index has no source file
-// system.
-func readSnapshot(r io.Reader, size int64, key snapshotKey) (*Index, error) {
+// damaged one, errSnapshotCorrupt; one whose seal s does not verify,
+// errSnapshotForeign. The returned index has no source file system.
+func readSnapshot(r io.Reader, size int64, key snapshotKey, s seal.Sealer) (*Index, [32]byte, error) {
+	var digest [32]byte
 	var hdr [snapHeaderSize]byte
 	if size < snapHeaderSize {
-		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
+		return nil, digest, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
 	}
 	if size > maxSnapshotSize(key.size) {
-		return nil, fmt.Errorf("%w: %d bytes, more than an index of %d bytes gives", errSnapshotCorrupt, size, key.size)
+		return nil, digest, fmt.Errorf("%w: %d bytes, more than an index of %d bytes gives", errSnapshotCorrupt, size, key.size)
 	}
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
+		return nil, digest, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
 	}
 	if string(hdr[:8]) != snapMagic {
-		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
+		return nil, digest, fmt.Errorf("%w: no snapshot header", errSnapshotCorrupt)
 	}
 	le := binary.LittleEndian
 	if v := le.Uint32(hdr[8:]); v != snapVersion {
-		return nil, fmt.Errorf("%w: format version %d, this build reads %d", errSnapshotMismatch, v, snapVersion)
+		return nil, digest, fmt.Errorf("%w: format version %d, this build reads %d", errSnapshotMismatch, v, snapVersion)
 	}
-	keyLen, varLen, occLen := uint64(le.Uint32(hdr[12:])), le.Uint64(hdr[16:]), le.Uint64(hdr[24:])
+	keyLen, varLen, occLen, sealLen := uint64(le.Uint32(hdr[12:])), le.Uint64(hdr[16:]), le.Uint64(hdr[24:]), uint64(le.Uint32(hdr[36:]))
 	rest := uint64(size - snapHeaderSize)
-	if keyLen > rest || varLen > rest-keyLen || occLen != rest-keyLen-varLen || occLen%snapOccSize != 0 || le.Uint32(hdr[36:]) != 0 {
-		return nil, fmt.Errorf("%w: section lengths do not match its size", errSnapshotCorrupt)
+	if sealLen > maxSealLen || sealLen > rest {
+		return nil, digest, fmt.Errorf("%w: section lengths do not match its size", errSnapshotCorrupt)
+	}
+	rest -= sealLen
+	if keyLen > rest || varLen > rest-keyLen || occLen != rest-keyLen-varLen || occLen%snapOccSize != 0 {
+		return nil, digest, fmt.Errorf("%w: section lengths do not match its size", errSnapshotCorrupt)
 	}
 	want := key.encode()
-	if keyLen != uint64(len(want)) {
-		return nil, fmt.Errorf("%w: written for another index file or loader build", errSnapshotMismatch)
+	if keyLen != uint64(len(want)+len(digest)) {
+		return nil, digest, fmt.Errorf("%w: written for another index file or loader build", errSnapshotMismatch)
 	}
-	// Everything after the header goes through the checksum as it is read.
+	sl := make([]byte, sealLen)
+	if _, err := io.ReadFull(r, sl); err != nil {
+		return nil, digest, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
+	}
+	// Everything after the seal goes through the checksum as it is read.
 	crc := crc32.New(snapCRC())
 	tr := io.TeeReader(r, crc)
 	got := make([]byte, keyLen)
 	if _, err := io.ReadFull(tr, got); err != nil {
-		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
+		return nil, digest, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
 	}
-	if !bytes.Equal(got, want) {
-		return nil, fmt.Errorf("%w: written for another index file or loader build", errSnapshotMismatch)
+	if !bytes.Equal(got[:len(want)], want) {
+		return nil, digest, fmt.Errorf("%w: written for another index file or loader build", errSnapshotMismatch)
 	}
+	if !s.Verify(string(sl), purposeSnapshot, hdr[:36], got) {
+		return nil, digest, errSnapshotForeign
+	}
+	copy(digest[:], got[len(want):])
 	// The variable section is read straight into the one string every
 	// string of the index is a substring of.
 	buf := make([]byte, snapChunk*snapOccSize)
 	var sb strings.Builder
 	sb.Grow(int(varLen))
 	if n, err := io.CopyBuffer(&sb, io.LimitReader(tr, int64(varLen)), buf); err != nil || n != int64(varLen) {
-		return nil, fmt.Errorf("%w: the variable section is cut short (%d of %d bytes): %v", errSnapshotCorrupt, n, varLen, err)
+		return nil, digest, fmt.Errorf("%w: the variable section is cut short (%d of %d bytes): %v", errSnapshotCorrupt, n, varLen, err)
 	}
 	sr := &snapReader{s: sb.String()}
 	ix, counts, rels := sr.index(int(occLen / snapOccSize))
 	if sr.err != nil {
-		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, sr.err)
+		return nil, digest, fmt.Errorf("%w: %w", errSnapshotCorrupt, sr.err)
 	}
 	if err := readOccurrences(ix, tr, counts, buf); err != nil {
-		return nil, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
+		return nil, digest, fmt.Errorf("%w: %w", errSnapshotCorrupt, err)
 	}
 	if n, _ := r.Read(buf[:1]); n != 0 {
-		return nil, fmt.Errorf("%w: longer than it says", errSnapshotCorrupt)
+		return nil, digest, fmt.Errorf("%w: longer than it says", errSnapshotCorrupt)
 	}
 	if crc.Sum32() != le.Uint32(hdr[32:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch", errSnapshotCorrupt)
+		return nil, digest, fmt.Errorf("%w: checksum mismatch", errSnapshotCorrupt)
 	}
 	ix.index(rels)
-	return ix, nil
+	return ix, digest, nil
 }
 
 // maxSnapshotSize bounds the size of the snapshot of an index of

@@ -24,6 +24,7 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/seal"
 )
 
 // indexDump is every table of an Index in a form cmp compares.
@@ -82,7 +83,7 @@ var testKey = snapshotKey{build: "test build", rel: "index.scip", size: 12345, m
 // roundTrip writes ix to a snapshot and reads it back with ix's source.
 func roundTrip(t testing.TB, ix *Index) *Index {
 	t.Helper()
-	got, err := decodeSnapshot(encodeSnapshot(ix, testKey), testKey)
+	got, err := decodeTest(encodeTest(t, ix, testKey), testKey, testSeal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,19 +196,35 @@ func TestSnapshotRoundTrip(t *testing.T) {
 func encodeBroken(t *testing.T, brk func(ix *Index)) []byte {
 	ix := loadFixture(t)
 	brk(ix)
-	return encodeSnapshot(ix, testKey)
+	return encodeTest(t, ix, testKey)
 }
 
-// rechecksum sets the checksum of data to match its body.
+// reseal seals data again with testSeal after rechecksum, as the cortex
+// that wrote it would have.
+func reseal(data []byte) []byte {
+	data = rechecksum(data)
+	le := binary.LittleEndian
+	sealLen := int(le.Uint32(data[36:]))
+	body := snapHeaderSize + sealLen
+	sl, _ := testSeal.Seal(purposeSnapshot, data[:36], data[body:body+int(le.Uint32(data[12:]))])
+	copy(data[snapHeaderSize:body], sl)
+	return data
+}
+
+// rechecksum sets the checksum of data to match its body (what follows
+// the seal section).
 func rechecksum(data []byte) []byte {
 	if len(data) >= snapHeaderSize {
-		binary.LittleEndian.PutUint32(data[32:], crc32.Checksum(data[snapHeaderSize:], snapCRC()))
+		body := snapHeaderSize + int(binary.LittleEndian.Uint32(data[36:]))
+		if body <= len(data) {
+			binary.LittleEndian.PutUint32(data[32:], crc32.Checksum(data[body:], snapCRC()))
+		}
 	}
 	return data
 }
 
 func TestSnapshotRejects(t *testing.T) {
-	good := encodeSnapshot(loadFixture(t), testKey)
+	good := encodeTest(t, loadFixture(t), testKey)
 	edit := func(f func(b []byte) []byte) []byte { return f(slices.Clone(good)) }
 	other := func(f func(k *snapshotKey)) snapshotKey {
 		k := testKey
@@ -232,12 +249,23 @@ func TestSnapshotRejects(t *testing.T) {
 		{"other size", good, other(func(k *snapshotKey) { k.size++ }), errSnapshotMismatch},
 		{"other time", good, other(func(k *snapshotKey) { k.mtime++ }), errSnapshotMismatch},
 		{"other content", good, other(func(k *snapshotKey) { k.sample[31] = 9 }), errSnapshotMismatch},
+		{"sealed by another key", func() []byte {
+			other, _ := seal.NewKey(bytes.Repeat([]byte{6}, seal.KeySize))
+			b, err := encodeSnapshot(loadFixture(t), testKey, [32]byte{}, other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}(), testKey, errSnapshotForeign},
+		{"seal flipped", edit(func(b []byte) []byte { b[snapHeaderSize+5] ^= 1; return b }), testKey, errSnapshotForeign},
+		{"checksum changed", edit(func(b []byte) []byte { b[33] ^= 1; return b }), testKey, errSnapshotForeign},
+		{"seal too long", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[36:], maxSealLen+1); return b }), testKey, errSnapshotCorrupt},
 		{"huge count", edit(func(b []byte) []byte {
 			// The tool name's length is the first byte of the variable
 			// section.
-			at := snapHeaderSize + int(binary.LittleEndian.Uint32(b[12:]))
+			at := snapHeaderSize + int(binary.LittleEndian.Uint32(b[36:])) + int(binary.LittleEndian.Uint32(b[12:]))
 			b[at] = 0xff
-			return rechecksum(b)
+			return reseal(b)
 		}), testKey, errSnapshotCorrupt},
 		{"symbol out of range", encodeBroken(t, func(ix *Index) { ix.docs[0].occs[0].sym = 999 }), testKey, errSnapshotCorrupt},
 		{"occurrences out of order", encodeBroken(t, func(ix *Index) {
@@ -275,20 +303,20 @@ func TestSnapshotRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ix, err := decodeSnapshot(tt.data, tt.key)
+			ix, err := decodeTest(tt.data, tt.key, testSeal)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("decodeSnapshot = %v, %v; want an error wrapping %v", ix != nil, err, tt.want)
 			}
 			t.Log(err)
 		})
 	}
-	if _, err := decodeSnapshot(good, testKey); err != nil {
+	if _, err := decodeTest(good, testKey, testSeal); err != nil {
 		t.Errorf("the unbroken snapshot: %v", err)
 	}
 	// A file far larger than the index could give is refused before
 	// anything is read or allocated for it.
 	huge := maxSnapshotSize(testKey.size) + 1
-	if _, err := readSnapshot(iotest.ErrReader(errors.New("read")), huge, testKey); !errors.Is(err, errSnapshotCorrupt) || !strings.Contains(err.Error(), "more than an index") {
+	if _, _, err := readSnapshot(iotest.ErrReader(errors.New("read")), huge, testKey, testSeal); !errors.Is(err, errSnapshotCorrupt) || !strings.Contains(err.Error(), "more than an index") {
 		t.Errorf("a snapshot of %d bytes for an index of %d: %v", huge, testKey.size, err)
 	}
 }
@@ -299,14 +327,14 @@ func TestSnapshotRejects(t *testing.T) {
 // index or an error, never panic; an index it returns answers queries, and
 // writing it again reads back to the same tables.
 func FuzzSnapshot(f *testing.F) {
-	good := encodeSnapshot(loadFixture(f), testKey)
+	good := encodeTest(f, loadFixture(f), testKey)
 	f.Add(good)
-	f.Add(encodeSnapshot(lookupIndex(f), testKey))
+	f.Add(encodeTest(f, lookupIndex(f), testKey))
 	f.Add(good[:len(good)/2])
 	f.Add(good[:snapHeaderSize])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range [][]byte{data, rechecksum(slices.Clone(data))} {
-			ix, err := decodeSnapshot(d, testKey)
+			ix, err := decodeTest(d, testKey, anySeal{})
 			if err != nil {
 				if !errors.Is(err, errSnapshotCorrupt) && !errors.Is(err, errSnapshotMismatch) {
 					t.Fatalf("error %v wraps neither snapshot error", err)
@@ -325,7 +353,7 @@ func FuzzSnapshot(f *testing.F) {
 				ix.answer(ix.symbol(uint32(id)), &evidence.Query{}, true)
 			}
 			ix.LookupName("Shape")
-			again, err := decodeSnapshot(encodeSnapshot(ix, testKey), testKey)
+			again, err := decodeTest(encodeTest(t, ix, testKey), testKey, testSeal)
 			if err != nil {
 				t.Fatalf("a decoded snapshot does not read back: %v", err)
 			}
@@ -371,8 +399,8 @@ func TestSnapshotLifecycle(t *testing.T) {
 	parsed := New(Options{Dir: dir, NoSnapshot: true})
 	defer parsed.Close()
 	want := answerAll(parsed)
-	if _, err := os.Stat(filepath.Join(dir, ".codecortex")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("with NoSnapshot, .codecortex was created: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(SnapshotDir))); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("with NoSnapshot, %s was created: %v", SnapshotDir, err)
 	}
 
 	// status loads the project with a new provider, as a new process does,
@@ -521,7 +549,7 @@ func TestSnapshotConcurrentProcesses(t *testing.T) {
 				defer wg.Done()
 				res, err := safeexec.Run(context.Background(), safeexec.Invocation{
 					Path: exe, Args: []string{fakeSnapshot, dir}, Dir: dir,
-					Env: safeexec.Environ("PATH", "HOME", "TMPDIR")})
+					Env: safeexec.Environ("PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME")})
 				out[i] = string(res.Stdout)
 				if err != nil {
 					out[i] += err.Error() + ": " + string(res.Stderr)
