@@ -25,6 +25,7 @@ func BenchmarkAsk(b *testing.B) {
 			b.Fatalf("%v: %v\n%s", args, err, out)
 		}
 	}
+	acceptIndex(b, dir)
 	e, err := Open(dir, Options{Project: ProjectOptions{Trust: TrustNever}})
 	if err != nil {
 		b.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/memory"
+	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -38,7 +39,19 @@ func shopProject(t *testing.T) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("scip-go: %v\n%s", err, out)
 	}
+	acceptIndex(t, dir)
 	return dir
+}
+
+// acceptIndex vouches for the project's precision index, as the user who
+// generated it does (cortex precision-status --accept).
+func acceptIndex(t testing.TB, dir string) {
+	t.Helper()
+	p := precision.New(precision.Options{Dir: dir, NoSnapshot: true})
+	defer p.Close()
+	if _, err := p.Accept(context.Background()); err != nil {
+		t.Fatalf("accepting the index: %v", err)
+	}
 }
 
 func openEngine(t *testing.T, dir string, opts Options) *Engine {

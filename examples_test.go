@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/seal"
 )
 
 // TestComposeAllFromOutside builds examples/compose-all as a module of its
@@ -67,8 +69,16 @@ func TestComposeAllFromOutside(t *testing.T) {
 	if out, err := index.CombinedOutput(); err != nil {
 		t.Fatalf("scip-go: %v\n%s", err, out)
 	}
+	// The user who generated the index vouches for it, with the key the
+	// example's process will find.
+	xdg := t.TempDir()
+	pv := precision.New(precision.Options{Dir: proj, NoSnapshot: true, Seal: seal.KeyStore{Path: filepath.Join(xdg, "codecortex", "seal.key")}})
+	if _, err := pv.Accept(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pv.Close()
 	run := exec.CommandContext(ctx, bin, "-C", proj, "-pos", "main.go:7:4", "-text", "where is Cart.Add defined? does left-pad matter?")
-	run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
+	run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+xdg)
 	out, err := run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("compose-all: %v\n%s", err, out)

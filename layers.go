@@ -30,6 +30,7 @@ func (p *Project) PrecisionOptions() precision.Options {
 		Disabled:         !c.Enabled,
 		AutoGenerate:     c.AutoGenerate,
 		GeneratorCommand: c.GeneratorCommand,
+		Seal:             p.seal,
 	}
 }
 
@@ -105,6 +106,7 @@ func (p *Project) DocsOptions() depdocs.DocsOptions {
 		KeyEnv:     c.APIKeyEnv,
 		CacheTTL:   ttl,
 		ServeStale: c.ServeStaleWhenOffline,
+		Seal:       p.seal,
 	}
 }
 
@@ -130,7 +132,7 @@ func (p *Project) MemoryOptions(author string) memory.Options {
 // commands (only once the configuration is trusted), or the defaults
 // detected for the project's ecosystems.
 func (p *Project) ValidationOptions() validation.Options {
-	opts := validation.Options{Dir: p.Root}
+	opts := validation.Options{Dir: p.Root, Seal: p.seal}
 	for _, c := range p.Config.Validation.Commands {
 		opts.Commands = append(opts.Commands, validation.Command{Name: c.Name, Argv: c.Argv,
 			Timeout: time.Duration(c.TimeoutSeconds) * time.Second, Format: c.Format})

@@ -14,6 +14,8 @@ import (
 
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
+
+	"github.com/codecortex/codecortex/seal"
 )
 
 // CacheDir is where cached documentation lives, relative to the project root.
@@ -38,6 +40,10 @@ type CacheOptions struct {
 	// wherever they appear, in addition to every string shaped like a
 	// credential, before anything is written or returned.
 	Secrets []string
+	// Seal proves which entries this user's cortex stored: an entry
+	// shipped with a repository (documentation text anyone could have
+	// written) is never served; nil means [seal.User].
+	Seal seal.Sealer
 }
 
 // A Cache is a [DocsProvider] that keeps another provider's documentation
@@ -70,6 +76,9 @@ func NewCache(dir string, inner DocsProvider, opts CacheOptions) *Cache {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Seal == nil {
+		opts.Seal = seal.User()
+	}
 	opts.Secrets = append([]string(nil), opts.Secrets...)
 	return &Cache{dir: dir, inner: inner, opts: opts, red: redact.New(opts.Secrets...)}
 }
@@ -81,6 +90,22 @@ type cacheEntry struct {
 	Question  string     `json:"question"`
 	Resolved  Resolution `json:"resolution"`
 	FetchedAt time.Time  `json:"fetched_at"`
+	// Seal is the seal (package seal) of the project root and the rest of
+	// the entry.
+	Seal string `json:"seal"`
+}
+
+// purposeCache is what a cache entry's seal is for.
+const purposeCache = "codecortex.depdocs.cache/1"
+
+// sealed returns the bytes an entry's seal covers.
+func (e cacheEntry) sealed() []byte {
+	e.Seal = ""
+	b, err := json.Marshal(e)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
 }
 
 // cacheGitignore keeps everything under .codecortex/cache out of git.
@@ -122,6 +147,9 @@ func (c *Cache) load(root *contain.Root, req DocsRequest) (cacheEntry, bool) {
 		e.Question != req.Question || e.FetchedAt.IsZero() {
 		return cacheEntry{}, false
 	}
+	if !c.opts.Seal.Verify(e.Seal, purposeCache, []byte(root.Dir()), e.sealed()) {
+		return cacheEntry{}, false // not stored by this user's cortex
+	}
 	r := e.Resolved
 	if r.Validate() != nil || (r.State != DocsExact && r.State != DocsFallback) || r.Content == "" {
 		return cacheEntry{}, false
@@ -132,7 +160,7 @@ func (c *Cache) load(root *contain.Root, req DocsRequest) (cacheEntry, bool) {
 // store writes r, already redacted, as the entry of req, already redacted.
 func (c *Cache) store(root *contain.Root, req DocsRequest, r Resolution) error {
 	if _, err := root.Stat(cacheGitignore); errors.Is(err, fs.ErrNotExist) {
-		if err := root.WriteFileAtomic(cacheGitignore, []byte("*\n"), 0o644); err != nil {
+		if err := root.WriteStateFile(cacheGitignore, []byte("*\n"), 0o644); err != nil {
 			return err
 		}
 	}
@@ -141,11 +169,15 @@ func (c *Cache) store(root *contain.Root, req DocsRequest, r Resolution) error {
 		Resolved: r, FetchedAt: c.opts.Now().UTC()}
 	e.Resolved.Cached, e.Resolved.Stale = false, false
 	e.Resolved.FetchedAt = e.FetchedAt
+	var err error
+	if e.Seal, err = c.opts.Seal.Seal(purposeCache, []byte(root.Dir()), e.sealed()); err != nil {
+		return err
+	}
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	return root.WriteFileAtomic(cacheKey(req), data, 0o600)
+	return root.WriteStateFile(cacheKey(req), data, 0o600)
 }
 
 // Docs implements [DocsProvider]: a fresh entry answers without asking

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/redact"
+
+	"github.com/codecortex/codecortex/seal"
 )
 
 // DocsOptions configures the documentation provider of a project, as the
@@ -45,6 +47,9 @@ type DocsOptions struct {
 	// Timeout bounds one whole documentation call, retries and waits
 	// included; 0 means DefaultDocsTimeout.
 	Timeout time.Duration
+	// Seal proves which cached answers this user's cortex stored (see
+	// [CacheOptions]); nil means seal.User.
+	Seal seal.Sealer
 }
 
 // DefaultDocsTimeout bounds one documentation call when no timeout is
@@ -140,5 +145,5 @@ func NewDocs(opts DocsOptions) DocsProvider {
 		})
 	}
 	client := NewContext7(Context7Options{BaseURL: opts.BaseURL, APIKey: opts.APIKey, Timeout: opts.Timeout})
-	return NewCache(opts.Dir, client, CacheOptions{TTL: opts.CacheTTL, ServeStale: opts.ServeStale, Secrets: []string{opts.APIKey}})
+	return NewCache(opts.Dir, client, CacheOptions{TTL: opts.CacheTTL, ServeStale: opts.ServeStale, Secrets: []string{opts.APIKey}, Seal: opts.Seal})
 }

@@ -53,6 +53,11 @@ func TestAfterTheChange(t *testing.T) {
 			if err != nil {
 				t.Fatalf("scip-go: %v\n%s", err, res.Stderr)
 			}
+			pv := precision.New(precision.Options{Dir: dir, NoSnapshot: true})
+			if _, err := pv.Accept(ctx); err != nil {
+				t.Fatal(err)
+			}
+			pv.Close()
 			ix, err := index.Open(index.Options{Dir: dir})
 			if err != nil {
 				t.Fatal(err)

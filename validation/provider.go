@@ -91,6 +91,9 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	case errors.Is(err, ErrNoResults):
 		return evidence.Response{}, &evidence.UnavailableError{Reason: "no validation has run in this project yet",
 			Guidance: "run the project's checks (cortex validate); answering a question never runs them"}
+	case errors.Is(err, ErrForeignResults):
+		return evidence.Response{}, &evidence.UnavailableError{Reason: "the stored validation results were not written by this user's cortex (they may have come with the repository) and are not served",
+			Guidance: "run the project's checks (cortex validate)", Err: err}
 	case errors.Is(err, ErrNoCommands):
 		return evidence.Response{}, &evidence.UnavailableError{Reason: "there are no validation commands for this project",
 			Guidance: "configure them in the validation section of .codecortex/config.json"}

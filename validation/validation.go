@@ -14,6 +14,7 @@ import (
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
 	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/seal"
 	"golang.org/x/mod/modfile"
 )
 
@@ -67,7 +68,21 @@ type Options struct {
 	MaxOutput int64
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Seal proves that the stored results were written by this user's
+	// cortex: results shipped with a repository are never served; nil
+	// means [seal.User].
+	Seal seal.Sealer
 }
+
+func (o *Options) sealer() seal.Sealer {
+	if o.Seal != nil {
+		return o.Seal
+	}
+	return seal.User()
+}
+
+// purposeOutcome is what a stored outcome's seal is for.
+const purposeOutcome = "codecortex.validation.outcome/1"
 
 // PassEnv returns the variables of this process's environment that the
 // commands see: what finding programs, caches and module downloads need,
@@ -93,6 +108,19 @@ type Outcome struct {
 	// Passed says every command passed.
 	Passed  bool     `json:"passed"`
 	Results []Result `json:"results"`
+	// Seal, in the stored outcome, is the seal (package seal) of the
+	// project root and the rest of the outcome.
+	Seal string `json:"seal,omitempty"`
+}
+
+// sealed returns the bytes an outcome's seal covers.
+func (o Outcome) sealed() []byte {
+	o.Seal = ""
+	b, err := json.Marshal(o)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
 }
 
 // A Result is what one command did.
@@ -255,14 +283,19 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		o.Passed = o.Passed && r.Passed
 		o.Results = append(o.Results, r)
 	}
-	data, err := json.MarshalIndent(o, "", "  ")
+	stored := *o
+	stored.Seal, err = opts.sealer().Seal(purposeOutcome, []byte(root.Dir()), stored.sealed())
+	if err != nil {
+		return o, fmt.Errorf("validation: store results: %w", err)
+	}
+	data, err := json.MarshalIndent(stored, "", "  ")
 	if err != nil {
 		return o, fmt.Errorf("validation: %w", err)
 	}
-	if err := root.WriteFileAtomic(stateIgnore, []byte("*\n"), 0o644); err != nil {
+	if err := root.WriteStateFile(stateIgnore, []byte("*\n"), 0o644); err != nil {
 		return o, fmt.Errorf("validation: store results: %w", err)
 	}
-	if err := root.WriteFileAtomic(StateFile, append(data, '\n'), 0o644); err != nil {
+	if err := root.WriteStateFile(StateFile, append(data, '\n'), 0o644); err != nil {
 		return o, fmt.Errorf("validation: store results: %w", err)
 	}
 	return o, nil
@@ -280,13 +313,18 @@ func Last(opts Options) (*Outcome, error) {
 		return nil, fmt.Errorf("validation: project root: %w", err)
 	}
 	defer root.Close()
-	return readLast(root)
+	return readLast(root, opts.sealer())
 }
+
+// ErrForeignResults is matched by the error for stored results that this
+// user's cortex did not write (shipped with the repository, or made
+// elsewhere); they are never served.
+var ErrForeignResults = fmt.Errorf("validation: %s was %w; its results are not served (run the checks: cortex validate)", StateFile, seal.ErrForeign)
 
 // maxState bounds the size of the stored outcome that is read.
 const maxState = 64 << 20
 
-func readLast(root *contain.Root) (*Outcome, error) {
+func readLast(root *contain.Root, s seal.Sealer) (*Outcome, error) {
 	fi, err := root.Stat(StateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoResults
@@ -305,6 +343,10 @@ func readLast(root *contain.Root) (*Outcome, error) {
 	if err := json.Unmarshal(data, &o); err != nil {
 		return nil, fmt.Errorf("validation: %s: %w", StateFile, err)
 	}
+	if !s.Verify(o.Seal, purposeOutcome, []byte(root.Dir()), o.sealed()) {
+		return nil, ErrForeignResults
+	}
+	o.Seal = ""
 	return &o, nil
 }
 

@@ -21,6 +21,7 @@ func (c *cmd) precisionProvider(p *project) *precision.Provider {
 }
 
 func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
+	accept := c.fs.Bool("accept", false, "vouch for the index as one you made (such as by running scip-go by hand): record its sources, sealed with your key, so that it is served as exact while they are unchanged; an index nobody accepted is served as stale, since it may have come with the repository")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
@@ -35,7 +36,15 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 	opts.AutoGenerate = false
 	prov := precision.New(opts)
 	defer prov.Close()
-	st := prov.Status(ctx)
+	var st precision.Status
+	if *accept {
+		if st, err = prov.Accept(ctx); err != nil {
+			return c.fail(err)
+		}
+		c.note("cortex: accepted the precision index %s as yours", safe(st.IndexPath))
+	} else {
+		st = prov.Status(ctx)
+	}
 	code := ExitOK
 	if st.State == evidence.StaleState || st.State == evidence.Unavailable {
 		code = ExitFail

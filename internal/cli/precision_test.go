@@ -26,7 +26,47 @@ func precisionProject(t *testing.T) string {
 	// "/* é */ func " is 14 bytes, 13 code points; "Héllo" is 6 bytes.
 	writeIndexed(t, dir, "m.go", "package m\n\n/* é */ func Héllo() {}\n\nvar _ = Héllo\n", cliSym,
 		[]int32{2, 14, 20}, []int32{4, 8, 14})
+	acceptIndex(t, dir)
 	return dir
+}
+
+// acceptIndex vouches for the project's index as the user who made it.
+func acceptIndex(t *testing.T, dir string) {
+	t.Helper()
+	if code, out, errs := run(t, dir, nil, "precision-status", "--accept"); code != ExitOK || !strings.Contains(errs, "accepted the precision index index.scip") {
+		t.Fatalf("precision-status --accept: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestPrecisionForeignIndex: an index nobody here generated or accepted
+// (one committed to the repository, say) answers stale and marked
+// foreign, with the command that accepts it; once accepted, exact.
+func TestPrecisionForeignIndex(t *testing.T) {
+	dir := t.TempDir()
+	writeIndexed(t, dir, "m.go", "package m\n\n/* é */ func Héllo() {}\n\nvar _ = Héllo\n", cliSym,
+		[]int32{2, 14, 20}, []int32{4, 8, 14})
+	code, stdout, stderr := run(t, dir, nil, "def", "m.go:5:9", "--json")
+	var out struct {
+		Records []evidence.Record `json:"records"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(stdout), &out) != nil || len(out.Records) != 1 {
+		t.Fatalf("def: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if r := out.Records[0]; r.Exact || !r.Stale || r.Metadata.Attributes["index_origin"] != "foreign" {
+		t.Errorf("a foreign index's record: %+v", r)
+	}
+	code, stdout, _ = run(t, dir, nil, "precision-status")
+	if code != ExitFail || !strings.Contains(stdout, "was not generated or accepted by this user's cortex") ||
+		!strings.Contains(stdout, "cortex precision-status --accept") {
+		t.Errorf("precision-status of a foreign index (exit %d):\n%s", code, stdout)
+	}
+	if code, _, errs := run(t, dir, nil, "precision-status", "--accept"); code != ExitOK {
+		t.Fatalf("accept: exit %d: %s", code, errs)
+	}
+	code, stdout, _ = run(t, dir, nil, "def", "m.go:5:9")
+	if code != ExitOK || !strings.Contains(stdout, "\texact") {
+		t.Errorf("def after accepting: exit %d\n%s", code, stdout)
+	}
 }
 
 // writeIndexed writes a Go source dated an hour ago and a scip-go index

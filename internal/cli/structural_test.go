@@ -133,6 +133,7 @@ func oldAPIProject(t *testing.T) string {
 	dir := testtool.WriteTree(t, map[string]string{".codecortex/config.json": `{"structural":{"enabled":false}}`})
 	writeIndexed(t, dir, "m.go", "package m\n\nfunc OldAPI(x int) {}\n\n// OldAPI(2) is only mentioned\nvar _ = func() int { OldAPI(1); return 0 }\n",
 		oldAPISym, []int32{2, 5, 11}, []int32{5, 21, 27})
+	acceptIndex(t, dir)
 	return dir
 }
 

@@ -75,6 +75,7 @@ func TestRun(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("scip-go: %v\n%s", err, out)
 	}
+	acceptIndex(t, dir)
 	eng, err := codecortex.Open(dir, codecortex.Options{Project: codecortex.ProjectOptions{Trust: codecortex.TrustNever}})
 	if err != nil {
 		t.Fatal(err)

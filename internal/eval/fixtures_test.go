@@ -27,6 +27,7 @@ func TestCobraFixtures(t *testing.T) {
 	run(t, dir, scipGo, "--output", "index.scip")
 	// Sources older than the index, as after a real indexing run.
 	setTimes(t, dir, time.Now().Add(-time.Hour), ".go")
+	acceptIndex(t, dir)
 	gitHistory(t, dir)
 
 	check(t, dir, "testdata/cobra.json")

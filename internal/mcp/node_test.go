@@ -25,7 +25,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCortex) == "1" {
 		os.Exit(cli.Main())
 	}
-	os.Exit(m.Run())
+	cleanup := testtool.IsolateUserConfig()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // sdkVersion is the TypeScript SDK .ci/install-mcp.sh installs.

@@ -25,6 +25,7 @@ func TestPositionToolsExact(t *testing.T) {
 	if err != nil {
 		t.Fatalf("scip-go: %v\n%s", err, res.Stderr)
 	}
+	acceptIndex(t, dir)
 	s := newServer(t, dir, Options{})
 	cs := connect(t, s, ReadOnly)
 	type loc struct {
