@@ -40,7 +40,7 @@ func checkAll(t *testing.T, dir string, want map[string]bool) {
 		t.Fatal(err)
 	}
 	if !rep.OK() || rep.Intact != len(want) || rep.AuditLines != len(want) {
-		t.Errorf("Verify = %d intact, %d audit lines, problems %v; want %d, %d, none", rep.Intact, rep.AuditLines, rep.Problems, len(want), len(want))
+		t.Errorf("Verify = %d intact, %d audit lines, problems %v, unreviewed %v; want %d, %d, none", rep.Intact, rep.AuditLines, rep.Problems, rep.Unreviewed, len(want), len(want))
 	}
 	audit, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(AuditLog)))
 	for i, ln := range bytes.Split(bytes.TrimSuffix(audit, []byte("\n")), []byte("\n")) {
@@ -94,7 +94,7 @@ func TestHelperWriter(t *testing.T) {
 		t.Skip("a helper process of TestConcurrentProcesses")
 	}
 	n, _ := strconv.Atoi(os.Getenv("MEMORY_HELPER_N"))
-	s, err := Open(Options{Dir: dir, Author: "process " + id})
+	s, err := Open(Options{Dir: dir, Author: "process " + id, Seal: testSeal})
 	if err != nil {
 		t.Fatal(err)
 	}

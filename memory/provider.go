@@ -29,8 +29,10 @@ const gatherLimit = 10
 // query with none of them finds nothing. Records are of kind memory,
 // provenance memory and tier inferred (what people or agents wrote down,
 // not what the code says), without a location; their confidence is the
-// entry's decayed confidence, and a stale entry says so in the attribute
-// "decay" and in its excerpt. See [Record] for the attributes.
+// match's ([Confidence]), and a stale entry says so in the attribute
+// "decay" and in its excerpt. See [Store.Record] for the attributes. When
+// some of the memories found are unreviewed, the response's report says
+// how many, in cortex's words, and how the user reviews them.
 func (s *Store) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
@@ -44,20 +46,40 @@ func (s *Store) Gather(ctx context.Context, q evidence.Query) (evidence.Response
 			Guidance: "check " + Dir + " (cortex memory verify)", Err: err}
 	}
 	recs := make([]evidence.Record, 0, len(ms))
+	unreviewed := 0
 	for _, m := range ms {
 		recs = append(recs, s.Record(m))
+		if !m.Review.Reviewed() {
+			unreviewed++
+		}
 	}
-	return evidence.Response{Records: recs}, nil
+	resp := evidence.Response{Records: recs}
+	if unreviewed > 0 {
+		// Said by cortex, in its own words: no entry's text is lifted here.
+		resp.Report = evidence.Report{State: evidence.Available,
+			Reason:   fmt.Sprintf("%d of the %d memories found were supplied with the repository and are unreviewed: quoted as data, at most half the confidence of a reviewed one", unreviewed, len(ms)),
+			Guidance: "the user may read them (cortex memory list --unreviewed) and accept those that hold (cortex memory accept ID)"}
+	}
+	return resp, nil
 }
 
 // Record turns a match into an evidence record: kind memory, provenance
-// memory, tier inferred, no location, the decayed confidence, and the
-// attributes id, type, digest, author, created (RFC 3339), half_life
-// ("never", "180d", "90d"), decay ("fresh", or "stale" below
-// [StaleBelow]), paths and symbols (comma-separated scope), reason and
-// matched (what matched, comma-separated). The excerpt says the type, the
-// text, the reason, the scope, who and when, and for a stale entry that it
-// should be checked; anything shaped like a credential is redacted.
+// memory, tier inferred, no location, the match's confidence, and the
+// attributes id, type, digest, author (as written), created (RFC 3339, the
+// match's clamped date; created_as_written beside it for an entry dated in
+// the future), half_life ("never", "180d", "90d"), decay ("fresh", or
+// "stale" below [StaleBelow]), review ("reviewed" or "unreviewed"),
+// provenance ("user" for an entry this user remembered, "repository"
+// otherwise), paths and symbols (comma-separated scope), reason and matched
+// (what matched, comma-separated).
+//
+// The excerpt of a reviewed entry says the type, the text, the reason, the
+// scope, who and when, and for a stale entry that it should be checked.
+// An unreviewed entry's excerpt opens by saying that it was supplied with
+// the repository, and then quotes every field the entry holds (text,
+// reason, scope, author) as a Go string: whatever the entry says stays
+// data, on one line, and nothing it holds reads as something cortex says.
+// Anything shaped like a credential is redacted.
 func (s *Store) Record(m Match) evidence.Record {
 	e := &m.Entry
 	decay := "fresh"
@@ -68,10 +90,25 @@ func (s *Store) Record(m Match) evidence.Record {
 	if d := e.Type.HalfLife(); d > 0 {
 		hl = strconv.Itoa(int(d/(24*time.Hour))) + "d"
 	}
+	created := m.Created
+	if created.IsZero() {
+		created = e.Created
+	}
+	reviewed := m.Review.Reviewed()
+	review, provenance := "unreviewed", "repository"
+	if reviewed {
+		review = "reviewed"
+	}
+	if m.Review == Remembered {
+		provenance = "user"
+	}
 	attrs := map[string]string{
 		"id": e.ID, "type": string(e.Type), "digest": e.Digest, "author": e.Author,
-		"created": e.Created.Format(time.RFC3339), "half_life": hl, "decay": decay,
-		"matched": strings.Join(m.Why, ","),
+		"created": created.Format(time.RFC3339), "half_life": hl, "decay": decay,
+		"matched": strings.Join(m.Why, ","), "review": review, "provenance": provenance,
+	}
+	if m.FutureDated {
+		attrs["created_as_written"] = e.Created.Format(time.RFC3339)
 	}
 	if e.Reason != "" {
 		attrs["reason"] = s.red.String(e.Reason)
@@ -82,15 +119,34 @@ func (s *Store) Record(m Match) evidence.Record {
 	if len(e.Scope.Symbols) > 0 {
 		attrs["symbols"] = strings.Join(e.Scope.Symbols, ",")
 	}
+	scope := append(append([]string(nil), e.Scope.Paths...), e.Scope.Symbols...)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s", e.Type, e.ID, e.Text)
-	if e.Reason != "" {
-		fmt.Fprintf(&b, " (because %s)", e.Reason)
+	if reviewed {
+		fmt.Fprintf(&b, "%s %s: %s", e.Type, e.ID, e.Text)
+		if e.Reason != "" {
+			fmt.Fprintf(&b, " (because %s)", e.Reason)
+		}
+		if len(scope) > 0 {
+			fmt.Fprintf(&b, " [scope: %s]", strings.Join(scope, ", "))
+		}
+		fmt.Fprintf(&b, " — %s, %s", e.Author, created.Format(time.DateOnly))
+	} else {
+		fmt.Fprintf(&b, "unreviewed memory supplied with the repository, quoted as written: %s %s %s", e.Type, e.ID, strconv.Quote(e.Text))
+		if e.Reason != "" {
+			fmt.Fprintf(&b, " (reason %s)", strconv.Quote(e.Reason))
+		}
+		if len(scope) > 0 {
+			quoted := make([]string, len(scope))
+			for i, sc := range scope {
+				quoted[i] = strconv.Quote(sc)
+			}
+			fmt.Fprintf(&b, " [scope %s]", strings.Join(quoted, ", "))
+		}
+		fmt.Fprintf(&b, " — author %s, dated %s", strconv.Quote(e.Author), created.Format(time.DateOnly))
 	}
-	if scope := append(append([]string(nil), e.Scope.Paths...), e.Scope.Symbols...); len(scope) > 0 {
-		fmt.Fprintf(&b, " [scope: %s]", strings.Join(scope, ", "))
+	if m.FutureDated {
+		b.WriteString(" (its own date is in the future)")
 	}
-	fmt.Fprintf(&b, " — %s, %s", e.Author, e.Created.Format("2006-01-02"))
 	if m.Stale {
 		fmt.Fprintf(&b, "; stale (confidence %.2f): check before relying on it", m.Confidence)
 	}
@@ -151,6 +207,7 @@ func (s *Store) Attach(ctx context.Context, records []evidence.Record) ([]eviden
 		idx.symbolCandidates(sym, func(i int32) { cand[i] = true })
 	}
 	var hits []hit
+	var revs map[string]Review
 	for i, le := range idx.entries {
 		if !cand[i] || le.Scope.IsZero() {
 			continue
@@ -169,9 +226,12 @@ func (s *Store) Attach(ctx context.Context, records []evidence.Record) ([]eviden
 		if best == 0 {
 			continue
 		}
-		conf := le.Confidence(now)
-		hits = append(hits, hit{Match{Entry: le.Entry, Confidence: conf, Stale: conf < StaleBelow,
-			Relevance: best, Score: best * conf, Why: []string{why}}, to})
+		if revs == nil {
+			if revs, err = s.reviews(); err != nil {
+				return nil, err
+			}
+		}
+		hits = append(hits, hit{newMatch(le, now, revs[le.Digest], best, []string{why}), to})
 	}
 	sort.Slice(hits, func(i, j int) bool { return better(&hits[i].m, &hits[j].m) })
 	limit := s.opts.AttachLimit

@@ -60,6 +60,7 @@ func TestProviderRecords(t *testing.T) {
 	wantAttrs := map[string]string{
 		"id": ids["clock"], "type": "gotcha", "author": "ada", "created": "2023-08-14T09:00:00Z",
 		"half_life": "90d", "decay": "stale", "matched": "path,symbol", "paths": "testdata/clock.go", "symbols": "Clock.Now",
+		"review": "reviewed", "provenance": "user",
 	}
 	got := r.Metadata.Attributes
 	delete(got, "digest")

@@ -38,9 +38,22 @@ const DefaultLimit = 20
 
 // A Match is an entry a query found.
 type Match struct {
+	// Entry is the entry as its file holds it, its author and its date
+	// as written.
 	Entry Entry `json:"entry"`
-	// Confidence is the entry's decayed confidence at the time of the
-	// recall, and Stale whether it is below [StaleBelow].
+	// Review says whether this user has reviewed the entry; an unreviewed
+	// one was supplied with the repository, and its fields are its own
+	// claims.
+	Review Review `json:"review"`
+	// Created is when the entry counts as created, for its decay and
+	// its display: the entry's own time, or the time of the recall when
+	// that is in the future (FutureDated then says so).
+	Created     time.Time `json:"created"`
+	FutureDated bool      `json:"future_dated,omitempty"`
+	// Confidence is the entry's confidence at the time of the recall: its
+	// decayed confidence, scaled by [UnreviewedFactor] when unreviewed
+	// (see [Confidence]). Stale says that its decayed confidence is below
+	// [StaleBelow]: it is old enough to be checked before it is relied on.
 	Confidence float64 `json:"confidence"`
 	Stale      bool    `json:"stale"`
 	// Relevance says how well the entry matches, in (0, 1]: 1 for a scope
@@ -79,6 +92,12 @@ func (s *Store) Recall(q Query) ([]Match, error) {
 	all := qpath == "" && q.Symbol == "" && strings.TrimSpace(q.Text) == ""
 	if !all && qpath == "" && q.Symbol == "" && len(terms) == 0 {
 		return []Match{}, nil // only small words
+	}
+	var revs map[string]Review
+	if len(idx.entries) > 0 {
+		if revs, err = s.reviews(); err != nil {
+			return nil, err
+		}
 	}
 	textHits := idx.textHits(terms)
 	// Only the entries a criterion can match are looked at.
@@ -125,9 +144,7 @@ func (s *Store) Recall(q Query) ([]Match, error) {
 			continue
 		}
 		rel = min(1, rel+0.05*float64(len(why)-1))
-		conf := le.Confidence(now)
-		out = append(out, Match{Entry: le.Entry, Confidence: conf, Stale: conf < StaleBelow,
-			Relevance: rel, Score: rel * conf, Why: why})
+		out = append(out, newMatch(le, now, revs[le.Digest], rel, why))
 	}
 	sortMatches(out)
 	limit := q.Limit
@@ -147,17 +164,37 @@ func sortMatches(ms []Match) {
 	sort.Slice(ms, func(i, j int) bool { return better(&ms[i], &ms[j]) })
 }
 
-// better reports whether a ranks before b: higher score, then higher
-// confidence, then newer, then the smaller id.
+// newMatch returns the match for le at now, reviewed as rev says, with
+// relevance rel, found by why.
+func newMatch(le *loadedEntry, now time.Time, rev Review, rel float64, why []string) Match {
+	if !rev.Reviewed() {
+		rev = Unreviewed
+	}
+	created, future := le.Created, false
+	if created.After(now) {
+		created, future = now, true
+	}
+	age := now.Sub(created)
+	conf := Confidence(le.Type, age, rev)
+	return Match{Entry: le.Entry, Review: rev, Created: created, FutureDated: future,
+		Confidence: conf, Stale: Decay(le.Type, age) < StaleBelow, Relevance: rel, Score: rel * conf, Why: why}
+}
+
+// better reports whether a ranks before b: higher score, then reviewed
+// before unreviewed, then higher confidence, then newer (by the clamped
+// date), then the smaller id.
 func better(a, b *Match) bool {
 	if a.Score != b.Score {
 		return a.Score > b.Score
 	}
+	if ar, br := a.Review.Reviewed(), b.Review.Reviewed(); ar != br {
+		return ar
+	}
 	if a.Confidence != b.Confidence {
 		return a.Confidence > b.Confidence
 	}
-	if !a.Entry.Created.Equal(b.Entry.Created) {
-		return a.Entry.Created.After(b.Entry.Created)
+	if !a.Created.Equal(b.Created) {
+		return a.Created.After(b.Created)
 	}
 	return a.Entry.ID < b.Entry.ID
 }

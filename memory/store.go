@@ -17,6 +17,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
+	"github.com/codecortex/codecortex/seal"
 )
 
 // Where the store keeps its files, relative to the project root. Nothing
@@ -41,6 +42,11 @@ type Options struct {
 	// AttachLimit bounds how many memories [Store.Attach] adds to an
 	// answer; 0 means DefaultAttachLimit.
 	AttachLimit int
+	// Seal proves which files under .codecortex/ this user's cortex wrote;
+	// nil means seal.User(). The memory seals each audit line it writes,
+	// and counts an entry as reviewed only by a line that this sealer
+	// verifies (see [Review]).
+	Seal seal.Sealer
 }
 
 // DefaultAttachLimit is how many memories Attach adds at most.
@@ -68,6 +74,10 @@ type Store struct {
 	mu    sync.Mutex // guards the fields below
 	idx   *index
 	stamp dirStamp
+	// revs are this user's reviews by digest, read from the audit log
+	// in the state revStamp names; nil until read.
+	revs     map[string]Review
+	revStamp dirStamp
 }
 
 // Open opens the memory of the project at opts.Dir. Nothing is created
@@ -87,6 +97,14 @@ func Open(opts Options) (*Store, error) {
 // Close releases the project root.
 func (s *Store) Close() error { return s.root.Close() }
 
+// sealer is Options.Seal, or the user's.
+func (s *Store) sealer() seal.Sealer {
+	if s.opts.Seal != nil {
+		return s.opts.Seal
+	}
+	return seal.User()
+}
+
 func (s *Store) now() time.Time {
 	if s.opts.Now != nil {
 		return s.opts.Now()
@@ -100,7 +118,10 @@ func (s *Store) now() time.Time {
 // given are ignored). Remembering the same content again returns the
 // existing entry and writes nothing. The entry file is written atomically,
 // then an audit line says who remembered what (id, digest, type, who,
-// when), never the text.
+// when), never the text, sealed under this user's key, which makes the
+// entry reviewed for this user (see [Review]). Without a key to seal with
+// (no configuration directory) nothing is written and the error matches
+// seal.ErrNoKey.
 func (s *Store) Remember(ctx context.Context, e Entry) (Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return Entry{}, err
@@ -123,11 +144,17 @@ func (s *Store) Remember(ctx context.Context, e Entry) (Entry, error) {
 			return old, nil
 		}
 	}
+	// The line is sealed before anything is written: an entry this user
+	// remembers is never left without the line that says they did.
+	line, err := s.encodeAudit(auditLine{Op: "remember", ID: e.ID, Digest: e.Digest, Type: e.Type, Who: e.Author, When: s.now()}, false)
+	if err != nil {
+		return Entry{}, err
+	}
 	if err := s.root.WriteFileAtomic(file, encodeEntry(&e), 0o644); err != nil {
 		return Entry{}, fmt.Errorf("memory: write %s: %w", file, err)
 	}
 	s.invalidate()
-	if err := s.audit(auditLine{Op: "remember", ID: e.ID, Digest: e.Digest, Type: e.Type, Who: e.Author, When: s.now()}); err != nil {
+	if err := s.appendAudit(line); err != nil {
 		return e, err
 	}
 	return e, nil
@@ -157,6 +184,8 @@ func (s *Store) Get(id string) (Entry, error) {
 // text. who defaults to Options.Author. The audit line is written first,
 // so a purge is never unrecorded; if the removal then fails, the error
 // says so and [Store.Verify] reports the entry as forgotten but present.
+// The line is sealed when a key can be had, and written unsealed
+// otherwise: a purge never waits for one.
 func (s *Store) Forget(ctx context.Context, id, who, why string) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -181,7 +210,12 @@ func (s *Store) Forget(ctx context.Context, id, who, why string) error {
 	// A damaged entry can be forgotten too; its digest is what the file
 	// says, or empty.
 	e, _ := ParseEntry(data)
-	if err := s.audit(auditLine{Op: "forget", ID: id, Digest: e.Digest, Type: e.Type, Who: who, When: s.now(), Why: strings.TrimSpace(why)}); err != nil {
+	// A purge never waits for a key: without one the line goes unsealed.
+	line, err := s.encodeAudit(auditLine{Op: "forget", ID: id, Digest: e.Digest, Type: e.Type, Who: who, When: s.now(), Why: strings.TrimSpace(why)}, true)
+	if err != nil {
+		return err
+	}
+	if err := s.appendAudit(line); err != nil {
 		return err
 	}
 	if err := s.root.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -215,13 +249,28 @@ func entryPath(id string) string { return EntriesDir + "/" + id + ".json" }
 
 // An auditLine is one line of the audit log.
 type auditLine struct {
-	Op     string    `json:"op"` // remember or forget
+	Op     string    `json:"op"` // remember, accept or forget
 	ID     string    `json:"id"`
 	Digest string    `json:"digest"`
 	Type   Type      `json:"type,omitempty"`
 	Who    string    `json:"who"`
 	When   time.Time `json:"when"`
 	Why    string    `json:"why,omitempty"`
+	// Seal is the line's seal under the key of the user whose cortex
+	// wrote it (see [Review]); empty in a line written without one.
+	Seal string `json:"seal,omitempty"`
+}
+
+// auditPurpose is what an audit line's seal is for.
+const auditPurpose = "codecortex.memory.audit/1"
+
+// sealParts are the parts of a line its seal binds: every field, time in
+// UTC with nanoseconds. The project root is not among them, on purpose: a
+// review is of an entry's content, which its digest fixes, so it holds in
+// a fresh clone of the same repository, in a worktree, after a move.
+func (l *auditLine) sealParts() [][]byte {
+	return [][]byte{[]byte(l.Op), []byte(l.ID), []byte(l.Digest), []byte(l.Type), []byte(l.Who),
+		[]byte(l.When.UTC().Format(time.RFC3339Nano)), []byte(l.Why)}
 }
 
 // maxAuditLine bounds one audit line, so that one write appends it whole
@@ -229,23 +278,46 @@ type auditLine struct {
 // far below what a local file system appends in one piece).
 const maxAuditLine = 4096
 
-// audit appends one line to the audit log with a single write to the file
-// opened with O_APPEND, so concurrent writers, in this process or others,
-// each add their line whole. who and why are redacted and cut so the line
-// fits in maxAuditLine bytes.
-func (s *Store) audit(l auditLine) error {
-	l.Who = cut(s.red.String(l.Who), 200)
-	l.Why = cut(s.red.String(l.Why), 2000)
+// sealRoom is what a seal adds to a line: `,"seal":"s1.` and 43 characters.
+const sealRoom = 64
+
+// encodeAudit returns the line to append for l: who and why redacted,
+// made valid UTF-8 and cut so that the line fits in maxAuditLine bytes,
+// then sealed under this user's key. It fails when the line cannot be
+// sealed, unless optional is set; then the line goes unsealed.
+func (s *Store) encodeAudit(l auditLine, optional bool) ([]byte, error) {
+	l.Who = cut(strings.ToValidUTF8(s.red.String(l.Who), "\uFFFD"), 200)
+	l.Why = cut(strings.ToValidUTF8(s.red.String(l.Why), "\uFFFD"), 2000)
 	l.When = l.When.UTC()
+	l.Seal = ""
+	for {
+		line, err := json.Marshal(l)
+		if err != nil {
+			return nil, fmt.Errorf("memory: audit: %w", err)
+		}
+		if len(line)+1+sealRoom <= maxAuditLine || l.Why == "" {
+			break
+		}
+		l.Why = cut(l.Why, len(l.Why)/2)
+	}
+	sealed, err := s.sealer().Seal(auditPurpose, l.sealParts()...)
+	switch {
+	case err == nil:
+		l.Seal = sealed
+	case !optional:
+		return nil, fmt.Errorf("memory: the audit line cannot be sealed, so the entry would read as unreviewed: %w", err)
+	}
 	line, err := json.Marshal(l)
 	if err != nil {
-		return fmt.Errorf("memory: audit: %w", err)
+		return nil, fmt.Errorf("memory: audit: %w", err)
 	}
-	if len(line)+1 > maxAuditLine {
-		l.Why = cut(l.Why, 500)
-		line, _ = json.Marshal(l)
-	}
-	line = append(line, '\n')
+	return append(line, '\n'), nil
+}
+
+// appendAudit appends one line to the audit log with a single write to the
+// file opened with O_APPEND, so concurrent writers, in this process or
+// others, each add their line whole.
+func (s *Store) appendAudit(line []byte) error {
 	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
 		return fmt.Errorf("memory: audit: %w", err)
 	}
@@ -264,6 +336,9 @@ func (s *Store) audit(l auditLine) error {
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
+	s.mu.Lock()
+	s.revs = nil
+	s.mu.Unlock()
 	if werr != nil {
 		return fmt.Errorf("memory: audit: %w", werr)
 	}
@@ -293,26 +368,43 @@ type Problem struct {
 // A VerifyReport is what [Store.Verify] found.
 type VerifyReport struct {
 	// Entries is how many entry files were read; Intact how many passed
-	// every check.
-	Entries int `json:"entries"`
-	Intact  int `json:"intact"`
-	// AuditLines is how many lines the audit log holds.
-	AuditLines int       `json:"audit_lines"`
-	Problems   []Problem `json:"problems"`
+	// every check; Reviewed how many of those this user has reviewed (see
+	// [Review]).
+	Entries  int `json:"entries"`
+	Intact   int `json:"intact"`
+	Reviewed int `json:"reviewed"`
+	// AuditLines is how many lines the audit log holds: SealedLines of
+	// them sealed under this user's key, ForeignLines not (a teammate's
+	// lines, lines written before lines were sealed, or lines written by
+	// hand), which prove nothing to this user.
+	AuditLines   int       `json:"audit_lines"`
+	SealedLines  int       `json:"sealed_lines"`
+	ForeignLines int       `json:"foreign_lines"`
+	Problems     []Problem `json:"problems"`
+	// Unreviewed lists the intact entries this user has not reviewed:
+	// supplied with the repository, served as such until accepted.
+	Unreviewed []Problem `json:"unreviewed"`
 }
 
-// OK reports whether nothing was wrong.
-func (r *VerifyReport) OK() bool { return len(r.Problems) == 0 }
+// OK reports whether nothing was wrong and every entry is reviewed.
+func (r *VerifyReport) OK() bool { return len(r.Problems) == 0 && len(r.Unreviewed) == 0 }
+
+// AcceptHint is what a person does about an unreviewed entry.
+const AcceptHint = "read it (cortex memory list --unreviewed), then accept it if it holds (cortex memory accept ID)"
 
 // Verify reads every entry file from disk and checks it: it parses, its
 // digest matches its content (a changed file is reported as tampered), its
 // id derives from its digest and names its file. It checks the audit log
-// too: every line parses; every entry has a remember line with its digest;
-// no entry the log says was forgotten is still there. Stray files in the
-// entries directory are reported. The error is for a memory that cannot
-// be read at all; what is wrong with it is in the report.
+// too: every line parses; every entry has a remember (or accept) line
+// with its digest; no entry the log says was forgotten is still there.
+// Stray files in the entries directory are reported. It lists the intact
+// entries this user has not reviewed, each with why (no line of theirs,
+// or a line not sealed under their key) and what to do ([AcceptHint]),
+// and counts the audit lines sealed under this user's key and the others.
+// The error is for a memory that cannot be read at all; what is wrong
+// with it is in the report.
 func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
-	rep := &VerifyReport{Problems: []Problem{}}
+	rep := &VerifyReport{Problems: []Problem{}, Unreviewed: []Problem{}}
 	names, err := s.entryNames()
 	if err != nil {
 		return nil, err
@@ -354,45 +446,66 @@ func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
 		rep.Intact++
 		present[id] = e.Digest
 	}
-	remembered := map[string]map[string]bool{} // id → digests
+	remembered := map[string]map[string]bool{} // id → digests a line remembers or accepts
+	claimed := map[string]auditLine{}          // digest → a line not sealed by this user that remembers or accepts it
 	forgotten := map[string]bool{}
-	data, err := s.root.ReadFile(AuditLog)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("memory: %w", err)
+	data, _, cutLog, err := s.readAudit()
+	if err != nil {
+		return nil, err
 	}
-	for i, ln := range bytes.Split(data, []byte("\n")) {
-		if len(bytes.TrimSpace(ln)) == 0 {
-			continue
-		}
+	if cutLog {
+		rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("longer than %d MiB: the lines past it are not read, and the entries they review read as unreviewed", maxAuditRead>>20)})
+	}
+	eachAuditLine(data, func(n int, l auditLine, err error) {
 		rep.AuditLines++
-		l, err := parseAuditLine(ln)
 		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("line %d: %v", i+1, err)})
-			continue
+			rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("line %d: %v", n, err)})
+			return
+		}
+		sealed := s.sealed(&l)
+		if sealed {
+			rep.SealedLines++
+		} else {
+			rep.ForeignLines++
 		}
 		switch l.Op {
-		case "remember":
+		case "remember", "accept":
 			if remembered[l.ID] == nil {
 				remembered[l.ID] = map[string]bool{}
 			}
 			remembered[l.ID][l.Digest] = true
 			delete(forgotten, l.ID)
+			if !sealed {
+				claimed[l.Digest] = l
+			}
 		case "forget":
 			forgotten[l.ID] = true
 		}
-	}
+	})
+	revs := s.reviewsIn(data)
 	ids := make([]string, 0, len(present))
 	for id := range present {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
+		digest := present[id]
 		switch {
 		case forgotten[id]:
 			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "the audit log says it was forgotten, but it is still here"})
-		case !remembered[id][present[id]]:
+		case !remembered[id][digest]:
 			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "no line of the audit log remembers it with this digest"})
 		}
+		if revs[digest].Reviewed() {
+			rep.Reviewed++
+			continue
+		}
+		why := "no audit line of yours remembers or accepts it"
+		if l, ok := claimed[digest]; ok {
+			why = fmt.Sprintf("the audit line that says %q %sed it is not sealed under your key (a teammate's, or written by hand), so it proves nothing to you", cut(l.Who, 80), l.Op)
+		}
+		rep.Unreviewed = append(rep.Unreviewed, Problem{Path: entryPath(id), ID: id,
+			Reason: "unreviewed, supplied with the repository: " + why + "; " + strings.Replace(AcceptHint, "ID", id, 1)})
 	}
 	return rep, nil
 }
@@ -406,12 +519,12 @@ func parseAuditLine(ln []byte) (auditLine, error) {
 		return l, fmt.Errorf("not an audit line: %v", err)
 	}
 	switch {
-	case l.Op != "remember" && l.Op != "forget":
-		return l, fmt.Errorf("unknown operation %q", l.Op)
+	case l.Op != "remember" && l.Op != "accept" && l.Op != "forget":
+		return l, fmt.Errorf("unknown operation %q", cut(l.Op, 40))
 	case !ValidID(l.ID):
-		return l, fmt.Errorf("%q is not a memory id", l.ID)
-	case l.Op == "remember" && IDFor(l.Digest) != l.ID:
-		return l, fmt.Errorf("entry %s is remembered with digest %q, from which its id does not derive", l.ID, l.Digest)
+		return l, fmt.Errorf("%q is not a memory id", cut(l.ID, 40))
+	case l.Op != "forget" && IDFor(l.Digest) != l.ID:
+		return l, fmt.Errorf("entry %s is %sed with digest %q, from which its id does not derive", l.ID, l.Op, cut(l.Digest, 80))
 	case l.Who == "" || l.When.IsZero():
 		return l, errors.New("no who or when")
 	}

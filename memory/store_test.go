@@ -24,7 +24,7 @@ func openStore(t testing.TB, dir string, c *clock) *Store {
 	if c == nil {
 		c = &clock{now: t0}
 	}
-	s, err := Open(Options{Dir: dir, Now: c.Now, Author: "ada"})
+	s, err := Open(Options{Dir: dir, Now: c.Now, Author: "ada", Seal: testSeal})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,10 @@ func TestRememberWritesAReviewableEntry(t *testing.T) {
 		t.Errorf("canonical form (-want +got):\n%s", diff)
 	}
 	audit, _ := os.ReadFile(filepath.Join(dir, ".codecortex", "memory", "audit.log"))
-	wantAudit := `{"op":"remember","id":"` + e.ID + `","digest":"` + e.Digest + `","type":"decision","who":"ada","when":"2024-03-01T09:00:00Z"}` + "\n"
+	// The line is sealed under this user's key: it binds every field.
+	wantSeal, _ := testSeal.Seal("codecortex.memory.audit/1", []byte("remember"), []byte(e.ID), []byte(e.Digest),
+		[]byte("decision"), []byte("ada"), []byte("2024-03-01T09:00:00Z"), nil)
+	wantAudit := `{"op":"remember","id":"` + e.ID + `","digest":"` + e.Digest + `","type":"decision","who":"ada","when":"2024-03-01T09:00:00Z","seal":"` + wantSeal + `"}` + "\n"
 	if diff := cmp.Diff(wantAudit, string(audit)); diff != "" {
 		t.Errorf("audit log (-want +got):\n%s", diff)
 	}
@@ -152,7 +155,9 @@ func TestForgetLeavesAnAuditLineWithoutTheText(t *testing.T) {
 	}
 	audit, _ := os.ReadFile(filepath.Join(dir, ".codecortex", "memory", "audit.log"))
 	lines := strings.Split(strings.TrimSpace(string(audit)), "\n")
-	wantLast := `{"op":"forget","id":"` + secret.ID + `","digest":"` + secret.Digest + `","type":"gotcha","who":"bob","when":"2024-03-01T10:00:00Z","why":"it was a secret"}`
+	forgetSeal, _ := testSeal.Seal("codecortex.memory.audit/1", []byte("forget"), []byte(secret.ID), []byte(secret.Digest),
+		[]byte("gotcha"), []byte("bob"), []byte("2024-03-01T10:00:00Z"), []byte("it was a secret"))
+	wantLast := `{"op":"forget","id":"` + secret.ID + `","digest":"` + secret.Digest + `","type":"gotcha","who":"bob","when":"2024-03-01T10:00:00Z","why":"it was a secret","seal":"` + forgetSeal + `"}`
 	if len(lines) != 3 || lines[2] != wantLast {
 		t.Errorf("audit log:\n%s\nwant its last line\n%s", audit, wantLast)
 	}
