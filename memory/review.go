@@ -201,10 +201,11 @@ func (s *Store) ReviewOf(e *Entry) (Review, error) {
 // and accepts it: an "accept" audit line with its id and digest, who and
 // when, sealed under this user's key, so that the entry is served as
 // reviewed from then on, on this machine, and in any clone of the project
-// that holds the line. who defaults to Options.Author. An entry already
-// reviewed is returned as it is and nothing is written. Only people accept:
-// no tool an agent calls does.
-func (s *Store) Accept(ctx context.Context, id, who string) (Entry, Review, error) {
+// that holds the line. who defaults to Options.Author. was is the entry's
+// review before the call: [Unreviewed] when this call accepted it; an
+// entry reviewed already is returned as it is and nothing is written.
+// Only people accept: no tool an agent calls does.
+func (s *Store) Accept(ctx context.Context, id, who string) (e Entry, was Review, err error) {
 	if err := ctx.Err(); err != nil {
 		return Entry{}, Unreviewed, err
 	}
@@ -214,12 +215,11 @@ func (s *Store) Accept(ctx context.Context, id, who string) (Entry, Review, erro
 	if who == "" {
 		return Entry{}, Unreviewed, &EntryError{Field: "who", Reason: "accepting needs someone to say who accepted"}
 	}
-	e, err := s.Get(id)
-	if err != nil {
+	if e, err = s.Get(id); err != nil {
 		return Entry{}, Unreviewed, err
 	}
-	if r, err := s.ReviewOf(&e); err != nil || r.Reviewed() {
-		return e, r, err
+	if was, err = s.ReviewOf(&e); err != nil || was.Reviewed() {
+		return e, was, err
 	}
 	line, err := s.encodeAudit(auditLine{Op: "accept", ID: e.ID, Digest: e.Digest, Type: e.Type, Who: who, When: s.now()}, false)
 	if err != nil {
@@ -228,5 +228,5 @@ func (s *Store) Accept(ctx context.Context, id, who string) (Entry, Review, erro
 	if err := s.appendAudit(line); err != nil {
 		return Entry{}, Unreviewed, err
 	}
-	return e, Accepted, nil
+	return e, Unreviewed, nil
 }

@@ -124,7 +124,7 @@ func TestPlantedEntryIsUnreviewed(t *testing.T) {
 	}
 
 	got, rev, err := s.Accept(context.Background(), e.ID, "ada")
-	if err != nil || rev != Accepted || got.ID != e.ID {
+	if err != nil || rev != Unreviewed || got.ID != e.ID {
 		t.Fatalf("Accept = %s, %s, %v", got.ID, rev, err)
 	}
 	ms, _ = s.Recall(Query{Path: "cart/cart.go"})

@@ -163,7 +163,7 @@ func (s *Store) Remember(ctx context.Context, e Entry) (Entry, error) {
 // Get returns the entry with the given id, checked (see [ParseEntry]).
 func (s *Store) Get(id string) (Entry, error) {
 	if !ValidID(id) {
-		return Entry{}, fmt.Errorf("%w: %q is not a memory id", ErrNotFound, id)
+		return Entry{}, fmt.Errorf("%w: %q is not a memory id", ErrNotFound, cut(id, 40))
 	}
 	data, err := s.root.ReadFile(entryPath(id))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -197,7 +197,7 @@ func (s *Store) Forget(ctx context.Context, id, who, why string) error {
 		return &EntryError{Field: "who", Reason: "forgetting needs someone to say who forgot"}
 	}
 	if !ValidID(id) {
-		return fmt.Errorf("%w: %q is not a memory id", ErrNotFound, id)
+		return fmt.Errorf("%w: %q is not a memory id", ErrNotFound, cut(id, 40))
 	}
 	file := entryPath(id)
 	data, err := s.root.ReadFile(file)
