@@ -68,7 +68,7 @@ func commands() []command {
 		{"remember", nil, "keep a convention, decision, gotcha or failure in the project's memory", runRemember},
 		{"recall", nil, "the memories about a path, a symbol or words, with their decayed confidence", runRecall},
 		{"forget", nil, "purge a memory entry, keeping an audit line: forget ID --reason R", runForget},
-		{"memory", nil, "memory verify: check every entry's digest and the audit log", runMemory},
+		{"memory", nil, "memory verify | list [--unreviewed] | accept ID...|--all: check the entries and the audit log; review what came with the repository", runMemory},
 		{"validate", nil, "run the project's validation commands; their results become evidence", runValidate},
 		{"docs", nil, "version-pinned documentation: docs LIBRARY [QUESTION]", runDocs},
 		{"mcp", nil, "serve the Model Context Protocol over stdio (--http ADDR for HTTP); read-only unless --mutating --principal NAME", runMCP},

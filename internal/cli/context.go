@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -280,24 +281,68 @@ func runRecall(ctx context.Context, c *cmd, args []string) int {
 		}
 		return code
 	}
-	for _, m := range ms {
-		e := m.Entry
-		state := fmt.Sprintf("confidence %.2f", m.Confidence)
-		if m.Stale {
-			state += ", stale"
-		}
-		c.printf("%s %-10s %s  (%s, %s, %s)\n", e.ID, e.Type, safe(e.Text), state, safe(e.Author), e.Created.Format(time.DateOnly))
-		if e.Reason != "" {
-			c.printf("    because %s\n", safe(e.Reason))
-		}
-		if sc := strings.Join(append(append([]string{}, e.Scope.Paths...), e.Scope.Symbols...), ", "); sc != "" {
-			c.printf("    about %s\n", safe(sc))
-		}
-	}
+	printMatches(c, ms)
 	if len(ms) == 0 {
 		c.note("no memories")
 	}
 	return code
+}
+
+// printMatches prints memories for people, one entry a line with its
+// reason and scope below. A reviewed entry reads as today; an unreviewed
+// one says so first and quotes every field it holds, so that what it says
+// reads as its claim and never as cortex's.
+func printMatches(c *cmd, ms []memory.Match) {
+	unreviewed := 0
+	for _, m := range ms {
+		e := m.Entry
+		date := m.Created.Format(time.DateOnly)
+		if m.FutureDated {
+			date += " (its own date is in the future)"
+		}
+		state := fmt.Sprintf("confidence %.2f", m.Confidence)
+		if m.Stale {
+			state += ", stale"
+		}
+		scope := append(append([]string{}, e.Scope.Paths...), e.Scope.Symbols...)
+		if m.Review.Reviewed() {
+			if m.Review == memory.Accepted {
+				state += ", accepted by you"
+			}
+			c.printf("%s %-10s %s  (%s, %s, %s)\n", e.ID, e.Type, safe(e.Text), state, safe(e.Author), date)
+			if e.Reason != "" {
+				c.printf("    because %s\n", safe(e.Reason))
+			}
+			if len(scope) > 0 {
+				c.printf("    about %s\n", safe(strings.Join(scope, ", ")))
+			}
+			continue
+		}
+		unreviewed++
+		c.printf("%s %-10s %s  (UNREVIEWED, supplied with the repository; %s, author %s, %s)\n",
+			e.ID, e.Type, strconv.Quote(e.Text), state, strconv.Quote(e.Author), date)
+		if e.Reason != "" {
+			c.printf("    reason %s\n", strconv.Quote(e.Reason))
+		}
+		if len(scope) > 0 {
+			quoted := make([]string, len(scope))
+			for i, s := range scope {
+				quoted[i] = strconv.Quote(s)
+			}
+			c.printf("    about %s\n", strings.Join(quoted, ", "))
+		}
+	}
+	if unreviewed > 0 {
+		c.note("%d of these %s unreviewed: supplied with the repository, neither written nor accepted by you; text, author and date are the entry's claims, not cortex's; %s",
+			unreviewed, plural(unreviewed, "is", "are"), memory.AcceptHint)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // runForget is cortex forget ID --reason R: the entry is purged, and the
@@ -337,16 +382,29 @@ func runForget(ctx context.Context, c *cmd, args []string) int {
 	return ExitOK
 }
 
-// runMemory is cortex memory verify: every entry's digest checked, and
-// the audit log read; exit 1 on any problem.
+// runMemory is cortex memory verify | list [--unreviewed] | accept ID... |
+// accept --all: check every entry's digest and the audit log, and list
+// the entries this user has not reviewed (exit 1 on a problem or an
+// unreviewed entry); list the entries with their review state; or accept
+// entries this user has read, with an audit line sealed under their key.
 func runMemory(ctx context.Context, c *cmd, args []string) int {
-	c.argsUsage = "verify"
-	pos, code, ok := c.parse(args, 1, 1)
+	c.argsUsage = "verify | list [--unreviewed] | accept ID... | accept --all"
+	all := c.fs.Bool("all", false, "accept: every unreviewed entry (read them first: cortex memory list --unreviewed)")
+	onlyUnreviewed := c.fs.Bool("unreviewed", false, "list: only the entries you have not reviewed")
+	pos, code, ok := c.parse(args, 1, -1)
 	if !ok {
 		return code
 	}
-	if pos[0] != "verify" {
-		return c.usageError(fmt.Errorf("unknown memory subcommand %q: want verify", pos[0]))
+	sub, ids := pos[0], pos[1:]
+	switch {
+	case sub != "verify" && sub != "list" && sub != "accept":
+		return c.usageError(fmt.Errorf("unknown memory subcommand %q: want verify, list or accept", sub))
+	case sub != "accept" && len(ids) > 0:
+		return c.usageError(fmt.Errorf("memory %s takes no arguments", sub))
+	case sub != "accept" && *all, sub != "list" && *onlyUnreviewed:
+		return c.usageError(fmt.Errorf("--all is for memory accept, --unreviewed for memory list"))
+	case sub == "accept" && (len(ids) == 0) == !*all:
+		return c.usageError(errors.New("memory accept takes the ids of the entries you have read, or --all"))
 	}
 	p, err := c.openProject(false)
 	if err != nil {
@@ -358,6 +416,12 @@ func runMemory(ctx context.Context, c *cmd, args []string) int {
 		return c.fail(err)
 	}
 	defer store.Close()
+	switch sub {
+	case "list":
+		return memoryList(c, store, *onlyUnreviewed)
+	case "accept":
+		return memoryAccept(ctx, c, store, ids, *all)
+	}
 	rep, err := store.Verify(ctx)
 	if err != nil {
 		return c.fail(err)
@@ -372,11 +436,106 @@ func runMemory(ctx context.Context, c *cmd, args []string) int {
 		}
 		return code
 	}
-	c.printf("%d entries, %d intact; %d audit lines\n", rep.Entries, rep.Intact, rep.AuditLines)
+	c.printf("%d entries, %d intact, %d reviewed by you; %d audit lines, %d sealed by you\n",
+		rep.Entries, rep.Intact, rep.Reviewed, rep.AuditLines, rep.SealedLines)
+	if rep.ForeignLines > 0 {
+		c.printf("  %d audit %s not sealed by you (a teammate's, from before lines were sealed, or written by hand): %s nothing to you\n",
+			rep.ForeignLines, plural(rep.ForeignLines, "line is", "lines are"), plural(rep.ForeignLines, "it proves", "they prove"))
+	}
 	for _, pr := range rep.Problems {
 		c.printf("  %s\n", safe(fmt.Sprint(pr)))
 	}
+	for _, pr := range rep.Unreviewed {
+		c.printf("  %s: %s\n", pr.ID, safe(pr.Reason))
+	}
 	return code
+}
+
+// memoryList is cortex memory list: every intact entry, or only those
+// this user has not reviewed, newest first.
+func memoryList(c *cmd, store *memory.Store, onlyUnreviewed bool) int {
+	ms, err := store.Recall(memory.Query{Limit: -1})
+	if err != nil {
+		return c.fail(err)
+	}
+	kept := []memory.Match{}
+	for _, m := range ms {
+		if !onlyUnreviewed || !m.Review.Reviewed() {
+			kept = append(kept, m)
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b memory.Match) int {
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Entry.ID, b.Entry.ID)
+	})
+	if c.json != jsonOff {
+		if err := c.writeJSON(map[string]any{"memories": kept}); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	printMatches(c, kept)
+	if len(kept) == 0 {
+		c.note("no memories")
+	}
+	return ExitOK
+}
+
+// memoryAccept is cortex memory accept ID... | --all: each entry named (or
+// every unreviewed one) accepted by this user.
+func memoryAccept(ctx context.Context, c *cmd, store *memory.Store, ids []string, all bool) int {
+	if all {
+		ms, err := store.Recall(memory.Query{Limit: -1})
+		if err != nil {
+			return c.fail(err)
+		}
+		for _, m := range ms {
+			if !m.Review.Reviewed() {
+				ids = append(ids, m.Entry.ID)
+			}
+		}
+		slices.Sort(ids)
+	}
+	type accepted struct {
+		ID     string        `json:"id"`
+		Type   memory.Type   `json:"type"`
+		Review memory.Review `json:"review"`
+		// Already says the entry was reviewed before this call.
+		Already bool `json:"already"`
+	}
+	out := []accepted{}
+	for _, id := range ids {
+		e, was, err := store.Accept(ctx, id, c.author())
+		switch {
+		case errors.Is(err, memory.ErrNotFound):
+			return c.usageError(err)
+		case err != nil:
+			return c.fail(fmt.Errorf("%s: %w", safe(id), err))
+		}
+		already := was.Reviewed()
+		rev := memory.Accepted
+		if already {
+			rev = was
+		}
+		out = append(out, accepted{ID: e.ID, Type: e.Type, Review: rev, Already: already})
+		if c.json == jsonOff {
+			if already {
+				c.printf("%s was reviewed already (%s)\n", e.ID, was)
+			} else {
+				c.printf("accepted %s (%s): %s\n", e.ID, e.Type, strconv.Quote(e.Text))
+			}
+		}
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(map[string]any{"accepted": out}); err != nil {
+			return c.fail(err)
+		}
+	} else if len(out) == 0 {
+		c.note("no unreviewed memories")
+	}
+	return ExitOK
 }
 
 // runValidate is cortex validate: the project's validation commands (the
