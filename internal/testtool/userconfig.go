@@ -3,6 +3,7 @@ package testtool
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // IsolateUserConfig points XDG_CONFIG_HOME at a new temporary directory
@@ -18,6 +19,13 @@ func IsolateUserConfig() (cleanup func()) {
 	dir, err := os.MkdirTemp("", "cortex-test-config-")
 	if err != nil {
 		panic(fmt.Sprintf("testtool: %v", err))
+	}
+	// The go command finds its environment file under the same
+	// directory: it keeps reading the developer's (caches, GOFLAGS).
+	if os.Getenv("GOENV") == "" {
+		if cfg, err := os.UserConfigDir(); err == nil {
+			os.Setenv("GOENV", filepath.Join(cfg, "go", "env"))
+		}
 	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	os.Setenv(isolatedEnv, dir)
