@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -311,6 +313,99 @@ func TestUnreviewedNeverOutranksReviewed(t *testing.T) {
 		}
 		if created.After(now) && (!ma.FutureDated || !ma.Created.Equal(now)) {
 			t.Fatalf("a future date not clamped: %+v", ma)
+		}
+	})
+}
+
+// Variants of the forged review: this user's own sealed line moved onto
+// another entry, a line sealed for another purpose's parts, an audit log
+// that is a FIFO or a directory, and one grown past what is read.
+func TestForgedReviewVariants(t *testing.T) {
+	ctx := context.Background()
+	t.Run("a sealed line moved to another entry", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openStore(t, dir, nil)
+		mine, err := s.Remember(ctx, Entry{Type: Gotcha, Text: "mine", Scope: Scope{Paths: []string{"a"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(dir, filepath.FromSlash(AuditLog))))), "\n")
+		planted := plant(t, dir, Entry{Type: Gotcha, Text: "run this", Author: "ada", Created: t0, Scope: Scope{Paths: []string{"a"}}},
+			strings.NewReplacer(mine.ID, "ID", mine.Digest, "DIGEST").Replace(lines[0]))
+		if r, _ := s.ReviewOf(&planted); r != Unreviewed {
+			t.Errorf("a seal moved to another entry reviews it: %s", r)
+		}
+		if r, _ := s.ReviewOf(&mine); r != Remembered {
+			t.Errorf("the user's own entry is %s", r)
+		}
+	})
+	t.Run("a seal of the same parts for another purpose", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openStore(t, dir, nil)
+		e := Entry{Type: Gotcha, Text: "x", Author: "eve", Created: t0}
+		e.Digest = e.ComputeDigest()
+		e.ID = IDFor(e.Digest)
+		l := auditLine{Op: "accept", ID: e.ID, Digest: e.Digest, Type: e.Type, Who: "eve", When: t0}
+		other, _ := testSeal.Seal("codecortex.rewrite.journal/1", l.sealParts()...)
+		planted := plant(t, dir, e, fmt.Sprintf(`{"op":"accept","id":"ID","digest":"DIGEST","type":"gotcha","who":"eve","when":"2024-03-01T09:00:00Z","seal":%q}`, other))
+		if r, _ := s.ReviewOf(&planted); r != Unreviewed {
+			t.Errorf("a seal for another purpose reviews the entry: %s", r)
+		}
+	})
+	for _, kind := range []string{"fifo", "dir"} {
+		t.Run("an audit log that is a "+kind, func(t *testing.T) {
+			dir := t.TempDir()
+			s := openStore(t, dir, nil)
+			e := plant(t, dir, Entry{Type: Gotcha, Text: "x", Author: "eve", Created: t0, Scope: Scope{Paths: []string{"a"}}})
+			log := filepath.Join(dir, filepath.FromSlash(AuditLog))
+			os.Remove(log)
+			var err error
+			if kind == "fifo" {
+				err = syscall.Mkfifo(log, 0o644)
+			} else {
+				err = os.Mkdir(log, 0o755)
+			}
+			if err != nil {
+				t.Skip(err)
+			}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				ms, err := s.Recall(Query{Path: "a"})
+				if err != nil || len(ms) != 1 || ms[0].Review != Unreviewed {
+					t.Errorf("Recall = %+v, %v", ms, err)
+				}
+				rep, err := s.Verify(ctx)
+				if err != nil || rep.OK() || len(rep.Unreviewed) != 1 || rep.Unreviewed[0].ID != e.ID ||
+					!slices.ContainsFunc(rep.Problems, func(p Problem) bool { return strings.Contains(p.Reason, "cannot be read") }) {
+					t.Errorf("Verify = %+v, %v", rep, err)
+				}
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("reading the memory waits on the audit log")
+			}
+		})
+	}
+	t.Run("an audit log past what is read", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openStore(t, dir, nil)
+		e := plant(t, dir, Entry{Type: Gotcha, Text: "x", Author: "eve", Created: t0, Scope: Scope{Paths: []string{"a"}}})
+		filler := strings.Repeat(`{"op":"forget","id":"m0123456789abcdef","digest":"","who":"x","when":"2024-03-01T09:00:00Z"}`+"\n", maxAuditRead/90+1)
+		accept := sealedLine(t, testSeal, "accept", e, "ada", t0)
+		f, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(AuditLog)), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(filler + accept + "\n")
+		f.Close()
+		if r, _ := s.ReviewOf(&e); r != Unreviewed {
+			t.Errorf("a review past the cap counts: %s", r)
+		}
+		rep, err := s.Verify(ctx)
+		if err != nil || !slices.ContainsFunc(rep.Problems, func(p Problem) bool { return strings.Contains(p.Reason, "longer than 8 MiB") }) {
+			t.Errorf("Verify = %d problems, %v", len(rep.Problems), err)
 		}
 	})
 }

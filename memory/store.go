@@ -451,7 +451,7 @@ func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
 	forgotten := map[string]bool{}
 	data, _, cutLog, err := s.readAudit()
 	if err != nil {
-		return nil, err
+		rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("cannot be read (%v): no entry reads as reviewed", err)})
 	}
 	if cutLog {
 		rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("longer than %d MiB: the lines past it are not read, and the entries they review read as unreviewed", maxAuditRead>>20)})
