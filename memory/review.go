@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"math"
 	"time"
+
+	"github.com/codecortex/codecortex/seal"
 )
 
 // Review says whether this user has reviewed an entry. The entries and the
@@ -135,9 +137,21 @@ func eachAuditLine(data []byte, fn func(n int, l auditLine, err error)) {
 // sealMark is in every sealed line as encoding/json writes it.
 var sealMark = []byte(`"seal":"s1.`)
 
-// sealed reports whether l is sealed under this user's key.
-func (s *Store) sealed(l *auditLine) bool {
-	return l.Seal != "" && s.sealer().Verify(l.Seal, auditPurpose, l.sealParts()...)
+// checker returns what reports whether a line is sealed under this
+// user's key, for one pass over the log: the key is loaded once (a
+// KeyStore would look for it at every line), and without one no line is.
+func (s *Store) checker() func(l *auditLine) bool {
+	v := s.sealer()
+	if ks, ok := v.(seal.KeyStore); ok {
+		k, err := ks.Load()
+		if err != nil {
+			return func(*auditLine) bool { return false }
+		}
+		v = k
+	}
+	return func(l *auditLine) bool {
+		return l.Seal != "" && v.Verify(l.Seal, auditPurpose, l.sealParts()...)
+	}
 }
 
 // reviewsIn returns, by digest, how this user reviewed each entry the
@@ -147,12 +161,13 @@ func (s *Store) sealed(l *auditLine) bool {
 // lines without a seal, are left out whatever they say.
 func (s *Store) reviewsIn(data []byte) map[string]Review {
 	revs := map[string]Review{}
+	sealed := s.checker()
 	eachLine(data, func(_ int, ln []byte) {
 		if !bytes.Contains(ln, sealMark) {
 			return // no seal, no review: not worth parsing
 		}
 		l, err := parseAuditLine(ln)
-		if err != nil || !s.sealed(&l) {
+		if err != nil || !sealed(&l) {
 			return
 		}
 		switch l.Op {

@@ -456,13 +456,14 @@ func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
 	if cutLog {
 		rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("longer than %d MiB: the lines past it are not read, and the entries they review read as unreviewed", maxAuditRead>>20)})
 	}
+	isSealed := s.checker()
 	eachAuditLine(data, func(n int, l auditLine, err error) {
 		rep.AuditLines++
 		if err != nil {
 			rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("line %d: %v", n, err)})
 			return
 		}
-		sealed := s.sealed(&l)
+		sealed := isSealed(&l)
 		if sealed {
 			rep.SealedLines++
 		} else {
