@@ -125,7 +125,7 @@ func (p *Project) HistoryOptions() history.Options {
 // MemoryOptions returns the project and team memory's options; author is
 // who remembers (the user, as the host knows them).
 func (p *Project) MemoryOptions(author string) memory.Options {
-	return memory.Options{Dir: p.Root, Author: author}
+	return memory.Options{Dir: p.Root, Author: author, Seal: p.seal}
 }
 
 // ValidationOptions returns the validation runs' options: the configured
