@@ -273,6 +273,7 @@ func (s *Server) MCP(surface Surface) (*sdk.Server, error) {
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "cortex", Title: "CodeCortex", Version: version},
 		&sdk.ServerOptions{Instructions: instructions(surface)})
+	srv.AddReceivingMiddleware(s.shortErrors)
 	for _, t := range tools {
 		if t.mutates && surface != Mutating {
 			continue

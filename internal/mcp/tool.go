@@ -259,12 +259,13 @@ func (e *toolError) Error() string {
 func (e *toolError) Unwrap() error { return e.Err }
 
 // errorResult is err as a tool error: the reason and what to do, as text,
-// redacted.
+// redacted, then shortened (it quotes at most a short part of what it
+// refuses; redacted first, so that no cut leaves part of a secret).
 func (s *Server) errorResult(name string, err error) *sdk.CallToolResult {
 	te := explain(err)
-	msg := name + " failed: " + te.Reason
+	msg := name + " failed: " + shorten(s.red.String(te.Reason))
 	if te.Guidance != "" {
-		msg += "\nWhat to do: " + te.Guidance
+		msg += "\nWhat to do: " + shorten(s.red.String(te.Guidance))
 	}
 	r := &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: s.red.String(msg)}}}
 	return r
