@@ -296,13 +296,15 @@ func surfaceOf(ctx context.Context) Surface {
 }
 
 // ServeStdio serves surface over in and out (standard input and output)
-// until the client disconnects or ctx ends.
+// until the client disconnects or ctx ends. A line that is not a JSON-RPC
+// message (not JSON, longer than MaxMessage, nested deeper than MaxDepth,
+// a batch) gets a JSON-RPC error and the server reads on.
 func (s *Server) ServeStdio(ctx context.Context, surface Surface, in io.ReadCloser, out io.WriteCloser) error {
 	srv, err := s.MCP(surface)
 	if err != nil {
 		return err
 	}
-	err = srv.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	err = srv.Run(ctx, &stdioTransport{in: in, out: out, lim: defaultLimits, log: s.logf, clean: s.cleanError})
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
