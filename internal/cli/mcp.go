@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -21,15 +22,31 @@ import (
 // included. Standard output carries the protocol only; notes go to
 // standard error.
 func runMCP(ctx context.Context, c *cmd, args []string) int {
-	c.argsUsage = "[--mutating --principal NAME] [--http 127.0.0.1:PORT [--allow-remote] [--token-env VAR]] [--lsp]"
+	c.argsUsage = "[--mutating --principal NAME] [--http 127.0.0.1:PORT [--allow-remote] [--token-env VAR] [--max-sessions N] [--session-idle DURATION] [--allow-origin ORIGIN,...]] [--lsp]"
 	mutating := c.fs.Bool("mutating", false, "also offer the tools that change state (cortex_remember, cortex_validate); needs --principal")
 	principal := c.fs.String("principal", "", "who mutates: the `name` recorded as the author of what the mutating tools remember")
 	addr := c.fs.String("http", "", "serve streamable HTTP on `host:port` instead of standard input and output (loopback only unless --allow-remote)")
 	allowRemote := c.fs.Bool("allow-remote", false, "let --http listen on an address other machines can reach")
 	tokenEnv := c.fs.String("token-env", mcp.DefaultTokenEnv, "the environment `variable` holding the bearer token that guards the mutating surface over HTTP")
+	maxSessions := c.fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http, the most live sessions each surface keeps; past it a new session is refused (503) until one closes")
+	sessionIdle := c.fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http, close a session that has had no request for this `duration`")
+	allowOrigin := c.fs.String("allow-origin", "", "with --http, browser `origins` (SCHEME://HOST[:PORT], comma-separated) whose pages may call the server besides its own")
 	lsp := c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
+	}
+	var httpOnly []string
+	c.fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "max-sessions", "session-idle", "allow-origin":
+			httpOnly = append(httpOnly, "--"+f.Name)
+		}
+	})
+	var origins []string
+	for o := range strings.SplitSeq(*allowOrigin, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
 	}
 	*principal = strings.TrimSpace(*principal)
 	switch {
@@ -39,6 +56,17 @@ func runMCP(ctx context.Context, c *cmd, args []string) int {
 		return c.usageError(errors.New("--principal names who mutates; it needs --mutating"))
 	case *allowRemote && *addr == "":
 		return c.usageError(errors.New("--allow-remote is for --http"))
+	case len(httpOnly) > 0 && *addr == "":
+		return c.usageError(fmt.Errorf("%s is for --http", httpOnly[0]))
+	case *maxSessions < 1:
+		return c.usageError(fmt.Errorf("--max-sessions %d: want at least 1", *maxSessions))
+	case *sessionIdle < time.Second:
+		return c.usageError(fmt.Errorf("--session-idle %s: want at least 1s, such as 10m", *sessionIdle))
+	}
+	for _, o := range origins {
+		if err := mcp.CheckOrigin(o); err != nil {
+			return c.usageError(err)
+		}
 	}
 	var token string
 	if *addr != "" {
@@ -72,7 +100,8 @@ func runMCP(ctx context.Context, c *cmd, args []string) int {
 		}
 		return ExitOK
 	}
-	h, err := srv.HTTPHandler(mcp.HTTPOptions{Mutating: *mutating, Token: token, TokenEnv: *tokenEnv})
+	h, err := srv.HTTPHandler(mcp.HTTPOptions{Mutating: *mutating, Token: token, TokenEnv: *tokenEnv,
+		MaxSessions: *maxSessions, SessionIdle: *sessionIdle, AllowOrigins: origins})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -80,8 +109,8 @@ func runMCP(ctx context.Context, c *cmd, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	c.note("cortex mcp: serving %s at http://%s%s (read-only)", p.Root, ln.Addr(), mcp.ReadOnlyPath)
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	c.note("cortex mcp: serving %s at http://%s%s (read-only; at most %d sessions, closed after %s idle)", p.Root, ln.Addr(), mcp.ReadOnlyPath, *maxSessions, *sessionIdle)
 	if *mutating {
 		c.note("cortex mcp: mutating surface at http://%s%s for principal %s, bearer token from %s", ln.Addr(), mcp.MutatingPath, *principal, *tokenEnv)
 	}

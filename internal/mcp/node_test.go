@@ -100,8 +100,9 @@ func TestNodeClient(t *testing.T) {
 }
 
 // TestCommandLine checks the flags' policy: the mutating surface needs a
-// principal, HTTP listens on the loopback only unless told otherwise, and
-// the mutating surface over HTTP needs its bearer token.
+// principal, HTTP listens on the loopback only unless told otherwise, the
+// mutating surface over HTTP needs its bearer token, and the HTTP limits
+// are for --http and within bounds.
 func TestCommandLine(t *testing.T) {
 	dir := mcp.Fixture(t)
 	for _, tc := range []struct {
@@ -115,6 +116,12 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"mcp", "--allow-remote"}, nil, "--allow-remote is for --http"},
 		{[]string{"mcp", "--http", "127.0.0.1:0", "--mutating", "--principal", "ada"}, nil, "CODECORTEX_MCP_TOKEN"},
 		{[]string{"mcp", "--http", "127.0.0.1:0", "--mutating", "--principal", "ada", "--token-env", "MY_TOKEN"}, map[string]string{"CODECORTEX_MCP_TOKEN": "x"}, "MY_TOKEN"},
+		{[]string{"mcp", "--max-sessions", "5"}, nil, "--max-sessions is for --http"},
+		{[]string{"mcp", "--session-idle", "1m"}, nil, "--session-idle is for --http"},
+		{[]string{"mcp", "--allow-origin", "http://localhost:3000"}, nil, "--allow-origin is for --http"},
+		{[]string{"mcp", "--http", "127.0.0.1:0", "--max-sessions", "0"}, nil, "want at least 1"},
+		{[]string{"mcp", "--http", "127.0.0.1:0", "--session-idle", "10ms"}, nil, "want at least 1s"},
+		{[]string{"mcp", "--http", "127.0.0.1:0", "--allow-origin", "http://a.example, localhost:3000"}, nil, "SCHEME://HOST"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
