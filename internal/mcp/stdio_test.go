@@ -288,3 +288,29 @@ func FuzzStdioFraming(f *testing.F) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// BenchmarkParseFrame is the cost of the framing's checks on a typical
+// tools/call message, beside the SDK's decoding of it alone (sdk-decode),
+// which the checks end with.
+func BenchmarkParseFrame(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"cortex_ask","arguments":` +
+		`{"question":"who calls Cart.Total and where is the cart emptied?","path":"cart/cart.go","budget":4000}}}`)
+	b.Run("checked", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ferr := parseFrame(line, defaultLimits); ferr != nil {
+				b.Fatal(ferr)
+			}
+		}
+	})
+	b.Run("sdk-decode", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := jsonrpc.DecodeMessage(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
