@@ -35,5 +35,19 @@
 // that builds it); a panic in a tool is such an error, never a crashed
 // server. Every string of every result and error is redacted: the
 // documentation key's value, the bearer token and anything shaped like a
-// credential never leave the server.
+// credential never leave the server. An error quotes at most a short part
+// of what it refuses, the SDK's own errors included.
+//
+// # What a client sends
+//
+// Nothing a client sends ends the server or holds unbounded memory. On
+// standard input the server frames lines itself: a line that is not one
+// JSON-RPC message of at most [MaxMessage] bytes nested at most
+// [MaxDepth] deep gets a JSON-RPC error (-32700 or -32600) and the server
+// reads on. Over HTTP ([Server.HTTPHandler]) a POST's body is checked the
+// same way; each surface keeps at most [HTTPOptions.MaxSessions] live
+// sessions, refusing more with 503, and closes sessions idle for
+// [HTTPOptions.SessionIdle]; a request from a foreign Origin, or on a
+// loopback address with a Host that is not a loopback name, is refused
+// with 403.
 package mcp
