@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,4 +133,35 @@ func TestCommandLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNodeHTTPClient drives the HTTP server, capped at two sessions, with
+// the official TypeScript SDK's streamable HTTP client: its requests pass
+// the Origin and Host guard and the checks of their bodies, a third
+// session is refused with the server's message, and closing one makes
+// room.
+func TestNodeHTTPClient(t *testing.T) {
+	node := testtool.Require(t, "node", "install Node 20 (apt-get install nodejs)")
+	modules := sdkModules(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "http_client.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcp.NewServer(t, mcp.Fixture(t), mcp.Options{})
+	h, err := s.HTTPHandler(mcp.HTTPOptions{MaxSessions: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: node, Args: []string{script}, Dir: t.TempDir(),
+		Env: []string{"NODE_PATH=" + modules, "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "URL=" + ts.URL + mcp.ReadOnlyPath}})
+	out := string(res.Stdout)
+	if err != nil || strings.Contains(out, "FAIL") {
+		t.Errorf("node client: %v\n%s\nstderr:\n%s", err, out, res.Stderr)
+		return
+	}
+	t.Logf("node HTTP client, %d checks passed", strings.Count(out, "ok  "))
 }
