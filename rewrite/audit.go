@@ -78,8 +78,8 @@ const (
 	// RolledBack: replacing failed and every file has its old content.
 	RolledBack Outcome = "rolled-back"
 	// RollbackIncomplete: replacing failed and so did restoring a file or
-	// cleaning up after it; the journal is kept, and the next Open or
-	// Recover finishes the job.
+	// cleaning up after it; the journal is kept, and the next Recover (or
+	// apply) finishes the job.
 	RollbackIncomplete Outcome = "rollback-incomplete"
 	// Completed: a recovery found every file replaced and the
 	// transaction committed, and finished it (all new).

@@ -255,7 +255,7 @@ func (r *Rewriter) rollbackTxn(t *txn, cause error) Rollback {
 		rb.Complete = true
 		if err := r.removeJournal(t.dir); err != nil {
 			rb.Journal = t.dir
-			rb.Problems = append(rb.Problems, "the incomplete journal could not be removed (the next Open or Recover removes it): "+err.Error())
+			rb.Problems = append(rb.Problems, "the incomplete journal could not be removed (the next Recover or apply removes it): "+err.Error())
 		}
 		return rb
 	}
@@ -287,7 +287,7 @@ func (r *Rewriter) rollbackTxn(t *txn, cause error) Rollback {
 		if err := r.retireJournal(t.dir, RolledBack); err == nil {
 			return rb
 		} else {
-			rb.Problems = append(rb.Problems, "the journal could not be removed (the next Open or Recover removes it): "+err.Error())
+			rb.Problems = append(rb.Problems, "the journal could not be removed (the next Recover or apply removes it): "+err.Error())
 		}
 	}
 	rb.Journal = t.dir

@@ -88,7 +88,7 @@ type Rollback struct {
 	Complete bool `json:"complete"`
 	// Restored are the files that had their new content and got their old
 	// content back; Unrestored those that could not (the journal is kept
-	// and the next Open or Recover restores them).
+	// and the next Recover or apply restores them).
 	Restored   []string `json:"restored,omitempty"`
 	Unrestored []string `json:"unrestored,omitempty"`
 	// Cause is the failure that started the rollback.

@@ -91,7 +91,7 @@ func (r *Rewriter) previewChanges(ctx context.Context, src Source, edits []struc
 // checked against the preview (a file changed or deleted since aborts
 // before anything is written), then the files are replaced atomically
 // with a journal of the originals, so that a failure restores every
-// original and a crash is recovered by the next Open; then the indexes
+// original and a crash is recovered by the next apply or Recover; then the indexes
 // are refreshed, validation runs and the impact is analysed again. Every
 // call appends an event to the audit log.
 //
@@ -521,11 +521,11 @@ func (r *Rewriter) finish(res *Result, t *txn, auth Authorization) {
 	ev := AuditEvent{Time: r.opts.now().UTC(), Action: "apply", Principal: auth.Principal, Via: auth.Via,
 		PreviewID: res.PreviewID, TxID: t.doc.TxID, Outcome: Applied, Files: res.Files, Validation: res.Validation.Status}
 	if err := r.appendAudit(ev); err != nil {
-		res.Problems = append(res.Problems, err.Error()+" (the journal is kept; the next Open or Recover appends the event)")
+		res.Problems = append(res.Problems, err.Error()+" (the journal is kept; the next Recover or apply appends the event)")
 		return
 	}
 	if err := r.retireJournal(t.dir, Applied); err != nil {
-		res.Problems = append(res.Problems, "the journal could not be removed (the next Open or Recover removes it): "+err.Error())
+		res.Problems = append(res.Problems, "the journal could not be removed (the next Recover or apply removes it): "+err.Error())
 	}
 }
 
