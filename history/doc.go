@@ -35,11 +35,31 @@
 // absolute git, an argument vector, a timeout and an output cap. It reads
 // no system or user configuration, takes no optional locks (a read never
 // writes the index), uses no pager and treats every path as a literal
-// name. The repository's own configuration cannot make it run a program:
-// the file system monitor hook, external diff programs, every textconv and
-// filter driver the configuration defines, signature verification and
-// every transport (so no lazy fetch of a partial clone) are switched off
-// for each command, and a revision is never taken for an option.
+// name.
+//
+// A repository arrives with its own configuration, and git obeys it, so
+// [Open] reads it first, in Go, without running git ([CheckConfig] does
+// the same for a host that wants to show it): the repository's config and
+// config.worktree, parsed as git parses them, whole or not at all (a file
+// over 1 MiB, that is not a regular file or that does not parse is
+// refused with [ErrBadConfig]). Every key is judged against an allowlist:
+// what a clone and ordinary user settings write applies; a key that could
+// run a program, read a file or fetch but that an override can switch off
+// (filter and diff drivers, hooks, fsmonitor, pagers, protocol.*.allow,
+// mailmap and order files, blame's ignore-revs files, signing programs)
+// is overridden on every command; anything else (includes, a promisor
+// remote, remote programs and proxies, core.sshCommand, credential
+// helpers, core.worktree elsewhere, unknown keys), and a git directory
+// that borrows objects, takes its configuration from elsewhere or holds
+// symbolic links, makes Open decline with a [*ConfigError] that names the
+// settings ([ErrUntrustedConfig]) until the caller trusts the repository
+// ([Options].TrustRepoConfig). Trusted, git runs with them, and every
+// override stays in place. Nothing is fetched, trusted or not: a partial
+// clone's lazy fetch is switched off (GIT_NO_LAZY_FETCH) and every
+// transport refused (GIT_ALLOW_PROTOCOL, protocol.allow and each
+// protocol.<name>.allow set to never). A revision is never taken for an
+// option, and an error quotes at most a short prefix of what git said,
+// never a line of a kind that quotes a file's content.
 //
 // # Evidence
 //

@@ -106,7 +106,7 @@ func FuzzParseRevList(f *testing.F) {
 }
 
 func FuzzParseProbe(f *testing.F) {
-	f.Add([]byte("true\nfalse\n/r\nsub/\n"))
+	f.Add([]byte("true\nfalse\n/r\nsub/\n/r/.git\n/r/.git\n"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		p, err := parseProbe(out)
 		if err != nil {

@@ -1,9 +1,9 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,43 +14,76 @@ import (
 )
 
 // minGit is the oldest git this package runs: 2.31 reads configuration
-// from GIT_CONFIG_COUNT, which is how the hardening below is passed.
-var minGit = [2]int{2, 31}
+// from GIT_CONFIG_COUNT, which is how the hardening below is passed, and
+// 2.32 no longer follows a .gitattributes, .gitignore or .mailmap in the
+// work tree that is a symbolic link (which could name any file of the
+// user's).
+var minGit = [2]int{2, 32}
 
 // hardening is the configuration every git command runs with, passed
 // through the environment (GIT_CONFIG_KEY_n), where it overrides the
 // repository's own .git/config. Read-only commands do not run hooks; these
 // close the other ways a hostile repository's configuration could make git
-// run a program or change the output this package parses.
+// run a program, read a file or change the output this package parses.
+// The repository's own neutralised keys (configrules.go) are overridden
+// after these.
 var hardening = [][2]string{
 	{"core.fsmonitor", "false"},             // a hook path here runs on status and diff
 	{"core.hooksPath", "/dev/null"},         // belt and braces: no hook can be found
 	{"core.alternateRefsCommand", ""},       // a command git may run to list refs
 	{"core.untrackedCache", "false"},        // never write the index's cache
 	{"core.pager", "cat"},                   // never a pager
+	{"core.editor", ":"},                    // never an editor
 	{"core.quotePath", "false"},             // names as they are (-z is used too)
 	{"diff.external", ""},                   // no external diff program
 	{"diff.ignoreSubmodules", "all"},        // never run git inside a submodule
 	{"diff.relative", "false"},              // paths from the top of the work tree
 	{"diff.renames", "true"},                // rename detection is asked for explicitly too
+	{"diff.orderFile", "/dev/null"},         // no order file the repository names
 	{"log.showSignature", "false"},          // would run gpg.program on signed commits
 	{"log.follow", "false"},                 // --follow is asked for explicitly
 	{"log.showRoot", "true"},                // else --follow misses a root commit
 	{"i18n.logOutputEncoding", "UTF-8"},     // UTF-16 output would break NUL-separated parsing
+	{"mailmap.file", ""},                    // %aN reads no mailmap file the repository names
+	{"mailmap.blob", ""},                    // nor a blob
 	{"protocol.allow", "never"},             // no transport at all, so no lazy fetch of a partial clone
-	{"blame.ignoreRevsFile", ""},            // blame sees every commit
+	{"protocol.file.allow", "never"},        // each named one too: the repository's
+	{"protocol.git.allow", "never"},         // protocol.<name>.allow would outrank
+	{"protocol.ssh.allow", "never"},         // protocol.allow
+	{"protocol.http.allow", "never"},        //
+	{"protocol.https.allow", "never"},       //
+	{"protocol.ext.allow", "never"},         //
+	{"blame.ignoreRevsFile", ""},            // blame sees every commit (and --no-ignore-revs-file)
 	{"color.ui", "false"},                   // no escape sequences
 	{"status.showUntrackedFiles", "normal"}, // untracked files are listed explicitly anyway
 }
 
+// noTransport is the value of GIT_ALLOW_PROTOCOL: a colon-separated list
+// of one name that no transport can have (a URL's scheme, and so a remote
+// helper's name, holds only letters, digits, "+", "-" and "."), which
+// makes git refuse every transport whatever the repository's protocol.*
+// keys say.
+const noTransport = "cortex_allows_no_transport"
+
 // hardenedEnv returns the environment of every git command: no system or
 // global configuration, no optional locks (a read never writes the index),
-// no pager, no prompt, literal pathspecs (a path starting with ":" is a file
-// name, not pathspec magic), the C locale, and the configuration in extra
-// after [hardening]. HOME and XDG_CONFIG_HOME are passed so that git still
-// reads the user's default ignore file (~/.config/git/ignore) when it
-// lists untracked files; every driver such a directory's attributes file
-// could name is switched off like the repository's.
+// no pager, no editor, no prompt, no transport and no lazy fetch, literal
+// pathspecs (a path starting with ":" is a file name, not pathspec magic),
+// the C locale, and the configuration in extra after [hardening]. HOME and
+// XDG_CONFIG_HOME are passed so that git still reads the user's default
+// ignore and attributes files (~/.config/git/ignore and attributes), named
+// explicitly so that the repository's core.excludesFile and
+// core.attributesFile cannot name another; every driver such an
+// attributes file could name is switched off like the repository's.
+//
+// GIT_NO_LAZY_FETCH (git 2.45.1, and the security releases 2.39.4,
+// 2.40.2, 2.41.1, 2.42.2, 2.43.4 and 2.44.1) stops a partial clone from
+// fetching a missing object at all. An older git ignores it, and there
+// the lazy fetch it starts is a "git fetch" with this same environment,
+// which refuses every transport (GIT_ALLOW_PROTOCOL, protocol.allow=never
+// and each protocol.<name>.allow=never), so the read fails instead. Each
+// of the three stops the fetch alone (TestHostilePartialClone was run
+// with each of them on its own).
 func hardenedEnv(extra [][2]string) []string {
 	env := append(safeexec.Environ("HOME", "XDG_CONFIG_HOME"),
 		"GIT_CONFIG_NOSYSTEM=1",
@@ -59,13 +92,20 @@ func hardenedEnv(extra [][2]string) []string {
 		"GIT_OPTIONAL_LOCKS=0",
 		"GIT_PAGER=cat",
 		"PAGER=cat",
+		"GIT_EDITOR=:",
+		"GIT_SEQUENCE_EDITOR=:",
 		"GIT_TERMINAL_PROMPT=0",
+		"GIT_ASKPASS=",
+		"SSH_ASKPASS=",
 		"GIT_LITERAL_PATHSPECS=1",
 		"GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_NO_LAZY_FETCH=1",
+		"GIT_ALLOW_PROTOCOL="+noTransport,
 		"LC_ALL=C",
 		"LANG=C",
 	)
-	all := append(append([][2]string(nil), hardening...), extra...)
+	all := append(append([][2]string(nil), hardening...), userFiles()...)
+	all = append(all, extra...)
 	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(all)))
 	for i, kv := range all {
 		n := strconv.Itoa(i)
@@ -74,41 +114,21 @@ func hardenedEnv(extra [][2]string) []string {
 	return env
 }
 
-// driverOverrides turns the configuration keys of the repository's filter
-// and diff drivers (as "git config --name-only --get-regexp" lists them)
-// into overrides that switch every one of them off: a filter's clean,
-// smudge and process commands would run on any file whose stat data is
-// dirty, and a diff driver's textconv and command on diffs and blame.
-func driverOverrides(keys []string) [][2]string {
-	var out [][2]string
-	seen := map[string]bool{}
-	for _, k := range keys {
-		dot := strings.LastIndexByte(k, '.')
-		if dot < 0 {
-			continue
-		}
-		section, _, ok := strings.Cut(k[:dot], ".")
-		if !ok {
-			continue // filter.clean: no driver name
-		}
-		lower := strings.ToLower(section)
-		name := k[len(section)+1 : dot]
-		if seen[lower+"\x00"+name] {
-			continue
-		}
-		seen[lower+"\x00"+name] = true
-		switch lower {
-		case "filter":
-			for _, v := range []string{"clean", "smudge", "process"} {
-				out = append(out, [2]string{"filter." + name + "." + v, ""})
-			}
-			out = append(out, [2]string{"filter." + name + ".required", "false"})
-		case "diff":
-			out = append(out, [2]string{"diff." + name + ".textconv", ""},
-				[2]string{"diff." + name + ".command", ""})
-		}
+// userFiles names the user's default ignore and attributes files as git
+// finds them without configuration ($XDG_CONFIG_HOME/git/…, else
+// $HOME/.config/git/…), or /dev/null without either variable.
+func userFiles() [][2]string {
+	dir := ""
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		dir = filepath.Join(x, "git")
+	} else if h := os.Getenv("HOME"); h != "" {
+		dir = filepath.Join(h, ".config", "git")
 	}
-	return out
+	ignore, attrs := "/dev/null", "/dev/null"
+	if dir != "" {
+		ignore, attrs = filepath.Join(dir, "ignore"), filepath.Join(dir, "attributes")
+	}
+	return [][2]string{{"core.excludesFile", ignore}, {"core.attributesFile", attrs}}
 }
 
 // A git runs git commands in one directory with the hardened environment.
@@ -121,7 +141,7 @@ type git struct {
 }
 
 // A GitError is a git command that failed; Stderr is what git said, cut
-// short.
+// short and without any line that could quote a file's content.
 type GitError struct {
 	Args   []string
 	Stderr string
@@ -154,18 +174,9 @@ func (g *git) run(ctx context.Context, args ...string) (out []byte, truncated bo
 		traceGit(args, res.Duration)
 	}
 	if err != nil {
-		return res.Stdout, res.StdoutTruncated, &GitError{Args: args, Stderr: firstLines(res.Stderr, 3), Err: err}
+		return res.Stdout, res.StdoutTruncated, &GitError{Args: args, Stderr: quoteStderr(res.Stderr), Err: err}
 	}
 	return res.Stdout, res.StdoutTruncated, nil
-}
-
-// firstLines returns the first n lines of b, trimmed, as one line.
-func firstLines(b []byte, n int) string {
-	lines := strings.Split(strings.TrimSpace(string(bytes.ToValidUTF8(b, []byte("?")))), "\n")
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, " / ")
 }
 
 // versions caches each git executable's version check.
@@ -218,18 +229,21 @@ func versionOK(s string) error {
 
 // A probe is what git says about the directory a [Repo] is opened on.
 type probe struct {
-	inside  bool
-	shallow bool
-	top     string // absolute, as git prints it
-	prefix  string // the directory's path below top, slash-separated, with a trailing slash or empty
+	inside    bool
+	shallow   bool
+	top       string // absolute, as git prints it
+	prefix    string // the directory's path below top, slash-separated, with a trailing slash or empty
+	gitDir    string // absolute
+	commonDir string // absolute
 }
 
 // parseProbe reads the output of "git rev-parse --is-inside-work-tree
-// --is-shallow-repository --show-toplevel --show-prefix", one answer a line.
+// --is-shallow-repository --show-toplevel --show-prefix --absolute-git-dir
+// --path-format=absolute --git-common-dir", one answer a line.
 func parseProbe(out []byte) (probe, error) {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 4 {
-		return probe{}, fmt.Errorf("git rev-parse printed %d lines, not 4", len(lines))
+	if len(lines) != 6 {
+		return probe{}, fmt.Errorf("git rev-parse printed %d lines, not 6", len(lines))
 	}
 	var p probe
 	for i, v := range lines[:2] {
@@ -244,9 +258,11 @@ func parseProbe(out []byte) (probe, error) {
 			p.shallow = v == "true"
 		}
 	}
-	p.top, p.prefix = lines[2], lines[3]
-	if !filepath.IsAbs(p.top) {
-		return probe{}, fmt.Errorf("git rev-parse printed a top-level directory %q that is not absolute", p.top)
+	p.top, p.prefix, p.gitDir, p.commonDir = lines[2], lines[3], lines[4], lines[5]
+	for _, d := range []string{p.top, p.gitDir, p.commonDir} {
+		if !filepath.IsAbs(d) {
+			return probe{}, fmt.Errorf("git rev-parse printed a directory %q that is not absolute", clip(d))
+		}
 	}
 	if p.prefix != "" && (!strings.HasSuffix(p.prefix, "/") || strings.HasPrefix(p.prefix, "/") || strings.Contains(p.prefix, "..")) {
 		return probe{}, fmt.Errorf("git rev-parse printed an unexpected prefix %q", p.prefix)

@@ -47,6 +47,13 @@ type Options struct {
 	// MaxOutput caps what one git command may print; 0 means
 	// DefaultMaxOutput. A longer output is cut and the result says so.
 	MaxOutput int64
+	// TrustRepoConfig says the user trusts the repository's own git
+	// configuration (see [CheckConfig]): settings that can name a
+	// program, a file or a fetch no longer stop [Open]. The zero value
+	// trusts none, and Open declines with a [*ConfigError]. Trusted or
+	// not, every override of the hardening stays in place: no filter or
+	// diff driver, hook, pager or transport runs, and nothing is fetched.
+	TrustRepoConfig bool
 }
 
 func (o *Options) limit() int {
@@ -257,8 +264,22 @@ func open(ctx context.Context, opts Options, gitPath string, root *contain.Root)
 	if err := checkVersion(ctx, gitPath, opts.timeout()); err != nil {
 		return nil, err
 	}
-	g := &git{path: gitPath, dir: root.Dir(), env: hardenedEnv(nil), timeout: opts.timeout(), maxOut: 1 << 20}
-	out, _, err := g.run(ctx, "rev-parse", "--is-inside-work-tree", "--is-shallow-repository", "--show-toplevel", "--show-prefix")
+	// The repository's configuration, read and judged before git runs on
+	// it.
+	check, err := checkConfig(root.Dir())
+	if err != nil {
+		return nil, err
+	}
+	if len(check.Risks) > 0 && !opts.TrustRepoConfig {
+		return nil, &ConfigError{GitDir: check.GitDir, Risks: check.Risks}
+	}
+	extra := overrides(check.keys)
+	if len(extra) > maxOverrides {
+		return nil, tooManyOverrides(check, len(extra))
+	}
+	g := &git{path: gitPath, dir: root.Dir(), env: hardenedEnv(extra), timeout: opts.timeout(), maxOut: 1 << 20}
+	out, _, err := g.run(ctx, "rev-parse", "--is-inside-work-tree", "--is-shallow-repository", "--show-toplevel",
+		"--show-prefix", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir")
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
@@ -280,6 +301,11 @@ func open(ctx context.Context, opts Options, gitPath string, root *contain.Root)
 	if !p.inside {
 		return nil, fmt.Errorf("%w: %s is not inside a work tree (a bare repository, or the .git directory)", ErrNotRepository, root.Dir())
 	}
+	// Git must have found the repository whose configuration was checked.
+	if !sameFile(p.gitDir, check.GitDir) || !sameFile(p.commonDir, check.CommonDir) {
+		return nil, fmt.Errorf("%w: git reads the repository in %s, not the one in %s whose configuration was checked",
+			ErrNotRepository, clip(p.gitDir), check.GitDir)
+	}
 	top, err := filepath.EvalSymlinks(p.top)
 	if err != nil {
 		return nil, fmt.Errorf("history: the work tree %s: %w", p.top, err)
@@ -288,16 +314,23 @@ func open(ctx context.Context, opts Options, gitPath string, root *contain.Root)
 	if filepath.Join(top, filepath.FromSlash(prefix)) != root.Dir() {
 		return nil, fmt.Errorf("%w: git's work tree %s does not contain the project root %s", ErrNotRepository, top, root.Dir())
 	}
-	// The repository's filter and diff drivers, to switch them all off.
-	out, _, err = g.run(ctx, "config", "-z", "--name-only", "--get-regexp", `^(filter|diff)\.`)
-	var ge *GitError
-	var xe *safeexec.ExitError
-	if err != nil && !(errors.As(err, &ge) && errors.As(err, &xe) && xe.Code == 1) { // 1: no such key
-		return nil, err
+	if check.includes {
+		// Trusted, and git follows the includes: what they set is
+		// overridden as well.
+		out, truncated, err := g.run(ctx, "config", "-z", "--name-only", "--list")
+		if err != nil {
+			return nil, err
+		}
+		if truncated {
+			return nil, &ConfigError{GitDir: check.GitDir, Err: fmt.Errorf("%w: the configuration with its includes is larger than %d bytes", ErrBadConfig, 1<<20)}
+		}
+		extra = overrides(append(check.keys, splitNUL(out)...))
+		if len(extra) > maxOverrides {
+			return nil, tooManyOverrides(check, len(extra))
+		}
 	}
-	env := hardenedEnv(driverOverrides(splitNUL(out)))
 	return &Repo{opts: opts, root: root, prefix: prefix, shallow: p.shallow,
-		g: &git{path: gitPath, dir: top, env: env, timeout: opts.timeout(), maxOut: opts.maxOutput()}}, nil
+		g: &git{path: gitPath, dir: top, env: hardenedEnv(extra), timeout: opts.timeout(), maxOut: opts.maxOutput()}}, nil
 }
 
 // Close releases the project root.
@@ -507,7 +540,7 @@ func (r *Repo) Blame(ctx context.Context, p string, start, end int) ([]Hunk, err
 	if n == 0 || start > end {
 		return []Hunk{}, nil
 	}
-	out, truncated, err := r.g.run(ctx, "blame", "--porcelain", "--no-textconv",
+	out, truncated, err := r.g.run(ctx, "blame", "--porcelain", "--no-textconv", "--no-ignore-revs-file",
 		fmt.Sprintf("-L%d,%d", start, end), "--", repoRel)
 	if err != nil {
 		var ge *GitError

@@ -167,11 +167,13 @@ func TestParseBlame(t *testing.T) {
 }
 
 func TestParseProbe(t *testing.T) {
-	got, err := parseProbe([]byte("true\nfalse\n/work/repo\nsub/dir/\n"))
-	if err != nil || got != (probe{inside: true, top: "/work/repo", prefix: "sub/dir/"}) {
+	got, err := parseProbe([]byte("true\nfalse\n/work/repo\nsub/dir/\n/work/repo/.git\n/work/repo/.git\n"))
+	if err != nil || got != (probe{inside: true, top: "/work/repo", prefix: "sub/dir/", gitDir: "/work/repo/.git", commonDir: "/work/repo/.git"}) {
 		t.Errorf("parseProbe = %+v, %v", got, err)
 	}
-	for _, bad := range []string{"", "true\nfalse\n/r\n", "yes\nfalse\n/r\n\n", "true\nfalse\nrel\n\n", "true\nfalse\n/r\n../x/\n", "true\nfalse\n/r\nx\n"} {
+	const dirs = "/g\n/g\n"
+	for _, bad := range []string{"", "true\nfalse\n/r\n" + dirs, "yes\nfalse\n/r\n\n" + dirs, "true\nfalse\nrel\n\n" + dirs,
+		"true\nfalse\n/r\n../x/\n" + dirs, "true\nfalse\n/r\nx\n" + dirs, "true\nfalse\n/r\n\ng\n/g\n", "true\nfalse\n/r\n\n/g\n.git\n"} {
 		if _, err := parseProbe([]byte(bad)); err == nil {
 			t.Errorf("parseProbe(%q) succeeded", bad)
 		}
@@ -180,7 +182,7 @@ func TestParseProbe(t *testing.T) {
 
 func TestVersionOK(t *testing.T) {
 	for v, ok := range map[string]bool{
-		"git version 2.39.5\n": true, "git version 2.31.0": true, "git version 3.0.0": true,
+		"git version 2.39.5\n": true, "git version 2.32.0": true, "git version 2.31.9": false, "git version 3.0.0": true,
 		"git version 2.45.1.windows.1": true, "git version 2.39.5 (Apple Git-143)": true,
 		"git version 2.30.9": false, "git version 1.9": false, "hub version 2.39": false, "git version x.y": false, "": false,
 	} {
@@ -190,14 +192,16 @@ func TestVersionOK(t *testing.T) {
 	}
 }
 
-func TestDriverOverrides(t *testing.T) {
-	got := driverOverrides([]string{"filter.lfs.clean", "filter.lfs.smudge", "diff.Evil.textconv", "FILTER.a.b=c.process", "filter.clean", "diff.external"})
+func TestOverrides(t *testing.T) {
+	got := overrides([]string{"filter.lfs.clean", "filter.lfs.smudge", "diff.Evil.textconv", "filter.a.b=c.process",
+		"filter.clean", "diff.external", "core.fsmonitor", "protocol.evil.allow", "pager.log", "user.name", "include.path"})
 	want := [][2]string{
 		{"filter.lfs.clean", ""}, {"filter.lfs.smudge", ""}, {"filter.lfs.process", ""}, {"filter.lfs.required", "false"},
 		{"diff.Evil.textconv", ""}, {"diff.Evil.command", ""},
 		{"filter.a.b=c.clean", ""}, {"filter.a.b=c.smudge", ""}, {"filter.a.b=c.process", ""}, {"filter.a.b=c.required", "false"},
+		{"protocol.evil.allow", "never"}, {"pager.log", "false"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("driverOverrides (-want +got):\n%s", diff)
+		t.Errorf("overrides (-want +got):\n%s", diff)
 	}
 }

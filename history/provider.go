@@ -108,6 +108,11 @@ func unavailable(err error) error {
 		ue.Reason, ue.Guidance = "the path is outside the project root", "name a file inside the project"
 	case errors.Is(err, ErrRevision):
 		ue.Reason, ue.Guidance = "the revision names no commit", "name a branch, tag or commit of this repository"
+	case errors.Is(err, ErrUntrustedConfig):
+		ue.Reason = "the repository's git configuration has settings that could run a program, read a file or fetch, and it is not trusted"
+		ue.Guidance = "review them with cortex trust --show, and if the repository is yours run cortex trust"
+	case errors.Is(err, ErrBadConfig):
+		ue.Reason, ue.Guidance = "the repository's git configuration cannot be checked", "fix the file the message names (git config --list --show-origin shows what git reads)"
 	case errors.Is(err, ErrTruncated):
 		ue.Reason, ue.Guidance = "git printed more than the output cap", "ask about a narrower range"
 	}
