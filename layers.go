@@ -117,9 +117,10 @@ func (p *Project) DocsProvider() *depdocs.DocsEvidence {
 	return &depdocs.DocsEvidence{Dir: p.Root, Docs: depdocs.NewDocs(p.DocsOptions())}
 }
 
-// HistoryOptions returns the git history layer's options.
+// HistoryOptions returns the git history layer's options: the
+// repository's own git configuration is trusted when Trust.Git says so.
 func (p *Project) HistoryOptions() history.Options {
-	return history.Options{Dir: p.Root}
+	return history.Options{Dir: p.Root, TrustRepoConfig: p.Trust.Git.Trusted}
 }
 
 // MemoryOptions returns the project and team memory's options; author is

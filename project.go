@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/seal"
 )
@@ -42,7 +45,9 @@ type ProjectOptions struct {
 	Trust TrustMode
 	// TrustDigest, when set, trusts the configuration only if its digest
 	// is this one: a pin for CI, which trusts a configuration it has
-	// reviewed and nothing edited after.
+	// reviewed and nothing edited after. It may list several digests
+	// separated by commas; the git configuration's settings are trusted
+	// only if their digest (Trust.Git.Digest) is among them.
 	TrustDigest string
 	// Store is the trust store consulted under TrustFromStore; its zero
 	// value is the user's (with Getenv for its location).
@@ -87,6 +92,7 @@ func OpenProject(dir string, opts ProjectOptions) (*Project, error) {
 		p.seal = seal.KeyStore{Getenv: getenv}
 	}
 	p.Trust = judge(p.Root, cfg, digest, opts, getenv)
+	p.Trust.Git = judgeGit(p.Root, opts, getenv)
 	if !p.Trust.Trusted {
 		p.Config = withhold(cfg)
 	}
@@ -108,7 +114,7 @@ func judge(root string, cfg Config, digest string, opts ProjectOptions, getenv f
 		t.Trusted, t.Reason = true, "the configuration asks to run nothing and to send nothing"
 		return t
 	case opts.TrustDigest != "":
-		t.Trusted = opts.TrustDigest == digest
+		t.Trusted = pinned(opts.TrustDigest, digest)
 		t.Reason = "trusted because its digest is the pinned one"
 		if !t.Trusted {
 			t.Reason = "not trusted: its digest is not the pinned " + opts.TrustDigest
@@ -134,6 +140,64 @@ func judge(root string, cfg Config, digest string, opts ProjectOptions, getenv f
 	}
 	if !t.Trusted {
 		t.Withheld = t.Requests
+	}
+	return t
+}
+
+// pinned reports whether digest is among the comma-separated pins.
+func pinned(pins, digest string) bool {
+	return slices.Contains(strings.Split(pins, ","), digest)
+}
+
+// judgeGit decides whether the settings of the git configuration of the
+// repository around root that need trust are trusted.
+func judgeGit(root string, opts ProjectOptions, getenv func(string) string) GitTrust {
+	t := GitTrust{Files: []string{}, Requests: []string{}, Neutralised: []string{}}
+	check, err := history.CheckConfig(root)
+	switch {
+	case errors.Is(err, history.ErrNotRepository):
+		t.Trusted, t.Reason = true, "not in a git work tree: no git configuration to trust"
+		return t
+	case err != nil:
+		t.Reason = "not trusted: " + err.Error()
+		return t
+	}
+	t.Files = append(t.Files, check.Files...)
+	for _, r := range check.Risks {
+		t.Requests = append(t.Requests, r.String())
+	}
+	for _, r := range check.Neutralised {
+		t.Neutralised = append(t.Neutralised, r.String())
+	}
+	t.Digest = check.Digest()
+	switch {
+	case t.Digest == "":
+		t.Trusted, t.Reason = true, "the git configuration asks to run nothing, read no file and fetch nothing that is not switched off"
+	case opts.TrustDigest != "":
+		t.Trusted = pinned(opts.TrustDigest, t.Digest)
+		t.Reason = "the git configuration is trusted because its digest is pinned"
+		if !t.Trusted {
+			t.Reason = "not trusted: the git configuration's digest " + t.Digest + " is not pinned"
+		}
+	case opts.Trust == TrustAlways:
+		t.Trusted, t.Reason = true, "the git configuration is trusted by the caller"
+	case opts.Trust == TrustNever:
+		t.Reason = "not trusted: the caller trusts no configuration"
+	default:
+		store := opts.Store
+		if store.Getenv == nil {
+			store.Getenv = getenv
+		}
+		ok, err := store.TrustedGit(root, t.Digest)
+		switch {
+		case err != nil:
+			t.Reason = "not trusted: " + err.Error()
+		case ok:
+			t.Trusted, t.Reason = true, "the git configuration is trusted in the trust store"
+		default:
+			t.Reason = "not trusted: the git configuration has settings that could run a program, read a file or fetch (" +
+				t.Digest[:len("sha256:")+12] + "…), and git history is off until you review them and run `cortex trust`"
+		}
 	}
 	return t
 }

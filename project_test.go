@@ -2,11 +2,14 @@ package codecortex
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // writeConfig writes a project with the given configuration file content
@@ -275,5 +278,100 @@ func TestGraphOptionsOwnExact(t *testing.T) {
 				t.Errorf("Exact set %v, CloseExact %v; want both %v", o.Exact != nil, o.CloseExact, tt.exact)
 			}
 		})
+	}
+}
+
+// gitConfig makes dir a git repository (again: git init keeps what is
+// there) and runs git config with args in it.
+func gitConfig(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	git := testtool.Require(t, "git", "apt-get install git")
+	for _, a := range [][]string{{"init", "-q"}, append([]string{"config"}, args...)} {
+		cmd := exec.Command(git, a...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", a, err, out)
+		}
+	}
+}
+
+// The settings of the repository's git configuration that need trust are
+// judged apart from the configuration file, which the project does not
+// even have: untrusted until the store, the caller or a pin trusts their
+// digest; a trust record of them and one of the configuration file live
+// side by side; an edit needs trust again; Revoke withdraws both.
+func TestOpenProjectGitTrust(t *testing.T) {
+	dir := writeConfig(t, "")
+	gitConfig(t, dir, "core.sshCommand", "ssh -i key")
+	store := TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}
+	p, err := OpenProject(dir, ProjectOptions{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.Trust.Git
+	if g.Trusted || p.HistoryOptions().TrustRepoConfig || !strings.HasPrefix(g.Digest, "sha256:") ||
+		len(g.Requests) != 1 || !strings.Contains(g.Requests[0], "core.sshcommand") || !strings.Contains(g.Reason, "cortex trust") {
+		t.Fatalf("untrusted git configuration judged %+v", g)
+	}
+	if !p.Trust.Trusted {
+		t.Errorf("no configuration file, yet not trusted: %+v", p.Trust)
+	}
+	for _, tc := range []struct {
+		name string
+		opts ProjectOptions
+		want bool
+	}{
+		{"never", ProjectOptions{Store: store, Trust: TrustNever}, false},
+		{"always", ProjectOptions{Store: store, Trust: TrustAlways}, true},
+		{"pinned among others", ProjectOptions{TrustDigest: Digest([]byte("{}")) + "," + g.Digest}, true},
+		{"another pin", ProjectOptions{TrustDigest: Digest([]byte("{}")), Trust: TrustAlways}, false},
+	} {
+		p, err := OpenProject(dir, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Trust.Git.Trusted != tc.want || p.HistoryOptions().TrustRepoConfig != tc.want {
+			t.Errorf("%s: git trusted %v (%s), want %v", tc.name, p.Trust.Git.Trusted, p.Trust.Git.Reason, tc.want)
+		}
+	}
+
+	// Trusted in the store, beside a record of a configuration file.
+	if err := store.Trust(dir, Digest([]byte(hostile))); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.TrustGit(dir, g.Digest); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := store.Trusted(dir, Digest([]byte(hostile))); !ok || err != nil {
+		t.Errorf("trusting the git configuration dropped the configuration file's record: %v, %v", ok, err)
+	}
+	p2, _ := OpenProject(dir, ProjectOptions{Store: store})
+	if !p2.Trust.Git.Trusted || !p2.HistoryOptions().TrustRepoConfig {
+		t.Errorf("trusted in the store, judged %+v", p2.Trust.Git)
+	}
+
+	// An edit needs trust again; an inert setting changes nothing.
+	gitConfig(t, dir, "core.sshCommand", "ssh -i other")
+	if p3, _ := OpenProject(dir, ProjectOptions{Store: store}); p3.Trust.Git.Trusted {
+		t.Errorf("an edited git configuration kept its trust: %+v", p3.Trust.Git)
+	}
+	gitConfig(t, dir, "core.sshCommand", "ssh -i key")
+	gitConfig(t, dir, "user.name", "Ada")
+	if p4, _ := OpenProject(dir, ProjectOptions{Store: store}); !p4.Trust.Git.Trusted {
+		t.Errorf("an inert setting withdrew trust: %+v", p4.Trust.Git)
+	}
+	if found, err := store.Revoke(dir); !found || err != nil {
+		t.Fatalf("Revoke = %v, %v", found, err)
+	}
+	if p5, _ := OpenProject(dir, ProjectOptions{Store: store}); p5.Trust.Git.Trusted {
+		t.Error("trust survived Revoke")
+	}
+
+	// Outside git, and with an ordinary configuration, nothing needs trust.
+	for _, d := range []string{writeConfig(t, ""), func() string { d := writeConfig(t, ""); gitConfig(t, d, "user.name", "Ada"); return d }()} {
+		p, err := OpenProject(d, ProjectOptions{Store: store, Trust: TrustNever})
+		if err != nil || !p.Trust.Git.Trusted || p.Trust.Git.Digest != "" {
+			t.Errorf("%s: git judged %+v, %v; want trusted with nothing to trust", d, p.Trust.Git, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package codecortex
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -63,10 +64,18 @@ type TrustStore struct {
 
 // A TrustRecord says that the configuration with Digest at Root is trusted.
 type TrustRecord struct {
-	Root    string    `json:"root"`
-	Digest  string    `json:"digest"`
+	Root   string `json:"root"`
+	Digest string `json:"digest"`
+	// Of says what is trusted: "" for the project's configuration file
+	// (ConfigFile), [TrustGitConfig] for the settings of the repository's
+	// git configuration that need trust.
+	Of      string    `json:"of,omitempty"`
 	Trusted time.Time `json:"trusted_at"`
 }
+
+// TrustGitConfig is the Of of a trust record of a repository's git
+// configuration.
+const TrustGitConfig = "git"
 
 type trustFile struct {
 	Version int           `json:"version"`
@@ -133,29 +142,46 @@ func (s TrustStore) read() (trustFile, error) {
 
 // Trusted reports whether the store trusts the configuration with digest
 // at root.
-func (s TrustStore) Trusted(root, digest string) (bool, error) {
+func (s TrustStore) Trusted(root, digest string) (bool, error) { return s.trusted("", root, digest) }
+
+// TrustedGit reports whether the store trusts the git configuration
+// settings with digest (history.ConfigCheck.Digest) at root.
+func (s TrustStore) TrustedGit(root, digest string) (bool, error) {
+	return s.trusted(TrustGitConfig, root, digest)
+}
+
+func (s TrustStore) trusted(of, root, digest string) (bool, error) {
 	f, err := s.read()
 	if err != nil {
 		return false, err
 	}
-	return slices.ContainsFunc(f.Records, func(r TrustRecord) bool { return r.Root == root && r.Digest == digest }), nil
+	return slices.ContainsFunc(f.Records, func(r TrustRecord) bool {
+		return r.Of == of && r.Root == root && r.Digest == digest
+	}), nil
 }
 
 // Trust records that the configuration with digest at root is trusted,
 // replacing any earlier record of root: trusting an edited configuration
 // withdraws trust from the version before it.
-func (s TrustStore) Trust(root, digest string) error {
+func (s TrustStore) Trust(root, digest string) error { return s.trust("", root, digest) }
+
+// TrustGit records that the git configuration settings with digest at
+// root are trusted, replacing any earlier such record of root (and no
+// record of its configuration file).
+func (s TrustStore) TrustGit(root, digest string) error { return s.trust(TrustGitConfig, root, digest) }
+
+func (s TrustStore) trust(of, root, digest string) error {
 	if !filepath.IsAbs(root) || !strings.HasPrefix(digest, "sha256:") {
 		return fmt.Errorf("trust store: want an absolute root and a sha256 digest, got %q and %q", root, digest)
 	}
 	return s.update(func(f *trustFile) {
-		f.Records = slices.DeleteFunc(f.Records, func(r TrustRecord) bool { return r.Root == root })
-		f.Records = append(f.Records, TrustRecord{Root: root, Digest: digest, Trusted: time.Now().UTC().Truncate(time.Second)})
+		f.Records = slices.DeleteFunc(f.Records, func(r TrustRecord) bool { return r.Of == of && r.Root == root })
+		f.Records = append(f.Records, TrustRecord{Root: root, Digest: digest, Of: of, Trusted: time.Now().UTC().Truncate(time.Second)})
 	})
 }
 
-// Revoke removes every trust record of root. It reports whether there was
-// one.
+// Revoke removes every trust record of root, of its configuration file and
+// of its git configuration alike. It reports whether there was one.
 func (s TrustStore) Revoke(root string) (bool, error) {
 	found := false
 	err := s.update(func(f *trustFile) {
@@ -179,7 +205,9 @@ func (s TrustStore) update(fn func(*trustFile)) error {
 	}
 	fn(&f)
 	f.Version = 1
-	slices.SortFunc(f.Records, func(a, b TrustRecord) int { return strings.Compare(a.Root, b.Root) })
+	slices.SortFunc(f.Records, func(a, b TrustRecord) int {
+		return cmp.Or(strings.Compare(a.Root, b.Root), strings.Compare(a.Of, b.Of))
+	})
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err
@@ -225,6 +253,32 @@ type Trust struct {
 	// to run or send, trusted or not: what `cortex trust` shows before the
 	// user decides.
 	Requests []string `json:"requests"`
+	// Git is how the repository's own git configuration was judged; it is
+	// trusted apart from the configuration file.
+	Git GitTrust `json:"git"`
+}
+
+// GitTrust is how the settings of the repository's git configuration that
+// could run a program, read a file or fetch were judged (see
+// history.CheckConfig). Untrusted, the history layer declines to run git
+// on the repository; trusted, it runs git with them, every override of
+// its hardening still in place. A project outside git, or whose git
+// configuration has no such setting, is trusted with nothing to trust.
+type GitTrust struct {
+	Trusted bool `json:"trusted"`
+	// Digest names the settings that need trust; empty when none does.
+	Digest string `json:"digest,omitempty"`
+	// Reason says why it is or is not trusted, in a sentence.
+	Reason string `json:"reason"`
+	// Files are the git configuration files read.
+	Files []string `json:"files"`
+	// Requests lists each setting that needs trust, one sentence each,
+	// trusted or not.
+	Requests []string `json:"requests"`
+	// Neutralised lists the settings that could run a program, read a
+	// file or fetch but that every git command overrides: they need no
+	// trust, and are listed for review.
+	Neutralised []string `json:"neutralised"`
 }
 
 // needsTrust lists what cfg asks to run or send; a configuration without

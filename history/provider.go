@@ -99,7 +99,7 @@ func unavailable(err error) error {
 	case errors.Is(err, ErrNoGit):
 		ue.Reason, ue.Guidance = "git is not installed", "install git and put it on the PATH"
 	case errors.Is(err, ErrGitTooOld):
-		ue.Reason, ue.Guidance = "the installed git is too old to be run safely", "install git 2.31 or later"
+		ue.Reason, ue.Guidance = "the installed git is too old to be run safely", "install git 2.32 or later"
 	case errors.Is(err, ErrNotRepository):
 		ue.Reason, ue.Guidance = "the project is not in a git work tree", "run it inside a git clone of the project"
 	case errors.Is(err, ErrShallow):

@@ -52,7 +52,7 @@ func commands() []command {
 		{"version", nil, "print the version", runVersion},
 		{"doctor", nil, "report each layer's state and configuration problems (runs nothing the configuration names)", runDoctor},
 		{"config", nil, "print the effective configuration (secrets redacted) and whether it is trusted", runConfig},
-		{"trust", nil, "trust this project's configuration to run what it names (--show, --revoke)", runTrust},
+		{"trust", nil, "trust this project's configuration, and its git configuration, to run what they name (--show, --revoke)", runTrust},
 		{"precision-status", nil, "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
 		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points) or named NAME", positionCommand("def", queryDef)},
 		{"refs", nil, "references of the symbol at FILE:LINE:COL or named NAME, declaration included", positionCommand("refs", queryRefs)},
@@ -178,7 +178,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Flags go before or after arguments; -- ends them. Every command takes:")
 	fmt.Fprintln(w, "  -C dir                the project root (default: the nearest directory up from here holding .codecortex or .git)")
 	fmt.Fprintln(w, "  --json                one JSON document on standard output, errors included")
-	fmt.Fprintln(w, "  --trust-config VALUE  trust the configuration for this run: its digest (sha256:…), or any")
+	fmt.Fprintln(w, "  --trust-config VALUE  trust the configuration for this run: its digest (sha256:…, several separated by commas), or any")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings or a failed check, 2 usage error or bad argument.")
 }
 
@@ -238,7 +238,7 @@ func newCmd(e *Env, name, argsUsage string) *cmd {
 	c.fs.SetOutput(io.Discard)
 	c.fs.Var(jsonFlag{&c.json}, "json", "print one JSON document for machines")
 	c.fs.StringVar(&c.chdir, "C", "", "run with `dir` as the project root")
-	c.fs.StringVar(&c.trustFlag, "trust-config", "", "trust the configuration for this run: its `digest` (sha256:…) or any")
+	c.fs.StringVar(&c.trustFlag, "trust-config", "", "trust the configuration for this run: its `digest` (sha256:…, several separated by commas) or any")
 	return c
 }
 

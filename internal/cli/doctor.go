@@ -106,6 +106,7 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 	for _, w := range p.Trust.Withheld {
 		c.printf("  withheld: %s\n", safe(w))
 	}
+	c.printf("git config     %s\n", safe(p.Trust.Git.Reason))
 	return code
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -258,4 +259,79 @@ func sortedCaseNames(m map[string][][]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// The repository's own git configuration is trusted apart from the
+// configuration file: a setting that could run a program makes history
+// decline until cortex trust (the project has no .codecortex/config.json
+// at all), trust --show lists it with what is switched off anyway, an
+// edit needs trust again, and neither the filter nor the ssh command ever
+// runs.
+func TestGitConfigNeedsTrust(t *testing.T) {
+	dir := gitProject(t)
+	sshCmd, sshRuns := spy(t, "evil-ssh", "exit 1")
+	filter, filterRuns := spy(t, "evil-filter", "cat")
+	git := testtool.Require(t, "git", "apt-get install git")
+	cfg := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"config"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git config %v: %v\n%s", args, err, out)
+		}
+	}
+	cfg("core.sshCommand", sshCmd)
+	cfg("filter.evil.clean", filter)
+	os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.go filter=evil\n"), 0o644)
+	env := trustEnv(t, nil)
+	ranNothing := func(when string) {
+		t.Helper()
+		if n, m := sshRuns(), filterRuns(); n+m != 0 {
+			t.Fatalf("%s: the repository's git configuration ran a program (ssh %d, filter %d)", when, n, m)
+		}
+	}
+
+	for _, args := range [][]string{{"history", "main.go:3"}, {"history", "--since", "HEAD~1"}, {"impact", "--since", "HEAD~1"}} {
+		code, out, errs := run(t, dir, env, args...)
+		if code != ExitFail || !strings.Contains(errs, "core.sshcommand") || !strings.Contains(errs, "cortex trust") {
+			t.Errorf("untrusted %v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	ranNothing("untrusted")
+	code, out, errs := run(t, dir, env, "trust", "--show")
+	if code != ExitOK || !strings.Contains(out, "core.sshcommand = "+fmt.Sprintf("%q", sshCmd)) ||
+		!strings.Contains(out, "switched off") || !strings.Contains(out, "filter.evil.clean") {
+		t.Errorf("trust --show: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := run(t, dir, env, "trust"); code != ExitOK || !strings.Contains(out, "trusted: recorded") {
+		t.Fatalf("trust: exit %d\n%s%s", code, out, errs)
+	}
+	for _, args := range [][]string{{"history", "main.go:3"}, {"history", "--since", "HEAD~1"}, {"ask", "what changed since HEAD~1?"}} {
+		if code, out, errs := run(t, dir, env, args...); code != ExitOK {
+			t.Errorf("trusted %v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	ranNothing("trusted")
+
+	// An edit of a setting that needs trust needs trust again; one of an
+	// inert setting does not.
+	cfg("branch.master.remote", "origin")
+	if code, _, errs := run(t, dir, env, "history", "main.go"); code != ExitOK {
+		t.Errorf("after an inert edit: exit %d\n%s", code, errs)
+	}
+	cfg("core.sshCommand", sshCmd+" -v")
+	if code, _, errs := run(t, dir, env, "history", "main.go"); code != ExitFail || !strings.Contains(errs, "core.sshcommand") {
+		t.Errorf("after an edit: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := run(t, dir, env, "--trust-config", "any", "history", "main.go"); code != ExitOK {
+		t.Errorf("--trust-config any: exit %d\n%s", code, errs)
+	}
+	run(t, dir, env, "trust")
+	if code, out, _ := run(t, dir, env, "trust", "--revoke"); code != ExitOK || !strings.Contains(out, "revoked") {
+		t.Errorf("trust --revoke: exit %d\n%s", code, out)
+	}
+	if code, _, _ := run(t, dir, env, "history", "main.go"); code != ExitFail {
+		t.Errorf("after --revoke: exit %d, want %d", code, ExitFail)
+	}
+	ranNothing("at the end")
 }

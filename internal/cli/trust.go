@@ -18,10 +18,13 @@ type trustJSON struct {
 
 // runTrust is cortex trust: it records that this project's configuration,
 // exactly as it is now, may run the programs and reach the endpoint it
-// names. --show only shows what it asks for; --revoke withdraws trust.
+// names, and that the settings of the repository's git configuration that
+// need trust, exactly as they are now, may apply when the history layer
+// runs git. --show only shows what each asks for; --revoke withdraws
+// trust from both.
 func runTrust(ctx context.Context, c *cmd, args []string) int {
 	show := c.fs.Bool("show", false, "show what the configuration asks to run or send, and whether it is trusted; change nothing")
-	revoke := c.fs.Bool("revoke", false, "withdraw trust from this project's configuration")
+	revoke := c.fs.Bool("revoke", false, "withdraw trust from this project's configuration and its git configuration")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
@@ -51,15 +54,28 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 		if !found {
 			out.Action = "nothing to revoke"
 		}
-	case p.Trust.Digest == "" || len(p.Trust.Requests) == 0:
-		out.Action = "nothing to trust"
 	default:
-		if err := store.Trust(p.Root, p.Trust.Digest); err != nil {
-			return c.fail(err)
+		needConfig := p.Trust.Digest != "" && len(p.Trust.Requests) > 0
+		needGit := p.Trust.Git.Digest != ""
+		if !needConfig && !needGit {
+			out.Action = "nothing to trust"
+			break
+		}
+		if needConfig {
+			if err := store.Trust(p.Root, p.Trust.Digest); err != nil {
+				return c.fail(err)
+			}
+			out.Trust.Trusted, out.Trust.Withheld = true, []string{}
+			out.Trust.Reason = "trusted in the trust store"
+		}
+		if needGit {
+			if err := store.TrustGit(p.Root, p.Trust.Git.Digest); err != nil {
+				return c.fail(err)
+			}
+			out.Trust.Git.Trusted = true
+			out.Trust.Git.Reason = "the git configuration is trusted in the trust store"
 		}
 		out.Action = "trusted"
-		out.Trust.Trusted, out.Trust.Withheld = true, []string{}
-		out.Trust.Reason = "trusted in the trust store"
 	}
 	if c.json != jsonOff {
 		if err := c.writeJSON(out); err != nil {
@@ -81,15 +97,52 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 		}
 		c.printf("%-14s %s\n", label, safe(r))
 	}
+	printGitTrust(c, p.Trust.Git)
 	switch out.Action {
 	case "trusted":
-		c.printf("\ntrusted: recorded in %s; an edit to the file needs trust again\n", safe(storeFile))
+		c.printf("\ntrusted: recorded in %s; an edit to what needs trust needs trust again\n", safe(storeFile))
 	case "revoked":
-		c.printf("\nrevoked: what the file asks to run or send is withheld again\n")
+		c.printf("\nrevoked: what the file asks to run or send is withheld again, and git history declines the git configuration again\n")
 	case "nothing to revoke":
 		c.printf("\nthe trust store held no trust for this project\n")
 	case "shown":
-		c.printf("\n%s\n", safe(p.Trust.Reason))
+		c.printf("\n%s\n%s\n", safe(p.Trust.Reason), safe(p.Trust.Git.Reason))
 	}
 	return ExitOK
+}
+
+// printGitTrust prints, for people, what the repository's git
+// configuration sets that needs trust and what is switched off anyway.
+func printGitTrust(c *cmd, g codecortex.GitTrust) {
+	if len(g.Files) == 0 && g.Digest == "" {
+		return
+	}
+	c.printf("\n")
+	for i, f := range g.Files {
+		label := ""
+		if i == 0 {
+			label = "git config"
+		}
+		c.printf("%-14s %s\n", label, safe(f))
+	}
+	if g.Digest != "" {
+		c.printf("digest         %s\n", g.Digest)
+	}
+	if len(g.Requests) == 0 {
+		c.printf("asks for       nothing that needs trust: git runs no program, reads no file and fetches nothing it names\n")
+	}
+	for i, r := range g.Requests {
+		label := ""
+		if i == 0 {
+			label = "asks for"
+		}
+		c.printf("%-14s %s\n", label, safe(r))
+	}
+	for i, r := range g.Neutralised {
+		label := ""
+		if i == 0 {
+			label = "switched off"
+		}
+		c.printf("%-14s %s\n", label, safe(r))
+	}
 }
