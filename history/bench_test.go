@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -246,5 +247,34 @@ func BenchmarkWhatChanged(b *testing.B) {
 		if _, err := p.Gather(ctx, evidence.Query{Text: "what changed?"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCheckConfig is what Open adds before its first git command:
+// finding the repository and reading and judging its configuration, for
+// a clone's configuration and for one of 1 MiB (the most it reads).
+func BenchmarkCheckConfig(b *testing.B) {
+	clone := "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n" +
+		"[remote \"origin\"]\n\turl = https://github.com/prometheus/prometheus.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n" +
+		"[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
+	big := clone + "[branch \"x\"]\n" + strings.Repeat("\tdescription = 0123456789012345678901234567890123456789\n", (1<<20-len(clone)-20)/57)
+	for _, tc := range []struct{ name, config string }{{"clone", clone}, {"1MiB", big}} {
+		b.Run(tc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			for _, d := range []string{".git/objects", ".git/refs", "a/b/c"} {
+				if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+					b.Fatal(err)
+				}
+			}
+			os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(tc.config), 0o644)
+			b.SetBytes(int64(len(tc.config)))
+			for b.Loop() {
+				c, err := CheckConfig(filepath.Join(dir, "a", "b", "c"))
+				if err != nil || len(c.Risks) != 0 {
+					b.Fatal(c, err)
+				}
+			}
+		})
 	}
 }

@@ -61,6 +61,7 @@ type configReader struct {
 	pos  int
 	line int
 	eof  bool
+	buf  []byte // scratch for a key or a value, reused
 }
 
 func (r *configReader) next() byte {
@@ -215,20 +216,19 @@ func (r *configReader) sectionHeader(name *strings.Builder) error {
 // keyValue reads a key whose first letter is c, and its value (git's
 // get_value and parse_value).
 func (r *configReader) keyValue(base string, c byte) (configEntry, error) {
-	var name strings.Builder
-	name.WriteString(base)
-	name.WriteByte(cfgLower(c))
+	name := append(append(r.buf[:0], base...), cfgLower(c))
 	for {
 		c = r.next()
 		if r.eof || !cfgKeyChar(c) {
 			break
 		}
-		name.WriteByte(cfgLower(c))
+		name = append(name, cfgLower(c))
 	}
+	r.buf = name
 	for c == ' ' || c == '\t' {
 		c = r.next()
 	}
-	e := configEntry{Key: name.String()}
+	e := configEntry{Key: string(name)}
 	if c == '\n' {
 		e.NoValue = true
 		return e, nil
@@ -250,7 +250,8 @@ func (r *configReader) keyValue(base string, c byte) (configEntry, error) {
 // continues the value on the next line, and # or ; outside quotes starts a
 // comment.
 func (r *configReader) value() (string, error) {
-	var v strings.Builder
+	v := r.buf[:0]
+	defer func() { r.buf = v }()
 	quote, comment, space := false, false, 0
 	for {
 		c := r.next()
@@ -258,13 +259,13 @@ func (r *configReader) value() (string, error) {
 			if quote {
 				return "", &configSyntaxError{Line: r.line, What: "a value with an unclosed quote"}
 			}
-			return v.String(), nil
+			return string(v), nil
 		}
 		if comment {
 			continue
 		}
 		if cfgSpace(c) && !quote {
-			if v.Len() > 0 {
+			if len(v) > 0 {
 				space++
 			}
 			continue
@@ -274,7 +275,7 @@ func (r *configReader) value() (string, error) {
 			continue
 		}
 		for ; space > 0; space-- {
-			v.WriteByte(' ')
+			v = append(v, ' ')
 		}
 		switch c {
 		case '\\':
@@ -291,11 +292,11 @@ func (r *configReader) value() (string, error) {
 			default:
 				return "", &configSyntaxError{Line: r.line + 1, What: "a value with an unknown escape"}
 			}
-			v.WriteByte(c)
+			v = append(v, c)
 		case '"':
 			quote = !quote
 		default:
-			v.WriteByte(c)
+			v = append(v, c)
 		}
 	}
 }

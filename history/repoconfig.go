@@ -183,13 +183,10 @@ func checkConfig(dir string) (*ConfigCheck, error) {
 	}
 	c.checkLayout()
 	files := []string{filepath.Join(c.CommonDir, "config"), filepath.Join(c.GitDir, "config.worktree")}
-	for i, f := range files {
+	for _, f := range files {
 		fi, err := os.Lstat(f)
 		if errors.Is(err, os.ErrNotExist) {
-			if i == 0 {
-				continue // git runs without a config file, and so does the layer
-			}
-			continue
+			continue // git runs without either file, and so does the layer
 		}
 		if err != nil {
 			return nil, c.bad(fmt.Errorf("%w: %s: %v", ErrBadConfig, f, err))
