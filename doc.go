@@ -89,7 +89,12 @@
 // ast-grep binary, an index generator, a language server) or to send (an
 // API key to a documentation endpoint) is withheld until the user trusts
 // that exact file ([TrustStore], cortex trust) or the host vouches for it
-// ([ProjectOptions]); everything else in it applies at once.
+// ([ProjectOptions]); everything else in it applies at once. The
+// repository's own git configuration is judged apart ([Trust].Git): the
+// settings of it that could make git run a program, read a file or fetch
+// and that no override switches off keep the history layer from running
+// git until their digest is trusted ([TrustStore.TrustGit], the same
+// cortex trust), and [Project.HistoryOptions] says so to the layer.
 //
 // Every subprocess runs with a resolved absolute executable, an explicit
 // argument vector, a timeout and an output cap; every path is resolved

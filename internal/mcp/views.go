@@ -286,6 +286,8 @@ var knownErrors = []struct {
 	{history.ErrGitTooOld, "install a newer git"},
 	{history.ErrNotRepository, "history needs the project to be a git work tree (git init, or serve cortex from inside a clone)"},
 	{history.ErrShallow, "fetch the full history: git fetch --unshallow"},
+	{history.ErrUntrustedConfig, "the user reviews the repository's git configuration with `cortex trust --show` and, if it is theirs, trusts it with `cortex trust`; restart the server after"},
+	{history.ErrBadConfig, "the user fixes the git configuration file the message names (git config --list --show-origin shows what git reads)"},
 	{history.ErrOutside, "give a path inside the project root"},
 	{history.ErrRevision, "give a commit, branch or tag that exists (git log --oneline lists commits)"},
 	{validation.ErrNoCommands, "configure validation.commands in .codecortex/config.json (and trust it with `cortex trust`), or add a go.mod or tsconfig.json whose checks are detected"},
