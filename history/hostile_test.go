@@ -236,6 +236,7 @@ func TestHostileConfigRunsNothing(t *testing.T) {
 	for _, tc := range hostileCases {
 		for _, trusted := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/trusted=%v", tc.name, trusted), func(t *testing.T) {
+				t.Parallel() // each case builds its own repositories
 				r, marker := hostileRepo(t, tc)
 				r.tryGit(r.dir, tc.control...)
 				if _, err := os.Stat(marker); err != nil {
@@ -388,6 +389,7 @@ func TestHostilePartialClone(t *testing.T) {
 	} {
 		for _, trusted := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/trusted=%v", tc.name, trusted), func(t *testing.T) {
+				t.Parallel() // each case builds its own repositories
 				hook, marker := failingHook(t)
 				r, clone, _ := partialClone(t, func(r *testRepo, clone, bare string) { tc.attack(r, clone, bare, hook) })
 				r.tryGit(clone, "blame", "f.txt")
@@ -498,6 +500,7 @@ func TestHostileConfigReadsNothing(t *testing.T) {
 	} {
 		for _, trusted := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/trusted=%v", tc.name, trusted), func(t *testing.T) {
+				t.Parallel() // each case builds its own repositories
 				secret := filepath.Join(t.TempDir(), "secret")
 				must(t, os.WriteFile(secret, []byte(canary), 0o600))
 				r, _ := hostileRepo(t, hostileCase{config: func(t *testing.T, r *testRepo, _ string) { tc.config(t, r, secret) }})
