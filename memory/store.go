@@ -150,7 +150,7 @@ func (s *Store) Remember(ctx context.Context, e Entry) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	if err := s.root.WriteFileAtomic(file, encodeEntry(&e), 0o644); err != nil {
+	if err := s.root.WriteStateFile(file, encodeEntry(&e), 0o644); err != nil {
 		return Entry{}, fmt.Errorf("memory: write %s: %w", file, err)
 	}
 	s.invalidate()
@@ -318,7 +318,7 @@ func (s *Store) encodeAudit(l auditLine, optional bool) ([]byte, error) {
 // file opened with O_APPEND, so concurrent writers, in this process or
 // others, each add their line whole.
 func (s *Store) appendAudit(line []byte) error {
-	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
+	if err := s.root.MkdirState(Dir, 0o755); err != nil {
 		return fmt.Errorf("memory: audit: %w", err)
 	}
 	abs, err := s.root.Abs(AuditLog)

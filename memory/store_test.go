@@ -316,3 +316,40 @@ func TestStoreStaysInside(t *testing.T) {
 		t.Errorf("files written outside the project: %v", des)
 	}
 }
+
+// TestLinkedStateRefused: a repository that ships .codecortex/memory (or
+// the entries under it) as a link into the tree gets nothing written
+// there by remember.
+func TestLinkedStateRefused(t *testing.T) {
+	for _, link := range []struct{ at, to string }{
+		{".codecortex/memory", "../src"},
+		{".codecortex/memory/entries", "../../src"},
+	} {
+		t.Run(link.at, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "src")
+			if err := os.MkdirAll(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			at := filepath.Join(dir, filepath.FromSlash(link.at))
+			if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(link.to, at); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(Options{Dir: dir, Author: "ada", Seal: testSeal})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			_, err = s.Remember(context.Background(), Entry{Type: Convention, Text: "errors wrap with %w"})
+			if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+				t.Errorf("Remember through a link: %v", err)
+			}
+			if ents, _ := os.ReadDir(src); len(ents) != 0 {
+				t.Errorf("written through the link: %v", ents)
+			}
+		})
+	}
+}
