@@ -25,9 +25,25 @@ const helperEnv = "CODECORTEX_INDEX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
 	if h := os.Getenv(helperEnv); h != "" {
+		// The environment, the seal key's place included, is the test's.
 		os.Exit(runHelper(h))
 	}
-	os.Exit(m.Run())
+	os.Exit(withTempHome(m))
+}
+
+// withTempHome runs the tests with XDG_CONFIG_HOME and HOME in a
+// temporary directory, so that the seal key the index makes (see
+// seal.User) is never the user's; helper processes inherit it.
+func withTempHome(m *testing.M) int {
+	home, err := os.MkdirTemp("", "index-home")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(home)
+	os.Setenv("HOME", home)
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	return m.Run()
 }
 
 // runHelper is a second process working on the same project as the test:

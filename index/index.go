@@ -15,6 +15,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/flock"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/syntax"
 )
@@ -62,6 +63,18 @@ type Options struct {
 	// the files done and the total this update has to do, from the
 	// goroutine that updates.
 	Progress func(done, total int)
+	// Seal proves which files under .codecortex/ this user's cortex
+	// wrote; nil means seal.User(). It names the databases and seals
+	// them: a database without a seal that checks is never read, used
+	// as a seed or copied; it is removed and the index rebuilt.
+	Seal seal.Sealer
+}
+
+func (o *Options) sealer() seal.Sealer {
+	if o.Seal == nil {
+		return seal.User()
+	}
+	return o.Seal
 }
 
 func (o *Options) budget() time.Duration {
@@ -124,11 +137,13 @@ type Index struct {
 	dir     string   // the storage directory, absolute
 	lockF   *os.File // the writer lock file
 	extract string   // what files.extractor records
+	seal    sealing  // names and seals the databases
 
 	mu     sync.Mutex // serialises activation and refreshes
 	walker *walker
 	stores map[string]*store
-	active string // key of the active store
+	paths  map[string]string // identity key → database file, once named
+	active string            // key of the active store
 	closed bool
 
 	life sync.RWMutex // queries hold it for reading; Close for writing
@@ -148,7 +163,8 @@ func Open(opts Options) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	ix := &Index{opts: opts, root: root, stores: map[string]*store{}, extract: opts.extractor()}
+	ix := &Index{opts: opts, root: root, stores: map[string]*store{}, paths: map[string]string{}, extract: opts.extractor(),
+		seal: sealing{sealer: opts.sealer(), root: root.Dir()}}
 	ix.walker = newWalker(root.Dir(), func() matcher { return newMatcher(root.FS()) }, opts.maxFileSize())
 	if err := ix.prepareStorage(); err != nil {
 		root.Close()
@@ -249,8 +265,20 @@ func (ix *Index) lock(ctx context.Context, deadline time.Time) (ok bool, err err
 
 func (ix *Index) unlock() { _ = flock.Unlock(ix.lockF) }
 
-// dbPath returns the database file of an identity key.
-func (ix *Index) dbPath(key string) string { return filepath.Join(ix.dir, key+".db") }
+// dbPath returns the database file of an identity key, named under the
+// user's key (see sealing). ix.mu is held.
+func (ix *Index) dbPath(key string) (string, error) {
+	if p, ok := ix.paths[key]; ok {
+		return p, nil
+	}
+	name, err := ix.seal.name(key)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(ix.dir, name)
+	ix.paths[key] = p
+	return p, nil
+}
 
 // activate returns the store of the project's current identity, opening,
 // creating (seeded from the most recently used database) or rebuilding it
@@ -272,9 +300,13 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 		}
 		ix.retire(st)
 	}
+	path, err := ix.dbPath(key)
+	if err != nil {
+		return nil, id, nil, err
+	}
 	var diags []string
 	var damaged os.FileInfo
-	st, err := openStore(ctx, ix.dbPath(key), false)
+	st, err := openStore(ctx, path, false, &ix.seal)
 	if err == nil {
 		if err := st.sane(ctx, ix.walker.dirs == nil); err != nil {
 			st.close()
@@ -287,10 +319,20 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 		}
 	} else {
 		var se *SchemaError
+		replace := true
 		switch {
 		case errors.As(err, &se):
 			return nil, id, nil, err
 		case errors.Is(err, errEmpty):
+			replace = false
+		case errors.Is(err, seal.ErrForeign):
+			// Removed here rather than replaced as a damaged one is: the
+			// new database may still be seeded from one of ours.
+			diags = append(diags, ix.foreignDiagnostic(err, true))
+			if err := removeForeign(err); err != nil {
+				return nil, id, diags, fmt.Errorf("index: %w", err)
+			}
+			replace = false
 		case errors.Is(err, errOldSchema):
 			diags = append(diags, "the index database had an older schema; it was rebuilt")
 		case isCorrupt(err):
@@ -298,8 +340,8 @@ func (ix *Index) activate(ctx context.Context) (*store, Identity, []string, erro
 		default:
 			return nil, id, nil, fmt.Errorf("index: %w", err)
 		}
-		if len(diags) > 0 {
-			if damaged, err = os.Stat(ix.dbPath(key)); err != nil {
+		if replace {
+			if damaged, err = os.Lstat(path); err != nil {
 				return nil, id, diags, fmt.Errorf("index: %w", err)
 			}
 		}
@@ -331,8 +373,10 @@ func (ix *Index) setActive(key string) {
 			ix.retire(st)
 		}
 	}
-	now := time.Now()
-	_ = os.Chtimes(ix.dbPath(key), now, now)
+	if p, ok := ix.paths[key]; ok {
+		now := time.Now()
+		_ = os.Chtimes(p, now, now)
+	}
 }
 
 // retire drops a store from use: closed now if no query holds it, else
@@ -366,29 +410,38 @@ func (ix *Index) unref(st *store) {
 // create makes the database of id: rebuilt from nothing when damaged,
 // otherwise seeded from the most recently used database of this project,
 // whose rows then count as unverified until the refresh has compared them
-// with the disk. The database is made under a temporary name and linked
-// into place, so a database file always has its schema, and two processes
-// creating the same one at once end up sharing the first that lands; no
-// lock is needed. damaged, when not nil, is the damaged file: it is
-// removed unless another process has already replaced it.
+// with the disk. The database is made under a temporary name, sealed for
+// its own name and linked into place, so a database file always has its
+// schema and its seal, and two processes creating the same one at once
+// end up sharing the first that lands; no lock is needed. damaged, when
+// not nil, is the damaged file: it is removed unless another process has
+// already replaced it.
 func (ix *Index) create(ctx context.Context, id Identity, damaged os.FileInfo) (*store, []string, error) {
-	path := ix.dbPath(id.Key())
+	path, err := ix.dbPath(id.Key())
+	if err != nil {
+		return nil, nil, err
+	}
 	var diags []string
 	if damaged == nil {
-		st, err := openStore(ctx, path, false)
-		if err == nil {
+		st, err := openStore(ctx, path, false, &ix.seal)
+		switch {
+		case err == nil:
 			return st, nil, nil
-		}
-		if errors.Is(err, errEmpty) {
-			if fi, err := os.Stat(path); err == nil {
+		case errors.Is(err, errEmpty):
+			if fi, err := os.Lstat(path); err == nil {
 				// Databases land with their schema: an empty one was cut short.
 				diags = append(diags, "the index database was damaged (empty: truncated); it was rebuilt")
 				damaged = fi
 			}
+		case errors.Is(err, seal.ErrForeign):
+			diags = append(diags, ix.foreignDiagnostic(err, true))
+			if err := removeForeign(err); err != nil {
+				return nil, diags, fmt.Errorf("index: %w", err)
+			}
 		}
 	}
 	if damaged != nil {
-		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, damaged) {
+		if fi, err := os.Lstat(path); err == nil && os.SameFile(fi, damaged) {
 			if err := removeDatabase(path); err != nil {
 				return nil, diags, fmt.Errorf("index: %w", err)
 			}
@@ -398,20 +451,26 @@ func (ix *Index) create(ctx context.Context, id Identity, damaged os.FileInfo) (
 	defer removeDatabase(tmp)
 	made := false
 	if damaged == nil {
-		if seed := ix.newestOther(id.Key()); seed != "" {
-			if err := ix.seed(ctx, seed, tmp, id); err == nil {
-				diags = append(diags, "seeded from the index of "+describeStored(ctx, seed))
+		from, more := ix.seedStore(ctx, path)
+		diags = append(diags, more...)
+		if from != nil {
+			if err := ix.seed(ctx, from, tmp, filepath.Base(path), id); err == nil {
+				diags = append(diags, "seeded from the index of "+describeStored(ctx, from))
 				made = true
 			} else {
-				diags = append(diags, "could not seed from "+filepath.Base(seed)+": "+err.Error())
+				diags = append(diags, "could not seed from "+filepath.Base(from.path)+": "+err.Error())
 				removeDatabase(tmp)
 			}
+			from.close()
 		}
 	}
 	if !made {
-		st, err := openStore(ctx, tmp, true)
+		st, err := openStore(ctx, tmp, true, nil)
 		if err == nil {
 			err = st.setIdentity(ctx, id)
+			if err == nil {
+				err = st.sealAs(ctx, ix.seal, filepath.Base(path))
+			}
 			if cerr := st.close(); err == nil {
 				err = cerr
 			}
@@ -423,46 +482,78 @@ func (ix *Index) create(ctx context.Context, id Identity, damaged os.FileInfo) (
 	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, diags, fmt.Errorf("index: %w", err)
 	}
-	st, err := openStore(ctx, path, false)
+	st, err := openStore(ctx, path, false, &ix.seal)
 	if err != nil {
 		return nil, diags, fmt.Errorf("index: %w", err)
 	}
-	ix.prune(id.Key())
+	ix.prune(path)
 	return st, diags, nil
 }
 
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+// maxForeignListed bounds the foreign databases a diagnostic names one by
+// one.
+const maxForeignListed = 3
+
+// seedStore opens the most recently used database of this project, other
+// than the one at path, for a new database to be seeded from. It removes
+// the databases it meets on the way that are foreign (see sealing), of an
+// older schema or damaged, none of which can seed, and passes over those
+// of a newer schema. It returns nil when there is none, and diagnostics
+// saying what it removed.
+func (ix *Index) seedStore(ctx context.Context, path string) (*store, []string) {
+	var diags []string
+	foreign := 0
+	defer func() {
+		if foreign > maxForeignListed {
+			diags = append(diags, fmt.Sprintf("%d more databases not written by this user's CodeCortex were removed from %s without being used", foreign-maxForeignListed, StorageDir))
+		}
+	}()
+	for _, c := range ix.stored() {
+		if c.path == path {
+			continue
+		}
+		st, err := openStore(ctx, c.path, false, &ix.seal)
+		var se *SchemaError
+		switch {
+		case err == nil:
+			return st, diags
+		case errors.As(err, &se):
+			continue
+		case errors.Is(err, seal.ErrForeign):
+			if foreign++; foreign <= maxForeignListed {
+				diags = append(diags, ix.foreignDiagnostic(err, false))
+			}
+			removeForeign(err)
+		case errors.Is(err, errOldSchema), errors.Is(err, errEmpty), isCorrupt(err):
+			if fi, lerr := os.Lstat(c.path); lerr == nil && os.SameFile(fi, c.fi) && removeDatabase(c.path) == nil {
+				diags = append(diags, "removed "+ix.relPath(c.path)+", which could not seed a new index: "+err.Error())
+			}
+		default:
+			diags = append(diags, "could not seed from "+ix.relPath(c.path)+": "+err.Error())
+		}
+	}
+	return nil, diags
 }
 
-// describeStored names the identity a database file was made for.
-func describeStored(ctx context.Context, path string) string {
-	st, err := openStore(ctx, path, false)
-	if err != nil {
-		return filepath.Base(path)
-	}
-	defer st.close()
+// describeStored names the identity a database was made for.
+func describeStored(ctx context.Context, st *store) string {
 	id, err := st.identity(ctx)
 	if err != nil {
-		return filepath.Base(path)
+		return filepath.Base(st.path)
 	}
 	return id.String()
 }
 
-// seed copies the database at src to dst as the starting point of id's
-// index, with every file unverified.
-func (ix *Index) seed(ctx context.Context, src, dst string, id Identity) error {
-	from, err := openStore(ctx, src, false)
-	if err != nil {
+// seed copies the database of from to dst as the starting point of id's
+// index, with every file unverified, sealed for name, the name of id's
+// database. VACUUM INTO copies the schema with the rows: from's was
+// checked when it was opened, and the copy's is checked again when it is
+// opened.
+func (ix *Index) seed(ctx context.Context, from *store, dst, name string, id Identity) error {
+	if _, err := from.db.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
 		return err
 	}
-	_, err = from.db.ExecContext(ctx, "VACUUM INTO ?", dst)
-	from.close()
-	if err != nil {
-		return err
-	}
-	to, err := openStore(ctx, dst, false)
+	to, err := openStore(ctx, dst, false, nil)
 	if err != nil {
 		return err
 	}
@@ -476,6 +567,9 @@ func (ix *Index) seed(ctx context.Context, src, dst string, id Identity) error {
 	if err == nil {
 		err = to.setIdentity(ctx, id)
 	}
+	if err == nil {
+		err = to.sealAs(ctx, ix.seal, name)
+	}
 	if cerr := to.close(); err == nil {
 		err = cerr
 	}
@@ -486,6 +580,7 @@ func (ix *Index) seed(ctx context.Context, src, dst string, id Identity) error {
 type storedDB struct {
 	path string
 	used time.Time
+	fi   os.FileInfo
 }
 
 // stored lists the databases in the storage directory, most recently used
@@ -502,34 +597,28 @@ func (ix *Index) stored() []storedDB {
 		if err != nil {
 			continue
 		}
-		out = append(out, storedDB{path: filepath.Join(ix.dir, name), used: fi.ModTime()})
+		out = append(out, storedDB{path: filepath.Join(ix.dir, name), used: fi.ModTime(), fi: fi})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].used.After(out[j].used) })
 	return out
 }
 
-// newestOther returns the most recently used database other than key's.
-func (ix *Index) newestOther(key string) string {
-	for _, s := range ix.stored() {
-		if s.path != ix.dbPath(key) {
-			return s.path
-		}
-	}
-	return ""
-}
-
 // prune removes the databases beyond the most recently used KeepIndexes,
-// never the active one (key), and temporary files left by a crash. It does
-// nothing while another process holds the writer lock.
-func (ix *Index) prune(key string) {
+// never the active one (at active) nor one the Index has open, and
+// temporary files left by a crash. It does nothing while another process
+// holds the writer lock.
+func (ix *Index) prune(active string) {
 	if ok, err := flock.TryLock(ix.lockF); !ok || err != nil {
 		return
 	}
 	defer ix.unlock()
+	open := map[string]bool{active: true}
+	for _, st := range ix.stores {
+		open[st.path] = true
+	}
 	kept := 0
 	for _, s := range ix.stored() {
-		k := strings.TrimSuffix(filepath.Base(s.path), ".db")
-		if k == key || ix.stores[k] != nil || kept < ix.opts.keep() {
+		if open[s.path] || kept < ix.opts.keep() {
 			kept++
 			continue
 		}

@@ -557,11 +557,21 @@ type Status struct {
 
 // A StoredIndex is one identity's database.
 type StoredIndex struct {
-	Key       string    `json:"key"`
+	// Key is the key of the identity the database belongs to (see
+	// [Identity.Key]); empty for a foreign database.
+	Key string `json:"key"`
+	// File is the database file, relative to the project root.
+	File      string    `json:"file"`
 	Identity  Identity  `json:"identity"`
 	SizeBytes int64     `json:"size_bytes"`
 	LastUsed  time.Time `json:"last_used"`
 	Active    bool      `json:"active"`
+	// Foreign, when not empty, says why the file is not a database this
+	// user's CodeCortex wrote (it came with the repository, from another
+	// project or from another user). Such a file is never read: it is
+	// removed when the index next looks for a database to seed a new
+	// identity's from, or by hand.
+	Foreign string `json:"foreign,omitempty"`
 }
 
 // Status reports the index's identity, contents, size and freshness,
@@ -615,13 +625,15 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	st.Freshness = fr
 	for _, d := range ix.stored() {
-		key := strings.TrimSuffix(filepath.Base(d.path), ".db")
-		si := StoredIndex{Key: key, SizeBytes: fileSize(d.path) + fileSize(d.path+"-wal"), LastUsed: d.used, Active: key == ix.active}
+		si := StoredIndex{File: ix.relPath(d.path), SizeBytes: fileSize(d.path) + fileSize(d.path+"-wal"), LastUsed: d.used, Active: d.path == s.path}
 		if si.Active {
-			si.Identity = id
-		} else if o, err := openStore(ctx, d.path, false); err == nil {
+			si.Key, si.Identity = id.Key(), id
+		} else if o, err := openStore(ctx, d.path, false, &ix.seal); err == nil {
 			si.Identity, _ = o.identity(ctx)
+			si.Key, _ = o.meta(ctx, "key")
 			o.close()
+		} else if fe := (*foreignError)(nil); errors.As(err, &fe) {
+			si.Foreign = fe.reason
 		}
 		st.Stored = append(st.Stored, si)
 	}

@@ -11,6 +11,8 @@ import (
 	"maps"
 	"net/url"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -227,9 +229,17 @@ func (s *store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-// dsn returns the data source name of the database at path.
+// dsn returns the data source name of the database at path. Every
+// connection SQLite opens for it runs with trusted_schema off (a trigger,
+// view or index expression may call no function with side effects) and in
+// defensive mode (no statement can rewrite the schema or a virtual
+// table's shadow tables by hand): the schema is checked when the store is
+// opened (see checkSchema), and these hold on every pooled connection
+// besides.
 func dsn(path string) string {
 	q := url.Values{}
+	q.Set("_defensive", "1")
+	q.Add("_pragma", "trusted_schema(0)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
@@ -244,7 +254,18 @@ func dsn(path string) string {
 // errEmpty, so that creation happens only under the writer lock. A
 // database of an older schema is reported with errOldSchema so the caller
 // can rebuild it; a newer one with a *SchemaError.
-func openStore(ctx context.Context, path string, create bool) (*store, error) {
+//
+// Before SQLite reads a table, the database and the files beside it must
+// be plain files (checkFiles) and its schema exactly the one this package
+// creates (checkSchema); then, when b is not nil, the database must carry
+// a seal that checks for its file name (checkSeal). Each failure is a
+// *foreignError. Only a database this process is making under a temporary
+// name is opened with b nil.
+func openStore(ctx context.Context, path string, create bool, b *sealing) (*store, error) {
+	fi, err := checkFiles(path)
+	if err != nil {
+		return nil, err
+	}
 	if !create {
 		if _, err := os.Stat(path); err != nil {
 			return nil, errEmpty
@@ -256,8 +277,15 @@ func openStore(ctx context.Context, path string, create bool) (*store, error) {
 	}
 	db.SetMaxIdleConns(4)
 	s := &store{path: path, db: db}
-	if err := s.init(ctx, create); err != nil {
+	err = s.init(ctx, create)
+	if err == nil && b != nil {
+		err = s.checkSeal(ctx, *b)
+	}
+	if err != nil {
 		db.Close()
+		if fe, ok := err.(*foreignError); ok {
+			fe.fi = fi
+		}
 		return nil, err
 	}
 	if s.fi, err = os.Stat(path); err != nil {
@@ -285,7 +313,7 @@ func (s *store) init(ctx context.Context, create bool) error {
 	case v > SchemaVersion:
 		return &SchemaError{Path: s.path, Found: v, Supported: SchemaVersion}
 	case v == SchemaVersion:
-		return nil
+		return s.checkSchema(ctx)
 	}
 	var n int
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
@@ -312,6 +340,139 @@ func (s *store) init(ctx context.Context, create bool) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// A schemaRow is one row of sqlite_schema: what a database holds besides
+// its rows.
+type schemaRow struct {
+	typ, name, table string
+	sql              sql.NullString
+}
+
+func (r schemaRow) String() string { return r.typ + " " + r.name }
+
+// sqlSchemaRows reads the schema of a database, in a stable order.
+const sqlSchemaRows = "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name"
+
+// readSchema reads the rows of sqlite_schema with q.
+func readSchema(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) ([]schemaRow, error) {
+	rows, err := q.QueryContext(ctx, sqlSchemaRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []schemaRow
+	for rows.Next() {
+		var r schemaRow
+		if err := rows.Scan(&r.typ, &r.name, &r.table, &r.sql); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+var (
+	wantSchemaOnce sync.Once
+	wantSchemaRows []schemaRow
+	wantSchemaErr  error
+)
+
+// wantSchema returns the rows of sqlite_schema in a database this package
+// creates, read once from a database made in memory with schema (FTS5's
+// shadow tables and SQLite's automatic indexes included).
+func wantSchema(ctx context.Context) ([]schemaRow, error) {
+	wantSchemaOnce.Do(func() {
+		db, err := sql.Open("sqlite", "file::memory:")
+		if err != nil {
+			wantSchemaErr = err
+			return
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(1) // every connection has a database of its own
+		if _, err := db.ExecContext(ctx, schema); err != nil {
+			wantSchemaErr = fmt.Errorf("index: creating the schema in memory: %w", err)
+			return
+		}
+		wantSchemaRows, wantSchemaErr = readSchema(ctx, db)
+	})
+	return wantSchemaRows, wantSchemaErr
+}
+
+// checkSchema reports a database whose schema is not exactly the one this
+// package creates as foreign: every table, index, view and trigger, with
+// the statement that made it. A trigger or a view would run whatever its
+// author chose when the index reads or writes; an extra index or a changed
+// column would make the index's statements mean something else. It reads
+// sqlite_schema alone and runs before anything reads a table.
+func (s *store) checkSchema(ctx context.Context) error {
+	want, err := wantSchema(ctx)
+	if err != nil {
+		return err
+	}
+	got, err := readSchema(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if slices.Equal(got, want) {
+		return nil
+	}
+	return &foreignError{path: s.path, reason: schemaDifference(want, got)}
+}
+
+// schemaDifference says, in a few words, how got differs from want.
+func schemaDifference(want, got []schemaRow) string {
+	byName := map[string]schemaRow{}
+	for _, r := range want {
+		byName[r.name] = r
+	}
+	var extra, changed []string
+	seen := map[string]bool{}
+	for _, r := range got {
+		seen[r.name] = true
+		w, ok := byName[r.name]
+		switch {
+		case !ok:
+			extra = append(extra, quoteShort(r.String()))
+		case w != r:
+			changed = append(changed, quoteShort(r.String()))
+		}
+	}
+	var missing []string
+	for _, r := range want {
+		if !seen[r.name] {
+			missing = append(missing, r.String())
+		}
+	}
+	var parts []string
+	for _, d := range []struct {
+		what  string
+		names []string
+	}{{"not made by CodeCortex", extra}, {"changed", changed}, {"missing", missing}} {
+		if len(d.names) == 0 {
+			continue
+		}
+		list := d.names
+		if len(list) > 3 {
+			list = append(list[:3:3], fmt.Sprintf("%d more", len(d.names)-3))
+		}
+		parts = append(parts, d.what+": "+strings.Join(list, ", "))
+	}
+	if len(parts) == 0 {
+		return "its schema differs from the one this version creates"
+	}
+	return "its schema differs from the one this version creates; " + strings.Join(parts, "; ")
+}
+
+// quoteShort quotes a name read from a database, cut to a short prefix.
+func quoteShort(s string) string {
+	const max = 60
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max], "") + "…"
+	}
+	return strconv.Quote(s)
 }
 
 func (s *store) close() error {
