@@ -174,14 +174,25 @@ func Open(opts Options) (*Index, error) {
 }
 
 // prepareStorage creates the storage directory inside the root and opens
-// the lock file.
+// the lock file. The directory and the one above it must be directories
+// of their own: a symbolic link there (which a repository can ship) would
+// have the index write its files somewhere else in the tree.
 func (ix *Index) prepareStorage() error {
+	want := filepath.Join(ix.root.Dir(), filepath.FromSlash(StorageDir))
+	for _, p := range []string{filepath.Dir(want), want} {
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			return fmt.Errorf("index: %s is not a directory (%s); remove it, and CodeCortex makes the directory it needs", ix.relPath(p), fi.Mode().Type())
+		}
+	}
 	if err := ix.root.MkdirAll(StorageDir, 0o755); err != nil {
 		return fmt.Errorf("index: creating %s: %w", StorageDir, err)
 	}
 	abs, err := ix.root.Abs(StorageDir)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
+	}
+	if abs != want {
+		return fmt.Errorf("index: %s resolves to %s; remove the link, and CodeCortex makes the directory it needs", StorageDir, abs)
 	}
 	ix.dir = abs
 	gi := StorageDir + "/.gitignore"

@@ -305,6 +305,38 @@ func TestEveryConnectionDistrustsTheSchema(t *testing.T) {
 	}
 }
 
+// TestStorageDirLinked checks that a .codecortex or .codecortex/index
+// that is a symbolic link (to a directory of the tree) is refused rather
+// than written through.
+func TestStorageDirLinked(t *testing.T) {
+	for _, link := range []string{".codecortex", StorageDir} {
+		t.Run(link, func(t *testing.T) {
+			dir := writeTree(t, project)
+			p := filepath.Join(dir, filepath.FromSlash(link))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			target, _ := filepath.Rel(filepath.Dir(p), filepath.Join(dir, "auth"))
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			before := treeHash(t, dir)
+			ix, err := Open(Options{Dir: dir, Seal: testKey(t, 7)})
+			if err == nil {
+				ix.Update(context.Background())
+				ix.Close()
+				t.Error("Open went through the link")
+			} else if !strings.Contains(err.Error(), "remove") {
+				t.Errorf("error %q does not say what to do", err)
+			}
+			if after := treeHash(t, dir); after != before {
+				t.Error("files outside .codecortex changed")
+			}
+			if entries, _ := os.ReadDir(filepath.Join(dir, "auth")); len(entries) != 1 {
+				t.Errorf("auth/ holds %d entries", len(entries))
+			}
+		})
+	}
+}
+
 // failingSealer has no key to seal with.
 type failingSealer struct{}
 
