@@ -12,6 +12,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +35,7 @@ import (
 
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/symbols"
 )
 
@@ -613,4 +615,91 @@ func BenchmarkOpenSearch(b *testing.B) {
 		}
 	}
 	tm.report()
+}
+
+// BenchmarkOpenChecks is what opening a database costs with the checks
+// that make it trusted (the files beside it, the schema against the one
+// made in memory, the seal), against an open with none of them, on the
+// test project's database: open, the check activation makes (sane), and
+// close. "schema-in-memory" is the once-a-process making of the schema
+// the check compares with.
+func BenchmarkOpenChecks(b *testing.B) {
+	dir := writeTree(b, project)
+	ix, err := Open(Options{Dir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := ix.Status(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix.Close()
+	path := filepath.Join(dir, filepath.FromSlash(st.Database))
+	sealed := &sealing{sealer: seal.User(), root: ix.Dir()}
+	open := func(b *testing.B, fn func() (*store, error)) {
+		var times []time.Duration
+		for range b.N {
+			t0 := time.Now()
+			s, err := fn()
+			if err == nil {
+				err = s.sane(ctx, true)
+				s.close()
+			}
+			times = append(times, time.Since(t0))
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(medianMS(times)*1e3, "p50-µs")
+	}
+	b.Run("checked", func(b *testing.B) {
+		open(b, func() (*store, error) { return openStore(ctx, path, false, sealed) })
+	})
+	b.Run("unchecked", func(b *testing.B) {
+		open(b, func() (*store, error) {
+			db, err := sql.Open("sqlite", dsn(path))
+			if err != nil {
+				return nil, err
+			}
+			s := &store{path: path, db: db}
+			var v int
+			err = db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+			return s, err
+		})
+	})
+	b.Run("checks-alone", func(b *testing.B) {
+		s, err := openStore(ctx, path, false, sealed)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.close()
+		var times []time.Duration
+		for range b.N {
+			t0 := time.Now()
+			_, err := checkFiles(path)
+			if err == nil {
+				err = s.checkSchema(ctx)
+			}
+			if err == nil {
+				err = s.checkSeal(ctx, *sealed)
+			}
+			times = append(times, time.Since(t0))
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(medianMS(times)*1e3, "p50-µs")
+	})
+	b.Run("schema-in-memory", func(b *testing.B) {
+		var times []time.Duration
+		for range b.N {
+			t0 := time.Now()
+			if _, err := memorySchema(ctx); err != nil {
+				b.Fatal(err)
+			}
+			times = append(times, time.Since(t0))
+		}
+		b.ReportMetric(medianMS(times)*1e3, "p50-µs")
+	})
 }

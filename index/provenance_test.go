@@ -356,3 +356,21 @@ func TestNoKey(t *testing.T) {
 		t.Errorf("databases made without a key: %v", files)
 	}
 }
+
+// TestSchemaDigest keeps schemaDigest current: it must be the digest of
+// the schema this package creates.
+func TestSchemaDigest(t *testing.T) {
+	rows, err := memorySchema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := digestSchema(rows); got != schemaDigest {
+		t.Errorf("schemaDigest = %q, want %q (the schema changed: set the constant, and SchemaVersion if the layout did)", schemaDigest, got)
+	}
+	// The digest tells rows apart that a plain concatenation would not.
+	a := []schemaRow{{typ: "table", name: "ab", table: "c"}}
+	b := []schemaRow{{typ: "table", name: "a", table: "bc"}}
+	if digestSchema(a) == digestSchema(b) {
+		t.Error("two schemas share a digest")
+	}
+}
