@@ -566,11 +566,12 @@ type StoredIndex struct {
 	SizeBytes int64     `json:"size_bytes"`
 	LastUsed  time.Time `json:"last_used"`
 	Active    bool      `json:"active"`
-	// Foreign, when not empty, says why the file is not a database this
-	// user's CodeCortex wrote (it came with the repository, from another
-	// project or from another user). Such a file is never read: it is
-	// removed when the index next looks for a database to seed a new
-	// identity's from, or by hand.
+	// Foreign, when not empty, says why the file cannot be shown to be a
+	// database this user's CodeCortex wrote for this project (it came
+	// with the repository, from another project or another user, or is
+	// damaged). Such a file is never read: it is removed when the index
+	// next looks for a database to seed a new identity's from (one of a
+	// newer version is left alone), or by hand.
 	Foreign string `json:"foreign,omitempty"`
 }
 
@@ -634,6 +635,8 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 			o.close()
 		} else if fe := (*foreignError)(nil); errors.As(err, &fe) {
 			si.Foreign = fe.reason
+		} else {
+			si.Foreign = "it cannot be verified: " + quoteShort(err.Error())
 		}
 		st.Stored = append(st.Stored, si)
 	}

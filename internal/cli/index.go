@@ -115,10 +115,21 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 	}
 	row("freshness", fresh)
 	for _, s := range st.Stored {
-		if s.Active {
-			continue
+		switch {
+		case s.Active:
+		case s.Foreign != "":
+			row("foreign", fmt.Sprintf("%s (%s): not written by this user's CodeCortex, never read; removed when a new identity's index is made, or now with rm %s*",
+				s.File, s.Foreign, s.File))
+		default:
+			row("also", fmt.Sprintf("%s, %s, last used %s", s.Identity.String(), bytesize(s.SizeBytes), s.LastUsed.Format(time.DateTime)))
 		}
-		row("also", fmt.Sprintf("%s, %s, last used %s", s.Identity.String(), bytesize(s.SizeBytes), s.LastUsed.Format(time.DateTime)))
+	}
+	if *status {
+		// What opening the index did (a damaged or foreign database
+		// rebuilt); an update printed its own above.
+		for _, d := range st.Freshness.Diagnostics {
+			c.note("cortex: %s", safe(d))
+		}
 	}
 	return ExitOK
 }

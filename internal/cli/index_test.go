@@ -44,6 +44,24 @@ func TestIndexCommand(t *testing.T) {
 	}
 }
 
+// TestIndexStatusForeign plants a database in the storage directory, as a
+// repository could ship it: cortex index --status names it as foreign,
+// and the command that rebuilds past it says so.
+func TestIndexStatusForeign(t *testing.T) {
+	dir := indexProject(t)
+	if code, out, errs := run(t, dir, nil, "index"); code != ExitOK {
+		t.Fatalf("index: exit %d\n%s%s", code, out, errs)
+	}
+	planted := filepath.Join(dir, index.StorageDir, "0123456789abcdef.db")
+	if err := os.WriteFile(planted, []byte("SQLite format 3\x00planted"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, dir, nil, "index", "--status")
+	if code != ExitOK || !strings.Contains(out, "foreign") || !strings.Contains(out, index.StorageDir+"/0123456789abcdef.db") {
+		t.Errorf("status: exit %d\n%s%s", code, out, errs)
+	}
+}
+
 func TestSymbolsCommand(t *testing.T) {
 	if !cgoBuild {
 		t.Skip("symbols need the built-in parser")
