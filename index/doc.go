@@ -76,6 +76,27 @@
 // [Index.Update] runs in full) is rebuilt, and the answer's diagnostics say
 // so. An Index is safe for concurrent use.
 //
+// # Provenance
+//
+// A database under .codecortex/index may have arrived with the repository.
+// The index therefore acts only on databases it can show this user made
+// for this project (see package seal and [Options.Seal]): an identity's
+// database file is named by an HMAC of the project root and the
+// identity's key under the user's key, so that nothing shipped can sit
+// where the index will look, and carries a random nonce and a seal over
+// the root, its name, the nonce and the schema version. Before SQLite
+// reads any table, the file and those SQLite keeps beside it (-wal, -shm,
+// -journal) must be plain files, and the rows of sqlite_schema exactly
+// those the index creates; every connection runs with trusted_schema off
+// and in defensive mode. A database that fails any of this is foreign: it
+// is removed without being read, the identity's index is rebuilt (seeded
+// from one of ours if there is one), and the answer's diagnostics name
+// the file. Removed rather than set aside: it holds nothing that cannot be
+// read again from the tree, keeping it would only keep a planted file in
+// the way (and its disk space), and what the repository shipped is still
+// in the repository. The seal covers who made a database, not its rows:
+// checking those would cost a read of the whole file at every start.
+//
 // # Queries
 //
 // [Index.Lookup] finds definitions by name, with "Type.Method",
