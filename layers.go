@@ -60,7 +60,7 @@ func (p *Project) StructuralOptions() structural.Options {
 // IndexOptions returns the local index's options: the project root, with
 // definitions read from every language the syntax floor parses.
 func (p *Project) IndexOptions() index.Options {
-	return index.Options{Dir: p.Root}
+	return index.Options{Dir: p.Root, Seal: p.seal}
 }
 
 // GraphOptions returns the project graph's options: the local index's

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codecortex/codecortex/internal/safeexec"
-
 	"github.com/codecortex/codecortex/internal/flock"
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // helperEnv names the helper a re-executed test binary runs instead of
@@ -28,22 +28,10 @@ func TestMain(m *testing.M) {
 		// The environment, the seal key's place included, is the test's.
 		os.Exit(runHelper(h))
 	}
-	os.Exit(withTempHome(m))
-}
-
-// withTempHome runs the tests with XDG_CONFIG_HOME and HOME in a
-// temporary directory, so that the seal key the index makes (see
-// seal.User) is never the user's; helper processes inherit it.
-func withTempHome(m *testing.M) int {
-	home, err := os.MkdirTemp("", "index-home")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(home)
-	os.Setenv("HOME", home)
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	return m.Run()
+	cleanup := testtool.IsolateUserConfig()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // runHelper is a second process working on the same project as the test:

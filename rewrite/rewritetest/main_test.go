@@ -1,0 +1,16 @@
+package rewritetest_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// TestMain keeps the tests away from the user's seal key.
+func TestMain(m *testing.M) {
+	cleanup := testtool.IsolateUserConfig()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
