@@ -75,6 +75,13 @@
 //
 // # Freshness
 //
+// An index is fresh only when this user's cortex vouches for it: a sources
+// manifest under [SourcesDir], sealed with the user's key (package seal,
+// [Options.Seal]), names the index file's size, time and SHA-256. The
+// generator writes one, and [Provider.Accept] writes one for an index the
+// user made another way; any other index — one that came with the
+// repository — is served as stale, its records marked foreign
+// ([OriginAttribute]). Snapshots carry the index's digest and a seal too.
 // Every served document is stat-ed on every request, never sampled and never
 // hashed (see [Staleness]). A stale index still answers: its records are
 // marked with [evidence.MarkStale] and the report carries the exact command

@@ -53,12 +53,20 @@
 // directory is synced, a commit marker is written; a transaction that
 // ended is retired by renaming its journal (done or undone) before it is
 // removed. A process that dies at any moment leaves a journal that the
-// next [Open] (or [Rewriter.Recover], cortex rewrite recover) resolves to
-// all old contents or all new ones, never a mix: a committed transaction
+// next [Rewriter.Apply] (or [Rewriter.Recover], cortex rewrite recover)
+// resolves to all old contents or all new ones, never a mix; opening,
+// showing and previewing recover nothing. A committed transaction
 // whose files are all new is finished, any other is rolled back from the
 // saved originals. A file that is neither its old nor its new content
 // (edited after the crash) is left alone and reported, and its journal
-// kept under [UnresolvedDir]. Every recovery is audited. Applies in one
+// kept under [UnresolvedDir]. Every recovery is audited.
+//
+// Previews, journals and audit lines are sealed with the user's key
+// (package seal, [Options.Seal]): a journal shipped with a repository is
+// never recovered ([Rewriter.Pending] and [Rewriter.Recover] report it
+// with the command that removes it, as [Foreign]), a planted preview is
+// neither shown nor applied, and a forged audit line is marked
+// [AuditEvent.Foreign]. Applies in one
 // project exclude each other through an advisory lock that the kernel
 // releases when its holder dies; the file operations go through a small
 // internal interface that the tests fail one operation at a time.
