@@ -21,7 +21,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCortex) == "1" {
 		os.Exit(cli.Main())
 	}
-	os.Exit(m.Run())
+	// The cortex the example starts inherits a temporary configuration
+	// directory, and with it a seal key that is never the user's.
+	cleanup := testtool.IsolateUserConfig()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 func TestAsk(t *testing.T) {
