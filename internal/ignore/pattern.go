@@ -23,12 +23,17 @@
 //     .gitignore; a path inside an ignored directory is ignored, and no
 //     pattern can re-include it.
 //
-// Matching is case-sensitive (git's default core.ignoreCase=false) and
-// runs in time proportional to the pattern's length times the path's.
+// Matching is case-sensitive (git's default core.ignoreCase=false).
+//
+// A repository's ignore files are outside input, and every command's walk
+// asks them about every path: an ignore file is compiled once (see List),
+// so that the rules of the common shapes (names, extensions, prefixes,
+// anchored paths) are looked up, whatever their number, and only the
+// others run, each as a bit-parallel automaton in time linear in the
+// path.
 package ignore
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -55,8 +60,14 @@ type rule struct {
 	// ends with them and holds no / before.
 	star   bool
 	suffix string
+	// g runs tail, for a general rule that is not star (see List).
+	g *glob
+	// literal is set for a rule of literals only, parsed without tokens:
+	// lit is all of it.
+	literal bool
 	// text is the pattern as written (after trimming), for diagnostics.
 	text string
+	// line is the rule's line in its file, from 1.
 	line int
 }
 
@@ -77,32 +88,35 @@ const (
 type tok struct {
 	kind tokKind
 	b    byte
-	n    int // tSkip's jump
+	n    uint8 // tSkip's jump
 	set  *[256]bool
 }
 
-// A List is the rules of one ignore file, which apply to the paths below
-// its directory.
-type List struct {
-	rules []rule
-}
-
-// Parse reads the rules of an ignore file.
-func Parse(data []byte) *List {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	l := &List{}
-	for n, line := range bytes.Split(data, []byte("\n")) {
-		line = bytes.TrimSuffix(line, []byte("\r"))
+// eachRule calls fn with the rules of an ignore file, in the file's
+// order, their line and shortcuts set (see parseRule for lean), until fn
+// returns false.
+func eachRule(data []byte, lean bool, fn func(rule) bool) {
+	// One string for the whole file: every rule's text is a part of it.
+	text := strings.TrimPrefix(string(data), "\xef\xbb\xbf")
+	for n := 1; text != ""; n++ {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		line = strings.TrimSuffix(line, "\r")
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		if r, ok := parseRule(string(line)); ok {
-			r.line = n + 1
+		r, ok := parseRule(line, lean)
+		if !ok {
+			continue
+		}
+		r.line = n
+		if !r.literal {
 			r.shortcuts()
-			l.rules = append(l.rules, r)
+		}
+		if !fn(r) {
+			return
 		}
 	}
-	return l
 }
 
 // shortcuts sets lit, tail, star and suffix from the tokens.
@@ -161,7 +175,9 @@ func trimTrailingSpaces(s string) string {
 	return s
 }
 
-func parseRule(line string) (rule, bool) {
+// parseRule parses one line. With lean, a pattern without any of *?[\
+// is kept as its literal (lit) alone, without tokens.
+func parseRule(line string, lean bool) (rule, bool) {
 	// C strings end at a NUL: git never sees what follows one.
 	if i := strings.IndexByte(line, 0); i >= 0 {
 		line = line[:i]
@@ -180,8 +196,20 @@ func parseRule(line string) (rule, bool) {
 		return rule{}, false
 	}
 	r.basename = !strings.Contains(p, "/")
+	if lean {
+		q := p
+		if !r.basename {
+			q = strings.TrimPrefix(p, "/")
+		}
+		if !strings.ContainsAny(q, `*?[\`) {
+			r.lit, r.literal = q, true
+			return r, true
+		}
+	}
+	// A token takes at least one byte of the pattern.
+	r.toks = make([]tok, 0, len(p))
 	if r.basename {
-		r.toks, r.never = compile(p)
+		r.toks, r.never = compile(r.toks, p)
 		return r, true
 	}
 	// git compares the literal prefix (up to the first of *?[\) byte for
@@ -196,15 +224,14 @@ func parseRule(line string) (rule, bool) {
 	for i := 0; i < lit; i++ {
 		r.toks = append(r.toks, tok{kind: tLit, b: p[i]})
 	}
-	rest, never := compile(p[lit:])
-	r.toks = append(r.toks, rest...)
-	r.never = never
+	r.toks, r.never = compile(r.toks, p[lit:])
 	return r, true
 }
 
-// compile turns a wildmatch pattern (with WM_PATHNAME) into tokens. never
-// is set when wildmatch can match nothing with it.
-func compile(p string) (toks []tok, never bool) {
+// compile turns a wildmatch pattern (with WM_PATHNAME) into tokens,
+// appended to toks. never is set when wildmatch can match nothing with
+// it.
+func compile(toks []tok, p string) ([]tok, bool) {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch c {
@@ -407,7 +434,7 @@ func match(toks []tok, name string) bool {
 				s[i+1] = true
 			case tSkip:
 				s[i+1] = true
-				s[i+1+t.n] = true
+				s[i+1+int(t.n)] = true
 			}
 		}
 	}
@@ -465,17 +492,8 @@ func (r *rule) matches(rel string, isDir bool) bool {
 		cut := len(rest) - len(r.suffix)
 		return cut >= 0 && rest[cut:] == r.suffix && strings.IndexByte(rest[:cut], '/') < 0
 	}
-	return match(r.tail, rest)
-}
-
-// Match returns whether the list decides rel (a slash path relative to
-// the list's directory) and, if so, whether it ignores it: the last
-// matching rule decides.
-func (l *List) Match(rel string, isDir bool) (decided, ignored bool) {
-	for i := len(l.rules) - 1; i >= 0; i-- {
-		if l.rules[i].matches(rel, isDir) {
-			return true, !l.rules[i].negate
-		}
+	if r.g != nil {
+		return r.g.match(rest)
 	}
-	return false, false
+	return match(r.tail, rest)
 }

@@ -51,7 +51,7 @@ func readList(fsys fs.FS, name string) *List {
 		return nil
 	}
 	l := Parse(data)
-	if len(l.rules) == 0 {
+	if l.rules == 0 {
 		return nil
 	}
 	return l
