@@ -1,6 +1,9 @@
 package ignore
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // A List is the rules of one ignore file, which apply to the paths below
 // its directory, compiled so that asking about a path costs about the
@@ -23,6 +26,9 @@ import "strings"
 // are not run.
 type List struct {
 	rules int // how many rules the file holds
+	// over, when not empty, says why the file's rules could not be
+	// applied (a limit it passed); the list then holds none.
+	over string
 
 	names   map[string]hit // literal names
 	nameSuf trie           // *suffix on the name
@@ -33,8 +39,11 @@ type List struct {
 	pathPre  trie           // /prefix*: what comes after the prefix holds no slash
 	pathDeep trie           // /prefix**: anything after the prefix
 
-	// general are the remaining rules, in the file's order.
+	// general are the remaining rules, in the file's order, and weight
+	// what running them all once costs per byte of a path (see
+	// rule.weight).
 	general []rule
+	weight  int
 }
 
 // A hit is the last rule of one key, as its order (see rule.order): for
@@ -78,13 +87,32 @@ func (r *rule) order() int32 {
 
 // Parse reads and compiles the rules of an ignore file.
 func Parse(data []byte) *List {
+	l, _ := compileFile(data, limits{})
+	return l
+}
+
+// compileFile reads and compiles the rules of an ignore file. Past a
+// limit of lim on one file (its number of rules, the weight of its
+// general rules; zero: no limit) it stops, and returns nil and why.
+func compileFile(data []byte, lim limits) (*List, string) {
 	var b builder
+	reason := ""
 	eachRule(data, true, func(r rule) bool {
-		b.l.rules++
+		if b.l.rules++; lim.fileRules > 0 && b.l.rules > lim.fileRules {
+			reason = fmt.Sprintf("more than %d patterns, the limit for one ignore file", lim.fileRules)
+			return false
+		}
 		b.add(r)
+		if lim.general > 0 && b.l.weight > lim.general {
+			reason = generalReason(lim, &b.l.general[len(b.l.general)-1])
+			return false
+		}
 		return true
 	})
-	return b.list()
+	if reason != "" {
+		return nil, reason
+	}
+	return b.list(), ""
 }
 
 // A builder compiles the rules of one file, in the file's order.
@@ -214,9 +242,19 @@ func (b *builder) add(r rule) {
 			r.g = newGlob(r.tail)
 		}
 		b.l.general = append(b.l.general, r)
+		b.l.weight += r.weight()
 		return
 	}
 	b.keyed[look] = append(b.keyed[look], keyed{key, r.order(), r.dirOnly})
+}
+
+// weight is what running r costs per byte of a path, in words of its
+// glob (see glob): at least 1.
+func (r *rule) weight() int {
+	if r.g == nil {
+		return 1
+	}
+	return r.g.words
 }
 
 // list builds the lookups and returns the List.
@@ -249,12 +287,13 @@ func hitMap(ks []keyed) map[string]hit {
 // the list's directory) and, if so, whether it ignores it: the last
 // matching rule decides.
 func (l *List) Match(rel string, isDir bool) (decided, ignored bool) {
-	best := l.last(rel, isDir)
+	best := l.last(rel, isDir, nil)
 	return best >= 0, best >= 0 && best&1 == 0
 }
 
 // last returns the order of the last rule matching rel, -1 when none.
-func (l *List) last(rel string, isDir bool) int32 {
+// work, when not nil, counts the weight of the general rules run.
+func (l *List) last(rel string, isDir bool, work *int) int32 {
 	best := int32(-1)
 	take := func(o int32) {
 		best = max(best, o)
@@ -292,6 +331,9 @@ func (l *List) last(rel string, isDir bool) int32 {
 		r := &l.general[i]
 		if r.order() <= best {
 			break
+		}
+		if work != nil {
+			*work += r.weight()
 		}
 		if r.matches(rel, isDir) {
 			return r.order()

@@ -30,7 +30,9 @@
 // so that the rules of the common shapes (names, extensions, prefixes,
 // anchored paths) are looked up, whatever their number, and only the
 // others run, each as a bit-parallel automaton in time linear in the
-// path.
+// path. What the ignore files may hold is bounded (see limits): past a
+// bound, the directory of the file is left out whole, as if ignored, and
+// Tree.Diagnostics says which file and which limit.
 package ignore
 
 import (
