@@ -607,7 +607,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		return st, err
 	}
 	p := ix.diff(w, rows)
-	fr := Freshness{State: Fresh, Identity: id, Files: len(w.files), Diagnostics: diags}
+	fr := Freshness{State: Fresh, Identity: id, Files: len(w.files), Diagnostics: append(diags, ix.walker.notes...)}
 	for _, f := range p.changed {
 		if r, ok := rows[f.path]; ok && r.current && r.mtime == 0 && r.size == f.size && ix.sameContent(s, r, f.path) {
 			// Indexed moments after an edit, so its time was not trusted:

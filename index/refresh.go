@@ -62,7 +62,8 @@ type Freshness struct {
 	// Elapsed is how long the refresh took.
 	Elapsed time.Duration `json:"elapsed"`
 	// Diagnostics say what else happened: a damaged database rebuilt, a
-	// new identity seeded from another, a busy writer lock.
+	// new identity seeded from another, a busy writer lock, an ignore file
+	// that could not be applied as written (its directory left out).
 	Diagnostics []string `json:"diagnostics,omitempty"`
 }
 
@@ -162,6 +163,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 	start := time.Now()
 	fr := Freshness{State: Fresh}
 	w, seq := ix.walk(ctx, st, pre)
+	fr.Diagnostics = append(fr.Diagnostics, ix.walker.notes...)
 	if testHookWalked != nil {
 		testHookWalked(st)
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,6 +90,10 @@ type dirListing struct {
 	racy    bool     // the mtime was too close to the reading to trust
 	subdirs []string // paths of the subdirectories to enter
 	files   []string // paths of the regular files the rules keep
+	// leftOut is set when the directory holds a .gitignore that the rules
+	// leave out (one that ignores itself, or one past its limits): the walk
+	// still takes its stamp, so that an edit to it is seen.
+	leftOut bool
 	links   int
 	// stats and tooLarge are what the last walk found of the files.
 	stats    []diskFile
@@ -123,6 +128,11 @@ type walker struct {
 	changed bool
 	// fromEvents counts the walks the watcher's events answered.
 	fromEvents int
+	// notes are the matcher's diagnostics from the last full scan: the
+	// ignore files it could not apply as written. They hold while the
+	// ignore files are unchanged, which is what a walk that reuses
+	// listings requires.
+	notes []string
 }
 
 // watchBackstop bounds how long a walker trusts its watcher alone: a full
@@ -271,8 +281,14 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 		return m.Match(p, isDir)
 	}
 	visited := w.visitAll(cached, match)
+	var notes []string
+	if m != nil {
+		notes = m.Diagnostics()
+		sort.Strings(notes) // the directories were read in no set order
+	}
 	dirs := make(map[string]*dirListing, len(visited))
 	order := make([]string, 0, len(visited))
+	var leftOut []diskFile // ignore files the rules leave out
 	for level := []string{"."}; len(level) > 0; {
 		var next []string
 		for _, rel := range level {
@@ -288,12 +304,13 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 			res.links += v.listing.links
 			res.tooLarge += v.tooLarge
 			res.files = append(res.files, v.files...)
+			leftOut = append(leftOut, v.leftOut...)
 			next = append(next, v.listing.subdirs...)
 		}
 		level = next
 	}
 	ignores := map[string]stamp{excludeFile: exclude}
-	for _, f := range res.files {
+	for _, f := range append(leftOut, res.files...) {
 		if f.path == ignoreFile || strings.HasSuffix(f.path, "/"+ignoreFile) {
 			ignores[f.path] = stamp{f.size, f.mtime}
 		}
@@ -303,6 +320,9 @@ func (w *walker) scan(cached bool) (res walkResult, ok bool) {
 	}
 	if !cached || len(dirs) != len(w.dirs) {
 		w.changed = true
+	}
+	if !cached {
+		w.notes = notes
 	}
 	w.dirs, w.order, w.ignores = dirs, order, ignores
 	return res, true
@@ -367,6 +387,7 @@ type visitResult struct {
 	relisted bool        // its entries were read (not reused)
 	files    []diskFile
 	tooLarge int
+	leftOut  []diskFile // the stamp of the .gitignore the rules leave out
 }
 
 // visit reads one directory: its listing (old's, when its mtime has not
@@ -411,6 +432,8 @@ func (w *walker) visit(root *dirRoot, rel string, old *dirListing, match func(st
 			case t.IsRegular():
 				if !match(p, false) {
 					l.files = append(l.files, p)
+				} else if name == ignoreFile {
+					l.leftOut = true
 				}
 			}
 		}
@@ -426,12 +449,24 @@ func (w *walker) visit(root *dirRoot, rel string, old *dirListing, match func(st
 		}
 	})
 	l.stats, l.tooLarge = v.files, v.tooLarge
+	if l.leftOut {
+		p := ignoreFile
+		if rel != "." {
+			p = rel + "/" + ignoreFile
+		}
+		d.statFiles([]string{p}, func(p string, size, mtime int64, regular bool) {
+			if regular {
+				v.leftOut = append(v.leftOut, diskFile{path: p, size: size, mtime: mtime})
+			}
+		})
+	}
 	return v
 }
 
 // listingsVersion starts the text encode writes; another first line is
-// not read.
-const listingsVersion = "listings 1"
+// not read. Version 2: the ignore files' limits (a directory left out
+// whole), the N and H records.
+const listingsVersion = "listings 2"
 
 // encode writes the listings and the ignore files' stamps as text, a
 // record a line (names hold no control characters):
@@ -440,9 +475,14 @@ const listingsVersion = "listings 1"
 //	D mtime links path    a directory (mtime 0: read it again)
 //	S name                a subdirectory of the directory above
 //	F name                a file of the directory above
+//	H .gitignore          the directory above holds a .gitignore the rules leave out
+//	N text                a note of the matcher (see walker.notes)
 func (w *walker) encode() string {
 	var b strings.Builder
 	b.WriteString(listingsVersion + "\n")
+	for _, n := range w.notes {
+		b.WriteString("N " + strings.Map(noControl, n) + "\n")
+	}
 	for p, st := range w.ignores {
 		fmt.Fprintf(&b, "I %d %d %s\n", st.size, st.mtime, p)
 	}
@@ -458,6 +498,9 @@ func (w *walker) encode() string {
 		for _, f := range l.files {
 			b.WriteString("F " + path.Base(f) + "\n")
 		}
+		if l.leftOut {
+			b.WriteString("H " + ignoreFile + "\n")
+		}
 	}
 	return b.String()
 }
@@ -471,6 +514,7 @@ func (w *walker) load(text string) {
 	}
 	dirs := map[string]*dirListing{}
 	ignores := map[string]stamp{}
+	var notes []string
 	var cur *dirListing
 	var curRel string
 	// The entries' paths are built in one buffer and cut from one string
@@ -488,6 +532,13 @@ func (w *walker) load(text string) {
 			return
 		}
 		switch line[0] {
+		case 'N':
+			notes = append(notes, line[2:])
+		case 'H':
+			if cur == nil || line[2:] != ignoreFile {
+				return
+			}
+			cur.leftOut = true
 		case 'I', 'D':
 			f0, more, ok1 := strings.Cut(line[2:], " ")
 			f1, f2, ok2 := strings.Cut(more, " ")
@@ -549,7 +600,16 @@ func (w *walker) load(text string) {
 		}
 		i = j
 	}
-	w.dirs, w.order, w.ignores = dirs, nil, ignores
+	w.dirs, w.order, w.ignores, w.notes = dirs, nil, ignores, notes
+}
+
+// noControl drops the control characters of a note, so that it stays one
+// line of the listings.
+func noControl(r rune) rune {
+	if r < 0x20 || r == 0x7f {
+		return -1
+	}
+	return r
 }
 
 // validRel reports whether p is "." or a relative path of valid names,

@@ -60,13 +60,16 @@ func TestWalkerLoadRejects(t *testing.T) {
 	for _, text := range []string{
 		"",
 		"listings 0\nD 1 0 .\n",
-		"listings 1\nD 1 0 ../up\n",
-		"listings 1\nD 1 0 .\nS ..\n",
-		"listings 1\nD 1 0 .\nS .\n",
-		"listings 1\nD 1 0 .\nF a/b\n",
-		"listings 1\nF a\n",
-		"listings 1\nD x 0 .\n",
-		"listings 1\nD 1 0 sub\n", // no root
+		"listings 1\nD 1 0 .\n", // before the ignore files' limits
+		"listings 2\nD 1 0 ../up\n",
+		"listings 2\nD 1 0 .\nS ..\n",
+		"listings 2\nD 1 0 .\nS .\n",
+		"listings 2\nD 1 0 .\nF a/b\n",
+		"listings 2\nF a\n",
+		"listings 2\nD x 0 .\n",
+		"listings 2\nD 1 0 sub\n", // no root
+		"listings 2\nH .gitignore\nD 1 0 .\n",
+		"listings 2\nD 1 0 .\nH x\n",
 	} {
 		w := newWalker(t.TempDir(), nil, 1)
 		w.load(text)
@@ -94,7 +97,7 @@ func TestValidNameASCII(t *testing.T) {
 }
 
 func FuzzWalkerLoad(f *testing.F) {
-	f.Add("listings 1\nI 3 4 .gitignore\nD 5 0 .\nS sub\nF a.go\nD 6 1 sub\nF b.go\n")
+	f.Add("listings 2\nI 3 4 .gitignore\nD 5 0 .\nS sub\nF a.go\nD 6 1 sub\nF b.go\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		w := newWalker(t.TempDir(), nil, 1)
 		w.load(text)
@@ -183,4 +186,76 @@ func FuzzValidName(f *testing.F) {
 			t.Fatalf("validName(%q) = %v, want %v", name, got, want)
 		}
 	})
+}
+
+// TestOverLimitIgnoreFile: an ignore file past the limits is not applied
+// in part. Its directory is left out whole, so that nothing it may
+// ignore is indexed, and every answer's freshness says so, also in a new
+// process that reuses the saved listings.
+func TestOverLimitIgnoreFile(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("*.secret\n")
+	for big.Len() <= 1<<20 {
+		big.WriteString("padding-pattern-that-matches-nothing\n")
+	}
+	big.WriteString("canary.go\n") // past the first MiB
+	dir := writeTree(t, map[string]string{
+		"a.go":             "package a // quokka a\n",
+		"big/.gitignore":   big.String(),
+		"big/b.go":         "package b // quokka b\n",
+		"big/canary.go":    "package b // quokka canary\n",
+		"big/key.secret":   "quokka secret\n",
+		"other/c.go":       "package c // quokka c\n",
+		"other/.gitignore": "*.log\n",
+	})
+	ctx := context.Background()
+	search := func(ix *Index) SearchResult {
+		t.Helper()
+		res, err := ix.Search(ctx, "quokka", SearchOptions{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, name := range []string{"first process", "second process"} {
+		t.Run(name, func(t *testing.T) {
+			res := search(openTest(t, dir, nil))
+			got := hitPaths(res.Hits)
+			sort.Strings(got)
+			if diff := cmp.Diff([]string{"a.go", "other/c.go"}, got); diff != "" {
+				t.Errorf("indexed (-want +got):\n%s", diff)
+			}
+			var notes []string
+			for _, d := range res.Freshness.Diagnostics {
+				if strings.Contains(d, "big/.gitignore") {
+					notes = append(notes, d)
+				}
+			}
+			if len(notes) != 1 || !strings.Contains(notes[0], "every path under big/") || !strings.Contains(notes[0], "1048576") {
+				t.Errorf("diagnostics %q, want one naming big/.gitignore, the limit and what is left out", res.Freshness.Diagnostics)
+			}
+		})
+	}
+	// The file left out is still watched: shrunk in place (its
+	// directory's listing unchanged), it applies, in a process that reuses
+	// the listings and in one that had them already.
+	ix := openTest(t, dir, nil)
+	search(ix)
+	writeFile(t, dir, "big/.gitignore", "*.secret\n")
+	for _, name := range []string{"same process", "new process"} {
+		t.Run("shrunk, "+name, func(t *testing.T) {
+			if name == "new process" {
+				ix = openTest(t, dir, nil)
+			}
+			res := search(ix)
+			got := hitPaths(res.Hits)
+			sort.Strings(got)
+			if diff := cmp.Diff([]string{"a.go", "big/b.go", "big/canary.go", "other/c.go"}, got); diff != "" {
+				t.Errorf("indexed (-want +got):\n%s", diff)
+			}
+			if len(res.Freshness.Diagnostics) != 0 {
+				t.Errorf("diagnostics %q", res.Freshness.Diagnostics)
+			}
+		})
+	}
 }
