@@ -168,9 +168,11 @@ func (p *ManifestProvider) Gather(ctx context.Context, q evidence.Query) (eviden
 	for _, d := range Select(pr.Deps, q) {
 		resp.Records = append(resp.Records, ManifestRecord(d, lines.line(d)))
 	}
+	var reasons []string
 	if len(pr.Errors) > 0 {
-		resp.Report.Reason = fmt.Sprintf("%d manifest or lockfile(s) unreadable, first: %s: %s", len(pr.Errors), pr.Errors[0].Path, pr.Errors[0].Err)
+		reasons = append(reasons, fmt.Sprintf("%d manifest or lockfile(s) unreadable, first: %s: %s", len(pr.Errors), pr.Errors[0].Path, pr.Errors[0].Err))
 	}
+	resp.Report.Reason = strings.Join(append(reasons, pr.Notes...), "; ")
 	return resp, nil
 }
 

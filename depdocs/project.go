@@ -31,6 +31,9 @@ type Project struct {
 	GoMode Mode `json:"go_mode,omitempty"`
 	// Errors are files that could not be read, with why.
 	Errors []FileError `json:"errors,omitempty"`
+	// Notes say what else the scan met: an ignore file that could not be
+	// applied as written, and the directory left out of the scan for it.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // A FileError is a file the scan could not read.
@@ -111,6 +114,11 @@ func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 		return nil, err
 	}
 	pr := &Project{}
+	// An ignore file past its limits leaves its directory out of the
+	// walk: say which.
+	for _, d := range ig.Diagnostics() {
+		pr.Notes = append(pr.Notes, d.String())
+	}
 	seen := map[string]bool{}
 	queue := append([]string{}, paths...)
 	included := map[string]bool{}

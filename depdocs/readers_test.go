@@ -492,4 +492,31 @@ func TestScanHonoursGitignore(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files read (-want +got):\n%s", diff)
 	}
+
+	// A .gitignore past its limits leaves the directories below it out (the
+	// files beside it are read, as an ignored lockfile is), and the
+	// project's notes say so.
+	big := "*.bak\n" + strings.Repeat("padding-that-matches-nothing\n", 40_000)
+	for name, content := range map[string]string{"web/.gitignore": big, "web/app/package.json": `{"dependencies": {"vue": "^3.0.0"}}`} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pr, err = Scan(dir, ScanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, f := range pr.Files {
+		got = append(got, f.Path)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files read past an over-limit web/.gitignore (-want +got):\n%s", diff)
+	}
+	if len(pr.Notes) != 1 || !strings.Contains(pr.Notes[0], "web/.gitignore") {
+		t.Errorf("notes %q, want one about web/.gitignore", pr.Notes)
+	}
 }

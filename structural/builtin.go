@@ -131,6 +131,7 @@ func (b *Builtin) Search(ctx context.Context, req Request) (*Result, error) {
 			res.Truncated = true
 			res.Notes = append([]string{maxFilesNote(lim.MaxFiles)}, res.Notes...)
 		}
+		res.Notes = append(res.Notes, feed.ignoreNotes()...)
 	}
 	if found > lim.MaxMatches {
 		res.Truncated = true

@@ -140,6 +140,7 @@ func startResult(engine string, root *contain.Root, req Request, lim Limits, wan
 		res.Truncated = true
 		res.Notes = append(res.Notes, maxFilesNote(lim.MaxFiles))
 	}
+	res.Notes = append(res.Notes, files.notes...)
 	return files, res, nil
 }
 

@@ -17,9 +17,10 @@ type fileFeed struct {
 	mu        sync.Mutex
 	grown     sync.Cond
 	files     []string
-	sizes     []int64 // each file's size as the walk found it; -1 when unknown
-	done      bool    // nothing more will be added
-	truncated bool    // the walk stopped at the file limit with files left
+	sizes     []int64  // each file's size as the walk found it; -1 when unknown
+	done      bool     // nothing more will be added
+	truncated bool     // the walk stopped at the file limit with files left
+	notes     []string // the walk's ignore notes (see fileSet), once done
 }
 
 // listFeed feeds files, resolved already, of sizes unknown.
@@ -45,7 +46,8 @@ func walkFeed(ctx context.Context, root *contain.Root, dir string, want func(str
 		dirs := root.DirCache()
 		defer dirs.Close()
 		fsys := dirs.FS()
-		walkFiles(fsys, dir, ignore.NewTree(fsys), func(p string) bool {
+		ig := ignore.NewTree(fsys)
+		walkFiles(fsys, dir, ig, func(p string) bool {
 			if ctx.Err() != nil {
 				return false
 			}
@@ -67,8 +69,9 @@ func walkFeed(ctx context.Context, root *contain.Root, dir string, want func(str
 			f.grown.Broadcast()
 			return true
 		})
+		notes := ignoreNotes(ig)
 		f.mu.Lock()
-		f.done = true
+		f.done, f.notes = true, notes
 		f.mu.Unlock()
 		f.grown.Broadcast()
 	}()
@@ -106,6 +109,14 @@ func (f *fileFeed) all() ([]string, bool) {
 		f.grown.Wait()
 	}
 	return f.files, f.truncated
+}
+
+// ignoreNotes waits for the walk to end and returns its ignore notes.
+func (f *fileFeed) ignoreNotes() []string {
+	f.all()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.notes
 }
 
 // streamDir returns the directory whose walk can feed req's search as it

@@ -96,6 +96,7 @@ func lexicalSearch(ctx context.Context, req Request, words []string, reason, non
 	}
 	res.Files = len(files.files)
 	res.Truncated = files.truncated
+	res.Notes = append(res.Notes, files.notes...)
 	fsys := root.FS()
 	var hits []LexicalHit
 	for _, rel := range files.files {

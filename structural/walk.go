@@ -20,6 +20,9 @@ var skipDirs = map[string]bool{".git": true, "vendor": true, "node_modules": tru
 type fileSet struct {
 	files     []string // root-relative, sorted, unique
 	truncated bool
+	// notes say which ignore files could not be applied as written, and
+	// the directories left out for them.
+	notes []string
 }
 
 // collectFiles resolves paths (files, directories or globs, relative to the
@@ -85,11 +88,20 @@ func collectFiles(root *contain.Root, paths []string, want func(string) bool, ma
 		walkFiles(fsys, rel, ig, func(f string) bool { add(f); return true })
 	}
 	sort.Strings(out)
-	fsOut := fileSet{files: out}
+	fsOut := fileSet{files: out, notes: ignoreNotes(ig)}
 	if max > 0 && len(out) > max {
 		fsOut.files, fsOut.truncated = out[:max], true
 	}
 	return fsOut, nil
+}
+
+// ignoreNotes returns the diagnostics of ig, as a result's notes.
+func ignoreNotes(ig *ignore.Tree) []string {
+	var notes []string
+	for _, d := range ig.Diagnostics() {
+		notes = append(notes, d.String())
+	}
+	return notes
 }
 
 // walkFiles calls fn for every regular file under dir (or for dir itself

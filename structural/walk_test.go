@@ -249,3 +249,56 @@ func TestWalkLooksUpListedIgnoreFiles(t *testing.T) {
 		t.Errorf("looked up ignore files %q, want %q", looked, want)
 	}
 }
+
+// TestOverLimitIgnoreFileNoted: a .gitignore past its limits leaves its
+// directory out of every walk (the listed one, the streamed one, the
+// fallback's), and each result's notes say which file and why.
+func TestOverLimitIgnoreFileNoted(t *testing.T) {
+	dir := testtool.WriteTree(t, map[string]string{
+		"a.go":           "package a\nfunc f() { call(1) }\n",
+		"big/.gitignore": "*.log\n" + strings.Repeat("padding-that-matches-nothing\n", 40_000),
+		"big/b.go":       "package b\nfunc f() { call(2) }\n",
+	})
+	hasNote := func(t *testing.T, notes []string) {
+		t.Helper()
+		for _, n := range notes {
+			if strings.Contains(n, "big/.gitignore") && strings.Contains(n, "every path under big/") {
+				return
+			}
+		}
+		t.Errorf("notes %q, want one about big/.gitignore", notes)
+	}
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	files, err := collectFiles(root, nil, func(string) bool { return true }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a.go"}, files.files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	hasNote(t, files.notes)
+
+	ctx := context.Background()
+	for _, req := range []Request{
+		{Root: dir, Pattern: "call($X)", Language: Go},                               // streamed
+		{Root: dir, Pattern: "call($X)", Language: Go, Paths: []string{".", "a.go"}}, // listed
+	} {
+		res, err := NewBuiltin(BuiltinOptions{}).Search(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != 1 {
+			t.Errorf("%v: found %d, want the one in a.go", req.Paths, res.Found)
+		}
+		hasNote(t, res.Notes)
+	}
+	lex, err := LexicalSearch(ctx, Request{Root: dir, Pattern: "call($X)", Language: Go}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hasNote(t, lex.Notes)
+}

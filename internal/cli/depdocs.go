@@ -93,6 +93,7 @@ type depsJSON struct {
 	MultiVersions []depdocs.MultiVersion `json:"multi_versions"`
 	GoMode        depdocs.Mode           `json:"go_mode,omitempty"`
 	Errors        []depdocs.FileError    `json:"errors"`
+	Notes         []string               `json:"notes,omitempty"`
 }
 
 type fileView struct {
@@ -106,7 +107,7 @@ type fileView struct {
 }
 
 func depsView(pr *depdocs.Project) depsJSON {
-	v := depsJSON{Files: []fileView{}, Dependencies: pr.Deps, MultiVersions: pr.MultiVersions, GoMode: pr.GoMode, Errors: pr.Errors}
+	v := depsJSON{Files: []fileView{}, Dependencies: pr.Deps, MultiVersions: pr.MultiVersions, GoMode: pr.GoMode, Errors: pr.Errors, Notes: pr.Notes}
 	for _, f := range pr.Files {
 		v.Files = append(v.Files, fileView{f.Path, f.Format, f.Ecosystem, f.FormatVersion, f.Mode, len(f.Deps), f.Notes})
 	}
@@ -144,6 +145,9 @@ func summary(c *cmd, pr *depdocs.Project) {
 	}
 	for _, fe := range pr.Errors {
 		c.printf("unreadable: %s: %s\n", safe(fe.Path), safe(fe.Err))
+	}
+	for _, n := range pr.Notes {
+		c.printf("note: %s\n", safe(n))
 	}
 }
 
