@@ -77,6 +77,6 @@ func quotePrefix(s string) string {
 // generalReason says that r brings the general rules in effect past the
 // limit.
 func generalReason(lim limits, r *rule) string {
-	return fmt.Sprintf("its patterns that need a full glob match pass the limit of %d in effect in one directory (one for each 64 tokens of a pattern) at line %d: %s",
+	return fmt.Sprintf("patterns that need a full glob match weigh more than %d in one directory, one per 64 tokens of a pattern; line %d passes it: %s",
 		lim.general, r.line, quotePrefix(r.text))
 }

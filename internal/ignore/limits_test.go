@@ -48,21 +48,21 @@ func TestLimits(t *testing.T) {
 			files: map[string]string{".gitignore": "?1\n?2\n?3\n?4\n"},
 			asked: []string{"a", "b/c"},
 			want:  []string{"a", "b/c"},
-			diags: []Diagnostic{{File: ".gitignore", Dir: ".", Reason: `line 4: "?4"`}},
+			diags: []Diagnostic{{File: ".gitignore", Dir: ".", Reason: `line 4 passes it: "?4"`}},
 		},
 		{
 			name:  "general rules over the limit with the files above",
 			files: map[string]string{".gitignore": "?1\n?2\n", "d/.gitignore": "[x]\n[y]\n", "e/.gitignore": "[x]\n"},
 			asked: []string{"d", "d/x", "e", "e/x", "e/z"},
 			want:  []string{"d/x", "e/x"},
-			diags: []Diagnostic{{File: "d/.gitignore", Dir: "d", Reason: `line 2: "[y]"`}},
+			diags: []Diagnostic{{File: "d/.gitignore", Dir: "d", Reason: `line 2 passes it: "[y]"`}},
 		},
 		{
 			name:  "a long general rule weighs more",
 			files: map[string]string{".gitignore": "?1\n?2\n" + long + "\n"},
 			asked: []string{"x"},
 			want:  []string{"x"},
-			diags: []Diagnostic{{File: ".gitignore", Dir: ".", Reason: `line 3: "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a"…`}},
+			diags: []Diagnostic{{File: ".gitignore", Dir: ".", Reason: `line 3 passes it: "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a"…`}},
 		},
 		{
 			name:  "looked-up rules weigh nothing",
@@ -96,7 +96,7 @@ func TestLimits(t *testing.T) {
 			files: map[string]string{"a/.gitignore": "?1\n?2\n?3\n", "b/.gitignore": "?1\n?2\n?3\n"},
 			asked: []string{"a/z", "b/z"},
 			want:  []string{"b/z"},
-			diags: []Diagnostic{{File: "b/.gitignore", Dir: "b", Reason: "pass 5"}},
+			diags: []Diagnostic{{File: "b/.gitignore", Dir: "b", Reason: "weigh more than 5"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -101,7 +101,7 @@ func (t *Tree) readList(name string) *List {
 		return over("the ignore files read pass %d patterns, the limit for one tree", t.lim.treeRules)
 	}
 	if t.readGeneral += l.weight; t.readGeneral > t.lim.treeGeneral {
-		return over("the patterns that need a full glob match read in this tree pass %d, the limit for one tree", t.lim.treeGeneral)
+		return over("the patterns that need a full glob match in the ignore files read weigh more than %d, the limit for one tree", t.lim.treeGeneral)
 	}
 	if l.rules == 0 {
 		return nil
