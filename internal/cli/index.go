@@ -114,6 +114,9 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 			n, strings.Join(st.Freshness.Pending[:min(3, len(st.Freshness.Pending))], ", "))
 	}
 	row("freshness", fresh)
+	for _, d := range st.Freshness.Diagnostics {
+		row("note", d)
+	}
 	for _, s := range st.Stored {
 		switch {
 		case s.Active:
@@ -203,6 +206,9 @@ func runSymbols(ctx context.Context, c *cmd, args []string) int {
 	}
 	if res.Freshness.PendingCount > 0 {
 		c.note("cortex: freshness partial: %d changed files not indexed yet; cortex index indexes them", res.Freshness.PendingCount)
+	}
+	for _, d := range res.Freshness.Diagnostics {
+		c.note("cortex: %s", safe(d))
 	}
 	if len(res.Definitions) == 0 {
 		c.note("no definitions")

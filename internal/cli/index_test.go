@@ -124,3 +124,34 @@ func TestDefByNameFromLocalIndex(t *testing.T) {
 		t.Errorf("def from the local index: exit %d\n%q\n%s", code, out, errs)
 	}
 }
+
+// TestOverLimitIgnoreFileShown: a .gitignore past its limits leaves its
+// directory out, and every command that walks says so on the terminal.
+func TestOverLimitIgnoreFileShown(t *testing.T) {
+	dir := t.TempDir()
+	big := "*.log\n" + strings.Repeat("padding-that-matches-nothing\n", 40_000)
+	for name, content := range map[string]string{
+		"a.go":           "package a\n\nfunc Quokka() {}\n",
+		"big/.gitignore": big,
+		"big/b.go":       "package b\n\nfunc Quokka() {}\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"index"}, {"index", "--status"}, {"search", "--text", "Quokka"}, {"symbols", "big"}, {"sg", "-p", "func Quokka() {}", "-l", "go"},
+	} {
+		_, stdout, stderr := run(t, dir, nil, args...)
+		if out := stdout + stderr; !strings.Contains(out, "ignore file big/.gitignore is not applied") || !strings.Contains(out, "every path under big/") {
+			t.Errorf("cortex %s does not say big/ is left out:\n%s", strings.Join(args, " "), out)
+		}
+		if strings.Contains(stdout, "big/b.go") {
+			t.Errorf("cortex %s answers from big/b.go:\n%s", strings.Join(args, " "), stdout)
+		}
+	}
+}

@@ -135,6 +135,9 @@ func textSearch(ctx context.Context, c *cmd, text string, limit int) int {
 	if n := res.Freshness.PendingCount; n > 0 {
 		c.note("cortex: freshness partial: %d changed files not indexed yet (cortex index)", n)
 	}
+	for _, d := range res.Freshness.Diagnostics {
+		c.note("cortex: %s", safe(d))
+	}
 	return code
 }
 
