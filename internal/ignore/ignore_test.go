@@ -75,6 +75,21 @@ var ignoreCases = []ignoreCase{
 		want: map[string]bool{"a.tmp": false, "b.tmp": true, "d/b.tmp": true}},
 	{name: "pattern ignoring ignore files", files: map[string]string{".gitignore": ".gitignore\n"},
 		want: map[string]bool{".gitignore": true}},
+	// The shapes a List looks up, and the rewrites it makes.
+	{name: "leading **/ is the name", files: map[string]string{".gitignore": "**/build\n/**/tmp/\n**/*.o\n"}, dirs: []string{"tmp", "a/tmp"},
+		want: map[string]bool{"build": true, "a/build": true, "a/b/build": true, "tmp": true, "a/tmp": true, "a/tmp2": false, "x.o": true, "a/x.o": true, "a/x.oo": false}},
+	{name: "runs of **/", files: map[string]string{".gitignore": "a/**/**/b\n**/**/c\n"},
+		want: map[string]bool{"a/b": true, "a/x/b": true, "a/x/y/b": true, "c": true, "x/y/c": true, "x/a/b": false}},
+	{name: "anchored star suffix", files: map[string]string{".gitignore": "/*.txt\n/d/*.md\n"},
+		want: map[string]bool{"a.txt": true, "d/a.txt": false, "d/a.md": true, "d/e/a.md": false, "a.md": false}},
+	{name: "anchored prefix star", files: map[string]string{".gitignore": "/out*\nd/tmp*\n"},
+		want: map[string]bool{"out": true, "outer": true, "x/out": false, "d/tmp1": true, "d/x/tmp1": false}},
+	{name: "deep prefix", files: map[string]string{".gitignore": "gen/**\nlib**/x\n"}, dirs: []string{"gen"},
+		want: map[string]bool{"gen": false, "gen/a": true, "gen/a/b": true, "libz/x": true, "lib/q/x": true, "a/lib/x": false}},
+	{name: "the last of equal names decides", files: map[string]string{".gitignore": "x\n!x\nx\n!y\ny\n!y\nz/\n!z\n"}, dirs: []string{"z"},
+		want: map[string]bool{"x": true, "y": false, "z": false}},
+	{name: "lookups and globs interleaved", files: map[string]string{".gitignore": "*.log\n!keep?.log\nkeep1.log\n[ab].c\n!a.c\n"},
+		want: map[string]bool{"x.log": true, "keep2.log": false, "keep1.log": true, "a.c": false, "b.c": true}},
 }
 
 // dirSet returns the case's directories: those it names and every
