@@ -190,7 +190,9 @@ func TestHostileRepository(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ans); err != nil || len(ans.Records) == 0 {
 		t.Fatalf("ask: %v\n%s%s", err, out, errs)
 	}
-	if r := ans.Records[0]; r.Path != "main.go" || r.StartLine != 5 || r.Exact {
+	// Without cgo no syntax tree gives the structural definition: the
+	// shipped index's record is then the only one, stale.
+	if r := ans.Records[0]; cgoBuild && (r.Path != "main.go" || r.StartLine != 5 || r.Exact) {
 		t.Errorf("first answer %+v, want the structural definition on line 5", r)
 	}
 	for _, r := range ans.Records {
