@@ -59,7 +59,7 @@ func TestOneGenerationAtATime(t *testing.T) {
 				defer wg.Done()
 				res, err := safeexec.Run(context.Background(), safeexec.Invocation{
 					Path: exe, Args: append([]string{fakeQuery, dir}, argv...), Dir: dir,
-					Env: safeexec.Environ("PATH", "HOME", "TMPDIR")})
+					Env: safeexec.Environ("PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME")})
 				out[i] = strings.TrimSpace(string(res.Stdout))
 				if err != nil {
 					out[i] += " " + err.Error() + ": " + string(res.Stderr)
