@@ -121,6 +121,13 @@ func (r *Root) Abs(p string) (string, error) {
 	return filepath.Join(r.real, filepath.FromSlash(rel)), nil
 }
 
+// Check returns the error [Root.Rel] gives p: nil for a path inside the
+// root. It fits evidence.LocationCheck.
+func (r *Root) Check(p string) error {
+	_, err := r.Rel(p)
+	return err
+}
+
 // Inside reports whether p resolves inside the root.
 func (r *Root) Inside(p string) bool {
 	_, _, err := r.resolve(p)
