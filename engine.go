@@ -285,7 +285,7 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		}
 	}
 	providers = append(providers, e.opts.Extra...)
-	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.root.CheckRecord})
+	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
 	if plan.Intent == route.IntentCallers {
 		// A declaration is among a symbol's references, not its callers.
 		recs = precision.WithoutDeclarations(recs)

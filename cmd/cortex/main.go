@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"github.com/codecortex/codecortex/internal/cli"
+	"github.com/codecortex/codecortex/cmd/cortex/internal/cli"
 )
 
 func main() { os.Exit(cli.Main()) }

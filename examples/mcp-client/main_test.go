@@ -5,24 +5,17 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/codecortex/codecortex/internal/cli"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
-// asCortex makes the test binary run as cortex, so the example starts the
-// real `cortex mcp` without a separate build.
-const asCortex = "CODECORTEX_TEST_RUN_AS_CORTEX"
-
+// TestMain keeps the cortex the example starts away from the user's seal
+// key: it inherits a temporary configuration directory.
 func TestMain(m *testing.M) {
-	if os.Getenv(asCortex) == "1" {
-		os.Exit(cli.Main())
-	}
-	// The cortex the example starts inherits a temporary configuration
-	// directory, and with it a seal key that is never the user's.
 	cleanup := testtool.IsolateUserConfig()
 	code := m.Run()
 	cleanup()
@@ -34,12 +27,15 @@ func TestAsk(t *testing.T) {
 		"go.mod":       "module example.com/shop\n\ngo 1.22\n",
 		"cart/cart.go": "package cart\n\n// Cart holds items.\ntype Cart struct{ items []string }\n\n// Add puts an item in the cart.\nfunc (c *Cart) Add(item string) { c.items = append(c.items, item) }\n",
 	})
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	// The real cortex, built from this module as a user builds it.
+	gobin := testtool.Require(t, "go", "install Go")
+	cortex := filepath.Join(t.TempDir(), "cortex")
+	build := exec.Command(gobin, "build", "-o", cortex, "./cmd/cortex")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/cortex: %v\n%s", err, out)
 	}
-	cmd := exec.Command(self, "mcp", "-C", dir)
-	cmd.Env = append(os.Environ(), asCortex+"=1")
+	cmd := exec.Command(cortex, "mcp", "-C", dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out bytes.Buffer

@@ -48,11 +48,11 @@ func TestThisRepositoryFixture(t *testing.T) {
 		t.Skip("indexes this repository")
 	}
 	dir := t.TempDir()
-	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../../../..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel("../..", p)
+		rel, _ := filepath.Rel("../../../..", p)
 		if d.IsDir() {
 			if n := d.Name(); rel != "." && (strings.HasPrefix(n, ".") || n == "testdata") {
 				return filepath.SkipDir

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codecortex/codecortex/internal/mcp"
+	"github.com/codecortex/codecortex/cmd/cortex/internal/mcp"
 )
 
 // runMCP is cortex mcp: the Model Context Protocol server over standard

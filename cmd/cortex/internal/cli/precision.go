@@ -162,7 +162,7 @@ func positionCommand(name string, pq positionQuery) func(ctx context.Context, c 
 			defer lsp.Close()
 			provider = &precision.Fallback{Index: prov, Server: lsp}
 		}
-		check := evidence.CollectOptions{Check: p.root.CheckRecord}
+		check := evidence.CollectOptions{Check: evidence.LocationCheck(p.root.Check)}
 		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{provider}, check)
 		if !isPos && !freshAnswer(recs, reps) {
 			// A name the SCIP index cannot answer freshly is answered from

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/codecortex/codecortex"
-	"github.com/codecortex/codecortex/internal/eval"
+	"github.com/codecortex/codecortex/cmd/cortex/internal/eval"
 )
 
 // runEval is cortex eval FIXTURE: it asks every question of a frozen

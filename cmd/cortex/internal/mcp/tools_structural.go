@@ -59,7 +59,7 @@ func answerStructural(ctx context.Context, s *Server, in structuralParams) (stru
 		}
 		return structuralResult{}, err
 	}
-	recs, _ := s.root.KeepInside(ans.Records())
+	recs, _ := evidence.Keep(ans.Records(), evidence.LocationCheck(s.root.Check))
 	out := structuralResult{Pattern: in.Pattern, Language: string(lang), Records: []record{},
 		Report: reportViews([]evidence.Report{ans.Report})[0], Notes: []string{}}
 	switch {

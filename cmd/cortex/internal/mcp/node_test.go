@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codecortex/codecortex/internal/cli"
-	"github.com/codecortex/codecortex/internal/mcp"
+	"github.com/codecortex/codecortex/cmd/cortex/internal/cli"
+	"github.com/codecortex/codecortex/cmd/cortex/internal/mcp"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
