@@ -151,7 +151,7 @@ func (p *Project) RewriteOptions() rewrite.Options {
 	s := p.Config.Structural
 	var impact rewrite.Impact
 	if p.hasIndex() {
-		impact = graph.New(p.GraphOptions())
+		impact = graphImpact{graph.New(p.GraphOptions())}
 	}
 	return rewrite.Options{
 		Impact:     impact,

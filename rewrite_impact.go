@@ -1,39 +1,45 @@
-package graph
+package codecortex
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/trust"
 )
 
-// RewriteAnalyzer is the Analyzer of the rewrite impact reports the
+// graphAnalyzer is the Analyzer of the rewrite impact reports the project
 // graph makes.
-const RewriteAnalyzer = "project graph"
+const graphAnalyzer = "project graph"
 
-// Analyze makes p a [rewrite.Impact]: the changed files' own analysis
+// graphImpact adapts the project graph to the rewrite's [rewrite.Impact],
+// here in the composition so that the read path (graph) never imports the
+// mutation path (rewrite). Closing it closes the graph.
+type graphImpact struct{ *graph.Provider }
+
+// Analyze makes the graph a [rewrite.Impact]: the changed files' own analysis
 // ([rewrite.LocalImpact]: the definitions the edits touch, those they
 // remove, the tests beside them), with the callers of the touched
 // definitions from the graph, the tests that reach them, and the risk the
 // graph gives when it is higher. When the graph cannot be read, the local
 // report is returned with a note saying so.
-func (p *Provider) Analyze(ctx context.Context, req rewrite.ImpactRequest) (*rewrite.ImpactReport, error) {
+func (g graphImpact) Analyze(ctx context.Context, req rewrite.ImpactRequest) (*rewrite.ImpactReport, error) {
 	rep, err := rewrite.LocalImpact{}.Analyze(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	var q Query
+	var q graph.Query
 	for _, f := range req.Files {
 		for _, s := range f.Spans {
 			b := s.Old
 			if req.Stage == rewrite.StageAfter {
 				b = s.New
 			}
-			q.Targets = append(q.Targets, Target{Path: f.Path, StartLine: max(b.StartLine, 1), EndLine: max(b.EndLine, b.StartLine, 1)})
+			q.Targets = append(q.Targets, graph.Target{Path: f.Path, StartLine: max(b.StartLine, 1), EndLine: max(b.EndLine, b.StartLine, 1)})
 		}
 	}
-	im, err := p.Impact(ctx, q)
+	im, err := g.Impact(ctx, q)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -41,7 +47,7 @@ func (p *Provider) Analyze(ctx context.Context, req rewrite.ImpactRequest) (*rew
 		rep.Notes = append(rep.Notes, "project graph unavailable, callers in other files not counted: "+err.Error())
 		return rep, nil
 	}
-	rep.Analyzer = RewriteAnalyzer
+	rep.Analyzer = graphAnalyzer
 	rep.Basis = fmt.Sprintf("the definitions the edits touch, parsed from the changed files (structural); their callers "+
 		"in the project graph to depth %d (%d exact, %d inferred_high, %d inferred edges); tests that reach them and "+
 		"test files by naming convention; uses the graph could not resolve are not counted", im.Depth,
@@ -76,4 +82,4 @@ func (p *Provider) Analyze(ctx context.Context, req rewrite.ImpactRequest) (*rew
 	return rep, nil
 }
 
-var _ rewrite.Impact = (*Provider)(nil)
+var _ rewrite.Impact = graphImpact{}
