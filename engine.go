@@ -62,8 +62,11 @@ const DefaultBudget = 4000
 
 // An Engine answers questions about one project: it routes each, asks the
 // layers the route names, and fuses, ranks and packs what they return. It
-// keeps loaded indexes and parse caches warm between questions, and is safe
-// for concurrent use. Close releases it.
+// is the one place the layers are composed: each is made once, lazily
+// where opening costs time, and the front ends reach them through the
+// engine's methods (see layers of the engine in engine_layers.go). It keeps
+// loaded indexes and parse caches warm between questions, and is safe for
+// concurrent use. Close releases it.
 type Engine struct {
 	project *Project
 	opts    Options
@@ -72,12 +75,18 @@ type Engine struct {
 	closers   []func() error
 	root      *contain.Root
 
-	memory    *memory.Store
-	scip      *precision.Provider
-	indexOpts index.Options
+	memory     *memory.Store
+	scip       *precision.Provider
+	lsp        *precision.LSPProvider // nil unless Options.LanguageServer
+	structural *structural.Provider
+	validation *validation.Provider
+	indexOpts  index.Options
 
 	mu       sync.Mutex
 	declared *declaredDeps
+
+	// The layers opened on first use, each once (engine_layers.go).
+	lazy lazyLayers
 }
 
 // Open opens the project at dir ("" is the working directory) and composes
@@ -90,7 +99,9 @@ func Open(dir string, opts Options) (*Engine, error) {
 	return NewEngine(p, opts)
 }
 
-// NewEngine composes the layers of an opened project.
+// NewEngine composes the layers of an opened project. It reads and writes
+// nothing: every index is opened by the first question or method that
+// needs it.
 func NewEngine(p *Project, opts Options) (*Engine, error) {
 	root, err := contain.Open(p.Root)
 	if err != nil {
@@ -104,11 +115,12 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	}
 	scip := precision.New(popts)
 	e.closers = append(e.closers, scip.Close)
+	e.scip = scip
 	var pprov evidence.Provider = scip
 	if opts.LanguageServer {
-		lsp := precision.NewLSP(p.LSPOptions())
-		e.closers = append(e.closers, lsp.Close)
-		pprov = &precision.Fallback{Index: scip, Server: lsp}
+		e.lsp = precision.NewLSP(p.LSPOptions())
+		e.closers = append(e.closers, e.lsp.Close)
+		pprov = &precision.Fallback{Index: scip, Server: e.lsp}
 	}
 	e.providers[route.Precision] = pprov
 
@@ -116,28 +128,26 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	if !popts.Disabled {
 		sopts.Symbols = scip
 	}
-	e.providers[route.Structural] = structural.New(sopts)
+	e.structural = structural.New(sopts)
+	e.providers[route.Structural] = e.structural
 	iopts := p.IndexOptions()
 	if opts.Progress != nil {
 		iopts.Progress = indexProgress(opts.Progress)
 	}
-	local := index.NewProvider(iopts)
-	e.closers = append(e.closers, local.Close)
-	e.indexOpts, e.scip = iopts, scip
-	e.providers[route.LocalIndex] = local
-	// The project graph reads the same index, with the precision index's
-	// edges fused in when it is enabled; one provider answers both the
-	// graph's and the impact's layer.
-	// The precision provider is shared with the other layers: the engine
-	// closes it, not the graph.
-	gopts := graph.Options{Dir: p.Root, IndexOptions: iopts}
-	if !popts.Disabled {
-		gopts.Exact = scip
-	}
-	gp := graph.New(gopts)
-	e.closers = append(e.closers, gp.Close)
-	e.providers[route.Graph] = gp
-	e.providers[route.Impact] = gp
+	e.indexOpts = iopts
+	// One local index serves the questions, the project graph and the
+	// typed methods; the graph, which reads it, answers both the graph's
+	// and the impact's layer, with the precision index's edges fused in.
+	e.providers[route.LocalIndex] = lazyProvider{name: index.ProviderName, open: func() (evidence.Provider, error) {
+		ix, err := e.Index()
+		if err != nil {
+			return nil, err
+		}
+		return ix.Provider(), nil
+	}}
+	graphs := lazyProvider{name: graph.ProviderName, open: func() (evidence.Provider, error) { return e.Graph() }}
+	e.providers[route.Graph] = graphs
+	e.providers[route.Impact] = graphs
 	e.providers[route.Manifests] = p.ManifestProvider()
 	e.providers[route.DependencyDocs] = p.DocsProvider()
 	e.providers[route.History] = history.New(p.HistoryOptions())
@@ -151,7 +161,8 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	e.providers[route.Memory] = mem
 	// Validation answers from the results of the last run: a question
 	// never runs the project's checks (cortex validate does).
-	e.providers[route.Validation] = validation.New(p.ValidationOptions())
+	e.validation = validation.New(p.ValidationOptions())
+	e.providers[route.Validation] = e.validation
 
 	for l, prov := range opts.Providers {
 		if prov == nil {
@@ -169,12 +180,11 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 // loaded. A host calls it before a batch of questions, or in the
 // background after Open; questions need not wait for it.
 func (e *Engine) Refresh(ctx context.Context) error {
-	ix, err := index.Open(e.indexOpts)
+	ix, err := e.Index()
 	if err != nil {
 		return err
 	}
 	_, err = ix.Update(ctx)
-	err = errors.Join(err, ix.Close())
 	e.scip.Status(ctx)
 	return err
 }
@@ -184,7 +194,7 @@ func (e *Engine) Project() *Project { return e.project }
 
 // Close releases every layer: index files, language servers.
 func (e *Engine) Close() error {
-	var errs []error
+	errs := []error{e.lazy.close()}
 	for _, c := range e.closers {
 		errs = append(errs, c())
 	}

@@ -64,17 +64,11 @@ func (p *Project) IndexOptions() index.Options {
 }
 
 // GraphOptions returns the project graph's options: the local index's
-// options, and the precision index's exact edges fused in when the
-// precision layer is enabled (without an index file it reports why and
-// the graph is built without them). The precision provider it makes is
-// handed to the graph (CloseExact): closing the graph.Provider made from
-// these options closes it; nothing else holds it.
+// options. The precision index's exact edges are the composition's to
+// give (graph.Options.Exact): the engine fuses in those of its own
+// precision provider, so that one process holds one.
 func (p *Project) GraphOptions() graph.Options {
-	opts := graph.Options{Dir: p.Root, IndexOptions: p.IndexOptions()}
-	if po := p.PrecisionOptions(); !po.Disabled {
-		opts.Exact, opts.CloseExact = precision.New(po), true
-	}
-	return opts
+	return graph.Options{Dir: p.Root, IndexOptions: p.IndexOptions()}
 }
 
 // hasIndex reports whether the project has a local index already.
@@ -143,18 +137,13 @@ func (p *Project) ValidationOptions() validation.Options {
 
 // RewriteOptions returns the guarded rewrite's options: the structural
 // section's limits, preview lifetime and allow_apply, and the layers the
-// transaction reindexes and validates with. When the project has a local
-// index, the impact of a rewrite comes from the project graph (callers in
-// other files, tests that reach them), which the rewriter's Close closes;
-// otherwise from the changed files alone (rewrite.LocalImpact).
+// transaction reindexes and validates with. Its Impact is left to the
+// composition: the engine's rewriter ([Engine.Rewriter]) estimates impact
+// from the engine's project graph when the project has a local index, and
+// from the changed files alone otherwise (rewrite.LocalImpact).
 func (p *Project) RewriteOptions() rewrite.Options {
 	s := p.Config.Structural
-	var impact rewrite.Impact
-	if p.hasIndex() {
-		impact = graphImpact{graph.New(p.GraphOptions())}
-	}
 	return rewrite.Options{
-		Impact:     impact,
 		Dir:        p.Root,
 		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
 		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,

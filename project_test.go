@@ -1,9 +1,11 @@
 package codecortex
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,27 +260,50 @@ func TestOpenProjectNotADirectory(t *testing.T) {
 	}
 }
 
-// The graph's options hand it the precision provider they make, so that
-// closing the graph closes it; with the precision layer off there is none.
-func TestGraphOptionsOwnExact(t *testing.T) {
-	for _, tt := range []struct {
-		name, content string
-		exact         bool
-	}{
-		{"precision on", "", true},
-		{"precision off", `{"precision_index": {"enabled": false}}`, false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := OpenProject(writeConfig(t, tt.content), ProjectOptions{Trust: TrustNever})
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := p.GraphOptions()
-			if (o.Exact != nil) != tt.exact || o.CloseExact != tt.exact {
-				t.Errorf("Exact set %v, CloseExact %v; want both %v", o.Exact != nil, o.CloseExact, tt.exact)
-			}
-		})
+// The options getters open nothing: the exact edges a graph fuses in and
+// the impact a rewrite estimates with are the composition's to give (the
+// engine gives its own), and an engine writes nothing until it is asked.
+func TestOptionsOpenNothing(t *testing.T) {
+	dir := writeConfig(t, "")
+	p, err := OpenProject(dir, ProjectOptions{Trust: TrustNever})
+	if err != nil {
+		t.Fatal(err)
 	}
+	if o := p.GraphOptions(); o.Exact != nil || o.CloseExact || o.Index != nil {
+		t.Errorf("GraphOptions opened a layer: %+v", o)
+	}
+	if o := p.RewriteOptions(); o.Impact != nil {
+		t.Errorf("RewriteOptions made an impact estimator: %T", o.Impact)
+	}
+	before := listFiles(t, dir)
+	e, err := NewEngine(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := listFiles(t, dir); !slices.Equal(before, after) {
+		t.Errorf("NewEngine and Close wrote files:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
+// listFiles names every file and directory under dir.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // gitConfig makes dir a git repository (again: git init keeps what is

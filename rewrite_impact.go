@@ -15,8 +15,9 @@ const graphAnalyzer = "project graph"
 
 // graphImpact adapts the project graph to the rewrite's [rewrite.Impact],
 // here in the composition so that the read path (graph) never imports the
-// mutation path (rewrite). Closing it closes the graph.
-type graphImpact struct{ *graph.Provider }
+// mutation path (rewrite). It is no io.Closer: the engine that made the
+// graph closes it, not the rewriter.
+type graphImpact struct{ g *graph.Provider }
 
 // Analyze makes the graph a [rewrite.Impact]: the changed files' own analysis
 // ([rewrite.LocalImpact]: the definitions the edits touch, those they
@@ -39,7 +40,7 @@ func (g graphImpact) Analyze(ctx context.Context, req rewrite.ImpactRequest) (*r
 			q.Targets = append(q.Targets, graph.Target{Path: f.Path, StartLine: max(b.StartLine, 1), EndLine: max(b.EndLine, b.StartLine, 1)})
 		}
 	}
-	im, err := g.Impact(ctx, q)
+	im, err := g.g.Impact(ctx, q)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

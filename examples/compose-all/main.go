@@ -60,7 +60,9 @@ func run(dir, pos, text string, budget int) error {
 	syntax.Symbols = scip // the symbol half of the structural fallback
 	local := index.NewProvider(project.IndexOptions())
 	defer local.Close()
-	relations := graph.New(project.GraphOptions()) // callers, tests and impact, from the local index
+	gopts := project.GraphOptions() // callers, tests and impact, from the local index,
+	gopts.Exact = scip              // with the precision index's exact edges fused in
+	relations := graph.New(gopts)
 	defer relations.Close()
 	team, err := memory.Open(project.MemoryOptions("compose-all"))
 	if err != nil {

@@ -14,16 +14,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codecortex/codecortex"
-	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
-	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
-	"github.com/codecortex/codecortex/memory"
-	"github.com/codecortex/codecortex/rewrite"
-	"github.com/codecortex/codecortex/route"
-	"github.com/codecortex/codecortex/structural"
 )
 
 // A Surface is the set of tools one MCP server offers.
@@ -88,10 +81,9 @@ type Options struct {
 }
 
 // A Server answers MCP tool calls about one project. It holds one engine,
-// so indexes load once and stay warm, and beside it the layer objects the
-// tools need for the session's life (the local index, the memory store,
-// structural search, the git history). It is safe for concurrent use;
-// Close releases everything.
+// the one composition of the project's layers, so indexes load once and
+// stay warm, and every tool reaches the layers through it. It is safe for
+// concurrent use; Close releases everything.
 type Server struct {
 	opts    Options
 	project *codecortex.Project
@@ -99,21 +91,7 @@ type Server struct {
 	red     *redact.Redactor
 	enums   map[string][]string
 
-	engine     *codecortex.Engine
-	index      *index.Index
-	memory     *memory.Store
-	structural *structural.Provider
-
-	rwOnce sync.Once
-	rw     *rewrite.Rewriter
-	rwErr  error
-
-	graphOnce sync.Once
-	graphs    *graph.Provider
-
-	histOnce sync.Once
-	hist     *history.Repo
-	histErr  error
+	engine *codecortex.Engine
 
 	toolsOnce sync.Once
 	tools     []builtTool
@@ -156,30 +134,18 @@ func New(opts Options) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	if s.index, err = index.Open(p.IndexOptions()); err != nil {
-		return fail(err)
-	}
-	if s.memory, err = memory.Open(p.MemoryOptions(opts.Principal)); err != nil {
-		return fail(err)
-	}
-	s.structural = structural.New(p.StructuralOptions())
-	s.engine, err = codecortex.NewEngine(p, codecortex.Options{
-		LanguageServer: opts.LanguageServer,
-		Author:         opts.Principal,
-		// One local index serves the engine and the tools alike.
-		Providers: map[route.Layer]evidence.Provider{route.LocalIndex: s.index.Provider()},
-	})
+	s.engine, err = codecortex.NewEngine(p, codecortex.Options{LanguageServer: opts.LanguageServer, Author: opts.Principal})
 	if err != nil {
 		return fail(err)
 	}
 	// A long-lived server brings the local index fully up to date once, in
-	// the background; queries meanwhile answer within their own budget,
-	// marked partial.
+	// the background, and loads the precision index; queries meanwhile
+	// answer within their own budget, marked partial.
 	wctx, cancel := context.WithCancel(context.Background())
 	s.stopWarm, s.warmDone = cancel, make(chan struct{})
 	go func() {
 		defer close(s.warmDone)
-		if _, err := s.index.Update(wctx); err != nil && wctx.Err() == nil {
+		if err := s.engine.Refresh(wctx); err != nil && wctx.Err() == nil {
 			s.logf("cortex mcp: indexing the project: %v", err)
 		}
 	}()
@@ -231,21 +197,6 @@ func (s *Server) Close() error {
 	var errs []error
 	if s.engine != nil {
 		errs = append(errs, s.engine.Close())
-	}
-	if s.hist != nil {
-		errs = append(errs, s.hist.Close())
-	}
-	if s.graphs != nil {
-		errs = append(errs, s.graphs.Close())
-	}
-	if s.rw != nil {
-		errs = append(errs, s.rw.Close())
-	}
-	if s.memory != nil {
-		errs = append(errs, s.memory.Close())
-	}
-	if s.index != nil {
-		errs = append(errs, s.index.Close())
 	}
 	if s.root != nil {
 		errs = append(errs, s.root.Close())
@@ -334,18 +285,12 @@ func (s *Server) callTimeout(name string) time.Duration {
 	return DefaultTimeout
 }
 
-// history returns the project's git history, opened on first use.
+// history returns the project's git history, opened once for the
+// session by the engine, not bound by the first caller's context.
 func (s *Server) history(ctx context.Context) (*history.Repo, error) {
-	s.histOnce.Do(func() {
-		// Opened once for the session, so not bound by the first caller's
-		// context.
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), history.DefaultTimeout)
-		defer cancel()
-		opts := s.project.HistoryOptions()
-		opts.Limit = maxHistoryLimit
-		s.hist, s.histErr = history.Open(octx, opts)
-	})
-	return s.hist, s.histErr
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), history.DefaultTimeout)
+	defer cancel()
+	return s.engine.History(octx, maxHistoryLimit)
 }
 
 // rel resolves a path an agent gave (relative to the project root, or

@@ -235,7 +235,7 @@ func answerRecall(ctx context.Context, s *Server, in recallParams) (recallResult
 	for _, t := range in.Types {
 		q.Types = append(q.Types, memory.Type(t))
 	}
-	ms, err := s.memory.Recall(q)
+	ms, err := s.engine.Memory().Recall(q)
 	if err != nil {
 		return recallResult{}, err
 	}
@@ -283,7 +283,7 @@ func answerRemember(ctx context.Context, s *Server, in rememberParams) (remember
 		}
 		scope.Paths = append(scope.Paths, rel)
 	}
-	e, err := s.memory.Remember(ctx, memory.Entry{Type: memory.Type(in.Type), Text: in.Text, Reason: in.Reason,
+	e, err := s.engine.Memory().Remember(ctx, memory.Entry{Type: memory.Type(in.Type), Text: in.Text, Reason: in.Reason,
 		Scope: scope, Author: s.opts.Principal})
 	if err != nil {
 		return rememberResult{}, err

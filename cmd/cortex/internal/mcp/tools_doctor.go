@@ -7,6 +7,7 @@ import (
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
@@ -83,7 +84,11 @@ func doctorPrecision(ctx context.Context, s *Server) layerStatus {
 
 func doctorIndex(ctx context.Context, s *Server) layerStatus {
 	ls := layerStatus{Layer: "local index", Details: []attribute{}}
-	st, err := s.index.Status(ctx)
+	var st index.Status
+	ix, err := s.engine.Index()
+	if err == nil {
+		st, err = ix.Status(ctx)
+	}
 	if err != nil {
 		ls.State, ls.Reason = "unavailable", err.Error()
 		ls.Guidance = "run `cortex index` in the project to (re)build it"

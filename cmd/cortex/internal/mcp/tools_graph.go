@@ -58,17 +58,6 @@ type impactTest struct {
 	Why    string `json:"why" jsonschema:"why it is listed"`
 }
 
-// graph returns the project graph, opened on first use over the server's
-// local index.
-func (s *Server) graph() *graph.Provider {
-	s.graphOnce.Do(func() {
-		opts := s.project.GraphOptions() // its Close closes the exact edges' source
-		opts.Index = s.index
-		s.graphs = graph.New(opts)
-	})
-	return s.graphs
-}
-
 func answerImpact(ctx context.Context, s *Server, in impactParams) (impactResult, error) {
 	if in.Path == "" && in.Symbol == "" && in.Since == "" {
 		return impactResult{}, &toolError{Reason: "nothing changed was named", Guidance: "give path (and start_line, end_line), symbol, or since"}
@@ -103,7 +92,11 @@ func answerImpact(ctx context.Context, s *Server, in impactParams) (impactResult
 		q.Targets = append(q.Targets, targets...)
 		notes = append(notes, more...)
 	}
-	im, err := s.graph().Impact(ctx, q)
+	g, err := s.engine.Graph()
+	if err != nil {
+		return impactResult{}, err
+	}
+	im, err := g.Impact(ctx, q)
 	if err != nil {
 		return impactResult{}, indexError(err)
 	}

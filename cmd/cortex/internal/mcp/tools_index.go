@@ -67,7 +67,11 @@ func freshnessView(fr index.Freshness) indexFreshness {
 const maxHitLines = 12
 
 func answerSearch(ctx context.Context, s *Server, in searchParams) (searchResult, error) {
-	res, err := s.index.Search(ctx, in.Query, index.SearchOptions{Limit: in.Limit, Content: in.Content})
+	ix, err := s.engine.Index()
+	if err != nil {
+		return searchResult{}, indexError(err)
+	}
+	res, err := ix.Search(ctx, in.Query, index.SearchOptions{Limit: in.Limit, Content: in.Content})
 	if errors.Is(err, index.ErrEmptyQuery) {
 		return searchResult{}, &toolError{Reason: fmt.Sprintf("%q has no word to search for (stopwords are dropped)", clip(in.Query, 80)),
 			Guidance: "give at least one meaningful word or identifier", Err: err}
@@ -151,7 +155,11 @@ func answerSymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsRes
 		}
 		target = rel
 	}
-	res, err := s.index.Outline(ctx, target)
+	ix, err := s.engine.Index()
+	if err != nil {
+		return symbolsResult{}, indexError(err)
+	}
+	res, err := ix.Outline(ctx, target)
 	if err != nil {
 		return symbolsResult{}, indexError(err)
 	}

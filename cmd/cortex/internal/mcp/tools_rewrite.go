@@ -10,15 +10,10 @@ import (
 	"github.com/codecortex/codecortex/structural"
 )
 
-// rewriter returns the session's rewriter, opened on first use. Opening
-// writes nothing: an apply a crash interrupted is recovered by the next
-// apply, on the mutating surface.
-func (s *Server) rewriter() (*rewrite.Rewriter, error) {
-	s.rwOnce.Do(func() {
-		s.rw, s.rwErr = rewrite.Open(s.project.RewriteOptions())
-	})
-	return s.rw, s.rwErr
-}
+// rewriter returns the engine's rewriter. Opening it writes nothing: an
+// apply a crash interrupted is recovered by the next apply, on the
+// mutating surface.
+func (s *Server) rewriter() (*rewrite.Rewriter, error) { return s.engine.Rewriter() }
 
 // previewParams are cortex_rewrite_preview's arguments.
 type previewParams struct {

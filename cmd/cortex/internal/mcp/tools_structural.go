@@ -49,7 +49,7 @@ func answerStructural(ctx context.Context, s *Server, in structuralParams) (stru
 		}
 		paths = append(paths, rel)
 	}
-	ans, err := s.structural.Search(ctx, structural.Request{Pattern: in.Pattern, Language: lang, Paths: paths,
+	ans, err := s.engine.Structural().Search(ctx, structural.Request{Pattern: in.Pattern, Language: lang, Paths: paths,
 		Limits: structural.Limits{MaxMatches: in.MaxMatches}})
 	if err != nil {
 		var pe *structural.PatternError
