@@ -51,9 +51,20 @@ type Options struct {
 	// Progress receives one line when a long task starts and ends (an index
 	// generation); nil discards them.
 	Progress func(string)
+	// IndexProgress, when set, receives the local index's progress on a
+	// long update, files done of the total, instead of Progress's lines.
+	IndexProgress func(done, total int)
 	// Author is who the host's user is, for the memories they remember;
 	// empty leaves it to each call.
 	Author string
+	// NoGenerate never runs the precision index's generator, even when
+	// the trusted configuration asks for it: a missing or stale index is
+	// reported, not rebuilt (status commands and one-shot searches).
+	NoGenerate bool
+	// Builtin is the built-in structural engine to search with; nil makes
+	// one with the layer's defaults (a parse cache kept warm between
+	// searches, which a one-shot search has no use for).
+	Builtin *structural.Builtin
 }
 
 // DefaultBudget is the packed context's token budget when neither the
@@ -113,6 +124,9 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	if opts.Progress != nil {
 		popts.Progress = progressWriter(opts.Progress)
 	}
+	if opts.NoGenerate {
+		popts.AutoGenerate = false
+	}
 	scip := precision.New(popts)
 	e.closers = append(e.closers, scip.Close)
 	e.scip = scip
@@ -128,10 +142,16 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	if !popts.Disabled {
 		sopts.Symbols = scip
 	}
+	if opts.Builtin != nil {
+		sopts.Builtin = opts.Builtin
+	}
 	e.structural = structural.New(sopts)
 	e.providers[route.Structural] = e.structural
 	iopts := p.IndexOptions()
-	if opts.Progress != nil {
+	switch {
+	case opts.IndexProgress != nil:
+		iopts.Progress = opts.IndexProgress
+	case opts.Progress != nil:
 		iopts.Progress = indexProgress(opts.Progress)
 	}
 	e.indexOpts = iopts

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/internal/redact"
 )
 
@@ -54,9 +55,9 @@ func commands() []command {
 		{"config", nil, "print the effective configuration (secrets redacted) and whether it is trusted", runConfig},
 		{"trust", nil, "trust this project's configuration, and its git configuration, to run what they name (--show, --revoke)", runTrust},
 		{"precision-status", nil, "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
-		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points) or named NAME", positionCommand("def", queryDef)},
-		{"refs", nil, "references of the symbol at FILE:LINE:COL or named NAME, declaration included", positionCommand("refs", queryRefs)},
-		{"impl", nil, "implementations of an interface, or the interfaces a type implements, at FILE:LINE:COL or named NAME", positionCommand("impl", queryImpl)},
+		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points) or named NAME", positionCommand(codecortex.Definitions)},
+		{"refs", nil, "references of the symbol at FILE:LINE:COL or named NAME, declaration included", positionCommand(codecortex.References)},
+		{"impl", nil, "implementations of an interface, or the interfaces a type implements, at FILE:LINE:COL or named NAME", positionCommand(codecortex.Implementations)},
 		{"search", nil, "search the local index for words, or code by syntax: cortex search TEXT..., cortex search PATTERN [--lang L] [PATH...]", runSearch},
 		{"index", nil, "bring the local index up to date (--status: its identity, counts, freshness, size)", runIndex},
 		{"symbols", nil, "outline the definitions of a file or directory from the local index: cortex symbols [PATH]", runSymbols},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/validation"
@@ -48,13 +49,14 @@ func runHistory(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	opts := p.HistoryOptions()
-	opts.Limit = *limit
-	repo, err := history.Open(ctx, opts)
+	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return c.fail(err)
 	}
-	defer repo.Close()
+	repo, err := eng.History(ctx, *limit)
+	if err != nil {
+		return c.fail(err)
+	}
 	out := historyJSON{}
 	if file != "" {
 		rel, err := p.rel(file)
@@ -157,9 +159,14 @@ func parseLineRange(s string) (file string, start, end int, err error) {
 	return s[:i], start, end, nil
 }
 
-// openMemory opens the project's memory; who is the user remembering.
-func (c *cmd) openMemory(p *project) (*memory.Store, error) {
-	return memory.Open(p.MemoryOptions(c.author()))
+// memoryOf returns the project's memory, the engine's, whose author is the
+// user remembering.
+func (c *cmd) memoryOf(p *project) (*memory.Store, error) {
+	eng, err := p.engine(codecortex.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return eng.Memory(), nil
 }
 
 // author is who the user is: $CODECORTEX_AUTHOR, or the login name.
@@ -206,11 +213,10 @@ func runRemember(ctx context.Context, c *cmd, args []string) int {
 			return c.finish(err)
 		}
 	}
-	store, err := c.openMemory(p)
+	store, err := c.memoryOf(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer store.Close()
 	e, err := store.Remember(ctx, memory.Entry{Type: memory.Type(*typ), Text: strings.Join(pos, " "), Reason: *reason, Scope: scope})
 	var ee *memory.EntryError
 	if errors.As(err, &ee) || errors.Is(err, memory.ErrInvalid) {
@@ -259,11 +265,10 @@ func runRecall(ctx context.Context, c *cmd, args []string) int {
 			return c.finish(err)
 		}
 	}
-	store, err := c.openMemory(p)
+	store, err := c.memoryOf(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer store.Close()
 	ms, err := store.Recall(q)
 	if err != nil {
 		return c.fail(err)
@@ -362,11 +367,10 @@ func runForget(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	store, err := c.openMemory(p)
+	store, err := c.memoryOf(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer store.Close()
 	err = store.Forget(ctx, pos[0], c.author(), *reason)
 	switch {
 	case errors.Is(err, memory.ErrNotFound):
@@ -411,11 +415,10 @@ func runMemory(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	store, err := c.openMemory(p)
+	store, err := c.memoryOf(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer store.Close()
 	switch sub {
 	case "list":
 		return memoryList(c, store, *onlyUnreviewed)
@@ -550,9 +553,12 @@ func runValidate(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	opts := p.ValidationOptions()
+	eng, err := p.engine(codecortex.Options{})
+	if err != nil {
+		return c.fail(err)
+	}
 	stop := progress(c.Stderr, "validating")
-	out, err := validation.New(opts).Run(ctx)
+	out, err := eng.Validation().Run(ctx)
 	stop()
 	if errors.Is(err, validation.ErrNoCommands) {
 		return c.fail(errors.New("nothing to validate: no validation.commands configured and no ecosystem detected (go.mod, tsconfig.json)"))

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/precision"
 )
 
 // checkPrecision reports the precision layer as available, stale,
@@ -15,14 +15,14 @@ import (
 // the indexed documents; it never runs the configured generator or
 // language server.
 func checkPrecision(ctx context.Context, c *cmd, p *project) layerStatus {
-	opts := p.PrecisionOptions()
-	if opts.Disabled {
+	if p.PrecisionOptions().Disabled {
 		return layerStatus{State: stateDisabled, Reason: "precision_index.enabled is false"}
 	}
-	opts.AutoGenerate = false
-	prov := precision.New(opts)
-	defer prov.Close()
-	st := prov.Status(ctx)
+	eng, err := p.engine(codecortex.Options{NoGenerate: true})
+	if err != nil {
+		return layerStatus{State: stateUnavailable, Reason: err.Error()}
+	}
+	st := eng.Precision().Status(ctx)
 	ls := layerStatus{Reason: st.Reason, Guidance: st.Guidance, Details: map[string]string{"index": st.IndexPath}}
 	switch st.State {
 	case evidence.Available:

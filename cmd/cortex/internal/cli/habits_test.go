@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -37,7 +38,7 @@ func TestFlagsAnywhere(t *testing.T) {
 			t.Errorf("cortex %q: exit %d\n%s", args, code, errs)
 			continue
 		}
-		var doc positionJSON
+		var doc codecortex.Located
 		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Records) != 1 {
 			t.Errorf("cortex %q: %v\n%s", args, err, out)
 		}

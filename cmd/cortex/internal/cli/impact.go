@@ -10,7 +10,6 @@ import (
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/graph"
-	"github.com/codecortex/codecortex/history"
 )
 
 // runImpact is cortex impact FILE[:LINE[-LINE]]|SYMBOL... or --since REV:
@@ -56,27 +55,14 @@ func runImpact(ctx context.Context, c *cmd, args []string) int {
 		}
 		q.Targets = append(q.Targets, graph.Target{Symbol: a})
 	}
-	var notes []string
-	if *since != "" {
-		repo, err := history.Open(ctx, p.HistoryOptions())
-		if err != nil {
-			return c.fail(err)
-		}
-		targets, more, err := codecortex.ChangeTargets(ctx, repo, *since)
-		repo.Close()
-		if err != nil {
-			return c.fail(err)
-		}
-		q.Targets = append(q.Targets, targets...)
-		notes = append(notes, more...)
-	}
-	gp := graph.New(p.GraphOptions())
-	defer gp.Close()
-	im, err := gp.Impact(ctx, q)
+	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return c.fail(err)
 	}
-	im.Notes = append(notes, im.Notes...)
+	im, err := eng.Impact(ctx, q, *since)
+	if err != nil {
+		return c.fail(err)
+	}
 	if c.json != jsonOff {
 		if err := c.writeJSON(im); err != nil {
 			return c.fail(err)

@@ -9,18 +9,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/index"
 )
 
-// openIndex opens the project's local index. Progress of a long update
-// goes to standard error, only on a terminal and never with --json.
+// openIndex returns the project's local index, the engine's. Progress of
+// a long update goes to standard error, only on a terminal and never with
+// --json.
 func (c *cmd) openIndex(p *project, progress bool) (*index.Index, func(), error) {
-	opts := p.IndexOptions()
+	var opts codecortex.Options
 	stop := func() {}
 	if progress && c.json == jsonOff && isTerminal(c.Stderr) {
-		opts.Progress, stop = progressRate(c.Stderr)
+		opts.IndexProgress, stop = progressRate(c.Stderr)
 	}
-	ix, err := index.Open(opts)
+	eng, err := p.engine(opts)
+	if err != nil {
+		return nil, stop, err
+	}
+	ix, err := eng.Index()
 	if err != nil {
 		return nil, stop, err
 	}
@@ -75,7 +81,6 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	defer ix.Close()
 	if !*status {
 		fr, err := ix.Update(ctx)
 		stop()
@@ -165,7 +170,6 @@ func runSymbols(ctx context.Context, c *cmd, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	defer ix.Close()
 	res, err := ix.Outline(ctx, target)
 	stop()
 	if err != nil {

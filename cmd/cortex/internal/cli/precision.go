@@ -2,23 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
 )
-
-// precisionProvider builds the precision index provider from the
-// project's options; generation progress goes to standard error.
-func (c *cmd) precisionProvider(p *project) *precision.Provider {
-	opts := p.PrecisionOptions()
-	opts.Progress = c.Stderr
-	return precision.New(opts)
-}
 
 func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 	accept := c.fs.Bool("accept", false, "vouch for the index as one you made (such as by running scip-go by hand): record its sources, sealed with your key, so that it is served as exact while they are unchanged; an index nobody accepted is served as stale, since it may have come with the repository")
@@ -32,10 +25,11 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 	defer p.Close()
 	// A status command runs nothing: a missing or stale index is reported,
 	// not regenerated.
-	opts := p.PrecisionOptions()
-	opts.AutoGenerate = false
-	prov := precision.New(opts)
-	defer prov.Close()
+	eng, err := p.engine(codecortex.Options{NoGenerate: true})
+	if err != nil {
+		return c.fail(err)
+	}
+	prov := eng.Precision()
 	var st precision.Status
 	if *accept {
 		if st, err = prov.Accept(ctx); err != nil {
@@ -102,33 +96,17 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 	return code
 }
 
-// A positionQuery is what def, refs or impl ask of the providers.
-type positionQuery struct {
-	kind evidence.Kind
-}
-
-var (
-	queryDef  = positionQuery{evidence.Definition}
-	queryRefs = positionQuery{evidence.Reference}
-	queryImpl = positionQuery{evidence.Implementation}
-)
-
-// positionJSON is what def, refs and impl print with --json.
-type positionJSON struct {
-	Query   evidence.Query    `json:"query"`
-	Records []evidence.Record `json:"records"`
-	Reports []evidence.Report `json:"reports"`
-}
-
 // positionCommand returns the run function of def, refs or impl: the
 // argument is FILE:LINE:COL (one-based code points, FILE relative to where
-// cortex started) or a symbol name (Name, Type.Method, pkg.Name).
-func positionCommand(name string, pq positionQuery) func(ctx context.Context, c *cmd, args []string) int {
+// cortex started) or a symbol name (Name, Type.Method, pkg.Name). The
+// engine answers (Engine.Locate), as it does the MCP tools; --json prints
+// its answer as it is.
+func positionCommand(rel codecortex.Relation) func(ctx context.Context, c *cmd, args []string) int {
 	return func(ctx context.Context, c *cmd, args []string) int {
 		c.argsUsage = "FILE:LINE:COL | NAME"
 		useLSP := c.fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server (gopls by default); its answers are near_exact")
 		var noDecl *bool
-		if pq.kind == evidence.Reference {
+		if rel == codecortex.References {
 			noDecl = c.fs.Bool("no-declaration", false, "leave out the declaration, which references include by default")
 		}
 		pos, code, ok := c.parse(args, 1, 1)
@@ -144,66 +122,42 @@ func positionCommand(name string, pq positionQuery) func(ctx context.Context, c 
 			return c.finish(err)
 		}
 		defer p.Close()
-		q := evidence.Query{Kinds: []evidence.Kind{pq.kind}}
+		q := codecortex.LocateQuery{Relation: rel, NoDeclaration: noDecl != nil && *noDecl}
 		if isPos {
-			rel, err := p.rel(file)
+			path, err := p.rel(file)
 			if err != nil {
 				return c.finish(err)
 			}
-			q.Path, q.Line, q.Column = rel, line, col
+			q.Path, q.Line, q.Column = path, line, col
 		} else {
 			q.Symbol = pos[0]
 		}
-		prov := c.precisionProvider(p)
-		defer prov.Close()
-		var provider evidence.Provider = prov
-		if *useLSP {
-			lsp := precision.NewLSP(p.LSPOptions())
-			defer lsp.Close()
-			provider = &precision.Fallback{Index: prov, Server: lsp}
+		eng, err := p.engine(codecortex.Options{LanguageServer: *useLSP, Progress: func(s string) { c.note("%s", strings.TrimRight(s, "\n")) }})
+		if err != nil {
+			return c.fail(err)
 		}
-		check := evidence.CollectOptions{Check: evidence.LocationCheck(p.root.Check)}
-		recs, reps := evidence.Collect(ctx, q, []evidence.Provider{provider}, check)
-		if !isPos && !freshAnswer(recs, reps) {
-			// A name the SCIP index cannot answer freshly is answered from
-			// the local index's syntax, at the tier it deserves; fusion
-			// keeps the stronger record where both point at one place.
-			local := index.NewProvider(p.IndexOptions())
-			defer local.Close()
-			lrecs, lreps := evidence.Collect(ctx, q, []evidence.Provider{local}, check)
-			recs, reps = append(recs, lrecs...), append(reps, lreps...)
+		ans, err := eng.Locate(ctx, q)
+		if errors.Is(err, codecortex.ErrBadTarget) {
+			return c.usageError(err)
 		}
-		if noDecl != nil && *noDecl {
-			recs = precision.WithoutDeclarations(recs)
+		if err != nil {
+			return c.fail(err)
 		}
-		recs = evidence.Rank(evidence.Fuse(recs))
 		if c.json != jsonOff {
-			out := positionJSON{q, recs, reps}
-			if out.Records == nil {
-				out.Records = []evidence.Record{}
-			}
-			if err := c.writeJSON(out); err != nil {
+			if err := c.writeJSON(ans); err != nil {
 				return c.fail(err)
 			}
 		} else {
-			c.printRecords(recs, reps)
+			if ans.ByName != "" {
+				c.note("cortex: no index resolved %s:%d:%d, so %q, the name written there, was looked up by name", q.Path, q.Line, q.Column, ans.ByName)
+			}
+			c.printRecords(ans.Records, ans.Reports)
 		}
-		if len(recs) == 0 {
+		if len(ans.Records) == 0 {
 			return ExitFail
 		}
 		return ExitOK
 	}
-}
-
-// freshAnswer reports whether the records answer and none came from a
-// stale source.
-func freshAnswer(recs []evidence.Record, reps []evidence.Report) bool {
-	for _, r := range reps {
-		if r.State == evidence.StaleState {
-			return false
-		}
-	}
-	return len(recs) > 0
 }
 
 // printRecords prints records, one line each, and on standard error the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/trust"
 )
 
 const cliSym = "scip-go gomod example.com/m v1.0.0 `example.com/m`/Héllo()."
@@ -52,8 +53,14 @@ func TestPrecisionForeignIndex(t *testing.T) {
 	if code != ExitOK || json.Unmarshal([]byte(stdout), &out) != nil || len(out.Records) != 1 {
 		t.Fatalf("def: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if r := out.Records[0]; r.Exact || !r.Stale || r.Metadata.Attributes["index_origin"] != "foreign" {
-		t.Errorf("a foreign index's record: %+v", r)
+	// The syntax's fresh definition comes first; the foreign index's,
+	// stale and marked, is kept beneath it.
+	r := out.Records[0]
+	if r.Exact || r.Trust != trust.Structural || len(r.Metadata.Superseded) != 1 {
+		t.Fatalf("the first record: %+v", r)
+	}
+	if s := r.Metadata.Superseded[0]; s.Exact || !s.Stale || s.Metadata.Attributes["index_origin"] != "foreign" {
+		t.Errorf("a foreign index's record: %+v", s)
 	}
 	code, stdout, _ = run(t, dir, nil, "precision-status")
 	if code != ExitFail || !strings.Contains(stdout, "was not generated or accepted by this user's cortex") ||
@@ -195,7 +202,8 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 		t.Errorf("stale status (exit %d):\n%s", code, stdout)
 	}
 	code, stdout, stderr := run(t, dir, nil, "def", "m.go:5:9")
-	if code != ExitOK || !strings.Contains(stdout, "inferred_high (stale)") || !strings.Contains(stderr, "→ run: scip-go --output index.scip") {
+	// The stale index's answer is superseded by the syntax's fresh one.
+	if code != ExitOK || stdout != "m.go:3:14-3:19\tstructural\tm.Héllo\n" || !strings.Contains(stderr, "→ run: scip-go --output index.scip") {
 		t.Errorf("stale def (exit %d):\n%s\n%s", code, stdout, stderr)
 	}
 	_, stdout, _ = run(t, dir, nil, "doctor")
@@ -205,9 +213,13 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 
 	// Unavailable: a truncated index.
 	os.WriteFile(filepath.Join(dir, "index.scip"), []byte{0x0a, 0x40, 1}, 0o644)
-	code, _, stderr = run(t, dir, nil, "def", "m.go:5:9")
-	if code != ExitFail || !strings.Contains(stderr, "precision: unavailable — precision index index.scip is unusable") {
-		t.Errorf("corrupt def (exit %d): %s", code, stderr)
+	// The name written at the position is looked up instead, and both
+	// are said.
+	code, stdout, stderr = run(t, dir, nil, "def", "m.go:5:9")
+	if code != ExitOK || stdout != "m.go:3:14-3:19\tstructural\tm.Héllo\n" ||
+		!strings.Contains(stderr, "precision: unavailable — precision index index.scip is unusable") ||
+		!strings.Contains(stderr, `"Héllo", the name written there, was looked up by name`) {
+		t.Errorf("corrupt def (exit %d): %s%s", code, stdout, stderr)
 	}
 	_, stdout, _ = run(t, dir, nil, "doctor")
 	if !strings.Contains(stdout, "precision intelligence   unavailable — precision index index.scip is unusable") {
@@ -261,6 +273,26 @@ func TestDefByName(t *testing.T) {
 		}
 		if !strings.Contains(stderr, tt.inStderr) {
 			t.Errorf("cortex %q: stderr %q does not mention %q", tt.args, stderr, tt.inStderr)
+		}
+	}
+}
+
+// A position that names nothing in the project is the asker's mistake:
+// exit 2 with the reason, never "no results" or the whole file.
+func TestPositionPastTheFile(t *testing.T) {
+	dir := precisionProject(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"def", "nosuch.go:1:1"}, "no such file in the project"},
+		{[]string{"refs", "m.go:99:1"}, "the file has 5 lines"},
+		{[]string{"impl", "m.go:3:500"}, "line 3 has 23 characters"},
+		{[]string{"def", "m.go:0:1"}, "want FILE:LINE:COL"},
+	} {
+		code, out, errs := run(t, dir, nil, tc.args...)
+		if code != ExitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: exit %d, want 2 and %q\n%s%s", tc.args, code, tc.want, out, errs)
 		}
 	}
 }

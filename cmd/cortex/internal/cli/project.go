@@ -21,9 +21,35 @@ type project struct {
 	// start is the directory relative command-line paths are relative to:
 	// -C's directory, or the one cortex was started in.
 	start string
+	// eng is the project's engine, composed on first use (see engine).
+	eng *codecortex.Engine
+	// author is who remembers, the engine's author.
+	author string
 }
 
-func (p *project) Close() { p.root.Close() }
+func (p *project) Close() {
+	if p.eng != nil {
+		p.eng.Close()
+	}
+	p.root.Close()
+}
+
+// engine returns the project's engine, the one composition of its layers,
+// made on first use with opts (the author is the user's) and closed with
+// the project: a command reaches every layer through it, as a host does.
+func (p *project) engine(opts codecortex.Options) (*codecortex.Engine, error) {
+	if p.eng == nil {
+		if opts.Author == "" {
+			opts.Author = p.author
+		}
+		e, err := codecortex.NewEngine(p.Project, opts)
+		if err != nil {
+			return nil, err
+		}
+		p.eng = e
+	}
+	return p.eng, nil
+}
 
 // badArgError marks an error as the user's argument's fault: exit 2.
 type badArgError struct{ err error }
@@ -103,7 +129,7 @@ func (c *cmd) openProject(quiet bool) (*project, error) {
 		}
 	}
 	c.red = redact.New(keys...)
-	p := &project{Project: cp, root: root, start: start}
+	p := &project{Project: cp, root: root, start: start, author: c.author()}
 	if !quiet {
 		c.remarkConfig(p)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
@@ -94,7 +95,6 @@ func textSearch(ctx context.Context, c *cmd, text string, limit int) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	defer ix.Close()
 	res, err := ix.Search(ctx, text, index.SearchOptions{Limit: limit})
 	stop()
 	if errors.Is(err, index.ErrEmptyQuery) {
@@ -184,16 +184,6 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 	if err != nil {
 		return c.finish(err)
 	}
-	opts := p.StructuralOptions()
-	if p.Config.PrecisionIndex.Enabled {
-		// The symbol half of the fallback. A search never runs the index
-		// generator: a stale index answers, marked stale.
-		popts := p.PrecisionOptions()
-		popts.AutoGenerate = false
-		prov := precision.New(popts)
-		defer prov.Close()
-		opts.Symbols = prov
-	}
 	if *f.rewrite != "" {
 		// An invalid template is refused before anything is searched.
 		if err := structural.CheckTemplate(pattern, *f.rewrite); err != nil {
@@ -203,12 +193,18 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 	req := structural.Request{Root: p.Root, Pattern: pattern, Language: lang, Paths: paths,
 		Limits: structural.Limits{MaxMatches: *f.maxMatches}}
 	// One process answers one query: a parse cache would only hold every
-	// tree until the process ends.
-	opts.Builtin = structural.NewBuiltin(structural.BuiltinOptions{CacheBytes: -1, Workers: searchWorkers()})
-	prov := structural.New(opts)
+	// tree until the process ends. A search never runs the index
+	// generator: the symbol half of the fallback answers from a stale
+	// index, marked stale.
+	eng, err := p.engine(codecortex.Options{NoGenerate: true,
+		Builtin: structural.NewBuiltin(structural.BuiltinOptions{CacheBytes: -1, Workers: searchWorkers()})})
+	if err != nil {
+		return c.fail(err)
+	}
+	prov := eng.Structural()
 	if c.json != jsonOff && *f.rewrite == "" {
 		engine := structural.BuiltinName
-		if opts.Command != "" {
+		if p.StructuralOptions().Command != "" {
 			engine = structural.AstGrepName
 		}
 		return streamStructural(ctx, c, prov, req, engine)

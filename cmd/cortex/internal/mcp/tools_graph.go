@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/graph"
 )
 
@@ -69,7 +68,6 @@ func answerImpact(ctx context.Context, s *Server, in impactParams) (impactResult
 		return impactResult{}, &toolError{Reason: "end_line is before start_line", Guidance: "give start_line ≤ end_line"}
 	}
 	q := graph.Query{Depth: in.Depth, MaxNodes: in.MaxNodes}
-	var notes []string
 	if in.Path != "" {
 		rel, err := s.rel(in.Path)
 		if err != nil {
@@ -81,28 +79,18 @@ func answerImpact(ctx context.Context, s *Server, in impactParams) (impactResult
 		q.Targets = append(q.Targets, graph.Target{Symbol: in.Symbol})
 	}
 	if in.Since != "" {
-		repo, err := s.history(ctx)
-		if err != nil {
+		// The session's history, opened once and not bound by this call.
+		if _, err := s.history(ctx); err != nil {
 			return impactResult{}, err
 		}
-		targets, more, err := codecortex.ChangeTargets(ctx, repo, in.Since)
-		if err != nil {
-			return impactResult{}, err
-		}
-		q.Targets = append(q.Targets, targets...)
-		notes = append(notes, more...)
 	}
-	g, err := s.engine.Graph()
-	if err != nil {
-		return impactResult{}, err
-	}
-	im, err := g.Impact(ctx, q)
+	im, err := s.engine.Impact(ctx, q, in.Since)
 	if err != nil {
 		return impactResult{}, indexError(err)
 	}
 	out := impactResult{Targets: []string{}, Affected: []impactNode{}, Callers: []impactNode{}, Tests: []impactTest{},
 		Risk: im.Risk, RiskReason: im.RiskReason, Mix: im.Mix, Cycles: [][]string{}, Depth: im.Depth, Truncated: im.Truncated,
-		Unresolved: clipList(im.Unresolved, maxListed), Notes: clipList(append(notes, im.Notes...), maxListed)}
+		Unresolved: clipList(im.Unresolved, maxListed), Notes: clipList(im.Notes, maxListed)}
 	for _, t := range im.Targets {
 		out.Targets = append(out.Targets, clip(t.String(), 300))
 	}

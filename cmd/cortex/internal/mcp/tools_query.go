@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
-	"github.com/codecortex/codecortex/trust"
 )
 
 // askParams are cortex_ask's arguments.
@@ -147,22 +147,33 @@ func (s *Server) locate(path string, line, column int, symbol string) (where, er
 	return where{path: rel, line: line, column: column}, nil
 }
 
-// askPosition asks the engine the position question of intent about w,
-// and returns the records of the wanted kinds. When no layer resolves a
-// position, the identifier written there is looked up by name instead,
-// and the result says so.
+// askPosition answers the position question of intent about w with the
+// engine's Locate, as the CLI's def, refs and impl do, and returns the
+// records of the wanted kinds. When no layer resolves a position, the
+// identifier written there is looked up by name instead, and the result
+// says so.
 func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, budget int, keep func([]evidence.Record) []evidence.Record, kinds ...evidence.Kind) (positionResult, error) {
-	q := codecortex.Question{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Intent: intent, Budget: budget}
-	ans, err := s.engine.Ask(ctx, q)
+	rel := codecortex.Definitions
+	switch intent {
+	case route.IntentReferences, route.IntentCallers:
+		rel = codecortex.References
+	case route.IntentImplementations:
+		rel = codecortex.Implementations
+	}
+	ans, err := s.engine.Locate(ctx, codecortex.LocateQuery{Relation: rel,
+		Target: codecortex.Target{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol}})
+	var te *codecortex.TargetError
+	if errors.As(err, &te) {
+		return positionResult{}, &toolError{Reason: te.Error(), Err: err,
+			Guidance: "give a path relative to the project root with a line and column inside the file (one-based, code points), or a symbol name"}
+	}
 	if err != nil {
 		return positionResult{}, err
 	}
 	var recs []evidence.Record
-	byPosition := false
 	for _, r := range ans.Records {
 		if slices.Contains(kinds, r.Kind) {
 			recs = append(recs, r)
-			byPosition = byPosition || r.Provenance == trust.PrecisionIndex || r.Provenance == trust.LanguageServer
 		}
 	}
 	if keep != nil {
@@ -170,11 +181,10 @@ func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, b
 	}
 	reps := ans.Reports
 	out := positionResult{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol, Notes: []string{}, Records: []record{}}
-	if w.path != "" && w.symbol == "" && ans.Query.Symbol != "" && len(recs) > 0 && !byPosition {
-		// The engine looked up the name written at the position.
-		out.Symbol = ans.Query.Symbol
+	if ans.ByName != "" {
+		out.Symbol = ans.ByName
 		out.Notes = append(out.Notes, fmt.Sprintf("no index resolved %s:%d:%d, so %q, the name written there, was looked up by name: "+
-			"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, ans.Query.Symbol))
+			"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, ans.ByName))
 	}
 	if len(recs) == 0 {
 		if err := unanswered(strings.Join(kindNames(kinds), " or "), reps); err != nil {
