@@ -91,6 +91,7 @@ type Engine struct {
 	lsp        *precision.LSPProvider // nil unless Options.LanguageServer
 	structural *structural.Provider
 	validation *validation.Provider
+	docs       depdocs.DocsProvider
 	indexOpts  index.Options
 
 	mu       sync.Mutex
@@ -169,7 +170,8 @@ func NewEngine(p *Project, opts Options) (*Engine, error) {
 	e.providers[route.Graph] = graphs
 	e.providers[route.Impact] = graphs
 	e.providers[route.Manifests] = p.ManifestProvider()
-	e.providers[route.DependencyDocs] = p.DocsProvider()
+	e.docs = depdocs.NewDocs(p.DocsOptions())
+	e.providers[route.DependencyDocs] = &depdocs.DocsEvidence{Dir: p.Root, Docs: e.docs}
 	e.providers[route.History] = history.New(p.HistoryOptions())
 	mem, err := memory.Open(p.MemoryOptions(opts.Author))
 	if err != nil {

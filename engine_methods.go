@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/precision"
@@ -226,4 +227,19 @@ func (e *Engine) checkTarget(t Target) error {
 		return &TargetError{Target: t, Reason: fmt.Sprintf("line %d has %d characters", t.Line, n)}
 	}
 	return nil
+}
+
+// Dependencies reads the project's manifests and lockfiles: every
+// dependency with its declared constraint and resolved version, each at
+// the line that records it.
+func (e *Engine) Dependencies() (*depdocs.Project, error) {
+	return depdocs.Scan(e.project.Root, depdocs.ScanOptions{})
+}
+
+// Docs asks the documentation layer for req: version-pinned documentation
+// when it is enabled and trusted, otherwise a resolution that says why
+// there is none. It never fabricates documentation.
+func (e *Engine) Docs(ctx context.Context, req depdocs.DocsRequest) depdocs.Resolution {
+	res, _ := e.docs.Docs(ctx, req)
+	return res
 }

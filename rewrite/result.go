@@ -30,6 +30,9 @@ type Authorization struct {
 	Principal string `json:"principal"`
 	// Via names the front end it came through, such as "cli" or "mcp".
 	Via string `json:"via,omitempty"`
+	// SkipValidation runs no validation after this apply, as
+	// Options.SkipValidation does for every apply; the result says so.
+	SkipValidation bool `json:"skip_validation,omitempty"`
 }
 
 // A Result is what an apply did. Outcome says whether the files were

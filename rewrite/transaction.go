@@ -125,7 +125,7 @@ func (r *Rewriter) Apply(ctx context.Context, id string, auth Authorization) (*R
 	}
 	res.Outcome, res.FilesChanged, res.MatchesApplied = Applied, len(p.Files), p.Matches
 	res.Reindex = r.reindex(ctx, t)                                // 9
-	res.Validation = r.validate(ctx)                               // 10
+	res.Validation = r.validate(ctx, auth.SkipValidation)          // 10
 	res.ImpactAfter, res.ResidualRisk = r.impactAfter(ctx, t, res) // 11
 	r.finish(res, t, auth)                                         // 12
 	return res, nil
@@ -470,8 +470,8 @@ func (r *Rewriter) reindex(ctx context.Context, t *txn) Reindex {
 }
 
 // Step 10: validate runs the project's validation commands.
-func (r *Rewriter) validate(ctx context.Context) ValidationReport {
-	if r.opts.SkipValidation {
+func (r *Rewriter) validate(ctx context.Context, skip bool) ValidationReport {
+	if r.opts.SkipValidation || skip {
 		return ValidationReport{Status: ValidationSkipped, Reason: "the host skipped validation"}
 	}
 	o, err := validation.Run(ctx, r.opts.Validation)

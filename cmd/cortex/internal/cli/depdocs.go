@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/depdocs"
 )
 
@@ -18,7 +19,12 @@ func scanProject(c *cmd) (*project, *depdocs.Project, int, bool) {
 	if err != nil {
 		return nil, nil, c.finish(err), false
 	}
-	pr, err := depdocs.Scan(p.Root, depdocs.ScanOptions{})
+	eng, err := p.engine(codecortex.Options{})
+	if err != nil {
+		p.Close()
+		return nil, nil, c.fail(err), false
+	}
+	pr, err := eng.Dependencies()
 	if err != nil {
 		p.Close()
 		return nil, nil, c.fail(err), false
@@ -280,7 +286,11 @@ func runDocs(ctx context.Context, c *cmd, args []string) int {
 		// only be a fallback.
 		req = depdocs.DocsRequest{Name: lib, Question: question, Source: depdocs.Registry}
 	}
-	res, _ := depdocs.NewDocs(p.DocsOptions()).Docs(ctx, req)
+	eng, err := p.engine(codecortex.Options{})
+	if err != nil {
+		return c.fail(err)
+	}
+	res := eng.Docs(ctx, req)
 	ans := docsAnswer{Request: view, Resolution: res}
 	code = ExitOK
 	if res.State != depdocs.DocsExact && res.State != depdocs.DocsFallback {

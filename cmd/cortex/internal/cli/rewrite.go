@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -75,15 +76,15 @@ func runRewrite(ctx context.Context, c *cmd, args []string) int {
 	return c.usageError(fmt.Errorf("unknown subcommand %q (want preview, show, apply or recover)", sub))
 }
 
-// openRewriter opens the project's rewriter, which recovers nothing:
-// journals waiting for recovery, and foreign ones that never will be, are
-// reported on standard error.
-func (c *cmd) openRewriter(p *project, edit func(*rewrite.Options)) (*rewrite.Rewriter, error) {
-	opts := p.RewriteOptions()
-	if edit != nil {
-		edit(&opts)
+// openRewriter returns the project's rewriter, the engine's, which
+// recovers nothing by opening: journals waiting for recovery, and foreign
+// ones that never will be, are reported on standard error.
+func (c *cmd) openRewriter(p *project) (*rewrite.Rewriter, error) {
+	eng, err := p.engine(codecortex.Options{})
+	if err != nil {
+		return nil, err
 	}
-	r, err := rewrite.Open(opts)
+	r, err := eng.Rewriter()
 	if err != nil {
 		return nil, err
 	}
@@ -136,11 +137,10 @@ func rewritePreview(ctx context.Context, c *cmd, pattern, template, lang string,
 	if err != nil {
 		return c.finish(err)
 	}
-	r, err := c.openRewriter(p, nil)
+	r, err := c.openRewriter(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer r.Close()
 	stop := progress(c.Stderr, "previewing")
 	pv, err := r.Preview(ctx, rewrite.Request{Pattern: pattern, Template: template, Language: l, Paths: paths})
 	stop()
@@ -178,11 +178,10 @@ func rewriteShow(c *cmd, id string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	r, err := c.openRewriter(p, nil)
+	r, err := c.openRewriter(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer r.Close()
 	pv, err := r.Show(id)
 	if err != nil {
 		return c.rewriteFailure(err)
@@ -285,13 +284,12 @@ func rewriteApply(ctx context.Context, c *cmd, id string, noValidate bool) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	r, err := c.openRewriter(p, func(o *rewrite.Options) { o.SkipValidation = noValidate })
+	r, err := c.openRewriter(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer r.Close()
 	stop := progress(c.Stderr, "applying")
-	res, err := r.Apply(ctx, id, rewrite.Authorization{Principal: c.author(), Via: "cli"})
+	res, err := r.Apply(ctx, id, rewrite.Authorization{Principal: c.author(), Via: "cli", SkipValidation: noValidate})
 	stop()
 	if res == nil {
 		return c.rewriteFailure(err)
@@ -437,11 +435,14 @@ func rewriteRecover(ctx context.Context, c *cmd) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	r, err := rewrite.Open(p.RewriteOptions())
+	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return c.fail(err)
 	}
-	defer r.Close()
+	r, err := eng.Rewriter()
+	if err != nil {
+		return c.fail(err)
+	}
 	recs, err := r.Recover(ctx)
 	out := rewriteRecoverJSON{Recovered: recs}
 	if out.Recovered == nil {

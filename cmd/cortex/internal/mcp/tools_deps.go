@@ -53,7 +53,7 @@ type multiVersion struct {
 }
 
 func answerDeps(ctx context.Context, s *Server, in depsParams) (depsResult, error) {
-	pr, err := depdocs.Scan(s.project.Root, depdocs.ScanOptions{})
+	pr, err := s.engine.Dependencies()
 	if err != nil {
 		return depsResult{}, err
 	}
@@ -146,7 +146,7 @@ type docsResult struct {
 }
 
 func answerDocs(ctx context.Context, s *Server, in docsParams) (docsResult, error) {
-	pr, err := depdocs.Scan(s.project.Root, depdocs.ScanOptions{})
+	pr, err := s.engine.Dependencies()
 	if err != nil {
 		return docsResult{}, err
 	}
@@ -163,7 +163,7 @@ func answerDocs(ctx context.Context, s *Server, in docsParams) (docsResult, erro
 		out.Ecosystem, out.Installed = string(req.Ecosystem), req.Version
 	}
 	opts := s.project.DocsOptions()
-	res, _ := depdocs.NewDocs(opts).Docs(ctx, req)
+	res := s.engine.Docs(ctx, req)
 	out.State, out.Exact, out.Version, out.LibraryID = string(res.State), res.Exact, res.Version, res.LibraryID
 	out.Reason, out.Cached, out.Stale = clip(res.Reason, 600), res.Cached, res.Stale
 	switch res.State {
