@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -312,5 +313,29 @@ func TestAskPositionWithoutIndex(t *testing.T) {
 	}
 	if ans.Query.Symbol != "Add" || len(ans.Records) == 0 || ans.Records[0].Location() != "cart/cart.go:7:16-7:19" {
 		t.Errorf("query %+v, records %v", ans.Query, ans.Records)
+	}
+}
+
+// Status reports every layer, each with a state, and a reason where the
+// state is not plainly available; with nothing configured, nothing can be
+// fixed, and a status never runs the index generator.
+func TestStatusEveryLayer(t *testing.T) {
+	dir := testtool.WriteTree(t, map[string]string{"go.mod": "module example.com/s\n\ngo 1.22\n", "s.go": "package s\n"})
+	e := openEngine(t, dir, Options{})
+	defer e.Close()
+	var names []string
+	for _, st := range e.Status(context.Background()) {
+		names = append(names, st.Layer)
+		if st.State == "" || (st.State != StateAvailable && st.Reason == "") {
+			t.Errorf("%s: state %q, reason %q", st.Layer, st.State, st.Reason)
+		}
+		if st.Fixable {
+			t.Errorf("%s is fixable in an empty project: %+v", st.Layer, st)
+		}
+	}
+	want := []string{"precision intelligence", "language server", "structural engine", "local index", "project graph",
+		"git history", "memory", "validation", "dependency manifests", "dependency docs"}
+	if !slices.Equal(names, want) {
+		t.Errorf("layers %q, want %q", names, want)
 	}
 }

@@ -153,10 +153,18 @@ type snapshot struct {
 }
 
 // Status loads the index if needed and reports the layer's state. It never
-// fails: every problem is a state with a reason.
-func (p *Provider) Status(ctx context.Context) Status {
+// fails: every problem is a state with a reason. With AutoGenerate, a
+// missing, unusable or stale index is regenerated first.
+func (p *Provider) Status(ctx context.Context) Status { return p.status(ctx, true) }
+
+// Inspect is Status without ever running the generator: a missing,
+// unusable or stale index is reported as it is, whatever the options say
+// (what doctor and precision-status report).
+func (p *Provider) Inspect(ctx context.Context) Status { return p.status(ctx, false) }
+
+func (p *Provider) status(ctx context.Context, generate bool) Status {
 	st := Status{State: evidence.Available}
-	snap, err := p.acquire(ctx)
+	snap, err := p.acquireWith(ctx, generate)
 	p.mu.Lock()
 	st.IndexPath = p.rel
 	if p.ix != nil {
@@ -189,7 +197,11 @@ func (p *Provider) Status(ctx context.Context) Status {
 
 // acquire returns the current index, loading, reloading or regenerating it
 // as needed, with a fresh staleness check.
-func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
+func (p *Provider) acquire(ctx context.Context) (snapshot, error) { return p.acquireWith(ctx, true) }
+
+// acquireWith is acquire, regenerating the index only when generate is
+// set and the options allow it.
+func (p *Provider) acquireWith(ctx context.Context, generate bool) (snapshot, error) {
 	if p.opts.Disabled {
 		return snapshot{}, evidence.ErrDisabled
 	}
@@ -209,7 +221,7 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	rel, found := p.indexPath()
 	p.rel = rel
 	if !found {
-		if p.canGenerate() {
+		if generate && p.canGenerate() {
 			if err := p.generate(ctx, rel, "no index at "+rel); err != nil {
 				return snapshot{}, err
 			}
@@ -223,7 +235,7 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 	}
 	snap, err := p.acquireLoaded(ctx, rel)
 	if err != nil {
-		if p.canGenerate() && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrEmpty)) {
+		if generate && p.canGenerate() && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrEmpty)) {
 			if gerr := p.generate(ctx, rel, err.Error()); gerr != nil {
 				return snap, &evidence.UnavailableError{Reason: err.Error() + "; regenerating it failed", Err: gerr,
 					Guidance: p.guidance(nil, rel)}
@@ -232,7 +244,7 @@ func (p *Provider) acquire(ctx context.Context) (snapshot, error) {
 		}
 		return snap, err
 	}
-	if snap.stale.Stale && p.canGenerate() {
+	if snap.stale.Stale && generate && p.canGenerate() {
 		if err := p.generate(ctx, rel, snap.stale.Reason); err != nil {
 			// The stale index still answers, marked stale; the failure is
 			// part of the reason.

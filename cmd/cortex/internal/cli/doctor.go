@@ -8,36 +8,18 @@ import (
 	"github.com/codecortex/codecortex"
 )
 
-// A layerStatus is one line of cortex doctor: a layer's state and why.
-type layerStatus struct {
-	Layer    string `json:"layer"`
-	State    string `json:"state"`
-	Reason   string `json:"reason,omitempty"`
-	Guidance string `json:"guidance,omitempty"`
-	// Details are facts about the layer, such as the index path.
-	Details map[string]string `json:"details,omitempty"`
-}
+// A layerStatus is one line of cortex doctor: the engine's status of a
+// layer.
+type layerStatus = codecortex.LayerStatus
 
 // Layer states as cortex doctor prints them.
 const (
-	stateAvailable          = "available"
-	stateStale              = "stale"
-	stateUnavailable        = "unavailable"
-	stateDisabled           = "disabled"
-	stateCredentialsMissing = "credentials missing"
+	stateAvailable          = codecortex.StateAvailable
+	stateStale              = codecortex.StateStale
+	stateUnavailable        = codecortex.StateUnavailable
+	stateDisabled           = codecortex.StateDisabled
+	stateCredentialsMissing = codecortex.StateCredentialsMissing
 )
-
-// layerChecks lists each optional layer's check, one file each. A check
-// never runs a program the configuration names and never reads or runs
-// repository code beyond the files it reports on.
-var layerChecks = []struct {
-	name  string
-	check func(ctx context.Context, c *cmd, p *project) layerStatus
-}{
-	{"precision intelligence", checkPrecision},
-	{"dependency docs", checkDependencyDocs},
-	{"structural engine", checkStructural},
-}
 
 // doctorJSON is what cortex doctor --json prints.
 type doctorJSON struct {
@@ -47,9 +29,11 @@ type doctorJSON struct {
 	Diagnostics []codecortex.Diagnostic `json:"config_diagnostics"`
 }
 
-// runDoctor reports every layer. It exits 1 when the configuration has an
-// error or a layer that is enabled cannot be used, so scripts can gate on
-// it.
+// runDoctor reports every layer, as the engine sees it (the same status
+// cortex_doctor gives an agent). It exits 1 when the configuration has an
+// error or a layer can be fixed (see codecortex.LayerStatus.Fixable), and
+// 0 when the layers that are off are merely optional, so scripts can gate
+// on it.
 func runDoctor(ctx context.Context, c *cmd, args []string) int {
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
@@ -61,10 +45,12 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 	defer p.Close()
 	out := doctorJSON{Root: p.Root, Trust: p.Trust, Diagnostics: p.Diagnostics}
 	code := exitForDiagnostics(p.Diagnostics)
-	for _, lc := range layerChecks {
-		st := lc.check(ctx, c, p)
-		st.Layer = lc.name
-		if st.State == stateUnavailable || st.State == stateCredentialsMissing {
+	eng, err := p.engine(codecortex.Options{NoGenerate: true})
+	if err != nil {
+		return c.fail(err)
+	}
+	for _, st := range eng.Status(ctx) {
+		if st.Fixable {
 			code = ExitFail
 		}
 		out.Layers = append(out.Layers, st)

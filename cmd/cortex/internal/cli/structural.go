@@ -543,3 +543,12 @@ func count(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// languageList names the languages the built-in engine of this build has.
+func languageList() string {
+	var langs []string
+	for _, l := range structural.Languages() {
+		langs = append(langs, string(l))
+	}
+	return strings.Join(langs, ", ")
+}
