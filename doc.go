@@ -7,9 +7,17 @@
 // configuration (.codecortex/config.json), judges whether it is trusted,
 // and maps each section onto the public options of the layer it
 // configures ([Project.PrecisionOptions], [Project.StructuralOptions],
-// [Project.DocsOptions] and the rest). The layers are the packages below;
-// a host composes them, and the cortex command (cmd/cortex) is one such
-// host.
+// [Project.DocsOptions] and the rest); the getters open nothing. The
+// [Engine] is the one place the layers are composed: [NewEngine] makes
+// each once and opens those that cost time on first use, and a host
+// reaches them through it — [Engine.Ask] for a question in words, typed
+// methods for the rest ([Engine.Locate], [Engine.Impact],
+// [Engine.Dependencies], [Engine.Docs], [Engine.Status]) and the layers
+// themselves ([Engine.Index], [Engine.Graph], [Engine.History],
+// [Engine.Memory], [Engine.Rewriter], …). The cortex command's CLI and MCP
+// server (cmd/cortex) are two thin front ends of one engine: they map
+// arguments and format results, and answer one question with the same
+// records.
 //
 // # The data path
 //
@@ -80,8 +88,8 @@
 // decay and digests) and validation (the project's checks, run only when
 // asked). The rewrite package is the one path that changes files: a
 // guarded transaction from preview to an explicit apply, with impact,
-// validation and a journal that recovers a crash; [Project.RewriteOptions]
-// configures it.
+// validation and a journal that recovers a crash; [Engine.Rewriter] opens
+// it, with the engine's graph estimating impact.
 //
 // # Trust and safety
 //
