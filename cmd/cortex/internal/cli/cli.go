@@ -128,12 +128,8 @@ func Run(ctx context.Context, args []string, e *Env) int {
 		rest = args
 	}
 	switch name {
-	case "", "help":
-		if name == "" && slices.ContainsFunc(rest, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
-			usage(e.Stdout)
-			return ExitOK
-		}
-		if name == "help" {
+	case "":
+		if slices.ContainsFunc(rest, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
 			usage(e.Stdout)
 			return ExitOK
 		}
@@ -143,27 +139,22 @@ func Run(ctx context.Context, args []string, e *Env) int {
 		}
 		usage(e.Stderr)
 		return c.usageError(errors.New("no command given"))
+	case "help":
+		return runHelp(ctx, e, rest)
 	}
-	for _, cm := range commands() {
-		if cm.name == name || slices.Contains(cm.aliases, name) {
-			c := newCmd(e, cm.name, "")
-			return cm.run(ctx, c, rest)
-		}
+	if cm, ok := findCommand(name); ok {
+		return cm.run(ctx, newCommandCmd(e, cm), rest)
 	}
 	c := newCmd(e, "cortex", "<command> [flags] [arguments]")
 	if _, code, ok := c.parse(rest, 0, -1); !ok {
 		return code
 	}
-	if c.json == jsonOff {
-		fmt.Fprintf(e.Stderr, "cortex: unknown command %q\n\n", name)
-		usage(e.Stderr)
-		return ExitUsage
-	}
-	return c.usageError(fmt.Errorf("unknown command %q (cortex help lists them)", name))
+	return c.unknownCommand(name)
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: cortex [-C dir] <command> [flags] [arguments]")
+	fmt.Fprintln(w, "       cortex help <command>   (or cortex <command> --help): its flags and examples")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	cs := commands()
@@ -231,6 +222,14 @@ type cmd struct {
 	trustFlag string // --trust-config
 	streams   bool   // whether --json=stream is allowed
 	red       *redact.Redactor
+	info      *command // the command run, for its help; nil for cortex and help themselves
+}
+
+// newCommandCmd returns the cmd that runs the command cm.
+func newCommandCmd(e *Env, cm command) *cmd {
+	c := newCmd(e, cm.name, "")
+	c.info = &cm
+	return c
 }
 
 func newCmd(e *Env, name, argsUsage string) *cmd {
@@ -245,7 +244,8 @@ func newCmd(e *Env, name, argsUsage string) *cmd {
 
 // printUsage prints the command's usage and flags on w.
 func (c *cmd) printUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: cortex %s [flags] %s\n", c.name, c.argsUsage)
+	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("usage: cortex %s [flags] %s", c.name, c.argsUsage)))
+	fmt.Fprintln(w, "flags:")
 	c.fs.SetOutput(w)
 	c.fs.PrintDefaults()
 	c.fs.SetOutput(io.Discard)
@@ -258,7 +258,7 @@ func (c *cmd) printUsage(w io.Writer) {
 func (c *cmd) parse(args []string, minArgs, maxArgs int) (pos []string, code int, ok bool) {
 	if err := c.parseFlags(args, &pos); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			c.printUsage(c.Stdout)
+			c.printHelp(c.Stdout)
 			return nil, ExitOK, false
 		}
 		return nil, c.usageError(err), false
@@ -305,7 +305,11 @@ func (c *cmd) usageError(err error) int {
 		c.writeError(err, ExitUsage)
 		return ExitUsage
 	}
-	fmt.Fprintln(c.Stderr, "cortex "+c.name+": "+c.redact(err.Error()))
+	prefix := "cortex " + c.name
+	if c.name == "cortex" {
+		prefix = "cortex"
+	}
+	fmt.Fprintln(c.Stderr, prefix+": "+c.redact(err.Error()))
 	if c.argsUsage != "" {
 		c.printUsage(c.Stderr)
 	}
