@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -32,17 +32,31 @@ func scanProject(c *cmd) (*project, *depdocs.Project, int, bool) {
 	return p, pr, 0, true
 }
 
+// ecosystems are the values --ecosystem takes.
+var ecosystems = []depdocs.Ecosystem{depdocs.NPM, depdocs.PyPI, depdocs.Cargo, depdocs.Go, depdocs.Maven, depdocs.NuGet}
+
+// runDeps is cortex deps [NAME...] [--ecosystem E] [--direct] | why NAME:
+// the dependencies, only those named (by package name or the alias the
+// code imports) and of the ecosystem when given, as the MCP tool
+// cortex_deps filters them. A NAME that matches no dependency is reported
+// and the exit code is 1.
 func runDeps(ctx context.Context, c *cmd, args []string) int {
-	c.argsUsage = "[--build-list] [why NAME]"
+	c.argsUsage = "[NAME...] [--ecosystem E] [--direct] [--build-list] | why NAME"
 	// --build-list asks the go command (offline, from the module cache) for
 	// Go's selected build list instead of go.mod's requirements.
 	buildList := c.fs.Bool("build-list", false, "for Go, the build list the go command selects (offline, from the module cache; the module is not modified)")
-	rest, code, ok := c.parse(args, 0, 2)
+	eco := c.fs.String("ecosystem", "", "only dependencies of this `ecosystem`: "+ecosystemList())
+	direct := c.fs.Bool("direct", false, "only the dependencies the project declares itself")
+	rest, code, ok := c.parse(args, 0, -1)
 	if !ok {
 		return code
 	}
-	if len(rest) > 0 && (rest[0] != "why" || len(rest) != 2) {
-		return c.usageError(fmt.Errorf("unexpected arguments %q: want nothing, or why NAME", rest))
+	why := len(rest) > 0 && rest[0] == "why"
+	if why && len(rest) != 2 {
+		return c.usageError(fmt.Errorf("unexpected arguments %q: want [NAME...], or why NAME", rest))
+	}
+	if *eco != "" && !slices.Contains(ecosystems, depdocs.Ecosystem(*eco)) {
+		return c.usageError(fmt.Errorf("--ecosystem %q: want one of %s", *eco, ecosystemList()))
 	}
 	p, pr, code, ok := scanProject(c)
 	if !ok {
@@ -52,26 +66,120 @@ func runDeps(ctx context.Context, c *cmd, args []string) int {
 	if *buildList {
 		pr.AddGoBuildList(ctx, p.Root, depdocs.GoBuildOptions{})
 	}
-	if len(rest) == 2 {
+	if why {
 		return depsWhy(c, pr, rest[1])
 	}
+	filter := depsFilter{names: rest, ecosystem: depdocs.Ecosystem(*eco), direct: *direct}
+	view, unmatched := filter.apply(pr)
+	if len(rest) > 0 && len(view.Dependencies) == 0 {
+		return c.fail(fmt.Errorf("%s: not a dependency of this project%s", strings.Join(rest, ", "), filter.qualifier()))
+	}
+	code = ExitOK
+	if len(unmatched) > 0 {
+		code = ExitFail
+	}
 	if c.json != jsonOff {
-		if err := c.writeJSON(depsView(pr)); err != nil {
+		if err := c.writeJSON(view); err != nil {
 			return c.fail(err)
 		}
-		return ExitOK
+		return code
 	}
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(w, "ECOSYSTEM\tNAME\tDECLARED\tRESOLVED\tSOURCE\tRELATION\tSCOPE\tFILE")
-	for _, d := range pr.Deps {
+	for _, d := range view.Dependencies {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Ecosystem, safe(depName(d)), safe(dash(d.Declared)), safe(dash(d.Resolved)),
 			d.Source, d.Relation, dash(string(d.Scope)), safe(fileLine(d)))
 	}
 	w.Flush()
 	c.printf("%s", b.String())
-	summary(c, pr)
-	return ExitOK
+	summary(c, pr, view)
+	for _, n := range unmatched {
+		c.note("cortex: %s is not a dependency of this project%s", safe(n), filter.qualifier())
+	}
+	return code
+}
+
+// A depsFilter is what cortex deps keeps: the dependencies named (any,
+// when names is empty), of the ecosystem (any, when empty), declared by
+// the project itself when direct is set.
+type depsFilter struct {
+	names     []string
+	ecosystem depdocs.Ecosystem
+	direct    bool
+}
+
+// keeps reports whether the filter keeps d, and which name it matched.
+func (f depsFilter) keeps(d depdocs.Dependency) (bool, string) {
+	if f.ecosystem != "" && d.Ecosystem != f.ecosystem || f.direct && d.Relation != depdocs.Direct {
+		return false, ""
+	}
+	if len(f.names) == 0 {
+		return true, ""
+	}
+	for _, n := range f.names {
+		if matchesName(d, n) {
+			return true, n
+		}
+	}
+	return false, ""
+}
+
+// qualifier says what besides the names narrowed the search.
+func (f depsFilter) qualifier() string {
+	switch {
+	case f.ecosystem != "" && f.direct:
+		return " among the " + string(f.ecosystem) + " dependencies it declares itself"
+	case f.ecosystem != "":
+		return " among its " + string(f.ecosystem) + " dependencies"
+	case f.direct:
+		return " among the dependencies it declares itself"
+	}
+	return " (no manifest or lockfile names it)"
+}
+
+// apply returns the view of pr the filter keeps, and the names that
+// matched no dependency. Files read and unreadable files are kept whole:
+// they say what the answer was drawn from.
+func (f depsFilter) apply(pr *depdocs.Project) (depsJSON, []string) {
+	v := depsView(pr)
+	if len(f.names) == 0 && f.ecosystem == "" && !f.direct {
+		return v, nil
+	}
+	matched := map[string]bool{}
+	v.Dependencies = []depdocs.Dependency{}
+	for _, d := range pr.Deps {
+		if ok, n := f.keeps(d); ok {
+			v.Dependencies = append(v.Dependencies, d)
+			matched[n] = true
+		}
+	}
+	v.MultiVersions = []depdocs.MultiVersion{}
+	for _, m := range pr.MultiVersions {
+		rel := depdocs.Direct
+		if len(m.Direct) == 0 {
+			rel = depdocs.Transitive
+		}
+		if ok, _ := f.keeps(depdocs.Dependency{Ecosystem: m.Ecosystem, Name: m.Name, Relation: rel}); ok {
+			v.MultiVersions = append(v.MultiVersions, m)
+		}
+	}
+	var unmatched []string
+	for _, n := range f.names {
+		if !matched[n] {
+			unmatched = append(unmatched, n)
+		}
+	}
+	v.Unmatched = unmatched
+	return v, unmatched
+}
+
+func ecosystemList() string {
+	var s []string
+	for _, e := range ecosystems {
+		s = append(s, string(e))
+	}
+	return strings.Join(s, ", ")
 }
 
 // depName is a dependency's name as the code imports it, with the package
@@ -100,6 +208,8 @@ type depsJSON struct {
 	GoMode        depdocs.Mode           `json:"go_mode,omitempty"`
 	Errors        []depdocs.FileError    `json:"errors"`
 	Notes         []string               `json:"notes,omitempty"`
+	// Unmatched are the names asked for that no dependency has.
+	Unmatched []string `json:"unmatched,omitempty"`
 }
 
 type fileView struct {
@@ -136,13 +246,17 @@ func dash(s string) string {
 	return s
 }
 
-func summary(c *cmd, pr *depdocs.Project) {
-	c.printf("\n%d dependencies from %d files", len(pr.Deps), len(pr.Files))
+func summary(c *cmd, pr *depdocs.Project, v depsJSON) {
+	if len(v.Dependencies) == len(pr.Deps) {
+		c.printf("\n%d dependencies from %d files", len(pr.Deps), len(pr.Files))
+	} else {
+		c.printf("\n%d of %d dependencies from %d files", len(v.Dependencies), len(pr.Deps), len(pr.Files))
+	}
 	if pr.GoMode != "" {
 		c.printf("; Go %s mode", pr.GoMode)
 	}
 	c.printf("\n")
-	for _, m := range pr.MultiVersions {
+	for _, m := range v.MultiVersions {
 		line := fmt.Sprintf("%s %s resolves to %d versions: %s", m.Ecosystem, m.Name, len(m.Versions), strings.Join(m.Versions, ", "))
 		if len(m.Direct) > 0 {
 			line += " (direct: " + strings.Join(m.Direct, ", ") + ")"

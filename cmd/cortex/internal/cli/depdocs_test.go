@@ -1,14 +1,16 @@
 package cli
 
 import (
-	"github.com/codecortex/codecortex/internal/testtool"
-
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 func depsProject(t *testing.T, cfg string) string {
@@ -48,8 +50,8 @@ func TestDepsCommand(t *testing.T) {
 	if code, _, _ := run(t, dir, nil, "deps", "why", "nope"); code != ExitFail {
 		t.Errorf("why of a non-dependency: exit %d", code)
 	}
-	if code, _, _ := run(t, dir, nil, "deps", "what"); code != ExitUsage {
-		t.Errorf("bad subcommand: exit %d", code)
+	if code, _, _ := run(t, dir, nil, "deps", "what"); code != ExitFail {
+		t.Errorf("deps of a name no dependency has: exit %d", code)
 	}
 }
 
@@ -137,6 +139,72 @@ func TestDoctorDependencyDocs(t *testing.T) {
 		}
 		if !found || strings.Contains(out, "doctor-KEY") {
 			t.Errorf("doctor output: %s", out)
+		}
+	}
+}
+
+// deps NAME..., --ecosystem and --direct keep what the MCP tool
+// cortex_deps keeps for name, ecosystem and direct_only; a name that
+// matches nothing is said so, with exit 1.
+func TestDepsFilter(t *testing.T) {
+	dir := depsProject(t, "")
+	tests := []struct {
+		args      []string
+		code      int
+		deps      []string // name@resolved, in the order printed
+		unmatched []string
+	}{
+		{nil, ExitOK, []string{"next@15.4.3", "zod@4.1.8", "zod@4.4.3"}, nil},
+		{[]string{"next"}, ExitOK, []string{"next@15.4.3"}, nil},
+		{[]string{"NEXT", "zod"}, ExitOK, []string{"next@15.4.3", "zod@4.1.8", "zod@4.4.3"}, nil},
+		{[]string{"zod", "--direct"}, ExitOK, []string{"zod@4.4.3"}, nil},
+		{[]string{"--ecosystem", "npm"}, ExitOK, []string{"next@15.4.3", "zod@4.1.8", "zod@4.4.3"}, nil},
+		{[]string{"--ecosystem=pypi"}, ExitOK, nil, nil},
+		{[]string{"next", "nope"}, ExitFail, []string{"next@15.4.3"}, []string{"nope"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errs := run(t, dir, nil, append([]string{"deps", "--json"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s", code, tt.code, errs)
+			}
+			var got depsJSON
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			var deps []string
+			for _, d := range got.Dependencies {
+				deps = append(deps, d.Name+"@"+d.Resolved)
+			}
+			if diff := cmp.Diff(tt.deps, deps); diff != "" {
+				t.Errorf("dependencies (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.unmatched, got.Unmatched); diff != "" {
+				t.Errorf("unmatched (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The multi-version line follows the filter.
+	if _, out, _ := run(t, dir, nil, "deps", "next"); strings.Contains(out, "zod resolves to") || !strings.Contains(out, "1 of 3 dependencies") {
+		t.Errorf("deps next:\n%s", out)
+	}
+	if code, _, errs := run(t, dir, nil, "deps", "next", "nope"); code != ExitFail || !strings.Contains(errs, "nope is not a dependency of this project") {
+		t.Errorf("deps next nope: exit %d\n%s", code, errs)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"nope"}, ExitFail, "nope: not a dependency of this project"},
+		{[]string{"next", "--ecosystem", "pypi"}, ExitFail, "not a dependency of this project among its pypi dependencies"},
+		{[]string{"--ecosystem", "rubygems"}, ExitUsage, `--ecosystem "rubygems": want one of npm, pypi`},
+		{[]string{"why"}, ExitUsage, "want [NAME...], or why NAME"},
+	} {
+		code, out, _ := run(t, dir, nil, append([]string{"deps", "--json"}, tt.args...)...)
+		var doc errorJSON
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != tt.code || !strings.Contains(doc.Error.Message, tt.msg) {
+			t.Errorf("deps %q: exit %d, want %d and %q:\n%s", tt.args, code, tt.code, tt.msg, out)
 		}
 	}
 }
