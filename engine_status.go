@@ -30,12 +30,12 @@ type LayerStatus struct {
 	State    string `json:"state"`
 	Reason   string `json:"reason,omitempty"`
 	Guidance string `json:"guidance,omitempty"`
-	// Fixable reports a layer the configuration enables (or needs no
-	// configuration) that is unavailable or stale with a command that
-	// fixes it: what doctor's exit code says. An optional layer that is
-	// off is not.
-	Fixable bool              `json:"fixable"`
-	Details map[string]string `json:"details,omitempty"`
+	// FixNeeded says that the layer is enabled or configured and broken
+	// or stale, and Guidance names what repairs it: what doctor's exit
+	// code says. A layer that is merely off (disabled, or optional and not
+	// set up, such as no precision index made yet) does not need a fix.
+	FixNeeded bool              `json:"fix_needed,omitempty"`
+	Details   map[string]string `json:"details,omitempty"`
 }
 
 // Status reports every layer: precision, language server, structural
@@ -66,12 +66,16 @@ func (e *Engine) precisionStatus(ctx context.Context) LayerStatus {
 	case evidence.Available:
 		ls.State = StateAvailable
 	case evidence.StaleState:
-		ls.State, ls.Fixable = StateStale, true
+		ls.State, ls.FixNeeded = StateStale, true
 	default:
 		// No index is the common case, not a fault: questions fall back
-		// to the local index.
+		// to the local index. An index there that cannot be used, or one
+		// the configuration names and nothing will generate, needs a fix.
 		ls.State = StateUnavailable
-		ls.Fixable = st.Loaded || e.project.Config.PrecisionIndex.AutoGenerate
+		pc := e.project.Config.PrecisionIndex
+		generated := pc.AutoGenerate && len(pc.GeneratorCommand) > 0 // on first use
+		_, statErr := e.root.Stat(st.IndexPath)
+		ls.FixNeeded = st.Loaded || st.IndexPath != "" && statErr == nil || pc.Path != "" && !generated
 	}
 	if st.Loaded {
 		ls.Details["indexer"] = strings.TrimSpace(st.Metadata.Tool + " " + st.Metadata.ToolVersion)
@@ -96,7 +100,7 @@ func (e *Engine) languageServerStatus() LayerStatus {
 	case err != nil:
 		ls.State, ls.Reason = StateUnavailable, err.Error()
 		ls.Guidance = "install " + argv[0] + " to let --lsp answer near_exact without a SCIP index"
-		ls.Fixable = len(e.project.Config.PrecisionIndex.LanguageServer) > 0
+		ls.FixNeeded = len(e.project.Config.PrecisionIndex.LanguageServer) > 0
 	default:
 		ls.State, ls.Details["path"] = StateAvailable, path
 		if !e.opts.LanguageServer {
@@ -117,7 +121,7 @@ func (e *Engine) structuralStatus() LayerStatus {
 		ls.Details["verified_version"] = structural.AstGrepVersion
 		path, err := safeexec.LookPath(opts.Command)
 		if err != nil {
-			ls.State, ls.Reason, ls.Fixable = StateUnavailable, err.Error(), true
+			ls.State, ls.Reason, ls.FixNeeded = StateUnavailable, err.Error(), true
 			ls.Guidance = "install ast-grep " + structural.AstGrepVersion + " or set structural.command to null for the built-in engine"
 			return ls
 		}
@@ -125,7 +129,7 @@ func (e *Engine) structuralStatus() LayerStatus {
 		ls.Reason = "found, version not checked here: a status runs no program a configuration names; each search checks it is ast-grep " + structural.AstGrepVersion
 	default:
 		if err := structural.NewBuiltin(structural.BuiltinOptions{}).Available(); err != nil {
-			ls.State, ls.Reason, ls.Fixable = StateUnavailable, err.Error()+"; search falls back to lexical matches", true
+			ls.State, ls.Reason, ls.FixNeeded = StateUnavailable, err.Error()+"; search falls back to lexical matches", true
 			ls.Guidance = "build cortex with CGO_ENABLED=1, or set structural.command to an ast-grep " + structural.AstGrepVersion + " binary"
 			return ls
 		}
@@ -146,13 +150,13 @@ func (e *Engine) indexStatus(ctx context.Context) LayerStatus {
 	ls := LayerStatus{Layer: "local index", Details: map[string]string{}}
 	ix, err := e.Index()
 	if err != nil {
-		ls.State, ls.Reason, ls.Fixable = StateUnavailable, err.Error(), true
+		ls.State, ls.Reason, ls.FixNeeded = StateUnavailable, err.Error(), true
 		ls.Guidance = "run `cortex index` to (re)build it; if it keeps failing, remove .codecortex/index and run it again"
 		return ls
 	}
 	st, err := ix.Status(ctx)
 	if err != nil {
-		ls.State, ls.Reason, ls.Fixable = StateUnavailable, err.Error(), true
+		ls.State, ls.Reason, ls.FixNeeded = StateUnavailable, err.Error(), true
 		ls.Guidance = "run `cortex index` to (re)build it; if it keeps failing, remove .codecortex/index and run it again"
 		return ls
 	}
@@ -190,7 +194,7 @@ func (e *Engine) historyStatus(ctx context.Context) LayerStatus {
 		ls.State = StateAvailable
 		ls.Details["git configuration"] = e.project.Trust.Git.Reason
 	case errors.As(err, &ce):
-		ls.State, ls.Reason, ls.Fixable = StateUnavailable, err.Error(), true
+		ls.State, ls.Reason, ls.FixNeeded = StateUnavailable, err.Error(), true
 		ls.Guidance = "review the settings with `cortex trust --show`, then `cortex trust`"
 	default:
 		ls.State, ls.Reason = StateUnavailable, err.Error()
@@ -208,7 +212,7 @@ func (e *Engine) memoryStatus(ctx context.Context) LayerStatus {
 	ls.State = StateAvailable
 	ls.Details["entries"] = fmt.Sprintf("%d (%d reviewed by you)", rep.Entries, rep.Reviewed)
 	if len(rep.Problems) > 0 {
-		ls.State, ls.Fixable = StateStale, true
+		ls.State, ls.FixNeeded = StateStale, true
 		ls.Reason = fmt.Sprintf("%d problems (a changed or damaged entry)", len(rep.Problems))
 		ls.Guidance = "run `cortex memory verify` for each"
 	} else if n := len(rep.Unreviewed); n > 0 {
@@ -262,7 +266,7 @@ func (e *Engine) docsStatus() LayerStatus {
 	case depdocs.DocsDisabled:
 		ls.State = StateDisabled
 	case depdocs.DocsNoCredentials:
-		ls.State, ls.Fixable = StateCredentialsMissing, true
+		ls.State, ls.FixNeeded = StateCredentialsMissing, true
 		ls.Guidance = "export " + opts.KeyEnv + "=<your key>"
 	case depdocs.DocsAvailable:
 		ls.State = StateAvailable
@@ -272,7 +276,7 @@ func (e *Engine) docsStatus() LayerStatus {
 		}
 		ls.Details["provider"], ls.Details["api key"] = base, "from "+opts.KeyEnv
 	default:
-		ls.State, ls.Fixable = StateUnavailable, true
+		ls.State, ls.FixNeeded = StateUnavailable, true
 	}
 	return ls
 }

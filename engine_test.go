@@ -329,8 +329,8 @@ func TestStatusEveryLayer(t *testing.T) {
 		if st.State == "" || (st.State != StateAvailable && st.Reason == "") {
 			t.Errorf("%s: state %q, reason %q", st.Layer, st.State, st.Reason)
 		}
-		if st.Fixable {
-			t.Errorf("%s is fixable in an empty project: %+v", st.Layer, st)
+		if st.FixNeeded {
+			t.Errorf("%s needs a fix in an empty project: %+v", st.Layer, st)
 		}
 	}
 	want := []string{"precision intelligence", "language server", "structural engine", "local index", "project graph",

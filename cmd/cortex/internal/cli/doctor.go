@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/codecortex/codecortex"
 )
@@ -30,10 +31,10 @@ type doctorJSON struct {
 }
 
 // runDoctor reports every layer, as the engine sees it (the same status
-// cortex_doctor gives an agent). It exits 1 when the configuration has an
-// error or a layer can be fixed (see codecortex.LayerStatus.Fixable), and
-// 0 when the layers that are off are merely optional, so scripts can gate
-// on it.
+// cortex_doctor gives an agent). Its exit code says whether anything can
+// be fixed, so scripts can gate on it: 1 when the configuration has an
+// error or a layer needs a fix (see codecortex.LayerStatus.FixNeeded), 0
+// otherwise, also when an optional layer is off.
 func runDoctor(ctx context.Context, c *cmd, args []string) int {
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
@@ -50,7 +51,7 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 		return c.fail(err)
 	}
 	for _, st := range eng.Status(ctx) {
-		if st.Fixable {
+		if st.FixNeeded {
 			code = ExitFail
 		}
 		out.Layers = append(out.Layers, st)
@@ -93,6 +94,20 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 		c.printf("  withheld: %s\n", safe(w))
 	}
 	c.printf("git config     %s\n", safe(p.Trust.Git.Reason))
+	var fix []string
+	for _, l := range out.Layers {
+		if l.FixNeeded {
+			fix = append(fix, l.Layer)
+		}
+	}
+	if exitForDiagnostics(p.Diagnostics) != ExitOK {
+		fix = append(fix, "the configuration")
+	}
+	if len(fix) > 0 {
+		c.printf("\nto fix         %s (see → above)\n", strings.Join(fix, ", "))
+	} else {
+		c.printf("\nnothing to fix\n")
+	}
 	return code
 }
 

@@ -27,8 +27,14 @@ var helps = map[string]commandHelp{
 	"eval": {examples: []string{
 		"cortex eval cmd/cortex/internal/eval/testdata/codecortex.json",
 	}},
-	"version":          {examples: []string{"cortex version --json"}},
-	"doctor":           {examples: []string{"cortex doctor", "cortex doctor --json"}},
+	"version": {examples: []string{"cortex version --json"}},
+	"doctor": {
+		examples: []string{"cortex doctor", "cortex doctor --json"},
+		notes: "Exit codes: 1 when something can be fixed: the configuration has an error, or a layer that is\n" +
+			"enabled or configured is broken or stale (fix_needed in --json; its → line says what repairs it).\n" +
+			"0 otherwise, also when an optional layer is merely off: dependency docs disabled, no precision\n" +
+			"index made yet, no language server.",
+	},
 	"config":           {examples: []string{"cortex config", "cortex config --json"}},
 	"trust":            {examples: []string{"cortex trust --show", "cortex trust", "cortex trust --revoke"}},
 	"precision-status": {examples: []string{"cortex precision-status", "cortex precision-status --accept"}},
