@@ -63,13 +63,16 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	eng, err := codecortex.NewEngine(p.Project, codecortex.Options{LanguageServer: *lsp,
-		Progress: func(s string) { fmt.Fprint(c.Stderr, s) }})
+	opts := codecortex.Options{LanguageServer: *lsp}
+	if w := c.progressOut(); w != nil {
+		opts.Progress = func(s string) { fmt.Fprint(w, s) }
+	}
+	eng, err := codecortex.NewEngine(p.Project, opts)
 	if err != nil {
 		return c.fail(err)
 	}
 	defer eng.Close()
-	stop := progress(c.Stderr, "asking")
+	stop := progress(c.progressOut(), "asking")
 	ans, err := eng.Ask(ctx, q)
 	stop()
 	if err != nil {

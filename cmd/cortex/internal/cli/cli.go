@@ -2,9 +2,9 @@
 // public packages: it opens the project with codecortex.OpenProject, maps
 // the configuration onto each layer's options as any host would, and
 // prints. Every command prints for people by default and one JSON document
-// with --json (errors included); progress goes to standard error; exit
-// codes are 0 for success, 1 for findings or a failed check, 2 for a usage
-// error or a bad argument.
+// with --json (errors included); progress goes to standard error, only on
+// a terminal unless --progress asks for it; exit codes are 0 for success,
+// 1 for findings or a failed check, 2 for a usage error or a bad argument.
 package cli
 
 import (
@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex"
@@ -171,6 +172,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  -C dir                the project root (default: the nearest directory up from here holding .codecortex or .git)")
 	fmt.Fprintln(w, "  --json                one JSON document on standard output, errors included")
 	fmt.Fprintln(w, "  --trust-config VALUE  trust the configuration for this run: its digest (sha256:…, several separated by commas), or any")
+	fmt.Fprintln(w, "  --progress            progress on standard error even when it is not a terminal (default: only on a terminal;")
+	fmt.Fprintln(w, "                        also CODECORTEX_PROGRESS=1 or 0); --progress=false never")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings or a failed check, 2 usage error or bad argument.")
 }
 
@@ -220,6 +223,7 @@ type cmd struct {
 	json      jsonMode
 	chdir     string // -C
 	trustFlag string // --trust-config
+	progress  *bool  // --progress; nil when not given
 	streams   bool   // whether --json=stream is allowed
 	red       *redact.Redactor
 	info      *command // the command run, for its help; nil for cortex and help themselves
@@ -239,7 +243,49 @@ func newCmd(e *Env, name, argsUsage string) *cmd {
 	c.fs.Var(jsonFlag{&c.json}, "json", "print one JSON document for machines")
 	c.fs.StringVar(&c.chdir, "C", "", "run with `dir` as the project root")
 	c.fs.StringVar(&c.trustFlag, "trust-config", "", "trust the configuration for this run: its `digest` (sha256:…, several separated by commas) or any")
+	c.fs.Var(progressFlag{&c.progress}, "progress", "show progress on standard error even when it is not a terminal; --progress=false never shows it")
 	return c
+}
+
+// progressFlag is --progress or --progress=false; unset, cmd.progress
+// stays nil.
+type progressFlag struct{ p **bool }
+
+func (f progressFlag) String() string {
+	if f.p == nil || *f.p == nil {
+		return ""
+	}
+	return strconv.FormatBool(**f.p)
+}
+
+func (f progressFlag) IsBoolFlag() bool { return true }
+
+func (f progressFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want --progress or --progress=false, got %q", s)
+	}
+	*f.p = &v
+	return nil
+}
+
+// progressOut is where progress goes: standard error when it is a
+// terminal, or when --progress or CODECORTEX_PROGRESS=1 asks for it
+// (--progress=false or CODECORTEX_PROGRESS=0: never); nil when progress is
+// not shown. Progress never goes to standard output, so --json is
+// unaffected.
+func (c *cmd) progressOut() io.Writer {
+	show := isTerminal(c.Stderr)
+	if v, err := strconv.ParseBool(c.Getenv("CODECORTEX_PROGRESS")); err == nil {
+		show = v
+	}
+	if c.progress != nil {
+		show = *c.progress
+	}
+	if !show {
+		return nil
+	}
+	return c.Stderr
 }
 
 // printUsage prints the command's usage and flags on w.

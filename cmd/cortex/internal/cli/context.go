@@ -557,7 +557,7 @@ func runValidate(ctx context.Context, c *cmd, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	stop := progress(c.Stderr, "validating")
+	stop := progress(c.progressOut(), "validating")
 	out, err := eng.Validation().Run(ctx)
 	stop()
 	if errors.Is(err, validation.ErrNoCommands) {

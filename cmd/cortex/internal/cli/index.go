@@ -14,13 +14,13 @@ import (
 )
 
 // openIndex returns the project's local index, the engine's. Progress of
-// a long update goes to standard error, only on a terminal and never with
-// --json.
+// a long update goes to standard error when progress is shown
+// (cmd.progressOut).
 func (c *cmd) openIndex(p *project, progress bool) (*index.Index, func(), error) {
 	var opts codecortex.Options
 	stop := func() {}
-	if progress && c.json == jsonOff && isTerminal(c.Stderr) {
-		opts.IndexProgress, stop = progressRate(c.Stderr)
+	if w := c.progressOut(); progress && w != nil {
+		opts.IndexProgress, stop = progressRate(w)
 	}
 	eng, err := p.engine(opts)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,7 +133,11 @@ func positionCommand(rel codecortex.Relation) func(ctx context.Context, c *cmd, 
 		} else {
 			q.Symbol = pos[0]
 		}
-		eng, err := p.engine(codecortex.Options{LanguageServer: *useLSP, Progress: func(s string) { c.note("%s", strings.TrimRight(s, "\n")) }})
+		opts := codecortex.Options{LanguageServer: *useLSP}
+		if w := c.progressOut(); w != nil {
+			opts.Progress = func(s string) { io.WriteString(w, s) }
+		}
+		eng, err := p.engine(opts)
 		if err != nil {
 			return c.fail(err)
 		}

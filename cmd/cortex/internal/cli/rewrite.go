@@ -141,7 +141,7 @@ func rewritePreview(ctx context.Context, c *cmd, pattern, template, lang string,
 	if err != nil {
 		return c.fail(err)
 	}
-	stop := progress(c.Stderr, "previewing")
+	stop := progress(c.progressOut(), "previewing")
 	pv, err := r.Preview(ctx, rewrite.Request{Pattern: pattern, Template: template, Language: l, Paths: paths})
 	stop()
 	if errors.Is(err, rewrite.ErrNoChanges) {
@@ -288,7 +288,7 @@ func rewriteApply(ctx context.Context, c *cmd, id string, noValidate bool) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	stop := progress(c.Stderr, "applying")
+	stop := progress(c.progressOut(), "applying")
 	res, err := r.Apply(ctx, id, rewrite.Authorization{Principal: c.author(), Via: "cli", SkipValidation: noValidate})
 	stop()
 	if res == nil {

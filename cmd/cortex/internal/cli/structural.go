@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -209,7 +208,7 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		}
 		return streamStructural(ctx, c, prov, req, engine)
 	}
-	stop := progress(c.Stderr, "searching")
+	stop := progress(c.progressOut(), "searching")
 	ans, err := prov.Search(ctx, req)
 	stop()
 	if err != nil {
@@ -314,7 +313,7 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 	// memory.
 	req.Each = func(m *structural.Match) error { return emit(m, evidence.Record{}) }
 	req.Recycle = true
-	stop := progress(c.Stderr, "searching")
+	stop := progress(c.progressOut(), "searching")
 	ans, err := prov.Search(ctx, req)
 	stop()
 	if err != nil {
@@ -497,14 +496,10 @@ func clip(l string) string {
 }
 
 // progress shows a spinner-free elapsed-time line on w while work runs
-// longer than a moment, only when w is a terminal. The returned function
-// stops it and clears the line.
+// longer than a moment; nil w (see cmd.progressOut) shows nothing. The
+// returned function stops it and clears the line.
 func progress(w io.Writer, what string) (stop func()) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return func() {}
-	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if w == nil {
 		return func() {}
 	}
 	done := make(chan struct{})
@@ -519,12 +514,12 @@ func progress(w io.Writer, what string) (stop func()) {
 			select {
 			case <-done:
 				if shown {
-					fmt.Fprint(f, "\r\033[K")
+					fmt.Fprint(w, "\r\033[K")
 				}
 				return
 			case <-t.C:
 				if el := time.Since(start); el >= time.Second {
-					fmt.Fprintf(f, "\rcortex: %s… %.0fs", what, el.Seconds())
+					fmt.Fprintf(w, "\rcortex: %s… %.0fs", what, el.Seconds())
 					shown = true
 				}
 			}
