@@ -62,6 +62,9 @@ func (e *Engine) precisionStatus(ctx context.Context) LayerStatus {
 	st := e.scip.Inspect(ctx)
 	ls.Reason, ls.Guidance = st.Reason, st.Guidance
 	ls.Details["index"] = st.IndexPath
+	if st.Staleness.Foreign {
+		ls.Details["origin"] = "foreign: neither generated nor accepted by this user's cortex"
+	}
 	switch st.State {
 	case evidence.Available:
 		ls.State = StateAvailable

@@ -51,6 +51,9 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 		return c.fail(err)
 	}
 	for _, st := range eng.Status(ctx) {
+		if st.Layer == "precision intelligence" {
+			st.Guidance = doctorPrecisionGuidance(p, st)
+		}
 		if st.FixNeeded {
 			code = ExitFail
 		}
@@ -118,4 +121,19 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// doctorPrecisionGuidance points a precision layer that needs an index to
+// the command that makes one here, cortex index --precision, unless the
+// configuration names its own generator.
+func doctorPrecisionGuidance(p *project, ls layerStatus) string {
+	switch {
+	case len(p.Config.PrecisionIndex.GeneratorCommand) > 0:
+		return ls.Guidance
+	case strings.HasPrefix(ls.Details["origin"], "foreign"):
+		return "if you made this index yourself, vouch for it: cortex precision-status --accept; otherwise rebuild it: cortex index --precision"
+	case ls.State == stateStale || ls.State == stateUnavailable:
+		return "run: cortex index --precision"
+	}
+	return ls.Guidance
 }

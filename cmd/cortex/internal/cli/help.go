@@ -33,7 +33,7 @@ var helps = map[string]commandHelp{
 		notes: "Exit codes: 1 when something can be fixed: the configuration has an error, or a layer that is\n" +
 			"enabled or configured is broken or stale (fix_needed in --json; its → line says what repairs it).\n" +
 			"0 otherwise, also when an optional layer is merely off: dependency docs disabled, no precision\n" +
-			"index made yet, no language server.",
+			"index made yet (cortex index --precision makes one), no language server.",
 	},
 	"config":           {examples: []string{"cortex config", "cortex config --json"}},
 	"trust":            {examples: []string{"cortex trust --show", "cortex trust", "cortex trust --revoke"}},
@@ -45,7 +45,7 @@ var helps = map[string]commandHelp{
 		"cortex search scip index freshness",
 		"cortex search --lang go 'errors.Is($E, $T)' evidence/",
 	}},
-	"index": {examples: []string{"cortex index", "cortex index --status"}},
+	"index": {examples: []string{"cortex index", "cortex index --status", "cortex index --precision", "cortex index --precision --lang go"}},
 	"symbols": {examples: []string{
 		"cortex symbols evidence/",
 		"cortex symbols engine.go --json",

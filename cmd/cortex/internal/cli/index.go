@@ -63,14 +63,20 @@ func progressRate(w interface{ Write([]byte) (int, error) }) (func(done, total i
 	return report, clear
 }
 
-// runIndex is cortex index [--status]: it brings the local index up to
-// date with no time bound (a cold index shows its progress), or with
-// --status reports its identity, counts, freshness and size without
-// indexing anything.
+// runIndex is cortex index [--status | --precision [--lang L,...]]: it
+// brings the local index up to date with no time bound (a cold index shows
+// its progress), or with --status reports its identity, counts, freshness
+// and size without indexing anything, or with --precision builds the
+// precision index with the installed SCIP indexers (runPrecisionIndex).
 func runIndex(ctx context.Context, c *cmd, args []string) int {
 	status := c.fs.Bool("status", false, "report the index's identity, counts, freshness and size on disk; index nothing")
+	precise := c.fs.Bool("precision", false, "build the precision index instead: run the installed SCIP indexer of each language the project has (scip-go, scip-typescript, scip-python), write it where cortex reads it and accept it as yours; a missing indexer is named with the command that installs it")
+	lang := c.fs.String("lang", "", "with --precision, index only these `languages` (comma-separated: "+indexerLanguages()+") instead of those found")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
+	}
+	if *precise || *lang != "" {
+		return runPrecisionIndex(ctx, c, *precise, *status, *lang)
 	}
 	p, err := c.openProject(false)
 	if err != nil {

@@ -58,8 +58,8 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 	}
 	row("index", st.IndexPath)
 	row("state", state)
-	if st.Guidance != "" {
-		row("", "→ "+st.Guidance)
+	if g := precisionGuidance(p, st); g != "" {
+		row("", "→ "+g)
 	}
 	if st.Loaded {
 		row("indexer", strings.TrimSpace(st.Metadata.Tool+" "+st.Metadata.ToolVersion))

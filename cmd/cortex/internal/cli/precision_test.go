@@ -198,7 +198,7 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 	os.Chtimes(filepath.Join(dir, "m.go"), later, later)
 	code, stdout, _ = run(t, dir, nil, "precision-status")
 	if code != ExitFail || !strings.Contains(stdout, "stale — 1 of 1 indexed documents changed") ||
-		!strings.Contains(stdout, "run: scip-go --output index.scip") {
+		!strings.Contains(stdout, "→ run: cortex index --precision") {
 		t.Errorf("stale status (exit %d):\n%s", code, stdout)
 	}
 	code, stdout, stderr := run(t, dir, nil, "def", "m.go:5:9")
