@@ -200,10 +200,13 @@ func runPrecisionIndex(ctx context.Context, c *cmd, precise, status bool, lang s
 	if err != nil {
 		return c.fail(err)
 	}
-	opts.IndexPath, opts.AutoGenerate = rel, false
-	prov := precision.New(opts)
-	defer prov.Close()
-	st, err := prov.Accept(ctx)
+	// The engine's precision provider reads the configured path, or the
+	// first of the discovery paths, where the index was just written.
+	eng, err := p.engine(codecortex.Options{NoGenerate: true})
+	if err != nil {
+		return c.fail(err)
+	}
+	st, err := eng.Precision().Accept(ctx)
 	if err != nil {
 		return c.fail(fmt.Errorf("the new index at %s cannot be accepted: %w", rel, err))
 	}
