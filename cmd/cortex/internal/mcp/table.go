@@ -22,6 +22,9 @@ func toolTable() []toolDef {
 		{name: "cortex_implementations", title: "Find implementations", build: tool(answerImplementations),
 			desc: "For an interface or interface method: the types or methods that implement it; for a concrete type or method: " +
 				"the interfaces it implements." + positionHelp},
+		{name: "cortex_navigate", title: "Go to definition, references, implementations", build: tool(answerNavigate),
+			desc: "Go to the definition, find the references or find the implementations (relation) of the symbol at a position, " +
+				"or of a name." + positionHelp},
 		{name: "cortex_search", title: "Search the local index", build: tool(answerSearch),
 			desc: "Search the project's files for words in the local index (SQLite full-text, kept up to date on every query): " +
 				"ranked chunks with their excerpts, chunks that define a queried name first. Text matches are weak evidence, not " +

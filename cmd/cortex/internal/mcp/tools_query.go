@@ -235,6 +235,42 @@ func answerImplementations(ctx context.Context, s *Server, in positionParams) (p
 	return askPosition(ctx, s, w, route.IntentImplementations, in.Budget, nil, evidence.Implementation)
 }
 
+// Relations cortex_navigate answers.
+const (
+	relationDefinition      = "definition"
+	relationReferences      = "references"
+	relationImplementations = "implementations"
+)
+
+// navigateParams are cortex_navigate's arguments: a relation, and a
+// position or a name.
+type navigateParams struct {
+	Relation           string `json:"relation" enum:"definition|references|implementations" jsonschema:"definition: where it is defined; references: every use; implementations: the types implementing an interface, or the interfaces a type implements"`
+	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file of the position, relative to the project root; with line and column, or give symbol instead"`
+	Line               int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line"`
+	Column             int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column, in code points"`
+	Symbol             string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a name instead of a position: Name, Type.Method, pkg.Name"`
+	IncludeDeclaration bool   `json:"include_declaration,omitempty" default:"true" jsonschema:"references: include the declaration, marked"`
+	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result"`
+}
+
+// answerNavigate answers the relation asked for as the position tool of
+// that relation does.
+func answerNavigate(ctx context.Context, s *Server, in navigateParams) (positionResult, error) {
+	switch in.Relation {
+	case relationDefinition:
+		return answerDefinition(ctx, s, positionParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol, Budget: in.Budget})
+	case relationReferences:
+		return answerReferences(ctx, s, referencesParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol,
+			IncludeDeclaration: in.IncludeDeclaration, Budget: in.Budget})
+	case relationImplementations:
+		return answerImplementations(ctx, s, positionParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol, Budget: in.Budget})
+	}
+	// The schema's enum refuses any other value before the handler runs.
+	return positionResult{}, &toolError{Reason: fmt.Sprintf("unknown relation %q", in.Relation),
+		Guidance: "give relation definition, references or implementations"}
+}
+
 // positionHelp is the part of the position tools' descriptions about how
 // to name the target.
 const positionHelp = " Name the target by position (path relative to the project root, one-based line and column in code points) " +

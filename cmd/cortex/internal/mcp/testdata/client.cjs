@@ -14,7 +14,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const READ_ONLY = ['cortex_ask', 'cortex_definition', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
-  'cortex_impact', 'cortex_implementations', 'cortex_recall', 'cortex_references', 'cortex_rewrite_preview', 'cortex_rewrite_show',
+  'cortex_impact', 'cortex_implementations', 'cortex_navigate', 'cortex_recall', 'cortex_references', 'cortex_rewrite_preview', 'cortex_rewrite_show',
   'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
 const MUTATING = ['cortex_remember', 'cortex_rewrite_apply', 'cortex_validate'];
 
@@ -24,6 +24,7 @@ const CALLS = {
   cortex_definition: { symbol: 'Cart.Add' },
   cortex_references: { symbol: 'Total', include_declaration: false },
   cortex_implementations: { symbol: 'Store' }, // an error naming the index to build: still a parsed result
+  cortex_navigate: { relation: 'references', symbol: 'Total', include_declaration: false },
   cortex_search: { query: 'cart items', limit: 5 },
   cortex_symbols: { path: 'cart' },
   cortex_structural_search: { pattern: '$S.Add($X)', language: 'go' },
