@@ -7,11 +7,13 @@
 // # Surfaces
 //
 // The read-only surface ([ReadOnly], the default) offers the tools that
-// change nothing: cortex_ask, cortex_definition, cortex_references,
-// cortex_implementations, cortex_search, cortex_symbols,
+// change nothing: cortex_ask, cortex_navigate (definition, references
+// and implementations), cortex_search, cortex_symbols, cortex_impact,
 // cortex_structural_search, cortex_deps, cortex_docs, cortex_doctor,
-// cortex_history and cortex_recall. The mutating surface ([Mutating])
-// adds the tools that change state (cortex_remember, cortex_validate); a
+// cortex_history, cortex_recall, cortex_rewrite_preview and
+// cortex_rewrite_show. The mutating surface ([Mutating]) adds the tools
+// that change state (cortex_remember, cortex_rewrite_apply,
+// cortex_validate); a
 // tool is put there by one row of the tool table and can be offered
 // nowhere else. It needs a principal, the operator's name for whoever
 // drives it, recorded as the author of what it remembers; over HTTP it is

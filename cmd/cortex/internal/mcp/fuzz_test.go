@@ -17,8 +17,7 @@ var decoders = []struct {
 	decode func(raw json.RawMessage, res *jsonschema.Resolved) (any, error)
 }{
 	{reflect.TypeFor[askParams](), decoderOf[askParams]},
-	{reflect.TypeFor[positionParams](), decoderOf[positionParams]},
-	{reflect.TypeFor[referencesParams](), decoderOf[referencesParams]},
+	{reflect.TypeFor[navigateParams](), decoderOf[navigateParams]},
 	{reflect.TypeFor[searchParams](), decoderOf[searchParams]},
 	{reflect.TypeFor[symbolsParams](), decoderOf[symbolsParams]},
 	{reflect.TypeFor[structuralParams](), decoderOf[structuralParams]},
@@ -42,7 +41,7 @@ func decoderOf[T any](raw json.RawMessage, res *jsonschema.Resolved) (any, error
 // reads the two alike.
 func FuzzDecodeArgs(f *testing.F) {
 	for _, seed := range []string{
-		`{}`, `null`, `[]`, `"x"`, `{"question":"where is X?"}`, `{"symbol":"Cart.Add","budget":500}`,
+		`{}`, `null`, `[]`, `"x"`, `{"question":"where is X?"}`, `{"symbol":"Cart.Add","budget":500}`, `{"relation":"references","symbol":"A","include_declaration":false}`,
 		`{"path":"a.go","line":1,"column":2}`, `{"query":"a b","limit":3,"content":"code"}`,
 		`{"pattern":"$X($$$A)","language":"go","paths":["a"]}`, `{"types":["decision"],"limit":100}`,
 		`{"type":"gotcha","text":"t","paths":["a/b"],"symbols":["S"]}`, `{"budget":1e400}`, `{"line":-1}`,

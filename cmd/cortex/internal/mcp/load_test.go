@@ -29,8 +29,8 @@ var everyCall = []struct {
 	args map[string]any
 }{
 	{"cortex_ask", map[string]any{"question": "who calls Cart.Total?"}},
-	{"cortex_definition", map[string]any{"symbol": "Cart.Add"}},
-	{"cortex_references", map[string]any{"symbol": "Total"}},
+	{"cortex_navigate", map[string]any{"relation": "definition", "symbol": "Cart.Add"}},
+	{"cortex_navigate", map[string]any{"relation": "references", "symbol": "Total"}},
 	{"cortex_search", map[string]any{"query": "cart items"}},
 	{"cortex_symbols", map[string]any{}},
 	{"cortex_structural_search", map[string]any{"pattern": "$S.Add($X)", "language": "go"}},
@@ -98,7 +98,7 @@ func TestCanaryNeverLeaves(t *testing.T) {
 	}{
 		{"cortex_search", map[string]any{"query": canary}},
 		{"cortex_ask", map[string]any{"question": "where is " + canary + " defined?"}},
-		{"cortex_definition", map[string]any{"symbol": canary}},
+		{"cortex_navigate", map[string]any{"relation": "definition", "symbol": canary}},
 		{"cortex_history", map[string]any{"since": canary}},
 		{"cortex_symbols", map[string]any{"path": canary}},
 		{"cortex_search", map[string]any{"query": "x", canary: 1}},

@@ -11,8 +11,8 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
-// TestPositionToolsExact indexes the fixture with scip-go and asks the
-// position tools by position and by name: the answers are exact, the
+// TestPositionToolsExact indexes the fixture with scip-go and asks
+// cortex_navigate by position and by name: the answers are exact, the
 // declaration among references is marked and can be left out, and
 // implementations go both ways.
 func TestPositionToolsExact(t *testing.T) {
@@ -49,17 +49,17 @@ func TestPositionToolsExact(t *testing.T) {
 		args map[string]any
 		want []loc
 	}{
-		{"definition at a position", "cortex_definition", map[string]any{"path": "main.go", "line": 13, "column": 12},
+		{"definition at a position", "cortex_navigate", map[string]any{"relation": "definition", "path": "main.go", "line": 13, "column": 12},
 			[]loc{{"cart/cart.go", 15, "exact", false}}},
-		{"definition by name", "cortex_definition", map[string]any{"symbol": "Cart.Total"},
+		{"definition by name", "cortex_navigate", map[string]any{"relation": "definition", "symbol": "Cart.Total"},
 			[]loc{{"cart/cart.go", 15, "exact", false}}},
-		{"references with the declaration", "cortex_references", map[string]any{"path": "cart/cart.go", "line": 15, "column": 16},
+		{"references with the declaration", "cortex_navigate", map[string]any{"relation": "references", "path": "cart/cart.go", "line": 15, "column": 16},
 			[]loc{{"cart/cart.go", 15, "exact", true}, {"main.go", 13, "exact", false}}},
-		{"references without the declaration", "cortex_references", map[string]any{"path": "cart/cart.go", "line": 15, "column": 16, "include_declaration": false},
+		{"references without the declaration", "cortex_navigate", map[string]any{"relation": "references", "path": "cart/cart.go", "line": 15, "column": 16, "include_declaration": false},
 			[]loc{{"main.go", 13, "exact", false}}},
-		{"implementations of an interface", "cortex_implementations", map[string]any{"symbol": "Store"},
+		{"implementations of an interface", "cortex_navigate", map[string]any{"relation": "implementations", "symbol": "Store"},
 			[]loc{{"cart/cart.go", 9, "exact", false}}},
-		{"interfaces of a type", "cortex_implementations", map[string]any{"path": "cart/cart.go", "line": 9, "column": 6},
+		{"interfaces of a type", "cortex_navigate", map[string]any{"relation": "implementations", "path": "cart/cart.go", "line": 9, "column": 6},
 			[]loc{{"cart/cart.go", 4, "exact", false}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -266,7 +266,7 @@ func (s *Server) ServeStdio(ctx context.Context, surface Surface, in io.ReadClos
 func instructions(surface Surface) string {
 	s := "CodeCortex answers questions about this repository with typed evidence: every record says its kind, " +
 		"where it is, which layer produced it and its trust tier (exact > near_exact > structural > inferred_high > inferred > weak). " +
-		"Start with cortex_ask for a question in words; use cortex_definition, cortex_references and cortex_implementations " +
+		"Start with cortex_ask for a question in words; use cortex_navigate (definition, references, implementations) " +
 		"with a position or a symbol name for exact answers. Every tool takes a token budget and says what it left out."
 	if surface == Mutating {
 		s += " This is the mutating surface: cortex_remember and cortex_validate change the project's state."

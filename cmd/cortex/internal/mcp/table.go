@@ -13,22 +13,14 @@ func toolTable() []toolDef {
 				"dependency manifests and documentation, git history, project memory and validation results. The result says how " +
 				"the question was read (intent), which layers were asked and why, and each record's kind, location, provider and " +
 				"trust tier (exact > near_exact > structural > inferred_high > inferred > weak), strongest first. " +
-				"Use it first; use the definition, references and implementations tools when you have a position or a symbol name."},
-		{name: "cortex_definition", title: "Go to definition", build: tool(answerDefinition),
-			desc: "Where the symbol at a position, or of a name, is defined." + positionHelp},
-		{name: "cortex_references", title: "Find references", build: tool(answerReferences),
-			desc: "Every reference to the symbol at a position, or of a name, with the declaration included and marked " +
-				"(include_declaration false leaves it out)." + positionHelp},
-		{name: "cortex_implementations", title: "Find implementations", build: tool(answerImplementations),
-			desc: "For an interface or interface method: the types or methods that implement it; for a concrete type or method: " +
-				"the interfaces it implements." + positionHelp},
+				"Use it first; use cortex_navigate when you have a position or a symbol name."},
 		{name: "cortex_navigate", title: "Go to definition, references, implementations", build: tool(answerNavigate),
 			desc: "Go to the definition, find the references or find the implementations (relation) of the symbol at a position, " +
 				"or of a name." + positionHelp},
 		{name: "cortex_search", title: "Search the local index", build: tool(answerSearch),
 			desc: "Search the project's files for words in the local index (SQLite full-text, kept up to date on every query): " +
 				"ranked chunks with their excerpts, chunks that define a queried name first. Text matches are weak evidence, not " +
-				"resolution: confirm with cortex_definition. A partial freshness says some changed files are not indexed yet."},
+				"resolution: confirm with cortex_navigate. A partial freshness says some changed files are not indexed yet."},
 		{name: "cortex_symbols", title: "Outline definitions", build: tool(answerSymbols),
 			desc: "The definitions of a file, or of every file under a directory (the whole project without path), by file and " +
 				"line, from the local index: name, kind, container, package and signature."},

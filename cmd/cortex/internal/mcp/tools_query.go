@@ -88,8 +88,9 @@ func answerAsk(ctx context.Context, s *Server, in askParams) (askResult, error) 
 	return out, nil
 }
 
-// positionParams are the arguments of cortex_definition and
-// cortex_implementations: a position or a name.
+// positionParams are a definition or implementations question as
+// cortex_navigate passes it on: a position or a name. Its tags document
+// the fields; the schema served is navigateParams's.
 type positionParams struct {
 	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file, relative to the project root (or absolute inside it); give path, line and column together, or symbol instead"`
 	Line   int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line of the position"`
@@ -98,7 +99,8 @@ type positionParams struct {
 	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
-// referencesParams are cortex_references's arguments.
+// referencesParams are a references question as cortex_navigate passes
+// it on.
 type referencesParams struct {
 	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file, relative to the project root (or absolute inside it); give path, line and column together, or symbol instead"`
 	Line               int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line of the position"`
@@ -108,8 +110,7 @@ type referencesParams struct {
 	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
 }
 
-// positionResult is the result of cortex_definition, cortex_references
-// and cortex_implementations.
+// positionResult is cortex_navigate's result, whatever the relation.
 type positionResult struct {
 	Path    string   `json:"path,omitempty" jsonschema:"the position's file, relative to the project root"`
 	Line    int      `json:"line,omitempty" jsonschema:"the position's line"`
@@ -243,26 +244,28 @@ const (
 )
 
 // navigateParams are cortex_navigate's arguments: a relation, and a
-// position or a name.
+// position or a name. IncludeDeclaration is a pointer so that false
+// survives encoding (omitempty drops a false bool, and the default would
+// turn it back into true); absent means true.
 type navigateParams struct {
 	Relation           string `json:"relation" enum:"definition|references|implementations" jsonschema:"definition: where it is defined; references: every use; implementations: the types implementing an interface, or the interfaces a type implements"`
 	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file of the position, relative to the project root; with line and column, or give symbol instead"`
 	Line               int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line"`
 	Column             int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column, in code points"`
 	Symbol             string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a name instead of a position: Name, Type.Method, pkg.Name"`
-	IncludeDeclaration bool   `json:"include_declaration,omitempty" default:"true" jsonschema:"references: include the declaration, marked"`
+	IncludeDeclaration *bool  `json:"include_declaration,omitempty" default:"true" jsonschema:"references: include the declaration, marked"`
 	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result"`
 }
 
-// answerNavigate answers the relation asked for as the position tool of
-// that relation does.
+// answerNavigate answers the relation asked for: a definition, the
+// references or the implementations of a position or a name.
 func answerNavigate(ctx context.Context, s *Server, in navigateParams) (positionResult, error) {
 	switch in.Relation {
 	case relationDefinition:
 		return answerDefinition(ctx, s, positionParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol, Budget: in.Budget})
 	case relationReferences:
 		return answerReferences(ctx, s, referencesParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol,
-			IncludeDeclaration: in.IncludeDeclaration, Budget: in.Budget})
+			IncludeDeclaration: in.IncludeDeclaration == nil || *in.IncludeDeclaration, Budget: in.Budget})
 	case relationImplementations:
 		return answerImplementations(ctx, s, positionParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol, Budget: in.Budget})
 	}

@@ -24,8 +24,8 @@ import (
 
 // readOnlyTools and mutatingTools are the surfaces' tool names.
 var (
-	readOnlyTools = []string{"cortex_ask", "cortex_definition", "cortex_deps", "cortex_docs", "cortex_doctor", "cortex_history",
-		"cortex_impact", "cortex_implementations", "cortex_navigate", "cortex_recall", "cortex_references", "cortex_rewrite_preview", "cortex_rewrite_show",
+	readOnlyTools = []string{"cortex_ask", "cortex_deps", "cortex_docs", "cortex_doctor", "cortex_history",
+		"cortex_impact", "cortex_navigate", "cortex_recall", "cortex_rewrite_preview", "cortex_rewrite_show",
 		"cortex_search", "cortex_structural_search", "cortex_symbols"}
 	mutatingOnly = []string{"cortex_remember", "cortex_rewrite_apply", "cortex_validate"}
 )
@@ -124,11 +124,11 @@ func TestReadOnlyTools(t *testing.T) {
 			t.Errorf("budget %d, want the default %d", out.Omitted.BudgetTokens, DefaultBudget)
 		}
 	})
-	t.Run("cortex_definition by name", func(t *testing.T) {
+	t.Run("cortex_navigate to a definition by name", func(t *testing.T) {
 		if !parsed {
 			t.Skip("built without cgo: the local index holds no definitions")
 		}
-		out := decode[positionResult](t, "", call(t, cs, "cortex_definition", map[string]any{"symbol": "Cart.Add"}))
+		out := decode[positionResult](t, "", call(t, cs, "cortex_navigate", map[string]any{"relation": "definition", "symbol": "Cart.Add"}))
 		if !hasRecord(out.Records, "cart/cart.go", 12) {
 			t.Errorf("no definition at cart/cart.go:12 in %+v", out.Records)
 		}
@@ -138,13 +138,13 @@ func TestReadOnlyTools(t *testing.T) {
 			}
 		}
 	})
-	t.Run("cortex_definition by position", func(t *testing.T) {
+	t.Run("cortex_navigate to a definition by position", func(t *testing.T) {
 		if !parsed {
 			t.Skip("built without cgo: the local index holds no definitions")
 		}
 		// No precision index: the name at the position is looked up, and
 		// the answer says so.
-		out := decode[positionResult](t, "", call(t, cs, "cortex_definition", map[string]any{"path": "main.go", "line": 6, "column": 4}))
+		out := decode[positionResult](t, "", call(t, cs, "cortex_navigate", map[string]any{"relation": "definition", "path": "main.go", "line": 6, "column": 4}))
 		if !hasRecord(out.Records, "cart/cart.go", 12) || !hasRecord(out.Records, "cart/cart.go", 5) {
 			t.Errorf("want both Add methods (Store's at 5, Cart's at 12) in %+v", out.Records)
 		}
@@ -152,16 +152,16 @@ func TestReadOnlyTools(t *testing.T) {
 			t.Errorf("symbol %q, notes %q", out.Symbol, out.Notes)
 		}
 	})
-	t.Run("cortex_references", func(t *testing.T) {
-		out := decode[positionResult](t, "", call(t, cs, "cortex_references", map[string]any{"symbol": "Total"}))
+	t.Run("cortex_navigate to references", func(t *testing.T) {
+		out := decode[positionResult](t, "", call(t, cs, "cortex_navigate", map[string]any{"relation": "references", "symbol": "Total"}))
 		if !slices.ContainsFunc(out.Records, func(r record) bool { return r.Path == "main.go" && r.StartLine <= 12 && r.EndLine >= 12 }) {
 			t.Errorf("no reference covering main.go:12 in %+v", out.Records)
 		}
 	})
-	t.Run("cortex_implementations without a precision index", func(t *testing.T) {
+	t.Run("cortex_navigate to implementations without a precision index", func(t *testing.T) {
 		// The local index knows no implementations: the error says so and
 		// names the command that builds a precision index.
-		res := call(t, cs, "cortex_implementations", map[string]any{"symbol": "Store"})
+		res := call(t, cs, "cortex_navigate", map[string]any{"relation": "implementations", "symbol": "Store"})
 		if !res.IsError || !strings.Contains(text(res), "scip-go") {
 			t.Errorf("want a tool error naming scip-go, got %v: %s", res.IsError, text(res))
 		}

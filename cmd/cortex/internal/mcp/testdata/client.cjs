@@ -13,30 +13,31 @@
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
-const READ_ONLY = ['cortex_ask', 'cortex_definition', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
-  'cortex_impact', 'cortex_implementations', 'cortex_navigate', 'cortex_recall', 'cortex_references', 'cortex_rewrite_preview', 'cortex_rewrite_show',
+const READ_ONLY = ['cortex_ask', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
+  'cortex_impact', 'cortex_navigate', 'cortex_recall', 'cortex_rewrite_preview', 'cortex_rewrite_show',
   'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
 const MUTATING = ['cortex_remember', 'cortex_rewrite_apply', 'cortex_validate'];
 
-// Arguments that every read-only tool answers on the fixture repository.
-const CALLS = {
-  cortex_ask: { question: 'where is Cart.Add defined?' },
-  cortex_definition: { symbol: 'Cart.Add' },
-  cortex_references: { symbol: 'Total', include_declaration: false },
-  cortex_implementations: { symbol: 'Store' }, // an error naming the index to build: still a parsed result
-  cortex_navigate: { relation: 'references', symbol: 'Total', include_declaration: false },
-  cortex_search: { query: 'cart items', limit: 5 },
-  cortex_symbols: { path: 'cart' },
-  cortex_structural_search: { pattern: '$S.Add($X)', language: 'go' },
-  cortex_deps: { direct_only: true },
-  cortex_docs: { library: 'left-pad', question: 'padding' },
-  cortex_doctor: {},
-  cortex_history: { path: 'cart/cart.go', start_line: 1 },
-  cortex_impact: { symbol: 'Cart.Add', depth: 2 },
-  cortex_recall: { query: 'cart' },
-  cortex_rewrite_preview: { pattern: '$S.Add($X)', template: '$S.Put($X)', language: 'go' },
-  cortex_rewrite_show: { id: 'ffffffffffffffffffffffff' }, // an error: no such preview
-};
+// Calls of every read-only tool that it answers on the fixture
+// repository; an error expected names what it must say.
+const CALLS = [
+  ['cortex_ask', { question: 'where is Cart.Add defined?' }],
+  ['cortex_navigate', { relation: 'definition', symbol: 'Cart.Add' }],
+  ['cortex_navigate', { relation: 'references', symbol: 'Total', include_declaration: false }],
+  // An error naming the index to build: still a parsed result.
+  ['cortex_navigate', { relation: 'implementations', symbol: 'Store' }, /scip-go/],
+  ['cortex_search', { query: 'cart items', limit: 5 }],
+  ['cortex_symbols', { path: 'cart' }],
+  ['cortex_structural_search', { pattern: '$S.Add($X)', language: 'go' }],
+  ['cortex_deps', { direct_only: true }],
+  ['cortex_docs', { library: 'left-pad', question: 'padding' }],
+  ['cortex_doctor', {}],
+  ['cortex_history', { path: 'cart/cart.go', start_line: 1 }],
+  ['cortex_impact', { symbol: 'Cart.Add', depth: 2 }],
+  ['cortex_recall', { query: 'cart' }],
+  ['cortex_rewrite_preview', { pattern: '$S.Add($X)', template: '$S.Put($X)', language: 'go' }],
+  ['cortex_rewrite_show', { id: 'ffffffffffffffffffffffff' }, /preview/], // no such preview
+];
 
 let failed = false;
 function check(ok, what, detail) {
@@ -113,19 +114,19 @@ async function main() {
     check(!res.isError && res.structuredContent && res.structuredContent.memory.author === 'node-client',
       'cortex_remember records the principal as the author', textOf(res));
   } else {
-    for (const name of READ_ONLY) {
+    check(READ_ONLY.every((n) => CALLS.some(([m]) => m === n)), 'every read-only tool is called');
+    for (const [name, args, wantError] of CALLS) {
       let res;
       try {
         // The SDK validates structuredContent against the output schema.
-        res = await client.callTool({ name, arguments: CALLS[name] });
+        res = await client.callTool({ name, arguments: args });
       } catch (e) {
         check(false, `${name}: answers`, String(e));
         continue;
       }
       seen.push(textOf(res), JSON.stringify(res.structuredContent || {}));
       if (res.isError) {
-        check((name === 'cortex_implementations' && /scip-go/.test(textOf(res))) ||
-          (name === 'cortex_rewrite_show' && /preview/.test(textOf(res))), `${name}: a tool error with guidance`, textOf(res));
+        check(wantError !== undefined && wantError.test(textOf(res)), `${name}: a tool error with guidance`, textOf(res));
         continue;
       }
       let parsed;
