@@ -22,7 +22,7 @@ import (
 // included. Standard output carries the protocol only; notes go to
 // standard error.
 func runMCP(ctx context.Context, c *cmd, args []string) int {
-	c.argsUsage = "[--mutating --principal NAME] [--http 127.0.0.1:PORT [--allow-remote] [--token-env VAR] [--max-sessions N] [--session-idle DURATION] [--allow-origin ORIGIN,...]] [--lsp]"
+	c.argsUsage = "[--mutating --principal NAME] [--http 127.0.0.1:PORT [--allow-remote] [--token-env VAR] [--max-sessions N] [--session-idle DURATION] [--allow-origin ORIGIN,...]] [--lsp] [--output-schemas]"
 	mutating := c.fs.Bool("mutating", false, "also offer the tools that change state (cortex_remember, cortex_validate); needs --principal")
 	principal := c.fs.String("principal", "", "who mutates: the `name` recorded as the author of what the mutating tools remember")
 	addr := c.fs.String("http", "", "serve streamable HTTP on `host:port` instead of standard input and output (loopback only unless --allow-remote)")
@@ -32,6 +32,7 @@ func runMCP(ctx context.Context, c *cmd, args []string) int {
 	sessionIdle := c.fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http, close a session that has had no request for this `duration`")
 	allowOrigin := c.fs.String("allow-origin", "", "with --http, browser `origins` (SCHEME://HOST[:PORT], comma-separated) whose pages may call the server besides its own")
 	lsp := c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server")
+	outputSchemas := c.fs.Bool("output-schemas", false, "list each tool's output schema in tools/list, for clients that validate or generate types (about 50 KB more in the agent's context; results match them either way)")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
@@ -85,7 +86,8 @@ func runMCP(ctx context.Context, c *cmd, args []string) int {
 	}
 	defer p.Close()
 	srv, err := mcp.New(mcp.Options{Project: p.Project, Principal: *principal, LanguageServer: *lsp, Getenv: c.Getenv,
-		Secrets: []string{token}, Version: Version, Log: func(s string) { fmt.Fprintln(c.Stderr, s) }})
+		Secrets: []string{token}, Version: Version, Log: func(s string) { fmt.Fprintln(c.Stderr, s) },
+		OutputSchemas: *outputSchemas})
 	if err != nil {
 		return c.fail(err)
 	}

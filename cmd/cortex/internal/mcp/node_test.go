@@ -58,8 +58,10 @@ func sdkModules(t *testing.T) string {
 // is strict at every level, calls every read-only tool on the fixture and
 // parses each result, sends an unknown field, a wrong type and a value out
 // of bounds, and checks that the mutating tools are absent without
-// --mutating and present with it. A canary key in the server's
-// environment appears in no result.
+// --mutating and present with it. The read-only run lists the output
+// schemas (--output-schemas), so the SDK checks every result against its
+// tool's; the mutating run lists none. A canary key in the
+// server's environment appears in no result.
 func TestNodeClient(t *testing.T) {
 	node := testtool.Require(t, "node", "install Node 20 (apt-get install nodejs)")
 	modules := sdkModules(t)
@@ -76,11 +78,12 @@ func TestNodeClient(t *testing.T) {
 	serverEnv := map[string]string{asCortex: "1", "PATH": os.Getenv("PATH"), "HOME": t.TempDir(),
 		"CODECORTEX_DEPENDENCY_DOCS_API_KEY": canary}
 	for _, tc := range []struct {
-		mode string
-		args []string
+		mode          string
+		args          []string
+		outputSchemas bool
 	}{
-		{"read-only", []string{"mcp", "-C", dir}},
-		{"mutating", []string{"mcp", "-C", dir, "--mutating", "--principal", "node-client"}},
+		{"read-only", []string{"mcp", "-C", dir, "--output-schemas"}, true},
+		{"mutating", []string{"mcp", "-C", dir, "--mutating", "--principal", "node-client"}, false},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			cmd, _ := json.Marshal(append([]string{self}, tc.args...))
@@ -89,7 +92,8 @@ func TestNodeClient(t *testing.T) {
 			defer cancel()
 			res, err := safeexec.Run(ctx, safeexec.Invocation{Path: node, Args: []string{script}, Dir: dir,
 				Env: []string{"NODE_PATH=" + modules, "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(),
-					"CORTEX_CMD=" + string(cmd), "CORTEX_ENV=" + string(env), "MODE=" + tc.mode, "CANARY=" + canary}})
+					"CORTEX_CMD=" + string(cmd), "CORTEX_ENV=" + string(env), "MODE=" + tc.mode, "CANARY=" + canary,
+					"OUTPUT_SCHEMAS=" + map[bool]string{true: "1"}[tc.outputSchemas]}})
 			out := string(res.Stdout)
 			if err != nil || strings.Contains(out, "FAIL") {
 				t.Errorf("node client: %v\n%s\nstderr:\n%s", err, out, res.Stderr)

@@ -16,10 +16,10 @@ import (
 
 // listedSchemas returns every tool's input and output schema as a client
 // reads them from tools/list on the mutating surface (which has every
-// tool).
+// tool), output schemas listed.
 func listedSchemas(t *testing.T) map[string][2]map[string]any {
 	t.Helper()
-	s := newServer(t, fixture(t), Options{Principal: "ada"})
+	s := newServer(t, fixture(t), Options{Principal: "ada", OutputSchemas: true})
 	res, err := connect(t, s, Mutating).ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -74,6 +74,12 @@ type Options struct {
 	Timeout time.Duration
 	// Version is the version the server reports.
 	Version string
+	// OutputSchemas lists each tool's output schema in tools/list. Off by
+	// default: the output schemas are three quarters of the listing, and
+	// every tool definition sits in the agent's context on every turn.
+	// Results are checked against them before sending either way, and
+	// sent as structured content that matches them.
+	OutputSchemas bool
 	// Log receives a line for the operator when something goes wrong
 	// inside the server (a panic in a tool, with its stack); nil discards
 	// it. The CLI writes it to standard error, never to the protocol.

@@ -70,6 +70,9 @@ type handlerFunc[In, Out any] func(ctx context.Context, s *Server, in In) (Out, 
 //   - redacts every string of the result and of any error;
 //   - checks the result against the output schema and sends it as
 //     structured content and as JSON text.
+//
+// The tool lists its output schema only with Options.OutputSchemas; the
+// result is checked against it either way.
 func tool[In, Out any](h handlerFunc[In, Out]) func(s *Server, d toolDef) (builtTool, error) {
 	return func(s *Server, d toolDef) (builtTool, error) {
 		inSchema, err := schemaFor(reflect.TypeFor[In](), s.enums)
@@ -92,10 +95,12 @@ func tool[In, Out any](h handlerFunc[In, Out]) func(s *Server, d toolDef) (built
 		destructive := false
 		openWorld := d.openWorld
 		t := &sdk.Tool{
-			Name: d.name, Title: d.title, Description: d.desc,
-			InputSchema: inSchema, OutputSchema: outSchema,
+			Name: d.name, Title: d.title, Description: d.desc, InputSchema: inSchema,
 			Annotations: &sdk.ToolAnnotations{Title: d.title, ReadOnlyHint: readOnly,
 				DestructiveHint: &destructive, IdempotentHint: readOnly, OpenWorldHint: &openWorld},
+		}
+		if s.opts.OutputSchemas {
+			t.OutputSchema = outSchema
 		}
 		handler := func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var raw json.RawMessage
