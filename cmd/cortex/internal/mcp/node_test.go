@@ -60,7 +60,7 @@ func sdkModules(t *testing.T) string {
 // of bounds, and checks that the mutating tools are absent without
 // --mutating and present with it. The read-only run lists the output
 // schemas (--output-schemas), so the SDK checks every result against its
-// tool's; the mutating run lists none. A canary key in the
+// tool's; the mutating run lists none, within 16 KiB. A canary key in the
 // server's environment appears in no result.
 func TestNodeClient(t *testing.T) {
 	node := testtool.Require(t, "node", "install Node 20 (apt-get install nodejs)")

@@ -268,14 +268,18 @@ func (s *Server) ServeStdio(ctx context.Context, surface Surface, in io.ReadClos
 	return err
 }
 
-// instructions is what the server tells a host about itself.
+// instructions is what the server tells a host about itself: what every
+// tool shares, said once rather than in each tool's description.
 func instructions(surface Surface) string {
-	s := "CodeCortex answers questions about this repository with typed evidence: every record says its kind, " +
-		"where it is, which layer produced it and its trust tier (exact > near_exact > structural > inferred_high > inferred > weak). " +
-		"Start with cortex_ask for a question in words; use cortex_navigate (definition, references, implementations) " +
-		"with a position or a symbol name for exact answers. Every tool takes a token budget and says what it left out."
+	s := "CodeCortex answers questions about this repository with evidence records: each says its kind, location, " +
+		"the layer that produced it and its trust tier (exact > near_exact > structural > inferred_high > inferred > weak); " +
+		"a stale record comes from an index older than the source. Start with cortex_ask for a question in words; use " +
+		"cortex_navigate with a position or a symbol name for exact answers. Paths are relative to the project root; lines " +
+		"and columns are one-based, columns in code points. Every tool takes a token budget and says in omitted what it " +
+		"left out. A failure says why and what to do, such as the command that builds a missing index; cortex_doctor " +
+		"reports every layer."
 	if surface == Mutating {
-		s += " This is the mutating surface: cortex_remember and cortex_validate change the project's state."
+		s += " This is the mutating surface: cortex_remember, cortex_rewrite_apply and cortex_validate change the project's state."
 	}
 	return s
 }

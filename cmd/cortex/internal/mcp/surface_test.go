@@ -6,7 +6,52 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/evidence"
 )
+
+// Bounds of what tools/list costs an agent: every tool definition sits in
+// its context window on every turn.
+const (
+	// maxToolsList bounds the tools/list result, in bytes of JSON, on
+	// either surface.
+	maxToolsList = 16 << 10
+	// maxToolBytes bounds one tool's definition, so that no tool takes
+	// the room of several.
+	maxToolBytes = 2 << 10
+)
+
+// TestToolsListSize lists the tools on each surface as a client receives
+// them and checks the result's size, in bytes of JSON, and each tool's; it
+// logs the sizes with a token estimate (evidence.EstimateTokens, three
+// bytes a token; a real tokenizer counts about four and a half on this
+// JSON: scripts/bench-mcp-tools.sh measures it).
+func TestToolsListSize(t *testing.T) {
+	s := newServer(t, fixture(t), Options{Principal: "ada"})
+	for _, surface := range []Surface{ReadOnly, Mutating} {
+		t.Run(surface.String(), func(t *testing.T) {
+			res, err := connect(t, s, surface).ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("tools/list: %d tools, %d bytes, about %d tokens", len(res.Tools), len(b), evidence.EstimateTokens(len(b)))
+			if len(b) > maxToolsList {
+				t.Errorf("tools/list is %d bytes, over %d", len(b), maxToolsList)
+			}
+			for _, tl := range res.Tools {
+				tb, _ := json.Marshal(tl)
+				t.Logf("  %-26s %5d bytes, about %4d tokens", tl.Name, len(tb), evidence.EstimateTokens(len(tb)))
+				if len(tb) > maxToolBytes {
+					t.Errorf("%s: its definition is %d bytes, over %d", tl.Name, len(tb), maxToolBytes)
+				}
+			}
+		})
+	}
+}
 
 // TestOutputSchemasListedOnRequest: tools/list names no output schema
 // unless Options.OutputSchemas asks for them, and then every tool's, the

@@ -96,7 +96,9 @@ func tool[In, Out any](h handlerFunc[In, Out]) func(s *Server, d toolDef) (built
 		openWorld := d.openWorld
 		t := &sdk.Tool{
 			Name: d.name, Title: d.title, Description: d.desc, InputSchema: inSchema,
-			Annotations: &sdk.ToolAnnotations{Title: d.title, ReadOnlyHint: readOnly,
+			// The title is the tool's own (spec 2025-06-18), not repeated in
+			// the annotations.
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: readOnly,
 				DestructiveHint: &destructive, IdempotentHint: readOnly, OpenWorldHint: &openWorld},
 		}
 		if s.opts.OutputSchemas {

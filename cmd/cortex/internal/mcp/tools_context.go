@@ -16,12 +16,12 @@ const maxHistoryLimit = 100
 
 // historyParams are cortex_history's arguments.
 type historyParams struct {
-	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory, relative to the project root: its commits, newest first, following renames, with the pull requests they came from; absent (with since absent too) means what changed since HEAD"`
-	StartLine int    `json:"start_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: also who last changed the lines from start_line to end_line (blame)"`
-	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with start_line: the last line, inclusive; absent means start_line alone"`
-	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: what changed since it, work tree and untracked files included"`
-	Limit     int    `json:"limit,omitempty" minimum:"1" maximum:"100" default:"20" jsonschema:"the most commits to list"`
-	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory: its commits, following renames; absent: what changed since HEAD or since"`
+	StartLine int    `json:"start_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: blame from this line"`
+	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"last line of the blame, inclusive"`
+	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: what changed since it"`
+	Limit     int    `json:"limit,omitempty" minimum:"1" maximum:"100" default:"20" jsonschema:"most commits to list"`
+	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // historyResult is cortex_history's result.
@@ -165,12 +165,12 @@ func answerHistory(ctx context.Context, s *Server, in historyParams) (historyRes
 
 // recallParams are cortex_recall's arguments.
 type recallParams struct {
-	Query  string   `json:"query,omitempty" maxLength:"1000" jsonschema:"words to look for in the memories' text, reason and scope"`
-	Path   string   `json:"path,omitempty" maxLength:"1024" jsonschema:"memories whose scope covers this file or directory, relative to the project root"`
-	Symbol string   `json:"symbol,omitempty" maxLength:"400" jsonschema:"memories whose scope covers this symbol, such as Engine.Ask"`
+	Query  string   `json:"query,omitempty" maxLength:"1000" jsonschema:"words to look for"`
+	Path   string   `json:"path,omitempty" maxLength:"1024" jsonschema:"memories about this file or directory"`
+	Symbol string   `json:"symbol,omitempty" maxLength:"400" jsonschema:"memories about this symbol"`
 	Types  []string `json:"types,omitempty" maxItems:"4" enum:"$memoryTypes" jsonschema:"only memories of these types"`
-	Limit  int      `json:"limit,omitempty" minimum:"1" maximum:"100" default:"20" jsonschema:"the most memories to return"`
-	Budget int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Limit  int      `json:"limit,omitempty" minimum:"1" maximum:"100" default:"20" jsonschema:"most memories to return"`
+	Budget int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // recallResult is cortex_recall's result.
@@ -257,10 +257,10 @@ func answerRecall(ctx context.Context, s *Server, in recallParams) (recallResult
 
 // rememberParams are cortex_remember's arguments.
 type rememberParams struct {
-	Type    string   `json:"type" enum:"$memoryTypes" jsonschema:"convention (never decays), decision, gotcha or failure"`
+	Type    string   `json:"type" enum:"$memoryTypes" jsonschema:"what kind of knowledge; a convention never decays"`
 	Text    string   `json:"text" minLength:"1" maxLength:"4000" jsonschema:"what to remember, in a sentence or two"`
 	Reason  string   `json:"reason,omitempty" maxLength:"2000" jsonschema:"why it holds"`
-	Paths   []string `json:"paths,omitempty" maxItems:"64" maxLength:"400" jsonschema:"files, directories or path.Match patterns it is about, relative to the project root; absent means the whole project"`
+	Paths   []string `json:"paths,omitempty" maxItems:"64" maxLength:"400" jsonschema:"files, directories or path.Match patterns it is about; absent: the whole project"`
 	Symbols []string `json:"symbols,omitempty" maxItems:"64" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"symbols it is about, such as Engine.Ask"`
 }
 
@@ -296,7 +296,7 @@ func answerRemember(ctx context.Context, s *Server, in rememberParams) (remember
 
 // validateParams are cortex_validate's arguments.
 type validateParams struct {
-	Budget int `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); diagnostics past it are counted in omitted"`
+	Budget int `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // validateResult is cortex_validate's result.

@@ -9,10 +9,10 @@ import (
 
 // depsParams are cortex_deps's arguments.
 type depsParams struct {
-	Name      string `json:"name,omitempty" maxLength:"400" jsonschema:"only the dependency of this name (the registry's name, or the alias the code imports), with where it is declared and what pulls it in; absent lists every dependency"`
-	Ecosystem string `json:"ecosystem,omitempty" enum:"npm|pypi|cargo|go|maven|nuget" jsonschema:"only dependencies of this ecosystem"`
-	Direct    bool   `json:"direct_only,omitempty" default:"false" jsonschema:"only the dependencies the project declares itself"`
-	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Name      string `json:"name,omitempty" maxLength:"400" jsonschema:"only this dependency (registry name or import alias), with where it is declared and what pulls it in"`
+	Ecosystem string `json:"ecosystem,omitempty" enum:"npm|pypi|cargo|go|maven|nuget" jsonschema:"only this ecosystem"`
+	Direct    bool   `json:"direct_only,omitempty" default:"false" jsonschema:"only those the project declares itself"`
+	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // depsResult is cortex_deps's result.
@@ -123,9 +123,9 @@ func dependencyView(d depdocs.Dependency) dependency {
 
 // docsParams are cortex_docs's arguments.
 type docsParams struct {
-	Library  string `json:"library" minLength:"1" maxLength:"300" jsonschema:"the dependency, by the name the manifests use (react, github.com/spf13/cobra, serde)"`
-	Question string `json:"question,omitempty" maxLength:"1000" jsonschema:"what to look up in its documentation, such as 'useEffect cleanup'"`
-	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); documentation past it is cut and said so"`
+	Library  string `json:"library" minLength:"1" maxLength:"300" jsonschema:"the dependency as the manifests name it, such as react"`
+	Question string `json:"question,omitempty" maxLength:"1000" jsonschema:"what to look up, such as 'useEffect cleanup'"`
+	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // docsResult is cortex_docs's result.

@@ -9,14 +9,14 @@ import (
 
 // impactParams are cortex_impact's arguments.
 type impactParams struct {
-	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a changed file, relative to the project root; with start_line only the definitions holding those lines"`
-	StartLine int    `json:"start_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: the first changed line"`
-	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with start_line: the last changed line, inclusive; absent means start_line alone"`
-	Symbol    string `json:"symbol,omitempty" maxLength:"300" jsonschema:"a changed symbol: Name, Type.Method, pkg.Name, or path#Type.Method"`
-	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: every file changed since it (work tree and untracked files included) is the change"`
-	Depth     int    `json:"depth,omitempty" minimum:"1" maximum:"10" default:"3" jsonschema:"follow callers at most this many edges away"`
-	MaxNodes  int    `json:"max_nodes,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"visit at most this many definitions and files; truncated says when the walk stopped there"`
-	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a changed file"`
+	StartLine int    `json:"start_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: first changed line"`
+	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"last changed line, inclusive"`
+	Symbol    string `json:"symbol,omitempty" maxLength:"300" jsonschema:"a changed symbol: Name, Type.Method, pkg.Name, path#Type.Method"`
+	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: everything changed since it"`
+	Depth     int    `json:"depth,omitempty" minimum:"1" maximum:"10" default:"3" jsonschema:"most edges from the change"`
+	MaxNodes  int    `json:"max_nodes,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"most nodes to visit"`
+	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // impactResult is cortex_impact's result.

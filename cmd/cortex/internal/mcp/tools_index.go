@@ -11,10 +11,10 @@ import (
 
 // searchParams are cortex_search's arguments.
 type searchParams struct {
-	Query   string `json:"query" minLength:"1" maxLength:"1000" jsonschema:"the words to search for, such as 'validate session token'; identifiers are split into words too (validateSession also finds 'validate session')"`
-	Content string `json:"content,omitempty" enum:"code|prose" jsonschema:"only code chunks, or only prose (Markdown, text); absent means both"`
-	Limit   int    `json:"limit,omitempty" minimum:"1" maximum:"200" default:"20" jsonschema:"the most hits to return"`
-	Budget  int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Query   string `json:"query" minLength:"1" maxLength:"1000" jsonschema:"words or identifiers, such as 'validate session token'"`
+	Content string `json:"content,omitempty" enum:"code|prose" jsonschema:"only code, or only prose; absent: both"`
+	Limit   int    `json:"limit,omitempty" minimum:"1" maximum:"200" default:"20" jsonschema:"most hits to return"`
+	Budget  int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // searchResult is cortex_search's result.
@@ -114,9 +114,9 @@ func indexError(err error) error {
 
 // symbolsParams are cortex_symbols's arguments.
 type symbolsParams struct {
-	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory, relative to the project root; absent means the whole project"`
-	Limit  int    `json:"limit,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"the most definitions to return"`
-	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory; absent: the whole project"`
+	Limit  int    `json:"limit,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"most definitions to return"`
+	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // symbolsResult is cortex_symbols's result.

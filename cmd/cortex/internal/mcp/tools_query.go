@@ -15,15 +15,15 @@ import (
 
 // askParams are cortex_ask's arguments.
 type askParams struct {
-	Question string `json:"question" minLength:"1" maxLength:"4000" jsonschema:"the question in words, such as 'where is AuthService defined?', 'who calls refresh_token?', 'which version of react do we use?'"`
-	Path     string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file the question is about, relative to the project root"`
-	Line     int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: a one-based line"`
-	Column   int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"with path and line: a one-based column in code points"`
-	Symbol   string `json:"symbol,omitempty" maxLength:"400" jsonschema:"a symbol name the question is about: Name, Type.Method or pkg.Name"`
-	Pattern  string `json:"pattern,omitempty" maxLength:"4096" jsonschema:"a structural pattern (ast-grep syntax, $X one node, $$$ARGS several) when the question is about code of a shape"`
-	Language string `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language; empty means every language it parses in"`
-	Intent   string `json:"intent,omitempty" enum:"$intents" jsonschema:"what the question asks, when its words should not decide"`
-	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Question string `json:"question" minLength:"1" maxLength:"4000" jsonschema:"the question in words"`
+	Path     string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file the question is about"`
+	Line     int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: a line"`
+	Column   int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"with line: a column"`
+	Symbol   string `json:"symbol,omitempty" maxLength:"400" jsonschema:"a symbol the question is about: Name, Type.Method, pkg.Name"`
+	Pattern  string `json:"pattern,omitempty" maxLength:"4096" jsonschema:"a structural pattern, as cortex_structural_search takes"`
+	Language string `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language"`
+	Intent   string `json:"intent,omitempty" enum:"$intents" jsonschema:"what the question asks, if its words should not decide"`
+	Budget   int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // askResult is cortex_ask's result.
@@ -248,13 +248,13 @@ const (
 // survives encoding (omitempty drops a false bool, and the default would
 // turn it back into true); absent means true.
 type navigateParams struct {
-	Relation           string `json:"relation" enum:"definition|references|implementations" jsonschema:"definition: where it is defined; references: every use; implementations: the types implementing an interface, or the interfaces a type implements"`
-	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the file of the position, relative to the project root; with line and column, or give symbol instead"`
+	Relation           string `json:"relation" enum:"definition|references|implementations" jsonschema:"what to find"`
+	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the position's file, with line and column; or give symbol"`
 	Line               int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line"`
 	Column             int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column, in code points"`
 	Symbol             string `json:"symbol,omitempty" minLength:"1" maxLength:"400" pattern:"^[^\\s]+$" jsonschema:"a name instead of a position: Name, Type.Method, pkg.Name"`
 	IncludeDeclaration *bool  `json:"include_declaration,omitempty" default:"true" jsonschema:"references: include the declaration, marked"`
-	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result"`
+	Budget             int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // answerNavigate answers the relation asked for: a definition, the
@@ -273,11 +273,3 @@ func answerNavigate(ctx context.Context, s *Server, in navigateParams) (position
 	return positionResult{}, &toolError{Reason: fmt.Sprintf("unknown relation %q", in.Relation),
 		Guidance: "give relation definition, references or implementations"}
 }
-
-// positionHelp is the part of the position tools' descriptions about how
-// to name the target.
-const positionHelp = " Name the target by position (path relative to the project root, one-based line and column in code points) " +
-	"or by symbol name (Name, Type.Method, pkg.Name), not both. Records carry their trust tier: exact from a fresh precision " +
-	"(SCIP) index, near_exact from a language server, structural from the local symbol index, weak for text matches; " +
-	"a stale index's records are marked stale. When nothing answers because a layer is missing, the error says which " +
-	"command builds it."

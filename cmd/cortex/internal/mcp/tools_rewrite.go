@@ -17,11 +17,11 @@ func (s *Server) rewriter() (*rewrite.Rewriter, error) { return s.engine.Rewrite
 
 // previewParams are cortex_rewrite_preview's arguments.
 type previewParams struct {
-	Pattern  string   `json:"pattern" minLength:"1" maxLength:"4096" jsonschema:"the ast-grep style pattern of the code to change, such as 'old_api($$$ARGS)'"`
-	Template string   `json:"template" maxLength:"4096" jsonschema:"what each match becomes, with the pattern's metavariables, such as 'new_api(ctx, $$$ARGS)'"`
+	Pattern  string   `json:"pattern" minLength:"1" maxLength:"4096" jsonschema:"the code to change, as cortex_structural_search takes"`
+	Template string   `json:"template" maxLength:"4096" jsonschema:"what each match becomes, such as 'new_api(ctx, $$$ARGS)'"`
 	Language string   `json:"language" enum:"$languages" jsonschema:"the pattern's language"`
-	Paths    []string `json:"paths,omitempty" maxItems:"64" maxLength:"1024" jsonschema:"files, directories or globs to change, relative to the project root; absent means the whole project"`
-	Budget   int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); file diffs past it are counted in omitted"`
+	Paths    []string `json:"paths,omitempty" maxItems:"64" maxLength:"1024" jsonschema:"files, directories or globs; absent: the whole project"`
+	Budget   int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // previewResult is what cortex_rewrite_preview and cortex_rewrite_show
@@ -81,7 +81,7 @@ func pendingNotes(r *rewrite.Rewriter) []string {
 // showParams are cortex_rewrite_show's arguments.
 type showParams struct {
 	ID     string `json:"id" minLength:"1" maxLength:"64" pattern:"^[0-9a-f]+$" jsonschema:"a preview's id"`
-	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result; file diffs past it are counted in omitted"`
+	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 func answerRewriteShow(ctx context.Context, s *Server, in showParams) (previewResult, error) {
@@ -125,7 +125,7 @@ func previewView(p *rewrite.Preview, notes []string, budget int) previewResult {
 
 // applyParams are cortex_rewrite_apply's arguments.
 type applyParams struct {
-	ID string `json:"id" minLength:"1" maxLength:"64" pattern:"^[0-9a-f]+$" jsonschema:"the id of a preview made by cortex_rewrite_preview"`
+	ID string `json:"id" minLength:"1" maxLength:"64" pattern:"^[0-9a-f]+$" jsonschema:"a preview's id"`
 }
 
 // applyResult is cortex_rewrite_apply's result.

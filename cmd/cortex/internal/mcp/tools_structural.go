@@ -10,11 +10,11 @@ import (
 
 // structuralParams are cortex_structural_search's arguments.
 type structuralParams struct {
-	Pattern    string   `json:"pattern" minLength:"1" maxLength:"4096" jsonschema:"one syntax node in the language's own syntax, with metavariables: $X matches one node, $$$ARGS any number, such as 'old_api($$$ARGS)' or 'if err != nil { return $E }'"`
-	Language   string   `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language; absent means every language in which the pattern parses"`
-	Paths      []string `json:"paths,omitempty" maxItems:"64" maxLength:"1024" jsonschema:"files or directories to search, relative to the project root; absent means the whole project"`
-	MaxMatches int      `json:"max_matches,omitempty" minimum:"1" maximum:"10000" default:"500" jsonschema:"stop after this many matches"`
-	Budget     int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget of the result (estimated at 3 bytes a token); what does not fit is counted in omitted"`
+	Pattern    string   `json:"pattern" minLength:"1" maxLength:"4096" jsonschema:"one syntax node in the language's syntax; $X matches one node, $$$ARGS any number: 'if err != nil { return $E }'"`
+	Language   string   `json:"language,omitempty" enum:"$languages" jsonschema:"the pattern's language; absent: all it parses in"`
+	Paths      []string `json:"paths,omitempty" maxItems:"64" maxLength:"1024" jsonschema:"files or directories; absent: the whole project"`
+	MaxMatches int      `json:"max_matches,omitempty" minimum:"1" maximum:"10000" default:"500" jsonschema:"most matches"`
+	Budget     int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
 
 // structuralResult is cortex_structural_search's result.

@@ -99,6 +99,10 @@ async function main() {
   if (mode !== 'mutating') {
     check(MUTATING.every((m) => !names.includes(m)), 'no mutating tool without --mutating');
   }
+  if (process.env.OUTPUT_SCHEMAS !== '1') {
+    const size = Buffer.byteLength(JSON.stringify({ tools }));
+    check(size <= 16384, `tools/list is at most 16 KiB (${size} bytes)`);
+  }
   for (const t of tools) {
     const p = strictProblems(t.inputSchema, t.name, true);
     check(p.length === 0, `${t.name}: input schema strict at every level`, p.join('; '));
