@@ -26,8 +26,21 @@
 // fields listed, enums and bounds from struct tags, and no ["null", T]
 // unions. Arguments are validated against it before the tool runs, so an
 // unknown field, a wrong type or a value out of bounds is a tool error
-// naming the problem. Results are structured (an output schema, checked
-// before sending) and sent as JSON text too; their lists are never null.
+// naming the problem. Results are structured (checked against an output
+// schema before sending) and sent as JSON text too; their lists are never
+// null.
+//
+// # What the listing costs
+//
+// Every tool definition sits in the agent's context window on every turn,
+// so tools/list stays under 16 KiB on either surface: one tool per kind
+// of question (cortex_navigate takes a relation rather than three tools
+// taking a position), one sentence of when to use each, and what the
+// tools share (trust tiers, positions, budgets, errors) said once, in the
+// server's instructions. The output schemas are listed only with
+// [Options.OutputSchemas] (cortex mcp --output-schemas), for clients that
+// validate results or generate types: they would make the listing four
+// times larger.
 //
 // # Bounds, errors and secrets
 //

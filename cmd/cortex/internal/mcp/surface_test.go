@@ -24,8 +24,9 @@ const (
 // TestToolsListSize lists the tools on each surface as a client receives
 // them and checks the result's size, in bytes of JSON, and each tool's; it
 // logs the sizes with a token estimate (evidence.EstimateTokens, three
-// bytes a token; a real tokenizer counts about four and a half on this
-// JSON: scripts/bench-mcp-tools.sh measures it).
+// bytes a token, which errs high: o200k_base counts four and a quarter to
+// four and a half bytes a token on this JSON; scripts/bench-mcp-tools.sh
+// counts them with real tokenizers).
 func TestToolsListSize(t *testing.T) {
 	s := newServer(t, fixture(t), Options{Principal: "ada"})
 	for _, surface := range []Surface{ReadOnly, Mutating} {
