@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // doctorExit is the exit code doctor should give where the layers need
@@ -98,13 +99,13 @@ func TestDoctorExitCode(t *testing.T) {
 					}
 				}
 			}
-			if diff := cmp.Diff(wantFix, fix); diff != "" {
+			if diff := cmp.Diff(wantFix, fix, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 				t.Errorf("layers needing a fix (-want +got):\n%s", diff)
 			}
 			// The human report ends by saying what to fix.
 			_, human, _ := run(t, dir, tt.env, "doctor")
 			if len(wantFix) == 0 && !strings.Contains(human, "\nnothing to fix\n") ||
-				len(wantFix) > 0 && !strings.Contains(human, "\nto fix         "+strings.Join(wantFix, ", ")) {
+				len(wantFix) > 0 && !strings.Contains(human, "\nto fix         "+strings.Join(fix, ", ")) {
 				t.Errorf("human report:\n%s", human)
 			}
 		})
