@@ -2,6 +2,12 @@
 // resolved absolute executable, an explicit argument vector, a working
 // directory and environment chosen by the caller, a timeout, and byte caps on
 // what is captured. There is no shell anywhere, and nothing is downloaded.
+//
+// What this package calls the program's process group is, on Unix, a
+// process group the program leads from its start. On Windows it is a job
+// object the program joins just after it starts: there is no interrupt
+// there, so an interrupt kills at once, and a process the program starts in
+// its first moment can escape; group_windows.go says what it guarantees.
 package safeexec
 
 import (
@@ -15,7 +21,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -140,40 +145,25 @@ func (inv *Invocation) grace() time.Duration {
 	return inv.Grace
 }
 
-// command prepares the process in its own process group. When ctx is done
-// the group is interrupted; if the leader is still there after the grace
-// period it is killed, and the caller kills the rest of the group once Wait
-// has returned.
-func (inv *Invocation) command(ctx context.Context) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, inv.Path, inv.Args...)
+// command prepares the process to lead a [group] of its own. When ctx is
+// done the group is interrupted; if the leader is still there after the
+// grace period it is killed, and the caller kills the rest of the group
+// once Wait has returned. The caller calls g.started once the process has
+// started, and g.release once it is done with the group.
+func (inv *Invocation) command(ctx context.Context) (cmd *exec.Cmd, g *group) {
+	cmd = exec.CommandContext(ctx, inv.Path, inv.Args...)
 	cmd.Dir = inv.Dir
 	cmd.Env = inv.Env
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	g = new(group)
+	g.prepare(cmd)
 	cmd.Cancel = func() error {
-		return signalGroup(cmd.Process, syscall.SIGINT)
+		return g.interrupt(cmd.Process)
 	}
 	cmd.WaitDelay = inv.grace()
-	return cmd
-}
-
-// signalGroup signals the process group led by p. The group outlives its
-// leader while any member lives, and the kernel does not reuse its id while
-// any member does; only in the moment after the last member is gone could
-// the id go to a new group, which would take a wrap of the whole pid space.
-func signalGroup(p *os.Process, sig syscall.Signal) error {
-	if p == nil {
-		return nil
-	}
-	if err := syscall.Kill(-p.Pid, sig); err != nil {
-		if errors.Is(err, syscall.ESRCH) {
-			return os.ErrProcessDone
-		}
-		return p.Signal(sig)
-	}
-	return nil
+	return cmd, g
 }
 
 // pipes are the read ends of a child's output pipes, drained into caps.
@@ -234,7 +224,8 @@ func Run(ctx context.Context, inv Invocation) (Result, error) {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := inv.command(tctx)
+	cmd, g := inv.command(tctx)
+	defer g.release()
 	cmd.Stdin = inv.Stdin
 	stdout := &capped{max: orDefault(inv.MaxStdout)}
 	stderr := &capped{max: orDefault(inv.MaxStderr)}
@@ -258,9 +249,10 @@ func Run(ctx context.Context, inv Invocation) (Result, error) {
 	_ = outW.Close()
 	_ = errW.Close()
 	if err == nil {
+		g.started(cmd.Process)
 		err = cmd.Wait()
 		// Whatever happened, leave no member of the group behind.
-		_ = signalGroup(cmd.Process, syscall.SIGKILL)
+		_ = g.kill(cmd.Process)
 	}
 	ps.drain(inv.grace())
 	res := Result{
@@ -333,7 +325,8 @@ func (c *capped) Truncated() bool {
 // A Process is a long-running program spoken to over its standard streams,
 // such as a language server.
 type Process struct {
-	cmd *exec.Cmd
+	cmd   *exec.Cmd
+	group *group
 	// Stdin is the program's standard input; closing it tells most
 	// programs to finish.
 	Stdin io.WriteCloser
@@ -359,24 +352,27 @@ func Start(ctx context.Context, inv Invocation) (*Process, error) {
 	if inv.Stdin != nil {
 		return nil, fmt.Errorf("%w: Start provides standard input itself", ErrInvalid)
 	}
-	cmd := inv.command(ctx)
+	cmd, g := inv.command(ctx)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		g.release()
 		return nil, fmt.Errorf("safeexec: %w", err)
 	}
 	// Our own stdout pipe: exec's StdoutPipe is closed by Wait, which would
 	// race with the caller still reading the program's last words.
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		g.release()
 		return nil, fmt.Errorf("safeexec: %w", err)
 	}
-	p := &Process{cmd: cmd, Stdin: stdin, Stdout: outR,
+	p := &Process{cmd: cmd, group: g, Stdin: stdin, Stdout: outR,
 		stderr: &capped{max: orDefault(inv.MaxStderr)}, done: make(chan struct{})}
 	var ps pipes
 	errW, err := ps.capture(p.stderr)
 	if err != nil {
 		_ = outR.Close()
 		_ = outW.Close()
+		g.release()
 		return nil, fmt.Errorf("safeexec: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
@@ -386,12 +382,15 @@ func Start(ctx context.Context, inv Invocation) (*Process, error) {
 	if err != nil {
 		_ = outR.Close()
 		ps.drain(0)
+		g.release()
 		return nil, fmt.Errorf("safeexec: start %s: %w", filepath.Base(inv.Path), err)
 	}
+	g.started(cmd.Process)
 	grace := inv.grace()
 	go func() {
 		err := cmd.Wait()
-		_ = signalGroup(cmd.Process, syscall.SIGKILL)
+		_ = g.kill(cmd.Process)
+		g.release()
 		ps.drain(grace)
 		p.err = err
 		close(p.done)
@@ -413,9 +412,9 @@ func (p *Process) Stderr() []byte { return p.stderr.Bytes() }
 func (p *Process) Close(grace time.Duration) error {
 	_ = p.Stdin.Close()
 	if !p.waitFor(grace) {
-		_ = signalGroup(p.cmd.Process, syscall.SIGINT)
+		_ = p.group.interrupt(p.cmd.Process)
 		if !p.waitFor(grace) {
-			_ = signalGroup(p.cmd.Process, syscall.SIGKILL)
+			_ = p.group.kill(p.cmd.Process)
 			<-p.done
 		}
 	}

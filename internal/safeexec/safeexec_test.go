@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,10 +52,17 @@ func gone(t *testing.T, pid int) {
 			return
 		}
 		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			killPid(pid)
 			t.Fatalf("process %d still runs: %s", pid, stat)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// killPid kills the process pid, if it still runs.
+func killPid(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
 	}
 }
 
@@ -357,7 +363,7 @@ func TestEscapedGrandchildCannotHoldTheCaller(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	pid := readPid(t, pidFile)
-	_ = syscall.Kill(pid, syscall.SIGKILL)
+	killPid(pid)
 	gone(t, pid)
 }
 
