@@ -1,7 +1,5 @@
-//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly || windows)
 
-// Package flock takes and releases exclusive advisory locks on open
-// files. On this system there are none: every lock succeeds at once.
 package flock
 
 import "os"

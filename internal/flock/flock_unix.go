@@ -1,10 +1,5 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-// Package flock takes and releases exclusive advisory locks on open
-// files: the index's writer lock and the rewrite journal's apply lock.
-// The kernel releases a lock when its holder dies, so a killed process
-// never leaves one behind, and the lock belongs to the open file, so two
-// opens in one process exclude each other too.
 package flock
 
 import (
