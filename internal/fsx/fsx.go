@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"syscall"
 )
 
 // A File is a file open for writing.
@@ -36,7 +35,8 @@ type FS interface {
 	ReadDir(name string) ([]fs.DirEntry, error)
 	// Create creates name, which must not exist, for writing.
 	Create(name string, perm fs.FileMode) (File, error)
-	// Append opens name for appending, creating it if needed.
+	// Append opens name for appending, creating it if needed; a
+	// symbolic link at name is refused, never followed.
 	Append(name string, perm fs.FileMode) (File, error)
 	// MkdirAll creates the directory name and any missing parents.
 	MkdirAll(name string, perm fs.FileMode) error
@@ -81,7 +81,11 @@ func (o *OS) Create(name string, perm fs.FileMode) (File, error) {
 func (o *OS) Append(name string, perm fs.FileMode) (File, error) {
 	// A log is appended to itself, never to what a link in its place
 	// points to.
-	return o.root.OpenFile(clean(name), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, perm)
+	f, err := o.openNoFollow(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 func (o *OS) MkdirAll(name string, perm fs.FileMode) error { return o.root.MkdirAll(clean(name), perm) }
@@ -143,7 +147,7 @@ func ReplaceFile(fsys FS, name, tmp string, data []byte, mode fs.FileMode) error
 }
 
 // OpenLock opens (creating it if needed) the file name for taking an
-// advisory lock on; the caller closes it.
+// advisory lock on, never through a link at name; the caller closes it.
 func (o *OS) OpenLock(name string) (*os.File, error) {
-	return o.root.OpenFile(clean(name), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	return o.openNoFollow(name, os.O_RDWR|os.O_CREATE, 0o644)
 }

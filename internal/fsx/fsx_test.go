@@ -2,6 +2,7 @@ package fsx
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,5 +65,59 @@ func TestFaultyPersistAndHeal(t *testing.T) {
 	got = append(got, f.MkdirAll("d", 0o755) == nil)
 	if diff := cmp.Diff([]bool{true, false, false, true}, got); diff != "" {
 		t.Errorf("succeeded (-want +got):\n%s", diff)
+	}
+}
+
+// TestNoFollow: a log or lock file that is a symbolic link, even one
+// pointing inside the root, is refused, and the link's target is neither
+// written nor created; a plain file is opened.
+func TestNoFollow(t *testing.T) {
+	opens := map[string]func(o *OS, name string) (io.Closer, error){
+		"Append":   func(o *OS, name string) (io.Closer, error) { return o.Append(name, 0o644) },
+		"OpenLock": func(o *OS, name string) (io.Closer, error) { return o.OpenLock(name) },
+		"OpenFileNoFollow": func(o *OS, name string) (io.Closer, error) {
+			return OpenFileNoFollow(filepath.Join(o.root.Name(), filepath.FromSlash(name)), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		},
+	}
+	for name, open := range opens {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Mkdir(filepath.Join(dir, "state"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "source.go"), []byte("package x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for link, target := range map[string]string{"state/log": "../source.go", "state/dangling": "../created"} {
+				if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+					t.Skipf("no symbolic links here: %v", err)
+				}
+			}
+			o, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Close()
+			for _, link := range []string{"state/log", "state/dangling"} {
+				if f, err := open(o, link); err == nil {
+					f.Close()
+					t.Errorf("%s(%s) opened a symbolic link", name, link)
+				}
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "source.go")); string(b) != "package x\n" {
+				t.Errorf("the link's target changed: %q", b)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "created")); err == nil {
+				t.Errorf("the dangling link's target was created")
+			}
+			f, err := open(o, "state/plain")
+			if err != nil {
+				t.Fatalf("%s(state/plain): %v", name, err)
+			}
+			f.Close()
+			if fi, err := os.Lstat(filepath.Join(dir, "state", "plain")); err != nil || !fi.Mode().IsRegular() {
+				t.Errorf("state/plain after %s: %v, %v", name, fi, err)
+			}
+		})
 	}
 }

@@ -1,0 +1,28 @@
+package fsx
+
+import (
+	"io/fs"
+	"os"
+)
+
+// OpenFileNoFollow is [os.OpenFile] that never opens through a symbolic
+// link at name's last element: where name is a link, it fails and leaves
+// the link's target alone, created or not. Links in the directories above
+// name are followed. On Windows it also refuses any other reparse point
+// (a junction, a cloud placeholder) at name.
+//
+// On Unix this is open(2) with O_NOFOLLOW. On Windows the file is opened
+// with FILE_FLAG_OPEN_REPARSE_POINT, which opens a link itself rather than
+// its target, and refused when the handle is a reparse point: there is no
+// moment in which the target is touched.
+func OpenFileNoFollow(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(name, flag|noFollow, perm)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseReparse(f, name); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
