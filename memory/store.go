@@ -11,11 +11,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/internal/fsx"
 	"github.com/codecortex/codecortex/internal/redact"
 	"github.com/codecortex/codecortex/seal"
 )
@@ -325,7 +325,7 @@ func (s *Store) appendAudit(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("memory: audit: %w", err)
 	}
-	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	f, err := fsx.OpenFileNoFollow(abs, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("memory: audit: %w", err)
 	}

@@ -9,10 +9,11 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/flock"
+	"github.com/codecortex/codecortex/internal/fsx"
 	"github.com/codecortex/codecortex/internal/safeexec"
 )
 
@@ -204,11 +205,11 @@ func (p *Provider) lockGeneration(ctx context.Context, progress io.Writer, timeo
 	if err != nil {
 		return nil, false, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " is outside the project root", Err: err}
 	}
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	f, err := fsx.OpenFileNoFollow(abs, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, false, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " cannot be opened", Err: err}
 	}
-	got, err := tryLock(f)
+	got, err := flock.TryLock(f)
 	if err != nil {
 		f.Close()
 		return nil, false, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " cannot be taken", Err: err}
@@ -231,7 +232,7 @@ func (p *Provider) lockGeneration(ctx context.Context, progress io.Writer, timeo
 				Guidance: "wait for it, or remove a stuck generator; the lock is " + LockPath}
 		case <-time.After(wait):
 		}
-		got, err := tryLock(f)
+		got, err := flock.TryLock(f)
 		if err != nil {
 			f.Close()
 			return nil, true, &evidence.UnavailableError{Reason: "the generation lock " + LockPath + " cannot be taken", Err: err}
@@ -262,6 +263,6 @@ func (l *generationLock) lastOutcome() string {
 
 // release unlocks and closes the lock file.
 func (l *generationLock) release() {
-	unlock(l.f)
+	_ = flock.Unlock(l.f)
 	l.f.Close()
 }
