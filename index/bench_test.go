@@ -27,7 +27,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -106,16 +105,6 @@ func benchTree(b *testing.B) string {
 	return dst
 }
 
-// cpuTime returns the CPU time (user and system, every thread) the
-// process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // A timer records each operation's wall time and the process's CPU time
 // over all of them: on a shared machine the CPU time is the steadier
 // figure.
@@ -127,11 +116,11 @@ type timer struct {
 	cpu0  time.Duration
 }
 
-func (t *timer) begin() { t.start, t.cpu0 = time.Now(), cpuTime() }
+func (t *timer) begin() { t.start, t.cpu0 = time.Now(), testtool.CPUTime() }
 
 func (t *timer) end() {
 	t.times = append(t.times, time.Since(t.start))
-	t.cpu += cpuTime() - t.cpu0
+	t.cpu += testtool.CPUTime() - t.cpu0
 }
 
 // report adds p50-ms (the median wall time) and cpu-ms/op.

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,9 +83,7 @@ func runHelper(h string) int {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}
-			var ru syscall.Rusage
-			syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-			fmt.Println("maxrss", ru.Maxrss)
+			fmt.Println("maxrss", testtool.PeakRSSKB())
 			return 0
 		}
 		res, err := ix.Search(context.Background(), strings.Join(args[1:], " "), SearchOptions{})

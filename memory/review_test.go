@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -361,7 +360,7 @@ func TestForgedReviewVariants(t *testing.T) {
 			os.Remove(log)
 			var err error
 			if kind == "fifo" {
-				err = syscall.Mkfifo(log, 0o644)
+				err = mkfifo(log)
 			} else {
 				err = os.Mkdir(log, 0o755)
 			}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -65,12 +64,6 @@ func BenchmarkStaleness(b *testing.B) {
 	}
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // benchIndex is a large real index for BenchmarkLargeIndex; set
 // CODECORTEX_BENCH_INDEX to its path and CODECORTEX_BENCH_ROOT to the
 // project it was built from (see docs/benchmarks-precision.md).
@@ -105,11 +98,11 @@ func BenchmarkLargeIndex(b *testing.B) {
 		var ix *Index
 		// CPU time is reported beside wall time: on a shared machine it
 		// moves far less.
-		cpu0 := cpuTime()
+		cpu0 := testtool.CPUTime()
 		for b.Loop() {
 			ix = loadFile(b, p, root)
 		}
-		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((testtool.CPUTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -120,7 +113,7 @@ func BenchmarkLargeIndex(b *testing.B) {
 	// What the provider does when it parses: the same load, with the
 	// SHA-256 of the file that the sources manifest is checked against.
 	b.Run("load-digest", func(b *testing.B) {
-		cpu0 := cpuTime()
+		cpu0 := testtool.CPUTime()
 		for b.Loop() {
 			f, err := os.Open(p)
 			if err != nil {
@@ -132,7 +125,7 @@ func BenchmarkLargeIndex(b *testing.B) {
 			}
 			f.Close()
 		}
-		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((testtool.CPUTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	})
 	ix := loadFile(b, p, root)
 	benchSnapshot(b, ix, p, root)
@@ -229,7 +222,7 @@ func benchSnapshot(b *testing.B, ix *Index, p, root string) {
 			return float64(ms.HeapAlloc) / (1 << 20)
 		}
 		heap0 := heap()
-		cpu0 := cpuTime()
+		cpu0 := testtool.CPUTime()
 		for b.Loop() {
 			f, err := os.Open(snap)
 			if err != nil {
@@ -246,7 +239,7 @@ func benchSnapshot(b *testing.B, ix *Index, p, root string) {
 			}
 			got.src = os.DirFS(root)
 		}
-		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((testtool.CPUTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		// The index read last, beside the parsed one the benchmark keeps.
 		b.ReportMetric(heap()-heap0, "live-heap-MB")
 		runtime.KeepAlive(got)

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -188,7 +187,9 @@ func TestKillDuringApply(t *testing.T) {
 			delay = time.Duration(rng.Int64N(int64(total + total/10 + 1)))
 		}
 		time.Sleep(delay)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 		<-h.Done()
 		h.Close(0)
 		ph := phase(t, dir)
