@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"time"
+
+	"github.com/codecortex/codecortex/internal/fsx"
 )
 
 // A dirRoot is the root of a walk.
@@ -33,16 +35,13 @@ type dirHandle struct {
 	abs string
 }
 
-// openDir opens the directory at abs; a symbolic link is refused.
+// openDir opens the directory at abs; a symbolic link there is refused
+// by the open itself (fsx.OpenDirNoFollow), so none can be swapped in
+// after a check. Links in the directories above abs are not refused here,
+// where Linux's openat2 refuses them too; the walk does not enter a
+// directory it listed as a link.
 func openDir(abs string) (*dirHandle, error) {
-	fi, err := os.Lstat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, &fs.PathError{Op: "open", Path: abs, Err: fs.ErrInvalid}
-	}
-	f, err := os.Open(abs)
+	f, err := fsx.OpenDirNoFollow(abs)
 	if err != nil {
 		return nil, err
 	}

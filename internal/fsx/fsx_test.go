@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -119,5 +120,48 @@ func TestNoFollow(t *testing.T) {
 				t.Errorf("state/plain after %s: %v, %v", name, fi, err)
 			}
 		})
+	}
+}
+
+// TestOpenDirNoFollow: a directory opens; a link to one, a file and (where
+// there are any) a FIFO are refused, the FIFO without waiting for a writer.
+func TestOpenDirNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused := []string{"file"}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err == nil {
+		refused = append(refused, "link")
+	}
+	if err := mkfifo(filepath.Join(dir, "fifo")); err == nil {
+		refused = append(refused, "fifo")
+	}
+	f, err := OpenDirNoFollow(sub)
+	if err != nil {
+		t.Fatalf("OpenDirNoFollow(sub): %v", err)
+	}
+	f.Close()
+	for _, name := range refused {
+		done := make(chan error, 1)
+		go func() {
+			f, err := OpenDirNoFollow(filepath.Join(dir, name))
+			if err == nil {
+				f.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("OpenDirNoFollow(%s) opened it", name)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("OpenDirNoFollow(%s) blocks", name)
+		}
 	}
 }

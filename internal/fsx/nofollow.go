@@ -3,6 +3,7 @@ package fsx
 import (
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // OpenFileNoFollow is [os.OpenFile] that never opens through a symbolic
@@ -22,6 +23,30 @@ func OpenFileNoFollow(name string, flag int, perm fs.FileMode) (*os.File, error)
 	}
 	if err := refuseReparse(f, name); err != nil {
 		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// OpenDirNoFollow opens the directory name for reading its entries, and
+// fails, without blocking, when name is a symbolic link or not a
+// directory: on Unix with O_DIRECTORY|O_NOFOLLOW, on Windows as
+// [OpenFileNoFollow] does, then refusing a handle that is not a directory.
+// Links in the directories above name are followed.
+func OpenDirNoFollow(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|noFollow|onlyDir, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseReparse(f, name); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+		f.Close()
+		if err == nil {
+			err = &fs.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
+		}
 		return nil, err
 	}
 	return f, nil

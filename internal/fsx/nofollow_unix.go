@@ -12,8 +12,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// noFollow makes open(2) fail on a symbolic link at the last element.
-const noFollow = syscall.O_NOFOLLOW
+// noFollow makes open(2) fail on a symbolic link at the last element;
+// onlyDir makes it fail on anything but a directory, before it could
+// block on a FIFO.
+const (
+	noFollow = syscall.O_NOFOLLOW
+	onlyDir  = syscall.O_DIRECTORY
+)
 
 // refuseReparse has nothing to check here: O_NOFOLLOW refused a link.
 func refuseReparse(*os.File, string) error { return nil }

@@ -11,8 +11,13 @@ import (
 )
 
 // noFollow makes CreateFile open a link (any reparse point) itself rather
-// than what it points to; refuseReparse then refuses it.
-const noFollow = syscall.FILE_FLAG_OPEN_REPARSE_POINT
+// than what it points to; refuseReparse then refuses it. Opening a file
+// does not block here, so a directory is checked once open (onlyDir adds
+// nothing).
+const (
+	noFollow = syscall.FILE_FLAG_OPEN_REPARSE_POINT
+	onlyDir  = 0
+)
 
 // refuseReparse fails when f, opened with noFollow, is a reparse point: a
 // symbolic link or junction opened as itself.
