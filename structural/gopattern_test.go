@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // goStmtMatches renders matches as "line:col-line:col text | NAME=text@line:col-line:col ...".
@@ -198,7 +199,7 @@ func TestMetaVarErrorOnlyAmongItems(t *testing.T) {
 func TestStatementContextMeasured(t *testing.T) {
 	var files []string
 	for _, pkg := range []string{"strings", "encoding/json"} {
-		fs, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", pkg, "*.go"))
+		fs, err := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", pkg, "*.go"))
 		if err != nil || len(fs) == 0 {
 			t.Fatalf("no Go sources for %s: %v", pkg, err)
 		}

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // TestMultiJSONExcerpt holds multiJSON, which stops writing a multi
@@ -69,7 +70,7 @@ func TestMultiJSONBounded(t *testing.T) {
 // TestAppendJSONGrowsOnce: a large match, its text real code, is written
 // into one allocation rather than copied into array after larger array.
 func TestAppendJSONGrowsOnce(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "strings", "strings.go"))
+	src, err := os.ReadFile(filepath.Join(testtool.GOROOT(t), "src", "strings", "strings.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -33,12 +32,16 @@ var oracleCorpus = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	oracleDirMade.Store(true)
-	goroot := runtime.GOROOT()
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
 	if err != nil {
 		return "", err
 	}
-	mod := filepath.Join(strings.TrimSpace(string(out)), "github.com", "tree-sitter")
+	env := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(env) != 2 {
+		return "", fmt.Errorf("go env GOROOT GOMODCACHE printed %q", out)
+	}
+	goroot := strings.TrimSpace(env[0])
+	mod := filepath.Join(strings.TrimSpace(env[1]), "github.com", "tree-sitter")
 	sources := []string{
 		"testdata/oracle/fixture.go", "testdata/oracle/fixture.py", "testdata/oracle/Fixture.java",
 		"testdata/oracle/fixture.rs", "testdata/oracle/fixture.ts", "testdata/oracle/fixture.tsx",

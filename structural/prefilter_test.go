@@ -10,11 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // goSources returns the Go files of a few standard library packages, tests
@@ -23,7 +24,7 @@ func goSources(t testing.TB, pkgs ...string) []string {
 	t.Helper()
 	var files []string
 	for _, pkg := range pkgs {
-		fs, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", pkg, "*.go"))
+		fs, err := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", pkg, "*.go"))
 		if err != nil || len(fs) == 0 {
 			t.Fatalf("no Go sources for %s: %v", pkg, err)
 		}
@@ -391,7 +392,7 @@ func FuzzPartialParse(f *testing.F) {
 	}
 	f.Add([]byte("package p\nvar f = 1\nfunc g() {}\ntype T struct{ x int }\nconst c = `\nfunc`\n"))
 	for _, name := range []string{"strings/builder.go", "sync/once.go", "go/token/position.go", "encoding/json/tags.go"} {
-		data, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", name))
+		data, err := os.ReadFile(filepath.Join(testtool.GOROOT(f), "src", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -3,10 +3,11 @@ package structural
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // cuts returns where goSegments starts each segment after the first, or
@@ -97,7 +98,7 @@ func checkSegments(t *testing.T, src []byte, segs []segment) {
 // TestGoSegmentsGoSources: the split holds its invariants on every file
 // of a few standard library packages, and splits nearly all of them.
 func TestGoSegmentsGoSources(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "go", "*", "*.go"))
+	files, err := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", "go", "*", "*.go"))
 	if err != nil || len(files) < 50 {
 		t.Fatalf("Go sources: %d files, %v", len(files), err)
 	}

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // TestArenaParsesSame: a parser whose arena holds every allocation, one
@@ -18,7 +19,7 @@ import (
 // sources, spans and sources with syntax errors, in every language; and a
 // source whose parse fills the arena does not spoil the next parse.
 func TestArenaParsesSame(t *testing.T) {
-	goFiles, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "go", "token", "*.go"))
+	goFiles, err := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", "go", "token", "*.go"))
 	if err != nil || len(goFiles) == 0 {
 		t.Fatalf("no sources: %v", err)
 	}

@@ -5,14 +5,15 @@ package syntax
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // BenchmarkParse parses the Go files of the standard library's net/http
 // package: bytes/s, and nodes per parse.
 func BenchmarkParse(b *testing.B) {
-	files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	files, err := filepath.Glob(filepath.Join(testtool.GOROOT(b), "src", "net", "http", "*.go"))
 	if err != nil || len(files) == 0 {
 		b.Fatalf("no sources: %v", err)
 	}

@@ -5,10 +5,11 @@ package syntax
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // TestDenseTables: every grammar's parse table can be made dense, and in
@@ -52,7 +53,7 @@ func TestDenseParsesSame(t *testing.T) {
 		dir  string
 		pat  string
 	}{{Go, "go/token", "*.go"}, {C, "runtime/cgo", "*.c"}, {C, "runtime/cgo", "*.h"}} {
-		files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", glob.dir, glob.pat))
+		files, err := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", glob.dir, glob.pat))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no %s sources in %s: %v", glob.lang, glob.dir, err)
 		}

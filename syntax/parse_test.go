@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // TestParseEveryLanguage parses a small definition in each language and
@@ -303,7 +304,7 @@ func shapeIn(tr *Tree, spans []Span) []string {
 
 // TestParseRealFiles: the tree invariants hold on standard library files.
 func TestParseRealFiles(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "go", "ast", "*.go"))
+	files, err := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", "go", "ast", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no sources: %v", err)
 	}

@@ -6,10 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/codecortex/codecortex/internal/testtool"
 )
 
 // TestWalkMatchesCursor: the walk that reads the runtime's subtrees gives
@@ -96,7 +97,7 @@ func TestWalkMatchesCursor(t *testing.T) {
 		l        Language
 		dir, pat string
 	}{{Go, "go/token", "*.go"}, {C, "runtime/cgo", "*.[ch]"}} {
-		files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", glob.dir, glob.pat))
+		files, _ := filepath.Glob(filepath.Join(testtool.GOROOT(t), "src", glob.dir, glob.pat))
 		if len(files) == 0 {
 			t.Fatalf("no sources in %s", glob.dir)
 		}
