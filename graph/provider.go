@@ -61,7 +61,6 @@ type Provider struct {
 	own   bool
 	graph *Graph
 	fresh index.Freshness // of the last refresh
-	err   error
 }
 
 // New returns a provider; nothing is read until the first question.

@@ -56,9 +56,6 @@ func classOf(r rune) class {
 	return sep
 }
 
-// letterish reports whether c continues a run of letters.
-func letterish(c class) bool { return c == lower || c == upper || c == other || c == mark }
-
 // appendSubTokens appends the words of ident to dst.
 func appendSubTokens(dst []string, ident string) []string {
 	start := -1 // byte offset where the current word starts

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 	"time"
 
@@ -292,9 +291,4 @@ func parsePreview(b []byte) (*Preview, error) {
 		return nil, err
 	}
 	return &p, nil
-}
-
-// sortFiles orders a preview's files by path.
-func sortFiles(files []File) {
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 }

@@ -335,9 +335,7 @@ func makeName(text string, origin Origin) Name {
 	if k := strings.LastIndexAny(text, ".:#"); k >= 0 && k+1 < len(text) {
 		n.Base = text[k+1:]
 		q := text[:k]
-		if strings.HasSuffix(q, ":") {
-			q = strings.TrimSuffix(q, ":")
-		}
+		q = strings.TrimSuffix(q, ":")
 		n.Qualifier = q
 	}
 	return n

@@ -127,6 +127,7 @@ func Check(ctx context.Context, im rewrite.Impact, dir string) []error {
 func analyze(ctx context.Context, im rewrite.Impact, req rewrite.ImpactRequest) (rep *rewrite.ImpactReport, panicked bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			//lint:ignore ST1005 Analyze is the name of the method that panicked
 			rep, panicked, err = nil, true, fmt.Errorf("Analyze panicked: %v", p)
 		}
 	}()

@@ -167,6 +167,7 @@ func probe(t *testing.T) (*sdk.ClientSession, *atomic.Int32) {
 		runs.Add(1)
 		if in.Panic {
 			var m map[string]int
+			//lint:ignore SA5000 the handler panics on purpose, with a runtime error
 			m["boom"]++ // a nil map: a real panic
 		}
 		return probeResult{Word: in.Word, Count: in.Count, Tags: append([]string{}, in.Tags...)}, nil
