@@ -159,10 +159,13 @@ func (r *Root) resolve(p string) (rel, real string, err error) {
 	if err := checkName(p); err != nil {
 		return "", "", err
 	}
-	elems := split(filepath.ToSlash(p))
-	if filepath.IsAbs(p) {
+	elems, abs, err := hostStyle.elements(p)
+	if err != nil {
+		return "", "", &PathError{Path: p, Reason: err.Error(), Err: ErrInvalidName}
+	}
+	if abs {
 		var ok bool
-		if elems, ok = r.strip(p); !ok {
+		if elems, ok = r.strip(hostStyle, elems); !ok {
 			return "", "", &PathError{Path: p, Reason: "absolute path outside the root", Err: ErrEscape}
 		}
 	}
@@ -187,15 +190,13 @@ func (r *Root) resolve(p string) (rel, real string, err error) {
 	return rel, join(kernel), nil
 }
 
-// strip returns the elements of the absolute path abs below the root, when
-// it names the root (as given or with links evaluated) as a literal prefix.
-// A ".." that climbs above the root prefix is not unwound: nothing outside
-// the root is walked.
-func (r *Root) strip(abs string) ([]string, bool) {
-	elems := split(filepath.ToSlash(abs))
+// strip returns the elements below the root of an absolute path's
+// elements, when they name the root (as given or with links evaluated) as a
+// literal prefix. A ".." that climbs above the root prefix is not unwound:
+// nothing outside the root is walked.
+func (r *Root) strip(s style, elems []string) ([]string, bool) {
 	for _, base := range []string{r.real, r.given} {
-		b := split(filepath.ToSlash(base))
-		if len(elems) >= len(b) && equal(elems[:len(b)], b) {
+		if b := hostElements(base); s.hasPrefix(elems, b) {
 			return elems[len(b):], true
 		}
 	}
@@ -264,7 +265,7 @@ func (r *Root) walk(p string, elems []string) ([]string, error) {
 		var next []string
 		if filepath.IsAbs(target) {
 			var ok bool
-			if next, ok = r.strip(target); !ok {
+			if next, ok = r.strip(hostStyle, hostElements(target)); !ok {
 				return nil, &PathError{Path: p, Reason: fmt.Sprintf("symbolic link %s points outside the root", join(append(done, e))), Err: ErrEscape}
 			}
 			done = nil
@@ -293,18 +294,6 @@ func join(elems []string) string {
 		return "."
 	}
 	return path.Join(elems...)
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // checkName rejects names no project file should have: empty, NUL bytes,
