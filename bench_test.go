@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkAsk(b *testing.B) {
 		}
 	}
 	acceptIndex(b, dir)
-	e, err := Open(dir, Options{Project: ProjectOptions{Trust: TrustNever}})
+	e, err := Open(dir, Options{Project: config.ProjectOptions{Trust: config.TrustNever}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,21 +3,27 @@
 // says, for every result, how that result was established. The rule is
 // evidence before confidence.
 //
-// This package opens a project for a host program: [OpenProject] finds its
-// configuration (.codecortex/config.json), judges whether it is trusted,
-// and maps each section onto the public options of the layer it
-// configures ([Project.PrecisionOptions], [Project.StructuralOptions],
-// [Project.DocsOptions] and the rest); the getters open nothing. The
-// [Engine] is the one place the layers are composed: [NewEngine] makes
-// each once and opens those that cost time on first use, and a host
-// reaches them through it — [Engine.Ask] for a question in words, typed
-// methods for the rest ([Engine.Locate], [Engine.Impact],
+// This package composes the layers for a host program. [Open] opens a
+// project: package config reads its configuration
+// (.codecortex/config.json) with diagnostics, judges whether it is
+// trusted ([config.OpenProject]), and maps each section onto the public
+// options of the layer it configures ([config.Project.PrecisionOptions],
+// [config.Project.StructuralOptions] and the rest); the getters open
+// nothing. The [Engine] is the one place the layers are composed:
+// [NewEngine] makes each once and opens those that cost time on first use,
+// and a host reaches them through it — [Engine.Ask] for a question in
+// words, typed methods for the rest ([Engine.Locate], [Engine.Impact],
 // [Engine.Dependencies], [Engine.Docs], [Engine.Status]) and the layers
 // themselves ([Engine.Index], [Engine.Graph], [Engine.History],
 // [Engine.Memory], [Engine.Rewriter], …). The cortex command's CLI and MCP
 // server (cmd/cortex) are two thin front ends of one engine: they map
 // arguments and format results, and answer one question with the same
 // records.
+//
+// This package re-exports nothing of package config: a host that reads,
+// trusts or revokes a configuration, or composes layers by hand, imports
+// config itself, and gives [Open] a [config.ProjectOptions] (in
+// [Options].Project) or [NewEngine] the [config.Project] it opened.
 //
 // # The data path
 //
@@ -96,13 +102,14 @@
 // A repository's configuration is untrusted input. What it asks to run (an
 // ast-grep binary, an index generator, a language server) or to send (an
 // API key to a documentation endpoint) is withheld until the user trusts
-// that exact file ([TrustStore], cortex trust) or the host vouches for it
-// ([ProjectOptions]); everything else in it applies at once. The
-// repository's own git configuration is judged apart ([Trust].Git): the
-// settings of it that could make git run a program, read a file or fetch
-// and that no override switches off keep the history layer from running
-// git until their digest is trusted ([TrustStore.TrustGit], the same
-// cortex trust), and [Project.HistoryOptions] says so to the layer.
+// that exact file ([config.TrustStore], cortex trust) or the host vouches
+// for it ([config.ProjectOptions]); everything else in it applies at once.
+// The repository's own git configuration is judged apart
+// ([config.Trust].Git): the settings of it that could make git run a
+// program, read a file or fetch and that no override switches off keep the
+// history layer from running git until their digest is trusted
+// ([config.TrustStore.TrustGit], the same cortex trust), and
+// [config.Project.HistoryOptions] says so to the layer.
 //
 // Every subprocess runs with a resolved absolute executable, an explicit
 // argument vector, a timeout and an output cap; every path is resolved

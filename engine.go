@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
@@ -29,7 +30,7 @@ import (
 // configuration allows, with the user's trust store.
 type Options struct {
 	// Project says how the configuration is read and trusted.
-	Project ProjectOptions
+	Project config.ProjectOptions
 	// Providers replaces the provider of a layer (a host's own index, say)
 	// or, with a nil value, removes it.
 	Providers map[route.Layer]evidence.Provider
@@ -79,7 +80,7 @@ const DefaultBudget = 4000
 // loaded indexes and parse caches warm between questions, and is safe for
 // concurrent use. Close releases it.
 type Engine struct {
-	project *Project
+	project *config.Project
 	opts    Options
 
 	providers map[route.Layer]evidence.Provider
@@ -104,7 +105,7 @@ type Engine struct {
 // Open opens the project at dir ("" is the working directory) and composes
 // its layers as the configuration, judged for trust, allows.
 func Open(dir string, opts Options) (*Engine, error) {
-	p, err := OpenProject(dir, opts.Project)
+	p, err := config.OpenProject(dir, opts.Project)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func Open(dir string, opts Options) (*Engine, error) {
 // NewEngine composes the layers of an opened project. It reads and writes
 // nothing: every index is opened by the first question or method that
 // needs it.
-func NewEngine(p *Project, opts Options) (*Engine, error) {
+func NewEngine(p *config.Project, opts Options) (*Engine, error) {
 	root, err := contain.Open(p.Root)
 	if err != nil {
 		return nil, err
@@ -212,7 +213,7 @@ func (e *Engine) Refresh(ctx context.Context) error {
 }
 
 // Project returns the project the engine answers about.
-func (e *Engine) Project() *Project { return e.project }
+func (e *Engine) Project() *config.Project { return e.project }
 
 // Close releases every layer: index files, language servers.
 func (e *Engine) Close() error {

@@ -3,6 +3,8 @@ package codecortex
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -130,7 +132,7 @@ func (e *Engine) Rewriter() (*rewrite.Rewriter, error) {
 		return e.lazy.rw, nil
 	}
 	opts := e.project.RewriteOptions()
-	if e.project.hasIndex() {
+	if hasIndex(e.project.Root) {
 		g, err := e.graphLocked()
 		if err != nil {
 			return nil, err
@@ -143,6 +145,12 @@ func (e *Engine) Rewriter() (*rewrite.Rewriter, error) {
 	}
 	e.lazy.rw = r
 	return r, nil
+}
+
+// hasIndex reports whether the project at root has a local index already.
+func hasIndex(root string) bool {
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(index.StorageDir)))
+	return err == nil && fi.IsDir()
 }
 
 // Precision returns the precision index provider (SCIP).

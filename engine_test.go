@@ -3,6 +3,7 @@ package codecortex
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/memory"
@@ -57,7 +59,7 @@ func acceptIndex(t testing.TB, dir string) {
 
 func openEngine(t *testing.T, dir string, opts Options) *Engine {
 	t.Helper()
-	opts.Project.Store = TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}
+	opts.Project.Store = config.TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}
 	e, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +235,45 @@ func TestAskEmpty(t *testing.T) {
 	if _, err := e.Ask(context.Background(), Question{Text: "  "}); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty question: %v", err)
 	}
+}
+
+// An engine writes nothing until it is asked: NewEngine and Close leave
+// the project's files as they were.
+func TestNewEngineWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	p, err := config.OpenProject(dir, config.ProjectOptions{Trust: config.TrustNever})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := listFiles(t, dir)
+	e, err := NewEngine(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := listFiles(t, dir); !slices.Equal(before, after) {
+		t.Errorf("NewEngine and Close wrote files:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
+// listFiles names every file and directory under dir.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 type providerFunc struct {

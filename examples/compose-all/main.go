@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
@@ -42,7 +42,7 @@ func main() {
 func run(dir, pos, text string, budget int) error {
 	// The configuration, judged for trust: what it asks to run or send is
 	// withheld unless the user trusted it (cortex trust) or the host does.
-	project, err := codecortex.OpenProject(dir, codecortex.ProjectOptions{})
+	project, err := config.OpenProject(dir, config.ProjectOptions{})
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	// rewriter's options (max_rewrite_*, preview_ttl_seconds, allow_apply,
 	// and the layers a rewrite refreshes and validates with). Impact is
 	// rewrite.LocalImpact unless the host passes its own.
-	p, err := codecortex.OpenProject(*dir, codecortex.ProjectOptions{})
+	p, err := config.OpenProject(*dir, config.ProjectOptions{})
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
 // Package cli implements the cortex command line, a thin front end over the
-// public packages: it opens the project with codecortex.OpenProject, maps
+// public packages: it opens the project with config.OpenProject, maps
 // the configuration onto each layer's options as any host would, and
 // prints. Every command prints for people by default and one JSON document
 // with --json (errors included); progress goes to standard error, only on

@@ -3,17 +3,17 @@ package cli
 import (
 	"context"
 
-	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 )
 
 // configJSON is what cortex config --json prints.
 type configJSON struct {
-	Root        string                  `json:"root"`
-	File        string                  `json:"file"`
-	Config      codecortex.Config       `json:"config"`
-	Trust       codecortex.Trust        `json:"trust"`
-	APIKeySet   bool                    `json:"api_key_set"`
-	Diagnostics []codecortex.Diagnostic `json:"diagnostics"`
+	Root        string              `json:"root"`
+	File        string              `json:"file"`
+	Config      config.Config       `json:"config"`
+	Trust       config.Trust        `json:"trust"`
+	APIKeySet   bool                `json:"api_key_set"`
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
 
 func runConfig(ctx context.Context, c *cmd, args []string) int {
@@ -27,9 +27,9 @@ func runConfig(ctx context.Context, c *cmd, args []string) int {
 	}
 	defer p.Close()
 	keyEnv := p.Config.DependencyDocs.APIKeyEnv
-	out := configJSON{p.Root, codecortex.ConfigFile, p.Config, p.Trust, c.Getenv(keyEnv) != "", p.Diagnostics}
+	out := configJSON{p.Root, config.File, p.Config, p.Trust, c.Getenv(keyEnv) != "", p.Diagnostics}
 	if out.Diagnostics == nil {
-		out.Diagnostics = []codecortex.Diagnostic{}
+		out.Diagnostics = []config.Diagnostic{}
 	}
 	if c.json != jsonOff {
 		if err := c.writeJSON(out); err != nil {
@@ -37,7 +37,7 @@ func runConfig(ctx context.Context, c *cmd, args []string) int {
 		}
 		return exitForDiagnostics(p.Diagnostics)
 	}
-	c.printf("# effective configuration of %s (from %s, defaults where absent)\n", safe(out.Root), codecortex.ConfigFile)
+	c.printf("# effective configuration of %s (from %s, defaults where absent)\n", safe(out.Root), config.File)
 	if err := c.writeJSON(out.Config); err != nil {
 		return c.fail(err)
 	}
@@ -57,9 +57,9 @@ func runConfig(ctx context.Context, c *cmd, args []string) int {
 }
 
 // exitForDiagnostics fails when a section (or the file) fell back to defaults.
-func exitForDiagnostics(diags []codecortex.Diagnostic) int {
+func exitForDiagnostics(diags []config.Diagnostic) int {
 	for _, d := range diags {
-		if d.Severity == codecortex.SeverityError {
+		if d.Severity == config.SeverityError {
 			return ExitFail
 		}
 	}

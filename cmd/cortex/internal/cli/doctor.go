@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 )
 
 // A layerStatus is one line of cortex doctor: the engine's status of a
@@ -24,10 +25,10 @@ const (
 
 // doctorJSON is what cortex doctor --json prints.
 type doctorJSON struct {
-	Root        string                  `json:"root"`
-	Layers      []layerStatus           `json:"layers"`
-	Trust       codecortex.Trust        `json:"trust"`
-	Diagnostics []codecortex.Diagnostic `json:"config_diagnostics"`
+	Root        string              `json:"root"`
+	Layers      []layerStatus       `json:"layers"`
+	Trust       config.Trust        `json:"trust"`
+	Diagnostics []config.Diagnostic `json:"config_diagnostics"`
 }
 
 // runDoctor reports every layer, as the engine sees it (the same status
@@ -60,7 +61,7 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 		out.Layers = append(out.Layers, st)
 	}
 	if out.Diagnostics == nil {
-		out.Diagnostics = []codecortex.Diagnostic{}
+		out.Diagnostics = []config.Diagnostic{}
 	}
 	if c.json != jsonOff {
 		if err := c.writeJSON(out); err != nil {
@@ -85,9 +86,9 @@ func runDoctor(ctx context.Context, c *cmd, args []string) int {
 	c.printf("\n")
 	switch {
 	case len(p.Diagnostics) == 0:
-		c.printf("configuration  %s: ok (defaults where absent)\n", codecortex.ConfigFile)
+		c.printf("configuration  %s: ok (defaults where absent)\n", config.File)
 	default:
-		c.printf("configuration  %s:\n", codecortex.ConfigFile)
+		c.printf("configuration  %s:\n", config.File)
 		for _, d := range p.Diagnostics {
 			c.printf("  %s\n", safe(d.String()))
 		}

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/precision"
@@ -178,7 +179,7 @@ func runPrecisionIndex(ctx context.Context, c *cmd, precise, status bool, lang s
 	defer p.Close()
 	opts := p.PrecisionOptions()
 	if opts.Disabled {
-		return c.fail(fmt.Errorf("precision_index.enabled is false in %s: enable it to build and use a precision index", codecortex.ConfigFile))
+		return c.fail(fmt.Errorf("precision_index.enabled is false in %s: enable it to build and use a precision index", config.File))
 	}
 	var only []string
 	if lang != "" {

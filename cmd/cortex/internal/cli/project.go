@@ -8,15 +8,16 @@ import (
 	"strings"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
 )
 
 // A project is the opened project of a command: the public
-// codecortex.Project a host would open, plus the contained root the CLI
+// config.Project a host would open, plus the contained root the CLI
 // resolves command-line paths with.
 type project struct {
-	*codecortex.Project
+	*config.Project
 	root *contain.Root
 	// start is the directory relative command-line paths are relative to:
 	// -C's directory, or the one cortex was started in.
@@ -94,11 +95,11 @@ func (c *cmd) openProject(quiet bool) (*project, error) {
 		dir = start
 	} else {
 		var err error
-		if dir, err = codecortex.FindRoot(start); err != nil {
+		if dir, err = config.FindRoot(start); err != nil {
 			return nil, err
 		}
 	}
-	opts := codecortex.ProjectOptions{Getenv: c.Getenv}
+	opts := config.ProjectOptions{Getenv: c.Getenv}
 	trustValue := c.trustFlag
 	if trustValue == "" {
 		trustValue = c.Getenv("CODECORTEX_TRUST_CONFIG")
@@ -106,13 +107,13 @@ func (c *cmd) openProject(quiet bool) (*project, error) {
 	switch {
 	case trustValue == "":
 	case trustValue == "any":
-		opts.Trust = codecortex.TrustAlways
+		opts.Trust = config.TrustAlways
 	case strings.HasPrefix(trustValue, "sha256:"):
 		opts.TrustDigest = trustValue
 	default:
 		return nil, &badArgError{fmt.Errorf("--trust-config (or CODECORTEX_TRUST_CONFIG): want a digest sha256:… or any, got %q", trustValue)}
 	}
-	cp, err := codecortex.OpenProject(dir, opts)
+	cp, err := config.OpenProject(dir, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (c *cmd) openProject(quiet bool) (*project, error) {
 func (c *cmd) remarkConfig(p *project) {
 	var errs []string
 	for _, d := range p.Diagnostics {
-		if d.Severity == codecortex.SeverityError {
+		if d.Severity == config.SeverityError {
 			errs = append(errs, d.String())
 		}
 	}
@@ -150,14 +151,14 @@ func (c *cmd) remarkConfig(p *project) {
 		if len(errs) > 1 {
 			more = fmt.Sprintf(" (and %d more)", len(errs)-1)
 		}
-		c.note("cortex: %s: %s%s; cortex doctor shows all", codecortex.ConfigFile, errs[0], more)
+		c.note("cortex: %s: %s%s; cortex doctor shows all", config.File, errs[0], more)
 	}
 	if w := p.Trust.Withheld; len(w) > 0 {
 		more := ""
 		if len(w) > 1 {
 			more = fmt.Sprintf(" (and %d more)", len(w)-1)
 		}
-		c.note("cortex: %s is not trusted, so this is withheld: %s%s; review it and run cortex trust", codecortex.ConfigFile, w[0], more)
+		c.note("cortex: %s is not trusted, so this is withheld: %s%s; review it and run cortex trust", config.File, w[0], more)
 	}
 }
 

@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 
-	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 )
 
 // trustJSON is what cortex trust --json prints.
 type trustJSON struct {
-	Root   string           `json:"root"`
-	File   string           `json:"file"`
-	Action string           `json:"action"` // "trusted", "revoked", "shown", "nothing to trust"
-	Trust  codecortex.Trust `json:"trust"`
-	Store  string           `json:"store"`
+	Root   string       `json:"root"`
+	File   string       `json:"file"`
+	Action string       `json:"action"` // "trusted", "revoked", "shown", "nothing to trust"
+	Trust  config.Trust `json:"trust"`
+	Store  string       `json:"store"`
 }
 
 // runTrust is cortex trust: it records that this project's configuration,
@@ -36,12 +36,12 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	store := codecortex.TrustStore{Getenv: c.Getenv}
+	store := config.TrustStore{Getenv: c.Getenv}
 	storeFile, err := store.File()
 	if err != nil {
 		return c.fail(err)
 	}
-	out := trustJSON{Root: p.Root, File: codecortex.ConfigFile, Trust: p.Trust, Store: storeFile}
+	out := trustJSON{Root: p.Root, File: config.File, Trust: p.Trust, Store: storeFile}
 	switch {
 	case *show:
 		out.Action = "shown"
@@ -83,7 +83,7 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 		}
 		return ExitOK
 	}
-	c.printf("configuration  %s\n", safe(p.Root+"/"+codecortex.ConfigFile))
+	c.printf("configuration  %s\n", safe(p.Root+"/"+config.File))
 	if p.Trust.Digest != "" {
 		c.printf("digest         %s\n", p.Trust.Digest)
 	}
@@ -113,7 +113,7 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 
 // printGitTrust prints, for people, what the repository's git
 // configuration sets that needs trust and what is switched off anyway.
-func printGitTrust(c *cmd, g codecortex.GitTrust) {
+func printGitTrust(c *cmd, g config.GitTrust) {
 	if len(g.Files) == 0 && g.Digest == "" {
 		return
 	}

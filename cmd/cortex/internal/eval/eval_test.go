@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -76,7 +77,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("scip-go: %v\n%s", err, out)
 	}
 	acceptIndex(t, dir)
-	eng, err := codecortex.Open(dir, codecortex.Options{Project: codecortex.ProjectOptions{Trust: codecortex.TrustNever}})
+	eng, err := codecortex.Open(dir, codecortex.Options{Project: config.ProjectOptions{Trust: config.TrustNever}})
 	if err != nil {
 		t.Fatal(err)
 	}

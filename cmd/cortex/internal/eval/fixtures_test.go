@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -106,7 +107,7 @@ func check(t *testing.T, dir, fixture string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := codecortex.Open(dir, codecortex.Options{Project: codecortex.ProjectOptions{Trust: codecortex.TrustNever}})
+	eng, err := codecortex.Open(dir, codecortex.Options{Project: config.ProjectOptions{Trust: config.TrustNever}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
@@ -92,13 +92,13 @@ func fixture(t testing.TB) string {
 
 // openProject opens the project at dir with a trust store of the test's
 // own; trusted trusts its configuration.
-func openProject(t testing.TB, dir string, trusted bool, getenv func(string) string) *codecortex.Project {
+func openProject(t testing.TB, dir string, trusted bool, getenv func(string) string) *config.Project {
 	t.Helper()
-	opts := codecortex.ProjectOptions{Getenv: getenv, Store: codecortex.TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}}
+	opts := config.ProjectOptions{Getenv: getenv, Store: config.TrustStore{Path: filepath.Join(t.TempDir(), "trusted.json")}}
 	if trusted {
-		opts.Trust = codecortex.TrustAlways
+		opts.Trust = config.TrustAlways
 	}
-	p, err := codecortex.OpenProject(dir, opts)
+	p, err := config.OpenProject(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/cmd/cortex/internal/cli"
 	"github.com/codecortex/codecortex/cmd/cortex/internal/mcp"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
 )
@@ -43,7 +44,7 @@ func TestCLIAndMCPAgree(t *testing.T) {
 			if withIndex {
 				writeParityIndex(t, dir)
 			}
-			project, err := codecortex.OpenProject(dir, codecortex.ProjectOptions{Trust: codecortex.TrustNever})
+			project, err := config.OpenProject(dir, config.ProjectOptions{Trust: config.TrustNever})
 			if err != nil {
 				t.Fatal(err)
 			}

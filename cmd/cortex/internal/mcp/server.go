@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/redact"
@@ -55,7 +56,7 @@ type Options struct {
 	// Project is the project the server answers about, opened and judged
 	// for trust by the front end exactly as the CLI opens it: what an
 	// untrusted configuration asks to run or send is already withheld.
-	Project *codecortex.Project
+	Project *config.Project
 	// Principal is who mutates: the operator's name for whoever drives the
 	// mutating surface, recorded as the author of what it remembers.
 	// Required to serve the mutating surface.
@@ -92,7 +93,7 @@ type Options struct {
 // concurrent use; Close releases everything.
 type Server struct {
 	opts    Options
-	project *codecortex.Project
+	project *config.Project
 	root    *contain.Root
 	red     *redact.Redactor
 	enums   map[string][]string

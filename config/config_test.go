@@ -1,4 +1,4 @@
-package codecortex
+package config
 
 import (
 	"encoding/json"
@@ -24,11 +24,11 @@ func specExample(t testing.TB) []byte {
 // are exactly its values — but for path, which defaults to empty, meaning
 // "discover", and discovery tries the example's path first.
 func TestSpecExample(t *testing.T) {
-	cfg, diags := ParseConfig(specExample(t))
+	cfg, diags := Parse(specExample(t))
 	if len(diags) != 0 {
 		t.Fatalf("diagnostics: %v", diags)
 	}
-	want := DefaultConfig()
+	want := Default()
 	want.PrecisionIndex.Path = ".codecortex/precision/index.cortexidx"
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("spec example (-want +got):\n%s", diff)
@@ -38,7 +38,7 @@ func TestSpecExample(t *testing.T) {
 	if err := json.Unmarshal(specExample(t), &spec); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(DefaultConfig())
+	b, err := json.Marshal(Default())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,8 @@ func TestSpecExample(t *testing.T) {
 			}
 		}
 	}
-	if err := DefaultConfig().Validate(); err != nil {
-		t.Errorf("DefaultConfig().Validate() = %v", err)
+	if err := Default().Validate(); err != nil {
+		t.Errorf("Default().Validate() = %v", err)
 	}
 }
 
@@ -92,11 +92,11 @@ func check(t *testing.T, wantCfg Config, wantDiags []diag, cfg Config, diags []D
 func TestParse(t *testing.T) {
 	str := func(s string) *string { return &s }
 	with := func(f func(*Config)) Config {
-		c := DefaultConfig()
+		c := Default()
 		f(&c)
 		return c
 	}
-	def := DefaultConfig()
+	def := Default()
 	// Each malformed section below is paired with a valid change to another
 	// section, which must still apply.
 	otherApplied := func(c *Config) { c.DependencyDocs.Enabled = true }
@@ -117,10 +117,10 @@ func TestParse(t *testing.T) {
 			"dependency_docs": {"enabled": true, "api_key_env": "MY_KEY", "cache_ttl_seconds": 60, "serve_stale_when_offline": false},
 			"structural": {"enabled": false, "command": "/usr/local/bin/ast-grep", "max_rewrite_files": 1, "max_rewrite_matches": 2, "max_rewrite_bytes": 3, "preview_ttl_seconds": 4, "allow_apply": false}}`,
 			Config{
-				PrecisionIndex: PrecisionConfig{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
-				DependencyDocs: DependencyDocsConfig{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
-				Structural:     StructuralConfig{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
-				Validation:     ValidationConfig{Commands: []ValidationCommand{}},
+				PrecisionIndex: Precision{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
+				DependencyDocs: DependencyDocs{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
+				Structural:     Structural{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
+				Validation:     Validation{Commands: []ValidationCommand{}},
 			}, nil},
 		{"validation commands", `{"validation": {"commands": [{"name": "unit", "argv": ["go", "test", "-json", "./..."], "timeout_seconds": 300, "format": "go-test-json"}]}}`,
 			with(func(c *Config) {
@@ -217,7 +217,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, diags := ParseConfig([]byte(tc.in))
+			cfg, diags := Parse([]byte(tc.in))
 			check(t, tc.want, tc.diags, cfg, diags)
 		})
 	}
@@ -230,7 +230,7 @@ func TestDiagnosticsDoNotEchoSecrets(t *testing.T) {
 		`{"dependency_docs": {"base_url": "https://u:` + key + `@x"}}`,
 		`{"dependency_docs": {"base_url": "ftp://u:` + key + `@x"}}`,
 	} {
-		_, diags := ParseConfig([]byte(in))
+		_, diags := Parse([]byte(in))
 		if len(diags) != 1 || strings.Contains(diags[0].String(), key) {
 			t.Errorf("diagnostics %v echo the key", diags)
 		}
@@ -238,27 +238,27 @@ func TestDiagnosticsDoNotEchoSecrets(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	big := `{"structural": {"enabled": false}, "pad": "` + strings.Repeat("x", MaxConfigSize) + `"}`
+	big := `{"structural": {"enabled": false}, "pad": "` + strings.Repeat("x", MaxSize) + `"}`
 	tests := []struct {
 		name  string
 		fsys  fstest.MapFS
 		want  Config
 		diags []diag
 	}{
-		{"no file", fstest.MapFS{}, DefaultConfig(), nil},
-		{"spec example", fstest.MapFS{ConfigFile: {Data: specExample(t)}},
+		{"no file", fstest.MapFS{}, Default(), nil},
+		{"spec example", fstest.MapFS{File: {Data: specExample(t)}},
 			func() Config {
-				c := DefaultConfig()
+				c := Default()
 				c.PrecisionIndex.Path = ".codecortex/precision/index.cortexidx"
 				return c
 			}(), nil},
-		{"oversized", fstest.MapFS{ConfigFile: {Data: []byte(big)}}, DefaultConfig(),
+		{"oversized", fstest.MapFS{File: {Data: []byte(big)}}, Default(),
 			[]diag{{SeverityError, "", "larger than the 1048576-byte limit"}}},
-		{"a directory", fstest.MapFS{ConfigFile + "/x": {Data: []byte("{}")}}, DefaultConfig(),
+		{"a directory", fstest.MapFS{File + "/x": {Data: []byte("{}")}}, Default(),
 			[]diag{{SeverityError, "", "not a regular file"}}},
-		{"a FIFO is not opened", fstest.MapFS{ConfigFile: {Mode: os.ModeNamedPipe}}, DefaultConfig(),
+		{"a FIFO is not opened", fstest.MapFS{File: {Mode: os.ModeNamedPipe}}, Default(),
 			[]diag{{SeverityError, "", "not a regular file"}}},
-		{"garbage", fstest.MapFS{ConfigFile: {Data: []byte("\x00\xff")}}, DefaultConfig(),
+		{"garbage", fstest.MapFS{File: {Data: []byte("\x00\xff")}}, Default(),
 			[]diag{{SeverityError, "", "is not a JSON object"}}},
 	}
 	for _, tc := range tests {
@@ -270,7 +270,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	bad := DefaultConfig()
+	bad := Default()
 	bad.Structural.MaxRewriteFiles = 0
 	bad.DependencyDocs.APIKeyEnv = "no spaces"
 	err := bad.Validate()
@@ -290,11 +290,11 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, diags := ParseConfig(data)
+		cfg, diags := Parse(data)
 		if err := cfg.Validate(); err != nil {
-			t.Fatalf("ParseConfig(%q) does not validate: %v", data, err)
+			t.Fatalf("Parse(%q) does not validate: %v", data, err)
 		}
-		def := DefaultConfig()
+		def := Default()
 		for _, d := range diags {
 			if d.Severity != SeverityError && d.Severity != SeverityWarning {
 				t.Fatalf("bad severity %q", d.Severity)
@@ -319,7 +319,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("section %q reported as an error but not at its defaults (-want +got):\n%s", d.Section, diff)
 			}
 		}
-		again, diags2 := ParseConfig(data)
+		again, diags2 := Parse(data)
 		if diff := cmp.Diff(cfg, again); diff != "" || len(diags) != len(diags2) {
 			t.Fatalf("Parse is not deterministic:\n%s", diff)
 		}
@@ -329,6 +329,6 @@ func FuzzParse(f *testing.F) {
 func BenchmarkParseSpecExample(b *testing.B) {
 	data := specExample(b)
 	for b.Loop() {
-		ParseConfig(data)
+		Parse(data)
 	}
 }

@@ -1,4 +1,4 @@
-package codecortex
+package config
 
 import (
 	"cmp"
@@ -67,7 +67,7 @@ type TrustRecord struct {
 	Root   string `json:"root"`
 	Digest string `json:"digest"`
 	// Of says what is trusted: "" for the project's configuration file
-	// (ConfigFile), [TrustGitConfig] for the settings of the repository's
+	// ([File]), [TrustGitConfig] for the settings of the repository's
 	// git configuration that need trust.
 	Of      string    `json:"of,omitempty"`
 	Trusted time.Time `json:"trusted_at"`
@@ -285,7 +285,7 @@ type GitTrust struct {
 // any needs no trust.
 func needsTrust(cfg Config) []string {
 	var out []string
-	def := DefaultConfig()
+	def := Default()
 	p := cfg.PrecisionIndex
 	if p.AutoGenerate && len(p.GeneratorCommand) > 0 {
 		out = append(out, "precision_index.generator_command runs "+argv(p.GeneratorCommand)+" to regenerate the index")
@@ -317,7 +317,7 @@ func needsTrust(cfg Config) []string {
 // validation runs, and the documentation section at its defaults
 // (disabled).
 func withhold(cfg Config) Config {
-	def := DefaultConfig()
+	def := Default()
 	cfg.PrecisionIndex.AutoGenerate = false
 	cfg.PrecisionIndex.LanguageServer = def.PrecisionIndex.LanguageServer
 	cfg.Structural.Command = nil

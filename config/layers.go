@@ -1,8 +1,6 @@
-package codecortex
+package config
 
 import (
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/codecortex/codecortex/depdocs"
@@ -69,12 +67,6 @@ func (p *Project) IndexOptions() index.Options {
 // precision provider, so that one process holds one.
 func (p *Project) GraphOptions() graph.Options {
 	return graph.Options{Dir: p.Root, IndexOptions: p.IndexOptions()}
-}
-
-// hasIndex reports whether the project has a local index already.
-func (p *Project) hasIndex() bool {
-	fi, err := os.Stat(filepath.Join(p.Root, filepath.FromSlash(index.StorageDir)))
-	return err == nil && fi.IsDir()
 }
 
 // ManifestProvider returns the provider of the project's dependency

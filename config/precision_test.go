@@ -1,4 +1,4 @@
-package codecortex
+package config
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestPrecisionLanguageServer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, diags := ParseConfig([]byte(tt.json))
+			cfg, diags := Parse([]byte(tt.json))
 			if diff := cmp.Diff(tt.want, cfg.PrecisionIndex.LanguageServer); diff != "" {
 				t.Errorf("language_server (-want +got):\n%s", diff)
 			}
@@ -44,12 +44,12 @@ func TestLanguageServerTimeout(t *testing.T) {
 		{`{"precision_index":{"language_server_timeout_seconds":-1}}`, 0, 1},
 		{`{"precision_index":{"language_server_timeout_seconds":601}}`, 0, 1},
 	} {
-		cfg, diags := ParseConfig([]byte(tt.json))
+		cfg, diags := Parse([]byte(tt.json))
 		if cfg.PrecisionIndex.LanguageServerTimeoutSeconds != tt.want || len(diags) != tt.diags {
 			t.Errorf("%s: %d, %v; want %d, %d diagnostics", tt.json, cfg.PrecisionIndex.LanguageServerTimeoutSeconds, diags, tt.want, tt.diags)
 		}
 	}
-	p := &Project{Root: "/r", Config: DefaultConfig()}
+	p := &Project{Root: "/r", Config: Default()}
 	if o := p.LSPOptions(); o.RequestTimeout != 0 || o.LoadTimeout != 0 {
 		t.Errorf("default: %+v, want the layer's defaults", o)
 	}

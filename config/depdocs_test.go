@@ -1,4 +1,4 @@
-package codecortex
+package config
 
 import "testing"
 
@@ -13,7 +13,7 @@ func TestDependencyDocsBaseURL(t *testing.T) {
 		{`{"dependency_docs":{"base_url":"ftp://x"}}`, "", 1},
 		{`{"dependency_docs":{"base_url":"https://user:pw@x"}}`, "", 1},
 	} {
-		cfg, diags := ParseConfig([]byte(c.raw))
+		cfg, diags := Parse([]byte(c.raw))
 		if cfg.DependencyDocs.BaseURL != c.want || len(diags) != c.diags {
 			t.Errorf("%s: base_url %q, %d diagnostics %v; want %q, %d", c.raw, cfg.DependencyDocs.BaseURL, len(diags), diags, c.want, c.diags)
 		}

@@ -1,4 +1,4 @@
-package codecortex
+package config
 
 // The project configuration, .codecortex/config.json. Every section is
 // optional; a malformed section falls back to that section's defaults with a
@@ -23,22 +23,22 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 )
 
-// ConfigFile is where a project's configuration lives, relative to its root.
-const ConfigFile = ".codecortex/config.json"
+// File is where a project's configuration lives, relative to its root.
+const File = ".codecortex/config.json"
 
-// MaxConfigSize caps the configuration file; a larger one is ignored.
-const MaxConfigSize = 1 << 20
+// MaxSize caps the configuration file; a larger one is ignored.
+const MaxSize = 1 << 20
 
 // Config is the effective configuration.
 type Config struct {
-	PrecisionIndex PrecisionConfig      `json:"precision_index"`
-	DependencyDocs DependencyDocsConfig `json:"dependency_docs"`
-	Structural     StructuralConfig     `json:"structural"`
-	Validation     ValidationConfig     `json:"validation"`
+	PrecisionIndex Precision      `json:"precision_index"`
+	DependencyDocs DependencyDocs `json:"dependency_docs"`
+	Structural     Structural     `json:"structural"`
+	Validation     Validation     `json:"validation"`
 }
 
-// PrecisionConfig configures the precision layer.
-type PrecisionConfig struct {
+// Precision configures the precision layer.
+type Precision struct {
 	Enabled bool `json:"enabled"`
 	// Path is the index, relative to the root; empty means discover it.
 	Path         string `json:"path"`
@@ -56,8 +56,8 @@ type PrecisionConfig struct {
 	LanguageServerTimeoutSeconds int `json:"language_server_timeout_seconds"`
 }
 
-// DependencyDocsConfig configures the documentation provider.
-type DependencyDocsConfig struct {
+// DependencyDocs configures the documentation provider.
+type DependencyDocs struct {
 	Enabled bool `json:"enabled"`
 	// APIKeyEnv names the environment variable holding the API key; the key
 	// itself is never stored in configuration.
@@ -69,8 +69,8 @@ type DependencyDocsConfig struct {
 	BaseURL string `json:"base_url"`
 }
 
-// StructuralConfig configures structural search and rewrite.
-type StructuralConfig struct {
+// Structural configures structural search and rewrite.
+type Structural struct {
 	Enabled bool `json:"enabled"`
 	// Command is an external ast-grep binary to use instead of the built-in
 	// engine; nil means the built-in engine.
@@ -82,8 +82,8 @@ type StructuralConfig struct {
 	AllowApply        bool    `json:"allow_apply"`
 }
 
-// ValidationConfig configures the validation runs (cortex validate).
-type ValidationConfig struct {
+// Validation configures the validation runs (cortex validate).
+type Validation struct {
 	// Commands are the runs, in order; empty means the defaults detected
 	// for the project's ecosystems (go build and go vet for a Go module,
 	// tsc --noEmit where a tsconfig.json and a tsc outside the project
@@ -118,23 +118,23 @@ func (c *ValidationCommand) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// DefaultConfig returns the configuration of a project without a config file, as
+// Default returns the configuration of a project without a config file, as
 // the specification gives it.
-func DefaultConfig() Config {
+func Default() Config {
 	return Config{
-		PrecisionIndex: PrecisionConfig{
+		PrecisionIndex: Precision{
 			Enabled:          true,
 			Path:             "",
 			GeneratorCommand: []string{},
 			LanguageServer:   []string{},
 		},
-		DependencyDocs: DependencyDocsConfig{
+		DependencyDocs: DependencyDocs{
 			APIKeyEnv:             "CODECORTEX_DEPENDENCY_DOCS_API_KEY",
 			CacheTTLSeconds:       86400,
 			ServeStaleWhenOffline: true,
 		},
-		Validation: ValidationConfig{Commands: []ValidationCommand{}},
-		Structural: StructuralConfig{
+		Validation: Validation{Commands: []ValidationCommand{}},
+		Structural: Structural{
 			Enabled:           true,
 			MaxRewriteFiles:   50,
 			MaxRewriteMatches: 500,
@@ -172,46 +172,46 @@ func (d Diagnostic) String() string {
 // returns it with the digest of the file's bytes ("" when there is no file,
 // or it could not be read). A missing file gives the defaults and no
 // diagnostics. A file that is not a regular file, or is larger than
-// [MaxConfigSize], is not read: the defaults apply, with an error
+// [MaxSize], is not read: the defaults apply, with an error
 // diagnostic.
 func loadConfig(fsys fs.FS) (Config, []Diagnostic, string) {
 	data, err := readFile(fsys)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return DefaultConfig(), nil, ""
+		return Default(), nil, ""
 	case err != nil:
-		return DefaultConfig(), []Diagnostic{{SeverityError, "", fmt.Sprintf("cannot read %s: %v; using defaults", ConfigFile, err)}}, ""
+		return Default(), []Diagnostic{{SeverityError, "", fmt.Sprintf("cannot read %s: %v; using defaults", File, err)}}, ""
 	}
-	cfg, diags := ParseConfig(data)
+	cfg, diags := Parse(data)
 	return cfg, diags, Digest(data)
 }
 
-// errTooLarge reports a configuration file over MaxConfigSize.
-var errTooLarge = fmt.Errorf("larger than the %d-byte limit", MaxConfigSize)
+// errTooLarge reports a configuration file over MaxSize.
+var errTooLarge = fmt.Errorf("larger than the %d-byte limit", MaxSize)
 
-// readFile reads ConfigFile without following it into a device or a FIFO, and
-// without reading more than MaxConfigSize+1 bytes of it.
+// readFile reads File without following it into a device or a FIFO, and
+// without reading more than MaxSize+1 bytes of it.
 func readFile(fsys fs.FS) ([]byte, error) {
-	fi, err := fs.Stat(fsys, ConfigFile)
+	fi, err := fs.Stat(fsys, File)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
 	}
-	if fi.Size() > MaxConfigSize {
+	if fi.Size() > MaxSize {
 		return nil, errTooLarge
 	}
-	f, err := fsys.Open(ConfigFile)
+	f, err := fsys.Open(File)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxConfigSize {
+	if len(data) > MaxSize {
 		return nil, errTooLarge // it grew after the stat
 	}
 	return data, nil
@@ -238,7 +238,7 @@ var sections = []section{
 	}},
 }
 
-// ParseConfig decodes a configuration file's content. Each section is decoded on
+// Parse decodes a configuration file's content. Each section is decoded on
 // its own: one that is malformed (not an object, null, a value of the wrong
 // type, a number out of range, a value its Validate rejects) leaves that
 // section at its defaults and adds an Error diagnostic, while the other
@@ -246,15 +246,15 @@ var sections = []section{
 // ignored. Keys match exactly: "Enabled" is an unknown key, not "enabled".
 // A file that is not a JSON object at all gives the defaults and one Error.
 // The result always passes [Config.Validate].
-func ParseConfig(data []byte) (Config, []Diagnostic) {
-	cfg := DefaultConfig()
+func Parse(data []byte) (Config, []Diagnostic) {
+	cfg := Default()
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil || top == nil {
 		why := "null"
 		if err != nil {
 			why = brief(err)
 		}
-		return cfg, []Diagnostic{{SeverityError, "", fmt.Sprintf("%s is not a JSON object (%s); using defaults", ConfigFile, why)}}
+		return cfg, []Diagnostic{{SeverityError, "", fmt.Sprintf("%s is not a JSON object (%s); using defaults", File, why)}}
 	}
 	var diags []Diagnostic
 	known := map[string]bool{}
@@ -419,7 +419,7 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-func (p *PrecisionConfig) normalize() {
+func (p *Precision) normalize() {
 	if p.GeneratorCommand == nil {
 		p.GeneratorCommand = []string{}
 	}
@@ -431,7 +431,7 @@ func (p *PrecisionConfig) normalize() {
 // Validate checks the precision section: a configured path is clean,
 // relative and inside the root; generator_command has no empty or
 // NUL-bearing argument; auto_generate needs a generator_command.
-func (p PrecisionConfig) Validate() error {
+func (p Precision) Validate() error {
 	if p.Path != "" {
 		if err := evidence.CheckPath(p.Path); err != nil {
 			return fmt.Errorf("path: %v", err)
@@ -458,12 +458,12 @@ func (p PrecisionConfig) Validate() error {
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-func (d *DependencyDocsConfig) normalize() {}
+func (d *DependencyDocs) normalize() {}
 
 // Validate checks the documentation section: api_key_env is an
 // environment variable name, cache_ttl_seconds is within 0..MaxTTLSeconds,
 // base_url, when set, is an http(s) address without credentials.
-func (d DependencyDocsConfig) Validate() error {
+func (d DependencyDocs) Validate() error {
 	if !envName.MatchString(d.APIKeyEnv) {
 		// The value is not echoed: a common mistake is to put the key
 		// itself here, and a diagnostic must not print it.
@@ -482,9 +482,9 @@ func (d DependencyDocsConfig) Validate() error {
 	return nil
 }
 
-func (s *StructuralConfig) normalize() {}
+func (s *Structural) normalize() {}
 
-func (v *ValidationConfig) normalize() {
+func (v *Validation) normalize() {
 	if v.Commands == nil {
 		v.Commands = []ValidationCommand{}
 	}
@@ -493,7 +493,7 @@ func (v *ValidationConfig) normalize() {
 // Validate checks the validation section: every command has a name, an
 // argv without empty or NUL-bearing arguments, a timeout within
 // 0..MaxTTLSeconds and a known format.
-func (v ValidationConfig) Validate() error {
+func (v Validation) Validate() error {
 	for i, c := range v.Commands {
 		if strings.TrimSpace(c.Name) == "" {
 			return fmt.Errorf("commands[%d]: a name is required", i)
@@ -521,7 +521,7 @@ func (v ValidationConfig) Validate() error {
 // Validate checks the structural section: a command, when set, is a
 // non-empty string without NUL bytes; every limit is at least 1;
 // preview_ttl_seconds is at most MaxTTLSeconds.
-func (s StructuralConfig) Validate() error {
+func (s Structural) Validate() error {
 	if s.Command != nil && (*s.Command == "" || strings.ContainsRune(*s.Command, 0)) {
 		return errors.New("command: empty or contains a NUL byte (use null for the built-in engine)")
 	}

@@ -1,4 +1,4 @@
-package codecortex
+package config
 
 import (
 	"errors"

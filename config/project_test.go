@@ -1,11 +1,9 @@
-package codecortex
+package config
 
 import (
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +21,7 @@ func writeConfig(t *testing.T, content string) string {
 		if err := os.MkdirAll(filepath.Join(dir, ".codecortex"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(content), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, File), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -51,7 +49,7 @@ func TestOpenProjectWithholdsUntrusted(t *testing.T) {
 	if p.Trust.Trusted {
 		t.Fatalf("a hostile configuration is trusted: %+v", p.Trust)
 	}
-	want := DefaultConfig()
+	want := Default()
 	want.PrecisionIndex.GeneratorCommand = []string{"./gen"} // kept for guidance, never run
 	want.Structural.MaxRewriteFiles = 7                      // harmless settings apply
 	if diff := cmp.Diff(want, p.Config); diff != "" {
@@ -84,7 +82,7 @@ func TestOpenProjectWithholdsUntrusted(t *testing.T) {
 	}
 
 	// An edit needs trust again.
-	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(strings.Replace(hostile, "./evil-sg", "./eviler-sg", 1)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, File), []byte(strings.Replace(hostile, "./evil-sg", "./eviler-sg", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p3, err := OpenProject(dir, ProjectOptions{Store: store})
@@ -96,7 +94,7 @@ func TestOpenProjectWithholdsUntrusted(t *testing.T) {
 	}
 
 	// Revoking withdraws it.
-	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(hostile), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, File), []byte(hostile), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if found, err := store.Revoke(p.Root); err != nil || !found {
@@ -262,7 +260,7 @@ func TestOpenProjectNotADirectory(t *testing.T) {
 
 // The options getters open nothing: the exact edges a graph fuses in and
 // the impact a rewrite estimates with are the composition's to give (the
-// engine gives its own), and an engine writes nothing until it is asked.
+// engine gives its own).
 func TestOptionsOpenNothing(t *testing.T) {
 	dir := writeConfig(t, "")
 	p, err := OpenProject(dir, ProjectOptions{Trust: TrustNever})
@@ -275,35 +273,6 @@ func TestOptionsOpenNothing(t *testing.T) {
 	if o := p.RewriteOptions(); o.Impact != nil {
 		t.Errorf("RewriteOptions made an impact estimator: %T", o.Impact)
 	}
-	before := listFiles(t, dir)
-	e, err := NewEngine(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if after := listFiles(t, dir); !slices.Equal(before, after) {
-		t.Errorf("NewEngine and Close wrote files:\nbefore %q\nafter  %q", before, after)
-	}
-}
-
-// listFiles names every file and directory under dir.
-func listFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out = append(out, rel)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // gitConfig makes dir a git repository (again: git init keeps what is

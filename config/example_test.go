@@ -1,13 +1,13 @@
-package codecortex_test
+package config_test
 
 import (
 	"fmt"
 
-	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/config"
 )
 
-func ExampleParseConfig() {
-	cfg, diags := codecortex.ParseConfig([]byte(`{
+func ExampleParse() {
+	cfg, diags := config.Parse([]byte(`{
 		"structural": {"max_rewrite_files": "ten"},
 		"dependency_docs": {"enabled": true, "colour": "blue"}
 	}`))
