@@ -122,27 +122,10 @@ func NewEngine(p *config.Project, opts Options) (*Engine, error) {
 	}
 	e := &Engine{project: p, opts: opts, root: root, providers: map[route.Layer]evidence.Provider{}}
 
-	popts := p.PrecisionOptions()
-	if opts.Progress != nil {
-		popts.Progress = progressWriter(opts.Progress)
-	}
-	if opts.NoGenerate {
-		popts.AutoGenerate = false
-	}
-	scip := precision.New(popts)
-	e.closers = append(e.closers, scip.Close)
-	e.scip = scip
-	var pprov evidence.Provider = scip
-	if opts.LanguageServer {
-		e.lsp = precision.NewLSP(p.LSPOptions())
-		e.closers = append(e.closers, e.lsp.Close)
-		pprov = &precision.Fallback{Index: scip, Server: e.lsp}
-	}
-	e.providers[route.Precision] = pprov
-
+	precisionEnabled := e.composePrecision(p, opts)
 	sopts := p.StructuralOptions()
-	if !popts.Disabled {
-		sopts.Symbols = scip
+	if precisionEnabled {
+		sopts.Symbols = e.scip
 	}
 	if opts.Builtin != nil {
 		sopts.Builtin = opts.Builtin
@@ -195,6 +178,30 @@ func NewEngine(p *config.Project, opts Options) (*Engine, error) {
 		e.providers[l] = prov
 	}
 	return e, nil
+}
+
+// composePrecision makes the precision layer: the SCIP index provider and,
+// with Options.LanguageServer, the language server it falls back to. It
+// reports whether the configuration enables the layer.
+func (e *Engine) composePrecision(p *config.Project, opts Options) bool {
+	popts := p.PrecisionOptions()
+	if opts.Progress != nil {
+		popts.Progress = progressWriter(opts.Progress)
+	}
+	if opts.NoGenerate {
+		popts.AutoGenerate = false
+	}
+	scip := precision.New(popts)
+	e.closers = append(e.closers, scip.Close)
+	e.scip = scip
+	var pprov evidence.Provider = scip
+	if opts.LanguageServer {
+		e.lsp = precision.NewLSP(p.LSPOptions())
+		e.closers = append(e.closers, e.lsp.Close)
+		pprov = &precision.Fallback{Index: scip, Server: e.lsp}
+	}
+	e.providers[route.Precision] = pprov
+	return !popts.Disabled
 }
 
 // Refresh brings the engine's indexes up to date with no time bound: the
