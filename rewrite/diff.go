@@ -16,68 +16,97 @@ const diffContext = 3
 // are sorted by offset and do not overlap. The hunks cover whole lines
 // around each edit; they are what the edits change, not a minimal diff.
 func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, error) {
+	f := newDiffFile(old)
+	blocks, err := f.blocks(name, edits)
+	if err != nil {
+		return "", err
+	}
+	if blocks, err = f.fill(blocks); err != nil {
+		return "", err
+	}
+	if len(blocks) == 0 {
+		return "", nil
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", name, name)
+	f.writeHunks(&sb, blocks)
+	return sb.String(), nil
+}
+
+// A diffFile is the old content of a file cut into lines, with the byte
+// offset each line starts at (and one past the last).
+type diffFile struct {
+	old    []byte
+	lines  []string
+	starts []int
+}
+
+func newDiffFile(old []byte) *diffFile {
 	lines := splitLines(string(old))
 	starts := make([]int, len(lines)+1)
 	for i, l := range lines {
 		starts[i+1] = starts[i] + len(l)
 	}
-	// lineOf returns the line holding byte off; len(lines) for the end
-	// of a file that ends with a newline (or is empty).
-	lineOf := func(off int) int {
-		lo, hi := 0, len(lines)
-		for lo < hi {
-			m := (lo + hi) / 2
-			if starts[m+1] <= off {
-				lo = m + 1
-			} else {
-				hi = m
-			}
+	return &diffFile{old: old, lines: lines, starts: starts}
+}
+
+// lineOf returns the line holding byte off; len(lines) for the end of a
+// file that ends with a newline (or is empty).
+func (f *diffFile) lineOf(off int) int {
+	lo, hi := 0, len(f.lines)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if f.starts[m+1] <= off {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return lo
 	}
-	// A block replaces old lines [a, b) by new lines; edits on the same
-	// or adjacent lines share one.
-	type block struct {
-		a, b  int
-		edits []structural.Edit
-		new   []string
-	}
-	var blocks []block
+	return lo
+}
+
+// A diffBlock replaces old lines [a, b) by new lines.
+type diffBlock struct {
+	a, b  int
+	edits []structural.Edit
+	new   []string
+}
+
+// blocks groups the edits into blocks of whole lines: edits on the same
+// or adjacent lines share one.
+func (f *diffFile) blocks(name string, edits []structural.Edit) ([]diffBlock, error) {
+	var blocks []diffBlock
 	for _, e := range edits {
-		if e.StartByte < 0 || e.EndByte > len(old) || e.StartByte > e.EndByte {
-			return "", fmt.Errorf("%w: %s bytes %d-%d", structural.ErrStaleEdit, name, e.StartByte, e.EndByte)
+		if e.StartByte < 0 || e.EndByte > len(f.old) || e.StartByte > e.EndByte {
+			return nil, fmt.Errorf("%w: %s bytes %d-%d", structural.ErrStaleEdit, name, e.StartByte, e.EndByte)
 		}
-		a := lineOf(e.StartByte)
+		a := f.lineOf(e.StartByte)
 		b := a + 1
 		if e.EndByte > e.StartByte {
-			b = lineOf(e.EndByte-1) + 1
+			b = f.lineOf(e.EndByte-1) + 1
 		}
-		b = min(b, len(lines))
+		b = min(b, len(f.lines))
 		if n := len(blocks); n > 0 && a <= blocks[n-1].b {
 			blocks[n-1].b = max(blocks[n-1].b, b)
 			blocks[n-1].edits = append(blocks[n-1].edits, e)
 			continue
 		}
-		blocks = append(blocks, block{a: a, b: b, edits: []structural.Edit{e}})
+		blocks = append(blocks, diffBlock{a: a, b: b, edits: []structural.Edit{e}})
 	}
-	// Compute each block's new lines; a block whose new text does not end
-	// its last line takes in the next line, and meets the next block.
+	return blocks, nil
+}
+
+// fill computes each block's new lines; a block whose new text does not
+// end its last line takes in the next line, and meets the next block.
+func (f *diffFile) fill(blocks []diffBlock) ([]diffBlock, error) {
 	for i := 0; i < len(blocks); i++ {
 		bl := &blocks[i]
 		for {
-			base := starts[bl.a]
-			text := old[base:starts[bl.b]]
-			shifted := make([]structural.Edit, len(bl.edits))
-			for j, e := range bl.edits {
-				e.StartByte -= base
-				e.EndByte -= base
-				shifted[j] = e
-			}
-			out, err := structural.ApplyEdits(text, shifted)
+			out, err := f.applyBlock(bl)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			if len(out) > 0 && out[len(out)-1] != '\n' && bl.b < len(lines) {
+			if len(out) > 0 && out[len(out)-1] != '\n' && bl.b < len(f.lines) {
 				bl.b++
 				if i+1 < len(blocks) && blocks[i+1].a <= bl.b {
 					bl.b = max(bl.b, blocks[i+1].b)
@@ -90,11 +119,25 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 			break
 		}
 	}
-	var sb strings.Builder
-	if len(blocks) == 0 {
-		return "", nil
+	return blocks, nil
+}
+
+// applyBlock returns the block's old lines with its edits applied.
+func (f *diffFile) applyBlock(bl *diffBlock) ([]byte, error) {
+	base := f.starts[bl.a]
+	text := f.old[base:f.starts[bl.b]]
+	shifted := make([]structural.Edit, len(bl.edits))
+	for j, e := range bl.edits {
+		e.StartByte -= base
+		e.EndByte -= base
+		shifted[j] = e
 	}
-	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", name, name)
+	return structural.ApplyEdits(text, shifted)
+}
+
+// writeHunks writes the hunks of the blocks: a hunk holds the blocks
+// whose contexts meet.
+func (f *diffFile) writeHunks(sb *strings.Builder, blocks []diffBlock) {
 	writeLine := func(prefix byte, l string) {
 		sb.WriteByte(prefix)
 		sb.WriteString(l)
@@ -104,13 +147,12 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 	}
 	delta := 0 // new lines minus old lines of the blocks before the hunk
 	for i := 0; i < len(blocks); {
-		// A hunk holds the blocks whose contexts meet.
 		j := i + 1
 		for j < len(blocks) && blocks[j].a-blocks[j-1].b <= 2*diffContext {
 			j++
 		}
 		hs := max(0, blocks[i].a-diffContext)
-		he := min(len(lines), blocks[j-1].b+diffContext)
+		he := min(len(f.lines), blocks[j-1].b+diffContext)
 		oldN := he - hs
 		newN := oldN
 		for _, bl := range blocks[i:j] {
@@ -123,13 +165,13 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 		if newN == 0 {
 			newS--
 		}
-		fmt.Fprintf(&sb, "@@ -%d,%d +%d,%d @@\n", oldS, oldN, newS, newN)
+		fmt.Fprintf(sb, "@@ -%d,%d +%d,%d @@\n", oldS, oldN, newS, newN)
 		at := hs
 		for _, bl := range blocks[i:j] {
 			for ; at < bl.a; at++ {
-				writeLine(' ', lines[at])
+				writeLine(' ', f.lines[at])
 			}
-			for _, l := range lines[bl.a:bl.b] {
+			for _, l := range f.lines[bl.a:bl.b] {
 				writeLine('-', l)
 			}
 			for _, l := range bl.new {
@@ -139,11 +181,10 @@ func unifiedDiff(name string, old []byte, edits []structural.Edit) (string, erro
 			delta += len(bl.new) - (bl.b - bl.a)
 		}
 		for ; at < he; at++ {
-			writeLine(' ', lines[at])
+			writeLine(' ', f.lines[at])
 		}
 		i = j
 	}
-	return sb.String(), nil
 }
 
 // splitLines splits s into lines that keep their "\n"; the last has none

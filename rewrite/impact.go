@@ -152,61 +152,86 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 		return nil, err
 	}
 	defer root.Close()
-	var weights []float64
-	var why []string
-	exported, other, removedExp, removedOther, untested := 0, 0, 0, 0, 0
-	testSeen := map[string]bool{}
+	t := localTally{rep: rep, stage: req.Stage, testSeen: map[string]bool{}}
 	for _, f := range req.Files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		content := f.Before
-		if req.Stage == StageAfter {
-			content = f.After
+		t.file(root, f)
+	}
+	rep.Risk, rep.RiskReason = t.risk()
+	rep.Structural = len(rep.Symbols) + len(rep.Removed)
+	rep.Inferred = len(rep.Tests)
+	sort.Slice(rep.Tests, func(i, j int) bool { return rep.Tests[i].Path < rep.Tests[j].Path })
+	return rep, nil
+}
+
+// localTally is what a [LocalImpact] analysis has found so far: the
+// report it fills and the counts its risk is made of.
+type localTally struct {
+	rep                                                 *ImpactReport
+	stage                                               ImpactStage
+	exported, other, removedExp, removedOther, untested int
+	testSeen                                            map[string]bool
+}
+
+// file adds the findings of one changed file: the definitions it
+// touches, those it removes (after the change) and the tests beside it.
+func (t *localTally) file(root *contain.Root, f FileChange) {
+	rep := t.rep
+	content := f.Before
+	if t.stage == StageAfter {
+		content = f.After
+	}
+	syms, err := definitions(f.Path, content)
+	code := !errors.Is(err, symbols.ErrUnsupported)
+	switch {
+	case !code:
+		rep.Notes = append(rep.Notes, f.Path+": no symbols read (a language the syntax floor does not parse)")
+	case err != nil:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: no symbols read: %v", f.Path, err))
+	}
+	for _, s := range syms {
+		if !touches(s.Range, f.Spans, t.stage) {
+			continue
 		}
-		syms, err := definitions(f.Path, content)
-		code := !errors.Is(err, symbols.ErrUnsupported)
-		switch {
-		case !code:
-			rep.Notes = append(rep.Notes, f.Path+": no symbols read (a language the syntax floor does not parse)")
-		case err != nil:
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: no symbols read: %v", f.Path, err))
+		rep.Symbols = append(rep.Symbols, affected(f.Path, s, "encloses a changed line"))
+		if s.Exported {
+			t.exported++
+		} else {
+			t.other++
 		}
-		for _, s := range syms {
-			if !touches(s.Range, f.Spans, req.Stage) {
-				continue
-			}
-			rep.Symbols = append(rep.Symbols, affected(f.Path, s, "encloses a changed line"))
-			if s.Exported {
-				exported++
-			} else {
-				other++
-			}
-		}
-		if req.Stage == StageAfter && err == nil {
-			old, oerr := definitions(f.Path, f.Before)
-			if oerr == nil {
-				for _, s := range removedDefs(old, syms) {
-					rep.Removed = append(rep.Removed, affected(f.Path, s, "defined before the change, not after"))
-					if s.Exported {
-						removedExp++
-					} else {
-						removedOther++
-					}
+	}
+	if t.stage == StageAfter && err == nil {
+		old, oerr := definitions(f.Path, f.Before)
+		if oerr == nil {
+			for _, s := range removedDefs(old, syms) {
+				rep.Removed = append(rep.Removed, affected(f.Path, s, "defined before the change, not after"))
+				if s.Exported {
+					t.removedExp++
+				} else {
+					t.removedOther++
 				}
 			}
 		}
-		tests := testsBeside(root, f.Path)
-		if len(tests) == 0 && code && !syntax.IsTestFile(f.Path) {
-			untested++
-		}
-		for _, t := range tests {
-			if !testSeen[t] {
-				testSeen[t] = true
-				rep.Tests = append(rep.Tests, AffectedTest{Path: t, Tier: trust.Inferred, Why: "a test file beside " + f.Path + " by naming convention"})
-			}
+	}
+	tests := testsBeside(root, f.Path)
+	if len(tests) == 0 && code && !syntax.IsTestFile(f.Path) {
+		t.untested++
+	}
+	for _, p := range tests {
+		if !t.testSeen[p] {
+			t.testSeen[p] = true
+			rep.Tests = append(rep.Tests, AffectedTest{Path: p, Tier: trust.Inferred, Why: "a test file beside " + f.Path + " by naming convention"})
 		}
 	}
+}
+
+// risk returns the risk of the findings and how it was reached (see
+// [LocalImpact]).
+func (t *localTally) risk() (float64, string) {
+	var weights []float64
+	var why []string
 	add := func(n int, w float64, what string) {
 		for range n {
 			weights = append(weights, w)
@@ -215,20 +240,15 @@ func (LocalImpact) Analyze(ctx context.Context, req ImpactRequest) (*ImpactRepor
 			why = append(why, fmt.Sprintf("%d %s (%.2f each)", n, what, w))
 		}
 	}
-	add(exported, 0.15, "exported symbols touched")
-	add(other, 0.05, "other symbols touched")
-	add(removedExp, 0.4, "exported symbols removed")
-	add(removedOther, 0.15, "other symbols removed")
-	add(untested, 0.1, "changed files without a test beside them")
-	rep.Risk = combine(weights)
-	rep.RiskReason = "1 - Π(1 - w) over " + strings.Join(why, ", ")
+	add(t.exported, 0.15, "exported symbols touched")
+	add(t.other, 0.05, "other symbols touched")
+	add(t.removedExp, 0.4, "exported symbols removed")
+	add(t.removedOther, 0.15, "other symbols removed")
+	add(t.untested, 0.1, "changed files without a test beside them")
 	if len(why) == 0 {
-		rep.RiskReason = "no symbol touched, and every changed source file has tests beside it"
+		return combine(weights), "no symbol touched, and every changed source file has tests beside it"
 	}
-	rep.Structural = len(rep.Symbols) + len(rep.Removed)
-	rep.Inferred = len(rep.Tests)
-	sort.Slice(rep.Tests, func(i, j int) bool { return rep.Tests[i].Path < rep.Tests[j].Path })
-	return rep, nil
+	return combine(weights), "1 - Π(1 - w) over " + strings.Join(why, ", ")
 }
 
 // combine returns 1 - Π(1 - w), to three decimals.

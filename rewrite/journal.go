@@ -491,16 +491,9 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 		return foreignJournal(dir, txid, err), nil
 	}
 	rec.PreviewID, rec.Principal, rec.Found = j.PreviewID, j.Principal, "journal"
-	originals, err := r.fs.ReadFile(path.Join(dir, originalsName))
+	olds, err := r.savedOriginals(dir, j)
 	if err != nil {
-		return rec, r.keepUnresolved(&rec, dir, fmt.Errorf("reading the originals: %w", err))
-	}
-	olds := make([][]byte, len(j.Files))
-	for i, f := range j.Files {
-		if f.Offset+f.Size > int64(len(originals)) || sha(originals[f.Offset:f.Offset+f.Size]) != f.Before {
-			return rec, r.keepUnresolved(&rec, dir, fmt.Errorf("the saved original of %s is damaged", f.Path))
-		}
-		olds[i] = originals[f.Offset : f.Offset+f.Size]
+		return rec, r.keepUnresolved(&rec, dir, err)
 	}
 	_, cerr := r.fs.Lstat(path.Join(dir, committedName))
 	committed := cerr == nil
@@ -514,6 +507,41 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 		states[i] = r.fileState(&f)
 		allNew = allNew && states[i] == "new"
 	}
+	r.removeTemps(&rec, j)
+	var restoreErrs []error
+	if committed && allNew {
+		rec.Outcome = Completed
+	} else if restoreErrs, err = r.rollBackFiles(&rec, dir, j, olds, states, committed); err != nil {
+		return rec, err
+	}
+	rec.Files = r.recoveredFiles(j, states)
+	if len(restoreErrs) > 0 {
+		// The journal stays where it is: the next recovery tries again.
+		return rec, fmt.Errorf("rewrite: recovering %s: %w", txid, errors.Join(restoreErrs...))
+	}
+	return rec, r.closeRecovery(&rec, dir, j)
+}
+
+// savedOriginals returns the original content of each file of the
+// journal j in dir, checked against its hash.
+func (r *Rewriter) savedOriginals(dir string, j *journalDoc) ([][]byte, error) {
+	originals, err := r.fs.ReadFile(path.Join(dir, originalsName))
+	if err != nil {
+		return nil, fmt.Errorf("reading the originals: %w", err)
+	}
+	olds := make([][]byte, len(j.Files))
+	for i, f := range j.Files {
+		if f.Offset+f.Size > int64(len(originals)) || sha(originals[f.Offset:f.Offset+f.Size]) != f.Before {
+			return nil, fmt.Errorf("the saved original of %s is damaged", f.Path)
+		}
+		olds[i] = originals[f.Offset : f.Offset+f.Size]
+	}
+	return olds, nil
+}
+
+// removeTemps removes the replacement and restore files the transaction
+// may have left beside its targets; one that cannot be removed is a note.
+func (r *Rewriter) removeTemps(rec *Recovery, j *journalDoc) {
 	for _, f := range j.Files {
 		for _, tmp := range []string{f.Temp, f.restoreTemp()} {
 			if err := r.fs.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -521,32 +549,43 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 			}
 		}
 	}
-	var restoreErrs []error
-	if committed && allNew {
-		rec.Outcome = Completed
-	} else {
-		rec.Outcome = RolledBack
-		if committed {
-			rec.Notes = append(rec.Notes, "the transaction was marked committed but not every file had its new content; every file was put back to its old content")
-			if err := r.uncommit(dir); err != nil {
-				return rec, fmt.Errorf("rewrite: recovering %s: removing the commit marker: %w", txid, err)
-			}
-		}
-		for i := range j.Files {
-			f := &j.Files[i]
-			switch states[i] {
-			case "new":
-				if err := r.restore(f, olds[i]); err != nil {
-					restoreErrs = append(restoreErrs, fmt.Errorf("restoring %s: %w", f.Path, err))
-					continue
-				}
-				states[i] = "old"
-				rec.Restored = append(rec.Restored, f.Path)
-			case "missing", "other":
-				rec.Conflicts = append(rec.Conflicts, f.Path)
-			}
+}
+
+// rollBackFiles puts every file that has its new content back to its old
+// content (olds), after removing the commit marker of a transaction
+// marked committed; a file that is neither is a conflict, left alone.
+// states are updated as files are restored. The restores that failed are
+// returned apart from an error that stops the recovery.
+func (r *Rewriter) rollBackFiles(rec *Recovery, dir string, j *journalDoc, olds [][]byte, states []string, committed bool) ([]error, error) {
+	rec.Outcome = RolledBack
+	if committed {
+		rec.Notes = append(rec.Notes, "the transaction was marked committed but not every file had its new content; every file was put back to its old content")
+		if err := r.uncommit(dir); err != nil {
+			return nil, fmt.Errorf("rewrite: recovering %s: removing the commit marker: %w", rec.TxID, err)
 		}
 	}
+	var restoreErrs []error
+	for i := range j.Files {
+		f := &j.Files[i]
+		switch states[i] {
+		case "new":
+			if err := r.restore(f, olds[i]); err != nil {
+				restoreErrs = append(restoreErrs, fmt.Errorf("restoring %s: %w", f.Path, err))
+				continue
+			}
+			states[i] = "old"
+			rec.Restored = append(rec.Restored, f.Path)
+		case "missing", "other":
+			rec.Conflicts = append(rec.Conflicts, f.Path)
+		}
+	}
+	return restoreErrs, nil
+}
+
+// recoveredFiles returns the journal's files with the hash each holds
+// after the recovery, as states say.
+func (r *Rewriter) recoveredFiles(j *journalDoc, states []string) []AuditFile {
+	var out []AuditFile
 	for i, f := range j.Files {
 		af := AuditFile{Path: f.Path, Before: f.Before}
 		switch states[i] {
@@ -559,31 +598,33 @@ func (r *Rewriter) recoverOne(dir, txid string) (Recovery, error) {
 				af.After = sha(b)
 			}
 		}
-		rec.Files = append(rec.Files, af)
+		out = append(out, af)
 	}
-	if len(restoreErrs) > 0 {
-		// The journal stays where it is: the next recovery tries again.
-		return rec, fmt.Errorf("rewrite: recovering %s: %w", txid, errors.Join(restoreErrs...))
-	}
+	return out
+}
+
+// closeRecovery audits the recovery and retires the journal in dir; a
+// recovery with conflicts keeps its journal under UnresolvedDir instead.
+func (r *Rewriter) closeRecovery(rec *Recovery, dir string, j *journalDoc) error {
 	ev := AuditEvent{Time: r.opts.now().UTC(), Action: "recover", Principal: j.Principal, Via: j.Via,
 		PreviewID: j.PreviewID, TxID: j.TxID, Outcome: rec.Outcome, Files: rec.Files, Validation: "not run",
 		Reason: "an apply was interrupted (" + rec.Found + ")"}
 	if len(rec.Conflicts) > 0 {
 		rec.Outcome, ev.Outcome = Conflict, Conflict
 		ev.Reason += fmt.Sprintf("; %d files are neither their old nor their new content and were left as they are", len(rec.Conflicts))
-		err := r.keepUnresolved(&rec, dir, fmt.Errorf("files changed since the interrupted apply: %v", rec.Conflicts))
+		err := r.keepUnresolved(rec, dir, fmt.Errorf("files changed since the interrupted apply: %v", rec.Conflicts))
 		_ = r.appendAudit(ev)
-		return rec, err
+		return err
 	}
 	if rec.Outcome != Completed || !r.audited(j.TxID) {
 		if err := r.appendAudit(ev); err != nil {
-			return rec, err
+			return err
 		}
 	}
 	if err := r.retireJournal(dir, rec.Outcome); err != nil {
-		return rec, fmt.Errorf("rewrite: removing the journal %s: %w", dir, err)
+		return fmt.Errorf("rewrite: removing the journal %s: %w", dir, err)
 	}
-	return rec, nil
+	return nil
 }
 
 // linkedJournalDir returns the error for a journal directory reached
