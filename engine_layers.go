@@ -121,10 +121,13 @@ func (e *Engine) History(ctx context.Context, limit int) (*history.Repo, error) 
 	return r, nil
 }
 
-// Rewriter returns the project's guarded rewriter, opened on first use. It
-// estimates a rewrite's impact from the engine's project graph when the
-// project has a local index, and from the changed files alone otherwise.
-// Opening it recovers nothing (see rewrite.Open).
+// Rewriter returns the project's guarded rewriter, opened on first use,
+// over the engine's own layers: it finds matches with the engine's
+// structural search, estimates a rewrite's impact from the engine's
+// project graph when the project has a local index (from the changed
+// files alone otherwise), refreshes the engine's local index and
+// precision index after an apply, and validates with the engine's
+// validation. Opening it recovers nothing (see rewrite.Open).
 func (e *Engine) Rewriter() (*rewrite.Rewriter, error) {
 	e.lazy.mu.Lock()
 	defer e.lazy.mu.Unlock()
@@ -132,6 +135,9 @@ func (e *Engine) Rewriter() (*rewrite.Rewriter, error) {
 		return e.lazy.rw, nil
 	}
 	opts := e.project.RewriteOptions()
+	opts.Matcher = e.structural
+	opts.Reindexer = engineReindexer{e}
+	opts.Validator = e.validation
 	if hasIndex(e.project.Root) {
 		g, err := e.graphLocked()
 		if err != nil {

@@ -128,11 +128,11 @@ func (p *Project) ValidationOptions() validation.Options {
 }
 
 // RewriteOptions returns the guarded rewrite's options: the structural
-// section's limits, preview lifetime and allow_apply, and the layers the
-// transaction reindexes and validates with. Its Impact is left to the
-// composition: the engine's rewriter ([Engine.Rewriter]) estimates impact
-// from the engine's project graph when the project has a local index, and
-// from the changed files alone otherwise (rewrite.LocalImpact).
+// section's limits, preview lifetime and allow_apply. The layers a
+// rewrite consults (its matcher, impact, reindexer and validator) are
+// left to the composition: the engine's rewriter (codecortex.Engine.Rewriter) is
+// given the engine's structural search, project graph, indexes and
+// validation.
 func (p *Project) RewriteOptions() rewrite.Options {
 	s := p.Config.Structural
 	return rewrite.Options{
@@ -140,10 +140,6 @@ func (p *Project) RewriteOptions() rewrite.Options {
 		Limits:     rewrite.Limits{MaxFiles: s.MaxRewriteFiles, MaxMatches: s.MaxRewriteMatches, MaxBytes: s.MaxRewriteBytes},
 		PreviewTTL: time.Duration(s.PreviewTTLSeconds) * time.Second,
 		DenyApply:  !s.AllowApply,
-		Structural: p.StructuralOptions(),
-		Index:      p.IndexOptions(),
-		Precision:  p.PrecisionOptions(),
-		Validation: p.ValidationOptions(),
 		Seal:       p.seal,
 	}
 }

@@ -10,12 +10,12 @@
 // run the specification's twelve steps, each one function of
 // transaction.go, in order:
 //
-//  1. the request is parsed and checked: an invalid pattern is an error
-//     (structural.ErrInvalidPattern), never zero matches, and the template
-//     may name only metavariables the pattern binds (structural.ErrTemplate);
-//  2. structural search finds the matches; only the outermost of nested
-//     matches is rewritten ([Preview].SkippedInner counts the others), and
-//     every rewritten file must still parse;
+//  1. the request is parsed and checked: the template may name only
+//     metavariables the pattern binds (structural.ErrTemplate);
+//  2. structural search finds the matches ([Matcher]): an invalid pattern
+//     is an error (structural.ErrInvalidPattern), never zero matches; only
+//     the outermost of nested matches is rewritten ([Preview].SkippedInner
+//     counts the others), and every rewritten file must still parse;
 //  3. the limits are enforced: files, matches and changed bytes, each a
 //     [*LimitError] naming the limit and the figure;
 //  4. the impact is estimated ([Impact]; [LocalImpact] by default, which
@@ -34,8 +34,8 @@
 //     written;
 //  8. the files are replaced atomically (see Crash safety); any failure
 //     restores every original, and the [Result] says what was rolled back;
-//  9. the local index and the precision index are refreshed;
-//  10. validation runs;
+//  9. the project's indexes are refreshed ([Reindexer]);
+//  10. validation runs ([Validator]);
 //  11. the impact is analysed again on the files as written;
 //  12. the result reports the files changed with their hashes, the matches
 //     applied, the validation outcome and the rollback state, failures
@@ -43,6 +43,19 @@
 //
 // [Rewriter.PreviewEdits] makes a preview from a host's own edits, with the
 // same checks and steps 3 to 12.
+//
+// # The layers it consults
+//
+// A rewrite opens no other layer: the host gives it small interfaces in
+// [Options], each optional. A [Matcher] finds the matches (nil: a
+// structural provider with the default options); an [Impact] estimates
+// what the change affects (nil: [LocalImpact]); a [Reindexer] refreshes
+// the indexes after an apply (nil: nothing is refreshed, and the result
+// says so); a [Validator] runs the project's checks (nil: the commands
+// validation.Detect proposes). The codecortex engine's rewriter
+// (codecortex.Engine.Rewriter) is given the engine's own structural
+// search, project graph, local and precision indexes, and validation, so
+// that one process holds one of each.
 //
 // # Crash safety
 //

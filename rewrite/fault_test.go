@@ -13,7 +13,6 @@ import (
 
 	"github.com/codecortex/codecortex/internal/fsx"
 	"github.com/codecortex/codecortex/internal/testtool"
-	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 )
 
@@ -279,7 +278,7 @@ func copyProject(t testing.TB, dir string) string {
 func openFaulty(t testing.TB, dir string, faulty *fsx.Faulty) *Rewriter {
 	t.Helper()
 	// The precision index is not what this tests: leave it out.
-	r, err := open(Options{Dir: dir, SkipValidation: true, Precision: precision.Options{Disabled: true}}, func(fsys fsx.FS) fsx.FS {
+	r, err := open(Options{Dir: dir, SkipValidation: true}, func(fsys fsx.FS) fsx.FS {
 		faulty.FS = fsys
 		return faulty
 	})

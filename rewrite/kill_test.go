@@ -16,7 +16,6 @@ import (
 
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
-	"github.com/codecortex/codecortex/precision"
 )
 
 // helperEnv names the helper a re-executed test binary runs instead of
@@ -42,7 +41,7 @@ func TestMain(m *testing.M) {
 func runHelper(args []string) int {
 	switch args[0] {
 	case "apply":
-		r, err := Open(Options{Dir: args[1], SkipValidation: true, Precision: precision.Options{Disabled: true}})
+		r, err := Open(Options{Dir: args[1], SkipValidation: true})
 		if err != nil {
 			fmt.Println("error", err)
 			return 1
@@ -198,7 +197,7 @@ func TestKillDuringApply(t *testing.T) {
 			mixed++ // what the kill left, before recovery
 		}
 
-		r, err := Open(Options{Dir: dir, SkipValidation: true, Precision: precision.Options{Disabled: true}})
+		r, err := Open(Options{Dir: dir, SkipValidation: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,8 +40,8 @@ func TestMigrateCobra(t *testing.T) {
 
 			r := openTest(t, dir, func(o *Options) {
 				o.SkipValidation = false
-				o.Validation = validation.Options{Commands: []validation.Command{
-					{Name: "go build", Argv: []string{gobin, "build", "./..."}, Format: "go"}}}
+				o.Validator = validation.New(validation.Options{Dir: dir, Commands: []validation.Command{
+					{Name: "go build", Argv: []string{gobin, "build", "./..."}, Format: "go"}}})
 			})
 			p, err := r.Preview(ctx, Request{Pattern: tt.pattern, Template: tt.template, Language: "go"})
 			if err != nil {

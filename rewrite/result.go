@@ -103,14 +103,16 @@ type Rollback struct {
 
 // Reindex is what an apply brought up to date.
 type Reindex struct {
-	// Index is the local index's state after the refresh: "refreshed",
-	// "partial" (some changed files still pending), "none" (the project
-	// has no local index) or "failed".
+	// Index is the local index's state after the refresh:
+	// [IndexRefreshed], [IndexPartial] (some changed files still
+	// pending), [IndexNone] (the project has no local index),
+	// [IndexFailed], or [IndexSkipped] (the rewriter has no [Reindexer]).
 	Index       string `json:"index"`
 	IndexReason string `json:"index_reason,omitempty"`
 	// Precision is the precision index's report after the change:
 	// available (regenerated through its generator), stale (with the
-	// guidance to regenerate it), unavailable or disabled.
+	// guidance to regenerate it), unavailable, or disabled (switched off,
+	// or no [Reindexer]).
 	Precision evidence.Report `json:"precision"`
 	// Notes say what else was refreshed.
 	Notes []string `json:"notes,omitempty"`

@@ -9,10 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/internal/fsx"
-	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/validation"
@@ -54,13 +52,15 @@ func (l Limits) withDefaults() Limits {
 
 // Options configure a [Rewriter]. The zero value rewrites in the working
 // directory with the default limits and expiry, permits applying with a
-// principal, reindexes the local index if the project has one, reports on
-// the precision index found by discovery (never generating one), runs the
-// validation commands [validation.Detect] proposes, and estimates impact
-// with [LocalImpact]. Callees never modify it.
+// principal, finds matches with a structural provider of the default
+// options, estimates impact with [LocalImpact], refreshes no index after
+// an apply (the result says so) and validates with the commands
+// [validation.Detect] proposes. The layers a rewrite consults are small
+// interfaces a host fills with its own ([Matcher], [Impact], [Reindexer],
+// [Validator]); the codecortex engine's rewriter is given the engine's.
+// Callees never modify it.
 type Options struct {
-	// Dir is the project root; "" means the working directory. The Dir of
-	// every layer's options below is replaced by it.
+	// Dir is the project root; "" means the working directory.
 	Dir string
 	// Limits bound every rewrite (structural.max_rewrite_*).
 	Limits Limits
@@ -70,24 +70,22 @@ type Options struct {
 	// DenyApply refuses every apply (structural.allow_apply false):
 	// previews are still made.
 	DenyApply bool
-	// Structural is how patterns are searched: the engine, the limits of
-	// a search (its match limit is raised to find more than MaxMatches),
-	// the parse cache.
-	Structural structural.Options
+	// Matcher finds a pattern's structural matches and their edits; nil
+	// means structural.New with Dir and the default options (the built-in
+	// engine). The rewriter does not close it.
+	Matcher Matcher
 	// Impact estimates what a rewrite affects, before and after it is
 	// applied; nil means [LocalImpact]. The rewriter owns it: when it is
 	// an io.Closer, [Rewriter.Close] (or a failed [Open]) closes it.
 	Impact Impact
-	// Index is the local index to bring up to date after an apply. It is
-	// reindexed only when the project has one (.codecortex/index); none
-	// is created.
-	Index index.Options
-	// Precision is the precision index to refresh after an apply: with
-	// AutoGenerate and a GeneratorCommand it is regenerated; without, its
-	// staleness is reported with guidance.
-	Precision precision.Options
-	// Validation is what runs after an apply.
-	Validation validation.Options
+	// Reindexer brings the project's indexes up to date after an apply;
+	// nil refreshes nothing, and [Result].Reindex says so. The rewriter
+	// does not close it.
+	Reindexer Reindexer
+	// Validator runs the project's checks after an apply; nil means
+	// validation.New with Dir and Seal, which runs the commands
+	// [validation.Detect] proposes. The rewriter does not close it.
+	Validator Validator
 	// SkipValidation runs no validation after an apply; the result says
 	// it was skipped.
 	SkipValidation bool
@@ -143,7 +141,6 @@ type Rewriter struct {
 	root *contain.Root
 	fs   fsx.FS
 	osfs *fsx.OS
-	sp   *structural.Provider
 }
 
 // Open opens the project at opts.Dir for rewriting. It writes nothing:
@@ -179,14 +176,14 @@ func open(opts Options, wrap func(fsx.FS) fsx.FS) (*Rewriter, error) {
 		r.fs = wrap(osfs)
 	}
 	r.opts.Dir = r.dir
-	so := opts.Structural
-	so.Dir = r.dir
-	r.sp = structural.New(so)
-	r.opts.Index.Dir = r.dir
-	r.opts.Precision.Dir = r.dir
-	r.opts.Validation.Dir = r.dir
+	if r.opts.Matcher == nil {
+		r.opts.Matcher = structural.New(structural.Options{Dir: r.dir})
+	}
 	if r.opts.Impact == nil {
 		r.opts.Impact = LocalImpact{}
+	}
+	if r.opts.Validator == nil {
+		r.opts.Validator = validation.New(validation.Options{Dir: r.dir, Seal: r.opts.Seal})
 	}
 	return r, nil
 }

@@ -278,7 +278,7 @@ func TestRefusals(t *testing.T) {
 			_, err := s.r.Preview(ctx, Request{Pattern: "api.OldAPI($X)", Template: "api.NewAPI($X", Language: "go"})
 			return err
 		}},
-		{name: "structural search disabled: no structural matches", opts: func(o *Options) { o.Structural.Disabled = true }, want: ErrNotStructural, act: func(t *testing.T, s *refusalSetup) error {
+		{name: "structural search disabled: no structural matches", opts: func(o *Options) { o.Matcher = structural.New(structural.Options{Disabled: true}) }, want: ErrNotStructural, act: func(t *testing.T, s *refusalSetup) error {
 			_, err := s.r.Preview(ctx, migration)
 			return err
 		}},

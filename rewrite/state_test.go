@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex/internal/fsx"
-	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -43,7 +42,7 @@ func newMachine(t *rapid.T, dir string) *machine {
 	for i, name := range machineFiles {
 		m.write(t, name, fmt.Sprintf("file %d\nalpha beta\ngamma\n", i))
 	}
-	r, err := open(Options{Dir: dir, SkipValidation: true, Precision: precision.Options{Disabled: true},
+	r, err := open(Options{Dir: dir, SkipValidation: true,
 		Now: func() time.Time { return m.now }}, func(fsys fsx.FS) fsx.FS {
 		m.faulty.FS = fsys
 		return m.faulty

@@ -15,10 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/contain"
-	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/validation"
 )
@@ -133,7 +130,8 @@ func (r *Rewriter) Apply(ctx context.Context, id string, auth Authorization) (*R
 
 // Step 1: parseRequest checks the request before anything is searched: a
 // pattern, a language, a template using only metavariables the pattern
-// binds, a pattern that compiles, and paths inside the root.
+// binds, and paths inside the root. Whether the pattern compiles is the
+// Matcher's to say, in step 2: it knows its engine.
 func (r *Rewriter) parseRequest(req Request) (Request, error) {
 	if strings.TrimSpace(req.Pattern) == "" {
 		return req, fmt.Errorf("%w: no pattern", ErrInvalidRequest)
@@ -148,11 +146,6 @@ func (r *Rewriter) parseRequest(req Request) (Request, error) {
 	req.Language = lang
 	if err := structural.CheckTemplate(req.Pattern, req.Template); err != nil {
 		return req, err
-	}
-	if r.opts.Structural.Command == "" && !r.opts.Structural.Disabled {
-		if _, err := structural.Compile(req.Pattern, lang); err != nil && !errors.Is(err, structural.ErrUnavailable) {
-			return req, err
-		}
 	}
 	var paths []string
 	for _, p := range req.Paths {
@@ -177,15 +170,16 @@ func (r *Rewriter) parseRequest(req Request) (Request, error) {
 	return req, nil
 }
 
-// Step 2: matchSet searches the pattern and computes its edits: only
-// structural matches (a fallback's lexical hits never drive a rewrite),
+// Step 2: matchSet searches the pattern and computes its edits through
+// the Matcher (an invalid pattern is its error): only structural matches
+// (a fallback's lexical hits never drive a rewrite),
 // the outermost of nested ones, with rewritten files that still parse.
 // skipped counts the inner matches left to their outer match.
 func (r *Rewriter) matchSet(ctx context.Context, req Request) (edits []structural.Edit, skipped int, err error) {
 	lim := r.opts.Limits.withDefaults()
 	sreq := structural.Request{Root: r.dir, Pattern: req.Pattern, Language: req.Language, Paths: req.Paths,
 		Limits: structural.Limits{MaxMatches: max(structural.DefaultMaxMatches, 4*lim.MaxMatches)}}
-	ans, err := r.sp.Search(ctx, sreq)
+	ans, err := r.opts.Matcher.Search(ctx, sreq)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -201,7 +195,7 @@ func (r *Rewriter) matchSet(ctx context.Context, req Request) (edits []structura
 	if len(ans.Structural.Matches) == 0 {
 		return nil, 0, fmt.Errorf("%w: the pattern matched nothing", ErrNoChanges)
 	}
-	edits, err = r.sp.Rewrite(ctx, ans, req.Template)
+	edits, err = r.opts.Matcher.Rewrite(ctx, ans, req.Template)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -431,50 +425,27 @@ func (r *Rewriter) replaceFiles(ctx context.Context, t *txn) (Rollback, error) {
 	return r.writeTxn(ctx, t)
 }
 
-// Step 9: reindex refreshes what indexes the changed files: the local
-// index (when the project has one), and the precision index, regenerated
-// through its generator when one is configured, reported stale with
-// guidance otherwise. The structural parse cache is keyed by content and
-// needs nothing.
+// Step 9: reindex asks the [Reindexer] to refresh what indexes the
+// changed files (the local index, the precision index); without one,
+// nothing is refreshed and the report says so. The structural parse cache
+// is keyed by content and needs nothing.
 func (r *Rewriter) reindex(ctx context.Context, t *txn) Reindex {
-	var rep Reindex
-	if _, err := r.fs.Lstat(index.StorageDir); err != nil {
-		rep.Index, rep.IndexReason = "none", "the project has no local index ("+index.StorageDir+"); nothing to refresh"
-	} else if ix, err := index.Open(r.opts.Index); err != nil {
-		rep.Index, rep.IndexReason = "failed", err.Error()
-	} else {
-		fr, err := ix.Refresh(ctx)
-		ix.Close()
-		switch {
-		case err != nil:
-			rep.Index, rep.IndexReason = "failed", err.Error()
-		case fr.State == index.Fresh:
-			rep.Index = "refreshed"
-			rep.IndexReason = fmt.Sprintf("%d files reindexed", fr.Indexed)
-		default:
-			rep.Index = "partial"
-			rep.IndexReason = fmt.Sprintf("%d changed files are not indexed yet (cortex index finishes)", fr.PendingCount)
-		}
+	if r.opts.Reindexer == nil {
+		return noReindex()
 	}
-	rep.Precision = evidence.Report{Provider: precision.Name}
-	if r.opts.Precision.Disabled {
-		rep.Precision.State, rep.Precision.Reason = evidence.Disabled, "the precision index is disabled"
-		return rep
+	paths := make([]string, len(t.doc.Files))
+	for i, f := range t.doc.Files {
+		paths[i] = f.Path
 	}
-	prov := precision.New(r.opts.Precision)
-	defer prov.Close()
-	st := prov.Status(ctx)
-	rep.Precision.State, rep.Precision.Reason, rep.Precision.Guidance = st.State, st.Reason, st.Guidance
-	rep.Notes = append(rep.Notes, fmt.Sprintf("%d files changed; the structural parse cache is keyed by content", len(t.doc.Files)))
-	return rep
+	return r.opts.Reindexer.Reindex(ctx, paths)
 }
 
-// Step 10: validate runs the project's validation commands.
+// Step 10: validate runs the project's checks through the [Validator].
 func (r *Rewriter) validate(ctx context.Context, skip bool) ValidationReport {
 	if r.opts.SkipValidation || skip {
 		return ValidationReport{Status: ValidationSkipped, Reason: "the host skipped validation"}
 	}
-	o, err := validation.Run(ctx, r.opts.Validation)
+	o, err := r.opts.Validator.Run(ctx)
 	switch {
 	case errors.Is(err, validation.ErrNoCommands):
 		return ValidationReport{Status: ValidationSkipped, Reason: "there are no validation commands for this project"}

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codecortex/codecortex/config"
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/structural"
 )
@@ -47,19 +47,24 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 
-	// The project's configuration, judged for trust, mapped onto the
-	// rewriter's options (max_rewrite_*, preview_ttl_seconds, allow_apply,
-	// and the layers a rewrite refreshes and validates with). Impact is
-	// rewrite.LocalImpact unless the host passes its own.
-	p, err := config.OpenProject(*dir, config.ProjectOptions{})
+	// The engine composes the project's layers once, from its
+	// configuration judged for trust, and its rewriter honours the
+	// structural section (max_rewrite_*, preview_ttl_seconds, allow_apply)
+	// and consults the engine's layers: structural search for the matches,
+	// the project graph for the impact (the changed files alone without a
+	// local index), the local and precision indexes to refresh after an
+	// apply, and the configured validation. A host that composes the
+	// layers itself passes its own to rewrite.Open in rewrite.Options
+	// (Matcher, Impact, Reindexer, Validator).
+	eng, err := codecortex.Open(*dir, codecortex.Options{})
 	if err != nil {
 		return err
 	}
-	r, err := rewrite.Open(p.RewriteOptions())
+	defer eng.Close()
+	r, err := eng.Rewriter()
 	if err != nil {
 		return err
 	}
-	defer r.Close()
 	// Opening changes nothing: an apply that was interrupted (the process
 	// died while replacing files) is recovered by the next apply, or by
 	// Recover; a journal shipped with the repository never is.
@@ -85,7 +90,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *note != "" {
 		// A host's own edit: append a line to the changelog. It gets its
 		// own preview, hashed, limited and applied the same way.
-		nv, err := r.PreviewEdits(ctx, "changelog entry", []structural.Edit{appendLine(p.Root, "CHANGELOG.md", *note)})
+		nv, err := r.PreviewEdits(ctx, "changelog entry", []structural.Edit{appendLine(r.Dir(), "CHANGELOG.md", *note)})
 		if err != nil {
 			return err
 		}

@@ -4,19 +4,27 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/trust"
 )
+
+// The engine's layers adapted to the small interfaces a rewrite consults
+// (rewrite.Options), here in the composition so that the rewrite opens no
+// layer of its own and the read path (graph) never imports the mutation
+// path (rewrite). The engine's structural search and validation are a
+// rewrite.Matcher and a rewrite.Validator as they are; the project graph
+// and the indexes need the adapters below. None is an io.Closer: the
+// engine that made the layers closes them, not the rewriter.
 
 // graphAnalyzer is the Analyzer of the rewrite impact reports the project
 // graph makes.
 const graphAnalyzer = "project graph"
 
-// graphImpact adapts the project graph to the rewrite's [rewrite.Impact],
-// here in the composition so that the read path (graph) never imports the
-// mutation path (rewrite). It is no io.Closer: the engine that made the
-// graph closes it, not the rewriter.
+// graphImpact adapts the project graph to the rewrite's [rewrite.Impact].
 type graphImpact struct{ g *graph.Provider }
 
 // Analyze makes the graph a [rewrite.Impact]: the changed files' own analysis
@@ -84,3 +92,55 @@ func (g graphImpact) Analyze(ctx context.Context, req rewrite.ImpactRequest) (*r
 }
 
 var _ rewrite.Impact = graphImpact{}
+
+// engineReindexer adapts the engine's local index and precision index to
+// the rewrite's [rewrite.Reindexer]: after an apply, the local index is
+// brought up to date when the project has one (none is created), and the
+// precision index is regenerated through its generator when the trusted
+// configuration has one (and the engine may run it), reported stale with
+// guidance otherwise.
+type engineReindexer struct{ e *Engine }
+
+// Reindex refreshes the engine's indexes after paths were replaced.
+func (x engineReindexer) Reindex(ctx context.Context, paths []string) rewrite.Reindex {
+	rep := rewrite.Reindex{Notes: []string{fmt.Sprintf("%d files changed; the structural parse cache is keyed by content", len(paths))}}
+	rep.Index, rep.IndexReason = x.refreshIndex(ctx)
+	rep.Precision = x.precisionReport(ctx)
+	return rep
+}
+
+// refreshIndex brings the engine's local index up to date and says how
+// that went.
+func (x engineReindexer) refreshIndex(ctx context.Context) (state, reason string) {
+	if !hasIndex(x.e.project.Root) {
+		return rewrite.IndexNone, "the project has no local index (" + index.StorageDir + "); nothing to refresh"
+	}
+	ix, err := x.e.Index()
+	if err != nil {
+		return rewrite.IndexFailed, err.Error()
+	}
+	fr, err := ix.Refresh(ctx)
+	switch {
+	case err != nil:
+		return rewrite.IndexFailed, err.Error()
+	case fr.State == index.Fresh:
+		return rewrite.IndexRefreshed, fmt.Sprintf("%d files reindexed", fr.Indexed)
+	default:
+		return rewrite.IndexPartial, fmt.Sprintf("%d changed files are not indexed yet (cortex index finishes)", fr.PendingCount)
+	}
+}
+
+// precisionReport is the engine's precision index's state after the
+// change, regenerated first when its options say so.
+func (x engineReindexer) precisionReport(ctx context.Context) evidence.Report {
+	rep := evidence.Report{Provider: precision.Name}
+	if x.e.project.PrecisionOptions().Disabled {
+		rep.State, rep.Reason = evidence.Disabled, "the precision index is disabled"
+		return rep
+	}
+	st := x.e.scip.Status(ctx)
+	rep.State, rep.Reason, rep.Guidance = st.State, st.Reason, st.Guidance
+	return rep
+}
+
+var _ rewrite.Reindexer = engineReindexer{}
