@@ -13,6 +13,7 @@ import (
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/rewrite"
+	"github.com/codecortex/codecortex/rewrite/rewritetest"
 	"github.com/codecortex/codecortex/syntax"
 )
 
@@ -128,4 +129,20 @@ func TestRewriterWithoutIndex(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(index.StorageDir))); err == nil {
 		t.Error("the rewrite created a local index")
 	}
+}
+
+// The engine's layers that its rewriter consults keep the contracts a
+// rewrite relies on: its structural search as the Matcher, its project
+// graph as the Impact.
+func TestRewriterLayersConform(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("the built-in structural engine needs cgo")
+	}
+	e := openEngine(t, testtool.WriteTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}), Options{})
+	rewritetest.TestMatcher(t, e.Structural())
+	g, err := e.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewritetest.TestImpact(t, graphImpact{g})
 }

@@ -52,7 +52,8 @@
 // what the change affects (nil: [LocalImpact]); a [Reindexer] refreshes
 // the indexes after an apply (nil: nothing is refreshed, and the result
 // says so); a [Validator] runs the project's checks (nil: the commands
-// validation.Detect proposes). The codecortex engine's rewriter
+// validation.Detect proposes). Package rewritetest checks a host's own
+// Matcher and Impact. The codecortex engine's rewriter
 // (codecortex.Engine.Rewriter) is given the engine's own structural
 // search, project graph, local and precision indexes, and validation, so
 // that one process holds one of each.

@@ -14,7 +14,8 @@ import (
 // estimates what a rewrite affects (impact.go); the others are below.
 
 // A Matcher finds a pattern's structural matches and turns them into
-// edits (step 2). [*structural.Provider] is one.
+// edits (step 2). [*structural.Provider] is one; a host's own is checked
+// by rewritetest.TestMatcher.
 type Matcher interface {
 	// Search answers a structural request. An answer without structural
 	// matches (a fallback's lexical hits) never drives a rewrite, and an

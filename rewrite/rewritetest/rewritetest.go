@@ -1,6 +1,7 @@
-// Package rewritetest checks that a [rewrite.Impact] keeps the contract a
-// rewrite relies on. A host that brings its own impact analysis (a project
-// graph, say) calls [TestImpact] from its own tests.
+// Package rewritetest checks that the layers a host gives a rewriter keep
+// the contract a rewrite relies on. A host that brings its own impact
+// analysis (a project graph, say) calls [TestImpact] from its own tests,
+// and one that brings its own structural search calls [TestMatcher].
 package rewritetest
 
 import (

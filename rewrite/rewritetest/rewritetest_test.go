@@ -7,6 +7,8 @@ import (
 
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/rewrite/rewritetest"
+	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -45,5 +47,54 @@ func TestCheckFindsBreaches(t *testing.T) {
 	}
 	if errs := rewritetest.Check(context.Background(), panicky{}, t.TempDir()); len(errs) != 3 || !strings.Contains(errs[0].Error(), "panicked: boom") {
 		t.Errorf("a panicking Analyze: %v", errs)
+	}
+}
+
+// The structural provider keeps the matcher's contract, with its engine
+// and without one (every answer a fallback, which a rewrite refuses).
+func TestStructuralMatcher(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("the built-in structural engine needs cgo")
+	}
+	rewritetest.TestMatcher(t, structural.New(structural.Options{}))
+	rewritetest.TestMatcher(t, structural.New(structural.Options{Disabled: true}))
+}
+
+// badMatcher breaks the matcher's contract: a match whose bytes are not
+// its text, an edit whose old text is not the file's, and structural
+// matches for a pattern that does not parse.
+type badMatcher struct{}
+
+func (badMatcher) Search(_ context.Context, req structural.Request) (*structural.Answer, error) {
+	m := structural.Match{Path: "pkg/calc.go", Text: "old(1)", Range: structural.Range{StartByte: 0, EndByte: 6}}
+	return &structural.Answer{Pattern: req.Pattern, Structural: &structural.Result{Matches: []structural.Match{m}}}, nil
+}
+
+func (badMatcher) Rewrite(context.Context, *structural.Answer, string) ([]structural.Edit, error) {
+	return []structural.Edit{{Path: "pkg/calc.go", StartByte: 0, EndByte: 7, Old: "package", New: "new(1)"},
+		{Path: "pkg/calc.go", StartByte: 3, EndByte: 4, Old: "k", New: "x"}}, nil
+}
+
+// panickyMatcher panics.
+type panickyMatcher struct{ badMatcher }
+
+func (panickyMatcher) Search(context.Context, structural.Request) (*structural.Answer, error) {
+	panic("boom")
+}
+
+func TestCheckMatcherFindsBreaches(t *testing.T) {
+	errs := rewritetest.CheckMatcher(context.Background(), badMatcher{}, t.TempDir())
+	var all []string
+	for _, e := range errs {
+		all = append(all, e.Error())
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{`match "old(1)" at bytes 0-6`, "edits at bytes 0 and 3 overlap", "does not parse gave 1 structural matches"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("CheckMatcher did not find %q:\n%s", want, text)
+		}
+	}
+	if errs := rewritetest.CheckMatcher(context.Background(), panickyMatcher{}, t.TempDir()); len(errs) != 2 || !strings.Contains(errs[0].Error(), "Search panicked: boom") {
+		t.Errorf("a panicking Search: %v", errs)
 	}
 }
