@@ -60,7 +60,9 @@
 // layers that can answer it, runs them side by side under one deadline,
 // fuses, ranks and packs, and returns the records with the route, each
 // layer's state and the index's freshness. The cortex command's ask, the
-// MCP server and the examples are hosts of this one call.
+// MCP server and examples/compose-all are hosts of this one call;
+// examples/compose-by-hand runs the same path with layers a host composes
+// itself.
 //
 // # The layers
 //
