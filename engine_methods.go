@@ -61,6 +61,8 @@ const (
 	// Implementations: both ways, as gopls answers: what implements an
 	// interface, and what a concrete type implements.
 	Implementations Relation = "implementations"
+	// Callers: what uses it, without its declaration (see [Engine.Callers]).
+	Callers Relation = "callers"
 )
 
 // kinds returns the record kinds a relation asks for.
@@ -72,8 +74,10 @@ func (r Relation) kinds() ([]evidence.Kind, error) {
 		return []evidence.Kind{evidence.Reference, evidence.Call}, nil
 	case Implementations:
 		return []evidence.Kind{evidence.Implementation}, nil
+	case Callers:
+		return []evidence.Kind{evidence.Reference, evidence.Call}, nil
 	}
-	return nil, fmt.Errorf("codecortex: unknown relation %q (want definition, references or implementations)", string(r))
+	return nil, fmt.Errorf("codecortex: unknown relation %q (want definition, references, implementations or callers)", string(r))
 }
 
 // A Target names a symbol: by a position — Path relative to the project
@@ -98,7 +102,10 @@ type TargetError struct {
 }
 
 func (e *TargetError) Error() string {
-	if e.Target.Path != "" {
+	switch {
+	case e.Target.Path != "" && e.Target.Line == 0:
+		return fmt.Sprintf("%s: %s", e.Target.Path, e.Reason)
+	case e.Target.Path != "":
 		return fmt.Sprintf("%s:%d:%d: %s", e.Target.Path, e.Target.Line, e.Target.Column, e.Reason)
 	}
 	return e.Reason
@@ -128,22 +135,32 @@ type Located struct {
 	ByName string `json:"by_name,omitempty"`
 }
 
-// Locate finds the definitions, references or implementations of a
-// symbol named by position or by name. The precision index answers first
+// Locate finds the definitions, references, implementations or callers of
+// a symbol named by position or by name. The precision index answers first
 // (exact; near_exact from the language server when the engine has one and
 // the index has no fresh answer); when it has no fresh answer, the local
-// index answers by name — the target's name, or the one written at the
-// position — at the tier its syntax allows. A target that names nothing
-// is a [TargetError].
+// index (the project graph, for callers) answers by name — the target's
+// name, or the one written at the position — at the tier its syntax
+// allows. A target that names nothing is a [TargetError].
 func (e *Engine) Locate(ctx context.Context, q LocateQuery) (*Located, error) {
 	kinds, err := q.Relation.kinds()
 	if err != nil {
 		return nil, err
 	}
-	if err := e.checkTarget(q.Target); err != nil {
+	if q.Relation == Callers {
+		return e.locate(ctx, q.Target, kinds, route.Graph, true)
+	}
+	return e.locate(ctx, q.Target, kinds, route.LocalIndex, q.NoDeclaration)
+}
+
+// locate asks the precision layer about t for records of kinds, and when
+// it has no fresh answer, the fallback layer by name: t's name, or the one
+// written at t's position.
+func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fallback route.Layer, noDecl bool) (*Located, error) {
+	if err := e.checkTarget(t); err != nil {
 		return nil, err
 	}
-	query := evidence.Query{Kinds: kinds, Path: q.Path, Line: q.Line, Column: q.Column, Symbol: q.Symbol}
+	query := evidence.Query{Kinds: kinds, Path: t.Path, Line: t.Line, Column: t.Column, Symbol: t.Symbol}
 	check := evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)}
 	var recs []evidence.Record
 	var reps []evidence.Report
@@ -153,21 +170,21 @@ func (e *Engine) Locate(ctx context.Context, q LocateQuery) (*Located, error) {
 	out := &Located{Query: query}
 	if !freshAnswer(recs, reps) {
 		byName := query
-		if q.Symbol == "" {
+		if t.Symbol == "" {
 			byName.Path, byName.Line, byName.Column = "", 0, 0
-			byName.Symbol = e.identifierAt(q.Path, q.Line, q.Column)
+			byName.Symbol = e.identifierAt(t.Path, t.Line, t.Column)
 		}
 		if byName.Symbol != "" {
-			if local, ok := e.providers[route.LocalIndex]; ok {
-				lrecs, lreps := evidence.Collect(ctx, byName, []evidence.Provider{local}, check)
-				if q.Symbol == "" && len(lrecs) > 0 && len(recs) == 0 {
+			if p, ok := e.providers[fallback]; ok {
+				lrecs, lreps := evidence.Collect(ctx, byName, []evidence.Provider{p}, check)
+				if t.Symbol == "" && len(lrecs) > 0 && len(recs) == 0 {
 					out.ByName = byName.Symbol
 				}
 				recs, reps = append(recs, lrecs...), append(reps, lreps...)
 			}
 		}
 	}
-	if q.NoDeclaration {
+	if noDecl {
 		recs = precision.WithoutDeclarations(recs)
 	}
 	out.Records, out.Reports = evidence.Rank(evidence.Fuse(recs)), reps
