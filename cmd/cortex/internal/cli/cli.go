@@ -58,6 +58,7 @@ func commands() []command {
 		{"precision-status", nil, "show the precision index: counts, indexer, encoding, staleness", runPrecisionStatus},
 		{"def", nil, "definition of the symbol at FILE:LINE:COL (one-based code points) or named NAME", positionCommand(codecortex.Definitions)},
 		{"refs", nil, "references of the symbol at FILE:LINE:COL or named NAME, declaration included", positionCommand(codecortex.References)},
+		{"callers", nil, "what uses the symbol at FILE:LINE:COL or named NAME, each with its caller, declaration left out", positionCommand(codecortex.Callers)},
 		{"impl", nil, "implementations of an interface, or the interfaces a type implements, at FILE:LINE:COL or named NAME", positionCommand(codecortex.Implementations)},
 		{"search", nil, "search the local index for words, or code by syntax: cortex search TEXT..., cortex search PATTERN [--lang L] [PATH...]", runSearch},
 		{"index", nil, "bring the local index up to date (--status: its identity, counts, freshness, size; --precision: build the SCIP precision index)", runIndex},

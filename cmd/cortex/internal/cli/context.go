@@ -16,18 +16,11 @@ import (
 	"github.com/codecortex/codecortex/validation"
 )
 
-// historyJSON is what cortex history --json prints.
-type historyJSON struct {
-	Path    string               `json:"path,omitempty"`
-	History *history.FileHistory `json:"history,omitempty"`
-	Blame   []history.Hunk       `json:"blame,omitempty"`
-	Changes *history.ChangeSet   `json:"changes,omitempty"`
-}
-
 // runHistory is cortex history PATH[:LINE[-LINE]] (a file's commits,
 // following renames, with the pull requests they came from, and who last
 // changed the lines), or --since REV (what changed since a commit, the
-// work tree included; without PATH and --since, since HEAD).
+// work tree included; without PATH and --since, since HEAD). The engine
+// answers (Engine.HistoryOf), as it does cortex_history.
 func runHistory(ctx context.Context, c *cmd, args []string) int {
 	c.argsUsage = "[PATH[:LINE[-LINE]]] [--since REV]"
 	since := c.fs.String("since", "", "what changed since the commit `rev`, work tree and untracked files included")
@@ -36,11 +29,11 @@ func runHistory(ctx context.Context, c *cmd, args []string) int {
 	if !ok {
 		return code
 	}
+	q := codecortex.HistoryQuery{Since: *since, Limit: *limit}
 	var file string
-	var start, end int
 	if len(pos) == 1 {
 		var err error
-		if file, start, end, err = parseLineRange(pos[0]); err != nil {
+		if file, q.StartLine, q.EndLine, err = parseLineRange(pos[0]); err != nil {
 			return c.usageError(err)
 		}
 	}
@@ -49,37 +42,21 @@ func runHistory(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
+	if file != "" {
+		if q.Path, err = p.rel(file); err != nil {
+			return c.finish(err)
+		}
+	}
 	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return c.fail(err)
 	}
-	repo, err := eng.History(ctx, *limit)
+	out, err := eng.HistoryOf(ctx, q)
+	if errors.Is(err, codecortex.ErrBadTarget) || errors.Is(err, history.ErrRevision) {
+		return c.usageError(err)
+	}
 	if err != nil {
 		return c.fail(err)
-	}
-	out := historyJSON{}
-	if file != "" {
-		rel, err := p.rel(file)
-		if err != nil {
-			return c.finish(err)
-		}
-		out.Path = rel
-		if out.History, err = repo.Log(ctx, rel); err != nil {
-			return c.fail(err)
-		}
-		if start > 0 {
-			if out.Blame, err = repo.Blame(ctx, rel, start, end); err != nil {
-				return c.fail(err)
-			}
-		}
-	}
-	if file == "" || *since != "" {
-		if out.Changes, err = repo.Changes(ctx, *since); err != nil {
-			if errors.Is(err, history.ErrRevision) {
-				return c.usageError(err)
-			}
-			return c.fail(err)
-		}
 	}
 	if c.json != jsonOff {
 		if err := c.writeJSON(out); err != nil {
@@ -87,22 +64,7 @@ func runHistory(ctx context.Context, c *cmd, args []string) int {
 		}
 		return ExitOK
 	}
-	if h := out.History; h != nil {
-		c.printf("%s: %s\n", safe(h.Path), count(len(h.Entries), "commit"))
-		for _, e := range h.Entries {
-			line := fmt.Sprintf("  %s %s %-10s %s", e.Short(), e.Date.Format(time.DateOnly), e.Status, e.Subject)
-			if e.PR != nil {
-				line += "  [" + e.PR.Ref() + "]"
-			}
-			if e.OldPath != "" {
-				line += fmt.Sprintf("  (from %s)", e.OldPath)
-			}
-			c.printf("%s\n", safe(line))
-		}
-		if h.More {
-			c.printf("  … older commits past --limit\n")
-		}
-	}
+	printFileHistory(c, out.History)
 	for _, hk := range out.Blame {
 		who := hk.Commit.Short() + " " + hk.Commit.Author + " " + hk.Commit.Date.Format(time.DateOnly) + " " + hk.Commit.Subject
 		if hk.Uncommitted {
@@ -110,34 +72,61 @@ func runHistory(ctx context.Context, c *cmd, args []string) int {
 		}
 		c.printf("  lines %d-%d: %s\n", hk.StartLine, hk.EndLine, safe(who))
 	}
-	if cs := out.Changes; cs != nil {
-		base := *since
-		if base == "" {
-			base = "HEAD"
-		}
-		c.printf("since %s: %s, %s\n", safe(base), count(len(cs.Commits), "commit"), count(len(cs.Changes), "changed file"))
-		for _, ch := range cs.Changes {
-			line := fmt.Sprintf("  %-9s %s", ch.Status, ch.Path)
-			if ch.OldPath != "" {
-				line += " (from " + ch.OldPath + ")"
-			}
-			if !ch.Binary {
-				line += fmt.Sprintf("  +%d -%d", ch.Added, ch.Deleted)
-			}
-			c.printf("%s\n", safe(line))
-		}
-		for _, cm := range cs.Commits {
-			line := fmt.Sprintf("  %s %s %s", cm.Short(), cm.Date.Format(time.DateOnly), cm.Subject)
-			if cm.PR != nil {
-				line += "  [" + cm.PR.Ref() + "]"
-			}
-			c.printf("%s\n", safe(line))
-		}
-		if cs.Shallow {
-			c.note("cortex: a shallow clone: the commit list may stop early")
-		}
-	}
+	printChanges(c, out.Changes, *since)
 	return ExitOK
+}
+
+// printFileHistory prints a file's commits, one a line, newest first.
+func printFileHistory(c *cmd, h *history.FileHistory) {
+	if h == nil {
+		return
+	}
+	c.printf("%s: %s\n", safe(h.Path), count(len(h.Entries), "commit"))
+	for _, e := range h.Entries {
+		line := fmt.Sprintf("  %s %s %-10s %s", e.Short(), e.Date.Format(time.DateOnly), e.Status, e.Subject)
+		if e.PR != nil {
+			line += "  [" + e.PR.Ref() + "]"
+		}
+		if e.OldPath != "" {
+			line += fmt.Sprintf("  (from %s)", e.OldPath)
+		}
+		c.printf("%s\n", safe(line))
+	}
+	if h.More {
+		c.printf("  … older commits past --limit\n")
+	}
+}
+
+// printChanges prints what changed since a revision: the changed files,
+// then the commits.
+func printChanges(c *cmd, cs *history.ChangeSet, since string) {
+	if cs == nil {
+		return
+	}
+	if since == "" {
+		since = "HEAD"
+	}
+	c.printf("since %s: %s, %s\n", safe(since), count(len(cs.Commits), "commit"), count(len(cs.Changes), "changed file"))
+	for _, ch := range cs.Changes {
+		line := fmt.Sprintf("  %-9s %s", ch.Status, ch.Path)
+		if ch.OldPath != "" {
+			line += " (from " + ch.OldPath + ")"
+		}
+		if !ch.Binary {
+			line += fmt.Sprintf("  +%d -%d", ch.Added, ch.Deleted)
+		}
+		c.printf("%s\n", safe(line))
+	}
+	for _, cm := range cs.Commits {
+		line := fmt.Sprintf("  %s %s %s", cm.Short(), cm.Date.Format(time.DateOnly), cm.Subject)
+		if cm.PR != nil {
+			line += "  [" + cm.PR.Ref() + "]"
+		}
+		c.printf("%s\n", safe(line))
+	}
+	if cs.Shallow {
+		c.note("cortex: a shallow clone: the commit list may stop early")
+	}
 }
 
 // parseLineRange reads PATH, PATH:LINE or PATH:LINE-LINE.
@@ -213,11 +202,11 @@ func runRemember(ctx context.Context, c *cmd, args []string) int {
 			return c.finish(err)
 		}
 	}
-	store, err := c.memoryOf(p)
+	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return c.fail(err)
 	}
-	e, err := store.Remember(ctx, memory.Entry{Type: memory.Type(*typ), Text: strings.Join(pos, " "), Reason: *reason, Scope: scope})
+	e, err := eng.Remember(ctx, memory.Entry{Type: memory.Type(*typ), Text: strings.Join(pos, " "), Reason: *reason, Scope: scope})
 	var ee *memory.EntryError
 	if errors.As(err, &ee) || errors.Is(err, memory.ErrInvalid) {
 		return c.usageError(err)
@@ -265,11 +254,11 @@ func runRecall(ctx context.Context, c *cmd, args []string) int {
 			return c.finish(err)
 		}
 	}
-	store, err := c.memoryOf(p)
+	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return c.fail(err)
 	}
-	ms, err := store.Recall(q)
+	ms, err := eng.Recall(ctx, q)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -558,7 +547,7 @@ func runValidate(ctx context.Context, c *cmd, args []string) int {
 		return c.fail(err)
 	}
 	stop := progress(c.progressOut(), "validating")
-	out, err := eng.Validation().Run(ctx)
+	out, err := eng.Validate(ctx)
 	stop()
 	if errors.Is(err, validation.ErrNoCommands) {
 		return c.fail(errors.New("nothing to validate: no validation.commands configured and no ecosystem detected (go.mod, tsconfig.json)"))

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/validation"
@@ -53,7 +54,7 @@ func TestHistoryCommand(t *testing.T) {
 		t.Errorf("history: exit %d\n%s", code, out)
 	}
 	code, out, _ = run(t, dir, nil, "history", "--since", "HEAD~1", "--json")
-	var doc historyJSON
+	var doc codecortex.HistoryResult
 	if code != ExitOK || json.Unmarshal([]byte(out), &doc) != nil || doc.Changes == nil || len(doc.Changes.Commits) != 1 || doc.Changes.Commits[0].PR == nil {
 		t.Errorf("history --since HEAD~1: exit %d\n%s", code, out)
 	}

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -13,16 +13,23 @@ import (
 	"github.com/codecortex/codecortex/index"
 )
 
-// openIndex returns the project's local index, the engine's. Progress of
-// a long update goes to standard error when progress is shown
-// (cmd.progressOut).
-func (c *cmd) openIndex(p *project, progress bool) (*index.Index, func(), error) {
+// indexEngine returns the project's engine, whose local index shows the
+// progress of a long update on standard error when progress is shown
+// (cmd.progressOut); stop clears the progress line.
+func (c *cmd) indexEngine(p *project, progress bool) (eng *codecortex.Engine, stop func(), err error) {
 	var opts codecortex.Options
-	stop := func() {}
+	stop = func() {}
 	if w := c.progressOut(); progress && w != nil {
 		opts.IndexProgress, stop = progressRate(w)
 	}
-	eng, err := p.engine(opts)
+	eng, err = p.engine(opts)
+	return eng, stop, err
+}
+
+// openIndex returns the project's local index, the engine's, showing the
+// progress of a long update as indexEngine does.
+func (c *cmd) openIndex(p *project, progress bool) (*index.Index, func(), error) {
+	eng, stop, err := c.indexEngine(p, progress)
 	if err != nil {
 		return nil, stop, err
 	}
@@ -163,21 +170,21 @@ func runSymbols(ctx context.Context, c *cmd, args []string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	target := "."
+	var target string
 	if len(pos) == 1 {
 		if target, err = p.rel(pos[0]); err != nil {
 			return c.finish(err)
 		}
-		if _, err := os.Stat(filepath.Join(p.Root, filepath.FromSlash(target))); err != nil {
-			return c.usageError(fmt.Errorf("%s: %w", pos[0], err))
-		}
 	}
-	ix, stop, err := c.openIndex(p, true)
+	eng, stop, err := c.indexEngine(p, true)
 	if err != nil {
 		return c.fail(err)
 	}
-	res, err := ix.Outline(ctx, target)
+	res, err := eng.Symbols(ctx, codecortex.SymbolsQuery{Path: target})
 	stop()
+	if errors.Is(err, codecortex.ErrBadTarget) {
+		return c.usageError(err)
+	}
 	if err != nil {
 		return c.fail(err)
 	}

@@ -97,7 +97,7 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 	return code
 }
 
-// positionCommand returns the run function of def, refs or impl: the
+// positionCommand returns the run function of def, refs, impl or callers: the
 // argument is FILE:LINE:COL (one-based code points, FILE relative to where
 // cortex started) or a symbol name (Name, Type.Method, pkg.Name). The
 // engine answers (Engine.Locate), as it does the MCP tools; --json prints

@@ -76,10 +76,10 @@ func runRewrite(ctx context.Context, c *cmd, args []string) int {
 	return c.usageError(fmt.Errorf("unknown subcommand %q (want preview, show, apply or recover)", sub))
 }
 
-// openRewriter returns the project's rewriter, the engine's, which
-// recovers nothing by opening: journals waiting for recovery, and foreign
-// ones that never will be, are reported on standard error.
-func (c *cmd) openRewriter(p *project) (*rewrite.Rewriter, error) {
+// rewriteEngine returns the project's engine with its rewriter opened,
+// which recovers nothing by opening: journals waiting for recovery, and
+// foreign ones that never will be, are reported on standard error.
+func (c *cmd) rewriteEngine(p *project) (*codecortex.Engine, error) {
 	eng, err := p.engine(codecortex.Options{})
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func (c *cmd) openRewriter(p *project) (*rewrite.Rewriter, error) {
 	for _, j := range r.Pending() {
 		c.note("cortex: %s", safe(rewritePendingLine(j)))
 	}
-	return r, nil
+	return eng, nil
 }
 
 // rewritePendingLine says in a sentence what a pending journal is and what
@@ -137,12 +137,12 @@ func rewritePreview(ctx context.Context, c *cmd, pattern, template, lang string,
 	if err != nil {
 		return c.finish(err)
 	}
-	r, err := c.openRewriter(p)
+	eng, err := c.rewriteEngine(p)
 	if err != nil {
 		return c.fail(err)
 	}
 	stop := progress(c.progressOut(), "previewing")
-	pv, err := r.Preview(ctx, rewrite.Request{Pattern: pattern, Template: template, Language: l, Paths: paths})
+	pv, err := eng.PreviewRewrite(ctx, rewrite.Request{Pattern: pattern, Template: template, Language: l, Paths: paths})
 	stop()
 	if errors.Is(err, rewrite.ErrNoChanges) {
 		if c.json != jsonOff {
@@ -178,11 +178,11 @@ func rewriteShow(c *cmd, id string) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	r, err := c.openRewriter(p)
+	eng, err := c.rewriteEngine(p)
 	if err != nil {
 		return c.fail(err)
 	}
-	pv, err := r.Show(id)
+	pv, err := eng.ShowRewrite(id)
 	if err != nil {
 		return c.rewriteFailure(err)
 	}
@@ -284,12 +284,12 @@ func rewriteApply(ctx context.Context, c *cmd, id string, noValidate bool) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	r, err := c.openRewriter(p)
+	eng, err := c.rewriteEngine(p)
 	if err != nil {
 		return c.fail(err)
 	}
 	stop := progress(c.progressOut(), "applying")
-	res, err := r.Apply(ctx, id, rewrite.Authorization{Principal: c.author(), Via: "cli", SkipValidation: noValidate})
+	res, err := eng.ApplyRewrite(ctx, id, rewrite.Authorization{Principal: c.author(), Via: "cli", SkipValidation: noValidate})
 	stop()
 	if res == nil {
 		return c.rewriteFailure(err)

@@ -64,7 +64,7 @@ func TestConfigRunsNothingUntilTrusted(t *testing.T) {
 
 	untrusted := [][]string{
 		{"doctor"}, {"doctor", "--json"}, {"precision-status"}, {"config"}, {"trust", "--show"},
-		{"def", "m.go:5:9"}, {"def", "--lsp", "m.go:5:9"}, {"refs", "Héllo"},
+		{"def", "m.go:5:9"}, {"def", "--lsp", "m.go:5:9"}, {"refs", "Héllo"}, {"callers", "Héllo"},
 		{"search", "Héllo($$$A)", "--lang", "go"}, {"structural", "-p", "Héllo($$$A)", "-l", "go"}, {"deps"},
 	}
 	for _, args := range untrusted {
@@ -221,6 +221,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"def":              {{"def", "m.go:5:9"}, {"def", "--json", "Héllo"}},
 		"refs":             {{"refs", "m.go:3:14"}, {"refs", "--no-declaration", "Héllo"}},
 		"impl":             {{"impl", "m.go:3:14"}},
+		"callers":          {{"callers", "m.go:3:14"}, {"callers", "--json", "Héllo"}},
 		"search":           {{"search", "Héllo", "--lang", "go"}, {"search", "x", "--rewrite", "y", "--lang", "go"}, {"search", "hello world"}},
 		"structural":       {{"structural", "-p", "$F($$$A)", "-l", "go", "--rewrite", "g($$$A)"}, {"sg", "-p", "x", "--json"}},
 		"deps":             {{"deps"}, {"deps", "--build-list"}, {"deps", "--json", "--build-list"}, {"deps", "why", "next"}},

@@ -90,11 +90,11 @@ func textSearch(ctx context.Context, c *cmd, text string, limit int) int {
 		return c.finish(err)
 	}
 	defer p.Close()
-	ix, stop, err := c.openIndex(p, true)
+	eng, stop, err := c.indexEngine(p, true)
 	if err != nil {
 		return c.fail(err)
 	}
-	res, err := ix.Search(ctx, text, index.SearchOptions{Limit: limit})
+	res, err := eng.Search(ctx, codecortex.SearchQuery{Text: text, Limit: limit})
 	stop()
 	if errors.Is(err, index.ErrEmptyQuery) {
 		return c.usageError(fmt.Errorf("%q: no word to search for", text))

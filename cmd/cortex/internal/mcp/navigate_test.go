@@ -18,7 +18,7 @@ func TestNavigateArguments(t *testing.T) {
 		want string
 	}{
 		{"no relation", map[string]any{"symbol": "Cart.Add"}, `missing properties: ["relation"]`},
-		{"an unknown relation", map[string]any{"relation": "callers", "symbol": "Cart.Add"}, "enum"},
+		{"an unknown relation", map[string]any{"relation": "ancestors", "symbol": "Cart.Add"}, "enum"},
 		{"neither position nor name", map[string]any{"relation": "definition"}, "no complete position and no symbol"},
 		{"both position and name", map[string]any{"relation": "references", "path": "main.go", "line": 6, "column": 4, "symbol": "Add"},
 			"both a position and a symbol"},

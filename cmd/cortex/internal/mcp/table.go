@@ -17,8 +17,8 @@ func toolTable() []toolDef {
 			desc: "Use first for a question in words (where is X defined, who calls Y, which version of Z): ranked evidence " +
 				"from every layer that applies, with how the question was read and which layers were asked."},
 		{name: "cortex_navigate", title: "Definition, references, implementations", build: tool(answerNavigate),
-			desc: "Use with a position or a symbol name: its definition, references or implementations (an interface's " +
-				"types, a type's interfaces). Exact from a SCIP index, near_exact from a language server, else name matches, " +
+			desc: "Use with a position or a symbol name: its definition, references, callers or implementations (an " +
+				"interface's types, a type's interfaces). Exact from a SCIP index, near_exact from a language server, else name matches, " +
 				"said in notes."},
 		{name: "cortex_search", title: "Search the local index", build: tool(answerSearch),
 			desc: "Use to find code or prose by words: ranked chunks of the project's files with excerpts, definitions of a " +

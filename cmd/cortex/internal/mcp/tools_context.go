@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/memory"
 	"github.com/codecortex/codecortex/validation"
@@ -78,89 +79,78 @@ func commitView(c history.Commit) commit {
 }
 
 func answerHistory(ctx context.Context, s *Server, in historyParams) (historyResult, error) {
-	if in.StartLine == 0 && in.EndLine != 0 {
-		return historyResult{}, &toolError{Reason: "end_line without start_line", Guidance: "give start_line, and end_line for a range"}
-	}
-	if in.StartLine != 0 && in.Path == "" {
-		return historyResult{}, &toolError{Reason: "a line range needs a path", Guidance: "give path with start_line"}
-	}
-	if in.EndLine != 0 && in.EndLine < in.StartLine {
-		return historyResult{}, &toolError{Reason: "end_line is before start_line", Guidance: "give start_line ≤ end_line"}
-	}
-	repo, err := s.history(ctx)
-	if err != nil {
-		return historyResult{}, err
-	}
-	out := historyResult{Commits: []commit{}, Blame: []hunk{}, Changes: []change{}, Shallow: repo.Shallow()}
-	var commits []commit
-	var changes []change
-	var blame []hunk
-	over := 0
+	q := codecortex.HistoryQuery{StartLine: in.StartLine, EndLine: in.EndLine, Since: in.Since, Limit: in.Limit}
 	if in.Path != "" {
 		rel, err := s.rel(in.Path)
 		if err != nil {
 			return historyResult{}, err
 		}
-		out.Path = rel
-		fh, err := repo.Log(ctx, rel)
-		if err != nil {
-			return historyResult{}, err
-		}
-		for i, e := range fh.Entries {
-			if i == in.Limit {
-				out.More = true
-				break
-			}
+		q.Path = rel
+	}
+	// The repository is opened once for the session, not bound by the
+	// first caller's context, with the most commits any call may ask for.
+	if _, err := s.history(ctx); err != nil {
+		return historyResult{}, err
+	}
+	h, err := s.engine.HistoryOf(ctx, q)
+	var te *codecortex.TargetError
+	if errors.As(err, &te) {
+		return historyResult{}, &toolError{Reason: te.Error(), Err: err,
+			Guidance: "give a path relative to the project root, and start_line ≤ end_line inside the file"}
+	}
+	if err != nil {
+		return historyResult{}, err
+	}
+	out := historyResult{Path: h.Path, Commits: []commit{}, Blame: []hunk{}, Changes: []change{}, Shallow: h.Shallow}
+	var commits []commit
+	if fh := h.History; fh != nil {
+		for _, e := range fh.Entries {
 			c := commitView(e.Commit)
 			c.Status, c.OldPath = string(e.Status), e.OldPath
 			commits = append(commits, c)
 		}
-		out.More = out.More || fh.More
-		if in.StartLine > 0 {
-			end := in.EndLine
-			if end == 0 {
-				end = in.StartLine
-			}
-			hunks, err := repo.Blame(ctx, rel, in.StartLine, end)
-			if err != nil {
-				return historyResult{}, err
-			}
-			for _, h := range hunks {
-				v := hunk{StartLine: h.StartLine, EndLine: h.EndLine, Author: clip(h.Commit.Author, 200),
-					Date: h.Commit.Date.Format(time.RFC3339), Uncommitted: h.Uncommitted}
-				if !h.Uncommitted {
-					v.Hash, v.Subject = h.Commit.Hash, clip(h.Commit.Subject, 300)
-				}
-				blame = append(blame, v)
-			}
-		}
+		out.More = fh.More
 	}
-	if in.Path == "" || in.Since != "" {
-		cs, err := repo.Changes(ctx, in.Since)
-		if err != nil {
-			return historyResult{}, err
-		}
+	if cs := h.Changes; cs != nil {
 		out.Since, out.Head = cs.Base, cs.Head
-		out.Shallow = out.Shallow || cs.Shallow
-		for i, c := range cs.Commits {
-			if i == in.Limit {
-				over = len(cs.Commits) - i
-				break
-			}
+		for _, c := range cs.Commits {
 			commits = append(commits, commitView(c))
 		}
-		out.More = out.More || cs.MoreCommits || over > 0
-		for _, ch := range cs.Changes {
-			changes = append(changes, change{Path: ch.Path, OldPath: ch.OldPath, Status: string(ch.Status),
-				Added: ch.Added, Deleted: ch.Deleted, Binary: ch.Binary})
-		}
+		out.More = out.More || cs.MoreCommits
 	}
 	f := newFitter(in.Budget, out)
 	out.Commits = take(f, commits)
-	out.Blame = take(f, blame)
-	out.Changes = take(f, changes)
+	out.Blame = take(f, hunkViews(h.Blame))
+	out.Changes = take(f, changeViews(h.Changes))
 	out.Omitted = f.done("the oldest commits, the last lines of the blame or the last changed files were left out; raise budget, or ask about a narrower path or line range")
 	return out, nil
+}
+
+// hunkViews are the views of a blame's runs of lines.
+func hunkViews(hunks []history.Hunk) []hunk {
+	out := make([]hunk, 0, len(hunks))
+	for _, h := range hunks {
+		v := hunk{StartLine: h.StartLine, EndLine: h.EndLine, Author: clip(h.Commit.Author, 200),
+			Date: h.Commit.Date.Format(time.RFC3339), Uncommitted: h.Uncommitted}
+		if !h.Uncommitted {
+			v.Hash, v.Subject = h.Commit.Hash, clip(h.Commit.Subject, 300)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// changeViews are the views of a change set's changed files.
+func changeViews(cs *history.ChangeSet) []change {
+	if cs == nil {
+		return nil
+	}
+	out := make([]change, 0, len(cs.Changes))
+	for _, ch := range cs.Changes {
+		out = append(out, change{Path: ch.Path, OldPath: ch.OldPath, Status: string(ch.Status),
+			Added: ch.Added, Deleted: ch.Deleted, Binary: ch.Binary})
+	}
+	return out
 }
 
 // recallParams are cortex_recall's arguments.
@@ -235,7 +225,7 @@ func answerRecall(ctx context.Context, s *Server, in recallParams) (recallResult
 	for _, t := range in.Types {
 		q.Types = append(q.Types, memory.Type(t))
 	}
-	ms, err := s.engine.Memory().Recall(q)
+	ms, err := s.engine.Recall(ctx, q)
 	if err != nil {
 		return recallResult{}, err
 	}
@@ -283,7 +273,7 @@ func answerRemember(ctx context.Context, s *Server, in rememberParams) (remember
 		}
 		scope.Paths = append(scope.Paths, rel)
 	}
-	e, err := s.engine.Memory().Remember(ctx, memory.Entry{Type: memory.Type(in.Type), Text: in.Text, Reason: in.Reason,
+	e, err := s.engine.Remember(ctx, memory.Entry{Type: memory.Type(in.Type), Text: in.Text, Reason: in.Reason,
 		Scope: scope, Author: s.opts.Principal})
 	if err != nil {
 		return rememberResult{}, err
@@ -333,7 +323,7 @@ func answerValidate(ctx context.Context, s *Server, in validateParams) (validate
 		return validateResult{}, &toolError{Reason: "cortex_validate is served on the mutating surface only",
 			Guidance: "the operator starts cortex mcp with --mutating --principal NAME"}
 	}
-	o, err := validation.New(s.project.ValidationOptions()).Run(ctx)
+	o, err := s.engine.Validate(ctx)
 	if errors.Is(err, validation.ErrNoCommands) {
 		return validateResult{}, &toolError{Reason: "nothing to validate: no validation.commands configured and no ecosystem detected (go.mod, tsconfig.json)",
 			Guidance: "configure validation.commands in .codecortex/config.json and trust it with `cortex trust`", Err: err}

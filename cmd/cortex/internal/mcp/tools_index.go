@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 
+	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/index"
 )
 
@@ -67,11 +67,7 @@ func freshnessView(fr index.Freshness) indexFreshness {
 const maxHitLines = 12
 
 func answerSearch(ctx context.Context, s *Server, in searchParams) (searchResult, error) {
-	ix, err := s.engine.Index()
-	if err != nil {
-		return searchResult{}, indexError(err)
-	}
-	res, err := ix.Search(ctx, in.Query, index.SearchOptions{Limit: in.Limit, Content: in.Content})
+	res, err := s.engine.Search(ctx, codecortex.SearchQuery{Text: in.Query, Limit: in.Limit, Content: in.Content})
 	if errors.Is(err, index.ErrEmptyQuery) {
 		return searchResult{}, &toolError{Reason: fmt.Sprintf("%q has no word to search for (stopwords are dropped)", clip(in.Query, 80)),
 			Guidance: "give at least one meaningful word or identifier", Err: err}
@@ -143,23 +139,20 @@ type definition struct {
 }
 
 func answerSymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsResult, error) {
-	target := "."
+	target := ""
 	if in.Path != "" {
 		rel, err := s.rel(in.Path)
 		if err != nil {
 			return symbolsResult{}, err
 		}
-		if _, err := fs.Stat(s.root.FS(), rel); err != nil {
-			return symbolsResult{}, &toolError{Reason: fmt.Sprintf("%s: no such file or directory in the project", rel),
-				Guidance: "give a path relative to the project root; cortex_search finds files by their words", Err: err}
-		}
 		target = rel
 	}
-	ix, err := s.engine.Index()
-	if err != nil {
-		return symbolsResult{}, indexError(err)
+	res, err := s.engine.Symbols(ctx, codecortex.SymbolsQuery{Path: target})
+	var te *codecortex.TargetError
+	if errors.As(err, &te) {
+		return symbolsResult{}, &toolError{Reason: fmt.Sprintf("%s: %s", te.Target.Path, te.Reason),
+			Guidance: "give a path relative to the project root; cortex_search finds files by their words", Err: err}
 	}
-	res, err := ix.Outline(ctx, target)
 	if err != nil {
 		return symbolsResult{}, indexError(err)
 	}

@@ -149,20 +149,25 @@ func (s *Server) locate(path string, line, column int, symbol string) (where, er
 }
 
 // askPosition answers the position question of intent about w with the
-// engine's Locate, as the CLI's def, refs and impl do, and returns the
+// engine's Locate (Callers for callers), as the CLI's def, refs, impl and
+// callers do, and returns the
 // records of the wanted kinds. When no layer resolves a position, the
 // identifier written there is looked up by name instead, and the result
 // says so.
 func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, budget int, keep func([]evidence.Record) []evidence.Record, kinds ...evidence.Kind) (positionResult, error) {
-	rel := codecortex.Definitions
+	target := codecortex.Target{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol}
+	var ans *codecortex.Located
+	var err error
 	switch intent {
-	case route.IntentReferences, route.IntentCallers:
-		rel = codecortex.References
+	case route.IntentCallers:
+		ans, err = s.engine.Callers(ctx, target)
+	case route.IntentReferences:
+		ans, err = s.engine.Locate(ctx, codecortex.LocateQuery{Relation: codecortex.References, Target: target})
 	case route.IntentImplementations:
-		rel = codecortex.Implementations
+		ans, err = s.engine.Locate(ctx, codecortex.LocateQuery{Relation: codecortex.Implementations, Target: target})
+	default:
+		ans, err = s.engine.Locate(ctx, codecortex.LocateQuery{Relation: codecortex.Definitions, Target: target})
 	}
-	ans, err := s.engine.Locate(ctx, codecortex.LocateQuery{Relation: rel,
-		Target: codecortex.Target{Path: w.path, Line: w.line, Column: w.column, Symbol: w.symbol}})
 	var te *codecortex.TargetError
 	if errors.As(err, &te) {
 		return positionResult{}, &toolError{Reason: te.Error(), Err: err,
@@ -241,6 +246,7 @@ const (
 	relationDefinition      = "definition"
 	relationReferences      = "references"
 	relationImplementations = "implementations"
+	relationCallers         = "callers"
 )
 
 // navigateParams are cortex_navigate's arguments: a relation, and a
@@ -248,7 +254,7 @@ const (
 // survives encoding (omitempty drops a false bool, and the default would
 // turn it back into true); absent means true.
 type navigateParams struct {
-	Relation           string `json:"relation" enum:"definition|references|implementations" jsonschema:"what to find"`
+	Relation           string `json:"relation" enum:"definition|references|implementations|callers" jsonschema:"what to find"`
 	Path               string `json:"path,omitempty" maxLength:"1024" jsonschema:"the position's file, with line and column; or give symbol"`
 	Line               int    `json:"line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"one-based line"`
 	Column             int    `json:"column,omitempty" minimum:"1" maximum:"1000000" jsonschema:"one-based column, in code points"`
@@ -258,7 +264,7 @@ type navigateParams struct {
 }
 
 // answerNavigate answers the relation asked for: a definition, the
-// references or the implementations of a position or a name.
+// references, the implementations or the callers of a position or a name.
 func answerNavigate(ctx context.Context, s *Server, in navigateParams) (positionResult, error) {
 	switch in.Relation {
 	case relationDefinition:
@@ -268,8 +274,14 @@ func answerNavigate(ctx context.Context, s *Server, in navigateParams) (position
 			IncludeDeclaration: in.IncludeDeclaration == nil || *in.IncludeDeclaration, Budget: in.Budget})
 	case relationImplementations:
 		return answerImplementations(ctx, s, positionParams{Path: in.Path, Line: in.Line, Column: in.Column, Symbol: in.Symbol, Budget: in.Budget})
+	case relationCallers:
+		w, err := s.locate(in.Path, in.Line, in.Column, in.Symbol)
+		if err != nil {
+			return positionResult{}, err
+		}
+		return askPosition(ctx, s, w, route.IntentCallers, in.Budget, nil, evidence.Reference, evidence.Call)
 	}
 	// The schema's enum refuses any other value before the handler runs.
 	return positionResult{}, &toolError{Reason: fmt.Sprintf("unknown relation %q", in.Relation),
-		Guidance: "give relation definition, references or implementations"}
+		Guidance: "give relation definition, references, implementations or callers"}
 }

@@ -57,7 +57,7 @@ func answerRewritePreview(ctx context.Context, s *Server, in previewParams) (pre
 	if err != nil {
 		return previewResult{}, err
 	}
-	p, err := r.Preview(ctx, rewrite.Request{Pattern: in.Pattern, Template: in.Template, Language: structural.Language(in.Language), Paths: in.Paths})
+	p, err := s.engine.PreviewRewrite(ctx, rewrite.Request{Pattern: in.Pattern, Template: in.Template, Language: structural.Language(in.Language), Paths: in.Paths})
 	if err != nil {
 		return previewResult{}, err
 	}
@@ -89,7 +89,7 @@ func answerRewriteShow(ctx context.Context, s *Server, in showParams) (previewRe
 	if err != nil {
 		return previewResult{}, err
 	}
-	p, err := r.Show(in.ID)
+	p, err := s.engine.ShowRewrite(in.ID)
 	if err != nil {
 		return previewResult{}, err
 	}
@@ -144,11 +144,7 @@ func answerRewriteApply(ctx context.Context, s *Server, in applyParams) (applyRe
 		return applyResult{}, &toolError{Reason: "cortex_rewrite_apply is served on the mutating surface only, with a principal",
 			Guidance: "the operator starts cortex mcp with --mutating --principal NAME", Err: ErrNoPrincipal}
 	}
-	r, err := s.rewriter()
-	if err != nil {
-		return applyResult{}, err
-	}
-	res, err := r.Apply(ctx, in.ID, rewrite.Authorization{Principal: s.opts.Principal, Via: "mcp"})
+	res, err := s.engine.ApplyRewrite(ctx, in.ID, rewrite.Authorization{Principal: s.opts.Principal, Via: "mcp"})
 	if res == nil {
 		if err == nil {
 			err = errors.New("the rewrite returned no result")
