@@ -105,7 +105,8 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 // printAsk prints an answer for people: the route, then the records
 // grouped by trust tier, strongest first, each with its location, provider
 // and provenance and why it ranked there; then what the budget left out and
-// the reports worth reading.
+// the reports that matter (reportMatters); with -v, also the layers the
+// route skipped and how long the answer took.
 func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 	plan := ans.Plan
 	var layers []string
@@ -154,7 +155,7 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 			ans.Context.Omitted, ans.Context.Omitted+ans.Context.Included, ans.Context.Budget, ans.Context.Used)
 	}
 	for _, rep := range ans.Reports {
-		if rep.State == evidence.Available && rep.Reason == "" {
+		if !c.reportMatters(rep, len(ans.Records) == 0) {
 			continue
 		}
 		msg := fmt.Sprintf("%s: %s", rep.Provider, rep.State)
@@ -166,10 +167,12 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 			c.note("  → %s", safe(rep.Guidance))
 		}
 	}
-	for _, s := range plan.Skipped {
-		c.note("skipped %s: %s", s.Layer, safe(s.Reason))
+	if c.verbose {
+		for _, s := range plan.Skipped {
+			c.note("skipped %s: %s", s.Layer, safe(s.Reason))
+		}
+		c.note("answered in %s", ans.Elapsed.Round(100_000))
 	}
-	c.note("answered in %s", ans.Elapsed.Round(100_000))
 }
 
 // idsInRankOrder gives each record the id Pack gave it in the prompt:
@@ -204,11 +207,12 @@ func tierHeading(t trust.Tier) string {
 	return "weak — a lexical coincidence"
 }
 
-// recordSummary is one line of what a record says: its symbol and excerpt.
+// recordSummary is one line of what a record says: its symbol's short
+// name and its excerpt.
 func recordSummary(r evidence.Record) string {
 	var parts []string
 	if r.Symbol != "" {
-		parts = append(parts, r.Symbol)
+		parts = append(parts, shortSymbol(r.Symbol))
 	}
 	if ex := strings.TrimSpace(r.Metadata.Excerpt); ex != "" {
 		if i := strings.IndexByte(ex, '\n'); i >= 0 {

@@ -175,6 +175,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  --trust-config VALUE  trust the configuration for this run: its digest (sha256:…, several separated by commas), or any")
 	fmt.Fprintln(w, "  --progress            progress on standard error even when it is not a terminal (default: only on a terminal;")
 	fmt.Fprintln(w, "                        also CODECORTEX_PROGRESS=1 or 0); --progress=false never")
+	fmt.Fprintln(w, "  -v, --verbose         every layer's report on standard error, not only those that say a layer is unavailable")
+	fmt.Fprintln(w, "                        or stale or dropped something")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings or a failed check, 2 usage error or bad argument.")
 }
 
@@ -225,6 +227,7 @@ type cmd struct {
 	chdir     string // -C
 	trustFlag string // --trust-config
 	progress  *bool  // --progress; nil when not given
+	verbose   bool   // -v, --verbose
 	streams   bool   // whether --json=stream is allowed
 	red       *redact.Redactor
 	info      *command // the command run, for its help; nil for cortex and help themselves
@@ -244,6 +247,8 @@ func newCmd(e *Env, name, argsUsage string) *cmd {
 	c.fs.Var(jsonFlag{&c.json}, "json", "print one JSON document for machines")
 	c.fs.StringVar(&c.chdir, "C", "", "run with `dir` as the project root")
 	c.fs.StringVar(&c.trustFlag, "trust-config", "", "trust the configuration for this run: its `digest` (sha256:…, several separated by commas) or any")
+	c.fs.BoolVar(&c.verbose, "v", false, "say more: every layer's report, also when it has nothing to add")
+	c.fs.BoolVar(&c.verbose, "verbose", false, "the same as -v")
 	c.fs.Var(progressFlag{&c.progress}, "progress", "show progress on standard error even when it is not a terminal; --progress=false never shows it")
 	return c
 }

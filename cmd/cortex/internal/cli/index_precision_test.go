@@ -196,8 +196,8 @@ func TestIndexPrecision(t *testing.T) {
 		t.Errorf("index %s, status %+v", got.IndexPath, got.Status)
 	}
 	for _, tt := range []struct{ at, want string }{
-		{"m.go:5:9", "m.go:3:14-3:19\texact\t" + goSym + "\n"},
-		{"a.ts:2:1", "a.ts:1:25-1:30\texact\t" + tsSym + "\n"},
+		{"m.go:5:9", "m.go:3:14-3:19\texact\tm.Héllo\n"},
+		{"a.ts:2:1", "a.ts:1:25-1:30\texact\ta.greet\n"},
 	} {
 		code, out, errs := run(t, dir, nil, "def", tt.at)
 		if diff := cmp.Diff(tt.want, out); code != ExitOK || diff != "" {

@@ -166,13 +166,19 @@ func positionCommand(rel codecortex.Relation) func(ctx context.Context, c *cmd, 
 }
 
 // printRecords prints records, one line each, and on standard error the
-// reports that say something.
+// reports that matter: a layer unavailable or stale, or one that dropped
+// something; every report that says anything with -v, or when nothing
+// answered.
 func (c *cmd) printRecords(recs []evidence.Record, reps []evidence.Report) {
-	for _, r := range recs {
-		c.printf("%s\n", safe(recordLine(r)))
+	for i := range recs {
+		var prev *evidence.Record
+		if i > 0 {
+			prev = &recs[i-1]
+		}
+		c.printf("%s\n", safe(recordLine(&recs[i], prev)))
 	}
 	for _, rep := range reps {
-		if rep.State == evidence.Available && rep.Reason == "" && len(rep.Dropped) == 0 {
+		if !c.reportMatters(rep, len(recs) == 0) {
 			continue
 		}
 		msg := fmt.Sprintf("%s: %s", rep.Provider, rep.State)
@@ -192,22 +198,42 @@ func (c *cmd) printRecords(recs []evidence.Record, reps []evidence.Report) {
 	}
 }
 
+// reportMatters reports whether a layer's report is worth a line: it says
+// the layer is unavailable or stale, or that it dropped something; or,
+// with -v or when nothing answered, it says anything at all.
+func (c *cmd) reportMatters(rep evidence.Report, empty bool) bool {
+	switch {
+	case rep.State == evidence.Unavailable || rep.State == evidence.StaleState || len(rep.Dropped) > 0:
+		return true
+	case c.verbose || empty:
+		return rep.State != evidence.Available || rep.Reason != ""
+	}
+	return false
+}
+
 // recordLine is a record as one line: location, tier (stale said so),
-// symbol, and what else marks it (a declaration among references, the
-// package of a name's candidate).
-func recordLine(r evidence.Record) string {
+// the short name of its symbol and, when it uses another (a caller's
+// callee), " → " and that one's, and what else marks it (a declaration
+// among references). A name the record above (prev, nil for the first)
+// already showed is left out: a caller's name is not repeated on each of
+// its calls, nor the callee on each caller's line.
+func recordLine(r, prev *evidence.Record) string {
 	tier := r.Trust.String()
 	if r.Stale {
 		tier += " (stale)"
 	}
-	line := fmt.Sprintf("%s\t%s\t%s", r.Location(), tier, r.Symbol)
-	if r.TargetSymbol != "" && r.TargetSymbol != r.Symbol {
-		line += " → " + r.TargetSymbol
+	var name string
+	if prev == nil || prev.Symbol != r.Symbol {
+		name = shortSymbol(r.Symbol)
 	}
+	if t := r.TargetSymbol; t != "" && t != r.Symbol && (prev == nil || prev.TargetSymbol != t) {
+		name = strings.TrimSpace(name + " → " + shortSymbol(t))
+	}
+	line := fmt.Sprintf("%s\t%s\t%s", r.Location(), tier, name)
 	if r.Metadata.Attributes["declaration"] == "true" {
 		line += "\t(declaration)"
 	}
-	return line
+	return strings.TrimRight(line, "\t")
 }
 
 // parsePosition reads FILE:LINE:COL (one-based code points; the file may

@@ -118,11 +118,12 @@ func TestDefCommand(t *testing.T) {
 		inStderr string
 	}{
 		{"definition from the reference", []string{"def", "m.go:5:9"}, ExitOK,
-			"m.go:3:14-3:19\texact\t" + cliSym + "\n", ""},
+			"m.go:3:14-3:19\texact\tm.Héllo\n", ""},
 		{"references from the definition, declaration marked", []string{"refs", "m.go:3:14"}, ExitOK,
-			"m.go:3:14-3:19\texact\t" + cliSym + "\t(declaration)\nm.go:5:9-5:14\texact\t" + cliSym + "\n", ""},
+			// The name is not repeated on the line below.
+			"m.go:3:14-3:19\texact\tm.Héllo\t(declaration)\nm.go:5:9-5:14\texact\n", ""},
 		{"references without the declaration", []string{"refs", "--no-declaration", "m.go:3:14"}, ExitOK,
-			"m.go:5:9-5:14\texact\t" + cliSym + "\n", ""},
+			"m.go:5:9-5:14\texact\tm.Héllo\n", ""},
 		{"end column belongs to the next token", []string{"def", "m.go:3:19"}, ExitFail, "", "no results"},
 		{"no implementations", []string{"impl", "m.go:3:14"}, ExitFail, "", "no results"},
 		{"bad position", []string{"def", "m.go:x:1"}, ExitUsage, "", "LINE and COL positive integers"},
@@ -211,7 +212,7 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 	// without cgo, it is the answer, marked stale.
 	wantDef := "m.go:3:14-3:19\tstructural\tm.Héllo\n"
 	if !cgoBuild {
-		wantDef = "m.go:3:14-3:19\tinferred_high (stale)\t" + cliSym + "\n"
+		wantDef = "m.go:3:14-3:19\tinferred_high (stale)\tm.Héllo\n"
 	}
 	if code != ExitOK || stdout != wantDef || !strings.Contains(stderr, "→ run: scip-go --output index.scip") {
 		t.Errorf("stale def (exit %d):\n%s\n%s", code, stdout, stderr)
@@ -245,6 +246,20 @@ func TestPrecisionStatusAndDoctor(t *testing.T) {
 	if !strings.Contains(stdout, "precision intelligence   disabled") {
 		t.Errorf("doctor:\n%s", stdout)
 	}
+	// A layer that is off by choice is said only with -v when another
+	// answered; a layer that is unavailable is said always (above).
+	if cgoBuild {
+		for _, verbose := range []bool{false, true} {
+			args := []string{"def", "m.go:5:9"}
+			if verbose {
+				args = append(args, "-v")
+			}
+			code, stdout, stderr = run(t, dir, nil, args...)
+			if said := strings.Contains(stderr, "precision: disabled"); code != ExitOK || said != verbose {
+				t.Errorf("cortex %q (exit %d): the disabled layer said %v, want %v:\n%s%s", args, code, said, verbose, stdout, stderr)
+			}
+		}
+	}
 }
 
 func TestDefFallsBackToLanguageServer(t *testing.T) {
@@ -256,7 +271,7 @@ func TestDefFallsBackToLanguageServer(t *testing.T) {
 	// of the tests.
 	writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 60}}`)
 	code, stdout, stderr := run(t, dir, nil, "def", "--lsp", "m.go:5:9")
-	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\t\n" {
+	if code != ExitOK || stdout != "m.go:3:14-3:19\tnear_exact\n" {
 		t.Errorf("def --lsp without an index (exit %d):\n%q\n%s", code, stdout, stderr)
 	}
 }
@@ -270,9 +285,9 @@ func TestDefByName(t *testing.T) {
 		stdout   string
 		inStderr string
 	}{
-		{[]string{"def", "OldAPI"}, ExitOK, "m.go:3:6-3:12\texact\t" + oldAPISym + "\n", ""},
-		{[]string{"refs", "OldAPI", "--no-declaration"}, ExitOK, "m.go:6:22-6:28\texact\t" + oldAPISym + "\n", ""},
-		{[]string{"def", "m.OldAPI"}, ExitOK, "m.go:3:6-3:12\texact\t" + oldAPISym + "\n", ""},
+		{[]string{"def", "OldAPI"}, ExitOK, "m.go:3:6-3:12\texact\tm.OldAPI\n", ""},
+		{[]string{"refs", "OldAPI", "--no-declaration"}, ExitOK, "m.go:6:22-6:28\texact\tm.OldAPI\n", ""},
+		{[]string{"def", "m.OldAPI"}, ExitOK, "m.go:3:6-3:12\texact\tm.OldAPI\n", ""},
 		{[]string{"def", "NoSuchName"}, ExitFail, "", "no symbol named"},
 	}
 	for _, tt := range tests {

@@ -395,8 +395,12 @@ func printAnswer(c *cmd, ans *structural.Answer) {
 func printSymbols(c *cmd, sy *structural.SymbolResult) {
 	if len(sy.Records) > 0 {
 		c.printf("warning: %s\n", structural.SymbolNotice)
-		for _, r := range sy.Records {
-			c.printf("%s\n", safe(recordLine(r)))
+		for i := range sy.Records {
+			var prev *evidence.Record
+			if i > 0 {
+				prev = &sy.Records[i-1]
+			}
+			c.printf("%s\n", safe(recordLine(&sy.Records[i], prev)))
 		}
 	}
 	if len(sy.Names) > 0 {
