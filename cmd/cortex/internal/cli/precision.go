@@ -50,6 +50,14 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 		}
 		return code
 	}
+	c.printf("%s", precisionStatusText(p, st))
+	return code
+}
+
+// precisionStatusText is the precision index's status for people: its
+// state with what fixes it, and once loaded its indexer, counts, encodings
+// and staleness, one row each.
+func precisionStatusText(p *project, st precision.Status) string {
 	var b strings.Builder
 	row := func(k, v string) { fmt.Fprintf(&b, "%-14s %s\n", k, safe(v)) }
 	state := string(st.State)
@@ -93,8 +101,7 @@ func runPrecisionStatus(ctx context.Context, c *cmd, args []string) int {
 			row("snapshot", st.Snapshot)
 		}
 	}
-	c.printf("%s", b.String())
-	return code
+	return b.String()
 }
 
 // positionCommand returns the run function of def, refs, impl or callers: the

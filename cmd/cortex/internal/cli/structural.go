@@ -208,6 +208,13 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		}
 		return streamStructural(ctx, c, prov, req, engine)
 	}
+	return searchAndPrint(ctx, c, p, prov, req, *f.rewrite)
+}
+
+// searchAndPrint searches for req's pattern and prints the answer, or with
+// a rewrite template, the diff of the rewrite (checked to parse); a
+// --json document holds the records, the report and the edits.
+func searchAndPrint(ctx context.Context, c *cmd, p *project, prov *structural.Provider, req structural.Request, template string) int {
 	stop := progress(c.progressOut(), "searching")
 	ans, err := prov.Search(ctx, req)
 	stop()
@@ -218,9 +225,9 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 		return c.fail(err)
 	}
 	var edits []structural.Edit
-	if *f.rewrite != "" {
+	if template != "" {
 		// Rewrite checks that every rewritten file still parses.
-		edits, err = prov.Rewrite(ctx, ans, *f.rewrite)
+		edits, err = prov.Rewrite(ctx, ans, template)
 		var te *structural.TemplateError
 		switch {
 		case errors.As(err, &te):
@@ -236,14 +243,14 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 	}
 	switch {
 	case c.json != jsonOff:
-		out := structuralJSON{Pattern: pattern, Language: lang, Records: recs, Report: ans.Report, Edits: edits}
+		out := structuralJSON{Pattern: req.Pattern, Language: req.Language, Records: recs, Report: ans.Report, Edits: edits}
 		if out.Records == nil {
 			out.Records = []evidence.Record{}
 		}
 		if err := c.writeJSON(out); err != nil {
 			return c.fail(err)
 		}
-	case *f.rewrite != "":
+	case template != "":
 		if err := printDiff(c, p, edits); err != nil {
 			return c.fail(err)
 		}
@@ -261,57 +268,25 @@ func structuralSearch(ctx context.Context, c *cmd, f *structuralFlags, pattern s
 // document with --json.
 func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, req structural.Request, engine string) int {
 	w := bufio.NewWriterSize(c.Stdout, 64<<10)
-	doc := c.json != jsonStream
-	var head []byte
-	frame := recordEncoder{doc: true, red: c.redact}
-	if doc {
+	// A line of --json=stream redacts the text from the source; a
+	// document every string (see recordEncoder).
+	st := &recordStream{w: w, doc: c.json != jsonStream, engine: engine, pattern: req.Pattern,
+		enc: recordEncoder{doc: c.json != jsonStream, red: c.redact, prefix: "    "}}
+	if st.doc {
 		// The document's text up to its records' opening bracket; the
 		// report comes after them.
-		b := frame.appendDocument(nil, req.Pattern, req.Language, &evidence.Report{})
-		at := bytes.Index(b, recordsKey)
-		if at < 0 {
-			return c.fail(errors.New("structural: the answer's JSON lacks its records"))
+		head, _, err := splitDocument(c, req, &evidence.Report{})
+		if err != nil {
+			return c.fail(err)
 		}
-		head = b[:at+len(recordsKey)]
 		if _, err := w.Write(head); err != nil {
 			return c.fail(err)
 		}
 	}
-	n := 0
-	// A line of --json=stream redacts the text from the source; a
-	// document every string (see recordEncoder).
-	enc := recordEncoder{doc: doc, red: c.redact, prefix: "    "}
-	var buf []byte
-	// emit prints one record, which m is when it is not nil (encoded
-	// without building the record) and r otherwise.
-	emit := func(m *structural.Match, r evidence.Record) error {
-		buf = buf[:0]
-		if doc {
-			if n > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, "\n    "...)
-		}
-		var err error
-		if m != nil {
-			buf, err = enc.appendMatch(buf, m, engine, req.Pattern)
-		} else {
-			buf, err = enc.appendAny(buf, r)
-		}
-		if err != nil {
-			return err
-		}
-		if !doc {
-			buf = append(buf, '\n')
-		}
-		n++
-		_, err = w.Write(buf)
-		return err
-	}
 	// emit keeps nothing of a match (the encoder's memo copies what it
 	// keeps), so the engine may read later files into a printed one's
 	// memory.
-	req.Each = func(m *structural.Match) error { return emit(m, evidence.Record{}) }
+	req.Each = func(m *structural.Match) error { return st.emit(m, evidence.Record{}) }
 	req.Recycle = true
 	stop := progress(c.progressOut(), "searching")
 	ans, err := prov.Search(ctx, req)
@@ -324,18 +299,16 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 	}
 	// A fallback's records were not streamed.
 	for _, r := range ans.Records() {
-		if err := emit(nil, r); err != nil {
+		if err := st.emit(nil, r); err != nil {
 			return c.fail(err)
 		}
 	}
-	if doc {
-		b := frame.appendDocument(nil, req.Pattern, req.Language, &ans.Report)
-		at := bytes.Index(b, recordsKey)
-		if at < 0 {
-			return c.fail(errors.New("structural: the answer's JSON lacks its records"))
+	if st.doc {
+		_, tail, err := splitDocument(c, req, &ans.Report)
+		if err != nil {
+			return c.fail(err)
 		}
-		tail := b[at+len(recordsKey):]
-		if n > 0 {
+		if st.n > 0 {
 			if _, err := w.WriteString("\n  "); err != nil {
 				return c.fail(err)
 			}
@@ -347,10 +320,60 @@ func streamStructural(ctx context.Context, c *cmd, prov *structural.Provider, re
 	if err := w.Flush(); err != nil {
 		return c.fail(err)
 	}
-	if n == 0 {
+	if st.n == 0 {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// splitDocument returns the text of a structural answer's JSON document
+// before its records (up to the array's opening bracket) and after them.
+func splitDocument(c *cmd, req structural.Request, rep *evidence.Report) (head, tail []byte, err error) {
+	frame := recordEncoder{doc: true, red: c.redact}
+	b := frame.appendDocument(nil, req.Pattern, req.Language, rep)
+	at := bytes.Index(b, recordsKey)
+	if at < 0 {
+		return nil, nil, errors.New("structural: the answer's JSON lacks its records")
+	}
+	return b[:at+len(recordsKey)], b[at+len(recordsKey):], nil
+}
+
+// A recordStream writes records as they come: one a line with
+// --json=stream, or as the members of a document's records array.
+type recordStream struct {
+	w               *bufio.Writer
+	doc             bool
+	enc             recordEncoder
+	engine, pattern string
+	buf             []byte
+	n               int // records written
+}
+
+// emit writes one record, which m is when it is not nil (encoded without
+// building the record) and r otherwise.
+func (st *recordStream) emit(m *structural.Match, r evidence.Record) error {
+	st.buf = st.buf[:0]
+	if st.doc {
+		if st.n > 0 {
+			st.buf = append(st.buf, ',')
+		}
+		st.buf = append(st.buf, "\n    "...)
+	}
+	var err error
+	if m != nil {
+		st.buf, err = st.enc.appendMatch(st.buf, m, st.engine, st.pattern)
+	} else {
+		st.buf, err = st.enc.appendAny(st.buf, r)
+	}
+	if err != nil {
+		return err
+	}
+	if !st.doc {
+		st.buf = append(st.buf, '\n')
+	}
+	st.n++
+	_, err = st.w.Write(st.buf)
+	return err
 }
 
 // recordsKey is where an indented structuralJSON opens its records.

@@ -55,27 +55,9 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 			out.Action = "nothing to revoke"
 		}
 	default:
-		needConfig := p.Trust.Digest != "" && len(p.Trust.Requests) > 0
-		needGit := p.Trust.Git.Digest != ""
-		if !needConfig && !needGit {
-			out.Action = "nothing to trust"
-			break
+		if err := trustProject(p, store, &out); err != nil {
+			return c.fail(err)
 		}
-		if needConfig {
-			if err := store.Trust(p.Root, p.Trust.Digest); err != nil {
-				return c.fail(err)
-			}
-			out.Trust.Trusted, out.Trust.Withheld = true, []string{}
-			out.Trust.Reason = "trusted in the trust store"
-		}
-		if needGit {
-			if err := store.TrustGit(p.Root, p.Trust.Git.Digest); err != nil {
-				return c.fail(err)
-			}
-			out.Trust.Git.Trusted = true
-			out.Trust.Git.Reason = "the git configuration is trusted in the trust store"
-		}
-		out.Action = "trusted"
 	}
 	if c.json != jsonOff {
 		if err := c.writeJSON(out); err != nil {
@@ -83,6 +65,40 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 		}
 		return ExitOK
 	}
+	printTrust(c, p, out.Action, storeFile)
+	return ExitOK
+}
+
+// trustProject trusts what the project's configuration and its git
+// configuration ask for, whichever needs it, and says so in out.
+func trustProject(p *project, store config.TrustStore, out *trustJSON) error {
+	needConfig := p.Trust.Digest != "" && len(p.Trust.Requests) > 0
+	needGit := p.Trust.Git.Digest != ""
+	if !needConfig && !needGit {
+		out.Action = "nothing to trust"
+		return nil
+	}
+	if needConfig {
+		if err := store.Trust(p.Root, p.Trust.Digest); err != nil {
+			return err
+		}
+		out.Trust.Trusted, out.Trust.Withheld = true, []string{}
+		out.Trust.Reason = "trusted in the trust store"
+	}
+	if needGit {
+		if err := store.TrustGit(p.Root, p.Trust.Git.Digest); err != nil {
+			return err
+		}
+		out.Trust.Git.Trusted = true
+		out.Trust.Git.Reason = "the git configuration is trusted in the trust store"
+	}
+	out.Action = "trusted"
+	return nil
+}
+
+// printTrust prints for people what the configuration asks for, the git
+// configuration's trust, and what action did.
+func printTrust(c *cmd, p *project, action, storeFile string) {
 	c.printf("configuration  %s\n", safe(p.Root+"/"+config.File))
 	if p.Trust.Digest != "" {
 		c.printf("digest         %s\n", p.Trust.Digest)
@@ -98,7 +114,7 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 		c.printf("%-14s %s\n", label, safe(r))
 	}
 	printGitTrust(c, p.Trust.Git)
-	switch out.Action {
+	switch action {
 	case "trusted":
 		c.printf("\ntrusted: recorded in %s; an edit to what needs trust needs trust again\n", safe(storeFile))
 	case "revoked":
@@ -108,7 +124,6 @@ func runTrust(ctx context.Context, c *cmd, args []string) int {
 	case "shown":
 		c.printf("\n%s\n%s\n", safe(p.Trust.Reason), safe(p.Trust.Git.Reason))
 	}
-	return ExitOK
 }
 
 // printGitTrust prints, for people, what the repository's git
