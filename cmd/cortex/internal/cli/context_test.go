@@ -61,6 +61,16 @@ func TestHistoryCommand(t *testing.T) {
 	if code, _, _ := run(t, dir, nil, "history", "--since", "no-such-rev"); code != ExitUsage {
 		t.Errorf("an unknown revision: exit %d, want %d", code, ExitUsage)
 	}
+	// A line past the file's end, or a file the project does not have, is
+	// the user's mistake; an end past it is the last line.
+	for _, arg := range []string{"main.go:4", "nosuch.go:1"} {
+		if code, out, errs := run(t, dir, nil, "history", arg); code != ExitUsage {
+			t.Errorf("history %s: exit %d, want %d\n%s%s", arg, code, ExitUsage, out, errs)
+		}
+	}
+	if code, out, errs := run(t, dir, nil, "history", "main.go:3-9"); code != ExitOK || !strings.Contains(out, "lines 3-3:") {
+		t.Errorf("history main.go:3-9: exit %d\n%s%s", code, out, errs)
+	}
 	if code, _, _ := run(t, t.TempDir(), nil, "history"); code != ExitFail {
 		t.Errorf("outside git: exit %d, want %d", code, ExitFail)
 	}
