@@ -550,3 +550,23 @@ func FuzzLookupName(f *testing.F) {
 		}
 	})
 }
+
+// Symbols come from index files, which may arrive with the repository:
+// parsing one never panics, and one that parses names what it was read from.
+func FuzzParseGlobal(f *testing.F) {
+	for _, s := range []string{
+		"scip-go gomod example.com/m v1.0.0 `example.com/m`/Engine#NewInstantQuery().",
+		"scip-typescript npm pkg 1.0.0 src/`a.ts`/Foo#bar().",
+		"local 3",
+		" ʸ", // panicked in the bindings' parser
+		"a b c d ʸ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sym string) {
+		g, ok := parseGlobal(sym)
+		if ok && (len(g.chain) == 0 || g.chain[len(g.chain)-1] == "") {
+			t.Errorf("parseGlobal(%q) = %+v, true: no name", sym, g)
+		}
+	})
+}

@@ -330,7 +330,7 @@ type global struct {
 // and chain of descriptor names. Parameters, type parameters and symbols
 // without a name are refused.
 func parseGlobal(sym string) (global, bool) {
-	s, err := scip.ParseSymbol(sym)
+	s, err := parseSymbol(sym)
 	if err != nil || s.Package == nil || len(s.Descriptors) == 0 {
 		return global{}, false
 	}
@@ -498,4 +498,17 @@ func (ix *Index) correspondingMethods(s Symbol) []correspondence {
 // rather than a type ("T#") or namespace ("p/").
 func isMethodLike(sym string) bool {
 	return !isLocal(sym) && strings.HasSuffix(sym, ".") && strings.Contains(sym, "#")
+}
+
+// parseSymbol is [scip.ParseSymbol] for symbols read from an index file,
+// which may come with the repository: the bindings' parser panics on some
+// malformed input (an index out of range on " ʸ", for one), and such a
+// symbol is refused like any other that does not parse.
+func parseSymbol(sym string) (s *scip.Symbol, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, errors.New("malformed symbol")
+		}
+	}()
+	return scip.ParseSymbol(sym)
 }
