@@ -47,7 +47,15 @@ func ModuleCopy(t testing.TB, moduleAtVersion string) string {
 // writable by the owner.
 func CopyTree(t testing.TB, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	if err := Copy(src, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Copy is [CopyTree] for code that has no test to fail, such as a
+// [Fixture]'s build.
+func Copy(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -65,7 +73,4 @@ func CopyTree(t testing.TB, src, dst string) {
 		}
 		return os.WriteFile(out, b, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -12,9 +12,10 @@ import (
 // the returned function when the tests end. A process the tests start
 // inherits the same directory, and so the same seal key. When the variable
 // already names a directory made by an enclosing test binary, it is kept.
+// The cleanup also removes the fixtures [Fixture] built.
 func IsolateUserConfig() (cleanup func()) {
 	if os.Getenv(isolatedEnv) != "" {
-		return func() {}
+		return removeFixtures
 	}
 	dir, err := os.MkdirTemp("", "cortex-test-config-")
 	if err != nil {
@@ -30,6 +31,7 @@ func IsolateUserConfig() (cleanup func()) {
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	os.Setenv(isolatedEnv, dir)
 	return func() {
+		removeFixtures()
 		os.RemoveAll(dir)
 		os.Unsetenv(isolatedEnv)
 	}
