@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -10,13 +9,14 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
-	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/symbols"
 )
 
@@ -47,7 +47,7 @@ func TestGoplsOracle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs gopls once per definition")
 	}
-	gopls := testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
 	p, dir := cobraProvider(t)
 	g, err := p.Graph(context.Background())
 	if err != nil {
@@ -57,6 +57,9 @@ func TestGoplsOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One server answers every question: it loads cobra once.
+	gopls := precision.NewLSP(precision.LSPOptions{Dir: root, RequestTimeout: 2 * time.Minute, LoadTimeout: 5 * time.Minute})
+	defer gopls.Close()
 
 	byKey := map[string]int{}
 	var sample []string
@@ -156,9 +159,10 @@ type goplsRef struct {
 	line int
 }
 
-// goplsRefs runs gopls references at the name of definition n and returns
-// its reference sites, declaration excluded.
-func goplsRefs(t *testing.T, gopls, root string, n *Node) []goplsRef {
+// goplsRefs asks gopls, through the language-server provider, for the
+// references to definition n at its name, and returns their sites,
+// declaration excluded, as `gopls references` without -d answers.
+func goplsRefs(t *testing.T, gopls *precision.LSPProvider, root string, n *Node) []goplsRef {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(n.Path)))
 	if err != nil {
@@ -178,28 +182,18 @@ func goplsRefs(t *testing.T, gopls, root string, n *Node) []goplsRef {
 	if start < len("func ") || col < 0 {
 		t.Fatalf("%s: name not found on line %d: %q", n.Key(), n.Line, line)
 	}
-	pos := fmt.Sprintf("%s:%d:%d", filepath.Join(root, filepath.FromSlash(n.Path)), n.Line, start+col+1)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: gopls, Args: []string{"references", pos}, Dir: root,
-		Env: safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOPROXY", "GOFLAGS", "GOCACHE", "GOTOOLCHAIN", "GOSUMDB")})
+	q := evidence.Query{Path: n.Path, Line: n.Line, Column: utf8.RuneCountInString(line[:start+col]) + 1,
+		Kinds: []evidence.Kind{evidence.Reference}}
+	resp, err := gopls.Gather(context.Background(), q)
 	if err != nil {
-		t.Fatalf("gopls references %s: %v\n%s", pos, err, res.Stderr)
+		t.Fatalf("gopls references at %s:%d:%d: %v", q.Path, q.Line, q.Column, err)
+	}
+	if resp.Report.Reason != "" || len(resp.Report.Dropped) > 0 {
+		t.Fatalf("gopls references at %s:%d:%d: %s %v", q.Path, q.Line, q.Column, resp.Report.Reason, resp.Report.Dropped)
 	}
 	var out []goplsRef
-	sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
-	for sc.Scan() {
-		// /root/path/file.go:line:col-col
-		f := strings.Split(sc.Text(), ":")
-		if len(f) < 3 {
-			continue
-		}
-		rel, err := filepath.Rel(root, f[0])
-		ln, lerr := strconv.Atoi(f[1])
-		if err != nil || lerr != nil || strings.HasPrefix(rel, "..") {
-			t.Fatalf("gopls reference %q", sc.Text())
-		}
-		out = append(out, goplsRef{path: filepath.ToSlash(rel), line: ln})
+	for _, r := range precision.WithoutDeclarations(resp.Records) {
+		out = append(out, goplsRef{path: r.Path, line: r.StartLine})
 	}
 	return out
 }
