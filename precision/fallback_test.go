@@ -17,9 +17,7 @@ import (
 
 func TestFallbackToLanguageServer(t *testing.T) {
 	testtool.Require(t, "gopls", installHint)
-	testtool.Require(t, "scip-go", installHint)
-	dir := copyFixture(t, "go")
-	run(t, dir, "scip-go", "--output", "index.scip")
+	dir := copyIndexedProject(t, "go")
 	accept(t, Options{Dir: dir, NoSnapshot: true})
 	lsp := NewLSP(LSPOptions{Dir: dir})
 	defer lsp.Close()
@@ -41,7 +39,7 @@ func TestFallbackToLanguageServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := tiers(resp); len(got) != 1 || got[0] != "shapes.go:15:5-15:13 exact" {
-		t.Fatalf("fresh index: %v, want only the exact record", got)
+		t.Fatalf("fresh index: %v, want only the exact record (%+v)", got, resp.Report)
 	}
 
 	// Stale: the stale index record and the server's near_exact one.

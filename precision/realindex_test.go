@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,21 +47,86 @@ func copyFixture(t *testing.T, name string) string {
 func run(t testing.TB, dir, tool string, args ...string) safeexec.Result {
 	t.Helper()
 	exe := testtool.Require(t, tool, installHint)
-	res, err := safeexec.Run(context.Background(), safeexec.Invocation{
-		Path: exe, Args: args, Dir: dir, Env: safeexec.Environ(toolEnv...)})
+	res, err := runTool(dir, exe, args...)
 	if err != nil {
-		t.Fatalf("%s %s: %v\n%s%s", tool, strings.Join(args, " "), err, res.Stdout, res.Stderr)
+		t.Fatal(err)
 	}
 	return res
 }
 
-// indexFixture indexes a fixture with its real indexer and loads it.
+// runTool runs the tool at the absolute path exe in dir.
+func runTool(dir, exe string, args ...string) (safeexec.Result, error) {
+	res, err := safeexec.Run(context.Background(), safeexec.Invocation{
+		Path: exe, Args: args, Dir: dir, Env: safeexec.Environ(toolEnv...)})
+	if err != nil {
+		return res, fmt.Errorf("%s %s: %w\n%s%s", filepath.Base(exe), strings.Join(args, " "), err, res.Stdout, res.Stderr)
+	}
+	return res, nil
+}
+
+// indexedProject returns a directory holding the project lang ("go",
+// "ts" or "py" from testdata, or "cobra") and its index.scip, which the
+// real indexer writes once per test binary: the tests share it and only
+// read it; a test that writes works on a copy (copyIndexedProject).
+func indexedProject(t *testing.T, lang string) string {
+	t.Helper()
+	tool := map[string]string{"go": "scip-go", "ts": "scip-typescript", "py": "scip-python", "cobra": "scip-go"}[lang]
+	if tool == "" {
+		t.Fatalf("no indexer for %q", lang)
+	}
+	exe := testtool.Require(t, tool, installHint)
+	src := filepath.Join("testdata", lang)
+	var gobin string
+	if lang == "cobra" {
+		src = testtool.ModuleDir(t, testtool.Cobra)
+		gobin = testtool.Require(t, "go", installHint)
+	}
+	return testtool.Fixture(t, "precision-"+lang, func(dir string) error {
+		if err := testtool.Copy(src, dir); err != nil {
+			return err
+		}
+		if gobin != "" {
+			// cobra's dependencies, for the indexer and gopls.
+			if _, err := runTool(dir, gobin, "mod", "download"); err != nil {
+				return err
+			}
+		}
+		return runIndexer(lang, exe, dir)
+	})
+}
+
+// copyIndexedProject returns a copy of indexedProject(t, lang), which the
+// test may change. The copies keep their originals' modification times,
+// so no document is newer than the index.
+func copyIndexedProject(t *testing.T, lang string) string {
+	t.Helper()
+	src := indexedProject(t, lang)
+	dir := t.TempDir()
+	testtool.CopyTree(t, src, dir)
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		return os.Chtimes(filepath.Join(dir, rel), info.ModTime(), info.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// indexFixture loads the shared index of a fixture, which the real
+// indexer wrote (see indexedProject), and returns it with the project's
+// directory, which the test must not change.
 func indexFixture(t *testing.T, lang string) (*Index, string) {
 	t.Helper()
-	dir := copyFixture(t, lang)
-	out := filepath.Join(t.TempDir(), "index.scip")
-	runIndexer(t, lang, dir, out)
-	f, err := os.Open(out)
+	dir := indexedProject(t, lang)
+	f, err := os.Open(filepath.Join(dir, "index.scip"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,29 +138,36 @@ func indexFixture(t *testing.T, lang string) (*Index, string) {
 	return ix, dir
 }
 
-// runIndexer indexes the project at dir with the real indexer of lang
-// ("go", "ts" or "py") and writes the index to out.
-func runIndexer(t *testing.T, lang, dir, out string) {
-	t.Helper()
+// runIndexer indexes the project at dir with exe, the real indexer of
+// lang, into dir/index.scip.
+func runIndexer(lang, exe, dir string) error {
+	var args []string
 	switch lang {
-	case "go":
-		run(t, dir, "scip-go", "--output", out)
+	case "go", "cobra":
+		args = []string{"--output", "index.scip"}
 	case "ts":
 		// Two tsconfig projects include the same files, so every document
 		// is written twice.
-		run(t, dir, "scip-typescript", "index", "tsconfig.json", "tsconfig.b.json", "--output", out)
+		args = []string{"index", "tsconfig.json", "tsconfig.b.json", "--output", "index.scip"}
 	case "py":
 		// An empty environment list: the fixture has no dependencies, and
 		// without it scip-python runs pip, which CI machines may lack.
-		env := filepath.Join(t.TempDir(), "environment.json")
-		if err := os.WriteFile(env, []byte("[]"), 0o644); err != nil {
-			t.Fatal(err)
+		tmp, err := os.MkdirTemp("", "scip-python-env-")
+		if err != nil {
+			return err
 		}
-		run(t, dir, "scip-python", "index", ".", "--project-name", "shapes", "--project-version", "0.1.0",
-			"--environment", env, "--output", out)
+		defer os.RemoveAll(tmp)
+		env := filepath.Join(tmp, "environment.json")
+		if err := os.WriteFile(env, []byte("[]"), 0o644); err != nil {
+			return err
+		}
+		args = []string{"index", ".", "--project-name", "shapes", "--project-version", "0.1.0",
+			"--environment", env, "--output", "index.scip"}
 	default:
-		t.Fatalf("no indexer for %q", lang)
+		return fmt.Errorf("no indexer for %q", lang)
 	}
+	_, err := runTool(dir, exe, args...)
+	return err
 }
 
 // sliceCodePoints returns line[from:to) counted in code points.
@@ -297,10 +370,8 @@ func TestRealIndexerGo(t *testing.T) {
 // header), or anywhere inside a document, it is unavailable with its
 // reason, not "available, fresh, 0 documents".
 func TestTruncatedRealIndex(t *testing.T) {
-	testtool.Require(t, "scip-go", installHint)
-	dir := copyFixture(t, "go")
-	run(t, dir, "scip-go", "--output", "real.scip")
-	data, err := os.ReadFile(filepath.Join(dir, "real.scip"))
+	dir := copyIndexedProject(t, "go")
+	data, err := os.ReadFile(filepath.Join(dir, "index.scip"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -626,24 +697,6 @@ func cobraModule(t testing.TB) string {
 	return dir
 }
 
-// indexCobra indexes a copy of cobra with scip-go and loads the index.
-func indexCobra(t *testing.T) (*Index, string) {
-	t.Helper()
-	dir := cobraModule(t)
-	out := filepath.Join(t.TempDir(), "index.scip")
-	run(t, dir, "scip-go", "--output", out)
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ix, err := Load(context.Background(), f, LoadOptions{Source: os.DirFS(dir)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix, dir
-}
-
 // cobraDivergences are where gopls v0.23.0 and scip-go v0.1.26's index of
 // cobra disagree, and why.
 var cobraDivergences = map[string]divergence{
@@ -688,7 +741,7 @@ func TestCobraAgainstGopls(t *testing.T) {
 		t.Skip("indexes cobra and asks gopls hundreds of questions")
 	}
 	testtool.Require(t, "gopls", installHint)
-	ix, dir := indexCobra(t)
+	ix, dir := indexFixture(t, "cobra")
 	lsp := NewLSP(LSPOptions{Dir: dir})
 	defer lsp.Close()
 
