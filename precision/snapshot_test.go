@@ -23,7 +23,6 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
-	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/seal"
 )
 
@@ -604,15 +603,10 @@ func fakeSnapshotLoad(args []string) int {
 func TestSnapshotOfRealIndexes(t *testing.T) {
 	for _, lang := range []string{"go", "ts", "py", "cobra"} {
 		t.Run(lang, func(t *testing.T) {
-			var dir string
-			if lang == "cobra" {
-				testtool.Require(t, "scip-go", installHint)
-				dir = cobraModule(t)
-				run(t, dir, "scip-go", "--output", "index.scip")
-			} else {
-				dir = copyFixture(t, lang)
-				runIndexer(t, lang, dir, filepath.Join(dir, "index.scip"))
+			if lang == "cobra" && testing.Short() {
+				t.Skip("asks cobra's index thousands of questions; the run without -short does")
 			}
+			dir := copyIndexedProject(t, lang)
 			checkSnapshotOfProject(t, dir)
 		})
 	}
