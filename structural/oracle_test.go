@@ -319,6 +319,9 @@ func matchRanges(ms []Match) []string {
 }
 
 func TestOracleAstGrep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ast-grep once per pattern; the run without -short compares them all")
+	}
 	sg := testtool.Require(t, "ast-grep", astGrepInstall)
 	dir, err := oracleCorpus()
 	if err != nil {
@@ -440,6 +443,9 @@ var goBodyCases = []struct {
 }
 
 func TestOracleAstGrepGoBody(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ast-grep once per pattern; the run without -short compares them all")
+	}
 	sg := testtool.Require(t, "ast-grep", astGrepInstall)
 	dir, err := oracleCorpus()
 	if err != nil {
