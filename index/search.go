@@ -135,167 +135,201 @@ type candidate struct {
 	score      float64
 }
 
+// search returns the snapshot's best hits for the terms: it gathers the
+// candidate chunks (BM25's best, and the chunks that define a queried
+// name), loads them, ranks them and reads their excerpts from disk.
 func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limit int, content string) ([]Hit, error) {
-	st := s
+	defLines, defChunks, err := queriedDefinitions(ctx, s, queryNames(terms))
+	if err != nil {
+		return nil, err
+	}
+	cands := candidates{}
 	want := max(limit*5, minCandidates)
-	cands := map[int64]*candidate{}
-	add := func(id int64, rank float64, all bool) {
-		if _, ok := cands[id]; !ok {
-			cands[id] = &candidate{id: id, rank: rank, all: all}
-		}
-	}
-	// Definitions of the names the query spells, wherever BM25 puts them.
-	names := queryNames(terms)
-	defLines := map[int64][]int{} // file id → name lines of definitions of a queried name
-	var defChunks []int64         // the chunks holding those definitions
-	if len(names) > 0 {
-		rs, err := st.query(ctx, `SELECT s.file_id, s.name_line, c.id FROM symbols s
-			LEFT JOIN chunks c ON c.symbol_id = s.id AND c.start_line <= s.name_line AND c.end_line >= s.name_line
-			WHERE s.lname IN (SELECT value FROM json_each(?)) LIMIT `+fmt.Sprint(maxNameHits), jsonList(names))
-		if err != nil {
-			return nil, err
-		}
-		for rs.Next() {
-			var fileID int64
-			var line int
-			var chunkID sql.NullInt64
-			if err := rs.Scan(&fileID, &line, &chunkID); err != nil {
-				rs.Close()
-				return nil, err
-			}
-			defLines[fileID] = append(defLines[fileID], line)
-			if chunkID.Valid {
-				defChunks = append(defChunks, chunkID.Int64)
-			}
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
-			return nil, err
-		}
-	}
-	andExpr, orExpr := ftsExpr(terms, "AND"), ftsExpr(terms, "OR")
 	if len(terms) == 1 && len(defChunks) > 0 {
-		// One term: the chunks that hold every term and those that hold
-		// some are the same, and one BM25 pass over them gives both the
-		// best chunks and the ranks of the definitions' chunks: these
-		// first, then the best of the others, as many as could be among
-		// the best overall.
-		rs, err := st.query(ctx, `SELECT rowid, bm25(chunks_fts) AS r, rowid IN (SELECT value FROM json_each(?3)) AS def
-			FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY def DESC, r, rowid LIMIT ?2`,
-			andExpr, want+len(defChunks), jsonList(defChunks))
-		if err != nil {
-			return nil, err
-		}
-		var defs, all []candidate
-		for rs.Next() {
-			var c candidate
-			var def bool
-			if err := rs.Scan(&c.id, &c.rank, &def); err != nil {
-				rs.Close()
-				return nil, err
-			}
-			if def {
-				defs = append(defs, c)
-			}
-			all = append(all, c)
-		}
-		rs.Close()
-		if err := rs.Err(); err != nil {
-			return nil, err
-		}
-		// The best overall, as ORDER BY rank, rowid LIMIT want would give
-		// them; then the definitions' chunks that are not among them.
-		sort.Slice(all, func(i, j int) bool {
-			if all[i].rank != all[j].rank {
-				return all[i].rank < all[j].rank
-			}
-			return all[i].id < all[j].id
-		})
-		for _, c := range all[:min(want, len(all))] {
-			add(c.id, c.rank, true)
-		}
-		for _, c := range defs {
-			add(c.id, c.rank, false)
-		}
+		err = cands.addOneTerm(ctx, s, ftsExpr(terms, "AND"), want, defChunks)
 	} else {
-		ftsTop := func(expr string, all bool) error {
-			rs, err := st.query(ctx, `SELECT rowid, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`, expr, want)
-			if err != nil {
-				return err
-			}
-			defer rs.Close()
-			for rs.Next() {
-				var id int64
-				var rank float64
-				if err := rs.Scan(&id, &rank); err != nil {
-					return err
-				}
-				add(id, rank, all)
-			}
-			return rs.Err()
-		}
-		if err := ftsTop(andExpr, true); err != nil {
-			return nil, err
-		}
-		// Chunks that hold only some of the terms rank below those that
-		// hold them all; they are needed only when those are too few.
-		if len(terms) > 1 && len(cands) < limit {
-			if err := ftsTop(orExpr, false); err != nil {
-				return nil, err
-			}
-		}
-		// A chunk that defines a queried name comes in whatever it holds.
-		var extra []int64
-		for _, id := range defChunks {
-			if _, ok := cands[id]; !ok {
-				extra = append(extra, id)
-			}
-		}
-		if len(extra) > 0 {
-			rs, err := st.query(ctx, `SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-				orExpr, jsonList(extra))
-			if err != nil {
-				return nil, err
-			}
-			for rs.Next() {
-				var id int64
-				var rank float64
-				if err := rs.Scan(&id, &rank); err != nil {
-					rs.Close()
-					return nil, err
-				}
-				add(id, rank, false)
-			}
-			rs.Close()
-			if err := rs.Err(); err != nil {
-				return nil, err
-			}
-		}
+		err = cands.addTerms(ctx, s, terms, want, limit, defChunks)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(cands) == 0 {
 		return []Hit{}, nil
 	}
-	ids := make([]int64, 0, len(cands))
-	for id := range cands {
+	kept, err := cands.load(ctx, s, content)
+	if err != nil {
+		return nil, err
+	}
+	rankCandidates(kept, terms, defLines)
+	return ix.hits(dropOverlaps(kept), limit, s.pending), nil
+}
+
+// queriedDefinitions returns where the definitions of the names are,
+// wherever BM25 puts them: their name lines by file id, and the chunks
+// that hold them.
+func queriedDefinitions(ctx context.Context, s snapshot, names []string) (defLines map[int64][]int, defChunks []int64, err error) {
+	defLines = map[int64][]int{}
+	if len(names) == 0 {
+		return defLines, nil, nil
+	}
+	rs, err := s.query(ctx, `SELECT s.file_id, s.name_line, c.id FROM symbols s
+			LEFT JOIN chunks c ON c.symbol_id = s.id AND c.start_line <= s.name_line AND c.end_line >= s.name_line
+			WHERE s.lname IN (SELECT value FROM json_each(?)) LIMIT `+fmt.Sprint(maxNameHits), jsonList(names))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var fileID int64
+		var line int
+		var chunkID sql.NullInt64
+		if err := rs.Scan(&fileID, &line, &chunkID); err != nil {
+			return nil, nil, err
+		}
+		defLines[fileID] = append(defLines[fileID], line)
+		if chunkID.Valid {
+			defChunks = append(defChunks, chunkID.Int64)
+		}
+	}
+	if err := rs.Err(); err != nil {
+		return nil, nil, err
+	}
+	return defLines, defChunks, nil
+}
+
+// candidates are the chunks being ranked, by id.
+type candidates map[int64]*candidate
+
+// add takes the chunk in unless it is in already.
+func (cs candidates) add(id int64, rank float64, all bool) {
+	if _, ok := cs[id]; !ok {
+		cs[id] = &candidate{id: id, rank: rank, all: all}
+	}
+}
+
+// addRows takes in the chunks of rows of (id, rank), and closes them.
+func (cs candidates) addRows(rs *sql.Rows, all bool) error {
+	defer rs.Close()
+	for rs.Next() {
+		var id int64
+		var rank float64
+		if err := rs.Scan(&id, &rank); err != nil {
+			return err
+		}
+		cs.add(id, rank, all)
+	}
+	return rs.Err()
+}
+
+// addOneTerm takes in the candidates of a one-term query whose term names
+// a definition. With one term, the chunks that hold every term and those
+// that hold some are the same, and one BM25 pass over them gives both the
+// best chunks and the ranks of the definitions' chunks: the best overall
+// come in first, as many as could be among the best, then the
+// definitions' chunks that are not among them.
+func (cs candidates) addOneTerm(ctx context.Context, s snapshot, expr string, want int, defChunks []int64) error {
+	rs, err := s.query(ctx, `SELECT rowid, bm25(chunks_fts) AS r, rowid IN (SELECT value FROM json_each(?3)) AS def
+			FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY def DESC, r, rowid LIMIT ?2`,
+		expr, want+len(defChunks), jsonList(defChunks))
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	var defs, all []candidate
+	for rs.Next() {
+		var c candidate
+		var def bool
+		if err := rs.Scan(&c.id, &c.rank, &def); err != nil {
+			return err
+		}
+		if def {
+			defs = append(defs, c)
+		}
+		all = append(all, c)
+	}
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	// The best overall, as ORDER BY rank, rowid LIMIT want would give them.
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].rank != all[j].rank {
+			return all[i].rank < all[j].rank
+		}
+		return all[i].id < all[j].id
+	})
+	for _, c := range all[:min(want, len(all))] {
+		cs.add(c.id, c.rank, true)
+	}
+	for _, c := range defs {
+		cs.add(c.id, c.rank, false)
+	}
+	return nil
+}
+
+// addTerms takes in BM25's best chunks that hold every term; those that
+// hold only some when the first are fewer than limit; and every chunk
+// that defines a queried name, whatever it holds.
+func (cs candidates) addTerms(ctx context.Context, s snapshot, terms []queryTerm, want, limit int, defChunks []int64) error {
+	andExpr, orExpr := ftsExpr(terms, "AND"), ftsExpr(terms, "OR")
+	ftsTop := func(expr string, all bool) error {
+		rs, err := s.query(ctx, `SELECT rowid, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`, expr, want)
+		if err != nil {
+			return err
+		}
+		return cs.addRows(rs, all)
+	}
+	if err := ftsTop(andExpr, true); err != nil {
+		return err
+	}
+	// Chunks that hold only some of the terms rank below those that
+	// hold them all; they are needed only when those are too few.
+	if len(terms) > 1 && len(cs) < limit {
+		if err := ftsTop(orExpr, false); err != nil {
+			return err
+		}
+	}
+	var extra []int64
+	for _, id := range defChunks {
+		if _, ok := cs[id]; !ok {
+			extra = append(extra, id)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	rs, err := s.query(ctx, `SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+		orExpr, jsonList(extra))
+	if err != nil {
+		return err
+	}
+	return cs.addRows(rs, false)
+}
+
+// load returns the candidates whose files are verified, with their
+// chunks' place, content and aligned symbol; with content set, only the
+// chunks whose content it is.
+func (cs candidates) load(ctx context.Context, s snapshot, content string) ([]*candidate, error) {
+	ids := make([]int64, 0, len(cs))
+	for id := range cs {
 		ids = append(ids, id)
 	}
-	rs, err := st.query(ctx, `SELECT c.id, c.file_id, c.start_line, c.end_line, c.content, f.path,
+	rs, err := s.query(ctx, `SELECT c.id, c.file_id, c.start_line, c.end_line, c.content, f.path,
 			coalesce(sy.name, ''), coalesce(sy.kind, ''), coalesce(sy.container, ''), coalesce(sy.package, '')
 		FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN symbols sy ON sy.id = c.symbol_id
 		WHERE f.verified = 1 AND c.id IN (SELECT value FROM json_each(?))`, jsonList(ids))
 	if err != nil {
 		return nil, err
 	}
+	defer rs.Close()
 	var kept []*candidate
 	for rs.Next() {
 		var id int64
 		var c candidate
 		var container, pkg string
 		if err := rs.Scan(&id, &c.fileID, &c.start, &c.end, &c.content, &c.path, &c.symName, &c.symKind, &container, &pkg); err != nil {
-			rs.Close()
 			return nil, err
 		}
-		cand := cands[id]
+		cand := cs[id]
 		c.id, c.rank, c.all = id, cand.rank, cand.all
 		if c.symName != "" {
 			d := Definition{}
@@ -306,13 +340,17 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 			kept = append(kept, &c)
 		}
 	}
-	rs.Close()
 	if err := rs.Err(); err != nil {
 		return nil, err
 	}
-	rankCandidates(kept, terms, defLines)
-	kept = dropOverlaps(kept)
-	var hits []Hit
+	return kept, nil
+}
+
+// hits returns up to limit hits for the ranked candidates, each with its
+// excerpt read from disk; a candidate whose lines are gone from disk is
+// skipped, and one whose path is pending is marked stale. It is never nil.
+func (ix *Index) hits(kept []*candidate, limit int, pending map[string]bool) []Hit {
+	hits := []Hit{}
 	files := map[string][]byte{}
 	for _, c := range kept {
 		if len(hits) == limit {
@@ -328,15 +366,12 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 			continue // gone from disk since it was indexed
 		}
 		h := Hit{Path: c.path, StartLine: c.start, EndLine: end, Content: c.content,
-			Symbol: c.symQual, SymbolKind: c.symKind, Score: c.score, Stale: s.pending[c.path]}
+			Symbol: c.symQual, SymbolKind: c.symKind, Score: c.score, Stale: pending[c.path]}
 		h.Match = [...]string{MatchText, MatchSymbol, MatchDefinition}[c.class]
 		h.Excerpt = excerpt(text)
 		hits = append(hits, h)
 	}
-	if hits == nil {
-		hits = []Hit{}
-	}
-	return hits, nil
+	return hits
 }
 
 // rankCandidates scores and orders candidates: by class (definition of a

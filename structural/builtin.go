@@ -160,174 +160,232 @@ func (b *Builtin) run(ctx context.Context, root *contain.Root, feed *fileFeed, r
 	if n, known := feed.count(); known {
 		workers = min(workers, max(n, 1))
 	}
+	r := newSearchRun(ctx, b, root, feed, req, lim, patterns, res, workers)
+	hand := newHandover(r.handOver)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(hand)
+		}()
+	}
+	wg.Wait()
+	if r.err != nil {
+		return 0, false, r.err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, false, err
+	}
+	res.Found = r.emitted
+	res.Parsed = int(r.parsed.Load())
+	if n := r.skipped.Load(); n > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
+	}
+	files, _ := feed.all()
+	reached, next := r.ord.reached(lim.MaxMatches)
+	return r.found, reached && next < len(files), nil
+}
+
+// A searchRun is what the workers of one [Builtin.run] share.
+type searchRun struct {
+	b        *Builtin
+	ctx      context.Context
+	root     *contain.Root
+	feed     *fileFeed
+	req      Request
+	lim      Limits
+	patterns map[Language]*Pattern
+	res      *Result
+
+	window *claims
+	ord    *order
+	// A file is searched for one match past the limit, so that a file
+	// holding more than the limit shows in found and the answer says it
+	// was cut (a file stopped at the limit would look complete).
+	perFile int
+	// Scratch handed back for the workers to build matches in (see
+	// matchScratch), and with recycle the sources the matches sliced, a
+	// few at most: as many as files are handed over while the workers
+	// parse.
+	spare        chan *matchScratch
+	recycle      bool
+	spareSources chan []byte
+
+	parsed, skipped atomic.Int64
+
+	// Each finished file's matches are handed over in file order, by
+	// the worker that finishes the file whose turn it is (handover), so
+	// these are only written one hand at a time.
+	found, emitted int
+	err            error
+}
+
+// A searchedFile is one file's matches on their way to be handed over.
+type searchedFile struct {
+	matches []Match
+	scratch *matchScratch // what the matches are built in
+	src     []byte        // with recycle, the source they slice
+	held    int64         // bytes of source the matches hold, as the window counts them
+	ahead   bool
+}
+
+// newSearchRun returns the shared state of a run on the given number of
+// workers.
+func newSearchRun(ctx context.Context, b *Builtin, root *contain.Root, feed *fileFeed, req Request, lim Limits,
+	patterns map[Language]*Pattern, res *Result, workers int) *searchRun {
+	r := &searchRun{b: b, ctx: ctx, root: root, feed: feed, req: req, lim: lim, patterns: patterns, res: res}
 	// Workers claim files up to 256 each, or until the files whose
 	// matches wait to be handed over hold 1 MiB of source each; a large
 	// file at the head then no longer idles the others: with 16 files a
 	// worker, prometheus kept one of two cores idle for a tenth of the run
 	// (docs/benchmarks.md).
-	window := newClaims(256*workers, int64(workers)<<20)
+	r.window = newClaims(256*workers, int64(workers)<<20)
 	// Files taken ahead of their turn (see order) do not count toward
 	// the window's bytes: the files before them, which the window must
 	// let the workers take, are what hands them over.
-	ord := newOrder(feed, workers)
-	type done struct {
-		matches []Match
-		scratch *matchScratch // what the matches are built in
-		src     []byte        // with recycle, the source they slice
-		held    int64         // bytes of source the matches hold, as the window counts them
-		ahead   bool
+	r.ord = newOrder(feed, workers)
+	r.perFile = lim.MaxMatches
+	if r.perFile < math.MaxInt {
+		r.perFile++
 	}
-	// Scratch handed back for the workers to build matches in (see
-	// matchScratch), and with Recycle the sources the matches sliced, a
-	// few at most: as many as files are handed over while the workers
-	// parse.
-	spare := make(chan *matchScratch, 2*workers)
-	recycle := req.Each != nil && req.Recycle && !b.cache.keeps()
-	spareSources := make(chan []byte, 2*workers)
-	var (
-		parsed  atomic.Int64
-		skipped atomic.Int64
-		wg      sync.WaitGroup
-	)
-	// Each finished file's matches are handed over in file order, by
-	// the worker that finishes the file whose turn it is (handover), so
-	// found, emitted and err are only written one hand at a time.
-	emitted := 0
-	// A file is searched for one match past the limit, so that a file
-	// holding more than the limit shows in found and the answer says it
-	// was cut (a file stopped at the limit would look complete).
-	perFile := lim.MaxMatches
-	if perFile < math.MaxInt {
-		perFile++
+	r.spare = make(chan *matchScratch, 2*workers)
+	r.recycle = req.Each != nil && req.Recycle && !b.cache.keeps()
+	r.spareSources = make(chan []byte, 2*workers)
+	return r
+}
+
+// handOver takes a file's matches in its turn: it counts them, gives
+// them to req.Each or res.Matches up to the limit, and keeps their
+// scratch and source for the workers to use again.
+func (r *searchRun) handOver(d searchedFile) {
+	r.window.release(d.held)
+	if d.ahead {
+		r.ord.handedOver()
 	}
-	hand := newHandover(func(d done) {
-		window.release(d.held)
-		if d.ahead {
-			ord.handedOver()
+	r.found += len(d.matches)
+	for k := range d.matches {
+		if r.emitted >= r.lim.MaxMatches || r.err != nil {
+			break
 		}
-		found += len(d.matches)
-		for k := range d.matches {
-			if emitted >= lim.MaxMatches || err != nil {
-				break
-			}
-			emitted++
-			if req.Each == nil {
-				res.Matches = append(res.Matches, d.matches[k])
-			} else if err = req.Each(&d.matches[k]); err != nil {
-				window.stop()
-			}
+		r.emitted++
+		if r.req.Each == nil {
+			r.res.Matches = append(r.res.Matches, d.matches[k])
+		} else if r.err = r.req.Each(&d.matches[k]); r.err != nil {
+			r.window.stop()
 		}
-		if req.Each != nil && d.scratch != nil && d.scratch.size() <= maxSpareScratch {
-			d.scratch.reset()
-			select {
-			case spare <- d.scratch:
-			default:
-			}
+	}
+	if r.req.Each != nil && d.scratch != nil && d.scratch.size() <= maxSpareScratch {
+		d.scratch.reset()
+		select {
+		case r.spare <- d.scratch:
+		default:
 		}
-		if d.src != nil && cap(d.src) <= maxSpareSource {
-			select {
-			case spareSources <- d.src:
-			default:
-			}
+	}
+	if d.src != nil && cap(d.src) <= maxSpareSource {
+		select {
+		case r.spareSources <- d.src:
+		default:
 		}
-	})
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// A worker keeps one thread, so the C allocator serves the
-			// memory its parses take outside their arena (files over
-			// arenaMaxSource) from one of its arenas rather than many.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			parsers := map[Language]*parser{}
-			defer func() {
-				for _, p := range parsers {
-					p.Close()
-				}
-			}()
-			// Consecutive files share a directory: the worker keeps it open.
-			dirs := root.DirCache()
-			defer dirs.Close()
-			var m matcher
-			var buf []byte // the file being read; kept across files
-			// With recycle, the memory the next file's source is read
-			// into: a source no match slices, or one handed back.
-			var fresh *[]byte
-			if recycle {
-				fresh = new([]byte)
-			}
-			for window.claim() {
-				// No file is taken once the files before the first one not
-				// taken hold the match limit, so the first matches are
-				// deterministic: those of the sorted list's prefix.
-				if reached, _ := ord.reached(lim.MaxMatches); ctx.Err() != nil || reached {
-					window.release(0)
-					return
-				}
-				i, ahead := ord.take()
-				rel, size, ok := feed.at(i)
-				if !ok {
-					window.release(0)
-					return
-				}
-				d := done{ahead: ahead}
-				lang, _ := LanguageOf(rel)
-				if req.Language != "" {
-					lang = req.Language
-				}
-				if p := patterns[lang]; p != nil {
-					if fresh != nil && *fresh == nil {
-						select {
-						case *fresh = <-spareSources:
-						default:
-						}
-					}
-					t, didParse, err := b.load(dirs.Open, rel, size, p, parsers, &buf, fresh, lim.MaxFileBytes)
-					if didParse {
-						parsed.Add(1)
-					}
-					switch {
-					case err != nil:
-						skipped.Add(1)
-					case t != nil:
-						select {
-						case d.scratch = <-spare:
-						default:
-							d.scratch = new(matchScratch)
-						}
-						d.matches = searchTree(&m, p, t, rel, perFile, d.scratch)
-						sortMatches(d.matches)
-						if len(d.matches) > 0 && !ahead {
-							d.held = int64(len(t.src))
-							window.read(d.held)
-						}
-						if fresh != nil && len(d.matches) > 0 {
-							// The matches slice the source until handed over.
-							d.src, *fresh = (*fresh)[:0], nil
-						}
-					}
-				}
-				ord.searched(i, len(d.matches))
-				hand.done(i, d)
-			}
-		}()
 	}
-	wg.Wait()
-	if err != nil {
-		return 0, false, err
+}
+
+// A searchWorker is what one worker keeps from file to file.
+type searchWorker struct {
+	parsers map[Language]*parser
+	// Consecutive files share a directory: the worker keeps it open.
+	dirs *contain.DirCache
+	m    matcher
+	buf  []byte // the file being read; kept across files
+	// With recycle, the memory the next file's source is read into: a
+	// source no match slices, or one handed back.
+	fresh *[]byte
+}
+
+// work searches the files the worker claims, one after the other, and
+// hands each one's matches to hand, until the window closes, the files
+// run out, ctx ends or the files before the first not taken hold the
+// match limit.
+func (r *searchRun) work(hand *handover[searchedFile]) {
+	// A worker keeps one thread, so the C allocator serves the memory its
+	// parses take outside their arena (files over arenaMaxSource) from
+	// one of its arenas rather than many.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	w := searchWorker{parsers: map[Language]*parser{}, dirs: r.root.DirCache()}
+	defer func() {
+		for _, p := range w.parsers {
+			p.Close()
+		}
+	}()
+	defer w.dirs.Close()
+	if r.recycle {
+		w.fresh = new([]byte)
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, false, err
+	for r.window.claim() {
+		// No file is taken once the files before the first one not taken
+		// hold the match limit, so the first matches are deterministic:
+		// those of the sorted list's prefix.
+		if reached, _ := r.ord.reached(r.lim.MaxMatches); r.ctx.Err() != nil || reached {
+			r.window.release(0)
+			return
+		}
+		i, ahead := r.ord.take()
+		rel, size, ok := r.feed.at(i)
+		if !ok {
+			r.window.release(0)
+			return
+		}
+		d := r.searchFile(&w, rel, size, ahead)
+		r.ord.searched(i, len(d.matches))
+		hand.done(i, d)
 	}
-	res.Found = emitted
-	res.Parsed = int(parsed.Load())
-	if n := skipped.Load(); n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d unreadable, oversized or unparsable files", n))
+}
+
+// searchFile returns the matches of the pattern for the file's language
+// in the file, sorted; a file that cannot be read or parsed is counted
+// as skipped and has none.
+func (r *searchRun) searchFile(w *searchWorker, rel string, size int64, ahead bool) searchedFile {
+	d := searchedFile{ahead: ahead}
+	lang, _ := LanguageOf(rel)
+	if r.req.Language != "" {
+		lang = r.req.Language
 	}
-	files, _ := feed.all()
-	reached, next := ord.reached(lim.MaxMatches)
-	return found, reached && next < len(files), nil
+	p := r.patterns[lang]
+	if p == nil {
+		return d
+	}
+	if w.fresh != nil && *w.fresh == nil {
+		select {
+		case *w.fresh = <-r.spareSources:
+		default:
+		}
+	}
+	t, didParse, err := r.b.load(w.dirs.Open, rel, size, p, w.parsers, &w.buf, w.fresh, r.lim.MaxFileBytes)
+	if didParse {
+		r.parsed.Add(1)
+	}
+	switch {
+	case err != nil:
+		r.skipped.Add(1)
+	case t != nil:
+		select {
+		case d.scratch = <-r.spare:
+		default:
+			d.scratch = new(matchScratch)
+		}
+		d.matches = searchTree(&w.m, p, t, rel, r.perFile, d.scratch)
+		sortMatches(d.matches)
+		if len(d.matches) > 0 && !ahead {
+			d.held = int64(len(t.src))
+			r.window.read(d.held)
+		}
+		if w.fresh != nil && len(d.matches) > 0 {
+			// The matches slice the source until handed over.
+			d.src, *w.fresh = (*w.fresh)[:0], nil
+		}
+	}
+	return d
 }
 
 // compileEach compiles the pattern for every language among files; a
