@@ -94,6 +94,24 @@ func (r *router) readPosition() {
 // libraries it names that are not declared, and words that speak of a
 // dependency without naming one.
 func (r *router) readDependencies() {
+	r.plan.Dependencies = r.declaredNamed()
+	r.undeclared = r.undeclaredNamed()
+	dependencyWords().matches(r.a.toks, func(h hit) {
+		if r.depWord == "" {
+			r.depWord = r.a.phraseText(h)
+		}
+	})
+	for _, t := range r.a.toks {
+		if t.word == "apply" || t.word == "applying" {
+			r.applyWord = t.word
+			break
+		}
+	}
+}
+
+// declaredNamed returns the declared dependencies the request names, in
+// the order of their first mention, each once.
+func (r *router) declaredNamed() []string {
 	// The first mention of each alias, then its entries once each, so the
 	// work is linear in the text and in Declared.
 	first := map[string]int{}
@@ -141,8 +159,12 @@ func (r *router) readDependencies() {
 	for _, m := range ms {
 		deps = append(deps, m.entry)
 	}
-	r.plan.Dependencies = dedupe(deps)
+	return dedupe(deps)
+}
 
+// undeclaredNamed returns the libraries the request names that are not
+// declared: words in a library's place, and name@version, each once.
+func (r *router) undeclaredNamed() []string {
 	var libs []string
 	librarySlots().matches(r.a.toks, func(h hit) {
 		t := r.a.toks[h.slot]
@@ -167,19 +189,7 @@ func (r *router) readDependencies() {
 			libs = append(libs, libraryWord(t.raw))
 		}
 	}
-	r.undeclared = dedupe(libs)
-
-	dependencyWords().matches(r.a.toks, func(h hit) {
-		if r.depWord == "" {
-			r.depWord = r.a.phraseText(h)
-		}
-	})
-	for _, t := range r.a.toks {
-		if t.word == "apply" || t.word == "applying" {
-			r.applyWord = t.word
-			break
-		}
-	}
+	return dedupe(libs)
 }
 
 // classify decides the intent and the cue that decided it.
@@ -323,148 +333,19 @@ func (s *stepList) add(l Layer, reason string) {
 // optional layers it did not propose were skipped.
 func (r *router) build() {
 	p := &r.plan
-	var steps, follow stepList
-	asked := fmt.Sprintf("Asked for %s (%s)", nouns[p.Intent], p.Cue)
-	subj, names := r.subject(), r.names()
-	skip := map[Layer]string{}
-
-	// precisionFirst proposes precision for subj, with the local index (and
-	// the graph's edges, if given) as fallbacks.
-	precisionFirst := func(what, graph string) {
-		if subj == "" {
-			steps.add(LocalIndex, asked+": the local index searches the question's words, since it names no symbol and carries no position.")
-			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
-			return
-		}
-		steps.add(Precision, asked+": precision resolves "+what+subj+" by symbol identity.")
-		if graph != "" {
-			steps.add(Graph, graph)
-		}
-		if names != "" {
-			steps.add(LocalIndex, "The local symbol index finds "+names+" by name when no precision index answers.")
-		} else {
-			steps.add(LocalIndex, "The local index reads the symbol at "+r.pos+" from the file when no precision index answers.")
-		}
-	}
-	target := func() string {
-		switch {
-		case r.file != "":
-			return " for " + r.file
-		case len(p.Files) > 0:
-			return " for " + strings.Join(p.Files, ", ")
-		case names != "":
-			return " for " + names
-		}
-		return ""
-	}
-
-	switch p.Intent {
-	case IntentDefinition:
-		precisionFirst("", "")
-	case IntentReferences:
-		precisionFirst("the references of ", "The graph's inferred edges add references and imports of "+subj+" that no index resolved.")
-	case IntentCallers:
-		precisionFirst("the callers of ", "The graph's inferred call edges add callers of "+subj+" that no index resolved.")
-	case IntentImplementations:
-		precisionFirst("the implementations of ", "The graph's type relations add implementations of "+subj+" that no index resolved.")
-	case IntentImpact:
-		if subj != "" {
-			steps.add(Precision, asked+": precision resolves "+subj+" so impact analysis starts from exact edges.")
-			steps.add(Impact, "Impact analysis computes the symbols, tests and risk a change to "+subj+" affects.")
-		} else {
-			steps.add(Impact, asked+": impact analysis computes the symbols, tests and risk of the change.")
-			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
-		}
-	case IntentHistory:
-		steps.add(History, asked+": git history answers it"+target()+".")
-		if names != "" && r.file == "" {
-			steps.add(LocalIndex, "The local symbol index finds the files of "+names+" for git history to read.")
-		}
-		skip[Precision] = "Precision was not proposed: git history answers a history question."
-	case IntentVersion:
-		of := "each declared dependency"
-		if len(p.Dependencies) > 0 {
-			of = strings.Join(p.Dependencies, ", ")
-		} else if len(r.undeclared) > 0 {
-			of = strings.Join(r.undeclared, ", ")
-		}
-		steps.add(Manifests, asked+": the manifests and lockfiles give the resolved version of "+of+".")
-		skip[Precision] = "Precision was not proposed: the manifests answer a version question."
-		skip[DependencyDocs] = "Dependency documentation was not proposed: the manifests and lockfiles answer a version question without it."
-	case IntentDependencyAPI:
-		steps.add(Manifests, asked+": the manifests and lockfiles give the installed version the answer must match.")
-		if docs, why := r.docs(); docs {
-			steps.add(DependencyDocs, why)
-		} else {
-			skip[DependencyDocs] = why
-		}
-		if subj != "" {
-			steps.add(Precision, "Precision resolves "+subj+" to its symbol and the package it comes from.")
-		} else {
-			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
-		}
-		if !steps.has(DependencyDocs) {
-			steps.add(LocalIndex, "The local index searches the repository for deprecation notices and documentation, since no documentation provider is asked.")
-		}
-	case IntentStructural:
-		if p.Pattern != "" {
-			steps.add(Structural, asked+": structural search matches `"+abbrev(p.Pattern)+"` by syntax.")
-		} else {
-			steps.add(Structural, asked+": structural search matches the shape by syntax once a pattern is written, since the question pastes none.")
-		}
-		steps.add(LocalIndex, "Lexical search in the local index is the fallback when no structural engine is installed, without structural precision.")
-		skip[Precision] = "Precision was not proposed: a structural search matches syntax, not symbols."
-	case IntentMigration:
-		docs, why := r.docs()
-		steps.add(Precision, asked+": precision resolves each match of the old shape to its symbol, so impact analysis counts exact edges.")
-		if docs {
-			steps.add(DependencyDocs, why)
-		} else {
-			skip[DependencyDocs] = why
-		}
-		if p.Pattern != "" {
-			steps.add(Structural, "Structural search finds every occurrence of `"+abbrev(p.Pattern)+"` by syntax, the match set the migration rewrites.")
-		} else {
-			steps.add(Structural, "Structural search finds every occurrence of the old shape by syntax once its pattern is written, the match set the migration rewrites.")
-		}
-		if docs {
-			steps.add(Manifests, "The manifests and lockfiles give the installed version the documentation must match.")
-		}
-		steps.add(LocalIndex, "Lexical search in the local index finds candidate occurrences when no structural engine is installed, without structural precision.")
-		follow.add(Impact, "Impact analysis computes the symbols, tests and risk score the migration affects before anything changes.")
-		preview := "A rewrite preview persists the match set with every file's hash"
-		if p.Pattern != "" && p.Replacement != "" {
-			preview = "A rewrite preview of `" + abbrev(p.Pattern) + "` to `" + abbrev(p.Replacement) + "` persists the match set with every file's hash"
-		}
-		follow.add(Preview, preview+"; applying it needs its id and explicit authorization, which no plan carries.")
-		follow.add(Validation, "Validation runs the project's checks on the previewed change.")
-		r.note("A migration is planned up to a rewrite preview: applying it needs the preview's id and explicit authorization, and is never routed.")
-	case IntentMemory:
-		steps.add(Memory, asked+": project memory holds recorded decisions and conventions.")
-		steps.add(LocalIndex, "The local index searches the question's words in the code and its comments.")
-		skip[Precision] = "Precision was not proposed: project memory answers a question about decisions."
-	case IntentValidation:
-		steps.add(Validation, asked+": running the project's checks answers it"+target()+".")
-		skip[Precision] = "Precision was not proposed: the project's checks answer a validation question."
-	case IntentSearch:
-		steps.add(LocalIndex, asked+": the local index searches the question's words.")
-		if subj != "" {
-			steps.add(Precision, "The text names "+subj+", which precision resolves by symbol identity.")
-		} else {
-			skip[Precision] = "Precision was not proposed: the question names no symbol and carries no position to resolve."
-		}
-	}
-
-	if p.Pattern != "" && !steps.has(Structural) {
+	b := &planBuilder{r: r, p: p, skip: map[Layer]string{},
+		asked: fmt.Sprintf("Asked for %s (%s)", nouns[p.Intent], p.Cue), subj: r.subject(), names: r.names()}
+	b.propose()
+	if p.Pattern != "" && !b.steps.has(Structural) {
 		switch p.Intent {
 		case IntentHistory, IntentVersion, IntentMemory, IntentValidation:
 		default:
-			steps.add(Structural, "The request carries the pattern `"+abbrev(p.Pattern)+"`, which structural search matches by syntax.")
+			b.steps.add(Structural, "The request carries the pattern `"+abbrev(p.Pattern)+"`, which structural search matches by syntax.")
 		}
 	}
 	if p.Intent != IntentDependencyAPI && p.Intent != IntentMigration {
-		if _, ok := skip[DependencyDocs]; !ok {
-			skip[DependencyDocs] = "Dependency documentation was not proposed: a question about " + nouns[p.Intent] + " is answered locally."
+		if _, ok := b.skip[DependencyDocs]; !ok {
+			b.skip[DependencyDocs] = "Dependency documentation was not proposed: a question about " + nouns[p.Intent] + " is answered locally."
 		}
 	}
 	if (p.Intent == IntentVersion || p.Intent == IntentDependencyAPI || p.Intent == IntentMigration) && len(r.undeclared) > 0 {
@@ -473,13 +354,12 @@ func (r *router) build() {
 	if r.applyWord != "" {
 		r.note(fmt.Sprintf("The text says %q, but mutation is never routed: a rewrite is applied only from a preview's id with explicit authorization.", r.applyWord))
 	}
-
-	p.Steps, p.FollowOn = steps, follow
+	p.Steps, p.FollowOn = b.steps, b.follow
 	for _, l := range OptionalLayers() {
-		if steps.has(l) {
+		if b.steps.has(l) {
 			continue
 		}
-		why, ok := skip[l]
+		why, ok := b.skip[l]
 		if !ok {
 			switch l {
 			case Precision:
@@ -493,6 +373,170 @@ func (r *router) build() {
 	if p.Steps == nil {
 		p.Steps = []Step{}
 	}
+}
+
+// A planBuilder gathers a plan's steps, its follow-on steps and the
+// reasons layers were left out.
+type planBuilder struct {
+	r             *router
+	p             *Plan
+	steps, follow stepList
+	skip          map[Layer]string // why a layer was not proposed, where the intent says
+	asked         string           // the opening of the first step's reason
+	subj, names   string           // the router's subject and names
+}
+
+// noSymbol is the reason precision is skipped when there is nothing for
+// it to resolve.
+const noSymbol = "Precision was not proposed: the question names no symbol and carries no position to resolve."
+
+// propose adds the steps the plan's intent calls for.
+func (b *planBuilder) propose() {
+	p, asked, subj, names := b.p, b.asked, b.subj, b.names
+	switch p.Intent {
+	case IntentDefinition:
+		b.precisionFirst("", "")
+	case IntentReferences:
+		b.precisionFirst("the references of ", "The graph's inferred edges add references and imports of "+subj+" that no index resolved.")
+	case IntentCallers:
+		b.precisionFirst("the callers of ", "The graph's inferred call edges add callers of "+subj+" that no index resolved.")
+	case IntentImplementations:
+		b.precisionFirst("the implementations of ", "The graph's type relations add implementations of "+subj+" that no index resolved.")
+	case IntentImpact:
+		if subj != "" {
+			b.steps.add(Precision, asked+": precision resolves "+subj+" so impact analysis starts from exact edges.")
+			b.steps.add(Impact, "Impact analysis computes the symbols, tests and risk a change to "+subj+" affects.")
+		} else {
+			b.steps.add(Impact, asked+": impact analysis computes the symbols, tests and risk of the change.")
+			b.skip[Precision] = noSymbol
+		}
+	case IntentHistory:
+		b.steps.add(History, asked+": git history answers it"+b.target()+".")
+		if names != "" && b.r.file == "" {
+			b.steps.add(LocalIndex, "The local symbol index finds the files of "+names+" for git history to read.")
+		}
+		b.skip[Precision] = "Precision was not proposed: git history answers a history question."
+	case IntentVersion:
+		of := "each declared dependency"
+		if len(p.Dependencies) > 0 {
+			of = strings.Join(p.Dependencies, ", ")
+		} else if len(b.r.undeclared) > 0 {
+			of = strings.Join(b.r.undeclared, ", ")
+		}
+		b.steps.add(Manifests, asked+": the manifests and lockfiles give the resolved version of "+of+".")
+		b.skip[Precision] = "Precision was not proposed: the manifests answer a version question."
+		b.skip[DependencyDocs] = "Dependency documentation was not proposed: the manifests and lockfiles answer a version question without it."
+	case IntentDependencyAPI:
+		b.proposeDependencyAPI()
+	case IntentStructural:
+		if p.Pattern != "" {
+			b.steps.add(Structural, asked+": structural search matches `"+abbrev(p.Pattern)+"` by syntax.")
+		} else {
+			b.steps.add(Structural, asked+": structural search matches the shape by syntax once a pattern is written, since the question pastes none.")
+		}
+		b.steps.add(LocalIndex, "Lexical search in the local index is the fallback when no structural engine is installed, without structural precision.")
+		b.skip[Precision] = "Precision was not proposed: a structural search matches syntax, not symbols."
+	case IntentMigration:
+		b.proposeMigration()
+	case IntentMemory:
+		b.steps.add(Memory, asked+": project memory holds recorded decisions and conventions.")
+		b.steps.add(LocalIndex, "The local index searches the question's words in the code and its comments.")
+		b.skip[Precision] = "Precision was not proposed: project memory answers a question about decisions."
+	case IntentValidation:
+		b.steps.add(Validation, asked+": running the project's checks answers it"+b.target()+".")
+		b.skip[Precision] = "Precision was not proposed: the project's checks answer a validation question."
+	case IntentSearch:
+		b.steps.add(LocalIndex, asked+": the local index searches the question's words.")
+		if subj != "" {
+			b.steps.add(Precision, "The text names "+subj+", which precision resolves by symbol identity.")
+		} else {
+			b.skip[Precision] = noSymbol
+		}
+	}
+}
+
+// precisionFirst proposes precision for the subject, with the local index
+// (and the graph's edges, if given) as fallbacks.
+func (b *planBuilder) precisionFirst(what, graph string) {
+	if b.subj == "" {
+		b.steps.add(LocalIndex, b.asked+": the local index searches the question's words, since it names no symbol and carries no position.")
+		b.skip[Precision] = noSymbol
+		return
+	}
+	b.steps.add(Precision, b.asked+": precision resolves "+what+b.subj+" by symbol identity.")
+	if graph != "" {
+		b.steps.add(Graph, graph)
+	}
+	if b.names != "" {
+		b.steps.add(LocalIndex, "The local symbol index finds "+b.names+" by name when no precision index answers.")
+	} else {
+		b.steps.add(LocalIndex, "The local index reads the symbol at "+b.r.pos+" from the file when no precision index answers.")
+	}
+}
+
+// target returns " for " and what the question is about (its file, the
+// plan's files or the names), or "".
+func (b *planBuilder) target() string {
+	switch {
+	case b.r.file != "":
+		return " for " + b.r.file
+	case len(b.p.Files) > 0:
+		return " for " + strings.Join(b.p.Files, ", ")
+	case b.names != "":
+		return " for " + b.names
+	}
+	return ""
+}
+
+// proposeDependencyAPI adds the steps of a question about a dependency's
+// API: the installed version, its documentation when a provider is
+// asked (else the local index), and precision for a named symbol.
+func (b *planBuilder) proposeDependencyAPI() {
+	b.steps.add(Manifests, b.asked+": the manifests and lockfiles give the installed version the answer must match.")
+	if docs, why := b.r.docs(); docs {
+		b.steps.add(DependencyDocs, why)
+	} else {
+		b.skip[DependencyDocs] = why
+	}
+	if b.subj != "" {
+		b.steps.add(Precision, "Precision resolves "+b.subj+" to its symbol and the package it comes from.")
+	} else {
+		b.skip[Precision] = noSymbol
+	}
+	if !b.steps.has(DependencyDocs) {
+		b.steps.add(LocalIndex, "The local index searches the repository for deprecation notices and documentation, since no documentation provider is asked.")
+	}
+}
+
+// proposeMigration adds the steps of a migration, up to a rewrite
+// preview and its validation as follow-on steps, and notes that applying
+// it is never routed.
+func (b *planBuilder) proposeMigration() {
+	p := b.p
+	docs, why := b.r.docs()
+	b.steps.add(Precision, b.asked+": precision resolves each match of the old shape to its symbol, so impact analysis counts exact edges.")
+	if docs {
+		b.steps.add(DependencyDocs, why)
+	} else {
+		b.skip[DependencyDocs] = why
+	}
+	if p.Pattern != "" {
+		b.steps.add(Structural, "Structural search finds every occurrence of `"+abbrev(p.Pattern)+"` by syntax, the match set the migration rewrites.")
+	} else {
+		b.steps.add(Structural, "Structural search finds every occurrence of the old shape by syntax once its pattern is written, the match set the migration rewrites.")
+	}
+	if docs {
+		b.steps.add(Manifests, "The manifests and lockfiles give the installed version the documentation must match.")
+	}
+	b.steps.add(LocalIndex, "Lexical search in the local index finds candidate occurrences when no structural engine is installed, without structural precision.")
+	b.follow.add(Impact, "Impact analysis computes the symbols, tests and risk score the migration affects before anything changes.")
+	preview := "A rewrite preview persists the match set with every file's hash"
+	if p.Pattern != "" && p.Replacement != "" {
+		preview = "A rewrite preview of `" + abbrev(p.Pattern) + "` to `" + abbrev(p.Replacement) + "` persists the match set with every file's hash"
+	}
+	b.follow.add(Preview, preview+"; applying it needs its id and explicit authorization, which no plan carries.")
+	b.follow.add(Validation, "Validation runs the project's checks on the previewed change.")
+	b.r.note("A migration is planned up to a rewrite preview: applying it needs the preview's id and explicit authorization, and is never routed.")
 }
 
 func isAre(n int) string {
