@@ -54,44 +54,8 @@ func goSegments(src []byte) []segment {
 		// (an operator, a comma, most keywords), so the next line
 		// continues it.
 		open bool
+		it   goItem
 	)
-	// A segment may end only after a top-level item that looks complete:
-	// Go's own items (a line at depth 0 after one that ends a statement)
-	// are followed, and the last one must be the package clause or a
-	// declaration startsGoDecl accepts with more than its keyword and a
-	// name (var A alone would let tree-sitter read the next line as its
-	// type; a stray func() as the start of a conversion). item is the
-	// last item's first word, declStart whether its line starts a
-	// declaration, tokens how many tokens it has; fresh marks that the
-	// next token starts an item, at line itemLine.
-	var (
-		item      string
-		declStart bool
-		tokens    int
-		fresh     bool
-		itemLine  int
-		anyItem   bool // an item was seen: package may only come first
-	)
-	complete := func() bool {
-		if !declStart {
-			return false
-		}
-		switch item {
-		case "package", "func", "import":
-			return tokens >= 2
-		case "var", "type", "const":
-			return tokens >= 3
-		}
-		return false
-	}
-	token := func(word []byte) {
-		if fresh {
-			item, tokens, fresh = string(word), 0, false
-			declStart = item == "package" && !anyItem || startsGoDecl(src[itemLine:])
-			anyItem = true
-		}
-		tokens++
-	}
 	cut := func(at int) {
 		if n := len(segs); n > 0 {
 			segs[n-1].end = uint32(at)
@@ -100,19 +64,20 @@ func goSegments(src []byte) []segment {
 	}
 	cut(0)
 	lineStart := 0
-	fresh = true
+	it.fresh = true
 	for i := 0; i < len(src); {
 		if i == lineStart && depth == 0 && !open {
-			if i > 0 && complete() && startsGoDecl(src[i:]) {
+			if i > 0 && it.complete() && startsGoDecl(src[i:]) {
 				cut(i)
 			}
-			fresh, itemLine = true, i
+			it.fresh, it.line = true, i
 		}
 		c := src[i]
 		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v' &&
 			!(c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*')) && !isGoWordByte(c) {
-			token(nil) // punctuation or a literal: a token, never a segment's first word
+			it.token(src, nil) // punctuation or a literal: a token, never a segment's first word
 		}
+		ok := true
 		switch {
 		case c == '\n':
 			i++
@@ -124,62 +89,19 @@ func goSegments(src []byte) []segment {
 				i++
 			}
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i += 2
-			for {
-				if i+1 >= len(src) {
-					return nil
-				}
-				if src[i] == '*' && src[i+1] == '/' {
-					i += 2
-					break
-				}
-				if src[i] == '\n' {
-					lineStart = i + 1
-				}
-				i++
-			}
+			i, lineStart, ok = skipGoBlockComment(src, i, lineStart)
 		case c == '"' || c == '\'':
-			i++
-			for {
-				if i >= len(src) || src[i] == '\n' {
-					return nil
-				}
-				if src[i] == '\\' {
-					if i+1 < len(src) && src[i+1] == '\n' {
-						return nil // a line break inside a literal: not Go
-					}
-					i += 2
-					continue
-				}
-				if src[i] == c {
-					i++
-					break
-				}
-				i++
-			}
+			i, ok = skipGoQuoted(src, i)
 			open = false
 		case c == '`':
-			i++
-			for {
-				if i >= len(src) {
-					return nil
-				}
-				if src[i] == '\n' {
-					lineStart = i + 1
-				}
-				if src[i] == '`' {
-					i++
-					break
-				}
-				i++
-			}
+			i, lineStart, ok = skipGoRawString(src, i, lineStart)
 			open = false
 		case isGoWordByte(c):
 			j := i
 			for j < len(src) && isGoWordByte(src[j]) {
 				j++
 			}
-			token(src[i:j])
+			it.token(src, src[i:j])
 			open = goKeepsOpen(src[i:j])
 			i = j
 		case c == '(' || c == '[' || c == '{':
@@ -188,9 +110,7 @@ func goSegments(src []byte) []segment {
 			i++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-			if depth < 0 {
-				return nil
-			}
+			ok = depth >= 0
 			open = false
 			i++
 		case (c == '+' || c == '-') && i+1 < len(src) && src[i+1] == c:
@@ -203,6 +123,9 @@ func goSegments(src []byte) []segment {
 			open = true
 			i++
 		}
+		if !ok {
+			return nil
+		}
 	}
 	if depth != 0 || len(segs) < 2 {
 		return nil
@@ -210,6 +133,106 @@ func goSegments(src []byte) []segment {
 	last := &segs[len(segs)-1]
 	last.end = uint32(len(src))
 	return segs
+}
+
+// A goItem follows the last top-level item goSegments has seen. A segment
+// may end only after a top-level item that looks complete: Go's own items
+// (a line at depth 0 after one that ends a statement) are followed, and
+// the last one must be the package clause or a declaration startsGoDecl
+// accepts with more than its keyword and a name (var A alone would let
+// tree-sitter read the next line as its type; a stray func() as the start
+// of a conversion).
+type goItem struct {
+	first     string // the item's first word
+	declStart bool   // whether its line starts a declaration
+	tokens    int    // how many tokens it has
+	fresh     bool   // the next token starts an item, at line
+	line      int
+	anyItem   bool // an item was seen: package may only come first
+}
+
+// complete reports whether the item looks complete.
+func (it *goItem) complete() bool {
+	if !it.declStart {
+		return false
+	}
+	switch it.first {
+	case "package", "func", "import":
+		return it.tokens >= 2
+	case "var", "type", "const":
+		return it.tokens >= 3
+	}
+	return false
+}
+
+// token counts a token of src, word for a word and nil for anything
+// else, and starts an item with it if one is due.
+func (it *goItem) token(src, word []byte) {
+	if it.fresh {
+		it.first, it.tokens, it.fresh = string(word), 0, false
+		it.declStart = it.first == "package" && !it.anyItem || startsGoDecl(src[it.line:])
+		it.anyItem = true
+	}
+	it.tokens++
+}
+
+// skipGoBlockComment returns the offset past the /* comment at i and the
+// start of the last line it begins; ok is false if it is unterminated.
+func skipGoBlockComment(src []byte, i, lineStart int) (next, line int, ok bool) {
+	i += 2
+	for {
+		if i+1 >= len(src) {
+			return i, lineStart, false
+		}
+		if src[i] == '*' && src[i+1] == '/' {
+			return i + 2, lineStart, true
+		}
+		if src[i] == '\n' {
+			lineStart = i + 1
+		}
+		i++
+	}
+}
+
+// skipGoQuoted returns the offset past the string or rune literal at i;
+// ok is false if it is unterminated or breaks a line, which Go's are not.
+func skipGoQuoted(src []byte, i int) (next int, ok bool) {
+	c := src[i]
+	i++
+	for {
+		if i >= len(src) || src[i] == '\n' {
+			return i, false
+		}
+		if src[i] == '\\' {
+			if i+1 < len(src) && src[i+1] == '\n' {
+				return i, false // a line break inside a literal: not Go
+			}
+			i += 2
+			continue
+		}
+		if src[i] == c {
+			return i + 1, true
+		}
+		i++
+	}
+}
+
+// skipGoRawString returns the offset past the raw string at i and the
+// start of the last line it begins; ok is false if it is unterminated.
+func skipGoRawString(src []byte, i, lineStart int) (next, line int, ok bool) {
+	i++
+	for {
+		if i >= len(src) {
+			return i, lineStart, false
+		}
+		if src[i] == '\n' {
+			lineStart = i + 1
+		}
+		if src[i] == '`' {
+			return i + 1, lineStart, true
+		}
+		i++
+	}
 }
 
 // isGoWordByte reports whether c can be part of an identifier, keyword or
