@@ -92,33 +92,9 @@ func parseAstGrepVersion(out []byte) (string, bool) {
 // engines search the same set; a match reported outside the root is
 // dropped.
 func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
-	if req.Language == "" {
-		return nil, &PatternError{Pattern: req.Pattern, Problem: ProblemLanguage, Offset: -1, Detail: "the ast-grep engine needs the pattern's language"}
-	}
-	if !req.Language.Valid() {
-		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemLanguage, Offset: -1}
-	}
-	if err := checkPatternSize(req.Pattern, req.Language); err != nil {
+	query, err := astGrepQuery(req)
+	if err != nil {
 		return nil, err
-	}
-	if strings.TrimSpace(req.Pattern) == "" {
-		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemEmpty, Offset: -1}
-	}
-	// ast-grep silently runs some broken patterns (an ERROR node at the
-	// root matches any kind); where this build can parse, the same
-	// checks as the built-in engine's reject them first. And a Go pattern
-	// such as fmt.Println($X), which ast-grep reads at the top of a file as
-	// a type conversion and so never matches, goes to ast-grep as a rule
-	// with the built-in engine's reading instead.
-	query := []string{"run", "--pattern", req.Pattern, "--lang", string(req.Language)}
-	if cgoEnabled {
-		p, err := Compile(req.Pattern, req.Language)
-		if err != nil {
-			return nil, err
-		}
-		if rule := p.astGrepRule(); rule != "" {
-			query = []string{"scan", "--inline-rules", rule}
-		}
 	}
 	path, _, err := a.Check(ctx)
 	if err != nil {
@@ -138,6 +114,58 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	if len(files.files) == 0 {
 		return res, nil
 	}
+	const batch = 2000 // files per run, well inside the argument limit
+	for i := 0; i < len(files.files); i += batch {
+		chunk := files.files[i:min(i+batch, len(files.files))]
+		if err := a.searchBatch(ctx, path, root, query, chunk, req, res); err != nil {
+			return nil, err
+		}
+	}
+	finishResult(res, lim)
+	if err := handOver(req, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// astGrepQuery returns the ast-grep arguments that search for the
+// request's pattern, or the error that rejects the request. ast-grep
+// silently runs some broken patterns (an ERROR node at the root matches
+// any kind); where this build can parse, the same checks as the built-in
+// engine's reject them first. And a Go pattern such as fmt.Println($X),
+// which ast-grep reads at the top of a file as a type conversion and so
+// never matches, goes to ast-grep as a rule with the built-in engine's
+// reading instead.
+func astGrepQuery(req Request) ([]string, error) {
+	if req.Language == "" {
+		return nil, &PatternError{Pattern: req.Pattern, Problem: ProblemLanguage, Offset: -1, Detail: "the ast-grep engine needs the pattern's language"}
+	}
+	if !req.Language.Valid() {
+		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemLanguage, Offset: -1}
+	}
+	if err := checkPatternSize(req.Pattern, req.Language); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Pattern) == "" {
+		return nil, &PatternError{Pattern: req.Pattern, Language: req.Language, Problem: ProblemEmpty, Offset: -1}
+	}
+	query := []string{"run", "--pattern", req.Pattern, "--lang", string(req.Language)}
+	if cgoEnabled {
+		p, err := Compile(req.Pattern, req.Language)
+		if err != nil {
+			return nil, err
+		}
+		if rule := p.astGrepRule(); rule != "" {
+			query = []string{"scan", "--inline-rules", rule}
+		}
+	}
+	return query, nil
+}
+
+// searchBatch runs the ast-grep at path with the query over one batch of
+// files and adds its matches to res; a match outside the project root is
+// dropped with a note.
+func (a *AstGrep) searchBatch(ctx context.Context, path string, root *contain.Root, query, files []string, req Request, res *Result) error {
 	timeout := a.opts.Timeout
 	if timeout == 0 {
 		timeout = 2 * time.Minute
@@ -146,50 +174,42 @@ func (a *AstGrep) Search(ctx context.Context, req Request) (*Result, error) {
 	if maxOut == 0 {
 		maxOut = 64 << 20
 	}
-	const batch = 2000 // files per run, well inside the argument limit
-	for i := 0; i < len(files.files); i += batch {
-		chunk := files.files[i:min(i+batch, len(files.files))]
-		args := append(append(query[:len(query):len(query)], "--json=stream", "--color=never", "--no-ignore=hidden", "--"), chunk...)
-		out, err := safeexec.Run(ctx, safeexec.Invocation{
-			Path: path, Args: args, Dir: root.Dir(), Env: safeexec.Environ("PATH", "HOME"),
-			Timeout: timeout, MaxStdout: maxOut, MaxStderr: 1 << 20,
-		})
-		var ee *safeexec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			return nil, fmt.Errorf("structural: ast-grep: %w", err)
-		}
-		if out.StdoutTruncated {
-			return nil, fmt.Errorf("structural: ast-grep printed more than %d bytes; narrow the search", maxOut)
-		}
-		if perr := patternWarning(req, out.Stdout, out.Stderr); perr != nil {
-			return nil, perr
-		}
-		if ee != nil && ee.Code != 1 { // 1 means no match
-			return nil, fmt.Errorf("structural: ast-grep: %w: %s", err, truncate(strings.TrimSpace(string(out.Stderr)), 400))
-		}
-		ms, err := ParseAstGrepStream(bytes.NewReader(out.Stdout))
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range ms {
-			rel, err := root.Rel(filepath.FromSlash(m.Path))
-			if err != nil || rel == "." {
-				res.Notes = append(res.Notes, fmt.Sprintf("dropped a match outside the project root: %q", m.Path))
-				continue
-			}
-			m.Path = rel
-			m.Language = req.Language
-			if err := m.Validate(); err != nil {
-				return nil, err
-			}
-			res.Matches = append(res.Matches, m)
-		}
+	args := append(append(query[:len(query):len(query)], "--json=stream", "--color=never", "--no-ignore=hidden", "--"), files...)
+	out, err := safeexec.Run(ctx, safeexec.Invocation{
+		Path: path, Args: args, Dir: root.Dir(), Env: safeexec.Environ("PATH", "HOME"),
+		Timeout: timeout, MaxStdout: maxOut, MaxStderr: 1 << 20,
+	})
+	var ee *safeexec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return fmt.Errorf("structural: ast-grep: %w", err)
 	}
-	finishResult(res, lim)
-	if err := handOver(req, res); err != nil {
-		return nil, err
+	if out.StdoutTruncated {
+		return fmt.Errorf("structural: ast-grep printed more than %d bytes; narrow the search", maxOut)
 	}
-	return res, nil
+	if perr := patternWarning(req, out.Stdout, out.Stderr); perr != nil {
+		return perr
+	}
+	if ee != nil && ee.Code != 1 { // 1 means no match
+		return fmt.Errorf("structural: ast-grep: %w: %s", err, truncate(strings.TrimSpace(string(out.Stderr)), 400))
+	}
+	ms, err := ParseAstGrepStream(bytes.NewReader(out.Stdout))
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		rel, err := root.Rel(filepath.FromSlash(m.Path))
+		if err != nil || rel == "." {
+			res.Notes = append(res.Notes, fmt.Sprintf("dropped a match outside the project root: %q", m.Path))
+			continue
+		}
+		m.Path = rel
+		m.Language = req.Language
+		if err := m.Validate(); err != nil {
+			return err
+		}
+		res.Matches = append(res.Matches, m)
+	}
+	return nil
 }
 
 // patternWarning turns ast-grep's warning about a pattern it could not

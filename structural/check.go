@@ -93,60 +93,88 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 	if !ok {
 		return fmt.Errorf("structural: the rewritten %s could not be parsed", printable(path))
 	}
+	worst, worstAt, found := narrowestNewBreak(beforeTree, afterTree, editSpans(edits))
+	if !found {
+		return nil
+	}
+	what := "an ERROR node"
+	if afterTree.IsMissing(worst) {
+		what = fmt.Sprintf("a MISSING %s", g.name(afterTree.KindID(worst)))
+	}
+	line, col := newLineIndex(out).pos(worstAt)
+	return &TemplateError{Template: template, Problem: TemplateSyntax, Offset: -1, Path: path, Line: line, Column: col,
+		Reason: fmt.Sprintf("the rewritten %s code does not parse: %s the file did not have", lang, what)}
+}
+
+// An editSpan is an edit's span in both versions of a file: old [os, oe)
+// became new [ns, ne).
+type editSpan struct{ os, oe, ns, ne int }
+
+// editSpans returns the spans of the edits, in the order of their start.
+func editSpans(edits []Edit) []editSpan {
 	es := append([]Edit(nil), edits...)
 	sort.Slice(es, func(i, j int) bool { return es[i].StartByte < es[j].StartByte })
-	// The edits' spans in both versions: old [StartByte, EndByte) became
-	// new [ns, ne).
-	type span struct{ os, oe, ns, ne int }
-	spans := make([]span, len(es))
+	spans := make([]editSpan, len(es))
 	delta := 0
 	for i, e := range es {
 		ns := e.StartByte + delta
-		spans[i] = span{e.StartByte, e.EndByte, ns, ns + len(e.New)}
+		spans[i] = editSpan{e.StartByte, e.EndByte, ns, ns + len(e.New)}
 		delta += len(e.New) - (e.EndByte - e.StartByte)
 	}
-	type key struct {
-		start, end       int
-		isError, missing bool
-		sym              uint16
-	}
-	keyOf := func(t *tree, n nodeID, shift int) key {
-		return key{t.StartByte(n) - shift, t.EndByte(n) - shift, t.IsError(n), t.IsMissing(n), t.KindID(n)}
-	}
-	had := map[key]bool{}
+	return spans
+}
+
+// A brokenKey is a broken node as the two versions of a file can share it.
+type brokenKey struct {
+	start, end       int
+	isError, missing bool
+	sym              uint16
+}
+
+// brokenKeyOf returns n's key, its offsets moved back by shift.
+func brokenKeyOf(t *tree, n nodeID, shift int) brokenKey {
+	return brokenKey{t.StartByte(n) - shift, t.EndByte(n) - shift, t.IsError(n), t.IsMissing(n), t.KindID(n)}
+}
+
+// touches reports whether [s, e] meets [a, b]: a zero-width MISSING node
+// at an edit's edge belongs to the edit.
+func touches(s, e, a, b int) bool { return s <= b && a <= e }
+
+// narrowestNewBreak returns the narrowest broken node of after (the file
+// rewritten by the edits at spans) that before did not have, and where to
+// point at it: the node, or where the edit inside it wrote; found is
+// false if the rewrite broke nothing. A broken node where the rewrite
+// wrote is new unless the code it replaced was broken already; one
+// elsewhere is new unless before had it at the same place, the edits
+// before it undone.
+func narrowestNewBreak(before, after *tree, spans []editSpan) (worst nodeID, worstAt int, found bool) {
+	had := map[brokenKey]bool{}
 	var broken []nodeID // of the file as it is
-	for i := range beforeTree.Len() {
-		if n := nodeID(i); beforeTree.broken(n) {
-			had[keyOf(beforeTree, n, 0)] = true
+	for i := range before.Len() {
+		if n := nodeID(i); before.broken(n) {
+			had[brokenKeyOf(before, n, 0)] = true
 			broken = append(broken, n)
 		}
 	}
-	// touches reports whether [s, e] meets [a, b]: a zero-width MISSING
-	// node at an edit's edge belongs to the edit.
-	touches := func(s, e, a, b int) bool { return s <= b && a <= e }
 	brokenIn := func(a, b int) bool {
 		for _, n := range broken {
-			if touches(beforeTree.StartByte(n), beforeTree.EndByte(n), a, b) {
+			if touches(before.StartByte(n), before.EndByte(n), a, b) {
 				return true
 			}
 		}
 		return false
 	}
-	worst, found := nodeID(0), false
-	worstAt := 0 // where to point: the node, or the edit inside it
-	for i := range afterTree.Len() {
+	for i := range after.Len() {
 		n := nodeID(i)
-		if !afterTree.broken(n) {
+		if !after.broken(n) {
 			continue
 		}
-		start, end := afterTree.StartByte(n), afterTree.EndByte(n)
+		start, end := after.StartByte(n), after.EndByte(n)
 		introduced := true
 		// shift is how far the edits before the node moved it.
 		shift, inEdit, at := 0, false, start
 		for _, sp := range spans {
 			if touches(start, end, sp.ns, sp.ne) {
-				// Broken where the rewrite wrote: new unless the replaced
-				// code was broken already.
 				inEdit = true
 				introduced = !brokenIn(sp.os, sp.oe)
 				at = max(start, sp.ns)
@@ -157,7 +185,7 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 			}
 		}
 		if !inEdit {
-			introduced = !had[keyOf(afterTree, n, shift)]
+			introduced = !had[brokenKeyOf(after, n, shift)]
 		}
 		if !introduced {
 			continue
@@ -165,18 +193,9 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 		// Of the broken nodes the rewrite introduced, the narrowest says
 		// best where; one around an edit (an ERROR may wrap the whole
 		// file) is pointed at where the edit wrote.
-		if !found || end-start < afterTree.EndByte(worst)-afterTree.StartByte(worst) {
+		if !found || end-start < after.EndByte(worst)-after.StartByte(worst) {
 			worst, worstAt, found = n, at, true
 		}
 	}
-	if found {
-		what := "an ERROR node"
-		if afterTree.IsMissing(worst) {
-			what = fmt.Sprintf("a MISSING %s", g.name(afterTree.KindID(worst)))
-		}
-		line, col := newLineIndex(out).pos(worstAt)
-		return &TemplateError{Template: template, Problem: TemplateSyntax, Offset: -1, Path: path, Line: line, Column: col,
-			Reason: fmt.Sprintf("the rewritten %s code does not parse: %s the file did not have", lang, what)}
-	}
-	return nil
+	return worst, worstAt, found
 }
