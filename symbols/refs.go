@@ -110,46 +110,14 @@ func (x *extractor) refs() {
 	if n == 0 {
 		return
 	}
-	parent := make([]syntax.NodeID, n)
-	for i := range n {
-		id := syntax.NodeID(i)
-		if c, ok := t.FirstChild(id); ok {
-			for {
-				parent[c] = id
-				nx, ok := t.NextSibling(c)
-				if !ok {
-					break
-				}
-				c = nx
-			}
-		}
-	}
+	parent := parents(t)
 	defNames := make(map[int]bool, len(x.f.Symbols))
 	for _, s := range x.f.Symbols {
 		defNames[s.NameRange.StartByte] = true
 	}
-	// importNames are the local names the imports bind, so that a Go
-	// package alias before a selector is not read as a use.
-	importNames := map[string]bool{}
-	for _, im := range x.f.Imports {
-		switch {
-		case im.Alias != "":
-			importNames[im.Alias] = true
-		case im.Name != "" && im.Name != "*" && im.Name != "default":
-			importNames[im.Name] = true
-		default:
-			p := im.Path
-			if i := strings.LastIndexAny(p, "/."); i >= 0 {
-				p = p[i+1:]
-			}
-			importNames[p] = true
-		}
-	}
+	importNames := x.importNames()
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
-	// stack holds the indices of the definitions enclosing the current
-	// node, outermost first.
-	var stack []int
-	next := 0
+	var in enclosing
 	type key struct {
 		within     int
 		name, qual string
@@ -172,73 +140,11 @@ func (x *extractor) refs() {
 		if len(name) < 2 || len(name) > maxRefName || selfNames[name] {
 			continue
 		}
-		p := parent[id]
-		pk := t.Kind(p)
-		if strings.Contains(pk, "parameter") && t.Field(id) != "type" {
-			continue // a parameter's name
-		}
-		kind, qual, e := Use, "", id
-		if pk == "navigation_suffix" { // Kotlin: a.b is (navigation_expression a (navigation_suffix b))
-			e, p = p, parent[p]
-			pk = t.Kind(p)
-		}
-		if memberKinds[pk] {
-			first, ok := t.FirstChild(p)
-			for ok && !t.Named(first) {
-				first, ok = t.NextSibling(first)
-			}
-			if ok && first == e {
-				// The thing selected from: a package alias or a variable.
-				if importNames[name] {
-					continue
-				}
-			} else {
-				if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
-					qual = t.Text(first)
-				}
-				e = p
-			}
-		}
-		c := parent[e]
-		if ck := t.Kind(c); callKinds[ck] && e != c {
-			if f := t.Field(e); calleeFields[f] || f == "" && firstNamed(t, c) == e {
-				kind = Call
-				if qual == "" && e == id {
-					for _, rf := range receiverFields {
-						if r, ok := t.ChildByField(c, rf); ok && r != id && qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
-							qual = t.Text(r)
-							break
-						}
-					}
-				}
-			}
-		}
-		if kind == Use && x.inherits(parent, e) {
-			kind = Inherit
-		}
-		if defNames[start] && kind != Inherit {
+		kind, qual, ok := x.useOf(parent, importNames, id, name)
+		if !ok || defNames[start] && kind != Inherit {
 			continue // a definition's own name (a Go embedded field is both)
 		}
-		if selfNames[qual] || len(qual) > maxRefName {
-			qual = ""
-		}
-		for len(stack) > 0 && x.f.Symbols[stack[len(stack)-1]].Range.EndByte <= start {
-			stack = stack[:len(stack)-1]
-		}
-		for next < len(x.f.Symbols) && x.f.Symbols[next].Range.StartByte <= start {
-			for len(stack) > 0 && x.f.Symbols[stack[len(stack)-1]].Range.EndByte <= x.f.Symbols[next].Range.StartByte {
-				stack = stack[:len(stack)-1]
-			}
-			if start < x.f.Symbols[next].Range.EndByte {
-				stack = append(stack, next)
-			}
-			next++
-		}
-		within := -1
-		if len(stack) > 0 {
-			within = stack[len(stack)-1]
-		}
-		k := key{within, name, qual, kind}
+		k := key{in.at(x.f.Symbols, start), name, qual, kind}
 		if seen[k] {
 			continue
 		}
@@ -249,6 +155,130 @@ func (x *extractor) refs() {
 			return
 		}
 	}
+}
+
+// parents returns the parent of every node of t, by id.
+func parents(t *syntax.Tree) []syntax.NodeID {
+	n := t.Len()
+	parent := make([]syntax.NodeID, n)
+	for i := range n {
+		id := syntax.NodeID(i)
+		if c, ok := t.FirstChild(id); ok {
+			for {
+				parent[c] = id
+				nx, ok := t.NextSibling(c)
+				if !ok {
+					break
+				}
+				c = nx
+			}
+		}
+	}
+	return parent
+}
+
+// importNames returns the local names the file's imports bind, so that a
+// Go package alias before a selector is not read as a use.
+func (x *extractor) importNames() map[string]bool {
+	names := map[string]bool{}
+	for _, im := range x.f.Imports {
+		switch {
+		case im.Alias != "":
+			names[im.Alias] = true
+		case im.Name != "" && im.Name != "*" && im.Name != "default":
+			names[im.Name] = true
+		default:
+			p := im.Path
+			if i := strings.LastIndexAny(p, "/."); i >= 0 {
+				p = p[i+1:]
+			}
+			names[p] = true
+		}
+	}
+	return names
+}
+
+// useOf returns how the name at leaf id is used (a call, an inheritance
+// or a plain use) and what qualifies it; ok is false for a name that is
+// no use: a parameter's name, or a package alias selected from.
+func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, ok bool) {
+	t := x.t
+	p := parent[id]
+	pk := t.Kind(p)
+	if strings.Contains(pk, "parameter") && t.Field(id) != "type" {
+		return "", "", false // a parameter's name
+	}
+	kind, e := Use, id
+	if pk == "navigation_suffix" { // Kotlin: a.b is (navigation_expression a (navigation_suffix b))
+		e, p = p, parent[p]
+		pk = t.Kind(p)
+	}
+	if memberKinds[pk] {
+		first, ok := t.FirstChild(p)
+		for ok && !t.Named(first) {
+			first, ok = t.NextSibling(first)
+		}
+		if ok && first == e {
+			// The thing selected from: a package alias or a variable.
+			if importNames[name] {
+				return "", "", false
+			}
+		} else {
+			if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
+				qual = t.Text(first)
+			}
+			e = p
+		}
+	}
+	c := parent[e]
+	if ck := t.Kind(c); callKinds[ck] && e != c {
+		if f := t.Field(e); calleeFields[f] || f == "" && firstNamed(t, c) == e {
+			kind = Call
+			if qual == "" && e == id {
+				for _, rf := range receiverFields {
+					if r, ok := t.ChildByField(c, rf); ok && r != id && qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
+						qual = t.Text(r)
+						break
+					}
+				}
+			}
+		}
+	}
+	if kind == Use && x.inherits(parent, e) {
+		kind = Inherit
+	}
+	if selfNames[qual] || len(qual) > maxRefName {
+		qual = ""
+	}
+	return kind, qual, true
+}
+
+// enclosing follows the definitions enclosing a walk's current node, for
+// offsets that only grow.
+type enclosing struct {
+	stack []int // indices of the enclosing definitions, outermost first
+	next  int   // the next definition not yet entered
+}
+
+// at returns the index of the innermost of syms (sorted by start) that
+// encloses offset start, or -1.
+func (e *enclosing) at(syms []Symbol, start int) int {
+	for len(e.stack) > 0 && syms[e.stack[len(e.stack)-1]].Range.EndByte <= start {
+		e.stack = e.stack[:len(e.stack)-1]
+	}
+	for e.next < len(syms) && syms[e.next].Range.StartByte <= start {
+		for len(e.stack) > 0 && syms[e.stack[len(e.stack)-1]].Range.EndByte <= syms[e.next].Range.StartByte {
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		if start < syms[e.next].Range.EndByte {
+			e.stack = append(e.stack, e.next)
+		}
+		e.next++
+	}
+	if len(e.stack) > 0 {
+		return e.stack[len(e.stack)-1]
+	}
+	return -1
 }
 
 // maxRefName bounds a ref's name and qualifier, in bytes.
