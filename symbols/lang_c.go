@@ -84,20 +84,7 @@ func (x *extractor) cDecl(outer, n syntax.NodeID, sc cScope) {
 			x.addImport(x.text(id), "", "", n)
 		}
 	case "preproc_def", "preproc_function_def":
-		id, ok := x.field(n, "name")
-		if !ok {
-			return
-		}
-		kind := Constant
-		he := x.t.EndByte(n) // an object-like macro's value is its signature's
-		if x.kind(n) == "preproc_function_def" {
-			kind = Macro
-			if p, ok := x.field(n, "parameters"); ok {
-				he = x.t.EndByte(p)
-			}
-		}
-		x.add(def{kind: kind, name: x.text(id), nameNode: id, node: n, pkg: sc.ns,
-			exported: x.cHeader, headStart: x.t.StartByte(n), headEnd: he})
+		x.cMacro(n, sc)
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		x.cDecls(n, sc)
 	case "linkage_specification":
@@ -125,50 +112,11 @@ func (x *extractor) cDecl(outer, n syntax.NodeID, sc cScope) {
 			x.cDecls(body, inner)
 		}
 	case "function_definition":
-		decl, ok := x.field(n, "declarator")
-		if !ok {
-			return
-		}
-		name, scope, _, ok := x.cDeclName(decl)
-		if !ok {
-			return
-		}
-		kind, container := Function, sc.class
-		if sc.class != "" {
-			kind = Method
-		}
-		exp := x.cExported(n, sc)
-		if scope != "" {
-			kind, container = Method, joinScope(sc.class, scope)
-		}
-		hs, he := x.bodyHead(outer, n)
-		x.add(def{kind: kind, name: x.text(name), nameNode: name, node: outer, container: dotted(container),
-			pkg: sc.ns, exported: exp, headStart: hs, headEnd: he})
+		x.cFunction(outer, n, sc)
 	case "declaration", "field_declaration":
 		x.cVarDecl(outer, n, sc, typeExported)
 	case "type_definition":
-		typ, hasType := x.field(n, "type")
-		taken := ""
-		if hasType && x.cHasBody(typ) {
-			if _, named := x.field(typ, "name"); !named {
-				// typedef struct { ... } name: the struct takes the name.
-				for _, d := range x.cDeclarators(n) {
-					if id, _, _, ok := x.cDeclName(d); ok {
-						taken = x.text(id)
-						x.cType(n, typ, id, sc, typeExported)
-						break
-					}
-				}
-			} else {
-				x.cType(typ, typ, 0, sc, typeExported)
-			}
-		}
-		for _, d := range x.cDeclarators(n) {
-			if id, _, _, ok := x.cDeclName(d); ok && x.text(id) != taken {
-				x.add(def{kind: Type, name: x.text(id), nameNode: id, node: outer, container: dotted(sc.class),
-					pkg: sc.ns, exported: typeExported})
-			}
-		}
+		x.cTypedef(outer, n, sc, typeExported)
 	case "alias_declaration", "type_alias_declaration":
 		if id, ok := x.field(n, "name"); ok {
 			x.add(def{kind: Type, name: x.text(id), nameNode: id, node: outer, container: dotted(sc.class),
@@ -180,6 +128,75 @@ func (x *extractor) cDecl(outer, n syntax.NodeID, sc cScope) {
 		}
 	case "access_specifier":
 		// handled by cClassBody
+	}
+}
+
+// cMacro adds a #define: a constant, or a macro when it takes parameters.
+func (x *extractor) cMacro(n syntax.NodeID, sc cScope) {
+	id, ok := x.field(n, "name")
+	if !ok {
+		return
+	}
+	kind := Constant
+	he := x.t.EndByte(n) // an object-like macro's value is its signature's
+	if x.kind(n) == "preproc_function_def" {
+		kind = Macro
+		if p, ok := x.field(n, "parameters"); ok {
+			he = x.t.EndByte(p)
+		}
+	}
+	x.add(def{kind: kind, name: x.text(id), nameNode: id, node: n, pkg: sc.ns,
+		exported: x.cHeader, headStart: x.t.StartByte(n), headEnd: he})
+}
+
+// cFunction adds a function definition: a method inside a class or
+// when its name is qualified (A::f).
+func (x *extractor) cFunction(outer, n syntax.NodeID, sc cScope) {
+	decl, ok := x.field(n, "declarator")
+	if !ok {
+		return
+	}
+	name, scope, _, ok := x.cDeclName(decl)
+	if !ok {
+		return
+	}
+	kind, container := Function, sc.class
+	if sc.class != "" {
+		kind = Method
+	}
+	exp := x.cExported(n, sc)
+	if scope != "" {
+		kind, container = Method, joinScope(sc.class, scope)
+	}
+	hs, he := x.bodyHead(outer, n)
+	x.add(def{kind: kind, name: x.text(name), nameNode: name, node: outer, container: dotted(container),
+		pkg: sc.ns, exported: exp, headStart: hs, headEnd: he})
+}
+
+// cTypedef adds the names a typedef declares, and the struct, union or
+// enum it defines; an anonymous one takes the typedef's first name.
+func (x *extractor) cTypedef(outer, n syntax.NodeID, sc cScope, typeExported bool) {
+	typ, hasType := x.field(n, "type")
+	taken := ""
+	if hasType && x.cHasBody(typ) {
+		if _, named := x.field(typ, "name"); !named {
+			// typedef struct { ... } name: the struct takes the name.
+			for _, d := range x.cDeclarators(n) {
+				if id, _, _, ok := x.cDeclName(d); ok {
+					taken = x.text(id)
+					x.cType(n, typ, id, sc, typeExported)
+					break
+				}
+			}
+		} else {
+			x.cType(typ, typ, 0, sc, typeExported)
+		}
+	}
+	for _, d := range x.cDeclarators(n) {
+		if id, _, _, ok := x.cDeclName(d); ok && x.text(id) != taken {
+			x.add(def{kind: Type, name: x.text(id), nameNode: id, node: outer, container: dotted(sc.class),
+				pkg: sc.ns, exported: typeExported})
+		}
 	}
 }
 

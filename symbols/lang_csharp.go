@@ -65,47 +65,9 @@ func (x *extractor) csDecls(n syntax.NodeID, ns, container string, visible, ifac
 			x.csType(c, ns, container, visible, iface)
 		case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
 			"conversion_operator_declaration", "local_function_statement":
-			if container == "" {
-				continue
-			}
-			id, ok := x.field(c, "name")
-			if !ok {
-				if x.kind(c) != "operator_declaration" {
-					continue
-				}
-				id = c
-			}
-			name := x.text(id)
-			if id == c {
-				name = "operator"
-				if op, ok := x.field(c, "operator"); ok {
-					name, id = "operator "+x.text(op), op
-				}
-			}
-			hs, he := x.bodyHead(c, c)
-			x.add(def{kind: Method, name: name, nameNode: id, node: c, container: container, pkg: ns,
-				exported: x.csMemberExported(c, visible, iface), headStart: hs, headEnd: he})
+			x.csMethod(c, ns, container, visible, iface)
 		case "property_declaration", "indexer_declaration", "event_declaration":
-			if container == "" {
-				continue
-			}
-			id, ok := x.field(c, "name")
-			name := "this"
-			if ok {
-				name = x.text(id)
-			} else if x.kind(c) == "indexer_declaration" {
-				id = c
-			} else {
-				continue
-			}
-			hs, he := x.t.StartByte(c), x.t.EndByte(c)
-			if acc, ok := x.field(c, "accessors"); ok {
-				he = x.t.StartByte(acc)
-			} else if v, ok := x.field(c, "value"); ok {
-				he = x.t.StartByte(v)
-			}
-			x.add(def{kind: Field, name: name, nameNode: id, node: c, container: container, pkg: ns,
-				exported: x.csMemberExported(c, visible, iface), headStart: hs, headEnd: he})
+			x.csProperty(c, ns, container, visible, iface)
 		case "field_declaration", "event_field_declaration":
 			if container == "" {
 				continue
@@ -132,6 +94,56 @@ func (x *extractor) csDecls(n syntax.NodeID, ns, container string, visible, ifac
 			}
 		}
 	}
+}
+
+// csMethod adds a method, constructor, destructor, operator or local
+// function of a type; an operator is named by its symbol.
+func (x *extractor) csMethod(c syntax.NodeID, ns, container string, visible, iface bool) {
+	if container == "" {
+		return
+	}
+	id, ok := x.field(c, "name")
+	if !ok {
+		if x.kind(c) != "operator_declaration" {
+			return
+		}
+		id = c
+	}
+	name := x.text(id)
+	if id == c {
+		name = "operator"
+		if op, ok := x.field(c, "operator"); ok {
+			name, id = "operator "+x.text(op), op
+		}
+	}
+	hs, he := x.bodyHead(c, c)
+	x.add(def{kind: Method, name: name, nameNode: id, node: c, container: container, pkg: ns,
+		exported: x.csMemberExported(c, visible, iface), headStart: hs, headEnd: he})
+}
+
+// csProperty adds a property, indexer (named this) or event of a type,
+// its head ending before its accessors or value.
+func (x *extractor) csProperty(c syntax.NodeID, ns, container string, visible, iface bool) {
+	if container == "" {
+		return
+	}
+	id, ok := x.field(c, "name")
+	name := "this"
+	if ok {
+		name = x.text(id)
+	} else if x.kind(c) == "indexer_declaration" {
+		id = c
+	} else {
+		return
+	}
+	hs, he := x.t.StartByte(c), x.t.EndByte(c)
+	if acc, ok := x.field(c, "accessors"); ok {
+		he = x.t.StartByte(acc)
+	} else if v, ok := x.field(c, "value"); ok {
+		he = x.t.StartByte(v)
+	}
+	x.add(def{kind: Field, name: name, nameNode: id, node: c, container: container, pkg: ns,
+		exported: x.csMemberExported(c, visible, iface), headStart: hs, headEnd: he})
 }
 
 // csMemberExported reports whether a member is exported: public, or in an

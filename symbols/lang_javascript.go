@@ -82,28 +82,7 @@ func (x *extractor) jsStatement(outer, n syntax.NodeID, container string, names 
 	isExp := func(name string) bool { return visible && (exp || names[name]) }
 	switch x.kind(n) {
 	case "export_statement":
-		if src, ok := x.field(n, "source"); ok {
-			x.jsReexport(n, unquote(x.text(src)))
-			return
-		}
-		if d, ok := x.field(n, "declaration"); ok {
-			x.jsStatement(n, d, container, names, true, visible)
-			return
-		}
-		if v, ok := x.field(n, "value"); ok {
-			switch x.kind(v) {
-			case "function_expression", "function", "generator_function", "arrow_function":
-				name, nameNode := "default", v
-				if id, ok := x.field(v, "name"); ok {
-					name, nameNode = x.text(id), id
-				}
-				hs, he := x.bodyHead(n, v)
-				x.add(def{kind: Function, name: name, nameNode: nameNode, node: n, container: container,
-					exported: visible, headStart: hs, headEnd: he})
-			case "class":
-				x.jsClass(n, v, container, visible)
-			}
-		}
+		x.jsExport(n, container, names, visible)
 	case "ambient_declaration":
 		for _, d := range x.kids(n) {
 			if x.t.Named(d) {
@@ -160,6 +139,33 @@ func (x *extractor) jsStatement(outer, n syntax.NodeID, container string, names 
 					x.addImport(p, "", "", n)
 				}
 			}
+		}
+	}
+}
+
+// jsExport reads an export statement: a re-export, an exported
+// declaration, or a default export of a function or class.
+func (x *extractor) jsExport(n syntax.NodeID, container string, names map[string]bool, visible bool) {
+	if src, ok := x.field(n, "source"); ok {
+		x.jsReexport(n, unquote(x.text(src)))
+		return
+	}
+	if d, ok := x.field(n, "declaration"); ok {
+		x.jsStatement(n, d, container, names, true, visible)
+		return
+	}
+	if v, ok := x.field(n, "value"); ok {
+		switch x.kind(v) {
+		case "function_expression", "function", "generator_function", "arrow_function":
+			name, nameNode := "default", v
+			if id, ok := x.field(v, "name"); ok {
+				name, nameNode = x.text(id), id
+			}
+			hs, he := x.bodyHead(n, v)
+			x.add(def{kind: Function, name: name, nameNode: nameNode, node: n, container: container,
+				exported: visible, headStart: hs, headEnd: he})
+		case "class":
+			x.jsClass(n, v, container, visible)
 		}
 	}
 }

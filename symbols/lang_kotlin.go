@@ -86,30 +86,7 @@ func (x *extractor) ktDecls(n syntax.NodeID, container string, visible, inClass 
 	for _, c := range x.kids(n) {
 		switch x.kind(c) {
 		case "class_declaration", "object_declaration":
-			id, ok := x.ktName(c)
-			if !ok {
-				continue
-			}
-			kind := Class
-			switch {
-			case x.hasChild(c, "interface"):
-				kind = Interface
-			case x.ktModifier(c, "enum"):
-				kind = Enum
-			}
-			name := x.text(id)
-			exp := visible && x.ktVisible(c)
-			body, hasBody := x.childOfKind(c, "class_body", "enum_class_body")
-			hs, he := x.head(c, c, body, hasBody)
-			x.add(def{kind: kind, name: name, nameNode: id, node: c, container: container,
-				exported: exp, headStart: hs, headEnd: he})
-			cname := joinName(container, name)
-			if pc, ok := x.childOfKind(c, "primary_constructor"); ok {
-				x.ktConstructorFields(pc, cname, exp)
-			}
-			if hasBody {
-				x.ktDecls(body, cname, exp, true)
-			}
+			x.ktClass(c, container, visible)
 		case "companion_object":
 			if body, ok := x.childOfKind(c, "class_body"); ok {
 				x.ktDecls(body, container, visible && x.ktVisible(c), true)
@@ -167,6 +144,35 @@ func (x *extractor) ktDecls(n syntax.NodeID, container string, visible, inClass 
 			x.add(def{kind: Type, name: x.text(id), nameNode: id, node: c, container: container,
 				exported: visible && x.ktVisible(c)})
 		}
+	}
+}
+
+// ktClass adds a class, interface, enum or object, the fields its
+// primary constructor declares, and the declarations of its body.
+func (x *extractor) ktClass(c syntax.NodeID, container string, visible bool) {
+	id, ok := x.ktName(c)
+	if !ok {
+		return
+	}
+	kind := Class
+	switch {
+	case x.hasChild(c, "interface"):
+		kind = Interface
+	case x.ktModifier(c, "enum"):
+		kind = Enum
+	}
+	name := x.text(id)
+	exp := visible && x.ktVisible(c)
+	body, hasBody := x.childOfKind(c, "class_body", "enum_class_body")
+	hs, he := x.head(c, c, body, hasBody)
+	x.add(def{kind: kind, name: name, nameNode: id, node: c, container: container,
+		exported: exp, headStart: hs, headEnd: he})
+	cname := joinName(container, name)
+	if pc, ok := x.childOfKind(c, "primary_constructor"); ok {
+		x.ktConstructorFields(pc, cname, exp)
+	}
+	if hasBody {
+		x.ktDecls(body, cname, exp, true)
 	}
 }
 

@@ -36,6 +36,8 @@ func (x *extractor) rustPub(n syntax.NodeID) bool {
 	return ok && x.text(v) == "pub"
 }
 
+// rustItems adds the items of n, a file, module or block body, whose
+// scope decides what they are and whether they are exported.
 func (x *extractor) rustItems(n syntax.NodeID, container string, scope rustScope) {
 	exported := func(item syntax.NodeID) bool {
 		switch scope {
@@ -68,90 +70,20 @@ func (x *extractor) rustItems(n syntax.NodeID, container string, scope rustScope
 			x.add(def{kind: kind, name: x.text(id), nameNode: id, node: c, container: container,
 				exported: exported(c), headStart: hs, headEnd: he})
 		case "struct_item", "union_item":
-			id, ok := x.field(c, "name")
-			if !ok {
-				continue
-			}
-			name := x.text(id)
-			exp := exported(c)
-			hs, he := x.bodyHead(c, c)
-			x.add(def{kind: Struct, name: name, nameNode: id, node: c, container: container,
-				exported: exp, headStart: hs, headEnd: he})
-			if body, ok := x.field(c, "body"); ok && x.kind(body) == "field_declaration_list" {
-				for _, f := range x.kids(body) {
-					if fid, ok := x.field(f, "name"); ok && x.kind(f) == "field_declaration" {
-						x.add(def{kind: Field, name: x.text(fid), nameNode: fid, node: f,
-							container: joinName(container, name), exported: exp && x.rustPub(f)})
-					}
-				}
-			}
+			x.rustStruct(c, container, exported(c))
 		case "enum_item":
-			id, ok := x.field(c, "name")
-			if !ok {
-				continue
-			}
-			name := x.text(id)
-			exp := exported(c)
-			hs, he := x.bodyHead(c, c)
-			x.add(def{kind: Enum, name: name, nameNode: id, node: c, container: container,
-				exported: exp, headStart: hs, headEnd: he})
-			if body, ok := x.field(c, "body"); ok {
-				for _, v := range x.kids(body) {
-					if vid, ok := x.field(v, "name"); ok && x.kind(v) == "enum_variant" {
-						x.add(def{kind: Constant, name: x.text(vid), nameNode: vid, node: v,
-							container: joinName(container, name), exported: exp})
-					}
-				}
-			}
+			x.rustEnum(c, container, exported(c))
 		case "trait_item":
-			id, ok := x.field(c, "name")
-			if !ok {
-				continue
-			}
-			name := x.text(id)
-			exp := exported(c)
-			hs, he := x.bodyHead(c, c)
-			x.add(def{kind: Interface, name: name, nameNode: id, node: c, container: container,
-				exported: exp, headStart: hs, headEnd: he})
-			if body, ok := x.field(c, "body"); ok {
-				saved := x.rustTraitPub
-				x.rustTraitPub = exp
-				x.rustItems(body, joinName(container, name), rustTrait)
-				x.rustTraitPub = saved
-			}
+			x.rustTraitItem(c, container, exported(c))
 		case "impl_item":
-			typ, ok := x.field(c, "type")
-			if !ok {
-				continue
-			}
-			name := x.rustTypeName(typ)
-			sc := rustImpl
-			if _, ok := x.field(c, "trait"); ok {
-				sc = rustTraitImpl
-			}
-			if body, ok := x.field(c, "body"); ok && name != "" {
-				x.rustItems(body, joinName(container, name), sc)
-			}
+			x.rustImplBlock(c, container)
 		case "type_item", "associated_type":
 			if id, ok := x.field(c, "name"); ok {
 				x.add(def{kind: Type, name: x.text(id), nameNode: id, node: c, container: container,
 					exported: exported(c)})
 			}
 		case "const_item", "static_item":
-			id, ok := x.field(c, "name")
-			if !ok {
-				continue
-			}
-			kind := Constant
-			if x.kind(c) == "static_item" {
-				kind = Variable
-			}
-			hs, he := x.t.StartByte(c), x.t.EndByte(c)
-			if eq, ok := x.childOfKind(c, "="); ok {
-				he = x.t.StartByte(eq)
-			}
-			x.add(def{kind: kind, name: x.text(id), nameNode: id, node: c, container: container,
-				exported: exported(c), headStart: hs, headEnd: he})
+			x.rustConst(c, container, exported(c))
 		case "mod_item":
 			id, ok := x.field(c, "name")
 			if !ok {
@@ -174,6 +106,100 @@ func (x *extractor) rustItems(n syntax.NodeID, container string, scope rustScope
 					exported: x.rustMacroExported(c), headStart: x.t.StartByte(c), headEnd: x.t.EndByte(id)})
 			}
 		}
+	}
+}
+
+// rustConst adds a const (a constant) or a static (a variable), its head
+// ending before its value.
+func (x *extractor) rustConst(c syntax.NodeID, container string, exp bool) {
+	id, ok := x.field(c, "name")
+	if !ok {
+		return
+	}
+	kind := Constant
+	if x.kind(c) == "static_item" {
+		kind = Variable
+	}
+	hs, he := x.t.StartByte(c), x.t.EndByte(c)
+	if eq, ok := x.childOfKind(c, "="); ok {
+		he = x.t.StartByte(eq)
+	}
+	x.add(def{kind: kind, name: x.text(id), nameNode: id, node: c, container: container,
+		exported: exp, headStart: hs, headEnd: he})
+}
+
+// rustStruct adds a struct or union and its named fields.
+func (x *extractor) rustStruct(c syntax.NodeID, container string, exp bool) {
+	id, ok := x.field(c, "name")
+	if !ok {
+		return
+	}
+	name := x.text(id)
+	hs, he := x.bodyHead(c, c)
+	x.add(def{kind: Struct, name: name, nameNode: id, node: c, container: container,
+		exported: exp, headStart: hs, headEnd: he})
+	if body, ok := x.field(c, "body"); ok && x.kind(body) == "field_declaration_list" {
+		for _, f := range x.kids(body) {
+			if fid, ok := x.field(f, "name"); ok && x.kind(f) == "field_declaration" {
+				x.add(def{kind: Field, name: x.text(fid), nameNode: fid, node: f,
+					container: joinName(container, name), exported: exp && x.rustPub(f)})
+			}
+		}
+	}
+}
+
+// rustEnum adds an enum and its variants.
+func (x *extractor) rustEnum(c syntax.NodeID, container string, exp bool) {
+	id, ok := x.field(c, "name")
+	if !ok {
+		return
+	}
+	name := x.text(id)
+	hs, he := x.bodyHead(c, c)
+	x.add(def{kind: Enum, name: name, nameNode: id, node: c, container: container,
+		exported: exp, headStart: hs, headEnd: he})
+	if body, ok := x.field(c, "body"); ok {
+		for _, v := range x.kids(body) {
+			if vid, ok := x.field(v, "name"); ok && x.kind(v) == "enum_variant" {
+				x.add(def{kind: Constant, name: x.text(vid), nameNode: vid, node: v,
+					container: joinName(container, name), exported: exp})
+			}
+		}
+	}
+}
+
+// rustTraitItem adds a trait and the items of its body, which are exported
+// as the trait is.
+func (x *extractor) rustTraitItem(c syntax.NodeID, container string, exp bool) {
+	id, ok := x.field(c, "name")
+	if !ok {
+		return
+	}
+	name := x.text(id)
+	hs, he := x.bodyHead(c, c)
+	x.add(def{kind: Interface, name: name, nameNode: id, node: c, container: container,
+		exported: exp, headStart: hs, headEnd: he})
+	if body, ok := x.field(c, "body"); ok {
+		saved := x.rustTraitPub
+		x.rustTraitPub = exp
+		x.rustItems(body, joinName(container, name), rustTrait)
+		x.rustTraitPub = saved
+	}
+}
+
+// rustImplBlock adds the items of an impl block, as methods of its type.
+func (x *extractor) rustImplBlock(c syntax.NodeID, container string) {
+	typ, ok := x.field(c, "type")
+	if !ok {
+		return
+	}
+	name := x.rustTypeName(typ)
+	sc := rustImpl
+	if _, ok := x.field(c, "trait"); ok {
+		sc = rustTraitImpl
+	}
+	if body, ok := x.field(c, "body"); ok && name != "" {
+		x.rustItems(body, joinName(container, name), sc)
 	}
 }
 
