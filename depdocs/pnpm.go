@@ -87,6 +87,9 @@ func pnpmVersion(name, ref string) (realName, version string, src Source, detail
 	return name, ref, Registry, ""
 }
 
+// readPNPMLock reads pnpm-lock.yaml (lockfile versions 5 to 9): each
+// importer's direct dependencies, then the packages no importer declares
+// as transitive, with the packages that depend on them.
 func readPNPMLock(file string, data []byte) (*File, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -127,10 +130,41 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 			DevDependencies: l.DevDependencies, Specifiers: l.Specifiers}}
 		importerLine = func(_, section, name string) int { return lines[pathKey(section, name)] }
 	}
+	covered := map[string]bool{}
+	for _, imp := range sortedKeys(l.Importers) {
+		deps, err := pnpmImporterDeps(imp, l.Importers[imp], importerLine)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range deps {
+			covered[d.Name+"@"+d.Resolved] = true
+		}
+		f.Deps = append(f.Deps, deps...)
+		if imp != "." {
+			f.Includes = append(f.Includes, join(dirOf(file), imp))
+		}
+	}
 	graph := l.Snapshots
 	if graph == nil {
 		graph = l.Packages
 	}
+	via := pnpmVia(graph, major)
+	seen := map[string]bool{}
+	for _, key := range sortedKeys(l.Packages) {
+		name, version := pnpmKey(key, major)
+		id := name + "@" + version
+		if seen[id] || covered[id] {
+			continue
+		}
+		seen[id] = true
+		f.Deps = append(f.Deps, pnpmTransitive(l.Packages[key], name, version, via[id], lines[pathKey("packages", key)]))
+	}
+	return f, nil
+}
+
+// pnpmVia returns, for each name@version in the dependency graph, the
+// packages that depend on it (name@version).
+func pnpmVia(graph map[string]pnpmPackage, major int) map[string][]string {
 	via := map[string][]string{}
 	for _, key := range sortedKeys(graph) {
 		pn, pv := pnpmKey(key, major)
@@ -142,63 +176,57 @@ func readPNPMLock(file string, data []byte) (*File, error) {
 			}
 		}
 	}
-	covered := map[string]bool{}
-	for _, imp := range sortedKeys(l.Importers) {
-		im := l.Importers[imp]
-		for _, sec := range []struct {
-			key   string
-			m     map[string]yaml.Node
-			scope Scope
-		}{{"dependencies", im.Dependencies, Normal}, {"optionalDependencies", im.OptionalDependencies, Optional},
-			{"devDependencies", im.DevDependencies, Dev}} {
-			for _, name := range sortedKeys(sec.m) {
-				n := sec.m[name]
-				var dep pnpmDep
-				if n.Kind == yaml.ScalarNode {
-					dep.Version, dep.Specifier = n.Value, im.Specifiers[name]
-				} else if err := n.Decode(&dep); err != nil {
-					return nil, fmt.Errorf("importers %s %s: %w", imp, name, err)
-				}
-				rn, rv, src, detail := pnpmVersion(name, dep.Version)
-				d := Dependency{Name: rn, Declared: dep.Specifier, Resolved: rv, Source: src, SourceDetail: detail,
-					Relation: Direct, Scope: sec.scope, Importer: imp, Line: importerLine(imp, sec.key, name)}
-				if rn != name {
-					d.Alias = name
-				}
-				if _, c, ok := npmAlias(d.Declared); ok {
-					d.Declared = c
-				}
-				d.Via = []string{imp}
-				covered[rn+"@"+rv] = true
-				f.Deps = append(f.Deps, d)
+	return via
+}
+
+// pnpmImporterDeps returns the direct dependencies of the importer imp,
+// in the order of its sections and names, each at the line line gives.
+func pnpmImporterDeps(imp string, im pnpmImporter, line func(imp, section, name string) int) ([]Dependency, error) {
+	var out []Dependency
+	for _, sec := range []struct {
+		key   string
+		m     map[string]yaml.Node
+		scope Scope
+	}{{"dependencies", im.Dependencies, Normal}, {"optionalDependencies", im.OptionalDependencies, Optional},
+		{"devDependencies", im.DevDependencies, Dev}} {
+		for _, name := range sortedKeys(sec.m) {
+			n := sec.m[name]
+			var dep pnpmDep
+			if n.Kind == yaml.ScalarNode {
+				dep.Version, dep.Specifier = n.Value, im.Specifiers[name]
+			} else if err := n.Decode(&dep); err != nil {
+				return nil, fmt.Errorf("importers %s %s: %w", imp, name, err)
 			}
-		}
-		if imp != "." {
-			f.Includes = append(f.Includes, join(dirOf(file), imp))
+			rn, rv, src, detail := pnpmVersion(name, dep.Version)
+			d := Dependency{Name: rn, Declared: dep.Specifier, Resolved: rv, Source: src, SourceDetail: detail,
+				Relation: Direct, Scope: sec.scope, Importer: imp, Line: line(imp, sec.key, name)}
+			if rn != name {
+				d.Alias = name
+			}
+			if _, c, ok := npmAlias(d.Declared); ok {
+				d.Declared = c
+			}
+			d.Via = []string{imp}
+			out = append(out, d)
 		}
 	}
-	seen := map[string]bool{}
-	for _, key := range sortedKeys(l.Packages) {
-		name, version := pnpmKey(key, major)
-		id := name + "@" + version
-		if seen[id] || covered[id] {
-			continue
-		}
-		seen[id] = true
-		p := l.Packages[key]
-		d := Dependency{Name: name, Resolved: version, Relation: Transitive, Via: via[id], Line: lines[pathKey("packages", key)]}
-		if p.Dev != nil && *p.Dev {
-			d.Scope = Dev
-		} else if p.Optional {
-			d.Scope = Optional
-		}
-		switch {
-		case p.Resolution.Repo != "" || p.Resolution.Type == "git":
-			d.Source, d.SourceDetail = Git, p.Resolution.Repo
-		case p.Resolution.Tarball != "" && strings.HasPrefix(p.Resolution.Tarball, "file:"):
-			d.Source, d.SourceDetail = Path, p.Resolution.Tarball
-		}
-		f.Deps = append(f.Deps, d)
+	return out, nil
+}
+
+// pnpmTransitive returns the transitive dependency a packages entry
+// records, with its scope and any git or path source.
+func pnpmTransitive(p pnpmPackage, name, version string, via []string, line int) Dependency {
+	d := Dependency{Name: name, Resolved: version, Relation: Transitive, Via: via, Line: line}
+	if p.Dev != nil && *p.Dev {
+		d.Scope = Dev
+	} else if p.Optional {
+		d.Scope = Optional
 	}
-	return f, nil
+	switch {
+	case p.Resolution.Repo != "" || p.Resolution.Type == "git":
+		d.Source, d.SourceDetail = Git, p.Resolution.Repo
+	case p.Resolution.Tarball != "" && strings.HasPrefix(p.Resolution.Tarball, "file:"):
+		d.Source, d.SourceDetail = Path, p.Resolution.Tarball
+	}
+	return d
 }
