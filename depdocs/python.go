@@ -418,81 +418,17 @@ func readUVLock(file string, data []byte) (*File, error) {
 	if l.Revision > 0 {
 		f.FormatVersion += fmt.Sprintf(" revision %d", l.Revision)
 	}
-	// versions of each name, to resolve references without a version, and
-	// the line of each package's entry.
-	versions := map[string][]string{}
-	lines := tomlKeyLines(data)
-	entryLine := map[string]int{}
-	for i, p := range l.Package {
-		versions[pep503(p.Name)] = append(versions[pep503(p.Name)], p.Version)
-		if k := pep503(p.Name) + "@" + p.Version; entryLine[k] == 0 {
-			entryLine[k] = packageLine(lines, i)
-		}
-	}
-	refVersions := func(r uvDepRef) []string {
-		if r.Version != "" {
-			return []string{r.Version}
-		}
-		return versions[pep503(r.Name)]
-	}
+	ix := newUVIndex(l.Package, tomlKeyLines(data))
 	via := map[string][]string{}
 	covered := map[string]bool{}
 	for _, p := range l.Package {
-		src, _, root := uvSource(p.Source)
-		_ = src
-		self := pep503(p.Name) + "@" + p.Version
-		all := append([]uvDepRef{}, p.Dependencies...)
-		for _, g := range sortedKeys(p.OptionalDependencies) {
-			all = append(all, p.OptionalDependencies[g]...)
-		}
-		for _, g := range sortedKeys(p.DevDependencies) {
-			all = append(all, p.DevDependencies[g]...)
-		}
-		for _, r := range all {
-			for _, v := range refVersions(r) {
-				k := pep503(r.Name) + "@" + v
-				via[k] = appendUnique(via[k], self)
-			}
-		}
-		if !root {
+		ix.addVia(via, p)
+		if _, _, root := uvSource(p.Source); !root {
 			continue
 		}
-		spec := map[[2]string]string{}
-		for _, rd := range p.Metadata.RequiresDist {
-			spec[[2]string{"", pep503(rd.Name)}] = rd.Specifier
-		}
-		for g, list := range p.Metadata.RequiresDev {
-			for _, rd := range list {
-				spec[[2]string{g, pep503(rd.Name)}] = rd.Specifier
-			}
-		}
-		emit := func(r uvDepRef, scope Scope, group string) {
-			for _, v := range refVersions(r) {
-				d := Dependency{Name: pep503(r.Name), Resolved: v, Relation: Direct, Scope: scope,
-					Markers: r.Marker, Importer: ".", Declared: spec[[2]string{group, pep503(r.Name)}],
-					Line: entryLine[pep503(r.Name)+"@"+v]}
-				if scope == Optional {
-					d.Declared = spec[[2]string{"", pep503(r.Name)}]
-				}
-				if group != "" {
-					d.Groups = []string{group}
-				}
-				f.Deps = append(f.Deps, d)
-				covered[d.Name+"@"+v] = true
-			}
-		}
-		for _, r := range p.Dependencies {
-			emit(r, Normal, "")
-		}
-		for _, g := range sortedKeys(p.OptionalDependencies) {
-			for _, r := range p.OptionalDependencies[g] {
-				emit(r, Optional, g)
-			}
-		}
-		for _, g := range sortedKeys(p.DevDependencies) {
-			for _, r := range p.DevDependencies[g] {
-				emit(r, groupScope(g), g)
-			}
+		for _, d := range ix.direct(p) {
+			f.Deps = append(f.Deps, d)
+			covered[d.Name+"@"+d.Resolved] = true
 		}
 	}
 	for _, p := range l.Package {
@@ -502,13 +438,104 @@ func readUVLock(file string, data []byte) (*File, error) {
 			continue
 		}
 		d := Dependency{Name: pep503(p.Name), Resolved: p.Version, Source: src, SourceDetail: detail,
-			Relation: Transitive, Via: via[k], Line: entryLine[k]}
+			Relation: Transitive, Via: via[k], Line: ix.entryLine[k]}
 		if root {
 			d.Relation = Root
 		}
 		f.Deps = append(f.Deps, d)
 	}
 	return f, nil
+}
+
+// A uvIndex holds the versions of each package name, to resolve
+// references without a version, and the line of each package's entry.
+type uvIndex struct {
+	versions  map[string][]string // by normalized name
+	entryLine map[string]int      // by name@version
+}
+
+// newUVIndex indexes the packages of uv.lock, whose lines are those
+// tomlKeyLines gives.
+func newUVIndex(pkgs []uvPackage, lines map[string]int) uvIndex {
+	ix := uvIndex{versions: map[string][]string{}, entryLine: map[string]int{}}
+	for i, p := range pkgs {
+		ix.versions[pep503(p.Name)] = append(ix.versions[pep503(p.Name)], p.Version)
+		if k := pep503(p.Name) + "@" + p.Version; ix.entryLine[k] == 0 {
+			ix.entryLine[k] = packageLine(lines, i)
+		}
+	}
+	return ix
+}
+
+// refVersions returns the versions a dependency reference may mean: its
+// own, or every version of its name.
+func (ix uvIndex) refVersions(r uvDepRef) []string {
+	if r.Version != "" {
+		return []string{r.Version}
+	}
+	return ix.versions[pep503(r.Name)]
+}
+
+// addVia records p (name@version) as a dependent of each package its
+// dependency lists (optional and dev groups included) name.
+func (ix uvIndex) addVia(via map[string][]string, p uvPackage) {
+	self := pep503(p.Name) + "@" + p.Version
+	all := append([]uvDepRef{}, p.Dependencies...)
+	for _, g := range sortedKeys(p.OptionalDependencies) {
+		all = append(all, p.OptionalDependencies[g]...)
+	}
+	for _, g := range sortedKeys(p.DevDependencies) {
+		all = append(all, p.DevDependencies[g]...)
+	}
+	for _, r := range all {
+		for _, v := range ix.refVersions(r) {
+			k := pep503(r.Name) + "@" + v
+			via[k] = appendUnique(via[k], self)
+		}
+	}
+}
+
+// direct returns the direct dependencies of the project p: its
+// dependency lists, each with the constraint its metadata declares.
+func (ix uvIndex) direct(p uvPackage) []Dependency {
+	spec := map[[2]string]string{}
+	for _, rd := range p.Metadata.RequiresDist {
+		spec[[2]string{"", pep503(rd.Name)}] = rd.Specifier
+	}
+	for g, list := range p.Metadata.RequiresDev {
+		for _, rd := range list {
+			spec[[2]string{g, pep503(rd.Name)}] = rd.Specifier
+		}
+	}
+	var out []Dependency
+	emit := func(r uvDepRef, scope Scope, group string) {
+		for _, v := range ix.refVersions(r) {
+			d := Dependency{Name: pep503(r.Name), Resolved: v, Relation: Direct, Scope: scope,
+				Markers: r.Marker, Importer: ".", Declared: spec[[2]string{group, pep503(r.Name)}],
+				Line: ix.entryLine[pep503(r.Name)+"@"+v]}
+			if scope == Optional {
+				d.Declared = spec[[2]string{"", pep503(r.Name)}]
+			}
+			if group != "" {
+				d.Groups = []string{group}
+			}
+			out = append(out, d)
+		}
+	}
+	for _, r := range p.Dependencies {
+		emit(r, Normal, "")
+	}
+	for _, g := range sortedKeys(p.OptionalDependencies) {
+		for _, r := range p.OptionalDependencies[g] {
+			emit(r, Optional, g)
+		}
+	}
+	for _, g := range sortedKeys(p.DevDependencies) {
+		for _, r := range p.DevDependencies[g] {
+			emit(r, groupScope(g), g)
+		}
+	}
+	return out
 }
 
 // --- pdm.lock ----------------------------------------------------------------

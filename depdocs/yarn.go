@@ -261,8 +261,31 @@ func readYarnBerry(data []byte) (*File, error) {
 		return nil, errors.New("no __metadata.version")
 	}
 	f := &File{FormatVersion: "berry " + meta.Version.Value}
-	entries := map[string]berryEntry{}
-	bySpec := map[string]string{} // descriptor → key
+	entries, bySpec, err := berryEntries(doc)
+	if err != nil {
+		return nil, err
+	}
+	direct, via := berryGraph(entries, bySpec)
+	for _, key := range sortedKeys(entries) {
+		d := berryDependency(entries[key], via[key], lines[pathKey(key)])
+		var specs []string
+		for _, s := range strings.Split(key, ",") {
+			specs = append(specs, strings.TrimSpace(s))
+		}
+		for _, r := range yarnRows(d, specs) {
+			if imp, ok := direct[[2]string{key, r.Alias}]; ok && r.Relation != Root {
+				r.Relation, r.Importer = Direct, imp
+			}
+			f.Deps = append(f.Deps, r)
+		}
+	}
+	return f, nil
+}
+
+// berryEntries decodes the lockfile's entries by key, and maps each
+// descriptor of a key to it.
+func berryEntries(doc map[string]yaml.Node) (entries map[string]berryEntry, bySpec map[string]string, err error) {
+	entries, bySpec = map[string]berryEntry{}, map[string]string{}
 	for _, key := range sortedKeys(doc) {
 		if key == "__metadata" {
 			continue
@@ -270,21 +293,25 @@ func readYarnBerry(data []byte) (*File, error) {
 		n := doc[key]
 		var e berryEntry
 		if err := n.Decode(&e); err != nil {
-			return nil, fmt.Errorf("%s: %w", key, err)
+			return nil, nil, fmt.Errorf("%s: %w", key, err)
 		}
 		entries[key] = e
 		for _, s := range strings.Split(key, ",") {
 			bySpec[strings.TrimSpace(s)] = key
 		}
 	}
-	// Workspaces' dependencies are direct; the others' give the graph.
-	direct := map[[2]string]string{} // entry key and alias → importer
-	via := map[string][]string{}
+	return entries, bySpec, nil
+}
+
+// berryGraph reads the entries' dependencies: the workspaces' are direct
+// (the importer of each entry key and alias), and all give the graph
+// (the dependents of each entry key, name@version).
+func berryGraph(entries map[string]berryEntry, bySpec map[string]string) (direct map[[2]string]string, via map[string][]string) {
+	direct, via = map[[2]string]string{}, map[string][]string{}
 	for _, key := range sortedKeys(entries) {
 		e := entries[key]
-		name, _ := berryDescriptor(e.Resolution)
+		name, ref := berryDescriptor(e.Resolution)
 		self := name + "@" + e.Version
-		_, ref := berryDescriptor(e.Resolution)
 		for _, dn := range sortedKeys(e.Dependencies) {
 			t, ok := bySpec[dn+"@"+e.Dependencies[dn]]
 			if !ok {
@@ -299,36 +326,30 @@ func readYarnBerry(data []byte) (*File, error) {
 			via[t] = appendUnique(via[t], self)
 		}
 	}
-	for _, key := range sortedKeys(entries) {
-		e := entries[key]
-		name, ref := berryDescriptor(e.Resolution)
-		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Via: via[key], Line: lines[pathKey(key)]}
-		var specs []string
-		for _, s := range strings.Split(key, ",") {
-			specs = append(specs, strings.TrimSpace(s))
+	return direct, via
+}
+
+// berryDependency returns the dependency an entry resolves, transitive
+// unless a workspace, with its source read from the resolution's
+// protocol.
+func berryDependency(e berryEntry, via []string, line int) Dependency {
+	name, ref := berryDescriptor(e.Resolution)
+	d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Via: via, Line: line}
+	switch proto, _, _ := strings.Cut(ref, ":"); proto {
+	case "npm":
+	case "workspace":
+		d.Source, d.SourceDetail, d.Relation, d.Resolved = Workspace, ref, Root, e.Version
+	case "patch":
+		d.SourceDetail = ref
+	case "git", "git+https", "git+ssh", "https", "http":
+		d.Source, d.SourceDetail = Git, ref
+		if strings.HasPrefix(ref, "http") && !strings.Contains(ref, ".git") {
+			d.Source = URL
 		}
-		switch proto, _, _ := strings.Cut(ref, ":"); proto {
-		case "npm":
-		case "workspace":
-			d.Source, d.SourceDetail, d.Relation, d.Resolved = Workspace, ref, Root, e.Version
-		case "patch":
-			d.SourceDetail = ref
-		case "git", "git+https", "git+ssh", "https", "http":
-			d.Source, d.SourceDetail = Git, ref
-			if strings.HasPrefix(ref, "http") && !strings.Contains(ref, ".git") {
-				d.Source = URL
-			}
-		case "file", "link", "portal":
-			d.Source, d.SourceDetail = Path, ref
-		}
-		for _, r := range yarnRows(d, specs) {
-			if imp, ok := direct[[2]string{key, r.Alias}]; ok && r.Relation != Root {
-				r.Relation, r.Importer = Direct, imp
-			}
-			f.Deps = append(f.Deps, r)
-		}
+	case "file", "link", "portal":
+		d.Source, d.SourceDetail = Path, ref
 	}
-	return f, nil
+	return d
 }
 
 // berryDescriptor splits "name@npm:1.0.0" (name may start with @) into the
