@@ -292,6 +292,9 @@ func copyGoFiles(root *contain.Root, dirRel, abs, tmp string, workspace bool) (f
 	return []string{"-mod=readonly"}, filepath.Join(tmp, "go.work"), nil
 }
 
+// goBuildList returns the build list the go command computes for the
+// module (or, with opts.Workspace, the workspace) in dirRel, run on a
+// copy of its go files so the project is never written.
 func goBuildList(ctx context.Context, root *contain.Root, dirRel string, opts GoBuildOptions) (*File, error) {
 	rel, err := root.Rel(firstNonEmpty(dirRel, "."))
 	if err != nil {
@@ -317,50 +320,21 @@ func goBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 	if err != nil {
 		return nil, err
 	}
-	env := safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT", "GOPROXY", "GONOSUMDB", "GOSUMDB",
-		"GOPRIVATE", "GONOPROXY", "GOINSECURE")
-	env = append(env, opts.Env...)
-	env = append(env, "GOTOOLCHAIN=local", "GOWORK="+gowork)
-	if !opts.Online {
-		env = append(env, "GOPROXY=off")
+	out, err := goListAll(ctx, goBin, abs, tmp, flags, gowork, opts)
+	if err != nil {
+		return nil, err
 	}
 	modeFile, mode := "go.mod", ModeModule
 	if opts.Workspace {
 		modeFile, mode = "go.work", ModeWorkspace
 	}
-	timeout := opts.Timeout
-	if timeout == 0 {
-		timeout = 2 * time.Minute
-	}
-	args := append(append([]string{"list", "-m", "-json"}, flags...), "all")
-	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goBin, Args: args,
-		Dir: abs, Env: env, Timeout: timeout, MaxStdout: 64 << 20})
-	if err != nil {
-		msg := strings.ReplaceAll(strings.TrimSpace(string(res.Stderr)), tmp, "<copy>")
-		if len(msg) > 400 {
-			msg = msg[:400] + "…"
-		}
-		return nil, fmt.Errorf("go list -m -json all: %w: %s", err, msg)
-	}
 	file := join(rel, modeFile)
-	// The main modules' go.mod requirements say direct or indirect.
-	required := map[string]Dependency{}
-	mainLine := 0
-	if mod, err := readFile(root, join(rel, "go.mod"), ReadOptions{}); err == nil {
-		for _, d := range mod.Deps {
-			switch d.Relation {
-			case Direct, Indirect:
-				required[d.Name] = d
-			case Root:
-				mainLine = d.Line
-			}
-		}
-	}
 	f := &File{Path: file, Format: FormatGoMod, Ecosystem: Go, Mode: mode}
 	if opts.Workspace {
 		f.Format = FormatGoWork
 	}
-	dec := json.NewDecoder(bytes.NewReader(res.Stdout))
+	required, mainLine := goRequirements(root, rel)
+	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var m goModule
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
@@ -391,6 +365,52 @@ func goBuildList(ctx context.Context, root *contain.Root, dirRel string, opts Go
 		f.Deps = append(f.Deps, d)
 	}
 	return f, nil
+}
+
+// goListAll returns what go list -m -json all prints in abs, with the
+// flags and go.work that copyGoFiles gave for the copy in tmp, offline
+// unless opts.Online; its error names the copy <copy>.
+func goListAll(ctx context.Context, goBin, abs, tmp string, flags []string, gowork string, opts GoBuildOptions) ([]byte, error) {
+	env := safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT", "GOPROXY", "GONOSUMDB", "GOSUMDB",
+		"GOPRIVATE", "GONOPROXY", "GOINSECURE")
+	env = append(env, opts.Env...)
+	env = append(env, "GOTOOLCHAIN=local", "GOWORK="+gowork)
+	if !opts.Online {
+		env = append(env, "GOPROXY=off")
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 2 * time.Minute
+	}
+	args := append(append([]string{"list", "-m", "-json"}, flags...), "all")
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: goBin, Args: args,
+		Dir: abs, Env: env, Timeout: timeout, MaxStdout: 64 << 20})
+	if err != nil {
+		msg := strings.ReplaceAll(strings.TrimSpace(string(res.Stderr)), tmp, "<copy>")
+		if len(msg) > 400 {
+			msg = msg[:400] + "…"
+		}
+		return nil, fmt.Errorf("go list -m -json all: %w: %s", err, msg)
+	}
+	return res.Stdout, nil
+}
+
+// goRequirements returns the requirements of the go.mod in rel, which say
+// direct or indirect, by module path, and the line of its module
+// directive; none if it cannot be read.
+func goRequirements(root *contain.Root, rel string) (required map[string]Dependency, mainLine int) {
+	required = map[string]Dependency{}
+	if mod, err := readFile(root, join(rel, "go.mod"), ReadOptions{}); err == nil {
+		for _, d := range mod.Deps {
+			switch d.Relation {
+			case Direct, Indirect:
+				required[d.Name] = d
+			case Root:
+				mainLine = d.Line
+			}
+		}
+	}
+	return required, mainLine
 }
 
 // AddGoBuildList replaces the project's go.mod rows with the go command's

@@ -388,29 +388,7 @@ func (s *tomlScan) value(path []string, depth int) {
 	}
 	switch {
 	case s.peek(`"""`), s.peek(`'''`):
-		delim := string(s.data[s.pos : s.pos+3])
-		s.pos += 3
-		for s.pos < len(s.data) {
-			if delim == `"""` && s.data[s.pos] == '\\' {
-				s.pos++
-				if s.pos < len(s.data) && s.data[s.pos] == '\n' {
-					s.line++
-				}
-				s.pos++
-				continue
-			}
-			if s.peek(delim) {
-				s.pos += 3
-				for s.pos < len(s.data) && s.data[s.pos] == delim[0] { // up to two quotes end the content
-					s.pos++
-				}
-				return
-			}
-			if s.data[s.pos] == '\n' {
-				s.line++
-			}
-			s.pos++
-		}
+		s.multilineString()
 	case s.peek(`"`), s.peek(`'`):
 		q := s.data[s.pos]
 		s.pos++
@@ -424,57 +402,95 @@ func (s *tomlScan) value(path []string, depth int) {
 			s.pos++
 		}
 	case s.peek("["):
-		s.pos++
-		for i := 0; ; {
-			s.blank(true)
-			if s.pos >= len(s.data) {
-				return
-			}
-			switch s.data[s.pos] {
-			case ']':
-				s.pos++
-				return
-			case ',':
-				s.pos++
-				i++
-				continue
-			}
-			el := append(append([]string{}, path...), index(i))
-			s.set(el, s.line)
-			before := s.pos
-			s.value(el, depth+1)
-			if s.pos == before {
-				return
-			}
-		}
+		s.array(path, depth)
 	case s.peek("{"):
-		s.pos++
-		for {
-			s.blank(true)
-			if s.pos >= len(s.data) {
-				return
-			}
-			switch s.data[s.pos] {
-			case '}':
-				s.pos++
-				return
-			case ',':
-				s.pos++
-				continue
-			}
-			line := s.line
-			keys := s.key()
-			s.blank(false)
-			if len(keys) == 0 || !s.peek("=") {
-				return
-			}
-			s.pos++
-			s.value(s.keyval(path, keys, line), depth+1)
-		}
+		s.inlineTable(path, depth)
 	default:
 		for s.pos < len(s.data) && !strings.ContainsRune(",]}\n#", rune(s.data[s.pos])) {
 			s.pos++
 		}
+	}
+}
+
+// multilineString skips the multi-line string at s.pos, counting its lines.
+func (s *tomlScan) multilineString() {
+	delim := string(s.data[s.pos : s.pos+3])
+	s.pos += 3
+	for s.pos < len(s.data) {
+		if delim == `"""` && s.data[s.pos] == '\\' {
+			s.pos++
+			if s.pos < len(s.data) && s.data[s.pos] == '\n' {
+				s.line++
+			}
+			s.pos++
+			continue
+		}
+		if s.peek(delim) {
+			s.pos += 3
+			for s.pos < len(s.data) && s.data[s.pos] == delim[0] { // up to two quotes end the content
+				s.pos++
+			}
+			return
+		}
+		if s.data[s.pos] == '\n' {
+			s.line++
+		}
+		s.pos++
+	}
+}
+
+// array skips the array at s.pos, recording its elements under path.
+func (s *tomlScan) array(path []string, depth int) {
+	s.pos++
+	for i := 0; ; {
+		s.blank(true)
+		if s.pos >= len(s.data) {
+			return
+		}
+		switch s.data[s.pos] {
+		case ']':
+			s.pos++
+			return
+		case ',':
+			s.pos++
+			i++
+			continue
+		}
+		el := append(append([]string{}, path...), index(i))
+		s.set(el, s.line)
+		before := s.pos
+		s.value(el, depth+1)
+		if s.pos == before {
+			return
+		}
+	}
+}
+
+// inlineTable skips the inline table at s.pos, recording its keys under
+// path.
+func (s *tomlScan) inlineTable(path []string, depth int) {
+	s.pos++
+	for {
+		s.blank(true)
+		if s.pos >= len(s.data) {
+			return
+		}
+		switch s.data[s.pos] {
+		case '}':
+			s.pos++
+			return
+		case ',':
+			s.pos++
+			continue
+		}
+		line := s.line
+		keys := s.key()
+		s.blank(false)
+		if len(keys) == 0 || !s.peek("=") {
+			return
+		}
+		s.pos++
+		s.value(s.keyval(path, keys, line), depth+1)
 	}
 }
 

@@ -259,9 +259,35 @@ func scopeOf(dev, devOptional, peer, optional bool) Scope {
 	return Normal
 }
 
+// readLockPackages adds to f the dependencies the "packages" map of
+// package-lock.json (v2+) installs, the peer and optional ones nothing
+// installed, and the workspace members as includes.
 func readLockPackages(f *File, pkgs map[string]lockPackage, lines map[string]int) {
-	// Importers are the root ("") and workspace members (paths outside
-	// node_modules); their declared dependencies are direct.
+	importers := lockImporters(pkgs)
+	keys := sortedKeys(pkgs)
+	via := lockVia(pkgs)
+	for _, p := range keys {
+		name := nameFromInstallPath(p)
+		if name == "" {
+			continue // an importer
+		}
+		d := lockInstalled(pkgs, importers, p, name)
+		d.Line = lines[pathKey("packages", p)]
+		d.Via = via[p]
+		f.Deps = append(f.Deps, d)
+	}
+	f.Deps = append(f.Deps, lockMissing(pkgs, keys, lines)...)
+	for _, p := range keys {
+		if p != "" && !strings.Contains(p, "node_modules/") {
+			f.Includes = append(f.Includes, p)
+		}
+	}
+}
+
+// lockImporters returns the importers of the packages map: the root ("")
+// and the workspace members (paths outside node_modules), whose declared
+// dependencies are direct.
+func lockImporters(pkgs map[string]lockPackage) map[string]*packageJSON {
 	importers := map[string]*packageJSON{}
 	for p, e := range pkgs {
 		if strings.Contains(p, "node_modules/") || strings.HasPrefix(p, "node_modules") {
@@ -270,50 +296,51 @@ func readLockPackages(f *File, pkgs map[string]lockPackage, lines map[string]int
 		importers[p] = &packageJSON{Name: e.Name, Version: e.Version, Dependencies: e.Dependencies, DevDependencies: e.Dev2,
 			OptionalDependencies: e.Optional2, PeerDependencies: e.Peer2}
 	}
-	keys := sortedKeys(pkgs)
-	via := lockVia(pkgs)
-	for _, p := range keys {
-		e := pkgs[p]
-		name := nameFromInstallPath(p)
-		if name == "" {
-			continue // an importer
-		}
-		d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Scope: scopeOf(e.Dev, e.DevOptional, e.Peer, e.Optional),
-			Line: lines[pathKey("packages", p)]}
-		if e.Name != "" && e.Name != name {
-			// An alias: "npm:real@1.0.0" installed under another name.
-			d.Name, d.Alias = e.Name, name
-		}
-		switch {
-		case e.Link:
-			d.Source, d.SourceDetail = Workspace, e.Resolved
-			if t, ok := pkgs[e.Resolved]; ok {
-				d.Resolved = t.Version
-			}
-		case strings.HasPrefix(e.Resolved, "git"):
-			d.Source, d.SourceDetail = Git, e.Resolved
-		case strings.HasPrefix(e.Resolved, "file:"):
-			d.Source, d.SourceDetail = Path, e.Resolved
-		}
-		// The importer whose node_modules holds it declares it directly.
-		imp := strings.TrimSuffix(p[:len(p)-len("node_modules/")-len(name)], "/")
-		if pj, ok := importers[imp]; ok {
-			if c, sc, ok := pj.declared(name); ok {
-				if _, rng, alias := npmAlias(c); alias {
-					c = rng
-				}
-				d.Relation, d.Declared, d.Scope = Direct, c, sc
-				d.Importer = imp
-				if d.Importer == "" {
-					d.Importer = "."
-				}
-			}
-		}
-		d.Via = via[p]
-		f.Deps = append(f.Deps, d)
+	return importers
+}
+
+// lockInstalled returns the dependency installed at path p under name:
+// transitive, or direct when the importer whose node_modules holds it
+// declares it, with its alias and source.
+func lockInstalled(pkgs map[string]lockPackage, importers map[string]*packageJSON, p, name string) Dependency {
+	e := pkgs[p]
+	d := Dependency{Name: name, Resolved: e.Version, Relation: Transitive, Scope: scopeOf(e.Dev, e.DevOptional, e.Peer, e.Optional)}
+	if e.Name != "" && e.Name != name {
+		// An alias: "npm:real@1.0.0" installed under another name.
+		d.Name, d.Alias = e.Name, name
 	}
-	// Peer and optional dependencies that nothing installed are reported
-	// unresolved, once per name, as npm ls reports them missing.
+	switch {
+	case e.Link:
+		d.Source, d.SourceDetail = Workspace, e.Resolved
+		if t, ok := pkgs[e.Resolved]; ok {
+			d.Resolved = t.Version
+		}
+	case strings.HasPrefix(e.Resolved, "git"):
+		d.Source, d.SourceDetail = Git, e.Resolved
+	case strings.HasPrefix(e.Resolved, "file:"):
+		d.Source, d.SourceDetail = Path, e.Resolved
+	}
+	imp := strings.TrimSuffix(p[:len(p)-len("node_modules/")-len(name)], "/")
+	if pj, ok := importers[imp]; ok {
+		if c, sc, ok := pj.declared(name); ok {
+			if _, rng, alias := npmAlias(c); alias {
+				c = rng
+			}
+			d.Relation, d.Declared, d.Scope = Direct, c, sc
+			d.Importer = imp
+			if d.Importer == "" {
+				d.Importer = "."
+			}
+		}
+	}
+	return d
+}
+
+// lockMissing returns the peer and optional dependencies that nothing
+// installed, unresolved, once per name, as npm ls reports them missing;
+// each is at the line of the package that wants it.
+func lockMissing(pkgs map[string]lockPackage, keys []string, lines map[string]int) []Dependency {
+	var out []Dependency
 	missing := map[string]bool{}
 	for _, p := range keys {
 		e := pkgs[p]
@@ -331,18 +358,13 @@ func readLockPackages(f *File, pkgs map[string]lockPackage, lines map[string]int
 				if m == nil || e.Optional2[name] != "" {
 					sc = Optional
 				}
-				// Nothing resolves it: the line is where it is wanted.
-				f.Deps = append(f.Deps, Dependency{Name: name, Relation: Transitive, Scope: sc,
+				out = append(out, Dependency{Name: name, Relation: Transitive, Scope: sc,
 					Via: []string{nameFromInstallPath(p) + "@" + e.Version}, SourceDetail: "not installed (wants " + m[name] + ")",
 					Line: lines[pathKey("packages", p, sec.key, name)]})
 			}
 		}
 	}
-	for _, p := range keys {
-		if p != "" && !strings.Contains(p, "node_modules/") {
-			f.Includes = append(f.Includes, p)
-		}
-	}
+	return out
 }
 
 // lockVia maps each install path to the packages that depend on it, by
