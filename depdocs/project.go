@@ -74,51 +74,14 @@ func Scan(dir string, opts ScanOptions) (*Project, error) {
 	return scan(root, opts)
 }
 
+// scan is [Scan] in root.
 func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
-	max := opts.MaxFiles
-	if max == 0 {
-		max = 2000
-	}
-	skip := map[string]bool{}
-	for _, s := range append(append([]string{}, defaultSkip...), opts.SkipDirs...) {
-		skip[s] = true
-	}
-	var paths []string
-	// The walk is in path order: the cache opens each directory once.
-	dirs := root.DirCache()
-	defer dirs.Close()
-	fsys := dirs.FS()
-	ig := ignore.NewTree(fsys)
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable directories are skipped
-		}
-		if d.IsDir() {
-			if p != "." && (skip[d.Name()] || ig.Match(p, true)) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if _, ok := Detect(p); ok {
-			paths = append(paths, p)
-		}
-		if len(paths) >= max {
-			return fs.SkipAll
-		}
-		return nil
-	})
+	pr := &Project{}
+	paths, notes, err := findManifests(root, opts)
 	if err != nil {
 		return nil, err
 	}
-	pr := &Project{}
-	// An ignore file past its limits leaves its directory out of the
-	// walk: say which.
-	for _, d := range ig.Diagnostics() {
-		pr.Notes = append(pr.Notes, d.String())
-	}
+	pr.Notes = notes
 	seen := map[string]bool{}
 	queue := append([]string{}, paths...)
 	included := map[string]bool{}
@@ -160,6 +123,54 @@ func scan(root *contain.Root, opts ScanOptions) (*Project, error) {
 	pr.Deps = Join(pr.Files)
 	pr.MultiVersions = MultiVersions(pr.Deps)
 	return pr, nil
+}
+
+// findManifests returns the paths of the manifests and lockfiles under
+// root, in path order and at most opts.MaxFiles (2000 if zero), outside
+// the skipped and ignored directories; notes say which ignore files were
+// past their limits, which leaves their directories out.
+func findManifests(root *contain.Root, opts ScanOptions) (paths, notes []string, err error) {
+	max := opts.MaxFiles
+	if max == 0 {
+		max = 2000
+	}
+	skip := map[string]bool{}
+	for _, s := range append(append([]string{}, defaultSkip...), opts.SkipDirs...) {
+		skip[s] = true
+	}
+	// The walk is in path order: the cache opens each directory once.
+	dirs := root.DirCache()
+	defer dirs.Close()
+	fsys := dirs.FS()
+	ig := ignore.NewTree(fsys)
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable directories are skipped
+		}
+		if d.IsDir() {
+			if p != "." && (skip[d.Name()] || ig.Match(p, true)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if _, ok := Detect(p); ok {
+			paths = append(paths, p)
+		}
+		if len(paths) >= max {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range ig.Diagnostics() {
+		notes = append(notes, d.String())
+	}
+	return paths, notes, nil
 }
 
 // lockManifests names, for each lockfile format, the manifests whose
@@ -328,94 +339,100 @@ func joinDecls(lock *File, decls []Dependency) []Dependency {
 			out = append(out, l)
 			continue
 		}
-		// Prefer the declarations the lockfile itself says this row
-		// satisfies (yarn's keys), then those whose constraint matches the
-		// resolved version; fall back to every declaration of the name.
-		if lock.Format == FormatPipfileLock {
-			// Pipfile's [packages] resolve into "default", [dev-packages]
-			// into "develop".
-			var same []Dependency
-			for _, c := range cands {
-				if (c.Scope == Dev) == (l.Scope == Dev) {
-					same = append(same, c)
-				}
-			}
-			if cands = same; len(cands) == 0 {
-				out = append(out, l)
-				continue
-			}
-		}
-		if lock.Ecosystem == NPM && !hasSpecs(l) {
-			// npm lockfiles record aliases: an aliased row is the
-			// resolution of the aliased declaration only. (yarn's rows are
-			// matched by their keys, which name the alias, below.)
-			var same []Dependency
-			for _, c := range cands {
-				if c.Alias == l.Alias {
-					same = append(same, c)
-				}
-			}
-			if cands = same; len(cands) == 0 {
-				out = append(out, l)
-				continue
-			}
-		}
-		if l.Relation == Direct && l.Importer != "" {
-			// The lockfile names the importer: only that importer's own
-			// declaration may refine the row.
-			var same []Dependency
-			for _, c := range cands {
-				if firstNonEmpty(c.Importer, ".") == l.Importer {
-					same = append(same, c)
-				}
-			}
-			if cands = same; len(cands) == 0 {
-				out = append(out, l)
-				continue
-			}
-		}
-		pick := bySpecs(l, cands)
-		if len(pick) == 0 {
-			for _, c := range cands {
-				if constraintMatches(sys, c.Declared, l.Resolved) {
-					pick = append(pick, c)
-				}
-			}
-		}
-		if len(pick) == 0 && !hasSpecs(l) {
-			pick = cands
+		var pick []Dependency
+		if cands = declsFor(lock, l, cands); len(cands) > 0 {
+			pick = pickDecls(sys, l, cands)
 		}
 		if len(pick) == 0 {
 			out = append(out, l)
 			continue
 		}
 		for _, c := range pick {
-			r := l
-			if r.Relation != Root {
-				r.Relation = Direct
-			}
-			if c.Declared != "" || r.Declared == "" {
-				r.Declared = c.Declared
-			}
-			r.Scope = c.Scope
-			r.Importer = firstNonEmpty(c.Importer, ".")
-			if r.Alias == "" {
-				r.Alias = c.Alias
-			}
-			if r.Markers == "" {
-				r.Markers = c.Markers
-			}
-			if r.SourceDetail == "" {
-				r.SourceDetail = c.SourceDetail
-			}
-			if c.Source != Registry && r.Source == Registry {
-				r.Source = c.Source
-			}
-			r.Groups = mergeGroups(c.Groups, l.Groups)
-			out = append(out, r)
+			out = append(out, applyDecl(l, c))
 		}
 	}
 	return out
+}
+
+// declsFor returns the declarations of the lockfile row l's name that may
+// apply to it: of its scope for Pipfile.lock, of its alias for npm's
+// lockfiles, and of its importer when the lockfile names one.
+func declsFor(lock *File, l Dependency, cands []Dependency) []Dependency {
+	if lock.Format == FormatPipfileLock {
+		// Pipfile's [packages] resolve into "default", [dev-packages]
+		// into "develop".
+		cands = filterDeps(cands, func(c Dependency) bool { return (c.Scope == Dev) == (l.Scope == Dev) })
+	}
+	if lock.Ecosystem == NPM && !hasSpecs(l) {
+		// npm lockfiles record aliases: an aliased row is the
+		// resolution of the aliased declaration only. (yarn's rows are
+		// matched by their keys, which name the alias, in pickDecls.)
+		cands = filterDeps(cands, func(c Dependency) bool { return c.Alias == l.Alias })
+	}
+	if l.Relation == Direct && l.Importer != "" {
+		// The lockfile names the importer: only that importer's own
+		// declaration may refine the row.
+		cands = filterDeps(cands, func(c Dependency) bool { return firstNonEmpty(c.Importer, ".") == l.Importer })
+	}
+	return cands
+}
+
+// filterDeps returns the dependencies keep keeps, in order.
+func filterDeps(ds []Dependency, keep func(Dependency) bool) []Dependency {
+	var out []Dependency
+	for _, d := range ds {
+		if keep(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// pickDecls returns the declarations that row l resolves: those the
+// lockfile itself says it satisfies (yarn's keys), then those whose
+// constraint matches the resolved version; failing both, every
+// declaration of the name, unless the row's keys name others.
+func pickDecls(sys semver.System, l Dependency, cands []Dependency) []Dependency {
+	pick := bySpecs(l, cands)
+	if len(pick) == 0 {
+		for _, c := range cands {
+			if constraintMatches(sys, c.Declared, l.Resolved) {
+				pick = append(pick, c)
+			}
+		}
+	}
+	if len(pick) == 0 && !hasSpecs(l) {
+		pick = cands
+	}
+	return pick
+}
+
+// applyDecl returns lockfile row l refined by declaration c: direct, with
+// c's constraint, scope, importer and groups, and what l leaves unsaid.
+func applyDecl(l, c Dependency) Dependency {
+	r := l
+	if r.Relation != Root {
+		r.Relation = Direct
+	}
+	if c.Declared != "" || r.Declared == "" {
+		r.Declared = c.Declared
+	}
+	r.Scope = c.Scope
+	r.Importer = firstNonEmpty(c.Importer, ".")
+	if r.Alias == "" {
+		r.Alias = c.Alias
+	}
+	if r.Markers == "" {
+		r.Markers = c.Markers
+	}
+	if r.SourceDetail == "" {
+		r.SourceDetail = c.SourceDetail
+	}
+	if c.Source != Registry && r.Source == Registry {
+		r.Source = c.Source
+	}
+	r.Groups = mergeGroups(c.Groups, l.Groups)
+	return r
 }
 
 // lockLacksDirect reports formats that do not say which packages are
