@@ -148,87 +148,126 @@ func (g *Graph) Impact(q Query) *Impact {
 		maxNodes = DefaultMaxNodes
 	}
 	im := &Impact{Targets: q.Targets, Affected: []Hit{}, Callers: []Hit{}, Tests: []TestHit{}, Depth: depth, MaxNodes: maxNodes}
-	dist := map[int]int{}
-	tier := map[int]trust.Tier{}
-	var frontier []int
-	for _, t := range q.Targets {
-		nodes, note := g.resolve(t)
-		if note != "" {
-			im.Notes = append(im.Notes, note)
-		}
-		if len(nodes) == 0 {
-			im.Unresolved = append(im.Unresolved, t.String())
-			continue
-		}
-		for _, n := range nodes {
-			if _, ok := dist[n]; ok {
-				continue
-			}
-			if len(dist) >= maxNodes {
-				im.Truncated = true
-				break
-			}
-			dist[n] = 0
-			tier[n] = trust.Structural
-			frontier = append(frontier, n)
-			im.Affected = append(im.Affected, g.hit(n, 0, nil, trust.Structural))
-		}
-	}
+	w := impactWalk{g: g, im: im, dist: map[int]int{}, tier: map[int]trust.Tier{}, maxNodes: maxNodes}
+	frontier := w.seed(q.Targets)
 	// Breadth first: each node once, at its shortest distance, reached by
 	// its strongest edge among those from the previous level.
 	for d := 1; d <= depth && len(frontier) > 0 && !im.Truncated; d++ {
-		type reach struct {
-			edge int32
-			tier trust.Tier
+		frontier = w.level(frontier, d)
+	}
+	g.tests(im, w.dist)
+	g.risk(im)
+	im.Cycles = g.cyclesAmong(w.dist)
+	return im
+}
+
+// An impactWalk is the state of one [Graph.Impact]: the nodes reached,
+// at their distance and with the tier of the path that reached them.
+type impactWalk struct {
+	g        *Graph
+	im       *Impact
+	dist     map[int]int
+	tier     map[int]trust.Tier
+	maxNodes int
+}
+
+// A reach is how a walk reaches a node: by an edge, along a path of a
+// tier.
+type reach struct {
+	edge int32
+	tier trust.Tier
+}
+
+// seed starts the walk at the nodes the targets name, as affected at
+// distance 0, and returns them; a target that names nothing is listed
+// as unresolved.
+func (w *impactWalk) seed(targets []Target) []int {
+	var frontier []int
+	for _, t := range targets {
+		nodes, note := w.g.resolve(t)
+		if note != "" {
+			w.im.Notes = append(w.im.Notes, note)
 		}
-		best := map[int]reach{}
-		var order []int
-		for _, v := range frontier {
-			for _, ei := range g.in[v] {
-				e := &g.Edges[ei]
-				if !walkKinds[e.Kind] {
-					continue
-				}
-				if _, seen := dist[e.From]; seen {
-					continue
-				}
-				t := min(e.Tier(), tier[v])
-				if r, ok := best[e.From]; !ok || e.Tier() > g.Edges[r.edge].Tier() {
-					if !ok {
-						order = append(order, e.From)
-					}
-					best[e.From] = reach{ei, t}
-				}
+		if len(nodes) == 0 {
+			w.im.Unresolved = append(w.im.Unresolved, t.String())
+			continue
+		}
+		for _, n := range nodes {
+			if _, ok := w.dist[n]; ok {
+				continue
 			}
-		}
-		frontier = frontier[:0]
-		for _, u := range order {
-			if len(dist) >= maxNodes {
-				im.Truncated = true
+			if len(w.dist) >= w.maxNodes {
+				w.im.Truncated = true
 				break
 			}
-			r := best[u]
-			e := &g.Edges[r.edge]
-			dist[u] = d
-			tier[u] = r.tier
-			frontier = append(frontier, u)
-			via := &Via{Kind: e.Kind, Method: e.Method, Tier: e.Tier(), To: g.Nodes[e.To].Key(), Path: e.Path,
-				Line: e.Line, Column: e.Column, Span: e.Span, Stale: e.Stale}
-			im.Callers = append(im.Callers, g.hit(u, d, via, r.tier))
-			switch e.Tier() {
-			case trust.Exact:
-				im.Mix.Exact++
-			case trust.InferredHigh:
-				im.Mix.InferredHigh++
-			default:
-				im.Mix.Inferred++
+			w.dist[n] = 0
+			w.tier[n] = trust.Structural
+			frontier = append(frontier, n)
+			w.im.Affected = append(w.im.Affected, w.g.hit(n, 0, nil, trust.Structural))
+		}
+	}
+	return frontier
+}
+
+// level takes the walk one step back from the frontier, to distance d:
+// each node not reached yet, by its strongest edge into the frontier,
+// becomes a caller. It returns the new frontier, in the frontier's
+// memory.
+func (w *impactWalk) level(frontier []int, d int) []int {
+	g, im := w.g, w.im
+	best, order := w.strongestReaches(frontier)
+	frontier = frontier[:0]
+	for _, u := range order {
+		if len(w.dist) >= w.maxNodes {
+			im.Truncated = true
+			break
+		}
+		r := best[u]
+		e := &g.Edges[r.edge]
+		w.dist[u] = d
+		w.tier[u] = r.tier
+		frontier = append(frontier, u)
+		via := &Via{Kind: e.Kind, Method: e.Method, Tier: e.Tier(), To: g.Nodes[e.To].Key(), Path: e.Path,
+			Line: e.Line, Column: e.Column, Span: e.Span, Stale: e.Stale}
+		im.Callers = append(im.Callers, g.hit(u, d, via, r.tier))
+		switch e.Tier() {
+		case trust.Exact:
+			im.Mix.Exact++
+		case trust.InferredHigh:
+			im.Mix.InferredHigh++
+		default:
+			im.Mix.Inferred++
+		}
+	}
+	return frontier
+}
+
+// strongestReaches returns, for each node not reached yet with a walked
+// edge into the frontier, the strongest such edge, and those nodes in
+// the order they were first seen.
+func (w *impactWalk) strongestReaches(frontier []int) (map[int]reach, []int) {
+	g := w.g
+	best := map[int]reach{}
+	var order []int
+	for _, v := range frontier {
+		for _, ei := range g.in[v] {
+			e := &g.Edges[ei]
+			if !walkKinds[e.Kind] {
+				continue
+			}
+			if _, seen := w.dist[e.From]; seen {
+				continue
+			}
+			t := min(e.Tier(), w.tier[v])
+			if r, ok := best[e.From]; !ok || e.Tier() > g.Edges[r.edge].Tier() {
+				if !ok {
+					order = append(order, e.From)
+				}
+				best[e.From] = reach{ei, t}
 			}
 		}
 	}
-	g.tests(im, dist)
-	g.risk(im)
-	im.Cycles = g.cyclesAmong(dist)
-	return im
+	return best, order
 }
 
 func (g *Graph) hit(n, depth int, via *Via, t trust.Tier) Hit {

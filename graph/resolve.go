@@ -78,8 +78,27 @@ const maxImportFanout = 64
 // resolveFile resolves the imports and uses of one file.
 func (b *builder) resolveFile(fi int) {
 	f := &b.facts[fi]
-	lang := f.Language
 	from := int(b.g.fileNode[f.Path])
+	binds := b.resolveImports(f, from)
+	test := syntax.IsTestFile(f.Path)
+	var cands []int32
+	for _, r := range f.Refs {
+		c, method := b.resolveRef(fi, r, binds, from, test)
+		cands = append(cands[:0], c...)
+		if len(cands) == 0 {
+			b.g.stats.Unresolved++
+			continue
+		}
+		if len(cands) > 1 && method != AmbiguousName && len(cands) > maxAmbiguous {
+			cands = cands[:maxAmbiguous]
+		}
+		b.addRefEdges(f, r, b.enclosing(fi, r.Byte), from, test, cands, method)
+	}
+}
+
+// resolveImports adds the file edges of f's imports (f's node is from)
+// and returns what each local name they bind stands for.
+func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]binding {
 	binds := map[string]binding{}
 	for _, im := range f.Imports {
 		local, bd := b.resolveImport(f, im)
@@ -91,126 +110,125 @@ func (b *builder) resolveFile(fi int) {
 			binds[local] = bd
 		}
 	}
-	test := syntax.IsTestFile(f.Path)
-	var cands []int32
-	for _, r := range f.Refs {
-		src := b.enclosing(fi, r.Byte)
-		cands = cands[:0]
-		method := Method("")
-		add := func(c []int32, m Method) {
-			cands = append(cands[:0], c...)
-			method = m
+	return binds
+}
+
+// resolveRef returns the definitions a use in file fi may name, and how
+// they were found; none if it stays unresolved.
+func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, from int, test bool) ([]int32, Method) {
+	if r.Qualifier == "" {
+		return b.resolveUnqualified(fi, r, binds, from, test)
+	}
+	if bd, ok := binds[r.Qualifier]; ok {
+		if bd.member == "" {
+			return b.named(r.Name, bd.files, topLevel), ImportResolved
 		}
-		switch bd, ok := binds[r.Qualifier]; {
-		case r.Qualifier != "" && ok && bd.member == "":
-			add(b.named(r.Name, bd.files, topLevel), ImportResolved)
-		case r.Qualifier != "" && ok:
-			// A named import used as a qualifier: a class imported by name.
-			if c := b.named(r.Name, bd.files, member(bd.member)); len(c) > 0 {
-				add(c, ImportResolved)
-			}
-		case r.Qualifier != "":
-			c := b.members(r.Name, r.Qualifier, test)
-			if lang == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
-				// A Go method selected without a call is a method value,
-				// rare; a field of that name on a type of another module
-				// (flag.Usage) is the likelier reading.
-				c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
-			}
-			switch {
-			case len(c) == 1:
-				add(c, UniqueName)
-			case len(c) <= maxAmbiguous:
-				add(c, AmbiguousName)
-			}
-		default:
-			if bd, ok := binds[r.Name]; ok {
-				if bd.member != "" && bd.member != "default" && bd.member != "*" {
-					add(b.named(bd.member, bd.files, topLevel), ImportResolved)
-				} else if c := b.named(r.Name, bd.files, topLevel); len(c) > 0 {
-					add(c, ImportResolved)
-				}
-				if len(cands) == 0 && len(bd.files) > 0 && r.Kind != symbols.Inherit {
-					add(bd.files[:1], ImportResolved) // the module itself
-				}
-				break
-			}
-			// A plain Go name never names a method or a field: those
-			// are reached through a selector (see below).
-			sameFile := anyDef
-			if lang == "go" {
-				sameFile = topLevel
-			}
-			if c := b.named(r.Name, []int32{int32(from)}, sameFile); len(c) > 0 {
-				add(c, ScopeResolved)
-				break
-			}
-			if lang != "go" && lang != "python" && lang != "javascript" && lang != "typescript" && lang != "tsx" {
-				// Languages that share a scope across a directory's files
-				// (Java, C#, Kotlin packages and the like): the directory.
-				if c := b.named(r.Name, b.g.dirFiles[path.Dir(f.Path)], topLevelOrType); len(c) > 0 {
-					add(c, ScopeResolved)
-					break
-				}
-			}
-			if lang == "go" {
-				// A Go name without a qualifier is the package's: its
-				// directory's files of the same package.
-				if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
-					add(c, ScopeResolved)
-					break
-				}
-				// No qualifier is also a call selected from an expression
-				// (c.Root().Find()): a method, by its name, as a selector
-				// on a variable resolves. A predeclared name (string,
-				// len) is none.
-				if r.Kind == symbols.Call && !goPredeclared[r.Name] {
-					c := b.members(r.Name, "", test)
-					switch {
-					case len(c) == 1:
-						add(c, UniqueName)
-					case len(c) <= maxAmbiguous:
-						add(c, AmbiguousName)
-					}
-				}
-				break
-			}
-			c := b.global(r.Name, test)
-			switch {
-			case len(c) == 1:
-				add(c, UniqueName)
-			case len(c) <= maxAmbiguous:
-				add(c, AmbiguousName)
+		// A named import used as a qualifier: a class imported by name.
+		if c := b.named(r.Name, bd.files, member(bd.member)); len(c) > 0 {
+			return c, ImportResolved
+		}
+		return nil, ""
+	}
+	c := b.members(r.Name, r.Qualifier, test)
+	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
+		// A Go method selected without a call is a method value, rare; a
+		// field of that name on a type of another module (flag.Usage) is
+		// the likelier reading.
+		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+	}
+	return byName(c)
+}
+
+// byName returns definitions found by name alone: one is a unique name,
+// up to maxAmbiguous an ambiguous one, more are none.
+func byName(c []int32) ([]int32, Method) {
+	switch {
+	case len(c) == 1:
+		return c, UniqueName
+	case len(c) <= maxAmbiguous:
+		return c, AmbiguousName
+	}
+	return nil, ""
+}
+
+// resolveUnqualified is resolveRef for a use without a qualifier: a name
+// an import binds, then the file's own definitions, then the scope the
+// language shares (a directory, a Go package), then the name anywhere.
+func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]binding, from int, test bool) ([]int32, Method) {
+	f := &b.facts[fi]
+	lang := f.Language
+	if bd, ok := binds[r.Name]; ok {
+		var c []int32
+		if bd.member != "" && bd.member != "default" && bd.member != "*" {
+			c = b.named(bd.member, bd.files, topLevel)
+		} else {
+			c = b.named(r.Name, bd.files, topLevel)
+		}
+		if len(c) > 0 {
+			return c, ImportResolved
+		}
+		if len(bd.files) > 0 && r.Kind != symbols.Inherit {
+			return bd.files[:1], ImportResolved // the module itself
+		}
+		return nil, ""
+	}
+	// A plain Go name never names a method or a field: those are reached
+	// through a selector (see below).
+	sameFile := anyDef
+	if lang == "go" {
+		sameFile = topLevel
+	}
+	if c := b.named(r.Name, []int32{int32(from)}, sameFile); len(c) > 0 {
+		return c, ScopeResolved
+	}
+	if lang != "go" && lang != "python" && lang != "javascript" && lang != "typescript" && lang != "tsx" {
+		// Languages that share a scope across a directory's files (Java,
+		// C#, Kotlin packages and the like): the directory.
+		if c := b.named(r.Name, b.g.dirFiles[path.Dir(f.Path)], topLevelOrType); len(c) > 0 {
+			return c, ScopeResolved
+		}
+	}
+	if lang != "go" {
+		return byName(b.global(r.Name, test))
+	}
+	// A Go name without a qualifier is the package's: its directory's
+	// files of the same package.
+	if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
+		return c, ScopeResolved
+	}
+	// No qualifier is also a call selected from an expression
+	// (c.Root().Find()): a method, by its name, as a selector on a
+	// variable resolves. A predeclared name (string, len) is none.
+	if r.Kind == symbols.Call && !goPredeclared[r.Name] {
+		return byName(b.members(r.Name, "", test))
+	}
+	return nil, ""
+}
+
+// addRefEdges adds the edges of a use r in f, from src (its enclosing
+// definition) to each of its candidates, and in a test file a Tests edge
+// from the file (from) to each candidate outside tests.
+func (b *builder) addRefEdges(f *index.FileFacts, r symbols.Ref, src, from int, test bool, cands []int32, method Method) {
+	for _, to := range cands {
+		if int(to) == src {
+			continue // a recursive use, or a definition naming itself
+		}
+		kind := References
+		switch r.Kind {
+		case symbols.Call:
+			kind = Calls
+		case symbols.Inherit:
+			kind = Inherits
+			if b.g.Nodes[to].Kind == string(symbols.Interface) {
+				kind = Implements
 			}
 		}
-		if len(cands) == 0 {
-			b.g.stats.Unresolved++
-			continue
-		}
-		if len(cands) > 1 && method != AmbiguousName && len(cands) > maxAmbiguous {
-			cands = cands[:maxAmbiguous]
-		}
-		for _, to := range cands {
-			if int(to) == src {
-				continue // a recursive use, or a definition naming itself
-			}
-			kind := References
-			switch r.Kind {
-			case symbols.Call:
-				kind = Calls
-			case symbols.Inherit:
-				kind = Inherits
-				if b.g.Nodes[to].Kind == string(symbols.Interface) {
-					kind = Implements
-				}
-			}
-			e := Edge{From: src, To: int(to), Kind: kind, Method: method, Path: f.Path, Line: r.Line, Column: r.Column,
-				Span: utf8.RuneCountInString(r.Name), Stale: f.Stale}
+		e := Edge{From: src, To: int(to), Kind: kind, Method: method, Path: f.Path, Line: r.Line, Column: r.Column,
+			Span: utf8.RuneCountInString(r.Name), Stale: f.Stale}
+		b.addEdge(e)
+		if test && !b.g.Nodes[to].Test {
+			e.From, e.Kind = from, Tests
 			b.addEdge(e)
-			if test && !b.g.Nodes[to].Test {
-				e.From, e.Kind = from, Tests
-				b.addEdge(e)
-			}
 		}
 	}
 }

@@ -325,21 +325,6 @@ func (p *LSPProvider) ask(ctx context.Context, q *evidence.Query, path string, l
 	}
 	var recs []evidence.Record
 	var dropped []string
-	locations := func(method string, params map[string]any) ([]lspLocation, error) {
-		raw, err := p.request(ctx, method, params, 0)
-		var re *rpcError
-		if errors.As(err, &re) {
-			return nil, nil // the server has no answer here, such as implementation of a var
-		}
-		if err != nil {
-			return nil, &evidence.UnavailableError{Reason: "language server " + p.name + " failed on " + method, Err: err}
-		}
-		locs, err := decodeLocations(raw)
-		if err != nil {
-			return nil, &evidence.UnavailableError{Reason: "language server " + p.name + " answered " + method + " with something else than locations", Err: err}
-		}
-		return locs, nil
-	}
 	add := func(kind evidence.Kind, locs []lspLocation, declarations map[lspLocation]bool) {
 		for _, l := range locs {
 			r, ok, why := p.record(kind, l, files)
@@ -353,6 +338,52 @@ func (p *LSPProvider) ask(ctx context.Context, q *evidence.Query, path string, l
 			recs = append(recs, r)
 		}
 	}
+	if q.Wants(evidence.Definition) {
+		locs, err := p.locations(ctx, "textDocument/definition", pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(evidence.Definition, locs, nil)
+	}
+	if q.Wants(evidence.Reference) {
+		locs, decl, err := p.references(ctx, pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(evidence.Reference, locs, decl)
+	}
+	if q.Wants(evidence.Implementation) {
+		locs, err := p.locations(ctx, "textDocument/implementation", pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(evidence.Implementation, locs, nil)
+	}
+	return recs, dropped, nil
+}
+
+// locations returns the locations the server answers method with; none
+// when it has no answer there (such as the implementation of a var).
+func (p *LSPProvider) locations(ctx context.Context, method string, params map[string]any) ([]lspLocation, error) {
+	raw, err := p.request(ctx, method, params, 0)
+	var re *rpcError
+	if errors.As(err, &re) {
+		return nil, nil // the server has no answer here, such as implementation of a var
+	}
+	if err != nil {
+		return nil, &evidence.UnavailableError{Reason: "language server " + p.name + " failed on " + method, Err: err}
+	}
+	locs, err := decodeLocations(raw)
+	if err != nil {
+		return nil, &evidence.UnavailableError{Reason: "language server " + p.name + " answered " + method + " with something else than locations", Err: err}
+	}
+	return locs, nil
+}
+
+// references returns the references at the position pos, and which of
+// them are the declaration: what the answer with it has and the answer
+// without it lacks.
+func (p *LSPProvider) references(ctx context.Context, pos map[string]any) ([]lspLocation, map[lspLocation]bool, error) {
 	refParams := func(decl bool) map[string]any {
 		m := map[string]any{"context": map[string]bool{"includeDeclaration": decl}}
 		for k, v := range pos {
@@ -360,41 +391,22 @@ func (p *LSPProvider) ask(ctx context.Context, q *evidence.Query, path string, l
 		}
 		return m
 	}
-	if q.Wants(evidence.Definition) {
-		locs, err := locations("textDocument/definition", pos)
-		if err != nil {
-			return nil, nil, err
-		}
-		add(evidence.Definition, locs, nil)
+	with, err := p.locations(ctx, "textDocument/references", refParams(true))
+	if err != nil {
+		return nil, nil, err
 	}
-	if q.Wants(evidence.Reference) {
-		// The declaration is what the answer with it has and the answer
-		// without it lacks.
-		with, err := locations("textDocument/references", refParams(true))
-		if err != nil {
-			return nil, nil, err
-		}
-		without, err := locations("textDocument/references", refParams(false))
-		if err != nil {
-			return nil, nil, err
-		}
-		decl := map[lspLocation]bool{}
-		for _, l := range with {
-			decl[l] = true
-		}
-		for _, l := range without {
-			delete(decl, l)
-		}
-		add(evidence.Reference, with, decl)
+	without, err := p.locations(ctx, "textDocument/references", refParams(false))
+	if err != nil {
+		return nil, nil, err
 	}
-	if q.Wants(evidence.Implementation) {
-		locs, err := locations("textDocument/implementation", pos)
-		if err != nil {
-			return nil, nil, err
-		}
-		add(evidence.Implementation, locs, nil)
+	decl := map[lspLocation]bool{}
+	for _, l := range with {
+		decl[l] = true
 	}
-	return recs, dropped, nil
+	for _, l := range without {
+		delete(decl, l)
+	}
+	return with, decl, nil
 }
 
 // byName answers q about every workspace symbol named q.Symbol. p.mu is

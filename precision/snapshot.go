@@ -122,7 +122,42 @@ func (k snapshotKey) encode() []byte {
 // file it was loaded from, sealed by s.
 func encodeSnapshot(ix *Index, key snapshotKey, digest [32]byte, s seal.Sealer) ([]byte, error) {
 	keyb := append(key.encode(), digest[:]...)
+	vbuf, nocc := encodeVariable(ix)
+	out := make([]byte, snapHeaderSize, snapHeaderSize+maxSealLen+len(keyb)+len(vbuf)+nocc*snapOccSize)
+	out = append(out, keyb...)
+	out = append(out, vbuf...)
+	le := binary.LittleEndian
+	for i := range ix.docs {
+		for _, o := range ix.docs[i].occs {
+			out = le.AppendUint32(out, uint32(o.sl))
+			out = le.AppendUint32(out, uint32(o.sc))
+			out = le.AppendUint32(out, uint32(o.el))
+			out = le.AppendUint32(out, uint32(o.ec))
+			out = le.AppendUint32(out, o.sym)
+			out = le.AppendUint32(out, uint32(o.roles))
+		}
+	}
+	copy(out, snapMagic)
+	le.PutUint32(out[8:], snapVersion)
+	le.PutUint32(out[12:], uint32(len(keyb)))
+	le.PutUint64(out[16:], uint64(len(vbuf)))
+	le.PutUint64(out[24:], uint64(nocc*snapOccSize))
+	le.PutUint32(out[32:], crc32.Checksum(out[snapHeaderSize:], snapCRC()))
+	sl, err := s.Seal(purposeSnapshot, out[:36], keyb)
+	if err != nil {
+		return nil, err
+	}
+	if len(sl) > maxSealLen {
+		return nil, fmt.Errorf("precision: a seal of %d bytes", len(sl))
+	}
+	le.PutUint32(out[36:], uint32(len(sl)))
+	out = slices.Insert(out, snapHeaderSize, []byte(sl)...)
+	return out, nil
+}
 
+// encodeVariable returns ix's variable section, as [snapReader.index]
+// reads it back, and how many occurrences its documents hold.
+func encodeVariable(ix *Index) ([]byte, int) {
 	var v snapWriter
 	m := ix.meta
 	v.str(m.Tool)
@@ -176,37 +211,7 @@ func encodeSnapshot(ix *Index, key snapshotKey, digest [32]byte, s seal.Sealer) 
 		v.uvarint(uint64(r[0]))
 		v.uvarint(uint64(r[1]))
 	}
-
-	out := make([]byte, snapHeaderSize, snapHeaderSize+maxSealLen+len(keyb)+len(v.buf)+nocc*snapOccSize)
-	out = append(out, keyb...)
-	out = append(out, v.buf...)
-	le := binary.LittleEndian
-	for i := range ix.docs {
-		for _, o := range ix.docs[i].occs {
-			out = le.AppendUint32(out, uint32(o.sl))
-			out = le.AppendUint32(out, uint32(o.sc))
-			out = le.AppendUint32(out, uint32(o.el))
-			out = le.AppendUint32(out, uint32(o.ec))
-			out = le.AppendUint32(out, o.sym)
-			out = le.AppendUint32(out, uint32(o.roles))
-		}
-	}
-	copy(out, snapMagic)
-	le.PutUint32(out[8:], snapVersion)
-	le.PutUint32(out[12:], uint32(len(keyb)))
-	le.PutUint64(out[16:], uint64(len(v.buf)))
-	le.PutUint64(out[24:], uint64(nocc*snapOccSize))
-	le.PutUint32(out[32:], crc32.Checksum(out[snapHeaderSize:], snapCRC()))
-	sl, err := s.Seal(purposeSnapshot, out[:36], keyb)
-	if err != nil {
-		return nil, err
-	}
-	if len(sl) > maxSealLen {
-		return nil, fmt.Errorf("precision: a seal of %d bytes", len(sl))
-	}
-	le.PutUint32(out[36:], uint32(len(sl)))
-	out = slices.Insert(out, snapHeaderSize, []byte(sl)...)
-	return out, nil
+	return v.buf, nocc
 }
 
 type snapWriter struct{ buf []byte }
@@ -401,6 +406,28 @@ func (r *snapReader) byte() byte {
 // occurrence section holds. Any problem is left in r.err.
 func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 	ix := &Index{}
+	r.meta(ix)
+	counts, ok := r.documents(ix, nocc)
+	if !ok {
+		return nil, nil, nil
+	}
+	nsyms, ok := r.symbols(ix)
+	if !ok {
+		return nil, nil, nil
+	}
+	rels, ok := r.relations(nsyms)
+	if !ok {
+		return nil, nil, nil
+	}
+	if r.err == nil && r.off != len(r.s) {
+		r.fail("%d bytes after the relations", len(r.s)-r.off)
+	}
+	return ix, counts, rels
+}
+
+// meta reads the index's metadata, statistics and dropped documents
+// into ix.
+func (r *snapReader) meta(ix *Index) {
 	ix.meta.Tool = r.str()
 	ix.meta.ToolVersion = r.str()
 	if n := r.count(1); n > 0 {
@@ -415,21 +442,25 @@ func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 		r.fail("impossible counts %d and %d", merged, invalid)
 	}
 	ix.stats.MergedDocuments, ix.stats.InvalidOccurrences = int(merged), int(invalid)
-
 	if n := r.count(2); n > 0 {
 		ix.dropped = make([]DroppedDocument, n)
 		for i := range ix.dropped {
 			ix.dropped[i] = DroppedDocument{Path: r.str(), Reason: r.str()}
 		}
 	}
+}
 
+// documents reads the documents into ix and returns how many of the
+// nocc occurrences each holds; ok is false when a document is bad enough
+// that the reading stops.
+func (r *snapReader) documents(ix *Index, nocc int) (counts []int, ok bool) {
 	ndocs := r.count(4)
 	if r.err == nil && ndocs == 0 {
 		r.fail("no documents")
 	}
 	ix.docs = make([]document, ndocs)
 	ix.byPath = make(map[string]int32, ndocs)
-	counts := make([]int, ndocs)
+	counts = make([]int, ndocs)
 	total := 0
 	for i := range ix.docs {
 		d := &ix.docs[i]
@@ -438,25 +469,25 @@ func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 		d.text = r.str()
 		n := r.uvarint()
 		if r.err != nil {
-			return nil, nil, nil
+			return nil, false
 		}
 		if declared > math.MaxUint32 {
 			r.fail("document %d: encoding %d", i, declared)
-			return nil, nil, nil
+			return nil, false
 		}
 		d.declared = scip.PositionEncoding(int32(uint32(declared)))
 		if drop, err := checkDocPath(d.path); err != nil || drop != "" {
 			r.fail("document %d: path %q is not served", i, d.path)
-			return nil, nil, nil
+			return nil, false
 		}
 		if _, dup := ix.byPath[d.path]; dup {
 			r.fail("document %d: path %q repeats", i, d.path)
-			return nil, nil, nil
+			return nil, false
 		}
 		ix.byPath[d.path] = int32(i)
 		if n > uint64(nocc-total) {
 			r.fail("document %d: %d occurrences exceed the section", i, n)
-			return nil, nil, nil
+			return nil, false
 		}
 		counts[i] = int(n)
 		total += int(n)
@@ -464,14 +495,21 @@ func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 	if r.err == nil && total != nocc {
 		r.fail("the documents hold %d occurrences, the section %d", total, nocc)
 	}
+	return counts, true
+}
 
-	nsyms := r.count(3)
+// symbols reads the symbols into ix, with their information, and returns
+// how many there are; ok is false when one is bad enough that the reading
+// stops.
+func (r *snapReader) symbols(ix *Index) (nsyms int, ok bool) {
+	ndocs := len(ix.docs)
+	nsyms = r.count(3)
 	ninfo := r.count(4)
 	if r.err == nil && (nsyms > math.MaxUint32-1 || ninfo > nsyms) {
 		r.fail("%d symbols, %d with information", nsyms, ninfo)
 	}
 	if r.err != nil {
-		return nil, nil, nil
+		return 0, false
 	}
 	ix.syms = make([]symbolEntry, nsyms)
 	infos := make([]SymbolInfo, ninfo)
@@ -492,11 +530,11 @@ func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 			r.fail("symbol %d: information flag %d", i, flag)
 		}
 		if r.err != nil {
-			return nil, nil, nil
+			return 0, false
 		}
 		if doc > uint64(ndocs)+1 {
 			r.fail("symbol %d: document %d of %d", i, int64(doc)-2, ndocs)
-			return nil, nil, nil
+			return 0, false
 		}
 		e.doc = int32(doc) - 2
 		switch local := isLocal(e.name); {
@@ -506,34 +544,37 @@ func (r *snapReader) index(nocc int) (*Index, []int, [][2]uint32) {
 			r.fail("symbol %d: %q in document %d", i, e.name, e.doc)
 		}
 		if r.err != nil {
-			return nil, nil, nil
+			return 0, false
 		}
 	}
 	if len(infos) != 0 {
 		r.fail("%d symbols with information missing", len(infos))
 	}
+	return nsyms, true
+}
 
+// relations reads the implementation relations between the nsyms
+// symbols, which must be in order and distinct; ok is false when one is
+// bad.
+func (r *snapReader) relations(nsyms int) (rels [][2]uint32, ok bool) {
 	nrels := r.count(2)
-	rels := make([][2]uint32, nrels)
+	rels = make([][2]uint32, nrels)
 	for i := range rels {
 		a, b := r.uvarint(), r.uvarint()
 		if r.err != nil {
-			return nil, nil, nil
+			return nil, false
 		}
 		if a >= uint64(nsyms) || b >= uint64(nsyms) || a == b {
 			r.fail("relation %d: %d → %d of %d symbols", i, a, b, nsyms)
-			return nil, nil, nil
+			return nil, false
 		}
 		rels[i] = [2]uint32{uint32(a), uint32(b)}
 		if i > 0 && (rels[i-1][0] > rels[i][0] || rels[i-1][0] == rels[i][0] && rels[i-1][1] >= rels[i][1]) {
 			r.fail("relation %d is out of order", i)
-			return nil, nil, nil
+			return nil, false
 		}
 	}
-	if r.err == nil && r.off != len(r.s) {
-		r.fail("%d bytes after the relations", len(r.s)-r.off)
-	}
-	return ix, counts, rels
+	return rels, true
 }
 
 // readOccurrences reads every document's occurrences from r, in chunks of
