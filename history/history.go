@@ -622,40 +622,12 @@ func (r *Repo) Changes(ctx context.Context, base string) (*ChangeSet, error) {
 		return nil, fmt.Errorf("%w: %q", ErrRevision, base)
 	}
 	cs := &ChangeSet{Commits: []Commit{}, Changes: []Change{}, Shallow: r.shallow}
-	head, err := r.resolve(ctx, "HEAD")
-	if err != nil {
+	if err := r.readHead(ctx, cs); err != nil {
 		return nil, err
 	}
-	cs.Head = head
-	if out, _, err := r.g.run(ctx, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
-		cs.Branch = strings.TrimSpace(string(out))
-	} else {
-		var xe *safeexec.ExitError
-		if !errors.As(err, &xe) {
-			return nil, err
-		}
-		cs.Detached = true
-	}
-	from := ""
-	switch {
-	case head == "" && base == "HEAD":
-		// No commit yet: compare with the empty tree.
-		out, _, err := r.g.run(ctx, "hash-object", "-t", "tree", "/dev/null")
-		if err != nil {
-			return nil, err
-		}
-		from = strings.TrimSpace(string(out))
-	case base == "HEAD":
-		cs.Base, from = head, head
-	default:
-		b, err := r.resolve(ctx, base)
-		if err != nil {
-			return nil, err
-		}
-		if b == "" {
-			return nil, fmt.Errorf("%w: %q names no commit", ErrRevision, base)
-		}
-		cs.Base, from = b, b
+	from, err := r.changesBase(ctx, cs, base)
+	if err != nil {
+		return nil, err
 	}
 	scope := []string{"--"}
 	if r.prefix != "" {
@@ -679,55 +651,20 @@ func (r *Repo) Changes(ctx context.Context, base string) (*ChangeSet, error) {
 		args := append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, scope...)
 		untrackedOut, untrackTrunc, untrackErr = r.g.run(ctx, args...)
 	}()
-	if cs.Base != "" && head != "" && cs.Base != head {
-		out, truncated, err := r.g.run(ctx, "log", "-z", "--no-color", logFormat,
-			fmt.Sprintf("-n%d", r.opts.limit()+1), cs.Base+".."+head, "--")
-		if err == nil && truncated {
-			err = fmt.Errorf("%w: the commits since %s", ErrTruncated, base)
-		}
-		if err != nil {
-			wg.Wait()
-			return nil, err
-		}
-		entries, err := parseLog(out)
-		if err != nil {
-			wg.Wait()
-			return nil, err
-		}
-		if len(entries) > r.opts.limit() {
-			entries, cs.MoreCommits = entries[:r.opts.limit()], true
-		}
-		for _, e := range entries {
-			cs.Commits = append(cs.Commits, e.commit)
-		}
-	}
+	err = r.commitsSince(ctx, cs, base)
 	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
 	if err := errors.Join(diffErr, untrackErr); err != nil {
 		return nil, err
 	}
 	if diffTrunc || untrackTrunc {
 		return nil, fmt.Errorf("%w: the changes since %s", ErrTruncated, base)
 	}
-	changes, err := parseDiff(diffOut)
-	if err != nil {
+	if cs.Changes, err = r.changedFiles(diffOut, untrackedOut); err != nil {
 		return nil, err
 	}
-	for _, c := range changes {
-		c.Path = r.projPath(c.Path)
-		if c.OldPath != "" {
-			c.OldPath = r.projPath(c.OldPath)
-		}
-		cs.Changes = append(cs.Changes, c)
-	}
-	for _, p := range splitNUL(untrackedOut) {
-		if !validRepoPath(p) {
-			return nil, fmt.Errorf("git ls-files: %q is not a path in the work tree", clip(p))
-		}
-		c := Change{Path: r.projPath(p), Status: Untracked}
-		c.Added, c.Binary = r.countLines(c.Path)
-		cs.Changes = append(cs.Changes, c)
-	}
-	sort.Slice(cs.Changes, func(i, j int) bool { return cs.Changes[i].Path < cs.Changes[j].Path })
 	if err := r.attachPRs(ctx, func(yield func(*Commit)) {
 		for i := range cs.Commits {
 			yield(&cs.Commits[i])
@@ -736,6 +673,108 @@ func (r *Repo) Changes(ctx context.Context, base string) (*ChangeSet, error) {
 		return nil, err
 	}
 	return cs, nil
+}
+
+// readHead sets cs's head commit ("" before the first) and its branch,
+// or that HEAD is detached.
+func (r *Repo) readHead(ctx context.Context, cs *ChangeSet) error {
+	head, err := r.resolve(ctx, "HEAD")
+	if err != nil {
+		return err
+	}
+	cs.Head = head
+	if out, _, err := r.g.run(ctx, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
+		cs.Branch = strings.TrimSpace(string(out))
+	} else {
+		var xe *safeexec.ExitError
+		if !errors.As(err, &xe) {
+			return err
+		}
+		cs.Detached = true
+	}
+	return nil
+}
+
+// changesBase sets cs's base commit and returns what the work tree is
+// compared with: base's commit, or the empty tree before the first
+// commit.
+func (r *Repo) changesBase(ctx context.Context, cs *ChangeSet, base string) (string, error) {
+	switch {
+	case cs.Head == "" && base == "HEAD":
+		// No commit yet: compare with the empty tree.
+		out, _, err := r.g.run(ctx, "hash-object", "-t", "tree", "/dev/null")
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(out)), nil
+	case base == "HEAD":
+		cs.Base = cs.Head
+		return cs.Head, nil
+	}
+	b, err := r.resolve(ctx, base)
+	if err != nil {
+		return "", err
+	}
+	if b == "" {
+		return "", fmt.Errorf("%w: %q names no commit", ErrRevision, base)
+	}
+	cs.Base = b
+	return b, nil
+}
+
+// commitsSince adds to cs the commits from its base to its head, at most
+// the limit (MoreCommits says when there were more).
+func (r *Repo) commitsSince(ctx context.Context, cs *ChangeSet, base string) error {
+	if cs.Base == "" || cs.Head == "" || cs.Base == cs.Head {
+		return nil
+	}
+	out, truncated, err := r.g.run(ctx, "log", "-z", "--no-color", logFormat,
+		fmt.Sprintf("-n%d", r.opts.limit()+1), cs.Base+".."+cs.Head, "--")
+	if err == nil && truncated {
+		err = fmt.Errorf("%w: the commits since %s", ErrTruncated, base)
+	}
+	if err != nil {
+		return err
+	}
+	entries, err := parseLog(out)
+	if err != nil {
+		return err
+	}
+	if len(entries) > r.opts.limit() {
+		entries, cs.MoreCommits = entries[:r.opts.limit()], true
+	}
+	for _, e := range entries {
+		cs.Commits = append(cs.Commits, e.commit)
+	}
+	return nil
+}
+
+// changedFiles returns the changes git diff and git ls-files --others
+// printed, with project paths, the untracked files' lines counted, in
+// path order.
+func (r *Repo) changedFiles(diffOut, untrackedOut []byte) ([]Change, error) {
+	changes, err := parseDiff(diffOut)
+	if err != nil {
+		return nil, err
+	}
+	out := []Change{}
+	for _, c := range changes {
+		c.Path = r.projPath(c.Path)
+		if c.OldPath != "" {
+			c.OldPath = r.projPath(c.OldPath)
+		}
+		out = append(out, c)
+	}
+	for _, p := range splitNUL(untrackedOut) {
+		if !validRepoPath(p) {
+			return nil, fmt.Errorf("git ls-files: %q is not a path in the work tree", clip(p))
+		}
+		c := Change{Path: r.projPath(p), Status: Untracked}
+		c.Added, c.Binary = r.countLines(c.Path)
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
 }
 
 // ChangedLines returns, by path relative to the project root, the lines

@@ -123,11 +123,65 @@ var frameLine = lazyRegexp(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 // output in the stream is read with [ParseGoOutput]. Lines that are not
 // JSON are skipped; the error is for output that holds no event at all.
 func ParseGoTestJSON(out []byte) ([]Diagnostic, error) {
-	type key struct{ pkg, test string }
-	outputs := map[key]*strings.Builder{}
-	var failed []key
-	failedPkgWithTest := map[string]bool{}
-	var build strings.Builder
+	st, err := readTestEvents(out)
+	if err != nil {
+		return nil, err
+	}
+	diags := ParseGoOutput([]byte(st.build.String()))
+	// A test whose subtest failed is reported through the subtest.
+	hasFailedChild := map[testKey]bool{}
+	for _, k := range st.failed {
+		for i := strings.LastIndexByte(k.test, '/'); i > 0; i = strings.LastIndexByte(k.test[:i], '/') {
+			hasFailedChild[testKey{k.pkg, k.test[:i]}] = true
+		}
+	}
+	seen := map[testKey]bool{}
+	for _, k := range st.failed {
+		if seen[k] || hasFailedChild[k] {
+			continue
+		}
+		seen[k] = true
+		text := ""
+		if b := st.outputs[k]; b != nil {
+			text = b.String()
+		}
+		if k.test != "" {
+			diags = append(diags, failedTest(k, text))
+			continue
+		}
+		if st.failedPkgWithTest[k.pkg] {
+			continue // the failing tests say it
+		}
+		msg := firstMeaningful(text)
+		switch {
+		case strings.Contains(text, "[build failed]"):
+			msg = "build failed"
+		case strings.Contains(text, "[setup failed]"):
+			msg = "setup failed"
+		case msg == "":
+			msg = "package failed"
+		}
+		diags = append(diags, Diagnostic{Package: k.pkg, Message: clip(msg, maxMessage), Severity: "error",
+			Tool: "go test", Output: clip(text, maxOutput)})
+	}
+	return diags, nil
+}
+
+// A testKey names a test of a package ("" for the package itself).
+type testKey struct{ pkg, test string }
+
+// testEvents are what a go test -json stream says of its tests.
+type testEvents struct {
+	outputs           map[testKey]*strings.Builder // the first 64 KiB of each test's output
+	failed            []testKey                    // in the order they failed
+	failedPkgWithTest map[string]bool              // packages with a failing test
+	build             strings.Builder              // the build output
+}
+
+// readTestEvents reads a go test -json stream; lines that are not JSON
+// are skipped, and a stream without any event is an error.
+func readTestEvents(out []byte) (*testEvents, error) {
+	st := &testEvents{outputs: map[testKey]*strings.Builder{}, failedPkgWithTest: map[string]bool{}}
 	events := 0
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
@@ -143,101 +197,72 @@ func ParseGoTestJSON(out []byte) ([]Diagnostic, error) {
 		events++
 		switch ev.Action {
 		case "build-output":
-			build.WriteString(ev.Output)
+			st.build.WriteString(ev.Output)
 		case "output":
-			k := key{ev.Package, ev.Test}
-			b := outputs[k]
+			k := testKey{ev.Package, ev.Test}
+			b := st.outputs[k]
 			if b == nil {
 				b = &strings.Builder{}
-				outputs[k] = b
+				st.outputs[k] = b
 			}
 			if b.Len() < 64<<10 {
 				b.WriteString(ev.Output)
 			}
 		case "fail":
-			failed = append(failed, key{ev.Package, ev.Test})
+			st.failed = append(st.failed, testKey{ev.Package, ev.Test})
 			if ev.Test != "" {
-				failedPkgWithTest[ev.Package] = true
+				st.failedPkgWithTest[ev.Package] = true
 			}
 		}
 	}
 	if events == 0 {
 		return nil, errNoEvents
 	}
-	diags := ParseGoOutput([]byte(build.String()))
-	// A test whose subtest failed is reported through the subtest.
-	hasFailedChild := map[key]bool{}
-	for _, k := range failed {
-		for i := strings.LastIndexByte(k.test, '/'); i > 0; i = strings.LastIndexByte(k.test[:i], '/') {
-			hasFailedChild[key{k.pkg, k.test[:i]}] = true
-		}
-	}
-	seen := map[key]bool{}
-	for _, k := range failed {
-		if seen[k] || hasFailedChild[k] {
+	return st, nil
+}
+
+// failedTest returns the diagnostic of the failed test k whose output is
+// text: the output without the === and --- lines, and the file, line and
+// message of the first failure it prints, or else the first stack frame
+// of a panic outside the runtime and testing.
+func failedTest(k testKey, text string) Diagnostic {
+	d := Diagnostic{Package: k.pkg, Test: k.test, Severity: "error", Tool: "go test"}
+	var kept []string
+	for _, ln := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(ln)
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") {
 			continue
 		}
-		seen[k] = true
-		text := ""
-		if b := outputs[k]; b != nil {
-			text = b.String()
-		}
-		if k.test == "" {
-			if failedPkgWithTest[k.pkg] {
-				continue // the failing tests say it
-			}
-			msg := firstMeaningful(text)
-			switch {
-			case strings.Contains(text, "[build failed]"):
-				msg = "build failed"
-			case strings.Contains(text, "[setup failed]"):
-				msg = "setup failed"
-			case msg == "":
-				msg = "package failed"
-			}
-			diags = append(diags, Diagnostic{Package: k.pkg, Message: clip(msg, maxMessage), Severity: "error",
-				Tool: "go test", Output: clip(text, maxOutput)})
+		kept = append(kept, ln)
+		if d.Path != "" {
 			continue
 		}
-		d := Diagnostic{Package: k.pkg, Test: k.test, Severity: "error", Tool: "go test"}
-		var kept []string
-		for _, ln := range strings.Split(text, "\n") {
-			t := strings.TrimSpace(ln)
-			if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") {
-				continue
-			}
-			kept = append(kept, ln)
-			if d.Path != "" {
-				continue
-			}
-			if m := testFileLine().FindStringSubmatch(ln); m != nil {
-				if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && n < 1<<30 {
-					d.Path, d.Line, d.Message = m[1], n, clip(m[3], maxMessage)
-				}
+		if m := testFileLine().FindStringSubmatch(ln); m != nil {
+			if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && n < 1<<30 {
+				d.Path, d.Line, d.Message = m[1], n, clip(m[3], maxMessage)
 			}
 		}
-		if d.Path == "" { // a panic: the first frame outside the runtime and testing
-			for _, ln := range kept {
-				m := frameLine().FindStringSubmatch(ln)
-				if m == nil || strings.Contains(m[1], "/src/runtime/") || strings.Contains(m[1], "/src/testing/") {
-					continue
-				}
-				if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && n < 1<<30 {
-					d.Path, d.Line = m[1], n
-					break
-				}
-			}
-		}
-		if d.Message == "" {
-			d.Message = clip(firstMeaningful(strings.Join(kept, "\n")), maxMessage)
-		}
-		if d.Message == "" {
-			d.Message = "test failed"
-		}
-		d.Output = clip(strings.Join(kept, "\n"), maxOutput)
-		diags = append(diags, d)
 	}
-	return diags, nil
+	if d.Path == "" { // a panic: the first frame outside the runtime and testing
+		for _, ln := range kept {
+			m := frameLine().FindStringSubmatch(ln)
+			if m == nil || strings.Contains(m[1], "/src/runtime/") || strings.Contains(m[1], "/src/testing/") {
+				continue
+			}
+			if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && n < 1<<30 {
+				d.Path, d.Line = m[1], n
+				break
+			}
+		}
+	}
+	if d.Message == "" {
+		d.Message = clip(firstMeaningful(strings.Join(kept, "\n")), maxMessage)
+	}
+	if d.Message == "" {
+		d.Message = "test failed"
+	}
+	d.Output = clip(strings.Join(kept, "\n"), maxOutput)
+	return d
 }
 
 // firstMeaningful returns the first line of text that says something:
