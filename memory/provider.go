@@ -169,24 +169,7 @@ func (s *Store) Attach(ctx context.Context, records []evidence.Record) ([]eviden
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	paths := map[string]bool{}
-	syms := map[string]bool{}
-	for i := range records {
-		r := &records[i]
-		if r.Kind == evidence.Memory {
-			continue
-		}
-		if r.Path != "" {
-			paths[r.Path] = true
-		} else if p := r.Metadata.Attributes["path"]; p != "" && evidence.CheckPath(p) == nil {
-			paths[p] = true
-		}
-		for _, sym := range []string{r.Symbol, r.TargetSymbol} {
-			if n := SymbolName(sym); n != "" {
-				syms[n] = true
-			}
-		}
-	}
+	paths, syms := cited(records)
 	if len(paths) == 0 && len(syms) == 0 {
 		return nil, nil
 	}
@@ -212,17 +195,7 @@ func (s *Store) Attach(ctx context.Context, records []evidence.Record) ([]eviden
 		if !cand[i] || le.Scope.IsZero() {
 			continue
 		}
-		best, to, why := 0.0, "", ""
-		for p := range paths {
-			if v := le.coversPath(p); v > best || v == best && v > 0 && p < to {
-				best, to, why = v, p, "path"
-			}
-		}
-		for sym := range syms {
-			if v := le.coversSymbol(sym); v > best || v == best && v > 0 && sym < to {
-				best, to, why = v, sym, "symbol"
-			}
-		}
+		best, to, why := bestCover(le, paths, syms)
 		if best == 0 {
 			continue
 		}
@@ -248,6 +221,47 @@ func (s *Store) Attach(ctx context.Context, records []evidence.Record) ([]eviden
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// cited returns the paths and symbol names that records other than
+// memories cite: their locations' paths (or their "path" attribute) and
+// their symbols.
+func cited(records []evidence.Record) (paths, syms map[string]bool) {
+	paths, syms = map[string]bool{}, map[string]bool{}
+	for i := range records {
+		r := &records[i]
+		if r.Kind == evidence.Memory {
+			continue
+		}
+		if r.Path != "" {
+			paths[r.Path] = true
+		} else if p := r.Metadata.Attributes["path"]; p != "" && evidence.CheckPath(p) == nil {
+			paths[p] = true
+		}
+		for _, sym := range []string{r.Symbol, r.TargetSymbol} {
+			if n := SymbolName(sym); n != "" {
+				syms[n] = true
+			}
+		}
+	}
+	return paths, syms
+}
+
+// bestCover returns how well the entry covers the best covered of the
+// paths and symbols (0 for none), which one (the least of equals) and
+// whether it is a "path" or a "symbol".
+func bestCover(le *loadedEntry, paths, syms map[string]bool) (best float64, to, why string) {
+	for p := range paths {
+		if v := le.coversPath(p); v > best || v == best && v > 0 && p < to {
+			best, to, why = v, p, "path"
+		}
+	}
+	for sym := range syms {
+		if v := le.coversSymbol(sym); v > best || v == best && v > 0 && sym < to {
+			best, to, why = v, sym, "symbol"
+		}
+	}
+	return best, to, why
 }
 
 // SymbolName returns the name a memory's scope would use for a record's

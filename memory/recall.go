@@ -119,31 +119,14 @@ func (s *Store) Recall(q Query) ([]Match, error) {
 		if len(types) > 0 && !types[le.Type] {
 			continue
 		}
-		var why []string
-		rel := 0.0
-		add := func(name string, v float64) {
-			if v <= 0 {
-				return
-			}
-			why = append(why, name)
-			rel = max(rel, v)
+		hits := int16(0)
+		if textHits != nil {
+			hits = textHits[i]
 		}
-		if all {
-			add("all", 1)
-		}
-		if qpath != "" {
-			add("path", le.coversPath(qpath))
-		}
-		if q.Symbol != "" {
-			add("symbol", le.coversSymbol(q.Symbol))
-		}
-		if len(terms) > 0 && textHits[i] > 0 {
-			add("text", 0.9*float64(textHits[i])/float64(len(terms)))
-		}
+		rel, why := relevance(le, all, qpath, q.Symbol, len(terms), hits)
 		if len(why) == 0 {
 			continue
 		}
-		rel = min(1, rel+0.05*float64(len(why)-1))
 		out = append(out, newMatch(le, now, revs[le.Digest], rel, why))
 	}
 	sortMatches(out)
@@ -158,6 +141,39 @@ func (s *Store) Recall(q Query) ([]Match, error) {
 		out = []Match{}
 	}
 	return out, nil
+}
+
+// relevance returns how relevant an entry is to a query, from 0 to 1,
+// and what matched: all (a query without criteria), its path, its symbol,
+// its text (hits of the nterms terms). Each criterion gives its own
+// relevance; the entry takes the best, and a little more for each other
+// that matched. Nothing matched is no reason.
+func relevance(le *loadedEntry, all bool, qpath, symbol string, nterms int, hits int16) (float64, []string) {
+	var why []string
+	rel := 0.0
+	add := func(name string, v float64) {
+		if v <= 0 {
+			return
+		}
+		why = append(why, name)
+		rel = max(rel, v)
+	}
+	if all {
+		add("all", 1)
+	}
+	if qpath != "" {
+		add("path", le.coversPath(qpath))
+	}
+	if symbol != "" {
+		add("symbol", le.coversSymbol(symbol))
+	}
+	if nterms > 0 && hits > 0 {
+		add("text", 0.9*float64(hits)/float64(nterms))
+	}
+	if len(why) == 0 {
+		return 0, nil
+	}
+	return min(1, rel+0.05*float64(len(why)-1)), why
 }
 
 func sortMatches(ms []Match) {

@@ -405,6 +405,42 @@ const AcceptHint = "read it (cortex memory list --unreviewed), then accept it if
 // with it is in the report.
 func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
 	rep := &VerifyReport{Problems: []Problem{}, Unreviewed: []Problem{}}
+	present, err := s.verifyEntries(ctx, rep)
+	if err != nil {
+		return nil, err
+	}
+	a := s.verifyAudit(rep)
+	ids := make([]string, 0, len(present))
+	for id := range present {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		digest := present[id]
+		switch {
+		case a.forgotten[id]:
+			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "the audit log says it was forgotten, but it is still here"})
+		case !a.remembered[id][digest]:
+			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "no line of the audit log remembers it with this digest"})
+		}
+		if a.reviews[digest].Reviewed() {
+			rep.Reviewed++
+			continue
+		}
+		why := "no audit line of yours remembers or accepts it"
+		if l, ok := a.claimed[digest]; ok {
+			why = fmt.Sprintf("the audit line that says %q %sed it is not sealed under your key (a teammate's, or written by hand), so it proves nothing to you", cut(l.Who, 80), l.Op)
+		}
+		rep.Unreviewed = append(rep.Unreviewed, Problem{Path: entryPath(id), ID: id,
+			Reason: "unreviewed, supplied with the repository: " + why + "; " + strings.Replace(AcceptHint, "ID", id, 1)})
+	}
+	return rep, nil
+}
+
+// verifyEntries checks every file of the entries directory, counts the
+// entries and the intact ones in rep and lists the problems there, and
+// returns the digest of each intact entry by id.
+func (s *Store) verifyEntries(ctx context.Context, rep *VerifyReport) (map[string]string, error) {
 	names, err := s.entryNames()
 	if err != nil {
 		return nil, err
@@ -446,9 +482,22 @@ func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
 		rep.Intact++
 		present[id] = e.Digest
 	}
-	remembered := map[string]map[string]bool{} // id → digests a line remembers or accepts
-	claimed := map[string]auditLine{}          // digest → a line not sealed by this user that remembers or accepts it
-	forgotten := map[string]bool{}
+	return present, nil
+}
+
+// An auditSummary is what the audit log says of the entries.
+type auditSummary struct {
+	remembered map[string]map[string]bool // id → digests a line remembers or accepts
+	claimed    map[string]auditLine       // digest → a line not sealed by this user that remembers or accepts it
+	forgotten  map[string]bool            // ids forgotten and not remembered since
+	reviews    map[string]Review          // this user's reviews, by digest
+}
+
+// verifyAudit reads the audit log, counts its lines (sealed under this
+// user's key and the others) in rep, lists the lines that do not parse
+// and a log that cannot be read whole, and returns what it says.
+func (s *Store) verifyAudit(rep *VerifyReport) auditSummary {
+	a := auditSummary{remembered: map[string]map[string]bool{}, claimed: map[string]auditLine{}, forgotten: map[string]bool{}}
 	data, _, cutLog, err := s.readAudit()
 	if err != nil {
 		rep.Problems = append(rep.Problems, Problem{Path: AuditLog, Reason: fmt.Sprintf("cannot be read (%v): no entry reads as reviewed", err)})
@@ -471,44 +520,20 @@ func (s *Store) Verify(ctx context.Context) (*VerifyReport, error) {
 		}
 		switch l.Op {
 		case "remember", "accept":
-			if remembered[l.ID] == nil {
-				remembered[l.ID] = map[string]bool{}
+			if a.remembered[l.ID] == nil {
+				a.remembered[l.ID] = map[string]bool{}
 			}
-			remembered[l.ID][l.Digest] = true
-			delete(forgotten, l.ID)
+			a.remembered[l.ID][l.Digest] = true
+			delete(a.forgotten, l.ID)
 			if !sealed {
-				claimed[l.Digest] = l
+				a.claimed[l.Digest] = l
 			}
 		case "forget":
-			forgotten[l.ID] = true
+			a.forgotten[l.ID] = true
 		}
 	})
-	revs := s.reviewsIn(data)
-	ids := make([]string, 0, len(present))
-	for id := range present {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		digest := present[id]
-		switch {
-		case forgotten[id]:
-			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "the audit log says it was forgotten, but it is still here"})
-		case !remembered[id][digest]:
-			rep.Problems = append(rep.Problems, Problem{Path: entryPath(id), ID: id, Reason: "no line of the audit log remembers it with this digest"})
-		}
-		if revs[digest].Reviewed() {
-			rep.Reviewed++
-			continue
-		}
-		why := "no audit line of yours remembers or accepts it"
-		if l, ok := claimed[digest]; ok {
-			why = fmt.Sprintf("the audit line that says %q %sed it is not sealed under your key (a teammate's, or written by hand), so it proves nothing to you", cut(l.Who, 80), l.Op)
-		}
-		rep.Unreviewed = append(rep.Unreviewed, Problem{Path: entryPath(id), ID: id,
-			Reason: "unreviewed, supplied with the repository: " + why + "; " + strings.Replace(AcceptHint, "ID", id, 1)})
-	}
-	return rep, nil
+	a.reviews = s.reviewsIn(data)
+	return a
 }
 
 // parseAuditLine reads and checks one audit line.
