@@ -331,31 +331,10 @@ func compileClass(p string, open int) (tok, int, bool) {
 			}
 			pch = 0 // so that prev becomes 0
 		case pch == '[' && at(i+1) == ':':
-			s := i + 2
-			k := s
-			for k < len(p) && p[k] != ']' {
-				k++
-			}
-			if k >= len(p) {
+			var ok bool
+			if i, pch, ok = compilePOSIXClass(p, i, set); !ok {
 				return tok{}, 0, false
 			}
-			if k-s-1 < 0 || p[k-1] != ':' {
-				// No ":]": a literal [, and go on after it.
-				pch = '['
-				set['['] = true
-				break
-			}
-			in, ok := posixClass(p[s : k-1])
-			if !ok {
-				return tok{}, 0, false
-			}
-			for c := 0; c < 256; c++ {
-				if in(byte(c)) {
-					set[c] = true
-				}
-			}
-			i = k
-			pch = 0
 		default:
 			set[pch] = true
 		}
@@ -373,6 +352,37 @@ func compileClass(p string, open int) (tok, int, bool) {
 	}
 	set['/'] = false
 	return tok{kind: tClass, set: set}, i, true
+}
+
+// compilePOSIXClass reads the [:name:] at p[i] inside a class into set.
+// It returns the index of its last byte and the byte the class reads as
+// the previous one for a range: 0, or '[' itself, a literal, when no ":]"
+// closes the name. ok is false for a class that never closes or a name
+// POSIX does not define.
+func compilePOSIXClass(p string, i int, set *[256]bool) (last int, prev byte, ok bool) {
+	s := i + 2
+	k := s
+	for k < len(p) && p[k] != ']' {
+		k++
+	}
+	if k >= len(p) {
+		return 0, 0, false
+	}
+	if k-s-1 < 0 || p[k-1] != ':' {
+		// No ":]": a literal [, and go on after it.
+		set['['] = true
+		return i, '[', true
+	}
+	in, ok := posixClass(p[s : k-1])
+	if !ok {
+		return 0, 0, false
+	}
+	for c := 0; c < 256; c++ {
+		if in(byte(c)) {
+			set[c] = true
+		}
+	}
+	return k, 0, true
 }
 
 // posixClass returns the test of a [:name:] class, with git's
