@@ -87,32 +87,23 @@ func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	var files []FileFacts
 	byID := map[int64]int{}
-	rs, err := tx.QueryContext(ctx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = '' ORDER BY path`)
-	if err != nil {
-		return nil, err
-	}
-	for rs.Next() {
+	err := eachRow(ctx, tx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = '' ORDER BY path`, func(rs *sql.Rows) error {
 		var id int64
 		var f FileFacts
 		if err := rs.Scan(&id, &f.Path, &f.Language, &f.Package); err != nil {
-			rs.Close()
-			return nil, err
+			return err
 		}
 		byID[id] = len(files)
 		files = append(files, f)
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return nil, err
-	}
-	rs, err = tx.QueryContext(ctx, `SELECT file_id, name, kind, container, package, signature, exported,
-		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
-		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
-		FROM symbols ORDER BY file_id, start_byte, end_byte DESC, name_byte`)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rs.Next() {
+	err = eachRow(ctx, tx, `SELECT file_id, name, kind, container, package, signature, exported,
+		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
+		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
+		FROM symbols ORDER BY file_id, start_byte, end_byte DESC, name_byte`, func(rs *sql.Rows) error {
 		var fid int64
 		var s symbols.Symbol
 		var kind string
@@ -120,54 +111,63 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 		if err := rs.Scan(&fid, &s.Name, &kind, &s.Container, &s.Package, &s.Signature, &s.Exported,
 			&n.StartLine, &n.StartColumn, &n.EndLine, &n.EndColumn, &n.StartByte, &n.EndByte,
 			&r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn, &r.StartByte, &r.EndByte, &s.DocLine); err != nil {
-			rs.Close()
-			return nil, err
+			return err
 		}
 		s.Kind = symbols.Kind(kind)
 		if i, ok := byID[fid]; ok {
 			files[i].Symbols = append(files[i].Symbols, s)
 		}
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return nil, err
-	}
-	rs, err = tx.QueryContext(ctx, `SELECT file_id, path, name, alias, start_line, start_col, end_line, end_col FROM imports ORDER BY file_id, id`)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rs.Next() {
+	err = eachRow(ctx, tx, `SELECT file_id, path, name, alias, start_line, start_col, end_line, end_col FROM imports ORDER BY file_id, id`, func(rs *sql.Rows) error {
 		var fid int64
 		var im symbols.Import
 		r := &im.Range
 		if err := rs.Scan(&fid, &im.Path, &im.Name, &im.Alias, &r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn); err != nil {
-			rs.Close()
-			return nil, err
+			return err
 		}
 		if i, ok := byID[fid]; ok {
 			files[i].Imports = append(files[i].Imports, im)
 		}
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return nil, err
-	}
-	rs, err = tx.QueryContext(ctx, `SELECT file_id, data FROM refs`)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rs.Close()
-	for rs.Next() {
+	err = eachRow(ctx, tx, `SELECT file_id, data FROM refs`, func(rs *sql.Rows) error {
 		var fid int64
 		var data []byte
 		if err := rs.Scan(&fid, &data); err != nil {
-			return nil, err
+			return err
 		}
 		if i, ok := byID[fid]; ok {
 			files[i].Refs = decodeRefs(data)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return files, rs.Err()
+	return files, nil
+}
+
+// eachRow runs the query in tx and calls row on each row it returns, until
+// row fails.
+func eachRow(ctx context.Context, tx *sql.Tx, query string, row func(*sql.Rows) error) error {
+	rs, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		if err := row(rs); err != nil {
+			return err
+		}
+	}
+	return rs.Err()
 }
 
 // refKinds encode a ref's kind in one byte.

@@ -178,29 +178,17 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 	} else if gen, settled, err = st.generationSettled(ctx); err != nil {
 		return fr, nil, err
 	}
+	var sum string // the walk's digest, once computed
 	if st.settledSeq == seq && st.settledGen == gen {
 		// Nothing changed on disk or in the database since a refresh left
 		// nothing to do.
-		fr.Files = len(w.files)
-		fr.Elapsed = time.Since(start)
+		fr.Files, fr.Elapsed = len(w.files), time.Since(start)
 		return fr, map[string]bool{}, nil
 	}
-	var sum string // the walk's digest, once computed
 	if settled != "" {
-		// A refresh (in any process) that left nothing to do recorded the
-		// generation and the digest of the walk it compared: if both still
-		// hold, so does its conclusion, and the rows need not be read.
 		sum = w.digest(ix.extract)
-		if settled == settledRecord(gen, sum) {
-			st.settledSeq, st.settledGen = seq, gen
-			if ix.walker.changed {
-				if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
-					ix.saveState(ctx, st, "", 0)
-					ix.unlock()
-				}
-			}
-			fr.Files = len(w.files)
-			fr.Elapsed = time.Since(start)
+		if ix.stillSettled(ctx, st, seq, gen, settled, sum) {
+			fr.Files, fr.Elapsed = len(w.files), time.Since(start)
 			return fr, map[string]bool{}, nil
 		}
 	}
@@ -216,31 +204,8 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 		sum = w.digest(ix.extract)
 	}
 	if !p.empty() {
-		ok, err := ix.lock(ctx, deadline)
-		if err != nil {
+		if err := ix.applyPlan(ctx, st, w, &p, deadline, prefer, sum, &fr); err != nil {
 			return fr, nil, err
-		}
-		if ok {
-			err = ix.apply(ctx, st, w, &p, deadline, prefer, &fr)
-			if err == nil {
-				// Record the state only if the rows as written now match
-				// the walk (a file read moments after an edit keeps no
-				// mtime, so that the next refresh reads it again).
-				record := ""
-				rows, gen, err := st.cachedRows(ctx)
-				if err == nil {
-					if after := ix.diff(w, rows); after.empty() {
-						record = settledRecord(gen, sum)
-					}
-				}
-				ix.saveState(ctx, st, record, gen)
-			}
-			ix.unlock()
-			if err != nil {
-				return fr, nil, err
-			}
-		} else {
-			fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
 		}
 	} else if record := settledRecord(rowsGen, sum); ix.walker.changed || settled != record {
 		if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
@@ -248,15 +213,73 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 			ix.unlock()
 		}
 	}
-	pending := map[string]bool{}
-	for _, f := range p.changed {
-		pending[f.path] = true
-	}
 	st.settledSeq = 0
 	if len(p.changed) == 0 {
 		if gen, err := st.generation(ctx); err == nil {
 			st.settledSeq, st.settledGen = seq, gen
 		}
+	}
+	pending := p.pending(&fr)
+	fr.Files, fr.Elapsed = len(w.files), time.Since(start)
+	return fr, pending, nil
+}
+
+// stillSettled reports whether the record of a refresh (in any process)
+// that left nothing to do still holds: it recorded the generation and the
+// digest of the walk it compared, and if both still hold (gen, sum), so
+// does its conclusion, and the rows need not be read. It then remembers
+// the walk seq as settled, and saves the walker's state if it changed.
+func (ix *Index) stillSettled(ctx context.Context, st *store, seq, gen int64, settled, sum string) bool {
+	if settled != settledRecord(gen, sum) {
+		return false
+	}
+	st.settledSeq, st.settledGen = seq, gen
+	if ix.walker.changed {
+		if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
+			ix.saveState(ctx, st, "", 0)
+			ix.unlock()
+		}
+	}
+	return true
+}
+
+// applyPlan applies the plan under the writer lock, waiting for it until
+// deadline, and saves the state, settled if the rows as written now match
+// the walk (whose digest is sum). Without the lock it says so in fr and
+// changes nothing.
+func (ix *Index) applyPlan(ctx context.Context, st *store, w walkResult, p *plan, deadline time.Time, prefer []string, sum string, fr *Freshness) error {
+	ok, err := ix.lock(ctx, deadline)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
+		return nil
+	}
+	defer ix.unlock()
+	if err := ix.apply(ctx, st, w, p, deadline, prefer, fr); err != nil {
+		return err
+	}
+	// Record the state only if the rows as written now match the walk (a
+	// file read moments after an edit keeps no mtime, so that the next
+	// refresh reads it again).
+	record := ""
+	rows, gen, err := st.cachedRows(ctx) // without them, the state is saved unsettled
+	if err == nil {
+		if after := ix.diff(w, rows); after.empty() {
+			record = settledRecord(gen, sum)
+		}
+	}
+	ix.saveState(ctx, st, record, gen)
+	return nil
+}
+
+// pending returns the paths the plan leaves pending, and marks fr partial
+// with them (the first maxPendingListed, sorted) if there are any.
+func (p *plan) pending(fr *Freshness) map[string]bool {
+	pending := map[string]bool{}
+	for _, f := range p.changed {
+		pending[f.path] = true
 	}
 	if len(p.changed) > 0 {
 		fr.State = Partial
@@ -269,9 +292,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 			fr.Pending = fr.Pending[:maxPendingListed]
 		}
 	}
-	fr.Files = len(w.files)
-	fr.Elapsed = time.Since(start)
-	return fr, pending, nil
+	return pending
 }
 
 // testHookWalked, when set by a test, runs in every refresh once the tree
@@ -499,24 +520,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defer close(jobs)
-		for i := range files {
-			if dctx.Err() == nil && !expired(deadline) {
-				select {
-				case ahead <- struct{}{}:
-					select {
-					case jobs <- i:
-						continue
-					case <-dctx.Done():
-					}
-				case <-dctx.Done():
-				}
-			}
-			for j := i; j < len(files); j++ { // not dispatched: out of time
-				results[j] <- fileData{}
-			}
-			return
-		}
+		dispatch(dctx, jobs, ahead, results, deadline)
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
@@ -567,6 +571,31 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		}
 	}
 	return done, nil
+}
+
+// dispatch sends the index of each file whose result is due in results to
+// jobs, in order, once ahead has room, and closes jobs. Once ctx ends or
+// deadline passes, the files not dispatched get an empty fileData as
+// their result.
+func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, deadline time.Time) {
+	defer close(jobs)
+	for i := range results {
+		if ctx.Err() == nil && !expired(deadline) {
+			select {
+			case ahead <- struct{}{}:
+				select {
+				case jobs <- i:
+					continue
+				case <-ctx.Done():
+				}
+			case <-ctx.Done():
+			}
+		}
+		for j := i; j < len(results); j++ { // not dispatched: out of time
+			results[j] <- fileData{}
+		}
+		return
+	}
 }
 
 func expired(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }

@@ -519,12 +519,7 @@ func (w *walker) load(text string) {
 	var curRel string
 	// The entries' paths are built in one buffer and cut from one string
 	// at the end: a tree's listings hold thousands of them.
-	type entry struct {
-		dir        *dirListing
-		sub        bool
-		start, end int
-	}
-	var entries []entry
+	var entries []listingEntry
 	buf := make([]byte, 0, len(text)+len(text)/2)
 	for rest != "" {
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -540,14 +535,8 @@ func (w *walker) load(text string) {
 			}
 			cur.leftOut = true
 		case 'I', 'D':
-			f0, more, ok1 := strings.Cut(line[2:], " ")
-			f1, f2, ok2 := strings.Cut(more, " ")
-			if !ok1 || !ok2 {
-				return
-			}
-			a, err1 := strconv.ParseInt(f0, 10, 64)
-			b, err2 := strconv.ParseInt(f1, 10, 64)
-			if err1 != nil || err2 != nil {
+			a, b, f2, ok := parseStampLine(line[2:])
+			if !ok {
 				return
 			}
 			if line[0] == 'I' {
@@ -570,7 +559,7 @@ func (w *walker) load(text string) {
 				buf = append(buf, '/')
 			}
 			buf = append(buf, name...)
-			entries = append(entries, entry{cur, line[0] == 'S', start, len(buf)})
+			entries = append(entries, listingEntry{cur, line[0] == 'S', start, len(buf)})
 		default:
 			return
 		}
@@ -578,7 +567,37 @@ func (w *walker) load(text string) {
 	if dirs["."] == nil {
 		return
 	}
-	paths := string(buf)
+	fillListings(entries, string(buf))
+	w.dirs, w.order, w.ignores, w.notes = dirs, nil, ignores, notes
+}
+
+// A listingEntry is an entry of a directory's listing as load reads it:
+// a subdirectory or a file, its path at [start, end) of the paths.
+type listingEntry struct {
+	dir        *dirListing
+	sub        bool
+	start, end int
+}
+
+// parseStampLine reads "A B NAME", the two numbers of an I or D line of
+// the listings and its name.
+func parseStampLine(s string) (a, b int64, name string, ok bool) {
+	f0, more, ok1 := strings.Cut(s, " ")
+	f1, name, ok2 := strings.Cut(more, " ")
+	if !ok1 || !ok2 {
+		return 0, 0, "", false
+	}
+	a, err1 := strconv.ParseInt(f0, 10, 64)
+	b, err2 := strconv.ParseInt(f1, 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, "", false
+	}
+	return a, b, name, true
+}
+
+// fillListings sets each directory's subdirectories and files to its
+// entries' paths, cut from paths.
+func fillListings(entries []listingEntry, paths string) {
 	for i := 0; i < len(entries); {
 		// A directory's entries are contiguous: size its slices once.
 		d, subs, files := entries[i].dir, 0, 0
@@ -600,7 +619,6 @@ func (w *walker) load(text string) {
 		}
 		i = j
 	}
-	w.dirs, w.order, w.ignores, w.notes = dirs, nil, ignores, notes
 }
 
 // noControl drops the control characters of a note, so that it stays one

@@ -114,37 +114,82 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		_, err := w.exec(sqlTouchFile, fd.disk.size, fd.disk.mtime, p)
 		return err
 	}
-	var fileID int64
-	err := w.queryRow(sqlFileID, p).Scan(&fileID)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	fileID, old, err := w.writeFileRow(fd)
+	if err != nil {
 		return err
 	}
-	var old oldRows
-	if err == nil {
-		if _, err := w.exec(sqlUpdateFile, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
-			ChunkerVersion, w.extract, fd.skipped, fd.parseErrs, fileID); err != nil {
-			return err
-		}
-		if _, err := w.exec(sqlOldImports, fileID); err != nil {
-			return err
-		}
-		if _, err := w.exec(sqlOldRefs, fileID); err != nil {
-			return err
-		}
-		if old, err = w.oldRows(fileID); err != nil {
-			return err
-		}
-	} else {
-		res, err := w.exec(sqlInsertFile, p, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
-			ChunkerVersion, w.extract, fd.skipped, fd.parseErrs)
-		if err != nil {
-			return err
-		}
-		if fileID, err = res.LastInsertId(); err != nil {
+	w.written[p] = fileRow{id: fileID, size: fd.disk.size, mtime: fd.disk.mtime, current: true, verified: true}
+	symIDs, err := w.writeSymbols(fileID, fd, old)
+	if err != nil {
+		return err
+	}
+	for _, im := range fd.imports {
+		if _, err := w.exec(sqlInsertImp, fileID, im.Path, im.Name, im.Alias,
+			im.Range.StartLine, im.Range.StartColumn, im.Range.EndLine, im.Range.EndColumn); err != nil {
 			return err
 		}
 	}
-	w.written[p] = fileRow{id: fileID, size: fd.disk.size, mtime: fd.disk.mtime, current: true, verified: true}
+	if len(fd.refs) > 0 {
+		if _, err := w.exec(sqlInsertRefs, fileID, encodeRefs(fd.refs)); err != nil {
+			return err
+		}
+	}
+	if err := w.writeChunks(fileID, fd, old, symIDs); err != nil {
+		return err
+	}
+	// What was not kept goes: the chunks first, then the symbols they
+	// referred to.
+	for _, id := range append(old.drop, old.chunks.rest()...) {
+		if _, err := w.exec(sqlDropFTS, id); err != nil {
+			return err
+		}
+		if _, err := w.exec(sqlDropChunk, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range old.symbols.rest() {
+		if _, err := w.exec(sqlDropSymbol, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFileRow updates the file's row, dropping its imports and refs, or
+// inserts one for a file not indexed before. It returns the row's id and
+// the rows of its symbols and chunks that may be kept.
+func (w *writer) writeFileRow(fd *fileData) (int64, oldRows, error) {
+	var fileID int64
+	err := w.queryRow(sqlFileID, fd.disk.path).Scan(&fileID)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, oldRows{}, err
+	}
+	if err != nil {
+		res, err := w.exec(sqlInsertFile, fd.disk.path, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
+			ChunkerVersion, w.extract, fd.skipped, fd.parseErrs)
+		if err != nil {
+			return 0, oldRows{}, err
+		}
+		fileID, err = res.LastInsertId()
+		return fileID, oldRows{}, err
+	}
+	if _, err := w.exec(sqlUpdateFile, fd.language, fd.disk.size, fd.disk.mtime, fd.hash, fd.pkg,
+		ChunkerVersion, w.extract, fd.skipped, fd.parseErrs, fileID); err != nil {
+		return 0, oldRows{}, err
+	}
+	if _, err := w.exec(sqlOldImports, fileID); err != nil {
+		return 0, oldRows{}, err
+	}
+	if _, err := w.exec(sqlOldRefs, fileID); err != nil {
+		return 0, oldRows{}, err
+	}
+	old, err := w.oldRows(fileID)
+	return fileID, old, err
+}
+
+// writeSymbols writes the file's symbols, keeping the old rows of those
+// unchanged, and returns the row id of each.
+func (w *writer) writeSymbols(fileID int64, fd *fileData, old oldRows) ([]int64, error) {
 	symIDs := make([]int64, len(fd.syms))
 	for i := range fd.syms {
 		s := &fd.syms[i]
@@ -164,23 +209,19 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		}
 		res, err := w.exec(sqlInsertSym, append(append([]any{fileID}, args...), h)...)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if symIDs[i], err = res.LastInsertId(); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	for _, im := range fd.imports {
-		if _, err := w.exec(sqlInsertImp, fileID, im.Path, im.Name, im.Alias,
-			im.Range.StartLine, im.Range.StartColumn, im.Range.EndLine, im.Range.EndColumn); err != nil {
-			return err
-		}
-	}
-	if len(fd.refs) > 0 {
-		if _, err := w.exec(sqlInsertRefs, fileID, encodeRefs(fd.refs)); err != nil {
-			return err
-		}
-	}
+	return symIDs, nil
+}
+
+// writeChunks writes the file's chunks: an old row whose text is
+// unchanged is kept (moved to its new lines and symbol), the others are
+// inserted and matched.
+func (w *writer) writeChunks(fileID int64, fd *fileData, old oldRows, symIDs []int64) error {
 	content := contentOf(fd.language)
 	for _, c := range fd.chunks {
 		var sym int64
@@ -214,21 +255,6 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 			return err
 		}
 		if _, err := w.exec(sqlInsertFTS, id, match); err != nil {
-			return err
-		}
-	}
-	// What was not kept goes: the chunks first, then the symbols they
-	// referred to.
-	for _, id := range append(old.drop, old.chunks.rest()...) {
-		if _, err := w.exec(sqlDropFTS, id); err != nil {
-			return err
-		}
-		if _, err := w.exec(sqlDropChunk, id); err != nil {
-			return err
-		}
-	}
-	for _, id := range old.symbols.rest() {
-		if _, err := w.exec(sqlDropSymbol, id); err != nil {
 			return err
 		}
 	}
