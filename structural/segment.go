@@ -56,19 +56,13 @@ func goSegments(src []byte) []segment {
 		open bool
 		it   goItem
 	)
-	cut := func(at int) {
-		if n := len(segs); n > 0 {
-			segs[n-1].end = uint32(at)
-		}
-		segs = append(segs, segment{start: uint32(at)})
-	}
-	cut(0)
+	segs = cutSegment(segs, 0)
 	lineStart := 0
 	it.fresh = true
 	for i := 0; i < len(src); {
 		if i == lineStart && depth == 0 && !open {
 			if i > 0 && it.complete() && startsGoDecl(src[i:]) {
-				cut(i)
+				segs = cutSegment(segs, i)
 			}
 			it.fresh, it.line = true, i
 		}
@@ -97,10 +91,7 @@ func goSegments(src []byte) []segment {
 			i, lineStart, ok = skipGoRawString(src, i, lineStart)
 			open = false
 		case isGoWordByte(c):
-			j := i
-			for j < len(src) && isGoWordByte(src[j]) {
-				j++
-			}
+			j := goWordEnd(src, i)
 			it.token(src, src[i:j])
 			open = goKeepsOpen(src[i:j])
 			i = j
@@ -130,9 +121,24 @@ func goSegments(src []byte) []segment {
 	if depth != 0 || len(segs) < 2 {
 		return nil
 	}
-	last := &segs[len(segs)-1]
-	last.end = uint32(len(src))
+	segs[len(segs)-1].end = uint32(len(src))
 	return segs
+}
+
+// cutSegment ends the last segment at offset at and starts one there.
+func cutSegment(segs []segment, at int) []segment {
+	if n := len(segs); n > 0 {
+		segs[n-1].end = uint32(at)
+	}
+	return append(segs, segment{start: uint32(at)})
+}
+
+// goWordEnd returns the end of the word at src[i].
+func goWordEnd(src []byte, i int) int {
+	for i < len(src) && isGoWordByte(src[i]) {
+		i++
+	}
+	return i
 }
 
 // A goItem follows the last top-level item goSegments has seen. A segment
