@@ -18,16 +18,6 @@ const maxFuncLines = 80
 // longReason is how a long function's doc comment says why it is long.
 const longReason = "It is long because"
 
-// notYetSplit are the parts of the module whose long functions are still
-// being split (issue 36, item 5): their functions are not checked until
-// then. A path ending in "/" is a directory and everything under it; "."
-// is the root package's own files.
-var notYetSplit = []string{
-	"rewrite/",
-	"cmd/cortex/",
-	".",
-}
-
 // TestLongFunctionsSayWhy: no function or method of the module (tests
 // aside) is over maxFuncLines lines, from its func keyword to its closing
 // brace, unless its doc comment says why in a sentence that begins "It is
@@ -50,7 +40,7 @@ func TestLongFunctionsSayWhy(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || skipped(rel) {
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
 			return nil
 		}
 		fset := token.NewFileSet()
@@ -80,17 +70,6 @@ func TestLongFunctionsSayWhy(t *testing.T) {
 		t.Errorf("%d functions are over %d lines without a doc comment sentence that begins %q; split them, or say why:\n\t%s",
 			len(long), maxFuncLines, longReason, strings.Join(long, "\n\t"))
 	}
-}
-
-// skipped reports whether the file at the slash-separated path rel is in
-// a part of notYetSplit.
-func skipped(rel string) bool {
-	for _, part := range notYetSplit {
-		if part == "." && !strings.Contains(rel, "/") || part != "." && strings.HasPrefix(rel, part) {
-			return true
-		}
-	}
-	return false
 }
 
 // isModule reports whether the directory dir holds a module of its own.
