@@ -1,0 +1,334 @@
+#!/usr/bin/env bash
+# Fetches the generated evaluation's corpora: real repositories at pinned
+# versions, each download checked against a pinned SHA-256, unpacked into a
+# cache outside this repository, and builds the SCIP indexes that serve as
+# the truth for Go, TypeScript, JavaScript and Python. Idempotent: a corpus
+# whose tree is in place is left alone, and an index that exists is kept
+# (FORCE_SCIP=1 rebuilds the indexes).
+#
+# Sources, and nothing else: the Go module proxy (go mod download), the npm
+# registry (npm pack) and Debian's archive through apt (binary packages that
+# ship sources, and source packages through an apt state kept in the cache,
+# so the system's sources.list is never touched). No third-party source is
+# committed to this repository.
+#
+#	bash scripts/eval-corpora.sh            # fetch, verify, unpack, index
+#	EVAL_CACHE=/some/dir bash scripts/eval-corpora.sh
+#	bash scripts/eval-corpora.sh --list     # the corpora, one per line
+#	bash scripts/eval-corpora.sh --only cobra,semver
+#
+# Layout under $EVAL_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval):
+#
+#	dl/NAME.*          the downloads, verified
+#	corpora/NAME/      each corpus's tree, the root a question's paths are relative to
+#	scip/NAME.scip     the SCIP index of a Go, TypeScript, JavaScript or Python corpus
+#	corpora.tsv        name, language, version, origin: what the generator reads
+#
+# Needs: go, npm, apt-get, dpkg-deb, tar, xz, sha256sum; scip-go,
+# scip-typescript and scip-python (bash .ci/install-precision.sh); ripgrep,
+# the baseline the evaluation compares with (installed here with apt when
+# missing).
+set -euo pipefail
+
+EVAL_CACHE=${EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval}
+
+# The corpora. Each line: name, language, version, origin, the SHA-256 of
+# the downloaded file, and the subdirectory of the unpacked download that
+# becomes the corpus root. Why each was chosen:
+#
+#   cobra          Go; mid-size CLI library; the existing fixtures' tree, so
+#                  the two evaluations can be compared; interfaces few, calls many.
+#   chi            Go; a router with interfaces (Router, Routes) that several
+#                  types implement, middleware as functions; tests beside code.
+#   pflag          Go; the Value interface has dozens of implementations, the
+#                  hard case for "what implements X" without SCIP.
+#   immer          TypeScript; small, shipped as its TS sources (src/), with
+#                  classes, interfaces and many overloaded names.
+#   mobx           TypeScript; mid-size, TS sources, classes that implement
+#                  interfaces and extend each other (ObservableValue, Atom).
+#   commander      JavaScript; CommonJS classes with extends (Command extends
+#                  EventEmitter, InvalidArgumentError extends CommanderError).
+#   ws             JavaScript; Node classes, module-level helper functions
+#                  called from several files.
+#   requests       Python; a widely read package: classes with bases
+#                  (exceptions, adapters), functions called across modules.
+#   click          Python; mid-size, deep class hierarchies (Command, Group,
+#                  ParamType subclasses), decorators.
+#   regex-syntax   Rust; traits (Visitor) with several impls, free functions
+#                  and methods with the same names in different modules.
+#   semver         Rust; small crate with impl Trait for (Display, FromStr,
+#                  Ord) and inherent methods.
+#   rack           Ruby; classes, modules included into classes, subclasses,
+#                  methods called through receivers.
+#   thor           Ruby; class hierarchy (Thor < Thor::Base stuff, Argument
+#                  subclasses), mixins.
+#   jsoup          Java; a class hierarchy (Node, Element, LeafNode,
+#                  TextNode, Evaluator's many subclasses) with JUnit tests.
+#   jansson        C; a library of functions with a test suite that calls them.
+#
+# The sizes are moderate on purpose: every question runs in three modes,
+# each on a fresh copy, on a machine that is shared.
+CORPORA=$(
+	cat <<'EOF'
+cobra	go	v1.8.0	gomod:github.com/spf13/cobra	ba12924bbf9b40c3dfaddee45fb971a43908eb73fe0ffbbf7fd9e659e285c99c	.
+chi	go	v5.0.12	gomod:github.com/go-chi/chi/v5	d64106bdfc26ca0ba3d8bfb008abbebafe7e75a9460c5307ea94d423360afd97	.
+pflag	go	v1.0.5	gomod:github.com/spf13/pflag	fc6e704f2f6a84ddcdce6de0404e5340fa20c8676181bf5d381b17888107ba84	.
+immer	ts	10.0.3	npm:immer	1c7570272a9af8cd685cd805bdd4422bbcbc8e5fb2ac0dd6e9b2c783f7e7a1fd	package
+mobx	ts	6.12.0	npm:mobx	13518444391b3078427cf98a6c154a9ddfdcd41ec81b983a289306f4a6faf7f0	package
+commander	js	11.1.0	npm:commander	54cbc888e72368c77004e9fbb3065596910f5f9ffad23f01e78e31ad4da3d05e	package
+ws	js	8.16.0	npm:ws	fba36089920b573abde5f5a857e58270c25e0a6f8cfed749cc729c937d0d7f15	package
+requests	python	2.28.1+dfsg-1	deb:python3-requests	c75b5c05d8d4a813bd83c3d432ffe65a2ca13e771bc91d4b9787690097598603	usr/lib/python3/dist-packages
+click	python	8.1.3-2	deb:python3-click	c3af7e231d711f7fdb9a2fac4954061fe423ea517279bc30bf95a0920738279b	usr/lib/python3/dist-packages
+regex-syntax	rust	0.6.27-1	deb:librust-regex-syntax-dev	16c9879e07d6f9c6b2618906126d17e51ec8b04bced0fe3bb0cf0f3062f8a353	usr/share/cargo/registry/regex-syntax-0.6.27
+semver	rust	1.0.14-1	deb:librust-semver-dev	bf3719b7aac4b7f16f0d68a7037306dbc1532758fe7a5dea01254e85cecaca8c	usr/share/cargo/registry/semver-1.0.14
+rack	ruby	2.2.22-0+deb12u1	deb:ruby-rack	18bab2c3caffa2b1a35cd73d49652d749909e87fd2d5b57dd4a594a02a6ad157	usr/share/rubygems-integration/all/gems/rack-2.2.22
+thor	ruby	1.2.1-2	deb:ruby-thor	509715d16039ee7336531718e2497d0f81ae125b9ee53f321dd909c2f03fd2e1	usr/share/rubygems-integration/all/gems/thor-1.2.1
+jsoup	java	1.15.3	debsrc:jsoup:1.15.3-1:jsoup_1.15.3.orig.tar.xz	052511f0be47511f9b2a17d44fc1eccc4b5373e77cc5a3221e34b6af437e1e2e	*
+jansson	c	2.14	debsrc:jansson:2.14-2:jansson_2.14.orig.tar.gz	c739578bf6b764aa0752db9a2fdadcfe921c78f1228c7ec0bb47fa804c55d17b	*
+EOF
+)
+
+if [ "${1:-}" = "--list" ]; then
+	printf '%s\n' "$CORPORA" | cut -f1-4
+	exit 0
+fi
+# --only NAME[,NAME…] fetches and indexes those corpora alone (the manifest
+# still lists every corpus already in the cache).
+ONLY=""
+if [ "${1:-}" = "--only" ]; then
+	ONLY=",${2:?--only needs names},"
+fi
+
+log() { echo "eval-corpora: $*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+
+for tool in go npm apt-get dpkg-deb tar sha256sum; do
+	command -v "$tool" >/dev/null || die "$tool is not on PATH"
+done
+
+# The baseline: ripgrep.
+if ! command -v rg >/dev/null; then
+	log "installing ripgrep (the baseline) with apt"
+	if [ "$(id -u)" = 0 ]; then
+		apt-get install -y -q ripgrep >/dev/null
+	else
+		sudo apt-get install -y -q ripgrep >/dev/null
+	fi
+fi
+
+mkdir -p "$EVAL_CACHE/dl" "$EVAL_CACHE/corpora" "$EVAL_CACHE/scip"
+DL=$EVAL_CACHE/dl
+
+# verify FILE SHA256: the download's digest must be the pinned one.
+verify() {
+	local got
+	got=$(sha256sum "$1" | cut -d' ' -f1)
+	if [ "$got" != "$2" ]; then
+		rm -f "$1"
+		die "$(basename "$1"): SHA-256 $got, pinned $2; refusing it"
+	fi
+}
+
+# The source packages are found through an apt state kept in the cache.
+APT_DIR=$EVAL_CACHE/apt
+apt_src() {
+	apt-get -q -o Dir::Etc::SourceList="$APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$APT_DIR/lists" -o Dir::Cache="$APT_DIR/cache" "$@"
+}
+apt_src_ready=""
+apt_src_init() {
+	[ -n "$apt_src_ready" ] && return 0
+	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
+	echo "deb-src http://deb.debian.org/debian bookworm main" >"$APT_DIR/sources.list"
+	if ! ls "$APT_DIR/lists/"*Sources* >/dev/null 2>&1; then
+		apt_src update >/dev/null
+	fi
+	apt_src_ready=1
+}
+
+# fetch NAME VERSION ORIGIN SHA: the verified download's path on stdout.
+fetch() {
+	local name=$1 ver=$2 origin=$3 sha=$4 kind=${3%%:*} what=${3#*:}
+	local out
+	case $kind in
+	gomod)
+		out=$DL/$name-$ver.zip
+		if [ ! -f "$out" ]; then
+			local zip
+			zip=$(go mod download -json "$what@$ver" | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$/\1/p')
+			[ -n "$zip" ] || die "go mod download $what@$ver gave no zip"
+			cp "$zip" "$out.tmp" && mv "$out.tmp" "$out"
+		fi
+		;;
+	npm)
+		out=$DL/$name-$ver.tgz
+		if [ ! -f "$out" ]; then
+			local tmp
+			tmp=$(mktemp -d)
+			(cd "$tmp" && npm pack --silent "$what@$ver" >/dev/null)
+			mv "$tmp"/*.tgz "$out"
+			rm -rf "$tmp"
+		fi
+		;;
+	deb)
+		out=$DL/$name-$ver.deb
+		if [ ! -f "$out" ]; then
+			local tmp
+			tmp=$(mktemp -d)
+			(cd "$tmp" && apt-get download -q "$what=$ver" >/dev/null)
+			mv "$tmp"/*.deb "$out"
+			rm -rf "$tmp"
+		fi
+		;;
+	debsrc)
+		# debsrc:SOURCE:VERSION:FILE, FILE being the upstream tarball.
+		local src=${what%%:*} rest=${what#*:}
+		local sver=${rest%%:*} file=${rest#*:}
+		out=$DL/$file
+		if [ ! -f "$out" ]; then
+			apt_src_init
+			local tmp
+			tmp=$(mktemp -d)
+			(cd "$tmp" && apt_src source --download-only "$src=$sver" >/dev/null)
+			[ -f "$tmp/$file" ] || die "apt-get source $src=$sver gave no $file"
+			mv "$tmp/$file" "$out"
+			rm -rf "$tmp"
+		fi
+		;;
+	*) die "unknown origin $origin" ;;
+	esac
+	verify "$out" "$sha"
+	echo "$out"
+}
+
+# unpack NAME FILE SUBDIR: the corpus tree, built aside and moved in whole.
+unpack() {
+	local name=$1 file=$2 sub=$3 dest=$EVAL_CACHE/corpora/$1
+	local tmp
+	tmp=$(mktemp -d "$EVAL_CACHE/corpora/.$name.XXXXXX")
+	mkdir "$tmp/x"
+	case $file in
+	*.zip) (cd "$tmp/x" && unzip -q "$file") ;;
+	*.tgz | *.tar.gz) tar -xzf "$file" -C "$tmp/x" ;;
+	*.tar.xz) tar -xJf "$file" -C "$tmp/x" ;;
+	*.deb) dpkg-deb -x "$file" "$tmp/x" ;;
+	*) die "cannot unpack $file" ;;
+	esac
+	local root
+	case $file in
+	*.zip)
+		# A module zip holds MODULE@VERSION/ under the module path.
+		root=$(dirname "$(find "$tmp/x" -name go.mod -path '*@*' | awk '{ print length, $0 }' | sort -n | head -1 | cut -d' ' -f2-)")
+		;;
+	*)
+		if [ "$sub" = "*" ]; then
+			root=$(find "$tmp/x" -mindepth 1 -maxdepth 1 -type d | head -1)
+		else
+			root=$tmp/x/$sub
+		fi
+		;;
+	esac
+	[ -d "$root" ] || die "$name: no $sub in $(basename "$file")"
+	mv "$root" "$tmp/tree"
+	chmod -R u+w "$tmp/tree"
+	prune "$name" "$tmp/tree"
+	rm -rf "$tmp/x"
+	mv "$tmp/tree" "$dest"
+	rmdir "$tmp"
+}
+
+# prune NAME DIR: what a download carries that is not the project's source.
+# TypeScript packages ship their compiled output (dist/) beside src/; the
+# output is not the source a question is about. Python packages share a
+# directory with others: only the package's own directory stays.
+prune() {
+	local name=$1 dir=$2
+	case $name in
+	immer | mobx) rm -rf "$dir/dist" ;;
+	requests | click)
+		find "$dir" -mindepth 1 -maxdepth 1 ! -name "$name" -exec rm -rf {} +
+		;;
+	esac
+	# Debian's packaging is not the project's.
+	rm -rf "$dir/debian" "$dir/.pc"
+}
+
+# scip NAME LANG VERSION: the SCIP index, built on a scratch copy of the corpus so
+# that nothing the indexer needs (a tsconfig, module downloads) lands in it.
+scip() {
+	local name=$1 lang=$2 ver=$3 out=$EVAL_CACHE/scip/$1.scip
+	if [ -f "$out" ] && [ -z "${FORCE_SCIP:-}" ]; then
+		return 0
+	fi
+	local work
+	work=$(mktemp -d)
+	cp -r "$EVAL_CACHE/corpora/$name/." "$work/"
+	log "$name: building the SCIP index ($lang)"
+	case $lang in
+	go)
+		command -v scip-go >/dev/null || die "scip-go is not on PATH (bash .ci/install-precision.sh)"
+		(cd "$work" && GOFLAGS=-mod=mod go mod download && scip-go --quiet --output "$out.tmp")
+		;;
+	ts)
+		command -v scip-typescript >/dev/null || die "scip-typescript is not on PATH (bash .ci/install-precision.sh)"
+		cat >"$work/tsconfig.json" <<'EOF'
+{"compilerOptions": {"target": "es2020", "module": "esnext", "moduleResolution": "node",
+  "strict": false, "noEmit": true, "skipLibCheck": true, "allowJs": false,
+  "experimentalDecorators": true, "lib": ["es2020", "dom"]},
+ "include": ["src/**/*.ts", "src/**/*.tsx"]}
+EOF
+		(cd "$work" && scip-typescript index --no-progress-bar --output "$out.tmp" >/dev/null)
+		;;
+	js)
+		command -v scip-typescript >/dev/null || die "scip-typescript is not on PATH (bash .ci/install-precision.sh)"
+		cat >"$work/tsconfig.json" <<'EOF'
+{"compilerOptions": {"target": "es2020", "module": "commonjs", "allowJs": true, "checkJs": false,
+  "noEmit": true, "skipLibCheck": true},
+ "include": ["**/*.js", "**/*.cjs", "**/*.mjs"]}
+EOF
+		(cd "$work" && scip-typescript index --no-progress-bar --output "$out.tmp" >/dev/null)
+		;;
+	python)
+		command -v scip-python >/dev/null || die "scip-python is not on PATH (bash .ci/install-precision.sh)"
+		# Without a git checkout scip-python needs the version given, and an
+		# empty environment keeps it from indexing the system's packages.
+		local envf
+		envf=$(mktemp)
+		echo '[]' >"$envf"
+		(cd "$work" && scip-python index --quiet --project-name "$name" --project-version "${ver%%[-+]*}" \
+			--environment "$envf" --output "$out.tmp" >/dev/null)
+		rm -f "$envf"
+
+		;;
+	*)
+		rm -rf "$work"
+		return 0
+		;;
+	esac
+	rm -rf "$work"
+	[ -s "$out.tmp" ] || die "$name: the indexer wrote no index"
+	mv "$out.tmp" "$out"
+}
+
+start=$(date +%s)
+manifest=$EVAL_CACHE/corpora.tsv.tmp
+: >"$manifest"
+while IFS=$'\t' read -r name lang ver origin sha sub; do
+	[ -n "$name" ] || continue
+	if [ -n "$ONLY" ] && [ "${ONLY#*,"$name",}" = "$ONLY" ]; then
+		[ -d "$EVAL_CACHE/corpora/$name" ] && printf '%s\t%s\t%s\t%s\n' "$name" "$lang" "$ver" "$origin" >>"$manifest"
+		continue
+	fi
+	if [ ! -d "$EVAL_CACHE/corpora/$name" ]; then
+		log "$name: fetching $origin $ver"
+		file=$(fetch "$name" "$ver" "$origin" "$sha")
+		unpack "$name" "$file" "$sub"
+	fi
+	scip "$name" "$lang" "$ver"
+	printf '%s\t%s\t%s\t%s\n' "$name" "$lang" "$ver" "$origin" >>"$manifest"
+done <<<"$CORPORA"
+mv "$manifest" "$EVAL_CACHE/corpora.tsv"
+log "corpora ready in $EVAL_CACHE ($(($(date +%s) - start))s)"
