@@ -1,0 +1,214 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"unicode"
+
+	"github.com/scip-code/scip/bindings/go/scip"
+)
+
+// MaxSourceSize bounds a corpus file the truth readers look into.
+const MaxSourceSize = 4 << 20
+
+// ReadSCIP reads the truth of a corpus from its SCIP index: every
+// definition of a function, method or type with its kind, every reference
+// to one (a call when the source shows an argument list after the name),
+// and every implementation relation between types. Source files are read
+// from src to tell calls from other references and kinds of type apart;
+// documents whose paths are not valid root-relative paths are skipped.
+func ReadSCIP(r io.Reader, src fs.FS) (*Truth, error) {
+	t := &Truth{}
+	lines := map[string][][]byte{}
+	source := func(p string) [][]byte {
+		if l, ok := lines[p]; ok {
+			return l
+		}
+		var l [][]byte
+		if b, err := fs.ReadFile(src, p); err == nil && len(b) <= MaxSourceSize {
+			l = bytes.Split(b, []byte("\n"))
+		}
+		lines[p] = l
+		return l
+	}
+	v := scip.IndexVisitor{
+		VisitMetadata: func(_ context.Context, m *scip.Metadata) error {
+			if ti := m.GetToolInfo(); ti != nil {
+				t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
+			}
+			return nil
+		},
+		VisitDocument: func(_ context.Context, d *scip.Document) error {
+			p := d.GetRelativePath()
+			if !validPath(p) {
+				return nil
+			}
+			src := source(p)
+			test := IsTestPath(p)
+			infos := map[string]*scip.SymbolInformation{}
+			for _, si := range d.GetSymbols() {
+				infos[si.GetSymbol()] = si
+				for _, rel := range si.GetRelationships() {
+					if rel.GetIsImplementation() && isTypeSymbol(si.GetSymbol()) && isTypeSymbol(rel.GetSymbol()) {
+						t.Impls = append(t.Impls, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
+					}
+				}
+			}
+			for _, o := range d.GetOccurrences() {
+				sym := o.GetSymbol()
+				rng := o.GetRange()
+				if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
+					continue
+				}
+				name, container, kind, ok := describe(sym)
+				if !ok {
+					continue
+				}
+				line := int(rng[0])
+				var text []byte
+				if line < len(src) {
+					text = src[line]
+				}
+				site := Site{Path: p, Line: line + 1}
+				if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
+					if kind == "type" {
+						kind = typeKind(infos[sym], text)
+					}
+					t.Defs = append(t.Defs, Def{ID: sym, Name: name, Container: container, Kind: kind, Site: site})
+					continue
+				}
+				t.Refs = append(t.Refs, Ref{To: sym, Call: isCall(text, name, int(rng[1])), Test: test, Site: site})
+			}
+			return nil
+		},
+	}
+	if err := v.ParseStreaming(context.Background(), r); err != nil {
+		return nil, fmt.Errorf("gen: reading the SCIP index: %w", err)
+	}
+	if len(t.Defs) == 0 {
+		return nil, errors.New("gen: the SCIP index defines nothing in the corpus")
+	}
+	return t, nil
+}
+
+// describe reads a global symbol: its name, the type it is a member of,
+// and its kind ("function", "method" or "type"); ok is false for anything
+// else (fields, variables, parameters, packages).
+func describe(sym string) (name, container, kind string, ok bool) {
+	s, err := scip.ParseSymbol(sym)
+	if err != nil || len(s.GetDescriptors()) == 0 {
+		return "", "", "", false
+	}
+	ds := s.GetDescriptors()
+	last := ds[len(ds)-1]
+	name = last.GetName()
+	if name == "" || !isIdent(name) {
+		return "", "", "", false
+	}
+	var parent *scip.Descriptor
+	if len(ds) > 1 {
+		parent = ds[len(ds)-2]
+	}
+	switch last.GetSuffix() {
+	case scip.Descriptor_Method:
+		if parent != nil && parent.GetSuffix() == scip.Descriptor_Type {
+			return name, parent.GetName(), "method", true
+		}
+		return name, "", "function", true
+	case scip.Descriptor_Type:
+		if parent != nil && parent.GetSuffix() == scip.Descriptor_Type {
+			// A type nested in a type: asked about by its own name.
+			return name, parent.GetName(), "type", true
+		}
+		return name, "", "type", true
+	}
+	return "", "", "", false
+}
+
+func isTypeSymbol(sym string) bool {
+	_, _, kind, ok := describe(sym)
+	return ok && kind == "type"
+}
+
+// typeKind tells a type's kind from the indexer's symbol information or,
+// when the indexer leaves it unspecified, from the keyword on its line.
+func typeKind(si *scip.SymbolInformation, line []byte) string {
+	switch si.GetKind() {
+	case scip.SymbolInformation_Interface:
+		return "interface"
+	case scip.SymbolInformation_Class:
+		return "class"
+	case scip.SymbolInformation_Struct:
+		return "struct"
+	case scip.SymbolInformation_Enum:
+		return "enum"
+	case scip.SymbolInformation_Trait:
+		return "trait"
+	}
+	words := strings.FieldsFunc(string(line), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' })
+	for _, w := range words {
+		switch w {
+		case "interface", "class", "struct", "enum", "trait":
+			return w
+		}
+	}
+	return "type"
+}
+
+// isCall reports whether the name written near column col of line is
+// followed by an argument list (type arguments between are allowed).
+// Columns are in the indexer's unit, so the name is looked for near them.
+func isCall(line []byte, name string, col int) bool {
+	best := -1
+	for i := 0; ; {
+		j := bytes.Index(line[i:], []byte(name))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		if best < 0 || abs(at-col) < abs(best-col) {
+			best = at
+		}
+		i = at + 1
+		if i >= len(line) {
+			break
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(line[best+len(name):], " \t")
+	if len(rest) > 0 && rest[0] == '[' { // Go type arguments
+		if k := bytes.IndexByte(rest, ']'); k > 0 {
+			rest = bytes.TrimLeft(rest[k+1:], " \t")
+		}
+	}
+	if len(rest) > 0 && rest[0] == '<' { // TypeScript type arguments
+		if k := bytes.IndexByte(rest, '>'); k > 0 {
+			rest = bytes.TrimLeft(rest[k+1:], " \t")
+		}
+	}
+	return len(rest) > 0 && rest[0] == '('
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// isIdent reports whether s is an identifier a question can name.
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return s != ""
+}
