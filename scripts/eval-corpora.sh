@@ -260,6 +260,10 @@ prune() {
 # that nothing the indexer needs (a tsconfig, module downloads) lands in it.
 scip() {
 	local name=$1 lang=$2 ver=$3 out=$EVAL_CACHE/scip/$1.scip
+	case $lang in
+	go | ts | js | python) ;;
+	*) return 0 ;; # the truth of the others comes from ast-grep
+	esac
 	if [ -f "$out" ] && [ -z "${FORCE_SCIP:-}" ]; then
 		return 0
 	fi
@@ -302,10 +306,6 @@ EOF
 			--environment "$envf" --output "$out.tmp" >/dev/null)
 		rm -f "$envf"
 
-		;;
-	*)
-		rm -rf "$work"
-		return 0
 		;;
 	esac
 	rm -rf "$work"

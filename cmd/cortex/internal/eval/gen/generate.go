@@ -120,13 +120,25 @@ func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 			}
 		}
 	}
+	// A name as the question writes it may stand for several symbols (T.M
+	// with a T in two packages): the answer is every one's.
+	each := func(d Def, q string, sites func(Def) []Site) []Site {
+		if q == d.Name && !unique(d) {
+			return nil
+		}
+		var out []Site
+		for _, m := range g.named(d, q) {
+			out = append(out, sites(m)...)
+		}
+		return uniqSites(out)
+	}
 	left += g.take(KindCallers, callers, func(d Def) (string, string, []Site) {
 		q := g.qualified(d, unique(d))
-		return g.phrase(KindCallers, d, q), q, x.refSites(d, true)
+		return g.phrase(KindCallers, d, q), q, each(d, q, func(m Def) []Site { return x.refSites(m, true) })
 	})
 	left += g.take(KindUsages, usages, func(d Def) (string, string, []Site) {
 		q := g.qualified(d, unique(d))
-		return g.phrase(KindUsages, d, q), q, x.refSites(d, false)
+		return g.phrase(KindUsages, d, q), q, each(d, q, func(m Def) []Site { return x.refSites(m, false) })
 	})
 	// Subtypes: types with implementations or subclasses in the corpus.
 	var supers []Def
@@ -153,7 +165,7 @@ func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 	}
 	left += g.take(KindTests, tested, func(d Def) (string, string, []Site) {
 		q := g.qualified(d, unique(d))
-		return g.phrase(KindTests, d, q), q, x.testSites(d)
+		return g.phrase(KindTests, d, q), q, each(d, q, x.testSites)
 	})
 	// Absent names: made of two defined names, written nowhere.
 	words := tokens(src)
@@ -185,8 +197,11 @@ func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 	g.takeN(KindDefinition, single, quota, func(d Def) (string, string, []Site) {
 		if d.Kind == "method" && !unique(d) {
 			// Asked with its receiver: the one site of that member.
+			// Asked with its receiver: every member of that name in a type
+			// of that name (two packages may each have a Basic with an
+			// initialize).
 			q := g.qualified(d, false)
-			return g.phrase(KindDefinition, d, q), q, uniqSites(idSites[d.ID])
+			return g.phrase(KindDefinition, d, q), q, g.sitesOfMember(d.Container, d.Name)
 		}
 		return g.phrase(KindDefinition, d, d.Name), d.Name, uniqSites(idSites[d.ID])
 	})
@@ -237,6 +252,36 @@ func (g *generator) sitesOfName(n string) []Site {
 	var out []Site
 	for _, i := range g.x.byName[n] {
 		if d := g.x.t.Defs[i]; askable[d.Kind] && !IsTestPath(d.Path) {
+			out = append(out, d.Site)
+		}
+	}
+	return uniqSites(out)
+}
+
+// named are the definitions a question's name q stands for: d alone when
+// q is its bare, unique name; every member of that name in a type of d's
+// container's name when q is qualified.
+func (g *generator) named(d Def, q string) []Def {
+	if q == d.Name {
+		return []Def{d}
+	}
+	var out []Def
+	seen := map[string]bool{}
+	for _, i := range g.x.byName[d.Name] {
+		if m := g.x.t.Defs[i]; m.Container == d.Container && askable[m.Kind] && !IsTestPath(m.Path) && !seen[m.ID] {
+			seen[m.ID] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// sitesOfMember are the definition sites of every member n of a type
+// named container.
+func (g *generator) sitesOfMember(container, n string) []Site {
+	var out []Site
+	for _, i := range g.x.byName[n] {
+		if d := g.x.t.Defs[i]; d.Container == container && askable[d.Kind] && !IsTestPath(d.Path) {
 			out = append(out, d.Site)
 		}
 	}

@@ -217,7 +217,11 @@ func WriteTable(w io.Writer, outs []Outcome, base []Baseline, modes []string, ke
 	for _, k := range order {
 		c := rows[k]
 		n := 0
-		fmt.Fprintf(w, "| %s | %s |", c.lang, c.kind)
+		lang := c.lang
+		if key("", c.kind) == k {
+			lang = "all"
+		}
+		fmt.Fprintf(w, "| %s | %s |", lang, c.kind)
 		var cells []string
 		for _, m := range modes {
 			var r Row
