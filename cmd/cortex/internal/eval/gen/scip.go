@@ -2,7 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +10,14 @@ import (
 	"unicode"
 
 	"github.com/scip-code/scip/bindings/go/scip"
+	"google.golang.org/protobuf/proto"
 )
 
 // MaxSourceSize bounds a corpus file the truth readers look into.
 const MaxSourceSize = 4 << 20
+
+// MaxIndexSize bounds a SCIP index ReadSCIP reads.
+const MaxIndexSize = 512 << 20
 
 // ReadSCIP reads the truth of a corpus from its SCIP index: every
 // definition of a function, method or type with its kind, every reference
@@ -36,59 +39,67 @@ func ReadSCIP(r io.Reader, src fs.FS) (*Truth, error) {
 		lines[p] = l
 		return l
 	}
-	v := scip.IndexVisitor{
-		VisitMetadata: func(_ context.Context, m *scip.Metadata) error {
-			if ti := m.GetToolInfo(); ti != nil {
-				t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
-			}
-			return nil
-		},
-		VisitDocument: func(_ context.Context, d *scip.Document) error {
-			p := d.GetRelativePath()
-			if !validPath(p) {
-				return nil
-			}
-			src := source(p)
-			test := IsTestPath(p)
-			infos := map[string]*scip.SymbolInformation{}
-			for _, si := range d.GetSymbols() {
-				infos[si.GetSymbol()] = si
-				for _, rel := range si.GetRelationships() {
-					if rel.GetIsImplementation() && isTypeSymbol(si.GetSymbol()) && isTypeSymbol(rel.GetSymbol()) {
-						t.Impls = append(t.Impls, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
-					}
-				}
-			}
-			for _, o := range d.GetOccurrences() {
-				sym := o.GetSymbol()
-				rng := o.GetRange()
-				if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
-					continue
-				}
-				name, container, kind, ok := describe(sym)
-				if !ok {
-					continue
-				}
-				line := int(rng[0])
-				var text []byte
-				if line < len(src) {
-					text = src[line]
-				}
-				site := Site{Path: p, Line: line + 1}
-				if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
-					if kind == "type" {
-						kind = typeKind(infos[sym], text)
-					}
-					t.Defs = append(t.Defs, Def{ID: sym, Name: name, Container: container, Kind: kind, Site: site})
-					continue
-				}
-				t.Refs = append(t.Refs, Ref{To: sym, Call: isCall(text, name, int(rng[1])), Test: test, Site: site})
-			}
-			return nil
-		},
-	}
-	if err := v.ParseStreaming(context.Background(), r); err != nil {
+	// The index is read whole and decoded in one step: the streaming
+	// visitor allocates what a length prefix says before reading it, so a
+	// corrupt index could ask for any amount of memory.
+	data, err := io.ReadAll(io.LimitReader(r, MaxIndexSize+1))
+	if err != nil {
 		return nil, fmt.Errorf("gen: reading the SCIP index: %w", err)
+	}
+	if len(data) > MaxIndexSize {
+		return nil, fmt.Errorf("gen: the SCIP index is larger than %d bytes", MaxIndexSize)
+	}
+	var idx scip.Index
+	if err := proto.Unmarshal(data, &idx); err != nil {
+		return nil, fmt.Errorf("gen: reading the SCIP index: %w", err)
+	}
+	if ti := idx.GetMetadata().GetToolInfo(); ti != nil {
+		t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
+	}
+	visit := func(d *scip.Document) {
+		p := d.GetRelativePath()
+		if !validPath(p) {
+			return
+		}
+		src := source(p)
+		test := IsTestPath(p)
+		infos := map[string]*scip.SymbolInformation{}
+		for _, si := range d.GetSymbols() {
+			infos[si.GetSymbol()] = si
+			for _, rel := range si.GetRelationships() {
+				if rel.GetIsImplementation() && isTypeSymbol(si.GetSymbol()) && isTypeSymbol(rel.GetSymbol()) {
+					t.Impls = append(t.Impls, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
+				}
+			}
+		}
+		for _, o := range d.GetOccurrences() {
+			sym := o.GetSymbol()
+			rng := o.GetRange()
+			if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
+				continue
+			}
+			name, container, kind, ok := describe(sym)
+			if !ok {
+				continue
+			}
+			line := int(rng[0])
+			var text []byte
+			if line < len(src) {
+				text = src[line]
+			}
+			site := Site{Path: p, Line: line + 1}
+			if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
+				if kind == "type" {
+					kind = typeKind(infos[sym], text)
+				}
+				t.Defs = append(t.Defs, Def{ID: sym, Name: name, Container: container, Kind: kind, Site: site})
+				continue
+			}
+			t.Refs = append(t.Refs, Ref{To: sym, Call: isCall(text, name, int(rng[1])), Test: test, Site: site})
+		}
+	}
+	for _, d := range idx.GetDocuments() {
+		visit(d)
 	}
 	if len(t.Defs) == 0 {
 		return nil, errors.New("gen: the SCIP index defines nothing in the corpus")
