@@ -76,10 +76,7 @@ type agMatch struct {
 // identifiers are skipped; a line that is not a JSON object is an error.
 func ParseAstGrep(r io.Reader) (*Truth, error) {
 	t := &Truth{Source: "ast-grep", ByName: true}
-	type region struct {
-		from, to int
-	}
-	tests := map[string][]region{}
+	tests := map[string][]lineRegion{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxMatchLine)
 	for sc.Scan() {
@@ -105,7 +102,7 @@ func ParseAstGrep(r io.Reader) (*Truth, error) {
 		}
 		switch {
 		case m.RuleID == "testscope":
-			tests[p] = append(tests[p], region{m.Range.Start.Line + 1, m.Range.End.Line + 1})
+			tests[p] = append(tests[p], lineRegion{m.Range.Start.Line + 1, m.Range.End.Line + 1})
 		case strings.HasPrefix(m.RuleID, "def-"):
 			name, site, ok := at("NAME")
 			if !ok || !isIdent(name) {
@@ -141,8 +138,24 @@ func ParseAstGrep(r io.Reader) (*Truth, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("gen: ast-grep output: %w", err)
 	}
-	for i := range t.Refs {
-		r := &t.Refs[i]
+	markTests(t.Refs, tests)
+	sort.SliceStable(t.Defs, func(i, j int) bool { return less(t.Defs[i].Site, t.Defs[j].Site) })
+	if len(t.Defs) == 0 && len(t.Refs) == 0 {
+		return t, errors.New("gen: ast-grep output holds no match")
+	}
+	return t, nil
+}
+
+// A lineRegion is a range of lines, first and last included.
+type lineRegion struct {
+	from, to int
+}
+
+// markTests marks the references in a test file, or in a test's lines of
+// any file (tests, by path).
+func markTests(refs []Ref, tests map[string][]lineRegion) {
+	for i := range refs {
+		r := &refs[i]
 		r.Test = IsTestPath(r.Path)
 		for _, g := range tests[r.Path] {
 			if r.Line >= g.from && r.Line <= g.to {
@@ -150,11 +163,6 @@ func ParseAstGrep(r io.Reader) (*Truth, error) {
 			}
 		}
 	}
-	sort.SliceStable(t.Defs, func(i, j int) bool { return less(t.Defs[i].Site, t.Defs[j].Site) })
-	if len(t.Defs) == 0 && len(t.Refs) == 0 {
-		return t, errors.New("gen: ast-grep output holds no match")
-	}
-	return t, nil
 }
 
 // lastSegment is the last name of a qualified one: Thor::Base, fmt::Display

@@ -39,22 +39,47 @@ const suiteBudget = 4000
 
 // Generate samples t's symbols with seed and writes the suite of questions
 // about the corpus whose files src holds. The same truth, corpus and seed
-// give the same suite.
+// give the same suite. The kinds are sampled in a fixed order, since each
+// draws from the one random source.
 func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 	h := fnv.New64a()
 	h.Write([]byte(meta.Corpus))
-	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
-	x := newIndex(t)
 	s := &Suite{
 		Name:   fmt.Sprintf("%s %s (%s), generated with seed %d", meta.Corpus, meta.Version, t.Source, seed),
 		Budget: suiteBudget, Corpus: meta.Corpus, Language: meta.Language, Version: meta.Version,
 		Oracle: t.Source, Seed: seed,
 	}
-	g := &generator{x: x, rng: rng, lang: meta.Language, s: s}
+	g := &generator{x: newIndex(t), rng: rand.New(rand.NewPCG(seed, h.Sum64())), lang: meta.Language, s: s, t: t}
+	defs := g.candidates()
+	if len(defs) == 0 {
+		return nil, fmt.Errorf("gen: %s: no definition to ask about", meta.Corpus)
+	}
+	left := g.ambiguous(defs)
+	left += g.callersAndUsages(defs)
+	left += g.subtypesOf(defs)
+	left += g.testsOf(defs)
+	g.absent(defs, src)
+	g.definitions(defs, Quota[KindDefinition]+left)
+	return s, nil
+}
 
-	// Candidates: askable definitions outside tests, in a stable order.
+type generator struct {
+	x    *index
+	rng  *rand.Rand
+	lang string
+	s    *Suite
+	t    *Truth
+	// idSites holds every definition site of a symbol: one defined at
+	// several (TypeScript's overloads, a declaration merged with its
+	// implementation) is one symbol whose definition is any of them.
+	idSites map[string][]Site
+}
+
+// candidates returns the askable definitions outside tests, one per
+// symbol, in a stable order, and notes every site of each in g.idSites.
+func (g *generator) candidates() []Def {
 	var defs []Def
-	for _, d := range t.Defs {
+	for _, d := range g.t.Defs {
 		if askable[d.Kind] && !IsTestPath(d.Path) && len(d.Name) > 1 {
 			defs = append(defs, d)
 		}
@@ -65,21 +90,19 @@ func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 		}
 		return less(defs[i].Site, defs[j].Site)
 	})
-	// A symbol defined at several sites (TypeScript's overloads, a
-	// declaration merged with its implementation) is one symbol whose
-	// definition is any of them.
-	idSites := map[string][]Site{}
+	g.idSites = map[string][]Site{}
 	for _, d := range defs {
-		idSites[d.ID] = append(idSites[d.ID], d.Site)
+		g.idSites[d.ID] = append(g.idSites[d.ID], d.Site)
 	}
-	defs = dedupeByID(defs)
-	if len(defs) == 0 {
-		return nil, fmt.Errorf("gen: %s: no definition to ask about", meta.Corpus)
-	}
-	unique := func(d Def) bool { return g.symbolsNamed(d.Name) == 1 }
+	return dedupeByID(defs)
+}
 
-	left := 0
-	// Ambiguous names: defined at two or more sites (not a module reopened).
+// unique reports whether d's name names one symbol only.
+func (g *generator) unique(d Def) bool { return g.symbolsNamed(d.Name) == 1 }
+
+// ambiguous asks about names defined at two or more sites (not a module
+// reopened); it returns the quota left unused.
+func (g *generator) ambiguous(defs []Def) int {
 	var amb []Def
 	seen := map[string]bool{}
 	for _, d := range defs {
@@ -89,89 +112,98 @@ func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 			amb = append(amb, d)
 		}
 	}
-	left += g.take(KindAmbiguous, amb, func(d Def) (string, string, []Site) {
+	return g.take(KindAmbiguous, amb, func(d Def) (string, string, []Site) {
 		return g.phrase(KindAmbiguous, d, d.Name), d.Name, g.sitesOfName(d.Name)
 	})
+}
 
-	var callable, types []Def
-	for _, d := range defs {
-		switch d.Kind {
-		case "function", "method":
-			callable = append(callable, d)
-		default:
-			types = append(types, d)
-		}
+// each returns the sites of every symbol the name q, as a question writes
+// it, stands for (T.M with a T in two packages): the answer is every one's.
+// A bare name of several symbols stands for none.
+func (g *generator) each(d Def, q string, sites func(Def) []Site) []Site {
+	if q == d.Name && !g.unique(d) {
+		return nil
 	}
-	// Callers and usages: by identity for SCIP truth; by name, and only for
-	// names defined once, for syntax truth.
+	var out []Site
+	for _, m := range g.named(d, q) {
+		out = append(out, sites(m)...)
+	}
+	return uniqSites(out)
+}
+
+// callersAndUsages asks who calls functions and methods, and where symbols
+// are used: by identity for SCIP truth; by name, and only for names defined
+// once, for syntax truth, which has no usages. It returns the quota left.
+func (g *generator) callersAndUsages(defs []Def) int {
+	x := g.x
 	var callers, usages []Def
-	for _, d := range callable {
-		if t.ByName && !unique(d) {
+	for _, d := range defs {
+		if d.Kind != "function" && d.Kind != "method" || g.t.ByName && !g.unique(d) {
 			continue
 		}
 		if n := len(x.refSites(d, true)); n >= 1 && n <= MaxSites {
 			callers = append(callers, d)
 		}
 	}
-	if !t.ByName {
+	if !g.t.ByName {
 		for _, d := range defs {
 			if n := len(x.refSites(d, false)); n >= 1 && n <= MaxSites {
 				usages = append(usages, d)
 			}
 		}
 	}
-	// A name as the question writes it may stand for several symbols (T.M
-	// with a T in two packages): the answer is every one's.
-	each := func(d Def, q string, sites func(Def) []Site) []Site {
-		if q == d.Name && !unique(d) {
-			return nil
-		}
-		var out []Site
-		for _, m := range g.named(d, q) {
-			out = append(out, sites(m)...)
-		}
-		return uniqSites(out)
-	}
-	left += g.take(KindCallers, callers, func(d Def) (string, string, []Site) {
-		q := g.qualified(d, unique(d))
-		return g.phrase(KindCallers, d, q), q, each(d, q, func(m Def) []Site { return x.refSites(m, true) })
+	left := g.take(KindCallers, callers, func(d Def) (string, string, []Site) {
+		q := g.qualified(d, g.unique(d))
+		return g.phrase(KindCallers, d, q), q, g.each(d, q, func(m Def) []Site { return x.refSites(m, true) })
 	})
-	left += g.take(KindUsages, usages, func(d Def) (string, string, []Site) {
-		q := g.qualified(d, unique(d))
-		return g.phrase(KindUsages, d, q), q, each(d, q, func(m Def) []Site { return x.refSites(m, false) })
+	return left + g.take(KindUsages, usages, func(d Def) (string, string, []Site) {
+		q := g.qualified(d, g.unique(d))
+		return g.phrase(KindUsages, d, q), q, g.each(d, q, func(m Def) []Site { return x.refSites(m, false) })
 	})
-	// Subtypes: types with implementations or subclasses in the corpus.
+}
+
+// subtypesOf asks for the implementations or subclasses of types that have
+// some in the corpus; it returns the quota left unused.
+func (g *generator) subtypesOf(defs []Def) int {
 	var supers []Def
-	for _, d := range types {
-		if t.ByName && !unique(d) {
+	for _, d := range defs {
+		if d.Kind == "function" || d.Kind == "method" || g.t.ByName && !g.unique(d) {
 			continue
 		}
-		if n := len(x.subtypes(d)); n >= 1 && n <= MaxSites {
+		if n := len(g.x.subtypes(d)); n >= 1 && n <= MaxSites {
 			supers = append(supers, d)
 		}
 	}
-	left += g.take(KindSubtypes, supers, func(d Def) (string, string, []Site) {
-		return g.phrase(KindSubtypes, d, d.Name), d.Name, x.subtypes(d)
+	return g.take(KindSubtypes, supers, func(d Def) (string, string, []Site) {
+		return g.phrase(KindSubtypes, d, d.Name), d.Name, g.x.subtypes(d)
 	})
-	// Tests: what test code refers to.
+}
+
+// testsOf asks for the tests of what test code refers to; it returns the
+// quota left unused.
+func (g *generator) testsOf(defs []Def) int {
 	var tested []Def
 	for _, d := range defs {
-		if t.ByName && !unique(d) {
+		if g.t.ByName && !g.unique(d) {
 			continue
 		}
-		if n := len(x.testSites(d)); n >= 1 && n <= MaxSites {
+		if n := len(g.x.testSites(d)); n >= 1 && n <= MaxSites {
 			tested = append(tested, d)
 		}
 	}
-	left += g.take(KindTests, tested, func(d Def) (string, string, []Site) {
-		q := g.qualified(d, unique(d))
-		return g.phrase(KindTests, d, q), q, each(d, q, x.testSites)
+	return g.take(KindTests, tested, func(d Def) (string, string, []Site) {
+		q := g.qualified(d, g.unique(d))
+		return g.phrase(KindTests, d, q), q, g.each(d, q, g.x.testSites)
 	})
-	// Absent names: made of two defined names, written nowhere.
+}
+
+// absent asks for names made of two defined names and written nowhere in
+// src, as definition or callers questions.
+func (g *generator) absent(defs []Def, src fs.FS) {
 	words := tokens(src)
 	var absent []string
 	for tries := 0; len(absent) < Quota[KindAbsent] && tries < 200; tries++ {
-		a, b := defs[rng.IntN(len(defs))].Name, defs[rng.IntN(len(defs))].Name
+		a, b := defs[g.rng.IntN(len(defs))].Name, defs[g.rng.IntN(len(defs))].Name
 		n := compose(a, b)
 		if n != "" && !words[n] && !words[strings.ToLower(n)] {
 			absent = append(absent, n)
@@ -179,40 +211,32 @@ func Generate(t *Truth, meta Meta, src fs.FS, seed uint64) (*Suite, error) {
 	}
 	for _, n := range absent {
 		d := Def{Name: n, Kind: "function"}
-		if rng.IntN(2) == 0 {
+		if g.rng.IntN(2) == 0 {
 			g.add(KindAbsent, g.phrase(KindDefinition, d, n), n, nil)
 		} else {
 			g.add(KindAbsent, g.phrase(KindCallers, d, n), n, nil)
 		}
 	}
-	// Definitions: unique names, functions, methods and types mixed; the
-	// quota grows by what the other kinds left.
+}
+
+// definitions asks where quota symbols are defined: unique names,
+// functions, methods and types mixed. A method whose name is not unique is
+// asked with its receiver, and every member of that name in a type of that
+// name is right (two packages may each have a Basic with an initialize).
+func (g *generator) definitions(defs []Def, quota int) {
 	var single []Def
 	for _, d := range defs {
-		if d.Kind == "method" || unique(d) {
+		if d.Kind == "method" || g.unique(d) {
 			single = append(single, d)
 		}
 	}
-	quota := Quota[KindDefinition] + left
 	g.takeN(KindDefinition, single, quota, func(d Def) (string, string, []Site) {
-		if d.Kind == "method" && !unique(d) {
-			// Asked with its receiver: the one site of that member.
-			// Asked with its receiver: every member of that name in a type
-			// of that name (two packages may each have a Basic with an
-			// initialize).
+		if d.Kind == "method" && !g.unique(d) {
 			q := g.qualified(d, false)
 			return g.phrase(KindDefinition, d, q), q, g.sitesOfMember(d.Container, d.Name)
 		}
-		return g.phrase(KindDefinition, d, d.Name), d.Name, uniqSites(idSites[d.ID])
+		return g.phrase(KindDefinition, d, d.Name), d.Name, uniqSites(g.idSites[d.ID])
 	})
-	return s, nil
-}
-
-type generator struct {
-	x    *index
-	rng  *rand.Rand
-	lang string
-	s    *Suite
 }
 
 // take samples up to the kind's quota from cands and adds a question for

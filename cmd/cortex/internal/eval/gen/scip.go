@@ -26,22 +26,27 @@ const MaxIndexSize = 512 << 20
 // from src to tell calls from other references and kinds of type apart;
 // documents whose paths are not valid root-relative paths are skipped.
 func ReadSCIP(r io.Reader, src fs.FS) (*Truth, error) {
-	t := &Truth{}
-	lines := map[string][][]byte{}
-	source := func(p string) [][]byte {
-		if l, ok := lines[p]; ok {
-			return l
-		}
-		var l [][]byte
-		if b, err := fs.ReadFile(src, p); err == nil && len(b) <= MaxSourceSize {
-			l = bytes.Split(b, []byte("\n"))
-		}
-		lines[p] = l
-		return l
+	idx, err := decodeSCIP(r)
+	if err != nil {
+		return nil, err
 	}
-	// The index is read whole and decoded in one step: the streaming
-	// visitor allocates what a length prefix says before reading it, so a
-	// corrupt index could ask for any amount of memory.
+	sr := &scipReader{t: &Truth{}, src: src, lines: map[string][][]byte{}}
+	if ti := idx.GetMetadata().GetToolInfo(); ti != nil {
+		sr.t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
+	}
+	for _, d := range idx.GetDocuments() {
+		sr.document(d)
+	}
+	if len(sr.t.Defs) == 0 {
+		return nil, errors.New("gen: the SCIP index defines nothing in the corpus")
+	}
+	return sr.t, nil
+}
+
+// decodeSCIP reads an index whole and decodes it in one step: the
+// streaming visitor allocates what a length prefix says before reading it,
+// so a corrupt index could ask for any amount of memory.
+func decodeSCIP(r io.Reader) (*scip.Index, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxIndexSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("gen: reading the SCIP index: %w", err)
@@ -53,65 +58,80 @@ func ReadSCIP(r io.Reader, src fs.FS) (*Truth, error) {
 	if err := proto.Unmarshal(data, &idx); err != nil {
 		return nil, fmt.Errorf("gen: reading the SCIP index: %w", err)
 	}
-	if ti := idx.GetMetadata().GetToolInfo(); ti != nil {
-		t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
+	return &idx, nil
+}
+
+// A scipReader gathers the truth of an index's documents.
+type scipReader struct {
+	t     *Truth
+	src   fs.FS
+	lines map[string][][]byte // each source file's lines, read once
+}
+
+// source returns the lines of the file at p, or none when it cannot be
+// read or is too large.
+func (sr *scipReader) source(p string) [][]byte {
+	if l, ok := sr.lines[p]; ok {
+		return l
 	}
-	visit := func(d *scip.Document) {
-		p := d.GetRelativePath()
-		if !validPath(p) {
-			return
-		}
-		src := source(p)
-		test := IsTestPath(p)
-		infos := map[string]*scip.SymbolInformation{}
-		for _, si := range d.GetSymbols() {
-			infos[si.GetSymbol()] = si
-			for _, rel := range si.GetRelationships() {
-				if rel.GetIsImplementation() && isTypeSymbol(si.GetSymbol()) && isTypeSymbol(rel.GetSymbol()) {
-					t.Impls = append(t.Impls, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
-				}
+	var l [][]byte
+	if b, err := fs.ReadFile(sr.src, p); err == nil && len(b) <= MaxSourceSize {
+		l = bytes.Split(b, []byte("\n"))
+	}
+	sr.lines[p] = l
+	return l
+}
+
+// document adds one document's implementation relations, definitions and
+// references.
+func (sr *scipReader) document(d *scip.Document) {
+	p := d.GetRelativePath()
+	if !validPath(p) {
+		return
+	}
+	src := sr.source(p)
+	test := IsTestPath(p)
+	infos := map[string]*scip.SymbolInformation{}
+	for _, si := range d.GetSymbols() {
+		infos[si.GetSymbol()] = si
+		for _, rel := range si.GetRelationships() {
+			if rel.GetIsImplementation() && isTypeSymbol(si.GetSymbol()) && isTypeSymbol(rel.GetSymbol()) {
+				sr.t.Impls = append(sr.t.Impls, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
 			}
-		}
-		for _, o := range d.GetOccurrences() {
-			sym := o.GetSymbol()
-			rng := o.GetRange()
-			if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
-				continue
-			}
-			name, container, kind, ok := describe(sym)
-			if !ok {
-				continue
-			}
-			line := int(rng[0])
-			var text []byte
-			if line < len(src) {
-				text = src[line]
-			}
-			site := Site{Path: p, Line: line + 1}
-			if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
-				if kind == "type" {
-					kind = typeKind(infos[sym], text)
-				}
-				t.Defs = append(t.Defs, Def{ID: sym, Name: name, Container: container, Kind: kind, Site: site})
-				continue
-			}
-			t.Refs = append(t.Refs, Ref{To: sym, Call: isCall(text, name, int(rng[1])), Test: test, Site: site})
 		}
 	}
-	for _, d := range idx.GetDocuments() {
-		visit(d)
+	for _, o := range d.GetOccurrences() {
+		sym := o.GetSymbol()
+		rng := o.GetRange()
+		if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
+			continue
+		}
+		name, container, kind, ok := describe(sym)
+		if !ok {
+			continue
+		}
+		line := int(rng[0])
+		var text []byte
+		if line < len(src) {
+			text = src[line]
+		}
+		site := Site{Path: p, Line: line + 1}
+		if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
+			if kind == "type" {
+				kind = typeKind(infos[sym], text)
+			}
+			sr.t.Defs = append(sr.t.Defs, Def{ID: sym, Name: name, Container: container, Kind: kind, Site: site})
+			continue
+		}
+		sr.t.Refs = append(sr.t.Refs, Ref{To: sym, Call: isCall(text, name, int(rng[1])), Test: test, Site: site})
 	}
-	if len(t.Defs) == 0 {
-		return nil, errors.New("gen: the SCIP index defines nothing in the corpus")
-	}
-	return t, nil
 }
 
 // describe reads a global symbol: its name, the type it is a member of,
 // and its kind ("function", "method" or "type"); ok is false for anything
 // else (fields, variables, parameters, packages).
 func describe(sym string) (name, container, kind string, ok bool) {
-	s, err := scip.ParseSymbol(sym)
+	s, err := parseSymbol(sym)
 	if err != nil || len(s.GetDescriptors()) == 0 {
 		return "", "", "", false
 	}
@@ -222,4 +242,15 @@ func isIdent(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// parseSymbol is [scip.ParseSymbol], which panics on some malformed
+// symbols (" ʸ", for one): those are refused like any that do not parse.
+func parseSymbol(sym string) (s *scip.Symbol, err error) {
+	defer func() {
+		if recover() != nil {
+			s, err = nil, errors.New("malformed symbol")
+		}
+	}()
+	return scip.ParseSymbol(sym)
 }

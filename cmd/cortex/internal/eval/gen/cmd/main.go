@@ -167,18 +167,8 @@ func run(ctx context.Context, cache string, corpora []corpus, cortex, out string
 		return fmt.Errorf("rg (the baseline): %w; scripts/eval-corpora.sh installs it", err)
 	}
 	if cortex == "" {
-		cortex = filepath.Join(cache, "bin", "cortex")
-		goexe, err := safeexec.LookPath("go")
-		if err != nil {
+		if cortex, err = buildCortex(ctx, cache); err != nil {
 			return err
-		}
-		wd, _ := os.Getwd()
-		res, err := safeexec.Run(ctx, safeexec.Invocation{
-			Path: goexe, Args: []string{"build", "-o", cortex, "./cmd/cortex"}, Dir: wd,
-			Env: safeexec.Environ("PATH", "HOME", "GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY"), Timeout: 10 * time.Minute,
-		})
-		if err != nil {
-			return fmt.Errorf("building cortex (run from the module root, or pass -cortex): %w: %s", err, res.Stderr)
 		}
 	}
 	env := append(safeexec.Environ("PATH", "HOME"), "XDG_CONFIG_HOME="+filepath.Join(cache, "config"))
@@ -241,6 +231,25 @@ func run(ctx context.Context, cache string, corpora []corpus, cortex, out string
 		return os.WriteFile(out, md.Bytes(), 0o644)
 	}
 	return nil
+}
+
+// buildCortex builds the cortex binary of the module in the working
+// directory into the cache, for timing whole processes, and returns its path.
+func buildCortex(ctx context.Context, cache string) (string, error) {
+	cortex := filepath.Join(cache, "bin", "cortex")
+	goexe, err := safeexec.LookPath("go")
+	if err != nil {
+		return "", err
+	}
+	wd, _ := os.Getwd()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{
+		Path: goexe, Args: []string{"build", "-o", cortex, "./cmd/cortex"}, Dir: wd,
+		Env: safeexec.Environ("PATH", "HOME", "GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY"), Timeout: 10 * time.Minute,
+	})
+	if err != nil {
+		return "", fmt.Errorf("building cortex (run from the module root, or pass -cortex): %w: %s", err, res.Stderr)
+	}
+	return cortex, nil
 }
 
 // spread picks n cases spread over the suite, skipping the first kind's
