@@ -12,8 +12,11 @@
 // nothing. The [Engine] is the one place the layers are composed:
 // [NewEngine] makes each once and opens those that cost time on first use,
 // and a host reaches them through it — [Engine.Ask] for a question in
-// words, typed methods for the rest ([Engine.Locate], [Engine.Impact],
-// [Engine.Dependencies], [Engine.Docs], [Engine.Status]) and the layers
+// words, typed methods for the rest ([Engine.Locate], [Engine.Callers],
+// [Engine.Search], [Engine.Symbols], [Engine.Impact], [Engine.HistoryOf],
+// [Engine.Dependencies], [Engine.Docs], [Engine.Recall], [Engine.Remember],
+// [Engine.Validate], [Engine.PreviewRewrite], [Engine.ApplyRewrite],
+// [Engine.Status]) and the layers
 // themselves ([Engine.Index], [Engine.Graph], [Engine.History],
 // [Engine.Memory], [Engine.Rewriter], …). The cortex command's CLI and MCP
 // server (cmd/cortex) are two thin front ends of one engine: they map
