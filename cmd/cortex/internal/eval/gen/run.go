@@ -16,7 +16,6 @@ import (
 	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
-	"github.com/codecortex/codecortex/precision"
 )
 
 // The modes a suite is asked in.
@@ -134,7 +133,7 @@ func (r *Runner) Run(ctx context.Context, dir, scip string, s *Suite, mode strin
 	}
 	defer os.RemoveAll(cp)
 	if mode == ModeSCIP {
-		if err := placeIndex(ctx, scip, cp); err != nil {
+		if err := placeIndex(scip, cp); err != nil {
 			return nil, err
 		}
 	}
@@ -143,6 +142,11 @@ func (r *Runner) Run(ctx context.Context, dir, scip string, s *Suite, mode strin
 		return nil, err
 	}
 	defer eng.Close()
+	if mode == ModeSCIP {
+		if _, err := eng.Precision().Accept(ctx); err != nil {
+			return nil, fmt.Errorf("gen: accepting the SCIP index: %w", err)
+		}
+	}
 	start := time.Now()
 	if err := eng.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("gen: indexing %s: %w", s.Corpus, err)
@@ -158,22 +162,15 @@ func (r *Runner) Run(ctx context.Context, dir, scip string, s *Suite, mode strin
 	return outs, nil
 }
 
-// placeIndex copies the SCIP index into the project's root as index.scip
-// and accepts it, as its maker does with cortex precision-status --accept.
-func placeIndex(ctx context.Context, scip, dir string) error {
+// placeIndex copies the SCIP index into the project's root as index.scip;
+// whoever then asks accepts it, as its maker does with cortex
+// precision-status --accept, under the user key that asks.
+func placeIndex(scip, dir string) error {
 	b, err := os.ReadFile(scip)
 	if err != nil {
 		return fmt.Errorf("gen: the SCIP index: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "index.scip"), b, 0o644); err != nil {
-		return err
-	}
-	p := precision.New(precision.Options{Dir: dir, NoSnapshot: true})
-	defer p.Close()
-	if _, err := p.Accept(ctx); err != nil {
-		return fmt.Errorf("gen: accepting the SCIP index: %w", err)
-	}
-	return nil
+	return os.WriteFile(filepath.Join(dir, "index.scip"), b, 0o644)
 }
 
 // sample is every n-th case, spread over the suite, n of them at most.
@@ -280,8 +277,12 @@ func (r *Runner) TimeProcess(ctx context.Context, cortex string, env []string, d
 	}
 	defer os.RemoveAll(cp)
 	if mode == ModeSCIP {
-		if err := placeIndex(ctx, scip, cp); err != nil {
+		if err := placeIndex(scip, cp); err != nil {
 			return nil, err
+		}
+		// Accepted by the binary timed, under the key it asks with.
+		if res, err := safeexec.Run(ctx, safeexec.Invocation{Path: cortex, Args: []string{"precision-status", "--accept"}, Dir: cp, Env: env, Timeout: time.Minute}); err != nil {
+			return nil, fmt.Errorf("gen: cortex precision-status --accept: %w: %s", err, res.Stderr)
 		}
 	}
 	if res, err := safeexec.Run(ctx, safeexec.Invocation{Path: cortex, Args: []string{"index"}, Dir: cp, Env: env, Timeout: 10 * time.Minute}); err != nil {
