@@ -59,7 +59,15 @@ type Outcome struct {
 	// the estimate of the whole answer as printed in JSON.
 	Tokens, Budget, Document int
 	Elapsed                  time.Duration
+	// Hits are the first [Shown] hits, and Missed the first expected sites
+	// no hit covers: what a reader of the results needs to see why an
+	// answer fell short.
+	Hits   []Hit  `json:",omitempty"`
+	Missed []Site `json:",omitempty"`
 }
+
+// Shown bounds the hits and missed sites an Outcome keeps.
+const Shown = 6
 
 // Score scores hits against c.
 func Score(c Case, hits []Hit) Outcome {
@@ -67,6 +75,7 @@ func Score(c Case, hits []Hit) Outcome {
 	if c.Kind == KindAbsent {
 		o.Top1 = true
 		name := strings.ToLower(c.Name)
+		o.Hits = hits[:min(len(hits), Shown)]
 		for _, h := range hits {
 			if strings.Contains(strings.ToLower(h.Symbol), name) {
 				o.Top1 = false
@@ -92,11 +101,14 @@ func Score(c Case, hits []Hit) Outcome {
 			}
 		}
 	}
-	for _, f := range found {
+	for j, f := range found {
 		if f {
 			o.Found++
+		} else if len(o.Missed) < Shown {
+			o.Missed = append(o.Missed, c.Sites[j])
 		}
 	}
+	o.Hits = hits[:min(len(hits), Shown)]
 	return o
 }
 

@@ -39,7 +39,12 @@ func TestScore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.c.Question = "q"
 			tt.want.Kind, tt.want.Question = tt.c.Kind, "q"
-			if d := cmp.Diff(tt.want, Score(tt.c, tt.hits)); d != "" {
+			got := Score(tt.c, tt.hits)
+			if len(got.Hits) != min(len(tt.hits), Shown) || len(got.Missed) != min(got.Expected-got.Found, Shown) {
+				t.Errorf("kept %d hits and %d missed sites, want %d and %d", len(got.Hits), len(got.Missed), min(len(tt.hits), Shown), got.Expected-got.Found)
+			}
+			got.Hits, got.Missed = nil, nil
+			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})

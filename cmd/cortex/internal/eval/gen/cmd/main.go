@@ -32,8 +32,8 @@ type corpus struct {
 }
 
 func main() {
-	if len(os.Args) < 2 || (os.Args[1] != "generate" && os.Args[1] != "run") {
-		fmt.Fprintln(os.Stderr, "usage: cmd generate|run [flags]")
+	if len(os.Args) < 2 || (os.Args[1] != "generate" && os.Args[1] != "run" && os.Args[1] != "misses") {
+		fmt.Fprintln(os.Stderr, "usage: cmd generate|run|misses [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -51,7 +51,20 @@ func main() {
 	full := fs.Bool("full", true, "add the breakdown by language and kind")
 	firstContact := fs.Int("first-contact", 24, "questions per corpus asked at first contact, each on a fresh copy; 0 means all")
 	process := fs.Int("process", 4, "questions per corpus and mode timed through the cortex binary")
+	kinds := fs.String("kind", "", "comma-separated question `kinds` to ask (run) or show (misses); empty means all")
+	modes := fs.String("mode", "", "comma-separated `modes` to ask in or show: first, indexed, scip; empty means all")
+	results := fs.String("results", "", "the results `file` (default results.json in the cache)")
 	fs.Parse(os.Args[2:])
+	if *results == "" {
+		*results = filepath.Join(*cache, "results.json")
+	}
+	sel := selection{kinds: set(*kinds), modes: set(*modes)}
+	if os.Args[1] == "misses" {
+		if err := misses(*results, sel, os.Stdout); err != nil {
+			fail(err)
+		}
+		return
+	}
 
 	corpora, err := readCorpora(filepath.Join(*cache, "corpora.tsv"), *only)
 	if err != nil {
@@ -66,7 +79,7 @@ func main() {
 	case "generate":
 		err = generate(ctx, *cache, corpora, *seed)
 	case "run":
-		err = run(ctx, *cache, corpora, *cortex, *out, *full, *firstContact, *process)
+		err = run(ctx, *cache, corpora, *cortex, *out, *results, sel, *full, *firstContact, *process)
 	}
 	if err != nil {
 		fail(err)
@@ -161,7 +174,7 @@ func truth(ctx context.Context, cache string, c corpus) (*gen.Truth, error) {
 	return gen.RunAstGrep(ctx, exe, c.lang, dir)
 }
 
-func run(ctx context.Context, cache string, corpora []corpus, cortex, out string, full bool, firstContact, process int) error {
+func run(ctx context.Context, cache string, corpora []corpus, cortex, out, results string, sel selection, full bool, firstContact, process int) error {
 	rg, err := safeexec.LookPath("rg")
 	if err != nil {
 		return fmt.Errorf("rg (the baseline): %w; scripts/eval-corpora.sh installs it", err)
@@ -188,6 +201,10 @@ func run(ctx context.Context, cache string, corpora []corpus, cortex, out string
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
+		s.Cases = sel.cases(s.Cases)
+		if len(s.Cases) == 0 {
+			continue
+		}
 		dir := filepath.Join(cache, "corpora", c.name)
 		scip := filepath.Join(cache, "scip", c.name+".scip")
 		b, err := gen.RunBaseline(ctx, rg, dir, s)
@@ -196,6 +213,9 @@ func run(ctx context.Context, cache string, corpora []corpus, cortex, out string
 		}
 		rep.Baselines = append(rep.Baselines, b...)
 		for _, m := range gen.Modes {
+			if !sel.mode(m) {
+				continue
+			}
 			if m == gen.ModeSCIP {
 				if _, err := os.Stat(scip); err != nil {
 					continue
@@ -221,7 +241,7 @@ func run(ctx context.Context, cache string, corpora []corpus, cortex, out string
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(cache, "results.json"), raw, 0o644); err != nil {
+	if err := os.WriteFile(results, raw, 0o644); err != nil {
 		return err
 	}
 	var md bytes.Buffer
