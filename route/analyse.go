@@ -18,6 +18,9 @@ type nameAt struct {
 	// prose is set for a capitalised word in prose ("the Fuse function"),
 	// which is dropped when it names a dependency.
 	prose bool
+	// joined are the positions of the words a member phrase ("the X
+	// method of T") joined into this name.
+	joined [2]int
 }
 
 // An analysis is everything the router reads from a request's text.
@@ -100,8 +103,9 @@ func (a *analysis) addProse(s string, off int) {
 		} else if mid && len(words) == 1 && capitalised(raws[0], words[0]) {
 			a.names = append(a.names, nameAt{Name: makeName(raws[0], FromText), pos: pos, prose: true})
 		}
+		named := mid && len(words) == 1 && raws[0] != words[0] && !questionWords[words[0]] && !determiners[words[0]]
 		for i, word := range words {
-			a.toks = append(a.toks, token{word: word, raw: raws[i], code: -1, pos: pos})
+			a.toks = append(a.toks, token{word: word, raw: raws[i], code: -1, pos: pos, named: named})
 		}
 	}
 }
@@ -110,7 +114,7 @@ func (a *analysis) addProse(s string, off int) {
 func (a *analysis) slotNames() {
 	nameSlots().matches(a.toks, func(h hit) {
 		t := a.toks[h.slot]
-		if t.code >= 0 || vague[t.word] || determiners[t.word] || properNouns[t.word] || fileOf(t.raw) {
+		if t.code >= 0 || vague[t.word] && (t.raw == t.word || questionWords[t.word]) || determiners[t.word] || properNouns[t.word] || fileOf(t.raw) {
 			return
 		}
 		n, _ := callee(t.raw)

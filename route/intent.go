@@ -15,6 +15,9 @@ const (
 	// IntentImplementations asks what implements an interface or overrides
 	// a method.
 	IntentImplementations Intent = "implementations"
+	// IntentTests asks which tests exercise a symbol: the tests that call or
+	// name it.
+	IntentTests Intent = "tests"
 	// IntentImpact asks what a change to a symbol would affect.
 	IntentImpact Intent = "impact"
 	// IntentHistory asks what changed, when, and who changed it.
@@ -41,7 +44,7 @@ const (
 // Intents returns every intent in a fixed order.
 func Intents() []Intent {
 	return []Intent{IntentDefinition, IntentReferences, IntentCallers, IntentImplementations,
-		IntentImpact, IntentHistory, IntentVersion, IntentDependencyAPI, IntentStructural,
+		IntentTests, IntentImpact, IntentHistory, IntentVersion, IntentDependencyAPI, IntentStructural,
 		IntentMigration, IntentMemory, IntentValidation, IntentSearch}
 }
 

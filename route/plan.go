@@ -75,7 +75,13 @@ type Name struct {
 	// a type, a package or a module. Empty for a simple name.
 	Qualifier string `json:"qualifier,omitempty"`
 	// Base is the last identifier: the name to look up.
-	Base   string `json:"base"`
+	Base string `json:"base"`
+	// Kind is the kind of definition the question says the name is, from
+	// a kind word beside it ("the Querier interface", "class CGI", "the
+	// Execute method of Command"): interface, class, struct, trait, enum,
+	// type, module, function, method, field, member, constant, variable
+	// or macro. Empty when the question says none.
+	Kind   string `json:"kind,omitempty"`
 	Origin Origin `json:"origin"`
 }
 

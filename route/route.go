@@ -21,6 +21,7 @@ func Route(req Request) Plan {
 	text, truncated := capText(req.Text)
 	a := analyse(text)
 	a.slotNames()
+	a.members()
 	r := &router{req: req, a: a, decl: newDeclaredIndex(req.Declared)}
 	r.plan.Truncated = truncated
 	r.readPosition()
@@ -203,7 +204,7 @@ func (r *router) classify() {
 		r.note(fmt.Sprintf("The request's intent %q is not a known intent and was ignored.", abbrev(string(r.req.Intent))))
 	}
 	var best *hit
-	intentCues().matches(r.a.toks, func(h hit) {
+	intentCues().matches(r.a.cueTokens(), func(h hit) {
 		if best == nil || h.ph.rank < best.ph.rank ||
 			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
 			best = &h
@@ -222,6 +223,8 @@ func (r *router) classify() {
 		p.Intent, p.Cue = IntentDefinition, "a position with no question words"
 	case r.bareName():
 		p.Intent, p.Cue = IntentDefinition, "a bare name"
+	case r.a.namedOnly():
+		p.Intent, p.Cue = IntentDefinition, "a name and its kind"
 	case strings.TrimSpace(r.req.Text) == "" && strings.TrimSpace(r.req.Symbol) != "":
 		p.Intent, p.Cue = IntentDefinition, "the request's symbol"
 	default:
@@ -276,7 +279,7 @@ func (r *router) readPattern() {
 
 var nouns = map[Intent]string{
 	IntentDefinition: "a definition", IntentReferences: "references", IntentCallers: "callers",
-	IntentImplementations: "implementations", IntentImpact: "the impact of a change",
+	IntentImplementations: "implementations", IntentTests: "the tests of a symbol", IntentImpact: "the impact of a change",
 	IntentHistory: "history", IntentVersion: "a dependency's version",
 	IntentDependencyAPI: "a dependency's API", IntentStructural: "code by its shape",
 	IntentMigration: "a migration", IntentMemory: "recorded decisions",
@@ -402,6 +405,8 @@ func (b *planBuilder) propose() {
 		b.precisionFirst("the callers of ", "The graph's inferred call edges add callers of "+subj+" that no index resolved.")
 	case IntentImplementations:
 		b.precisionFirst("the implementations of ", "The graph's type relations add implementations of "+subj+" that no index resolved.")
+	case IntentTests:
+		b.precisionFirst("the references in tests of ", "The graph's call edges and test files add the tests that call "+subj+" where no index resolved them.")
 	case IntentImpact:
 		if subj != "" {
 			b.steps.add(Precision, asked+": precision resolves "+subj+" so impact analysis starts from exact edges.")

@@ -37,6 +37,9 @@ type token struct {
 	raw  string // the word as written, trimmed of sentence punctuation
 	code int    // index into analysis.spans, or -1
 	pos  int    // byte offset in the text
+	// named is set for a capitalised word in mid-sentence, read as a name
+	// ("subclasses of Shape"): it is no cue word.
+	named bool
 }
 
 // segment splits text into prose and code spans, in order. Backtick runs of

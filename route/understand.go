@@ -1,0 +1,190 @@
+package route
+
+import "strings"
+
+// kindWords map the words that say what kind of definition a name is to
+// the kind they name. A kind word beside a name ("the Querier interface",
+// "class CGI") selects that kind among the name's definitions.
+var kindWords = map[string]string{
+	"interface": "interface", "protocol": "interface", "class": "class", "struct": "struct",
+	"trait": "trait", "enum": "enum", "type": "type", "module": "module", "namespace": "module",
+	"function": "function", "func": "function", "fn": "function", "method": "method",
+	"constructor": "method", "field": "field", "property": "field", "attribute": "field",
+	"member": "member", "constant": "constant", "variable": "variable", "macro": "macro",
+}
+
+// memberKinds are the kinds a member of a type may have: "the X method of
+// T" names T.X.
+var memberKinds = map[string]bool{"method": true, "function": true, "field": true, "member": true}
+
+// ofWords join a member to its owner: "the X method of T", "method X on T".
+var ofWords = set("of", "on", "in", "from")
+
+// members rewrites the names of phrases that name a member of a type in
+// words: "the X method of T" and "method X on T" name T.X, a method. The
+// name takes the kind the phrase gives; T and X alone leave the names. A
+// kind word beside any other name ("the Querier interface", "class CGI")
+// gives that name its kind. One pass over the tokens.
+func (a *analysis) members() {
+	toks := a.toks
+	word := func(i int) (string, bool) {
+		if i < 0 || i >= len(toks) {
+			return "", false
+		}
+		t := toks[i]
+		raw := t.raw
+		if t.code >= 0 {
+			raw = a.spans[t.code].text
+		}
+		if !isIdent(raw) || t.code < 0 && (determiners[t.word] || kindWords[t.word] != "" || questionWords[t.word] ||
+			vague[t.word] && !isCodeCase(raw) && raw == t.word) {
+			return "", false
+		}
+		return raw, true
+	}
+	kindAt := func(i int) string {
+		if i < 0 || i >= len(toks) || toks[i].code >= 0 {
+			return ""
+		}
+		return kindWords[toks[i].word]
+	}
+	for i := range toks {
+		k := kindAt(i)
+		if k == "" {
+			continue
+		}
+		// X method of T
+		if x, ok := word(i - 1); ok && memberKinds[k] && i+2 < len(toks) && ofWords[toks[i+1].word] {
+			if t, ok := word(skipDeterminers(toks, i+2)); ok {
+				a.member(t, x, k, toks[i-1].pos, toks[skipDeterminers(toks, i+2)].pos)
+				continue
+			}
+		}
+		// method X on T
+		if x, ok := word(i + 1); ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
+			if t, ok := word(skipDeterminers(toks, i+3)); ok {
+				a.member(t, x, k, toks[i+1].pos, toks[skipDeterminers(toks, i+3)].pos)
+				continue
+			}
+		}
+		// the X interface, class X; a word in lower case takes the kind
+		// only after a determiner ("the endpoints type", "the function
+		// parse"), never after a question word ("which function handles").
+		for _, j := range [2]int{i - 1, i + 1} {
+			n, ok := word(j)
+			if !ok {
+				continue
+			}
+			before := min(i, j) - 1
+			plain := n == strings.ToLower(n) && !isCodeCase(n)
+			if plain && !(before >= 0 && toks[before].code < 0 && determiners[toks[before].word]) {
+				continue
+			}
+			if a.setKind(n, toks[j].pos, k) {
+				break
+			}
+		}
+	}
+}
+
+// questionWords never name a symbol, even capitalised at a sentence's start.
+var questionWords = set("who", "what", "which", "where", "when", "why", "how", "is", "are", "does", "do", "show", "find")
+
+// skipDeterminers returns the index of the first token from i that is not
+// a determiner.
+func skipDeterminers(toks []token, i int) int {
+	for i < len(toks) && toks[i].code < 0 && determiners[toks[i].word] {
+		i++
+	}
+	return i
+}
+
+// namedOnly reports whether the text is nothing but names with their kind
+// words ("class CGI", "the Execute method of Command"): a definition
+// question without question words.
+func (a *analysis) namedOnly() bool {
+	kind := false
+	for _, t := range a.toks {
+		switch {
+		case t.code >= 0 || determiners[t.word] || ofWords[t.word]:
+		case kindWords[t.word] != "":
+			kind = true
+		default:
+			if !a.isName(t.pos) {
+				return false
+			}
+		}
+	}
+	return kind
+}
+
+// isName reports whether a name was read at pos, or is one of those a
+// member phrase joined.
+func (a *analysis) isName(pos int) bool {
+	for _, n := range a.names {
+		if n.pos == pos || n.joined != [2]int{} && (n.joined[0] == pos || n.joined[1] == pos) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCodeCase reports whether a word is written as code would be: with an
+// upper-case letter after the first, an underscore or a digit.
+func isCodeCase(s string) bool {
+	for i, r := range s {
+		if r == '_' || r >= '0' && r <= '9' || i > 0 && r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// member replaces the names owner and name (as found at their own
+// positions) with owner.name of the given kind, at pos.
+func (a *analysis) member(owner, name, kind string, pos, ownerPos int) {
+	kept := a.names[:0]
+	for _, n := range a.names {
+		if n.Text != owner && n.Text != name {
+			kept = append(kept, n)
+		}
+	}
+	a.names = kept
+	n := makeName(owner+"."+name, FromText)
+	n.Kind = kind
+	a.names = append(a.names, nameAt{Name: n, pos: pos, joined: [2]int{pos, ownerPos}})
+}
+
+// setKind gives the name written at pos the kind; a word that no other
+// pass took for a name becomes one when a kind word stands beside it. It
+// reports whether a name took the kind.
+func (a *analysis) setKind(text string, pos int, kind string) bool {
+	for i := range a.names {
+		if a.names[i].pos == pos && strings.HasSuffix(a.names[i].Text, text) {
+			if a.names[i].Kind == "" {
+				a.names[i].Kind = kind
+			}
+			return true
+		}
+	}
+	n := makeName(text, FromText)
+	n.Kind = kind
+	a.names = append(a.names, nameAt{Name: n, pos: pos})
+	return true
+}
+
+// cueTokens are the tokens as intent cues read them: a capitalised word in
+// mid-sentence is a name, not a cue ("subtypes of Shape" asks for
+// implementations, not for a code shape).
+func (a *analysis) cueTokens() []token {
+	out := a.toks
+	for i, t := range a.toks {
+		if t.named {
+			if &out[0] == &a.toks[0] {
+				out = append([]token(nil), a.toks...)
+			}
+			out[i].word = ""
+		}
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package route_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/route"
+)
+
+// TestUnderstanding checks what the plan records of a question that names
+// a member in words, a kind, a subtype relation or its tests.
+func TestUnderstanding(t *testing.T) {
+	type name struct{ Text, Qualifier, Base, Kind string }
+	cases := []struct {
+		text   string
+		intent route.Intent
+		names  []name
+	}{
+		{"Where is the Refresh method of AuthService?", route.IntentDefinition,
+			[]name{{"AuthService.Refresh", "AuthService", "Refresh", "method"}}},
+		{"show the method flush on the Writer", route.IntentDefinition,
+			[]name{{"Writer.flush", "Writer", "flush", "method"}}},
+		{"the run function in scheduler", route.IntentDefinition,
+			[]name{{"scheduler.run", "scheduler", "run", "function"}}},
+		{"find the Querier interface", route.IntentDefinition, []name{{"Querier", "", "Querier", "interface"}}},
+		{"struct Engine", route.IntentDefinition, []name{{"Engine", "", "Engine", "struct"}}},
+		{"where is the store trait defined?", route.IntentDefinition, []name{{"store", "", "store", "trait"}}},
+		{"Which function handles the flag?", route.IntentDefinition, nil},
+		{"Who calls the Close method of Pool?", route.IntentCallers,
+			[]name{{"Pool.Close", "Pool", "Close", "method"}}},
+		{"which structs embed or extend Reader?", route.IntentImplementations, []name{{"Reader", "", "Reader", ""}}},
+		{"subtypes of Shape", route.IntentImplementations, []name{{"Shape", "", "Shape", ""}}},
+		{"what derives from BaseModel?", route.IntentImplementations, []name{{"BaseModel", "", "BaseModel", ""}}},
+		{"list the classes that inherit from Widget", route.IntentImplementations, []name{{"Widget", "", "Widget", ""}}},
+		{"which tests exercise Tokenize?", route.IntentTests, []name{{"Tokenize", "", "Tokenize", ""}}},
+		{"is Config tested?", route.IntentTests, []name{{"Config", "", "Config", ""}}},
+		{"are the tests passing?", route.IntentValidation, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			p := route.Route(route.Request{Text: c.text})
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			var got []name
+			for _, n := range p.Names {
+				got = append(got, name{n.Text, n.Qualifier, n.Base, n.Kind})
+			}
+			if p.Intent != c.intent {
+				t.Errorf("intent %s (cue %s), want %s", p.Intent, p.Cue, c.intent)
+			}
+			if d := cmp.Diff(c.names, got); d != "" {
+				t.Errorf("names (-want +got):\n%s", d)
+			}
+		})
+	}
+}
