@@ -27,7 +27,10 @@
 //   - Fuse keeps, for every location, the strongest record and stores the
 //     weaker ones whole under metadata.superseded, so conflicts stay visible.
 //     Its result does not depend on input order.
-//   - Rank orders records by [trust.Score] with a deterministic tie-break.
-//   - Pack fills a hard token budget with compact JSON for the reader model
-//     and keeps ranking reasons and diagnostics in a separate trace.
+//   - Rank orders records by [trust.Score] with a deterministic tie-break;
+//     RankFor first sorts them by how well each answers the question asked
+//     (a class the caller gives), then as Rank within a class.
+//   - Pack (or PackRanked, which keeps the caller's order) fills a hard
+//     token budget with compact JSON for the reader model and keeps ranking
+//     reasons and diagnostics in a separate trace.
 package evidence

@@ -90,7 +90,20 @@ const (
 // weaker, smaller one may still fit. The budget is hard: the prompt's
 // estimate ([EstimateTokens]) never exceeds it, and no record is cut.
 func Pack(records []Record, budget int) Context {
-	order := rankOrder(records)
+	return pack(records, rankOrder(records), budget)
+}
+
+// PackRanked is [Pack] for records already in the order the caller ranked
+// them (by [RankFor], say): it fills the prompt in that order.
+func PackRanked(records []Record, budget int) Context {
+	order := make([]int, len(records))
+	for i := range order {
+		order[i] = i
+	}
+	return pack(records, order, budget)
+}
+
+func pack(records []Record, order []int, budget int) Context {
 	ctx := Context{Budget: budget, Trace: make([]TraceEntry, len(records))}
 	maxBytes := min(max(budget, 0), math.MaxInt/BytesPerToken) * BytesPerToken
 	// Reserve room for the omitted count at its widest.

@@ -24,6 +24,36 @@ func Rank(records []Record) []Record {
 	return records
 }
 
+// RankFor sorts records in place for one question and returns them. class
+// says how well a record answers the question asked, 0 for the best fit
+// (a definition of the name asked about, when the question asks where it
+// is defined): a record of a lower class ranks before every record of a
+// higher class, whatever their tiers, and within one class [Rank]'s order
+// holds. A nil class ranks as Rank does.
+func RankFor(records []Record, class func(*Record) int) []Record {
+	if class == nil || len(records) < 2 {
+		return Rank(records)
+	}
+	keyed := make([]ranked, len(records))
+	classes := make([]int, len(records))
+	for i := range records {
+		keyed[i] = ranked{score: records[i].Score(), rec: &records[i], index: i}
+		classes[i] = class(&records[i])
+	}
+	slices.SortFunc(keyed, func(a, b ranked) int {
+		if c := cmp.Compare(classes[a.index], classes[b.index]); c != 0 {
+			return c
+		}
+		return compareRanked(a, b)
+	})
+	out := make([]Record, len(records))
+	for i, k := range keyed {
+		out[i] = records[k.index]
+	}
+	copy(records, out)
+	return records
+}
+
 // rankOrder returns the indices of records in rank order, leaving the
 // records where they are.
 func rankOrder(records []Record) []int {
