@@ -2,6 +2,7 @@ package codecortex
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -259,8 +260,16 @@ type Answer struct {
 	Plan route.Plan `json:"plan"`
 	// Query is what the providers were asked.
 	Query evidence.Query `json:"query"`
-	// Records are the fused evidence in rank order, strongest first.
+	// Records are the fused evidence that answers the question, in rank
+	// order: first what the question asked for (a definition of the name,
+	// in the container and of the kind it names), then by strength. They
+	// are as many as fit the budget with the rest of the answer in JSON.
 	Records []evidence.Record `json:"records"`
+	// Omitted counts the records left out of Records, by reason: no room
+	// in the budget, or not an answer to the question asked (a reference
+	// when a definition answers it, a text match where the graph or an
+	// index answers).
+	Omitted map[string]int `json:"omitted,omitempty"`
 	// Context is the evidence packed into the budget for a reader model,
 	// with the ranking trace kept apart.
 	Context evidence.Context `json:"-"`
@@ -326,17 +335,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	providers = append(providers, e.opts.Extra...)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
-	if plan.Intent == route.IntentCallers {
-		// A declaration is among a symbol's references, not its callers.
-		recs = precision.WithoutDeclarations(recs)
-	}
 	if e.memory != nil && plan.Intent != route.IntentMemory {
 		// What the team wrote down about the places the answer cites.
 		if attached, err := e.memory.Attach(ctx, recs); err == nil {
 			recs = append(recs, attached...)
 		}
 	}
-	ranked := evidence.Rank(evidence.Fuse(recs))
 	budget := q.Budget
 	if budget <= 0 {
 		budget = e.opts.Budget
@@ -344,14 +348,57 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	ans := &Answer{Question: q, Plan: plan, Query: query, Records: ranked, Reports: reports,
-		Context: evidence.Pack(ranked, budget)}
-	if ans.Records == nil {
-		ans.Records = []evidence.Record{}
-	}
-	ans.Freshness = freshness(reports)
+	ans := &Answer{Question: q, Plan: plan, Query: query, Records: []evidence.Record{}, Reports: reports,
+		Freshness: freshness(reports)}
+	ans.fill(evidence.Fuse(recs), budget)
 	ans.Elapsed = time.Since(start)
 	return ans, nil
+}
+
+// fill ranks the fused records for the question the plan understood and
+// keeps, in rank order, those that answer it and fit the budget with the
+// rest of the answer as JSON: the plan, reports and metadata count. The
+// others are counted in Omitted, by reason; the context packs what was
+// kept.
+func (ans *Answer) fill(fused []evidence.Record, budget int) {
+	f := newFit(ans.Plan, fused)
+	kept := fused[:0:0]
+	for i := range fused {
+		if why := f.leave(&fused[i]); why != "" {
+			ans.omit(why)
+			continue
+		}
+		kept = append(kept, fused[i])
+	}
+	ranked := evidence.RankFor(kept, f.class)
+	head, _ := json.Marshal(ans)
+	room := budget*evidence.BytesPerToken - len(head) - answerSlack
+	for i := range ranked {
+		b, err := json.Marshal(&ranked[i])
+		if err != nil || len(b)+1 > room {
+			for range ranked[i:] {
+				ans.omit(leftBudget)
+			}
+			break
+		}
+		room -= len(b) + 1
+		ans.Records = append(ans.Records, ranked[i])
+	}
+	ans.Context = evidence.PackRanked(ans.Records, budget)
+}
+
+// leftBudget is why a record that answers the question was left out.
+const leftBudget = "no room in the budget"
+
+// answerSlack is room kept for what the answer's JSON gains after it is
+// measured: the omitted counts and the elapsed time.
+const answerSlack = 200
+
+func (ans *Answer) omit(why string) {
+	if ans.Omitted == nil {
+		ans.Omitted = map[string]int{}
+	}
+	ans.Omitted[why]++
 }
 
 // queryFor turns a question and its route into what providers are asked:
@@ -370,7 +417,7 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 	switch plan.Intent {
 	case route.IntentDefinition:
 		query.Kinds = []evidence.Kind{evidence.Definition}
-	case route.IntentReferences, route.IntentCallers:
+	case route.IntentReferences, route.IntentCallers, route.IntentTests:
 		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call}
 	case route.IntentImplementations:
 		query.Kinds = []evidence.Kind{evidence.Implementation}

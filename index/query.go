@@ -401,13 +401,23 @@ func qualsMatch(d Definition, quals []string, eq func(a, b string) bool) bool {
 	last := quals[len(quals)-1]
 	outer := quals[:len(quals)-1]
 	container := normContainer(d.Container)
+	// A nested container (Rack.Response, a Rust mod's type) is named by
+	// its innermost part; the parts before it may stand for outer
+	// qualifiers, as the package may.
+	parts := strings.FieldsFunc(container, func(r rune) bool { return r == '.' || r == ':' })
 	switch {
-	case container != "" && eq(container, last):
+	case len(parts) > 0 && (eq(container, last) || eq(parts[len(parts)-1], last)):
+		parts = parts[:len(parts)-1]
 	case container == "" && packageMatches(d, last, eq):
 	default:
 		return false
 	}
-	for _, q := range outer {
+	for i := len(outer) - 1; i >= 0; i-- {
+		q := outer[i]
+		if len(parts) > 0 && eq(parts[len(parts)-1], q) {
+			parts = parts[:len(parts)-1]
+			continue
+		}
 		if !packageMatches(d, q, eq) {
 			return false
 		}

@@ -27,7 +27,11 @@ var ofWords = set("of", "on", "in", "from")
 // gives that name its kind. One pass over the tokens.
 func (a *analysis) members() {
 	toks := a.toks
-	word := func(i int) (string, bool) {
+	// word returns the identifier at i; strict refuses a word that names
+	// nothing in prose ("which function handles"), as a kind word beside
+	// it does not make it a name. In a member phrase the structure says
+	// it is one ("method call on Config"), short of a pronoun.
+	word := func(i int, strict bool) (string, bool) {
 		if i < 0 || i >= len(toks) {
 			return "", false
 		}
@@ -37,7 +41,7 @@ func (a *analysis) members() {
 			raw = a.spans[t.code].text
 		}
 		if !isIdent(raw) || t.code < 0 && (determiners[t.word] || kindWords[t.word] != "" || questionWords[t.word] ||
-			vague[t.word] && !isCodeCase(raw) && raw == t.word) {
+			pronouns[t.word] || strict && vague[t.word] && !isCodeCase(raw) && raw == t.word) {
 			return "", false
 		}
 		return raw, true
@@ -54,15 +58,15 @@ func (a *analysis) members() {
 			continue
 		}
 		// X method of T
-		if x, ok := word(i - 1); ok && memberKinds[k] && i+2 < len(toks) && ofWords[toks[i+1].word] {
-			if t, ok := word(skipDeterminers(toks, i+2)); ok {
+		if x, ok := word(i-1, false); ok && memberKinds[k] && i+2 < len(toks) && ofWords[toks[i+1].word] {
+			if t, ok := word(skipDeterminers(toks, i+2), false); ok && typeShaped(t) {
 				a.member(t, x, k, toks[i-1].pos, toks[skipDeterminers(toks, i+2)].pos)
 				continue
 			}
 		}
 		// method X on T
-		if x, ok := word(i + 1); ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
-			if t, ok := word(skipDeterminers(toks, i+3)); ok {
+		if x, ok := word(i+1, false); ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
+			if t, ok := word(skipDeterminers(toks, i+3), false); ok && typeShaped(t) {
 				a.member(t, x, k, toks[i+1].pos, toks[skipDeterminers(toks, i+3)].pos)
 				continue
 			}
@@ -71,7 +75,7 @@ func (a *analysis) members() {
 		// only after a determiner ("the endpoints type", "the function
 		// parse"), never after a question word ("which function handles").
 		for _, j := range [2]int{i - 1, i + 1} {
-			n, ok := word(j)
+			n, ok := word(j, true)
 			if !ok {
 				continue
 			}
@@ -89,6 +93,9 @@ func (a *analysis) members() {
 
 // questionWords never name a symbol, even capitalised at a sentence's start.
 var questionWords = set("who", "what", "which", "where", "when", "why", "how", "is", "are", "does", "do", "show", "find")
+
+// pronouns never name a symbol.
+var pronouns = set("me", "it", "this", "that", "them", "they", "we", "you", "i", "us", "he", "she", "one", "ones", "here", "there")
 
 // skipDeterminers returns the index of the first token from i that is not
 // a determiner.
@@ -127,6 +134,13 @@ func (a *analysis) isName(pos int) bool {
 		}
 	}
 	return false
+}
+
+// typeShaped reports whether a word may name the type or module that owns
+// a member: written with a capital or as code (Config, ipValue,
+// int64SliceValue), not a plain word ("in our installed version").
+func typeShaped(s string) bool {
+	return isCodeCase(s) || s != strings.ToLower(s)
 }
 
 // isCodeCase reports whether a word is written as code would be: with an

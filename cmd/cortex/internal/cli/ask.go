@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/codecortex/codecortex"
@@ -19,6 +20,7 @@ type askJSON struct {
 	Question  codecortex.Question   `json:"question"`
 	Plan      route.Plan            `json:"plan"`
 	Records   []evidence.Record     `json:"records"`
+	Omitted   map[string]int        `json:"omitted,omitempty"`
 	Context   contextJSON           `json:"context"`
 	Reports   []evidence.Report     `json:"reports"`
 	Freshness codecortex.Freshness  `json:"freshness"`
@@ -26,9 +28,11 @@ type askJSON struct {
 	Trace     []evidence.TraceEntry `json:"trace,omitempty"`
 }
 
-// contextJSON is the packed context: the prompt as the JSON it is.
+// contextJSON is the packed context: its size and, with --trace, the
+// prompt as the JSON it is (the records again, in the reader model's
+// compact form).
 type contextJSON struct {
-	Prompt   json.RawMessage `json:"prompt"`
+	Prompt   json.RawMessage `json:"prompt,omitempty"`
 	Budget   int             `json:"budget"`
 	Used     int             `json:"used"`
 	Included int             `json:"included"`
@@ -83,15 +87,16 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 		code = ExitFail
 	}
 	if c.json != jsonOff {
-		out := askJSON{Question: q, Plan: ans.Plan, Records: ans.Records, Reports: ans.Reports, Freshness: ans.Freshness,
-			ElapsedMS: float64(ans.Elapsed.Microseconds()) / 1000,
-			Context: contextJSON{Prompt: json.RawMessage(ans.Context.Prompt), Budget: ans.Context.Budget, Used: ans.Context.Used,
+		out := askJSON{Question: q, Plan: ans.Plan, Records: ans.Records, Omitted: ans.Omitted, Reports: ans.Reports,
+			Freshness: ans.Freshness, ElapsedMS: float64(ans.Elapsed.Microseconds()) / 1000,
+			Context: contextJSON{Budget: ans.Context.Budget, Used: ans.Context.Used,
 				Included: ans.Context.Included, Omitted: ans.Context.Omitted}}
-		if len(out.Context.Prompt) == 0 {
-			out.Context.Prompt = json.RawMessage("null")
-		}
 		if *trace {
 			out.Trace = ans.Context.Trace
+			out.Context.Prompt = json.RawMessage(ans.Context.Prompt)
+			if len(out.Context.Prompt) == 0 {
+				out.Context.Prompt = json.RawMessage("null")
+			}
 		}
 		if err := c.writeJSON(out); err != nil {
 			return c.fail(err)
@@ -150,9 +155,8 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 	if len(ans.Records) == 0 {
 		c.printf("\nno evidence\n")
 	}
-	if ans.Context.Omitted > 0 {
-		c.printf("\n%d of %d records left out of the %d-token context (%d used)\n",
-			ans.Context.Omitted, ans.Context.Omitted+ans.Context.Included, ans.Context.Budget, ans.Context.Used)
+	if n := omittedCount(ans.Omitted); n > 0 {
+		c.printf("\n%s left out: %s\n", count(n, "record"), omittedReasons(ans.Omitted))
 	}
 	for _, rep := range ans.Reports {
 		if !c.reportMatters(rep, len(ans.Records) == 0) {
@@ -232,4 +236,31 @@ func intentList() string {
 		names = append(names, string(i))
 	}
 	return strings.Join(names, ", ")
+}
+
+func omittedCount(m map[string]int) int {
+	n := 0
+	for _, k := range m {
+		n += k
+	}
+	return n
+}
+
+// omittedReasons lists the reasons records were left out, most first.
+func omittedReasons(m map[string]int) string {
+	reasons := make([]string, 0, len(m))
+	for r := range m {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		if m[reasons[i]] != m[reasons[j]] {
+			return m[reasons[i]] > m[reasons[j]]
+		}
+		return reasons[i] < reasons[j]
+	})
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", m[r], r)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -1,0 +1,285 @@
+package codecortex
+
+import (
+	"path"
+	"strings"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/route"
+	"github.com/codecortex/codecortex/syntax"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// A fit says how well each record answers the question the plan
+// understood. Records that do not answer it leave the answer (counted in
+// Answer.Omitted by reason); the others rank by their class first: what
+// the question asked for before what it did not, whatever the tiers.
+type fit struct {
+	intent route.Intent
+	name   route.Name
+	named  bool
+	// What the records hold, from a first pass.
+	definitions bool // a definition of the name asked about
+	qualified   bool // one whose container matches the question's qualifier
+	kinded      bool // one of the kind the question names
+	strong      bool // a use or relation the graph or an index established
+}
+
+// The reasons a record leaves an answer.
+const (
+	leftReference = "a definition answers the question"
+	leftQualifier = "defined in another container than the question names"
+	leftText      = "text matches, where indexed or graph evidence answers"
+	leftNotTest   = "not in a test"
+	leftSelf      = "the symbol asked about, not one of its uses or subtypes"
+)
+
+func newFit(plan route.Plan, recs []evidence.Record) *fit {
+	f := &fit{intent: plan.Intent}
+	if len(plan.Names) > 0 {
+		f.name, f.named = plan.Names[0], true
+	}
+	for i := range recs {
+		r := &recs[i]
+		switch {
+		case r.Kind == evidence.Definition && f.nameMatches(r):
+			f.definitions = true
+			f.qualified = f.qualified || f.name.Qualifier != "" && f.qualifierMatches(r)
+			f.kinded = f.kinded || f.name.Kind != "" && f.kindMatches(r)
+		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
+			f.strong = true
+		}
+	}
+	return f
+}
+
+// leave returns why r does not answer the question, or "".
+func (f *fit) leave(r *evidence.Record) string {
+	if r.Kind == evidence.Memory {
+		return "" // what the team wrote about a place the answer cites
+	}
+	switch f.intent {
+	case route.IntentDefinition:
+		if !f.definitions {
+			return ""
+		}
+		if r.Kind != evidence.Definition || !f.nameMatches(r) {
+			return leftReference
+		}
+		if f.qualified && !f.qualifierMatches(r) {
+			return leftQualifier
+		}
+	case route.IntentCallers, route.IntentReferences, route.IntentTests:
+		if r.Kind == evidence.Definition || precision.IsDeclaration(r) {
+			return leftSelf
+		}
+		if f.strong && (r.Provenance == trust.Lexical || r.Trust <= trust.Weak) {
+			return leftText
+		}
+		if f.intent == route.IntentTests && !inTest(r) {
+			return leftNotTest
+		}
+	case route.IntentImplementations:
+		if r.Kind == evidence.Definition {
+			return leftSelf
+		}
+		if f.strong && (r.Provenance == trust.Lexical || r.Trust <= trust.Weak) {
+			return leftText
+		}
+	}
+	return ""
+}
+
+// class ranks records that stay: lower first. For a definition question,
+// the weights say what decides first: the record is a definition of the
+// name (as written, then ignoring case), in the container the question
+// names, of the kind it names, with a body (an interface method or a
+// declaration file only declares it), outside tests, a type or function
+// rather than a value, and a package-level declaration rather than a
+// member when the question names none. Other questions rank records
+// outside tests first unless they ask for tests.
+func (f *fit) class(r *evidence.Record) int {
+	test := 0
+	if inTest(r) && f.intent != route.IntentTests {
+		test = 1
+	}
+	if f.intent != route.IntentDefinition || !f.named {
+		return test
+	}
+	c := 0
+	add := func(bad bool, weight int) {
+		if bad {
+			c += weight
+		}
+	}
+	_, base, member := recordName(r)
+	add(r.Kind != evidence.Definition, 256)
+	add(base != f.name.Base, 128)
+	add(!strings.EqualFold(base, f.name.Base), 64)
+	add(f.name.Qualifier != "" && !f.qualifierMatches(r), 32)
+	add(f.name.Kind != "" && !f.kindMatches(r), 16)
+	add(declarationOnly(r), 8)
+	add(test == 1, 4)
+	add(valueKind(recordKind(r)), 2)
+	add(f.name.Qualifier == "" && member, 1)
+	return c
+}
+
+// nameMatches reports whether r is about the name asked, ignoring case.
+func (f *fit) nameMatches(r *evidence.Record) bool {
+	_, base, _ := recordName(r)
+	return strings.EqualFold(base, f.name.Base)
+}
+
+// qualifierMatches reports whether r's container (or, for a package-level
+// definition, its package or file) is the question's qualifier: its last
+// part, as Ruby's Rack::Response is Response.
+func (f *fit) qualifierMatches(r *evidence.Record) bool {
+	q := lastPart(f.name.Qualifier)
+	container, _, _ := recordName(r)
+	if container != "" {
+		return lastPart(container) == q
+	}
+	a := r.Metadata.Attributes
+	if p := a["package"]; p != "" && lastPart(p) == q {
+		return true
+	}
+	stem := strings.TrimSuffix(path.Base(r.Path), path.Ext(r.Path))
+	return stem == q || path.Base(path.Dir(r.Path)) == q
+}
+
+// kindMatches reports whether r's kind is the one the question names, or
+// of its family (a class for "type", a method for "function") when the
+// record says only the family.
+func (f *fit) kindMatches(r *evidence.Record) bool {
+	k := recordKind(r)
+	if k == "" {
+		return true
+	}
+	want := f.name.Kind
+	return k == want || family(k) == family(want) && (k == "type" || want == "type" || family(k) == "callable")
+}
+
+func family(kind string) string {
+	switch kind {
+	case "interface", "class", "struct", "trait", "enum", "type", "module":
+		return "type"
+	case "function", "method", "macro":
+		return "callable"
+	case "field", "member", "constant", "variable", "property":
+		return "value"
+	}
+	return kind
+}
+
+func valueKind(k string) bool { return family(k) == "value" }
+
+// recordKind is the kind of definition r records: the local index says it;
+// a SCIP symbol says type (ends in #), method or function (ends in ().).
+func recordKind(r *evidence.Record) string {
+	if k := r.Metadata.Attributes["kind"]; k != "" {
+		return k
+	}
+	if desc, ok := scipDescriptors(r.Symbol); ok {
+		switch {
+		case strings.HasSuffix(desc, "#"):
+			return "type"
+		case strings.HasSuffix(desc, ")."):
+			if strings.Contains(desc, "#") {
+				return "method"
+			}
+			return "function"
+		}
+	}
+	return ""
+}
+
+// declarationOnly reports whether r declares without defining: a member
+// of a Go interface (its signature has no func keyword), a method
+// signature in a TypeScript interface or a declaration file (.d.ts), or a
+// signature ending in a semicolon (a Rust trait's or a C prototype).
+func declarationOnly(r *evidence.Record) bool {
+	if strings.HasSuffix(r.Path, ".d.ts") {
+		return true
+	}
+	a := r.Metadata.Attributes
+	sig := strings.TrimSpace(a["signature"])
+	switch {
+	case a["language"] == "go" && a["kind"] == "method":
+		return !strings.HasPrefix(sig, "func")
+	case strings.HasSuffix(sig, ";"):
+		return true
+	}
+	return false
+}
+
+// recordName splits the symbol r is about into its container, base name
+// and whether it is a member: from the local index's attributes, a SCIP
+// symbol's descriptors, or a "path#Container.Name" graph symbol.
+func recordName(r *evidence.Record) (container, base string, member bool) {
+	sym := r.Symbol
+	if a := r.Metadata.Attributes; a["container"] != "" || r.Provider == "local-index" && r.Kind == evidence.Definition {
+		c := a["container"]
+		return c, lastPart(sym), c != ""
+	}
+	if desc, ok := scipDescriptors(sym); ok {
+		desc = strings.TrimRight(desc, ".#()")
+		desc = strings.TrimSuffix(desc, "()")
+		parts := strings.FieldsFunc(desc, func(r rune) bool { return r == '#' || r == '.' || r == '/' })
+		if len(parts) == 0 {
+			return "", "", false
+		}
+		base = parts[len(parts)-1]
+		if k := strings.LastIndex(desc, "#"); k >= 0 && k+1 < len(desc) && len(parts) > 1 {
+			return parts[len(parts)-2], base, true
+		}
+		return "", base, false
+	}
+	if k := strings.LastIndexByte(sym, '#'); k >= 0 {
+		sym = sym[k+1:]
+	}
+	if k := strings.LastIndexAny(sym, ".:"); k >= 0 {
+		return strings.Trim(sym[:k], ".:"), sym[k+1:], true
+	}
+	return "", sym, false
+}
+
+// scipDescriptors returns the descriptors of a SCIP symbol ("Command#Execute()."
+// of "scip-go gomod m v `m`/Command#Execute()."): what follows the last
+// slash outside backticks.
+func scipDescriptors(sym string) (string, bool) {
+	if strings.Count(sym, " ") < 4 {
+		return "", false
+	}
+	tick := strings.LastIndexByte(sym, '`')
+	slash := strings.LastIndexByte(sym, '/')
+	k := max(tick, slash)
+	if k < 0 {
+		k = strings.LastIndexByte(sym, ' ')
+	}
+	return sym[k+1:], true
+}
+
+// lastPart returns the last part of a dotted, ::, # or / separated name.
+func lastPart(s string) string {
+	if k := strings.LastIndexAny(s, ".:#/\\"); k >= 0 {
+		return s[k+1:]
+	}
+	return s
+}
+
+// inTest reports whether r is in test code: a test file, or a test module
+// inside a source file (Rust's mod tests).
+func inTest(r *evidence.Record) bool {
+	if syntax.IsTestFile(r.Path) {
+		return true
+	}
+	container, _, _ := recordName(r)
+	for _, p := range strings.FieldsFunc(container, func(r rune) bool { return r == '.' || r == ':' }) {
+		if p == "tests" || p == "test" {
+			return true
+		}
+	}
+	return false
+}
