@@ -2,6 +2,7 @@ package codecortex
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -24,14 +25,17 @@ type fit struct {
 	qualified   bool // one whose container matches the question's qualifier
 	kinded      bool // one of the kind the question names
 	strong      bool // a use or relation the graph or an index established
+	// answered holds the lines ("path:line") strong evidence cites.
+	answered map[string]bool
 }
 
 // The reasons a record leaves an answer.
 const (
 	leftReference = "a definition answers the question"
 	leftQualifier = "defined in another container than the question names"
-	leftText      = "text matches, where indexed or graph evidence answers"
+	leftText      = "text matches that indexed or graph evidence answers, or that are no call"
 	leftNotTest   = "not in a test"
+	leftProse     = "mentioned in documentation, not used in code"
 	leftSelf      = "the symbol asked about, not one of its uses or subtypes"
 )
 
@@ -49,6 +53,10 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 			f.kinded = f.kinded || f.name.Kind != "" && f.kindMatches(r)
 		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
 			f.strong = true
+			if f.answered == nil {
+				f.answered = map[string]bool{}
+			}
+			f.answered[lineKey(r)] = true
 		}
 	}
 	return f
@@ -74,8 +82,11 @@ func (f *fit) leave(r *evidence.Record) string {
 		if r.Kind == evidence.Definition || precision.IsDeclaration(r) {
 			return leftSelf
 		}
-		if f.strong && (r.Provenance == trust.Lexical || r.Trust <= trust.Weak) {
+		if lexical(r) && f.strong && (f.answered[lineKey(r)] || f.intent == route.IntentCallers && !callShaped(r, f.name.Base)) {
 			return leftText
+		}
+		if lexical(r) && r.Metadata.Attributes["content"] == "prose" {
+			return leftProse
 		}
 		if f.intent == route.IntentTests && !inTest(r) {
 			return leftNotTest
@@ -280,6 +291,33 @@ func inTest(r *evidence.Record) bool {
 		if p == "tests" || p == "test" {
 			return true
 		}
+	}
+	return false
+}
+
+func lexical(r *evidence.Record) bool { return r.Provenance == trust.Lexical || r.Trust <= trust.Weak }
+
+func lineKey(r *evidence.Record) string { return r.Path + ":" + strconv.Itoa(r.StartLine) }
+
+// callShaped reports whether a text match's line calls the name: an
+// argument list follows it, or (in a language that calls without one, as
+// Ruby does) it is selected from a receiver and ends its statement.
+func callShaped(r *evidence.Record, name string) bool {
+	line := r.Metadata.Excerpt
+	for off := 0; name != ""; {
+		k := strings.Index(line[off:], name)
+		if k < 0 {
+			return false
+		}
+		k += off
+		rest := strings.TrimLeft(line[k+len(name):], " \t")
+		if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "!(") {
+			return true
+		}
+		if k > 0 && line[k-1] == '.' && (rest == "" || strings.HasPrefix(rest, ")") || strings.HasPrefix(rest, " ")) && strings.HasSuffix(r.Path, ".rb") {
+			return true
+		}
+		off = k + 1
 	}
 	return false
 }

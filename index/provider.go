@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,7 +138,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		} else {
 			notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index; text matches instead", q.Symbol))
 		}
-		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{Deadline: deadline})
+		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{Deadline: deadline, Limit: maxNameChunks})
 		if err != nil {
 			if errors.Is(err, ErrEmptyQuery) {
 				break
@@ -144,7 +146,19 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			return evidence.Response{}, unavailable(err)
 		}
 		fr = sres.Freshness
-		resp.Records = append(resp.Records, g.hits(sres.Hits, q)...)
+		// The lines that define the name, in any container, are not uses
+		// of it.
+		defined := map[string]bool{}
+		defs := res.Definitions
+		if nq, ok := parseName(q.Symbol); ok && len(nq.quals) > 0 {
+			if all, err := ix.Lookup(ctx, nq.name); err == nil {
+				defs = all.Definitions
+			}
+		}
+		for _, d := range defs {
+			defined[d.Path+":"+strconv.Itoa(d.NameRange.StartLine)] = true
+		}
+		resp.Records = append(resp.Records, g.mentions(sres.Hits, q, defined)...)
 	case strings.TrimSpace(q.Text) != "":
 		sres, err := ix.Search(ctx, q.Text, SearchOptions{})
 		if errors.Is(err, ErrEmptyQuery) {
@@ -309,6 +323,92 @@ func (g *gatherer) hits(hits []Hit, q evidence.Query) []evidence.Record {
 		out = append(out, rec)
 	}
 	return out
+}
+
+// maxNameChunks bounds the chunks a name's text search reads, and
+// maxMentions the records made of the lines in them that write the name.
+const (
+	maxNameChunks = 100
+	maxMentions   = 200
+)
+
+// mentions turns the chunks a name's text search found into one record for
+// every line in them that writes the name as a whole word, at that line:
+// a chunk that matched only parts of it (the words of a camelCase name)
+// writes no use of it and gives none. Lines in skip ("path:line") are left
+// out.
+func (g *gatherer) mentions(hits []Hit, q evidence.Query, skip map[string]bool) []evidence.Record {
+	name := q.Symbol
+	if nq, ok := parseName(name); ok {
+		name = nq.name
+	}
+	var out []evidence.Record
+	seen := maps.Clone(skip)
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	// A line that writes the name, other than the one defining it (in
+	// skip), uses it, even inside the chunk of its own definition.
+	kind := evidence.Reference
+	if !q.Wants(kind) {
+		return nil
+	}
+	for _, h := range hits {
+		ls := g.fileLines(h.Path)
+		for n := max(h.StartLine, 1); n <= min(h.EndLine, len(ls)) && len(out) < maxMentions; n++ {
+			col := wordAt(ls[n-1], name)
+			if col < 0 || seen[h.Path+":"+strconv.Itoa(n)] || commentLine(ls[n-1]) {
+				continue
+			}
+			seen[h.Path+":"+strconv.Itoa(n)] = true
+			start := utf8.RuneCountInString(ls[n-1][:col]) + 1
+			rec := evidence.Record{
+				Kind: kind, Provider: ProviderName, Provenance: trust.Lexical, Trust: trust.Weak,
+				Path: h.Path, StartLine: n, StartColumn: start, EndLine: n, EndColumn: start + utf8.RuneCountInString(name),
+				Symbol: h.Symbol, Confidence: 0.3,
+				Metadata: evidence.Metadata{Excerpt: strings.TrimSpace(strings.TrimSuffix(ls[n-1], "\r")),
+					Attributes: map[string]string{"match": "word", "content": h.Content}},
+			}
+			if h.Stale {
+				rec = evidence.MarkStale(rec)
+			}
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// commentLine reports whether a line is a comment, in the syntaxes most
+// languages share (//, /*, * inside a block, #, --, a Python docstring's
+// quotes): a name written there is mentioned, not used.
+func commentLine(line string) bool {
+	t := strings.TrimSpace(line)
+	for _, p := range []string{"//", "/*", "* ", "--", `"""`, "'''"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return t == "*" || strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#!") &&
+		!strings.HasPrefix(t, "#define") && !strings.HasPrefix(t, "#if")
+}
+
+// wordAt returns the byte offset of the first whole-word occurrence of
+// name in line, or -1.
+func wordAt(line, name string) int {
+	for off := 0; name != ""; {
+		k := strings.Index(line[off:], name)
+		if k < 0 {
+			return -1
+		}
+		k += off
+		before, _ := utf8.DecodeLastRuneInString(line[:k])
+		after, _ := utf8.DecodeRuneInString(line[k+len(name):])
+		if !isWordRune(before) && !isWordRune(after) {
+			return k
+		}
+		off = k + 1
+	}
+	return -1
 }
 
 // maxGoMod bounds how much of a go.mod is read.
