@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -350,7 +351,7 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	ans := &Answer{Question: q, Plan: plan, Query: query, Records: []evidence.Record{}, Reports: reports,
 		Freshness: freshness(reports)}
-	ans.fill(evidence.Fuse(recs), budget)
+	ans.fill(evidence.Fuse(recs), budget, e.sourceLines())
 	ans.Elapsed = time.Since(start)
 	return ans, nil
 }
@@ -360,8 +361,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 // rest of the answer as JSON: the plan, reports and metadata count. The
 // others are counted in Omitted, by reason; the context packs what was
 // kept.
-func (ans *Answer) fill(fused []evidence.Record, budget int) {
+func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) []string) {
 	f := newFit(ans.Plan, fused)
+	f.lines = lines
 	kept := fused[:0:0]
 	for i := range fused {
 		if why := f.leave(&fused[i]); why != "" {
@@ -371,6 +373,9 @@ func (ans *Answer) fill(fused []evidence.Record, budget int) {
 		kept = append(kept, fused[i])
 	}
 	ranked := evidence.RankFor(kept, f.class)
+	for i := range ranked {
+		ranked[i] = corroborated(ranked[i])
+	}
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
 	for i := range ranked {
@@ -385,6 +390,40 @@ func (ans *Answer) fill(fused []evidence.Record, budget int) {
 		ans.Records = append(ans.Records, ranked[i])
 	}
 	ans.Context = evidence.PackRanked(ans.Records, budget)
+}
+
+// corroborated folds the weaker records r superseded that agree with it
+// (the same kind of evidence at the same place: a text match and an
+// index's reference of one call site) into the names of their providers,
+// in r's corroborated_by attribute, so that an answer spends its budget on
+// sites rather than on repeating them. Records that disagree (another kind
+// or symbol) stay whole, as Fuse keeps them.
+func corroborated(r evidence.Record) evidence.Record {
+	sup := r.Metadata.Superseded
+	if len(sup) == 0 {
+		return r
+	}
+	var kept []evidence.Record
+	var by []string
+	for _, s := range sup {
+		if s.Kind == r.Kind || s.Kind == evidence.Reference && r.Kind == evidence.Call || s.Kind == evidence.Call && r.Kind == evidence.Reference {
+			if !slices.Contains(by, s.Provider) {
+				by = append(by, s.Provider)
+			}
+			continue
+		}
+		kept = append(kept, s)
+	}
+	if len(by) == 0 {
+		return r
+	}
+	attrs := maps.Clone(r.Metadata.Attributes)
+	if attrs == nil {
+		attrs = map[string]string{}
+	}
+	attrs["corroborated_by"] = strings.Join(by, ",")
+	r.Metadata.Attributes, r.Metadata.Superseded = attrs, kept
+	return r
 }
 
 // leftBudget is why a record that answers the question was left out.
@@ -438,6 +477,26 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 		query.Kinds = []evidence.Kind{evidence.Validation}
 	}
 	return query
+}
+
+// sourceLines returns a reader of the project's files as lines, each file
+// read at most once; a file that cannot be read, or is larger than
+// maxIdentifierFile, reads as no lines.
+func (e *Engine) sourceLines() func(string) []string {
+	cache := map[string][]string{}
+	return func(p string) []string {
+		if ls, ok := cache[p]; ok {
+			return ls
+		}
+		var ls []string
+		if fi, err := e.root.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxIdentifierFile {
+			if src, err := e.root.ReadFile(p); err == nil {
+				ls = strings.Split(string(src), "\n")
+			}
+		}
+		cache[p] = ls
+		return ls
+	}
 }
 
 // maxIdentifierFile bounds the file identifierAt reads.

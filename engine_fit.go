@@ -27,16 +27,24 @@ type fit struct {
 	strong      bool // a use or relation the graph or an index established
 	// answered holds the lines ("path:line") strong evidence cites.
 	answered map[string]bool
+	// lines reads a project file as lines (nil when it cannot).
+	lines func(string) []string
+	// exact holds the file extensions of the uses or relations a
+	// precision index resolved: for those languages it knows them all.
+	exact map[string]bool
 }
 
 // The reasons a record leaves an answer.
 const (
-	leftReference = "a definition answers the question"
-	leftQualifier = "defined in another container than the question names"
-	leftText      = "text matches that indexed or graph evidence answers, or that are no call"
-	leftNotTest   = "not in a test"
-	leftProse     = "mentioned in documentation, not used in code"
-	leftSelf      = "the symbol asked about, not one of its uses or subtypes"
+	leftReference   = "a definition answers the question"
+	leftQualifier   = "defined in another container than the question names"
+	leftText        = "text matches that indexed or graph evidence answers, or that are no call"
+	leftNotTest     = "not in a test"
+	leftProse       = "mentioned in documentation, not used in code"
+	leftUnconfirmed = "inferred or text evidence the precision index does not confirm, in a language it resolves"
+	leftImport      = "an import of the name, not a call"
+	leftNotCall     = "a use of the name that does not call it"
+	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
 )
 
 func newFit(plan route.Plan, recs []evidence.Record) *fit {
@@ -57,6 +65,12 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 				f.answered = map[string]bool{}
 			}
 			f.answered[lineKey(r)] = true
+			if r.Exact || r.Metadata.StaleFrom == trust.Exact || r.Trust == trust.Exact {
+				if f.exact == nil {
+					f.exact = map[string]bool{}
+				}
+				f.exact[path.Ext(r.Path)] = true
+			}
 		}
 	}
 	return f
@@ -85,6 +99,14 @@ func (f *fit) leave(r *evidence.Record) string {
 		if lexical(r) && f.strong && (f.answered[lineKey(r)] || f.intent == route.IntentCallers && !callShaped(r, f.name.Base)) {
 			return leftText
 		}
+		if f.unconfirmed(r) {
+			return leftUnconfirmed
+		}
+		if f.intent == route.IntentCallers && r.Kind == evidence.Reference && !lexical(r) {
+			if why := f.notACall(r); why != "" {
+				return why
+			}
+		}
 		if lexical(r) && r.Metadata.Attributes["content"] == "prose" {
 			return leftProse
 		}
@@ -94,6 +116,9 @@ func (f *fit) leave(r *evidence.Record) string {
 	case route.IntentImplementations:
 		if r.Kind == evidence.Definition {
 			return leftSelf
+		}
+		if f.unconfirmed(r) {
+			return leftUnconfirmed
 		}
 		if f.strong && (r.Provenance == trust.Lexical || r.Trust <= trust.Weak) {
 			return leftText
@@ -109,10 +134,11 @@ func (f *fit) leave(r *evidence.Record) string {
 // declaration file only declares it), outside tests, a type or function
 // rather than a value, and a package-level declaration rather than a
 // member when the question names none. Other questions rank records
-// outside tests first unless they ask for tests.
+// outside tests first unless they ask for tests. Go code the go command
+// does not build (under _examples or testdata) ranks as tests do.
 func (f *fit) class(r *evidence.Record) int {
 	test := 0
-	if inTest(r) && f.intent != route.IntentTests {
+	if inTest(r) && f.intent != route.IntentTests || outsideBuild(r.Path) {
 		test = 1
 	}
 	if f.intent != route.IntentDefinition || !f.named {
@@ -295,6 +321,13 @@ func inTest(r *evidence.Record) bool {
 	return false
 }
 
+// unconfirmed reports whether r is a guess the precision index would have
+// confirmed: not exact, in a file of a language whose uses or relations
+// the index resolved for this question.
+func (f *fit) unconfirmed(r *evidence.Record) bool {
+	return f.exact[path.Ext(r.Path)] && !r.Exact && r.Metadata.StaleFrom != trust.Exact && r.Trust != trust.Exact
+}
+
 func lexical(r *evidence.Record) bool { return r.Provenance == trust.Lexical || r.Trust <= trust.Weak }
 
 func lineKey(r *evidence.Record) string { return r.Path + ":" + strconv.Itoa(r.StartLine) }
@@ -320,4 +353,68 @@ func callShaped(r *evidence.Record, name string) bool {
 		off = k + 1
 	}
 	return false
+}
+
+// outsideBuild reports whether a Go file is in a directory the go command
+// ignores: one whose name starts with _ or ., or testdata. Its code is an
+// example or a fixture, not the module's.
+func outsideBuild(p string) bool {
+	if !strings.HasSuffix(p, ".go") {
+		return false
+	}
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if d == "testdata" || strings.HasPrefix(d, "_") || strings.HasPrefix(d, ".") && d != "." {
+			return true
+		}
+	}
+	return false
+}
+
+// notACall says why a reference record is no call, reading its line: an
+// import, export or require of the name, or the name with no argument
+// list after it (passed as a value, or a type). A line it cannot read,
+// and a language that calls without parentheses (Ruby), say nothing.
+func (f *fit) notACall(r *evidence.Record) string {
+	if f.lines == nil || strings.HasSuffix(r.Path, ".rb") {
+		return ""
+	}
+	ls := f.lines(r.Path)
+	if r.StartLine < 1 || r.StartLine > len(ls) {
+		return ""
+	}
+	line := strings.TrimRight(ls[r.StartLine-1], "\r")
+	if importLine(line) {
+		return leftImport
+	}
+	runes := []rune(line)
+	at := r.StartColumn - 1
+	if at < 0 || at >= len(runes) {
+		return ""
+	}
+	end := at
+	for end < len(runes) && isIdentRune(runes[end]) {
+		end++
+	}
+	rest := strings.TrimLeft(string(runes[end:]), " \t")
+	if strings.HasPrefix(rest, "<") { // type arguments: f<T>(x)
+		if k := strings.IndexByte(rest, '>'); k > 0 {
+			rest = strings.TrimLeft(rest[k+1:], " \t")
+		}
+	}
+	if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "!(") || strings.HasPrefix(rest, "?.(") || strings.HasPrefix(rest, "`") {
+		return ""
+	}
+	return leftNotCall
+}
+
+// importLine reports whether a line imports, exports or requires names:
+// import, from … import, export { … }, use, #include, require(…).
+func importLine(line string) bool {
+	t := strings.TrimSpace(line)
+	for _, p := range []string{"import ", "import{", "from ", "export {", "export{", "export *", "use ", "pub use ", "#include", "require ", "require_relative "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return strings.Contains(t, "require(") && strings.Contains(t, "=") || strings.HasPrefix(t, "} from ")
 }
