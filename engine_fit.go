@@ -130,8 +130,8 @@ func (f *fit) leave(r *evidence.Record) string {
 // class ranks records that stay: lower first. For a definition question,
 // the weights say what decides first: the record is a definition of the
 // name (as written, then ignoring case), in the container the question
-// names, of the kind it names, with a body (an interface method or a
-// declaration file only declares it), outside tests, a type or function
+// names, of the kind it names, outside tests, with a body (an interface
+// method or a declaration file only declares it), a type or function
 // rather than a value, and a package-level declaration rather than a
 // member when the question names none. Other questions rank records
 // outside tests first unless they ask for tests. Go code the go command
@@ -156,8 +156,8 @@ func (f *fit) class(r *evidence.Record) int {
 	add(!strings.EqualFold(base, f.name.Base), 64)
 	add(f.name.Qualifier != "" && !f.qualifierMatches(r), 32)
 	add(f.name.Kind != "" && !f.kindMatches(r), 16)
-	add(declarationOnly(r), 8)
-	add(test == 1, 4)
+	add(test == 1, 8)
+	add(declarationOnly(r), 4)
 	add(valueKind(recordKind(r)), 2)
 	add(f.name.Qualifier == "" && member, 1)
 	return c

@@ -79,7 +79,18 @@
 // per intent, matched over the question's words, with a fixed priority when
 // several match (a migration, then a dependency's API, a version, history,
 // a code shape, implementations, callers, references, impact, validation,
-// memory, a definition, and a search when nothing matches). A request's
+// tests, memory, a definition, and a search when nothing matches). A
+// capitalised word in mid-sentence is read as a name, never as a cue
+// ("subtypes of Shape" asks for implementations, not a code shape).
+//
+// # What the plan understood
+//
+// Each [Name] says what the question told of it beyond its spelling: a
+// member named in words ("the Refresh method of AuthService", "method
+// flush on Writer") is the qualified name AuthService.Refresh, and a kind
+// word beside a name ("the Querier interface", "class CGI") is its Kind.
+// The engine ranks by them: the definition in the container named, of the
+// kind named, first. A request's
 // valid Intent overrides the text. Only the first [MaxText] bytes of the text
 // are read, and every pass over them is linear, so routing time is bounded
 // whatever the input.

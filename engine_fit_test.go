@@ -1,0 +1,176 @@
+package codecortex
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/route"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// def is a definition record from the local index.
+func def(path string, line int, symbol, container, kind, sig string) evidence.Record {
+	attrs := map[string]string{"kind": kind, "language": "go", "signature": sig}
+	if container != "" {
+		attrs["container"] = container
+	}
+	return evidence.Record{Kind: evidence.Definition, Provider: "local-index", Provenance: trust.SymbolIndex,
+		Trust: trust.Structural, Path: path, StartLine: line, StartColumn: 1, EndLine: line, EndColumn: 5,
+		Symbol: symbol, Confidence: 0.9, Metadata: evidence.Metadata{Attributes: attrs}}
+}
+
+func text(path string, line int, excerpt string) evidence.Record {
+	return evidence.Record{Kind: evidence.Reference, Provider: "local-index", Provenance: trust.Lexical,
+		Trust: trust.Weak, Path: path, StartLine: line, StartColumn: 1, EndLine: line, EndColumn: 5,
+		Confidence: 0.3, Metadata: evidence.Metadata{Excerpt: excerpt, Attributes: map[string]string{"content": "code"}}}
+}
+
+func call(path string, line, col int, caller string, tier trust.Tier) evidence.Record {
+	m := trust.Heuristic
+	if tier == trust.Exact {
+		m = trust.PrecisionIndex
+	}
+	return evidence.Record{Kind: evidence.Reference, Provider: "graph", Provenance: m, Trust: tier,
+		Path: path, StartLine: line, StartColumn: col, EndLine: line, EndColumn: col + 4, Symbol: caller,
+		Confidence: 1, Exact: tier == trust.Exact}
+}
+
+// answerOf routes text and fills an answer from recs, reading files from src.
+func answerOf(text string, recs []evidence.Record, src map[string][]string) *Answer {
+	ans := &Answer{Plan: route.Route(route.Request{Text: text}), Records: []evidence.Record{}}
+	ans.fill(recs, 100000, func(p string) []string { return src[p] })
+	return ans
+}
+
+func symbols(recs []evidence.Record) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.Path+":"+r.Symbol)
+	}
+	return out
+}
+
+func TestFitDefinitions(t *testing.T) {
+	iface := def("chi.go", 90, "chi.Router.HandleFunc", "Router", "method", "HandleFunc(pattern string, h http.HandlerFunc)")
+	impl := def("mux.go", 121, "chi.Mux.HandleFunc", "Mux", "method", "func (mx *Mux) HandleFunc(pattern string, h http.HandlerFunc)")
+	test := def("mux_test.go", 10, "chi.HandleFunc", "", "function", "func HandleFunc()")
+	ref := text("mux.go", 300, "r.HandleFunc(\"/\", h)")
+	tests := []struct {
+		name, question string
+		in             []evidence.Record
+		want           []string
+		omitted        map[string]int
+	}{
+		{"a body before a declaration, code before tests, and references leave",
+			"where is HandleFunc defined?", []evidence.Record{ref, test, iface, impl},
+			[]string{"mux.go:chi.Mux.HandleFunc", "chi.go:chi.Router.HandleFunc", "mux_test.go:chi.HandleFunc"},
+			map[string]int{leftReference: 1}},
+		{"the container named selects, the others leave",
+			"the HandleFunc method of Router", []evidence.Record{impl, iface, ref},
+			[]string{"chi.go:chi.Router.HandleFunc"}, map[string]int{leftReference: 1, leftQualifier: 1}},
+		{"a kind word ranks that kind first",
+			"show me the Value interface", []evidence.Record{
+				def("a.go", 1, "p.Flag.Value", "Flag", "field", "Value Value"),
+				def("b.go", 1, "p.Value", "", "interface", "type Value interface")},
+			[]string{"b.go:p.Value", "a.go:p.Flag.Value"}, nil},
+		{"the name as written before one that differs in case",
+			"where is Version defined?", []evidence.Record{
+				def("tests/util.go", 6, "util.version", "", "function", "func version()"),
+				def("lib.go", 112, "semver.Version", "", "struct", "type Version struct")},
+			[]string{"lib.go:semver.Version", "tests/util.go:util.version"}, nil},
+		{"package-level before a member when no container is named",
+			"definition of Parse", []evidence.Record{
+				def("a.go", 1, "p.Parser.Parse", "Parser", "method", "func (p *Parser) Parse()"),
+				def("b.go", 1, "p.Parse", "", "function", "func Parse()")},
+			[]string{"b.go:p.Parse", "a.go:p.Parser.Parse"}, nil},
+		{"no definition: text matches stay",
+			"where is Frobnicate defined?", []evidence.Record{ref}, []string{"mux.go:"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans := answerOf(tt.question, slices.Clone(tt.in), nil)
+			if got := symbols(ans.Records); !slices.Equal(got, tt.want) {
+				t.Errorf("records %q, want %q", got, tt.want)
+			}
+			if len(tt.omitted) > 0 && !mapsEqual(ans.Omitted, tt.omitted) {
+				t.Errorf("omitted %v, want %v", ans.Omitted, tt.omitted)
+			}
+		})
+	}
+}
+
+func mapsEqual(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestFitCallers(t *testing.T) {
+	src := map[string][]string{
+		"a.ts": {
+			"import { run } from './run'",
+			"export function main() { run(1) }",
+			"const f = run",
+			"export function again() { run<number>(2) }",
+		},
+	}
+	exact := func(line, col int) evidence.Record { return call("a.ts", line, col, "main", trust.Exact) }
+	in := []evidence.Record{exact(1, 10), exact(2, 26), exact(3, 11), exact(4, 27),
+		text("a.ts", 2, "export function main() { run(1) }"), text("b.ts", 9, "run(3)"), text("a.ts", 3, "const f = run")}
+	ans := answerOf("who calls run?", in, src)
+	var got []int
+	for _, r := range ans.Records {
+		got = append(got, r.StartLine)
+	}
+	if !slices.Equal(got, []int{2, 4}) {
+		t.Errorf("lines %v, want the two calls (2 and 4)", got)
+	}
+	want := map[string]int{leftImport: 1, leftNotCall: 1, leftText: 2, leftUnconfirmed: 1}
+	if !mapsEqual(ans.Omitted, want) {
+		t.Errorf("omitted %v, want %v", ans.Omitted, want)
+	}
+
+	// Without a precision index, a text match that calls and that no
+	// graph record cites stays, after the graph's records.
+	in = []evidence.Record{call("a.go", 2, 5, "main", trust.Inferred), text("a.go", 2, "run(1)"),
+		text("a.go", 7, "run(2)"), text("a.go", 8, "x := run"), text("README.md", 3, "call run(1)")}
+	in[4].Metadata.Attributes["content"] = "prose"
+	ans = answerOf("who calls run?", in, nil)
+	got = got[:0]
+	for _, r := range ans.Records {
+		got = append(got, r.StartLine)
+	}
+	if !slices.Equal(got, []int{2, 7}) {
+		t.Errorf("lines %v, want the graph's call and the other call text shows (2, 7)", got)
+	}
+}
+
+func TestFitTests(t *testing.T) {
+	in := []evidence.Record{call("a.go", 2, 5, "p.main", trust.Inferred), call("a_test.go", 9, 5, "p.TestRun", trust.Inferred),
+		call("src/x.rs", 40, 5, "src/x.rs#tests.check", trust.Inferred)}
+	ans := answerOf("which tests cover Run?", in, nil)
+	if got := symbols(ans.Records); len(got) != 2 || ans.Omitted[leftNotTest] != 1 {
+		t.Errorf("records %q, omitted %v: want the two in tests", got, ans.Omitted)
+	}
+}
+
+func TestFitBudgetBoundsTheDocument(t *testing.T) {
+	var in []evidence.Record
+	for i := range 200 {
+		in = append(in, call("a.go", i+1, 5, "p.caller", trust.Inferred))
+	}
+	ans := &Answer{Plan: route.Route(route.Request{Text: "who calls run?"}), Records: []evidence.Record{}}
+	ans.fill(in, 2000, nil)
+	doc, _ := json.Marshal(ans)
+	if n := evidence.EstimateTokens(len(doc)); n > 2000 || len(ans.Records) == 0 || ans.Omitted[leftBudget] == 0 {
+		t.Errorf("%d tokens, %d records, omitted %v", n, len(ans.Records), ans.Omitted)
+	}
+}
