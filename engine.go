@@ -320,6 +320,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		plan = route.Route(req)
 	}
 	query := queryFor(q, plan)
+	if q.Symbol == "" && plan.Search {
+		query.Symbol = e.joinedName(ctx, plan)
+	}
 	if query.Path != "" && query.Line > 0 && query.Symbol == "" {
 		// The name written at the position, for the layers that answer by
 		// name (the local index) when no index resolves the position; the
@@ -336,6 +339,12 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	providers = append(providers, e.opts.Extra...)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
+	if p, ok := e.providers[route.LocalIndex]; ok && plan.Search && strings.TrimSpace(q.Text) != "" {
+		// No name is certain: the question's words, ranked, join.
+		more, _ := evidence.Collect(ctx, evidence.Query{Text: q.Text}, []evidence.Provider{p},
+			evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
+		recs = append(recs, more...)
+	}
 	if e.memory != nil && plan.Intent != route.IntentMemory {
 		// What the team wrote down about the places the answer cites.
 		if attached, err := e.memory.Attach(ctx, recs); err == nil {
@@ -438,6 +447,32 @@ func (ans *Answer) omit(why string) {
 		ans.Omitted = map[string]int{}
 	}
 	ans.Omitted[why]++
+}
+
+// joinedName picks the name a question of plain words asks about: the
+// first name joined from its words ("scrape loop" → scrapeLoop) that the
+// project defines, else the first name it wrote.
+func (e *Engine) joinedName(ctx context.Context, plan route.Plan) string {
+	first := ""
+	for _, n := range plan.Names {
+		if n.Origin != route.FromWords {
+			first = n.Text
+			break
+		}
+	}
+	ix, err := e.Index()
+	if err != nil {
+		return first
+	}
+	for _, n := range plan.Names {
+		if n.Origin != route.FromWords {
+			continue
+		}
+		if res, err := ix.Lookup(ctx, n.Text); err == nil && len(res.Definitions) > 0 {
+			return n.Text
+		}
+	}
+	return first
 }
 
 // queryFor turns a question and its route into what providers are asked:

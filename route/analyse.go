@@ -121,8 +121,61 @@ func (a *analysis) slotNames() {
 		if _, ok := splitQualified(n); !ok || strings.Contains(n, "$") {
 			return
 		}
+		a.joinedNames(h.slot)
 		a.names = append(a.names, nameAt{Name: makeName(n, FromText), pos: t.pos})
 	})
+}
+
+// joinedNames adds, before a plain word in a name's slot, the names the
+// plain words after it would join into: "the scrape loop" gives scrapeLoop
+// and scrape_loop, "WAL checkpoints" walCheckpoints, walCheckpoint,
+// wal_checkpoints and wal_checkpoint, then the phrase's last word alone
+// (checkpoints, checkpoint). A verb ("created", "running") or
+// any other word ends the phrase, which holds at most three words.
+func (a *analysis) joinedNames(slot int) {
+	plain := func(i int) bool {
+		if i >= len(a.toks) {
+			return false
+		}
+		t := a.toks[i]
+		return t.code < 0 && isIdent(t.raw) && (t.raw == t.word || t.raw == strings.ToUpper(t.raw)) &&
+			!strings.ContainsAny(t.raw, "_$0123456789")
+	}
+	if !plain(slot) {
+		return
+	}
+	words := []string{a.toks[slot].word}
+	for i := slot + 1; i < slot+3 && plain(i); i++ {
+		w := a.toks[i].word
+		if vague[w] || determiners[w] || questionWords[w] || ofWords[w] || kindWords[w] != "" ||
+			strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || len(w) < 3 {
+			break
+		}
+		words = append(words, w)
+	}
+	if len(words) < 2 {
+		return
+	}
+	forms := [][]string{words}
+	if last := words[len(words)-1]; strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") {
+		single := append(append([]string(nil), words[:len(words)-1]...), strings.TrimSuffix(last, "s"))
+		forms = append(forms, single)
+	}
+	pos := a.toks[slot].pos
+	for _, f := range forms {
+		camel := f[0]
+		for _, w := range f[1:] {
+			camel += strings.ToUpper(w[:1]) + w[1:]
+		}
+		a.names = append(a.names, nameAt{Name: makeName(camel, FromWords), pos: pos})
+	}
+	for _, f := range forms {
+		a.names = append(a.names, nameAt{Name: makeName(strings.Join(f, "_"), FromWords), pos: pos})
+	}
+	// The phrase's head noun, its last word, alone.
+	for _, f := range forms {
+		a.names = append(a.names, nameAt{Name: makeName(f[len(f)-1], FromWords), pos: pos})
+	}
 }
 
 // orderedNames returns the names in order of appearance, without

@@ -63,6 +63,10 @@ const (
 	// or the word in a question's name slot ("where is X defined", "who
 	// calls X").
 	FromText Origin = "text"
+	// FromWords is a name joined from plain words that follow a name's
+	// slot ("the scrape loop" gives scrapeLoop and scrape_loop): a guess,
+	// which the engine keeps only when the project defines it.
+	FromWords Origin = "words"
 )
 
 // A Name is a symbol name the request mentions, to be resolved by the engine.
@@ -137,6 +141,12 @@ type Plan struct {
 	// Truncated is set when the text was longer than [MaxText] and only its
 	// beginning was read.
 	Truncated bool `json:"truncated,omitempty"`
+	// Search is set when no name the question gives is written as code:
+	// the names are plain words in a name's slot ("where is the scrape
+	// loop implemented?" gives scrape). A ranked search of the question's
+	// words then joins the lookup of the names, and answers when they
+	// name nothing.
+	Search bool `json:"search,omitempty"`
 }
 
 // Proposes reports whether the plan's Steps or FollowOn include layer l.

@@ -33,6 +33,7 @@ func Route(req Request) Plan {
 	r.classify()
 	r.readPattern()
 	r.build()
+	r.searchWords()
 	if truncated {
 		r.note(fmt.Sprintf("Only the first %d bytes of the text were read.", MaxText))
 	}
@@ -585,4 +586,29 @@ func (r *router) docs() (bool, string) {
 		return true, fmt.Sprintf("The question speaks of a dependency (%q) without naming one, so the documentation provider is asked about the one the code imports, at its installed version.", r.depWord)
 	}
 	return false, lead + "the question names no declared dependency and does not speak of an installed version, a dependency or an API."
+}
+
+// searchWords sets Search for a question about a symbol whose names are
+// all plain words, and notes it.
+func (r *router) searchWords() {
+	p := &r.plan
+	switch p.Intent {
+	case IntentDefinition, IntentReferences, IntentCallers, IntentImplementations, IntentTests:
+	default:
+		return
+	}
+	if len(p.Names) == 0 || r.pos != "" {
+		return
+	}
+	for _, n := range p.Names {
+		if n.Origin == FromWords {
+			continue
+		}
+		plain := n.Base == strings.ToLower(n.Base) && !isCodeCase(n.Base) || n.Base == strings.ToUpper(n.Base)
+		if n.Origin != FromText || n.Qualifier != "" || !plain {
+			return
+		}
+	}
+	p.Search = true
+	r.note("No name in the question is written as code: a ranked search of its words joins the lookup of " + r.names() + ".")
 }

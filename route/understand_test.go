@@ -56,3 +56,36 @@ func TestUnderstanding(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainWords: a question whose names are plain words sets Search, and
+// the words after a name's slot give joined names to try first.
+func TestPlainWords(t *testing.T) {
+	cases := []struct {
+		text   string
+		search bool
+		names  []string
+	}{
+		{"where is the retry queue implemented?", true,
+			[]string{"retryQueue", "retry_queue", "queue", "retry"}},
+		{"where are HTTP handlers registered?", true,
+			[]string{"httpHandlers", "httpHandler", "http_handlers", "http_handler", "handlers", "handler", "HTTP"}},
+		{"where is main defined", true, []string{"main"}},
+		{"where is RetryQueue defined?", false, []string{"RetryQueue"}},
+		{"who calls retry_queue?", false, []string{"retry_queue"}},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			p := route.Route(route.Request{Text: c.text})
+			var got []string
+			for _, n := range p.Names {
+				got = append(got, n.Text)
+			}
+			if p.Search != c.search {
+				t.Errorf("Search %v, want %v", p.Search, c.search)
+			}
+			if d := cmp.Diff(c.names, got); d != "" {
+				t.Errorf("names (-want +got):\n%s", d)
+			}
+		})
+	}
+}
