@@ -25,6 +25,7 @@ import (
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/structural"
+	"github.com/codecortex/codecortex/trust"
 	"github.com/codecortex/codecortex/validation"
 )
 
@@ -402,8 +403,9 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 }
 
 // corroborated folds the weaker records r superseded that agree with it
-// (the same kind of evidence at the same place: a text match and an
-// index's reference of one call site) into the names of their providers,
+// (the same kind of evidence at the same place, of no stronger tier while
+// fresh: a text match and an index's reference of one call site) into the
+// names of their providers,
 // in r's corroborated_by attribute, so that an answer spends its budget on
 // sites rather than on repeating them. Records that disagree (another kind
 // or symbol) stay whole, as Fuse keeps them.
@@ -415,7 +417,8 @@ func corroborated(r evidence.Record) evidence.Record {
 	var kept []evidence.Record
 	var by []string
 	for _, s := range sup {
-		if s.Kind == r.Kind || s.Kind == evidence.Reference && r.Kind == evidence.Call || s.Kind == evidence.Call && r.Kind == evidence.Reference {
+		sameKind := s.Kind == r.Kind || s.Kind == evidence.Reference && r.Kind == evidence.Call || s.Kind == evidence.Call && r.Kind == evidence.Reference
+		if sameKind && freshTier(&s) <= freshTier(&r) {
 			if !slices.Contains(by, s.Provider) {
 				by = append(by, s.Provider)
 			}
@@ -433,6 +436,14 @@ func corroborated(r evidence.Record) evidence.Record {
 	attrs["corroborated_by"] = strings.Join(by, ",")
 	r.Metadata.Attributes, r.Metadata.Superseded = attrs, kept
 	return r
+}
+
+// freshTier is the tier a record had while its source was fresh.
+func freshTier(r *evidence.Record) trust.Tier {
+	if r.Stale && r.Metadata.StaleFrom.Valid() {
+		return r.Metadata.StaleFrom
+	}
+	return r.Trust
 }
 
 // leftBudget is why a record that answers the question was left out.
