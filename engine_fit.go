@@ -218,6 +218,11 @@ func recordKind(r *evidence.Record) string {
 	if k := r.Metadata.Attributes["kind"]; k != "" {
 		return k
 	}
+	for _, s := range r.Metadata.Superseded {
+		if k := s.Metadata.Attributes["kind"]; k != "" && s.Path == r.Path && s.StartLine == r.StartLine {
+			return k
+		}
+	}
 	if desc, ok := scipDescriptors(r.Symbol); ok {
 		switch {
 		case strings.HasSuffix(desc, "#"):
@@ -227,6 +232,10 @@ func recordKind(r *evidence.Record) string {
 				return "method"
 			}
 			return "function"
+		case strings.HasSuffix(desc, "."):
+			// A term: a variable, constant or field, or (as scip-go
+			// writes them) an interface's method.
+			return "variable"
 		}
 	}
 	return ""
@@ -235,10 +244,17 @@ func recordKind(r *evidence.Record) string {
 // declarationOnly reports whether r declares without defining: a member
 // of a Go interface (its signature has no func keyword), a method
 // signature in a TypeScript interface or a declaration file (.d.ts), or a
-// signature ending in a semicolon (a Rust trait's or a C prototype).
+// signature ending in a semicolon (a Rust trait's or a C prototype). A
+// precision record is judged by the local index's record of the same
+// place that it superseded.
 func declarationOnly(r *evidence.Record) bool {
 	if strings.HasSuffix(r.Path, ".d.ts") {
 		return true
+	}
+	for i := range r.Metadata.Superseded {
+		if s := &r.Metadata.Superseded[i]; s.Path == r.Path && s.StartLine == r.StartLine && s.Metadata.Attributes["signature"] != "" {
+			return declarationOnly(s)
+		}
 	}
 	a := r.Metadata.Attributes
 	sig := strings.TrimSpace(a["signature"])

@@ -21,6 +21,12 @@ func def(path string, line int, symbol, container, kind, sig string) evidence.Re
 		Symbol: symbol, Confidence: 0.9, Metadata: evidence.Metadata{Attributes: attrs}}
 }
 
+func scipDef(path string, line int, symbol string) evidence.Record {
+	return evidence.Record{Kind: evidence.Definition, Provider: "precision", Provenance: trust.PrecisionIndex,
+		Trust: trust.Exact, Exact: true, Path: path, StartLine: line, StartColumn: 1, EndLine: line, EndColumn: 5,
+		Symbol: symbol, Confidence: 1}
+}
+
 func text(path string, line int, excerpt string) evidence.Record {
 	return evidence.Record{Kind: evidence.Reference, Provider: "local-index", Provenance: trust.Lexical,
 		Trust: trust.Weak, Path: path, StartLine: line, StartColumn: 1, EndLine: line, EndColumn: 5,
@@ -85,6 +91,11 @@ func TestFitDefinitions(t *testing.T) {
 				def("a.go", 1, "p.Parser.Parse", "Parser", "method", "func (p *Parser) Parse()"),
 				def("b.go", 1, "p.Parse", "", "function", "func Parse()")},
 			[]string{"b.go:p.Parse", "a.go:p.Parser.Parse"}, nil},
+		{"a SCIP method before a SCIP term of the same name (a variable, or an interface's method as scip-go writes it)",
+			"where is HandleFunc defined?", []evidence.Record{
+				scipDef("chi.go", 90, "scip-go gomod m v `m`/Router#HandleFunc."),
+				scipDef("mux.go", 121, "scip-go gomod m v `m`/Mux#HandleFunc().")},
+			[]string{"mux.go:scip-go gomod m v `m`/Mux#HandleFunc().", "chi.go:scip-go gomod m v `m`/Router#HandleFunc."}, nil},
 		{"no definition: text matches stay",
 			"where is Frobnicate defined?", []evidence.Record{ref}, []string{"mux.go:"}, nil},
 	}
