@@ -43,7 +43,16 @@ func Extract(path string, src []byte) (*File, error) {
 // from its parsed tree, so that a caller that parses a file for other
 // uses too (chunks, structural search) parses it once. The language is
 // the tree's.
+//
+// Where a syntax error broke the tree, the top-level parts that hold it
+// are parsed again alone and what they define is added (see recover.go).
 func ExtractTree(path string, t *syntax.Tree) *File {
+	f := extractTree(path, t)
+	recoverBroken(f, t)
+	return f
+}
+
+func extractTree(path string, t *syntax.Tree) *File {
 	x := newExtractor(path, t)
 	if fn := extractors[t.Language()]; fn != nil {
 		fn(x)
