@@ -321,8 +321,11 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		plan = route.Route(req)
 	}
 	query := queryFor(q, plan)
+	searchWords := false
 	if q.Symbol == "" && plan.Search {
-		query.Symbol = e.joinedName(ctx, plan)
+		var defined bool
+		query.Symbol, defined = e.joinedName(ctx, plan)
+		searchWords = !defined
 	}
 	if query.Path != "" && query.Line > 0 && query.Symbol == "" {
 		// The name written at the position, for the layers that answer by
@@ -340,8 +343,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	providers = append(providers, e.opts.Extra...)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
-	if p, ok := e.providers[route.LocalIndex]; ok && plan.Search && strings.TrimSpace(q.Text) != "" {
-		// No name is certain: the question's words, ranked, join.
+	if p, ok := e.providers[route.LocalIndex]; ok && searchWords && strings.TrimSpace(q.Text) != "" {
+		// No name is certain and none is defined: the question's words,
+		// ranked, join.
 		more, _ := evidence.Collect(ctx, evidence.Query{Text: q.Text}, []evidence.Provider{p},
 			evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
 		recs = append(recs, more...)
@@ -462,28 +466,29 @@ func (ans *Answer) omit(why string) {
 
 // joinedName picks the name a question of plain words asks about: the
 // first name joined from its words ("scrape loop" → scrapeLoop) that the
-// project defines, else the first name it wrote.
-func (e *Engine) joinedName(ctx context.Context, plan route.Plan) string {
-	first := ""
+// project defines, else the first name it wrote; defined says whether
+// the project defines the name picked.
+func (e *Engine) joinedName(ctx context.Context, plan route.Plan) (name string, defined bool) {
 	for _, n := range plan.Names {
 		if n.Origin != route.FromWords {
-			first = n.Text
+			name = n.Text
 			break
 		}
 	}
 	ix, err := e.Index()
 	if err != nil {
-		return first
+		return name, false
 	}
 	for _, n := range plan.Names {
 		if n.Origin != route.FromWords {
 			continue
 		}
 		if res, err := ix.Lookup(ctx, n.Text); err == nil && len(res.Definitions) > 0 {
-			return n.Text
+			return n.Text, true
 		}
 	}
-	return first
+	res, err := ix.Lookup(ctx, name)
+	return name, err == nil && len(res.Definitions) > 0
 }
 
 // queryFor turns a question and its route into what providers are asked:

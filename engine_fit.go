@@ -40,7 +40,7 @@ const (
 	leftQualifier   = "defined in another container than the question names"
 	leftText        = "text matches that indexed or graph evidence answers, or that are no call"
 	leftNotTest     = "not in a test"
-	leftProse       = "mentioned in documentation, not used in code"
+	leftProse       = "mentioned in documentation or data, not used in code"
 	leftUnconfirmed = "inferred or text evidence the precision index does not confirm, in a language it resolves"
 	leftImport      = "an import of the name, not a call"
 	leftNotCall     = "a use of the name that does not call it"
@@ -107,7 +107,7 @@ func (f *fit) leave(r *evidence.Record) string {
 				return why
 			}
 		}
-		if lexical(r) && r.Metadata.Attributes["content"] == "prose" {
+		if lexical(r) && (r.Metadata.Attributes["content"] == "prose" || dataFile(r.Path)) {
 			return leftProse
 		}
 		if f.intent == route.IntentTests && !inTest(r) {
@@ -433,4 +433,15 @@ func importLine(line string) bool {
 		}
 	}
 	return strings.Contains(t, "require(") && strings.Contains(t, "=") || strings.HasPrefix(t, "} from ")
+}
+
+// dataFile reports whether a file holds data or documentation rather than
+// code: a name written there is mentioned, not used.
+func dataFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".json", ".yaml", ".yml", ".toml", ".lock", ".sum", ".mod", ".md", ".markdown", ".rst", ".txt",
+		".xml", ".html", ".csv", ".ini", ".cfg", ".conf", ".properties", ".svg":
+		return true
+	}
+	return false
 }
