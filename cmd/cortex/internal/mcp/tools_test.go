@@ -154,8 +154,9 @@ func TestReadOnlyTools(t *testing.T) {
 	})
 	t.Run("cortex_navigate to references", func(t *testing.T) {
 		out := decode[positionResult](t, "", call(t, cs, "cortex_navigate", map[string]any{"relation": "references", "symbol": "Total"}))
-		if !slices.ContainsFunc(out.Records, func(r record) bool { return r.Path == "main.go" && r.StartLine <= 12 && r.EndLine >= 12 }) {
-			t.Errorf("no reference covering main.go:12 in %+v", out.Records)
+		// The use is at its own line: println(c.Total()) on line 13.
+		if !slices.ContainsFunc(out.Records, func(r record) bool { return r.Path == "main.go" && r.StartLine == 13 }) {
+			t.Errorf("no reference at main.go:13 in %+v", out.Records)
 		}
 	})
 	t.Run("cortex_navigate to implementations without a precision index", func(t *testing.T) {
