@@ -88,6 +88,10 @@ type Node struct {
 	// 0 for a file.
 	Line    int `json:"line,omitempty"`
 	EndLine int `json:"end_line,omitempty"`
+	// NameLine and NameColumn are where the definition's name starts
+	// (one-based, code points); 0 for a file.
+	NameLine   int `json:"name_line,omitempty"`
+	NameColumn int `json:"name_column,omitempty"`
 	// Test reports the node is in a test file.
 	Test bool `json:"test,omitempty"`
 	// Stale reports the file changed since it was indexed.
@@ -124,6 +128,10 @@ type Edge struct {
 	Column int    `json:"column,omitempty"`
 	// Span is the width of the name at the site, in code points.
 	Span int `json:"span,omitempty"`
+	// Of is, for an inherits or implements edge declared apart from its
+	// subtype (a Rust impl block), the subtype's name as written there:
+	// From is its definition when the project has one, else the file.
+	Of string `json:"of,omitempty"`
 	// Stale reports the edge came from a file or index that no longer
 	// matches the source.
 	Stale bool `json:"stale,omitempty"`
@@ -196,6 +204,7 @@ type builder struct {
 type edgeKey struct {
 	from, to int32
 	kind     EdgeKind
+	of       string // two Rust impls of a trait in a file, for types it does not define
 }
 
 // BuildOptions are what [Build] needs besides the index's facts. The zero
@@ -232,7 +241,8 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		for _, s := range f.Symbols {
 			sid := int32(len(g.Nodes))
 			g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: s.Name, Container: s.Container, Kind: string(s.Kind),
-				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine, Test: test, Stale: f.Stale})
+				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine,
+				NameLine: s.NameRange.StartLine, NameColumn: s.NameRange.StartColumn, Test: test, Stale: f.Stale})
 			b.symFile = append(b.symFile, int32(fi))
 			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
@@ -285,7 +295,7 @@ func (b *builder) addEdge(e Edge) {
 	if e.From == e.To {
 		return
 	}
-	k := edgeKey{int32(e.From), int32(e.To), e.Kind}
+	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of}
 	if i, ok := b.seen[k]; ok {
 		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
 			*old = e
