@@ -46,6 +46,9 @@ const (
 	AmbiguousName Method = "ambiguous-name"
 	// TestNaming: a test file named after the file it tests.
 	TestNaming Method = "test-naming"
+	// MethodSet: a Go type has every method an interface of the project
+	// asks for, by name and parameter count.
+	MethodSet Method = "method-set"
 )
 
 // Tier returns the strongest trust tier an edge of method m may carry.
@@ -53,7 +56,7 @@ func (m Method) Tier() trust.Tier {
 	switch m {
 	case Exact:
 		return trust.Exact
-	case ImportResolved, ScopeResolved, ImportPath:
+	case ImportResolved, ScopeResolved, ImportPath, MethodSet:
 		return trust.InferredHigh
 	}
 	return trust.Inferred
@@ -199,6 +202,8 @@ type builder struct {
 	goMods  []goModule
 	symFile []int32 // file index of each symbol node (-1 for a file node)
 	seen    map[edgeKey]int32
+	ms      *methodSets     // Go embeddings of other modules, for matchMethodSets
+	relOut  map[int][]int32 // inherits and implements edges by source, for matchMethodSets
 }
 
 type edgeKey struct {
@@ -251,6 +256,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	for fi := range facts.Files {
 		b.resolveFile(fi)
 	}
+	b.matchMethodSets()
 	b.testNaming()
 	if opts.Exact != nil {
 		b.fuse(opts.Exact)

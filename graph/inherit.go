@@ -38,6 +38,9 @@ func (b *builder) addBase(fi int, r symbols.Ref, binds map[string]binding, from 
 	cands, method := b.resolveBase(fi, r, binds, test)
 	if len(cands) == 0 {
 		b.g.stats.Unresolved++
+		if f.Language == "go" {
+			b.noteExternalEmbed(fi, b.enclosingType(fi, r.Byte), r)
+		}
 		return
 	}
 	src, srcMethod := b.subtypeAt(fi, r, test)
@@ -154,8 +157,8 @@ func (b *builder) resolveBase(fi int, r symbols.Ref, binds map[string]binding, t
 	return byName(b.typesNamed(r.Name, "", keep, test))
 }
 
-// typesNamed returns the definitions called name that keep passes, those
-// whose container or package is qual when there are any; definitions in
+// typesNamed returns the definitions called name that keep passes, with a
+// qualifier only those it qualifies (see qualifies); definitions in
 // test files only for a use from one. More than maxAmbiguous are cut to
 // maxAmbiguous+1, which byName leaves unresolved.
 func (b *builder) typesNamed(name, qual string, keep defFilter, test bool) []int32 {
@@ -166,17 +169,28 @@ func (b *builder) typesNamed(name, qual string, keep defFilter, test bool) []int
 			continue
 		}
 		all = append(all, s)
-		if qual != "" && (lastSegment(n.Container) == qual || n.Package == qual || path.Base(path.Dir(n.Path)) == qual) {
+		if qual != "" && qualifies(n, qual) {
 			of = append(of, s)
 		}
 	}
-	if len(of) > 0 {
+	if qual != "" {
+		// A qualifier that names no container of the name: another
+		// library's type of the same name (DidYouMean::SpellChecker).
 		all = of
 	}
 	if len(all) > maxAmbiguous {
 		return all[:maxAmbiguous+1]
 	}
 	return all
+}
+
+// qualifies reports whether qual, written before a base's name, may name
+// where n is: its container (the last segment), its package, its
+// directory or its file (a Rust module).
+func qualifies(n *Node, qual string) bool {
+	stem := path.Base(n.Path)
+	stem = stem[:len(stem)-len(path.Ext(stem))]
+	return lastSegment(n.Container) == qual || n.Package == qual || path.Base(path.Dir(n.Path)) == qual || stem == qual
 }
 
 // lastSegment returns the last dot-separated segment of a container.
