@@ -22,6 +22,11 @@ const (
 	relationImplementedBy = "implemented_by"
 )
 
+// interfaceWeight scales the confidence of a subtype that is itself an
+// interface: it extends the type asked about but implements nothing, so
+// the types that do come first.
+const interfaceWeight = 0.9
+
 // asksImplementations reports whether q asks for implementations alone.
 func asksImplementations(q evidence.Query) bool {
 	return len(q.Kinds) > 0 && !slices.ContainsFunc(q.Kinds, func(k evidence.Kind) bool { return k != evidence.Implementation })
@@ -70,6 +75,9 @@ func (g *Graph) relatedRecord(r Related, relation string) evidence.Record {
 	sym, target := r.Name, super // for a supertype, super is the root asked about
 	tier := r.Tier
 	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[tier] / float64(r.Depth)
+	if relation == relationImplements && g.Nodes[r.Node].Kind == "interface" {
+		conf *= interfaceWeight
+	}
 	prov := trust.Heuristic
 	switch tier {
 	case trust.Exact:

@@ -43,12 +43,16 @@ const MaxSubtypeDepth = 8
 var relationKinds = map[EdgeKind]bool{Inherits: true, Implements: true}
 
 // Subtypes returns the types that extend or implement the roots (type
-// nodes; others are ignored), breadth first to at most MaxSubtypeDepth
-// steps and maxNodes results: the direct ones of any kind, then the
-// indirect ones that are not interfaces (a class that extends an
-// implementation, a type that implements an interface extending a root),
-// each once, at its shortest depth, by its strongest edge. A root is never
-// its own subtype.
+// nodes; others are ignored), each once, at its shortest depth, by its
+// strongest edge, at most maxNodes; a root is never its own subtype.
+//
+// Of a class (or any root that is not an interface): its direct
+// subclasses, each of which has its own. Of an interface (a trait, a
+// protocol): every type that implements it, breadth first to at most
+// MaxSubtypeDepth steps, through the interfaces that extend it and the
+// classes that implement those (what a type checker accepts where the
+// interface is expected): the direct subtypes of any kind, then the
+// indirect ones that are not interfaces.
 func (g *Graph) Subtypes(roots []int, maxNodes int) []Related {
 	seen := map[int]bool{}
 	type step struct {
@@ -56,14 +60,18 @@ func (g *Graph) Subtypes(roots []int, maxNodes int) []Related {
 		tier trust.Tier
 	}
 	var frontier []step
+	depth := 1
 	for _, r := range roots {
 		if r >= 0 && r < len(g.Nodes) && isType(&g.Nodes[r]) && !seen[r] {
 			seen[r] = true
 			frontier = append(frontier, step{r, trust.Exact})
+			if g.Nodes[r].Kind == "interface" {
+				depth = MaxSubtypeDepth
+			}
 		}
 	}
 	var out []Related
-	for d := 1; d <= MaxSubtypeDepth && len(frontier) > 0 && len(out) < maxNodes; d++ {
+	for d := 1; d <= depth && len(frontier) > 0 && len(out) < maxNodes; d++ {
 		var next []step
 		best := map[int]int{} // a node reached at this depth: its index in out
 		for _, s := range frontier {
