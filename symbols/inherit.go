@@ -88,7 +88,7 @@ func (x *extractor) bases(parent []syntax.NodeID) map[int]base {
 				add(tr, of)
 			}
 		case x.lang == syntax.Go:
-			x.goBases(n, add)
+			x.goBases(parent, n, add)
 		case k == "call" && x.lang == syntax.Ruby:
 			if args, ok := x.rubyMixin(parent, n); ok {
 				for _, c := range x.kids(args) {
@@ -103,8 +103,9 @@ func (x *extractor) bases(parent []syntax.NodeID) map[int]base {
 }
 
 // goBases adds a Go struct's embedded fields and an interface's embedded
-// interfaces (a type element of one type, not a union or a ~T).
-func (x *extractor) goBases(n syntax.NodeID, add func(syntax.NodeID, string)) {
+// interfaces (a type element of one type, not a union or a ~T; not a type
+// argument, which the grammar also spells as a type element).
+func (x *extractor) goBases(parent []syntax.NodeID, n syntax.NodeID, add func(syntax.NodeID, string)) {
 	t := x.t
 	switch t.Kind(n) {
 	case "field_declaration":
@@ -114,6 +115,9 @@ func (x *extractor) goBases(n syntax.NodeID, add func(syntax.NodeID, string)) {
 			}
 		}
 	case "type_elem":
+		if t.Kind(parent[n]) != "interface_type" {
+			return
+		}
 		var only syntax.NodeID
 		count := 0
 		for _, c := range x.kids(n) {
