@@ -12,9 +12,17 @@ import (
 // interface of the project when it has every method the interface asks
 // for (see the package documentation, # Edges).
 
-// anyParams is the parameter count of a method whose signature could not
-// be read: it matches any count.
-const anyParams = -1
+// An arity is how many parameters and results a method has
+// (params<<8 | results), or anyArity when its signature could not be
+// read whole.
+type arity int
+
+// anyArity is the arity of a method whose signature could not be read:
+// it matches any.
+const anyArity arity = -1
+
+// ar returns the arity of params parameters and results results.
+func ar(params, results int) arity { return arity(params<<8 | results) }
 
 // maxPromotionDepth bounds how deep embedded types promote methods.
 const maxPromotionDepth = 4
@@ -26,45 +34,61 @@ const externalPrefix = "embed:"
 
 // goKnownInterfaces are the predeclared interface and common interfaces
 // of the standard library, by the name a file writes (the package's own
-// name as qualifier), with their methods and parameter counts: embedding
-// one asks for (or, in a struct, promotes) these methods.
-var goKnownInterfaces = map[string]methodSet{
-	"error":        {"Error": 0},
-	"fmt.Stringer": {"String": 0}, "fmt.Formatter": {"Format": 2},
-	"io.Reader": {"Read": 1}, "io.Writer": {"Write": 1}, "io.Closer": {"Close": 0}, "io.Seeker": {"Seek": 2},
-	"io.ReadWriter": {"Read": 1, "Write": 1}, "io.ReadCloser": {"Read": 1, "Close": 0},
-	"io.WriteCloser": {"Write": 1, "Close": 0}, "io.ReadWriteCloser": {"Read": 1, "Write": 1, "Close": 0},
-	"io.ReaderAt": {"ReadAt": 2}, "io.WriterTo": {"WriteTo": 1}, "io.ReaderFrom": {"ReadFrom": 1},
-	"io.ByteReader": {"ReadByte": 0}, "io.ByteWriter": {"WriteByte": 1}, "io.StringWriter": {"WriteString": 1},
-	"flag.Value": {"String": 0, "Set": 1}, "flag.Getter": {"String": 0, "Set": 1, "Get": 0},
-	"http.Handler": {"ServeHTTP": 2}, "http.ResponseWriter": {"Header": 0, "Write": 1, "WriteHeader": 1},
-	"http.Flusher": {"Flush": 0}, "http.Hijacker": {"Hijack": 0}, "http.Pusher": {"Push": 2},
-	"http.RoundTripper": {"RoundTrip": 1}, "http.CloseNotifier": {"CloseNotify": 0},
-	"sort.Interface":  {"Len": 0, "Less": 2, "Swap": 2},
-	"heap.Interface":  {"Len": 0, "Less": 2, "Swap": 2, "Push": 1, "Pop": 0},
-	"context.Context": {"Deadline": 0, "Done": 0, "Err": 0, "Value": 1},
-	"json.Marshaler":  {"MarshalJSON": 0}, "json.Unmarshaler": {"UnmarshalJSON": 1},
-	"encoding.TextMarshaler": {"MarshalText": 0}, "encoding.TextUnmarshaler": {"UnmarshalText": 1},
-	"encoding.BinaryMarshaler": {"MarshalBinary": 0}, "encoding.BinaryUnmarshaler": {"UnmarshalBinary": 1},
-	"driver.Valuer": {"Value": 0}, "sql.Scanner": {"Scan": 1},
+// name as qualifier), with their methods' arities: embedding one asks for
+// (or, in a struct, promotes) these methods.
+var goKnownInterfaces = map[string]map[string]arity{
+	"error":        {"Error": ar(0, 1)},
+	"fmt.Stringer": {"String": ar(0, 1)}, "fmt.Formatter": {"Format": ar(2, 0)},
+	"io.Reader": {"Read": ar(1, 2)}, "io.Writer": {"Write": ar(1, 2)}, "io.Closer": {"Close": ar(0, 1)},
+	"io.Seeker": {"Seek": ar(2, 2)}, "io.ReadWriter": {"Read": ar(1, 2), "Write": ar(1, 2)},
+	"io.ReadCloser": {"Read": ar(1, 2), "Close": ar(0, 1)}, "io.WriteCloser": {"Write": ar(1, 2), "Close": ar(0, 1)},
+	"io.ReadWriteCloser": {"Read": ar(1, 2), "Write": ar(1, 2), "Close": ar(0, 1)},
+	"io.ReaderAt":        {"ReadAt": ar(2, 2)}, "io.WriterTo": {"WriteTo": ar(1, 2)}, "io.ReaderFrom": {"ReadFrom": ar(1, 2)},
+	"io.ByteReader": {"ReadByte": ar(0, 2)}, "io.ByteWriter": {"WriteByte": ar(1, 1)},
+	"io.StringWriter":     {"WriteString": ar(1, 2)},
+	"flag.Value":          {"String": ar(0, 1), "Set": ar(1, 1)},
+	"flag.Getter":         {"String": ar(0, 1), "Set": ar(1, 1), "Get": ar(0, 1)},
+	"http.Handler":        {"ServeHTTP": ar(2, 0)},
+	"http.ResponseWriter": {"Header": ar(0, 1), "Write": ar(1, 2), "WriteHeader": ar(1, 0)},
+	"http.Flusher":        {"Flush": ar(0, 0)}, "http.Hijacker": {"Hijack": ar(0, 3)}, "http.Pusher": {"Push": ar(2, 1)},
+	"http.RoundTripper": {"RoundTrip": ar(1, 2)}, "http.CloseNotifier": {"CloseNotify": ar(0, 1)},
+	"sort.Interface":  {"Len": ar(0, 1), "Less": ar(2, 1), "Swap": ar(2, 0)},
+	"heap.Interface":  {"Len": ar(0, 1), "Less": ar(2, 1), "Swap": ar(2, 0), "Push": ar(1, 0), "Pop": ar(0, 1)},
+	"context.Context": {"Deadline": ar(0, 2), "Done": ar(0, 1), "Err": ar(0, 1), "Value": ar(1, 1)},
+	"json.Marshaler":  {"MarshalJSON": ar(0, 2)}, "json.Unmarshaler": {"UnmarshalJSON": ar(1, 1)},
+	"encoding.TextMarshaler": {"MarshalText": ar(0, 2)}, "encoding.TextUnmarshaler": {"UnmarshalText": ar(1, 1)},
+	"encoding.BinaryMarshaler": {"MarshalBinary": ar(0, 2)}, "encoding.BinaryUnmarshaler": {"UnmarshalBinary": ar(1, 1)},
+	"driver.Valuer": {"Value": ar(0, 2)}, "sql.Scanner": {"Scan": ar(1, 1)},
 }
 
-// A methodSet maps method names to their parameter counts (anyParams
-// when unknown or when two disagree).
-type methodSet map[string]int
+// A shape is what a method set knows of a method: its arity, and its
+// result types with package qualifiers left out ("*T,error"; empty when
+// unknown: named results, a function type, a generic interface or type).
+type shape struct {
+	a   arity
+	res string
+}
 
-func (m methodSet) add(name string, params int) {
-	if old, ok := m[name]; ok && old != params {
-		params = anyParams
+// A methodSet maps method names to their shapes (anyArity and no result
+// types when two disagree).
+type methodSet map[string]shape
+
+func (m methodSet) add(name string, s shape) {
+	if old, ok := m[name]; ok && old != s {
+		s = shape{a: anyArity}
 	}
-	m[name] = params
+	m[name] = s
 }
 
-// has reports whether m has a method name with a parameter count that
-// may be params.
-func (m methodSet) has(name string, params int) bool {
+// has reports whether m has a method name that may have shape s: the same
+// arity (or an unknown one), and the same result types when both are
+// known.
+func (m methodSet) has(name string, s shape) bool {
 	got, ok := m[name]
-	return ok && (got == params || got == anyParams || params == anyParams)
+	if !ok || got.a != s.a && got.a != anyArity && s.a != anyArity {
+		return false
+	}
+	return got.res == "" || s.res == "" || got.res == s.res
 }
 
 // goTypeKey names a Go type within its package: directory, package, name.
@@ -133,7 +157,7 @@ func (b *builder) matchMethodSets() {
 			if ms.declared[k] == nil {
 				ms.declared[k] = methodSet{}
 			}
-			ms.declared[k].add(n.Name, b.paramCount(i))
+			ms.declared[k].add(n.Name, b.shapeOf(i))
 		case n.Kind == string(symbols.Interface) && n.Container == "":
 			ifaces = append(ifaces, i)
 		case (n.Kind == string(symbols.Struct) || n.Kind == string(symbols.Type)) && n.Container == "":
@@ -181,8 +205,8 @@ func (b *builder) matchMethodSets() {
 
 // implementsAll reports whether have has every method of want.
 func implementsAll(have, want methodSet) bool {
-	for name, params := range want {
-		if !have.has(name, params) {
+	for name, sh := range want {
+		if !have.has(name, sh) {
 			return false
 		}
 	}
@@ -213,12 +237,12 @@ func (ms *methodSets) of(n, depth int) methodSet {
 	}
 	for _, ext := range ms.external[n] {
 		if known, ok := goKnownInterfaces[ext]; ok {
-			for name, p := range known {
-				m.add(name, p)
+			for name, a := range known {
+				m.add(name, shape{a: a})
 			}
 			continue
 		}
-		m[externalPrefix+ext] = 0
+		m[externalPrefix+ext] = shape{}
 	}
 	if depth < maxPromotionDepth {
 		for _, ei := range ms.b.outEdges(n) {
@@ -268,54 +292,160 @@ func (b *builder) outEdges(n int) []int32 {
 	return b.relOut[n]
 }
 
-// paramCount returns how many parameters the Go function or method of
-// node n takes, read from its signature, or anyParams.
-func (b *builder) paramCount(n int) int {
+// shapeOf returns the shape of the Go function or method of node n, read
+// from its signature: its arity (anyArity when unread) and its result
+// types, unless the type or interface it belongs to is generic.
+func (b *builder) shapeOf(n int) shape {
 	fi := b.symFile[n]
 	if fi < 0 {
-		return anyParams
+		return shape{a: anyArity}
 	}
 	f := &b.facts[fi]
 	si := n - int(b.g.fileNode[f.Path]) - 1
 	if si < 0 || si >= len(f.Symbols) {
-		return anyParams
+		return shape{a: anyArity}
 	}
-	return goParamCount(f.Symbols[si].Signature, f.Symbols[si].Name)
+	sym := &f.Symbols[si]
+	sh := shape{a: goArity(sym.Signature, sym.Name)}
+	if !strings.Contains(sym.Container, "[") && !b.genericType(f, sym.Container) {
+		sh.res = goResults(sym.Signature, sym.Name)
+	}
+	return sh
 }
 
-// goParamCount counts the parameters in a Go signature of the function
-// called name ("func (r *T) Name[K any](a, b int, f func(x int)) error",
-// or "Name(string) error" in an interface): the entries of its parameter
-// list, or anyParams when the signature does not show it whole.
-func goParamCount(sig, name string) int {
+// genericType reports whether the type called name in file f has type
+// parameters ("type Set[T any] interface").
+func (b *builder) genericType(f *index.FileFacts, name string) bool {
+	for i := range f.Symbols {
+		if s := &f.Symbols[i]; s.Name == name && s.Container == "" {
+			return strings.HasPrefix(s.Signature, "type "+name+"[")
+		}
+	}
+	return false
+}
+
+// goArity reads the arity of the function called name from its Go
+// signature ("func (r *T) Name[K any](a, b int, f func(x int)) (int,
+// error)", or "Name(string) error" in an interface): the entries of its
+// parameter list and of its results; anyArity when the signature does not
+// show them whole.
+func goArity(sig, name string) arity {
 	i := strings.Index(sig, name+"(")
 	if j := strings.Index(sig, name+"["); j >= 0 && (i < 0 || j < i) {
 		i = j
 	}
 	if i < 0 {
-		return anyParams
+		return anyArity
 	}
 	s := sig[i+len(name):]
 	if s[0] == '[' {
 		end := closing(s, '[', ']')
 		if end < 0 {
-			return anyParams
+			return anyArity
 		}
 		s = s[end+1:]
 	}
 	if s == "" || s[0] != '(' {
-		return anyParams
+		return anyArity
 	}
 	end := closing(s, '(', ')')
 	if end < 0 {
-		return anyParams
+		return anyArity
 	}
-	params := strings.TrimSpace(s[1:end])
-	if params == "" {
+	params := entries(s[1:end])
+	rest := strings.TrimSpace(s[end+1:])
+	switch {
+	case rest == "":
+		return ar(params, 0)
+	case rest[0] == '(':
+		end := closing(rest, '(', ')')
+		if end < 0 || strings.TrimSpace(rest[end+1:]) != "" {
+			return anyArity
+		}
+		return ar(params, entries(rest[1:end]))
+	}
+	return ar(params, 1) // one result, of any type (interface{} too)
+}
+
+// goResults returns the result types of the function called name in its
+// Go signature, with spaces and package qualifiers left out and joined by
+// commas ("*T,error"); empty when they are named, hold a function type, or
+// the signature does not show them whole.
+func goResults(sig, name string) string {
+	i := strings.Index(sig, name+"(")
+	if i < 0 {
+		return ""
+	}
+	s := sig[i+len(name):]
+	end := closing(s, '(', ')')
+	if end < 0 {
+		return ""
+	}
+	rest := strings.TrimSpace(s[end+1:])
+	if strings.HasPrefix(rest, "(") {
+		e := closing(rest, '(', ')')
+		if e < 0 {
+			return ""
+		}
+		rest = rest[1:e]
+	}
+	if rest == "" || strings.Contains(rest, "func") {
+		return ""
+	}
+	var parts []string
+	depth, from := 0, 0
+	for i := 0; i <= len(rest); i++ {
+		if i < len(rest) {
+			switch rest[i] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			}
+			if depth > 0 || rest[i] != ',' {
+				continue
+			}
+		}
+		part := strings.TrimSpace(rest[from:i])
+		if strings.ContainsAny(strings.TrimLeft(part, "*[]"), " \t") && !strings.HasPrefix(part, "map[") && !strings.HasPrefix(part, "chan") {
+			return "" // a named result
+		}
+		parts = append(parts, unqualified(part))
+		from = i + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// unqualified returns a Go type written without spaces and without the
+// package qualifiers of its names (*http.Request gives *Request).
+func unqualified(t string) string {
+	out := make([]byte, 0, len(t))
+	start := 0 // where the identifier being written starts in out
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == ' ' || c == '\t':
+			start = len(out)
+		case c == '.':
+			out = out[:start] // the identifier before the dot names a package
+		case c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+			out = append(out, c)
+		default:
+			out = append(out, c)
+			start = len(out)
+		}
+	}
+	return string(out)
+}
+
+// entries counts the comma-separated entries of a parameter or result
+// list, commas nested in brackets left out.
+func entries(list string) int {
+	list = strings.TrimSuffix(strings.TrimSpace(list), ",")
+	if list == "" {
 		return 0
 	}
 	count, depth := 1, 0
-	for _, c := range params {
+	for _, c := range list {
 		switch c {
 		case '(', '[', '{':
 			depth++
@@ -326,9 +456,6 @@ func goParamCount(sig, name string) int {
 				count++
 			}
 		}
-	}
-	if strings.HasSuffix(params, ",") {
-		count--
 	}
 	return count
 }

@@ -111,6 +111,13 @@ type wrapped struct {
 	*boolValue
 	name string
 }
+
+// twoResults types with two results: another method.
+type twoResults struct{}
+
+func (twoResults) String() string        { return "" }
+func (twoResults) Set(s string) error    { return nil }
+func (twoResults) Type() (string, error) { return "", nil }
 `,
 			"writer.go": `package flags
 
@@ -422,5 +429,47 @@ func (b *boolValue) IsBoolFlag() bool  { return true }
 	got := implementations(t, files, "boolValue")
 	if !slices.Contains(got, "GoBool w.go:18") {
 		t.Errorf("boolValue implements %v, want GoBool", got)
+	}
+}
+
+// goArity reads the parameter and result counts of Go signatures as the
+// symbols package writes them.
+func TestGoArity(t *testing.T) {
+	for _, c := range []struct {
+		sig, name string
+		want      arity
+	}{
+		{"func (b *boolValue) Set(s string) error", "Set", ar(1, 1)},
+		{"Set(string) error", "Set", ar(1, 1)},
+		{"func (g *Gen[K]) Map[V any](a, b int, f func(x, y int) string) (n int, err error)", "Map", ar(3, 2)},
+		{"func (r *Reader) Read(p []byte) (int, error)", "Read", ar(1, 2)},
+		{"func (w *flushWriter) Flush()", "Flush", ar(0, 0)},
+		{"Flush() error", "Flush", ar(0, 1)},
+		{"func Get(m map[string]int,) interface{}", "Get", ar(1, 1)},
+		{"func (c *Cmd) Run(args ...string) (out struct{ a, b int })", "Run", ar(1, 1)},
+		{"func (c *Cmd) Run(args ...string, more", "Run", anyArity},
+		{"var Run = other", "Run", anyArity},
+	} {
+		if got := goArity(c.sig, c.name); got != c.want {
+			t.Errorf("goArity(%q) = %d<<8|%d, want %d<<8|%d", c.sig, got>>8, got&0xff, c.want>>8, c.want&0xff)
+		}
+	}
+}
+
+// goResults reads result types without their package qualifiers, and none
+// when they are named or hold a function type.
+func TestGoResults(t *testing.T) {
+	for _, c := range []struct{ sig, name, want string }{
+		{"func (s *sink) GetUnderlying() slog.Handler", "GetUnderlying", "Handler"},
+		{"GetUnderlying() *testing.T", "GetUnderlying", "*T"},
+		{"GetUnderlying() func(prefix, args string)", "GetUnderlying", ""},
+		{"func (r *Reader) Read(p []byte) (int, error)", "Read", "int,error"},
+		{"func (r *Reader) Read(p []byte) (n int, err error)", "Read", ""},
+		{"Header() map[string][]http.Header", "Header", "map[string][]Header"},
+		{"Flush()", "Flush", ""},
+	} {
+		if got := goResults(c.sig, c.name); got != c.want {
+			t.Errorf("goResults(%q) = %q, want %q", c.sig, got, c.want)
+		}
 	}
 }
