@@ -204,6 +204,7 @@ type builder struct {
 	seen    map[edgeKey]int32
 	ms      *methodSets     // Go embeddings of other modules, for matchMethodSets
 	relOut  map[int][]int32 // inherits and implements edges by source, for matchMethodSets
+	factOf  map[string]int  // the facts of each file by path, for reexported
 }
 
 type edgeKey struct {

@@ -135,7 +135,11 @@ func (b *builder) resolveBase(fi int, r symbols.Ref, binds map[string]binding, t
 			return c, ImportResolved
 		}
 		if len(bd.files) > 0 {
-			// A module that re-exports the name (an index file): by name.
+			// A module that re-exports the name (an index file, a package's
+			// __init__.py): through what it imports, else by name.
+			if c := b.reexported(name, bd.files, keep); len(c) > 0 {
+				return c, ImportResolved
+			}
 			return byName(b.typesNamed(name, "", keep, test))
 		}
 	}
@@ -155,6 +159,53 @@ func (b *builder) resolveBase(fi int, r symbols.Ref, binds map[string]binding, t
 		return nil, "" // a Go base of another package is qualified
 	}
 	return byName(b.typesNamed(r.Name, "", keep, test))
+}
+
+// Bounds of the walk through re-exports.
+const (
+	maxReexportHops  = 2
+	maxReexportFiles = 256
+)
+
+// reexported returns the definitions called name that keep passes in the
+// files that files import (export * from, from .m import N), up to
+// maxReexportHops away and maxReexportFiles files read.
+func (b *builder) reexported(name string, files []int32, keep defFilter) []int32 {
+	if b.factOf == nil {
+		b.factOf = make(map[string]int, len(b.facts))
+		for i := range b.facts {
+			b.factOf[b.facts[i].Path] = i
+		}
+	}
+	seen := map[int32]bool{}
+	for _, f := range files {
+		seen[f] = true
+	}
+	frontier, read := files, 0
+	for range maxReexportHops {
+		var next []int32
+		for _, f := range frontier {
+			fi, ok := b.factOf[b.g.Nodes[f].Path]
+			if !ok || read >= maxReexportFiles {
+				continue
+			}
+			read++
+			for _, im := range b.facts[fi].Imports {
+				_, bd := b.resolveImport(&b.facts[fi], im)
+				for _, to := range bd.files {
+					if !seen[to] {
+						seen[to] = true
+						next = append(next, to)
+					}
+				}
+			}
+		}
+		if c := b.named(name, next, keep); len(c) > 0 {
+			return c
+		}
+		frontier = next
+	}
+	return nil
 }
 
 // typesNamed returns the definitions called name that keep passes, with a

@@ -24,8 +24,10 @@ const (
 
 // interfaceWeight scales the confidence of a subtype that is itself an
 // interface: it extends the type asked about but implements nothing, so
-// the types that do come first.
-const interfaceWeight = 0.9
+// the types that do come first, the direct ones and those reached through
+// it alike (an implementation's confidence falls by a tenth a step, to
+// half at most).
+const interfaceWeight = 0.45
 
 // asksImplementations reports whether q asks for implementations alone.
 func asksImplementations(q evidence.Query) bool {
@@ -74,9 +76,11 @@ func (g *Graph) relatedRecord(r Related, relation string) evidence.Record {
 	super := g.Nodes[r.Super].Qualified()
 	sym, target := r.Name, super // for a supertype, super is the root asked about
 	tier := r.Tier
-	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[tier] / float64(r.Depth)
+	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[tier]
 	if relation == relationImplements && g.Nodes[r.Node].Kind == "interface" {
-		conf *= interfaceWeight
+		conf *= interfaceWeight / float64(r.Depth)
+	} else {
+		conf *= max(0.5, 1-0.1*float64(r.Depth-1))
 	}
 	prov := trust.Heuristic
 	switch tier {

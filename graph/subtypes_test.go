@@ -13,6 +13,7 @@ import (
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/syntax"
+	"github.com/codecortex/codecortex/trust"
 )
 
 // implementations asks a provider over files for the implementations of
@@ -471,5 +472,28 @@ func TestGoResults(t *testing.T) {
 		if got := goResults(c.sig, c.name); got != c.want {
 			t.Errorf("goResults(%q) = %q, want %q", c.sig, got, c.want)
 		}
+	}
+}
+
+// A base imported from a module that re-exports it (an index file) is
+// resolved through that module's imports, at the tier of an import.
+func TestSubtypesThroughReexport(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	files := map[string]string{
+		"src/core/observable.ts":  "export interface IObservable { observers_: Set<unknown> }\n",
+		"src/internal.ts":         "export * from \"./core/observable\"\nexport * from \"./core/atom\"\n",
+		"src/core/atom.ts":        "import { IObservable } from \"../internal\"\nexport class Atom implements IObservable { observers_ = new Set() }\n",
+		"src/other/observable.ts": "export interface IObservable { other: number }\n",
+	}
+	p := New(Options{Dir: testtool.WriteTree(t, files), IndexOptions: index.Options{Budget: -1}})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "src/core/observable.ts#IObservable", Kinds: []evidence.Kind{evidence.Implementation}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 1 || resp.Records[0].Symbol != "Atom" || resp.Records[0].Trust != trust.InferredHigh {
+		t.Errorf("implementations of IObservable: %+v, want Atom at inferred_high", resp.Records)
 	}
 }
