@@ -142,6 +142,7 @@ func (b *builder) resolveBase(fi int, r symbols.Ref, binds map[string]binding, t
 			}
 			return byName(b.typesNamed(name, "", keep, test))
 		}
+		return nil, "" // imported from another library (React's Component)
 	}
 	if c := b.named(r.Name, []int32{from}, keep); len(c) > 0 {
 		return c, ScopeResolved

@@ -151,6 +151,9 @@ export class Box<T> extends Array<IAtom> {}
 			"src/value.ts": `import { Atom } from "./atom"
 export class ObservableValue<T> extends Atom {}
 `,
+			"src/view.tsx": `import { IDepTreeNode } from "react-dom"
+export class View extends IDepTreeNode {}
+`,
 		}, "IDepTreeNode", []string{"Atom src/atom.ts:3 d3", "IObservable src/observable.ts:2", "ObservableValue src/value.ts:2 d4"}},
 		{"javascript", map[string]string{
 			"lib/error.js": `class CommanderError extends Error {
