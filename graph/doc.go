@@ -39,18 +39,20 @@
 //
 // Go has no declared implementations: a Go named type (not an interface)
 // implements an interface of the project, an [Implements] edge of method
-// [MethodSet] at inferred_high, when it has every method the interface
-// asks for, by name and number of parameters. A type's methods are those
+// [MethodSet] at inferred_high, when it has every method the interface asks
+// for, by name and numbers of parameters and results, and by result types
+// where both write them plainly (unnamed, no function type, neither side
+// generic), compared without package qualifiers. A type's methods are those
 // declared with receiver T or *T, and those promoted from the types it
-// embeds; an interface asks for its own methods and those of the
-// interfaces it embeds. The predeclared error and common interfaces of
-// the standard library (io.Reader, fmt.Stringer, flag.Value,
-// http.ResponseWriter and a few more) count with their methods; another
-// embedded interface of another module is satisfied only by a type that
-// embeds it too, and an interface embedding something unknown matches
-// nothing. Parameter and result types are not checked, nor whether a
-// value or a pointer receiver is needed: a type whose methods have the
-// right names and counts is taken to implement the interface. Each
+// embeds; an interface asks for its own methods and those of the interfaces
+// it embeds. The predeclared error and common interfaces of the standard
+// library (io.Reader, fmt.Stringer, flag.Value, http.ResponseWriter and a
+// few more) count with their methods; another embedded interface of another
+// module is satisfied only by a type that embeds it too, and an interface
+// embedding something unknown matches nothing. Parameter types are not
+// checked, nor result types otherwise, nor whether a value or a pointer
+// receiver is needed (T and *T count as one type): a type whose methods
+// have the right names and counts is taken to implement the interface. Each
 // interface is indexed under its rarest method name, so that each type is
 // checked only against the interfaces asking for a method it has.
 //

@@ -47,7 +47,8 @@ const (
 	// TestNaming: a test file named after the file it tests.
 	TestNaming Method = "test-naming"
 	// MethodSet: a Go type has every method an interface of the project
-	// asks for, by name and parameter count.
+	// asks for, by name, parameter and result counts (see the package
+	// documentation, # Type relations).
 	MethodSet Method = "method-set"
 )
 

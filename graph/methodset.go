@@ -10,7 +10,7 @@ import (
 
 // Go's implementations by method set: a named type implements an
 // interface of the project when it has every method the interface asks
-// for (see the package documentation, # Edges).
+// for (see the package documentation, # Type relations).
 
 // An arity is how many parameters and results a method has
 // (params<<8 | results), or anyArity when its signature could not be
@@ -136,7 +136,7 @@ func (b *builder) noteExternalEmbed(fi, n int, r symbols.Ref) {
 
 // matchMethodSets adds an Implements edge (method MethodSet) from each Go
 // named type that is not an interface to each Go interface of the project
-// whose methods it has, by name and parameter count. Interfaces are
+// whose methods it has, by name and shape (see shape). Interfaces are
 // indexed by their rarest method, so that a type is checked only against
 // the interfaces that ask for a method it has.
 func (b *builder) matchMethodSets() {
