@@ -198,14 +198,15 @@ func (g *Graph) File(p string) (int, bool) {
 
 // builder holds what Build needs while resolving.
 type builder struct {
-	g       *Graph
-	facts   []index.FileFacts
-	goMods  []goModule
-	symFile []int32 // file index of each symbol node (-1 for a file node)
-	seen    map[edgeKey]int32
-	ms      *methodSets     // Go embeddings of other modules, for matchMethodSets
-	relOut  map[int][]int32 // inherits and implements edges by source, for matchMethodSets
-	factOf  map[string]int  // the facts of each file by path, for reexported
+	g         *Graph
+	facts     []index.FileFacts
+	goMods    []goModule
+	symFile   []int32 // file index of each symbol node (-1 for a file node)
+	seen      map[edgeKey]int32
+	ms        *methodSets       // Go embeddings of other modules, for matchMethodSets
+	relOut    map[int][]int32   // inherits and implements edges by source, for matchMethodSets
+	factOf    map[string]int    // the facts of each file by path, for reexported
+	importsOf map[int32][]int32 // the files each file imports, for reexported
 }
 
 type edgeKey struct {

@@ -172,12 +172,6 @@ const (
 // files that files import (export * from, from .m import N), up to
 // maxReexportHops away and maxReexportFiles files read.
 func (b *builder) reexported(name string, files []int32, keep defFilter) []int32 {
-	if b.factOf == nil {
-		b.factOf = make(map[string]int, len(b.facts))
-		for i := range b.facts {
-			b.factOf[b.facts[i].Path] = i
-		}
-	}
 	seen := map[int32]bool{}
 	for _, f := range files {
 		seen[f] = true
@@ -186,18 +180,14 @@ func (b *builder) reexported(name string, files []int32, keep defFilter) []int32
 	for range maxReexportHops {
 		var next []int32
 		for _, f := range frontier {
-			fi, ok := b.factOf[b.g.Nodes[f].Path]
-			if !ok || read >= maxReexportFiles {
-				continue
+			if read >= maxReexportFiles {
+				break
 			}
 			read++
-			for _, im := range b.facts[fi].Imports {
-				_, bd := b.resolveImport(&b.facts[fi], im)
-				for _, to := range bd.files {
-					if !seen[to] {
-						seen[to] = true
-						next = append(next, to)
-					}
+			for _, to := range b.importedFiles(f) {
+				if !seen[to] {
+					seen[to] = true
+					next = append(next, to)
 				}
 			}
 		}
@@ -207,6 +197,30 @@ func (b *builder) reexported(name string, files []int32, keep defFilter) []int32
 		frontier = next
 	}
 	return nil
+}
+
+// importedFiles returns the project files that the file of node f
+// imports, resolved once per file.
+func (b *builder) importedFiles(f int32) []int32 {
+	if b.factOf == nil {
+		b.factOf = make(map[string]int, len(b.facts))
+		for i := range b.facts {
+			b.factOf[b.facts[i].Path] = i
+		}
+		b.importsOf = map[int32][]int32{}
+	}
+	if out, ok := b.importsOf[f]; ok {
+		return out
+	}
+	var out []int32
+	if fi, ok := b.factOf[b.g.Nodes[f].Path]; ok {
+		for _, im := range b.facts[fi].Imports {
+			_, bd := b.resolveImport(&b.facts[fi], im)
+			out = append(out, bd.files...)
+		}
+	}
+	b.importsOf[f] = out
+	return out
 }
 
 // typesNamed returns the definitions called name that keep passes, with a
