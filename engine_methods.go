@@ -139,16 +139,16 @@ type Located struct {
 // a symbol named by position or by name. The precision index answers first
 // (exact; near_exact from the language server when the engine has one and
 // the index has no fresh answer); when it has no fresh answer, the local
-// index (the project graph, for callers) answers by name — the target's
-// name, or the one written at the position — at the tier its syntax
-// allows. A target that names nothing is a [TargetError].
+// index (the project graph, for callers and implementations) answers by
+// name — the target's name, or the one written at the position — at the
+// tier its syntax allows. A target that names nothing is a [TargetError].
 func (e *Engine) Locate(ctx context.Context, q LocateQuery) (*Located, error) {
 	kinds, err := q.Relation.kinds()
 	if err != nil {
 		return nil, err
 	}
-	if q.Relation == Callers {
-		return e.locate(ctx, q.Target, kinds, route.Graph, true)
+	if q.Relation == Callers || q.Relation == Implementations {
+		return e.locate(ctx, q.Target, kinds, route.Graph, q.Relation == Callers)
 	}
 	return e.locate(ctx, q.Target, kinds, route.LocalIndex, q.NoDeclaration)
 }

@@ -24,6 +24,45 @@
 // is a field of another module's type more often than a method value).
 // TestGoplsOracle checks the callers so found against gopls references.
 //
+// # Type relations
+//
+// A base a definition declares (see the symbols package, # Bases) becomes
+// an [Inherits] edge from the type that declares it (the innermost type
+// holding it; for a Rust impl, the type it is for, or the file when the
+// project defines no such type) to the type it names, [Implements] when
+// that is an interface or a trait. A base resolves through an import, the
+// file, the scope its language shares, then by name among the project's
+// types (and JavaScript's and Python's top-level values); a qualified base
+// only to a type its qualifier may name (a container, package, directory
+// or file of that name), so that another library's type of the same name
+// is not taken for the project's.
+//
+// Go has no declared implementations: a Go named type (not an interface)
+// implements an interface of the project, an [Implements] edge of method
+// [MethodSet] at inferred_high, when it has every method the interface asks
+// for, by name and numbers of parameters and results, and by result types
+// where both write them plainly (unnamed, no function type, neither side
+// generic), compared without package qualifiers. A type's methods are those
+// declared with receiver T or *T, and those promoted from the types it
+// embeds; an interface asks for its own methods and those of the interfaces
+// it embeds. The predeclared error and common interfaces of the standard
+// library (io.Reader, fmt.Stringer, flag.Value, http.ResponseWriter and a
+// few more) count with their methods; another embedded interface of another
+// module is satisfied only by a type that embeds it too, and an interface
+// embedding something unknown matches nothing. Parameter types are not
+// checked, nor result types otherwise, nor whether a value or a pointer
+// receiver is needed (T and *T count as one type): a type whose methods
+// have the right names and counts is taken to implement the interface. Each
+// interface is indexed under its rarest method name, so that each type is
+// checked only against the interfaces asking for a method it has.
+//
+// [Graph.Subtypes] answers what extends or implements a type: of a class,
+// its direct subtypes; of an interface, every type that implements it,
+// through the interfaces that extend it and the classes implementing
+// those. The [Provider] answers a question for implementations alone with
+// one record per subtype, at the subtype's name (a Rust impl at the impl),
+// or, for a type nothing extends, per type it extends or implements.
+//
 // Exact edges from a precision index ([Options.Exact], such as the
 // precision layer's Provider.Edges) are fused in: an inferred edge the
 // index confirms becomes exact, and the index's other edges are added.

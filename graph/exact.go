@@ -54,7 +54,7 @@ func (b *builder) fuse(recs iter.Seq[evidence.Record]) {
 		// use: confirm it.
 		confirmed := false
 		for _, k := range []EdgeKind{Calls, References, Inherits, Implements} {
-			if i, ok := b.seen[edgeKey{int32(from), int32(to), k}]; ok {
+			if i, ok := b.seen[edgeKey{int32(from), int32(to), k, ""}]; ok {
 				old := &g.Edges[i]
 				if e.Tier() > old.Tier() {
 					old.Method, old.Stale = Exact, r.Stale

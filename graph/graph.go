@@ -46,6 +46,10 @@ const (
 	AmbiguousName Method = "ambiguous-name"
 	// TestNaming: a test file named after the file it tests.
 	TestNaming Method = "test-naming"
+	// MethodSet: a Go type has every method an interface of the project
+	// asks for, by name, parameter and result counts (see the package
+	// documentation, # Type relations).
+	MethodSet Method = "method-set"
 )
 
 // Tier returns the strongest trust tier an edge of method m may carry.
@@ -53,7 +57,7 @@ func (m Method) Tier() trust.Tier {
 	switch m {
 	case Exact:
 		return trust.Exact
-	case ImportResolved, ScopeResolved, ImportPath:
+	case ImportResolved, ScopeResolved, ImportPath, MethodSet:
 		return trust.InferredHigh
 	}
 	return trust.Inferred
@@ -88,6 +92,10 @@ type Node struct {
 	// 0 for a file.
 	Line    int `json:"line,omitempty"`
 	EndLine int `json:"end_line,omitempty"`
+	// NameLine and NameColumn are where the definition's name starts
+	// (one-based, code points); 0 for a file.
+	NameLine   int `json:"name_line,omitempty"`
+	NameColumn int `json:"name_column,omitempty"`
 	// Test reports the node is in a test file.
 	Test bool `json:"test,omitempty"`
 	// Stale reports the file changed since it was indexed.
@@ -124,6 +132,10 @@ type Edge struct {
 	Column int    `json:"column,omitempty"`
 	// Span is the width of the name at the site, in code points.
 	Span int `json:"span,omitempty"`
+	// Of is, for an inherits or implements edge declared apart from its
+	// subtype (a Rust impl block), the subtype's name as written there:
+	// From is its definition when the project has one, else the file.
+	Of string `json:"of,omitempty"`
 	// Stale reports the edge came from a file or index that no longer
 	// matches the source.
 	Stale bool `json:"stale,omitempty"`
@@ -186,16 +198,21 @@ func (g *Graph) File(p string) (int, bool) {
 
 // builder holds what Build needs while resolving.
 type builder struct {
-	g       *Graph
-	facts   []index.FileFacts
-	goMods  []goModule
-	symFile []int32 // file index of each symbol node (-1 for a file node)
-	seen    map[edgeKey]int32
+	g         *Graph
+	facts     []index.FileFacts
+	goMods    []goModule
+	symFile   []int32 // file index of each symbol node (-1 for a file node)
+	seen      map[edgeKey]int32
+	ms        *methodSets       // Go embeddings of other modules, for matchMethodSets
+	relOut    map[int][]int32   // inherits and implements edges by source, for matchMethodSets
+	factOf    map[string]int    // the facts of each file by path, for reexported
+	importsOf map[int32][]int32 // the files each file imports, for reexported
 }
 
 type edgeKey struct {
 	from, to int32
 	kind     EdgeKind
+	of       string // two Rust impls of a trait in a file, for types it does not define
 }
 
 // BuildOptions are what [Build] needs besides the index's facts. The zero
@@ -232,7 +249,8 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		for _, s := range f.Symbols {
 			sid := int32(len(g.Nodes))
 			g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: s.Name, Container: s.Container, Kind: string(s.Kind),
-				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine, Test: test, Stale: f.Stale})
+				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine,
+				NameLine: s.NameRange.StartLine, NameColumn: s.NameRange.StartColumn, Test: test, Stale: f.Stale})
 			b.symFile = append(b.symFile, int32(fi))
 			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
@@ -241,6 +259,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	for fi := range facts.Files {
 		b.resolveFile(fi)
 	}
+	b.matchMethodSets()
 	b.testNaming()
 	if opts.Exact != nil {
 		b.fuse(opts.Exact)
@@ -285,7 +304,7 @@ func (b *builder) addEdge(e Edge) {
 	if e.From == e.To {
 		return
 	}
-	k := edgeKey{int32(e.From), int32(e.To), e.Kind}
+	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of}
 	if i, ok := b.seen[k]; ok {
 		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
 			*old = e

@@ -182,7 +182,10 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 }
 
 // Gather answers an evidence query about a symbol (Query.Symbol) or a
-// position (Query.Path and Line): one record for each caller the impact
+// position (Query.Path and Line). Asked for implementations alone about
+// a type: one record per subtype, at its definition (see
+// [Graph.Subtypes]), or when nothing extends it, per type it extends or
+// implements. Otherwise: one record for each caller the impact
 // walk reaches (only the direct ones when the query asks for references
 // or calls alone), its kind the edge's (call, reference, type relation,
 // implementation, import), located at the use, its tier the edge's
@@ -191,6 +194,15 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
+	}
+	if asksImplementations(q) && (q.Symbol != "" || q.Path != "") {
+		resp, ok, err := p.implementations(ctx, q)
+		if err != nil {
+			return evidence.Response{}, graphUnavailable(err)
+		}
+		if ok {
+			return resp, nil
+		}
 	}
 	var t Target
 	switch {
@@ -209,11 +221,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	}
 	im, err := p.Impact(ctx, gq)
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return evidence.Response{}, err
-		}
-		return evidence.Response{}, &evidence.UnavailableError{Reason: "the project graph could not be read",
-			Guidance: "run `cortex index` to build the local index", Err: err}
+		return evidence.Response{}, graphUnavailable(err)
 	}
 	var resp evidence.Response
 	for _, h := range im.Callers {
@@ -234,6 +242,16 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
 	}
 	return resp, nil
+}
+
+// graphUnavailable is the error of a graph that could not be read: the
+// context's own error, else an unavailable layer.
+func graphUnavailable(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &evidence.UnavailableError{Reason: "the project graph could not be read",
+		Guidance: "run `cortex index` to build the local index", Err: err}
 }
 
 // recordKinds map edge kinds to evidence kinds.

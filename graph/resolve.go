@@ -83,6 +83,10 @@ func (b *builder) resolveFile(fi int) {
 	test := syntax.IsTestFile(f.Path)
 	var cands []int32
 	for _, r := range f.Refs {
+		if r.Kind == symbols.Inherit {
+			b.addBase(fi, r, binds, from, test)
+			continue
+		}
 		c, method := b.resolveRef(fi, r, binds, from, test)
 		cands = append(cands[:0], c...)
 		if len(cands) == 0 {

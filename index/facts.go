@@ -170,11 +170,15 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, row func(*sql.Rows) 
 	return rs.Err()
 }
 
-// refKinds encode a ref's kind in one byte.
+// refKinds encode a ref's kind in one byte; inheritOf is the byte of an
+// Inherit ref with an Of (written after its qualifier).
 var refKinds = []symbols.RefKind{symbols.Use, symbols.Call, symbols.Inherit}
 
+const inheritOf = 3
+
 // encodeRefs writes refs compactly: for each, its kind's byte, then the
-// name and qualifier (a length and the bytes), then line, column and
+// name and qualifier (a length and the bytes), the Of of an Inherit ref
+// that has one (its kind's byte is then inheritOf), then line, column and
 // byte offset, as unsigned varints.
 func encodeRefs(refs []symbols.Ref) []byte {
 	buf := make([]byte, 0, len(refs)*16)
@@ -185,11 +189,18 @@ func encodeRefs(refs []symbols.Ref) []byte {
 				k = byte(i)
 			}
 		}
+		if r.Kind == symbols.Inherit && r.Of != "" {
+			k = inheritOf
+		}
 		buf = append(buf, k)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Name)))
 		buf = append(buf, r.Name...)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Qualifier)))
 		buf = append(buf, r.Qualifier...)
+		if k == inheritOf {
+			buf = binary.AppendUvarint(buf, uint64(len(r.Of)))
+			buf = append(buf, r.Of...)
+		}
 		buf = binary.AppendUvarint(buf, uint64(r.Line))
 		buf = binary.AppendUvarint(buf, uint64(r.Column))
 		buf = binary.AppendUvarint(buf, uint64(r.Byte))
@@ -221,16 +232,24 @@ func decodeRefs(b []byte) []symbols.Ref {
 	for len(b) > 0 {
 		k := int(b[0])
 		b = b[1:]
-		if k >= len(refKinds) {
+		if k > inheritOf {
 			return out
 		}
-		r := symbols.Ref{Kind: refKinds[k]}
+		r := symbols.Ref{Kind: symbols.Inherit}
+		if k < len(refKinds) {
+			r.Kind = refKinds[k]
+		}
 		var ok bool
 		if r.Name, ok = str(); !ok || r.Name == "" {
 			return out
 		}
 		if r.Qualifier, ok = str(); !ok {
 			return out
+		}
+		if k == inheritOf {
+			if r.Of, ok = str(); !ok {
+				return out
+			}
 		}
 		if r.Line, ok = uv(); !ok {
 			return out

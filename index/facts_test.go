@@ -14,6 +14,7 @@ func TestRefsRoundTrip(t *testing.T) {
 	in := []symbols.Ref{
 		{Name: "Println", Qualifier: "fmt", Kind: symbols.Call, Line: 3, Column: 6, Byte: 40},
 		{Name: "Base", Kind: symbols.Inherit, Line: 1, Column: 1, Byte: 0},
+		{Name: "Error", Qualifier: "error", Kind: symbols.Inherit, Of: "ParseError", Line: 2, Column: 6, Byte: 20},
 		{Name: "Thing", Kind: symbols.Use, Line: 900000, Column: 7, Byte: 1 << 20},
 	}
 	if diff := cmp.Diff(in, decodeRefs(encodeRefs(in))); diff != "" {

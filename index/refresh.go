@@ -735,6 +735,7 @@ func cleanRefs(in []symbols.Ref, size int) []symbols.Ref {
 		}
 		r.Name = bounded(r.Name, maxNameBytes)
 		r.Qualifier = bounded(r.Qualifier, maxNameBytes)
+		r.Of = bounded(r.Of, maxNameBytes)
 		out = append(out, r)
 		if len(out) == symbols.MaxRefs {
 			break

@@ -37,6 +37,20 @@
 // with no blank line between; the definition's first line when there is
 // none, or when the definition does not start its line.
 //
+// # Bases
+//
+// [File.Refs] holds the names a file uses; those of kind [Inherit] are
+// the bases its definitions declare, one per base: the base's last name
+// (Base in pkg.Base<T>, with pkg as its qualifier), never a type argument,
+// a part of the qualifier, a keyword argument (Python's metaclass=) or a
+// base that is a call (a mixin function, Ruby's Struct.new). They are:
+// JavaScript and TypeScript extends and implements of classes and
+// interfaces; Python class bases; Ruby's class A < B, and include, extend
+// and prepend written in a class's or module's body; Rust's impl Trait for
+// Type, whose ref carries the type as [Ref.Of] (the impl is no definition);
+// Java, C#, Kotlin, PHP and C++ superclasses and interfaces; Go's embedded
+// struct fields and the interfaces an interface embeds.
+//
 // # Languages
 //
 // Go: the package clause; imports (Alias for a named, dot or blank

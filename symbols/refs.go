@@ -37,6 +37,11 @@ type Ref struct {
 	// it is not a plain name.
 	Qualifier string  `json:"qualifier,omitempty"`
 	Kind      RefKind `json:"kind"`
+	// Of is, for an Inherit ref declared apart from the type it is about
+	// (Rust's impl Trait for Type), that type's name as written, without
+	// its path or type arguments; empty otherwise, when the type is the
+	// definition enclosing the ref.
+	Of string `json:"of,omitempty"`
 	// Line and Column are the first use's one-based line and code-point
 	// column; Byte its byte offset, by which the definition holding it is
 	// found.
@@ -90,15 +95,6 @@ var calleeFields = map[string]bool{
 // called on.
 var receiverFields = []string{"object", "receiver", "scope"}
 
-// inheritKinds are the clauses that list a definition's bases.
-var inheritKinds = map[string]bool{
-	"class_heritage": true, "extends_clause": true, "implements_clause": true,
-	"extends_type_clause": true, "superclass": true, "super_interfaces": true,
-	"extends_interfaces": true, "base_list": true, "base_class_clause": true,
-	"delegation_specifier": true, "base_clause": true, "class_interface_clause": true,
-	"type_elem": true, // a Go interface's embedded interface
-}
-
 // selfNames are receivers that name the current object, not a definition.
 var selfNames = map[string]bool{"self": true, "this": true, "cls": true, "super": true, "_": true}
 
@@ -116,12 +112,13 @@ func (x *extractor) refs() {
 		defNames[s.NameRange.StartByte] = true
 	}
 	importNames := x.importNames()
+	bases := x.bases(parent)
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
 	var in enclosing
 	type key struct {
-		within     int
-		name, qual string
-		kind       RefKind
+		within         int
+		name, qual, of string
+		kind           RefKind
 	}
 	seen := map[key]bool{}
 	for i := 1; i < n; i++ {
@@ -141,16 +138,25 @@ func (x *extractor) refs() {
 			continue
 		}
 		kind, qual, ok := x.useOf(parent, importNames, id, name)
-		if !ok || defNames[start] && kind != Inherit {
+		bs, isBase := bases[start]
+		switch {
+		case !ok:
+			continue
+		case isBase && kind == Use:
+			kind = Inherit
+			if qual == "" && !selfNames[bs.qual] {
+				qual = bs.qual
+			}
+		case defNames[start]:
 			continue // a definition's own name (a Go embedded field is both)
 		}
-		k := key{in.at(x.f.Symbols, start), name, qual, kind}
+		k := key{in.at(x.f.Symbols, start), name, qual, bs.of, kind}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
 		r := x.lines.Range(start, t.EndByte(id))
-		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Line: r.StartLine, Column: r.StartColumn, Byte: start})
+		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Of: bs.of, Line: r.StartLine, Column: r.StartColumn, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
 		}
@@ -244,9 +250,6 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			}
 		}
 	}
-	if kind == Use && x.inherits(parent, e) {
-		kind = Inherit
-	}
 	if selfNames[qual] || len(qual) > maxRefName {
 		qual = ""
 	}
@@ -294,30 +297,4 @@ func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		return n
 	}
 	return c
-}
-
-// inherits reports whether the expression e lies in a clause that lists a
-// definition's bases, looking a few levels up.
-func (x *extractor) inherits(parent []syntax.NodeID, e syntax.NodeID) bool {
-	t := x.t
-	for range 4 {
-		if e == 0 {
-			return false
-		}
-		p := parent[e]
-		pk := t.Kind(p)
-		switch {
-		case inheritKinds[pk]:
-			return true
-		case t.Field(e) == "superclasses" || t.Field(e) == "trait" && pk == "impl_item":
-			return true
-		case pk == "field_declaration" && x.lang == syntax.Go:
-			_, named := t.ChildByField(p, "name")
-			return !named // an embedded field
-		case strings.HasSuffix(pk, "body") || strings.HasSuffix(pk, "block"):
-			return false
-		}
-		e = p
-	}
-	return false
 }

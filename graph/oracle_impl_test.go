@@ -1,0 +1,123 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/symbols"
+	"github.com/codecortex/codecortex/syntax"
+)
+
+// Floors of the gopls implementation oracle, set from measurement on chi
+// v5.0.12, pflag v1.0.9, go-cmp v0.7.0 and logr v1.4.3 (docs/benchmarks.md,
+// "Graph and impact"), a little under what was measured.
+const (
+	implOracleMinPrecision = 0.95
+	implOracleMinRecall    = 0.95
+)
+
+// TestGoplsImplementations compares the concrete types the graph answers
+// as implementing each interface of two real modules (method sets, without
+// exact edges) with gopls implementation at the interface's name: both
+// sides' types are keyed by the line of their name, interfaces left out
+// (gopls lists the interfaces one is assignable to as well).
+func TestGoplsImplementations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs gopls once per interface")
+	}
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	var tp, fp, fn, ifaces int
+	for _, mod := range []string{"github.com/go-chi/chi/v5@v5.0.12", "github.com/spf13/pflag@v1.0.9", "github.com/google/go-cmp@v0.7.0", "github.com/go-logr/logr@v1.4.3"} {
+		dir := copyTree(t, moduleDir(t, mod))
+		p := New(Options{Dir: dir, IndexOptions: index.Options{Budget: -1}})
+		t.Cleanup(func() { p.Close() })
+		g, err := p.Graph(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gopls := precision.NewLSP(precision.LSPOptions{Dir: root, RequestTimeout: 2 * time.Minute, LoadTimeout: 5 * time.Minute})
+		t.Cleanup(func() { gopls.Close() })
+		concrete := map[string]bool{} // "path:line" of the name of each Go type that is no interface
+		for i := range g.Nodes {
+			if n := &g.Nodes[i]; (n.Kind == string(symbols.Struct) || n.Kind == string(symbols.Type)) && n.Container == "" {
+				concrete[fmt.Sprintf("%s:%d", n.Path, n.NameLine)] = true
+			}
+		}
+		for i := range g.Nodes {
+			n := &g.Nodes[i]
+			if n.Kind != string(symbols.Interface) || n.Container != "" || n.Test {
+				continue
+			}
+			ifaces++
+			want := goplsImplementations(t, gopls, n, concrete)
+			got := map[string]bool{}
+			for _, r := range g.Subtypes([]int{i}, MaxImplementations) {
+				if k := fmt.Sprintf("%s:%d", r.Path, r.Line); concrete[k] {
+					got[k] = true
+				}
+			}
+			var miss, extra []string
+			for k := range want {
+				if got[k] {
+					tp++
+				} else {
+					fn++
+					miss = append(miss, k)
+				}
+			}
+			for k := range got {
+				if !want[k] {
+					fp++
+					extra = append(extra, k)
+				}
+			}
+			sort.Strings(miss)
+			sort.Strings(extra)
+			t.Logf("%s %s: gopls %d types, graph %d; missed %v, extra %v", mod, n.Name, len(want), len(got), miss, extra)
+		}
+	}
+	prec := float64(tp) / float64(max(1, tp+fp))
+	rec := float64(tp) / float64(max(1, tp+fn))
+	t.Logf("gopls implementation oracle, %d interfaces: precision %.3f recall %.3f (tp %d fp %d fn %d)", ifaces, prec, rec, tp, fp, fn)
+	if tp == 0 || prec < implOracleMinPrecision || rec < implOracleMinRecall {
+		t.Errorf("below the floors (precision %.2f, recall %.2f)", implOracleMinPrecision, implOracleMinRecall)
+	}
+}
+
+// goplsImplementations asks gopls for the implementations of interface n
+// at its name and returns those that are concrete types, as "path:line".
+func goplsImplementations(t *testing.T, gopls *precision.LSPProvider, n *Node, concrete map[string]bool) map[string]bool {
+	t.Helper()
+	q := evidence.Query{Path: n.Path, Line: n.NameLine, Column: n.NameColumn, Kinds: []evidence.Kind{evidence.Implementation}}
+	resp, err := gopls.Gather(context.Background(), q)
+	if err != nil {
+		t.Fatalf("gopls implementation at %s:%d:%d: %v", q.Path, q.Line, q.Column, err)
+	}
+	if len(resp.Report.Dropped) > 0 {
+		t.Logf("gopls implementation at %s:%d:%d dropped %v", q.Path, q.Line, q.Column, resp.Report.Dropped)
+	}
+	out := map[string]bool{}
+	for _, r := range resp.Records {
+		k := fmt.Sprintf("%s:%d", r.Path, r.StartLine)
+		if r.Kind == evidence.Implementation && concrete[k] && !slices.Contains([]string{n.Path + ":" + fmt.Sprint(n.NameLine)}, k) {
+			out[k] = true
+		}
+	}
+	return out
+}
