@@ -193,9 +193,12 @@ type builder struct {
 	seen    map[edgeKey]int32
 }
 
+// edgeKey identifies an edge: its ends, its kind and the line of its site,
+// so that every site of a use is its own edge.
 type edgeKey struct {
 	from, to int32
 	kind     EdgeKind
+	line     int32
 }
 
 // BuildOptions are what [Build] needs besides the index's facts. The zero
@@ -280,12 +283,13 @@ func (g *Graph) index() {
 }
 
 // addEdge adds an edge, or keeps the stronger of it and the one already
-// between the same nodes with the same kind.
+// between the same nodes with the same kind at the same line. An edge from
+// a node to itself is kept when it has a site (a recursive call).
 func (b *builder) addEdge(e Edge) {
-	if e.From == e.To {
+	if e.From == e.To && (e.Line < 1 || e.Kind == Imports || e.Kind == Tests) {
 		return
 	}
-	k := edgeKey{int32(e.From), int32(e.To), e.Kind}
+	k := edgeKey{int32(e.From), int32(e.To), e.Kind, int32(e.Line)}
 	if i, ok := b.seen[k]; ok {
 		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
 			*old = e
@@ -296,22 +300,20 @@ func (b *builder) addEdge(e Edge) {
 	b.g.Edges = append(b.g.Edges, e)
 }
 
-// enclosing returns the innermost definition of the file holding byte
-// offset off, or the file's node.
-func (b *builder) enclosing(fi int, off int) int {
+// enclosingSym returns the index among the file's symbols of the
+// innermost definition holding byte offset off, or -1.
+func (b *builder) enclosingSym(fi int, off int) int {
 	f := &b.facts[fi]
-	syms := b.g.fileSyms[f.Path]
-	best := int(b.g.fileNode[f.Path])
 	// Symbols are ordered by start, outer before inner: the last one that
 	// starts at or before off and still holds it is the innermost.
 	i := sort.Search(len(f.Symbols), func(i int) bool { return f.Symbols[i].Range.StartByte > off })
 	for j := i - 1; j >= 0; j-- {
 		r := f.Symbols[j].Range
 		if r.StartByte <= off && off < r.EndByte {
-			return int(syms[j])
+			return j
 		}
 	}
-	return best
+	return -1
 }
 
 // enclosingLine is enclosing by line: the innermost definition whose

@@ -182,12 +182,15 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 }
 
 // Gather answers an evidence query about a symbol (Query.Symbol) or a
-// position (Query.Path and Line): one record for each caller the impact
-// walk reaches (only the direct ones when the query asks for references
-// or calls alone), its kind the edge's (call, reference, type relation,
-// implementation, import), located at the use, its tier the edge's
+// position (Query.Path and Line): one record for each site at which a
+// direct caller uses what the query names (a recursive call included),
+// and one for each deeper caller the impact walk reaches (none when the
+// query asks for references or calls alone). A record's Symbol is the
+// calling definition, its location the use, its kind the edge's (call,
+// reference, type relation, implementation, import), its tier the edge's
 // method's (exact for a fused precision edge, inferred_high for a use
-// resolved through an import or a scope, inferred for a name).
+// resolved through an import, a scope or the receiver's type, inferred
+// for a name); the attribute "test" is "true" when the caller is a test.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
@@ -216,10 +219,25 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			Guidance: "run `cortex index` to build the local index", Err: err}
 	}
 	var resp evidence.Response
-	for _, h := range im.Callers {
-		rec, ok := callerRecord(h, im)
+	add := func(h Hit, v Via, depth int) {
+		rec, ok := callerRecord(h, v, depth, im.Risk)
 		if ok && q.Wants(rec.Kind) {
 			resp.Records = append(resp.Records, rec)
+		}
+	}
+	for _, h := range im.Affected {
+		for _, v := range h.Sites { // recursive uses
+			add(h, v, 1)
+		}
+	}
+	for _, h := range im.Callers {
+		switch {
+		case len(h.Sites) > 0:
+			for _, v := range h.Sites {
+				add(h, v, h.Depth)
+			}
+		case h.Via != nil:
+			add(h, *h.Via, h.Depth)
 		}
 	}
 	resp.Report = evidence.Report{Provider: ProviderName, State: evidence.Available}
@@ -228,7 +246,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
 	case len(im.Affected) == 0:
 		resp.Report.Reason = fmt.Sprintf("%s names nothing in the project graph", t)
-	case len(im.Callers) == 0:
+	case len(im.Callers) == 0 && len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
 	case len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
@@ -242,14 +260,14 @@ var recordKinds = map[EdgeKind]evidence.Kind{
 	Implements: evidence.Implementation, Imports: evidence.Import, Tests: evidence.Reference,
 }
 
-// callerRecord is the evidence record of one caller: located at the use.
-func callerRecord(h Hit, im *Impact) (evidence.Record, bool) {
-	v := h.Via
-	if v == nil || v.Path == "" {
+// callerRecord is the evidence record of caller h's use v, depth edges
+// from a target: located at the use.
+func callerRecord(h Hit, v Via, depth int, risk float64) (evidence.Record, bool) {
+	if v.Path == "" {
 		return evidence.Record{}, false
 	}
 	fresh := v.Method.Tier()
-	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[fresh] / float64(h.Depth)
+	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[fresh] / float64(depth)
 	line, col := v.Line, v.Column
 	if line < 1 {
 		line, col = 1, 1
@@ -258,10 +276,13 @@ func callerRecord(h Hit, im *Impact) (evidence.Record, bool) {
 		Path: v.Path, StartLine: line, StartColumn: col, EndLine: line, EndColumn: col + max(v.Span, 0),
 		Symbol: h.Symbol, TargetSymbol: v.To, Confidence: conf, Exact: fresh == trust.Exact,
 		Metadata: evidence.Metadata{
-			Excerpt: fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, h.Depth, v.Method),
-			Attributes: map[string]string{"depth": strconv.Itoa(h.Depth), "method": string(v.Method), "edge": string(v.Kind),
-				"risk": strconv.FormatFloat(im.Risk, 'f', 3, 64)},
+			Excerpt: fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, depth, v.Method),
+			Attributes: map[string]string{"depth": strconv.Itoa(depth), "method": string(v.Method), "edge": string(v.Kind),
+				"risk": strconv.FormatFloat(risk, 'f', 3, 64)},
 		}}
+	if h.Test {
+		rec.Metadata.Attributes["test"] = "true"
+	}
 	if v.Line < 1 {
 		rec.EndColumn = 1
 	}

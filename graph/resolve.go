@@ -83,7 +83,15 @@ func (b *builder) resolveFile(fi int) {
 	test := syntax.IsTestFile(f.Path)
 	var cands []int32
 	for _, r := range f.Refs {
-		c, method := b.resolveRef(fi, r, binds, from, test)
+		src, recv := b.caller(fi, r)
+		var c []int32
+		method := ScopeResolved
+		if recv != "" {
+			c = b.ofType(r, recv, test)
+		}
+		if len(c) == 0 {
+			c, method = b.resolveRef(fi, r, binds, from, test)
+		}
 		cands = append(cands[:0], c...)
 		if len(cands) == 0 {
 			b.g.stats.Unresolved++
@@ -92,8 +100,99 @@ func (b *builder) resolveFile(fi int) {
 		if len(cands) > 1 && method != AmbiguousName && len(cands) > maxAmbiguous {
 			cands = cands[:maxAmbiguous]
 		}
-		b.addRefEdges(f, r, b.enclosing(fi, r.Byte), from, test, cands, method)
+		b.addRefEdges(f, r, src, from, test, cands, method)
 	}
+}
+
+// caller returns the node of the definition holding ref r of file fi (the
+// file's node outside any), and the type of what r is selected from when
+// the syntax shows it ("" when not): the enclosing class for a self,
+// this, cls or Self qualifier, a Go method's receiver type for its
+// receiver, and in a language where a method's bare names reach its class
+// (Ruby, Java, C#, Kotlin, C++), that class for an unqualified call.
+func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
+	f := &b.facts[fi]
+	j := b.enclosingSym(fi, r.Byte)
+	if j < 0 {
+		return int(b.g.fileNode[f.Path]), ""
+	}
+	src := int(b.g.fileSyms[f.Path][j])
+	q := r.Qualifier
+	switch {
+	case q == "self" || q == "this" || q == "cls" || q == "Self":
+	case q == "" && implicitThis[f.Language] && (r.Kind == symbols.Call || f.Language == "ruby" && r.Kind == symbols.Use):
+		// Ruby calls a method without arguments by its bare name.
+	case q != "" && f.Language == "go":
+		if s := &f.Symbols[j]; s.Kind != symbols.Method || goReceiver(s.Signature) != q {
+			return src, ""
+		}
+	default:
+		return src, ""
+	}
+	// The innermost method, field or class holding the use names the type;
+	// a top-level function names none. The definitions before j are looked
+	// through a bounded number of steps.
+	for k := j; k >= 0 && k > j-maxOuterScan; k-- {
+		s := &f.Symbols[k]
+		if s.Range.StartByte > r.Byte || r.Byte >= s.Range.EndByte {
+			continue
+		}
+		switch s.Kind {
+		case symbols.Method, symbols.Field:
+			return src, lastName(normContainer(s.Container))
+		case symbols.Class, symbols.Struct, symbols.Interface, symbols.Enum:
+			return src, s.Name
+		case symbols.Function:
+			if s.Container == "" {
+				return src, ""
+			}
+		}
+	}
+	return src, ""
+}
+
+// maxOuterScan bounds the definitions caller looks through for the class
+// holding a use.
+const maxOuterScan = 256
+
+// implicitThis are the languages in which a method's unqualified call may
+// name a method of its own class.
+var implicitThis = map[string]bool{"ruby": true, "java": true, "csharp": true, "kotlin": true, "cpp": true}
+
+// goReceiver returns the receiver's name of a Go method's signature
+// ("c" in "func (c *Command) Name() string"), or "".
+func goReceiver(sig string) string {
+	rest, ok := strings.CutPrefix(sig, "func (")
+	if !ok {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest, " ")
+	if !ok || strings.ContainsAny(name, "*)[.") {
+		return ""
+	}
+	return name
+}
+
+// lastName returns the last element of a dotted container ("Outer.Inner"
+// gives "Inner").
+func lastName(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
+
+// ofType returns the members called r.Name of the type named recv (the
+// graph's definitions whose container is recv), those in test files only
+// for a use from one.
+func (b *builder) ofType(r symbols.Ref, recv string, test bool) []int32 {
+	var out []int32
+	for _, s := range b.g.byName[r.Name] {
+		n := &b.g.Nodes[s]
+		if n.Container == "" || n.Test && !test || lastName(normContainer(n.Container)) != recv {
+			continue
+		}
+		out = append(out, s)
+		if len(out) > maxAmbiguous {
+			return nil
+		}
+	}
+	return out
 }
 
 // resolveImports adds the file edges of f's imports (f's node is from)
@@ -175,8 +274,12 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 	// A plain Go name never names a method or a field: those are reached
 	// through a selector (see below).
 	sameFile := anyDef
-	if lang == "go" {
+	switch lang {
+	case "go":
 		sameFile = topLevel
+	case "python", "javascript", "typescript", "tsx", "rust":
+		// A method or field is reached through self, this or a type there.
+		sameFile = notMember
 	}
 	if c := b.named(r.Name, []int32{int32(from)}, sameFile); len(c) > 0 {
 		return c, ScopeResolved
@@ -189,7 +292,7 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 		}
 	}
 	if lang != "go" {
-		return byName(b.global(r.Name, test))
+		return byName(b.global(r.Name, test, sameFile))
 	}
 	// A Go name without a qualifier is the package's: its directory's
 	// files of the same package.
@@ -210,9 +313,6 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 // from the file (from) to each candidate outside tests.
 func (b *builder) addRefEdges(f *index.FileFacts, r symbols.Ref, src, from int, test bool, cands []int32, method Method) {
 	for _, to := range cands {
-		if int(to) == src {
-			continue // a recursive use, or a definition naming itself
-		}
 		kind := References
 		switch r.Kind {
 		case symbols.Call:
@@ -249,6 +349,9 @@ type defFilter func(n *Node) bool
 
 func anyDef(n *Node) bool   { return n.Kind != string(symbols.Module) }
 func topLevel(n *Node) bool { return n.Container == "" && n.Kind != string(symbols.Module) }
+func notMember(n *Node) bool {
+	return anyDef(n) && n.Kind != string(symbols.Method) && n.Kind != string(symbols.Field)
+}
 func topLevelOrType(n *Node) bool {
 	return topLevel(n) || n.Kind == string(symbols.Class) || n.Kind == string(symbols.Interface) || n.Kind == string(symbols.Enum)
 }
@@ -310,13 +413,13 @@ func (b *builder) members(name, qual string, test bool) []int32 {
 	return all
 }
 
-// global returns the top-level definitions called name anywhere; those in
-// test files only for a use from one.
-func (b *builder) global(name string, test bool) []int32 {
+// global returns the definitions called name anywhere that pass keep;
+// those in test files only for a use from one.
+func (b *builder) global(name string, test bool, keep defFilter) []int32 {
 	var out []int32
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if !anyDef(n) || n.Test && !test {
+		if !keep(n) || n.Test && !test {
 			continue
 		}
 		out = append(out, s)

@@ -26,20 +26,20 @@ const (
 func (k RefKind) Valid() bool { return k == Call || k == Use || k == Inherit }
 
 // A Ref is a name a file uses. The syntax says only what is written, not
-// what the name resolves to: the graph layer resolves it. One Ref stands
-// for every use of the same name, qualifier and kind within the same
-// innermost definition; its position is the first.
+// what the name resolves to: the graph layer resolves it. Every use is its
+// own Ref, at its own position, so that a name used twice in one
+// definition gives two sites.
 type Ref struct {
 	Name string `json:"name"`
 	// Qualifier is the plain name written before it in a selector or
 	// member expression: a package alias (Go's fmt in fmt.Println), a
-	// receiver or module (c in c.Execute()); empty when there is none or
-	// it is not a plain name.
+	// receiver or module (c in c.Execute()), or the current object (self,
+	// this, cls: the graph reads it as the enclosing class); empty when
+	// there is none or it is not a plain name.
 	Qualifier string  `json:"qualifier,omitempty"`
 	Kind      RefKind `json:"kind"`
-	// Line and Column are the first use's one-based line and code-point
-	// column; Byte its byte offset, by which the definition holding it is
-	// found.
+	// Line and Column are the use's one-based line and code-point column;
+	// Byte its byte offset, by which the definition holding it is found.
 	Line   int `json:"line"`
 	Column int `json:"column"`
 	Byte   int `json:"byte"`
@@ -59,7 +59,7 @@ var nameKinds = map[string]bool{
 var qualifierKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "package_identifier": true,
 	"simple_identifier": true, "constant": true, "name": true,
-	"namespace_identifier": true,
+	"namespace_identifier": true, "this": true, "self": true,
 }
 
 // memberKinds are the expressions that select a member of something:
@@ -102,6 +102,10 @@ var inheritKinds = map[string]bool{
 // selfNames are receivers that name the current object, not a definition.
 var selfNames = map[string]bool{"self": true, "this": true, "cls": true, "super": true, "_": true}
 
+// selfQualifiers are the receivers naming the current object that a ref
+// keeps as its qualifier: the graph reads them as the enclosing class.
+var selfQualifiers = map[string]bool{"self": true, "this": true, "cls": true}
+
 // refs reads the names the file uses, after its definitions and imports
 // are known (and sorted by finish).
 func (x *extractor) refs() {
@@ -117,13 +121,6 @@ func (x *extractor) refs() {
 	}
 	importNames := x.importNames()
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
-	var in enclosing
-	type key struct {
-		within     int
-		name, qual string
-		kind       RefKind
-	}
-	seen := map[key]bool{}
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
 		if t.ChildCount(id) != 0 || !nameKinds[t.Kind(id)] {
@@ -144,11 +141,6 @@ func (x *extractor) refs() {
 		if !ok || defNames[start] && kind != Inherit {
 			continue // a definition's own name (a Go embedded field is both)
 		}
-		k := key{in.at(x.f.Symbols, start), name, qual, kind}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
 		r := x.lines.Range(start, t.EndByte(id))
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Line: r.StartLine, Column: r.StartColumn, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
@@ -247,38 +239,10 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 	if kind == Use && x.inherits(parent, e) {
 		kind = Inherit
 	}
-	if selfNames[qual] || len(qual) > maxRefName {
+	if selfNames[qual] && !selfQualifiers[qual] || len(qual) > maxRefName {
 		qual = ""
 	}
 	return kind, qual, true
-}
-
-// enclosing follows the definitions enclosing a walk's current node, for
-// offsets that only grow.
-type enclosing struct {
-	stack []int // indices of the enclosing definitions, outermost first
-	next  int   // the next definition not yet entered
-}
-
-// at returns the index of the innermost of syms (sorted by start) that
-// encloses offset start, or -1.
-func (e *enclosing) at(syms []Symbol, start int) int {
-	for len(e.stack) > 0 && syms[e.stack[len(e.stack)-1]].Range.EndByte <= start {
-		e.stack = e.stack[:len(e.stack)-1]
-	}
-	for e.next < len(syms) && syms[e.next].Range.StartByte <= start {
-		for len(e.stack) > 0 && syms[e.stack[len(e.stack)-1]].Range.EndByte <= syms[e.next].Range.StartByte {
-			e.stack = e.stack[:len(e.stack)-1]
-		}
-		if start < syms[e.next].Range.EndByte {
-			e.stack = append(e.stack, e.next)
-		}
-		e.next++
-	}
-	if len(e.stack) > 0 {
-		return e.stack[len(e.stack)-1]
-	}
-	return -1
 }
 
 // maxRefName bounds a ref's name and qualifier, in bytes.

@@ -45,12 +45,12 @@ class Child(Base):
         helper(x)
         self.go()
         return os.getcwd()
-`, []string{"inherit .Base", "call .helper", "call .go", "call os.getcwd"}, []string{"use .x", "use .self", "use .Child"}},
+`, []string{"inherit .Base", "call .helper", "call self.go", "call os.getcwd"}, []string{"use .x", "use .self", "use .Child", "call .go"}},
 		{"a.ts", `import { Base } from "./base.js";
 export class Child extends Base implements Runner {
   run(x: Opts): void { helper(x); this.go(); new Thing(); }
 }
-`, []string{"inherit .Base", "inherit .Runner", "use .Opts", "call .helper", "call .go", "call .Thing"}, []string{"use .Child"}},
+`, []string{"inherit .Base", "inherit .Runner", "use .Opts", "call .helper", "call this.go", "call .Thing"}, []string{"use .Child", "call .go"}},
 		{"A.java", `class A extends Bee implements Sea {
   void m() { obj.call(); D.make(); }
 }
@@ -80,5 +80,37 @@ export class Child extends Base implements Runner {
 				}
 			}
 		})
+	}
+}
+
+// TestRefsPerSite checks that every use is its own ref, at its own line,
+// even within one definition.
+func TestRefsPerSite(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	src := `package a
+
+func (s *S) Run() {
+	s.stop()
+	if s.ok {
+		s.stop()
+	}
+	Run()
+}
+`
+	f, err := Extract("a.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.Refs {
+		if r.Name == "stop" || r.Name == "Run" {
+			got = append(got, fmt.Sprintf("%d %s %s.%s", r.Line, r.Kind, r.Qualifier, r.Name))
+		}
+	}
+	want := []string{"4 call s.stop", "6 call s.stop", "8 call .Run"}
+	if !slices.Equal(got, want) {
+		t.Errorf("refs = %q, want %q", got, want)
 	}
 }
