@@ -186,11 +186,12 @@ func (g *Graph) File(p string) (int, bool) {
 
 // builder holds what Build needs while resolving.
 type builder struct {
-	g       *Graph
-	facts   []index.FileFacts
-	goMods  []goModule
-	symFile []int32 // file index of each symbol node (-1 for a file node)
-	seen    map[edgeKey]int32
+	g        *Graph
+	facts    []index.FileFacts
+	goMods   []goModule
+	nodeFile []int32 // the index in facts of each node's file
+	seen     map[edgeKey]int32
+	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
 }
 
 // edgeKey identifies an edge: its ends, its kind and the line of its site,
@@ -217,7 +218,7 @@ type BuildOptions struct {
 func Build(facts index.Facts, opts BuildOptions) *Graph {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, ExactReport: opts.ExactReport}
-	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}}
+	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{}}
 	for _, m := range opts.Modules {
 		b.goMods = append(b.goMods, goModule(m))
 	}
@@ -228,7 +229,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		test := syntax.IsTestFile(f.Path)
 		id := int32(len(g.Nodes))
 		g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: path.Base(f.Path), Kind: NodeKindFile, Package: f.Package, Test: test, Stale: f.Stale})
-		b.symFile = append(b.symFile, -1)
+		b.nodeFile = append(b.nodeFile, int32(fi))
 		g.fileNode[f.Path] = id
 		d := path.Dir(f.Path)
 		g.dirFiles[d] = append(g.dirFiles[d], id)
@@ -236,7 +237,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 			sid := int32(len(g.Nodes))
 			g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: s.Name, Container: s.Container, Kind: string(s.Kind),
 				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine, Test: test, Stale: f.Stale})
-			b.symFile = append(b.symFile, int32(fi))
+			b.nodeFile = append(b.nodeFile, int32(fi))
 			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
 		}

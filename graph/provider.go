@@ -220,6 +220,9 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	}
 	var resp evidence.Response
 	add := func(h Hit, v Via, depth int) {
+		if v.Kind == Tests && v.Line > 0 {
+			return // the use's own edge, from the test's definition, says it
+		}
 		rec, ok := callerRecord(h, v, depth, im.Risk)
 		if ok && q.Wants(rec.Kind) {
 			resp.Records = append(resp.Records, rec)

@@ -220,7 +220,11 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 	}
 	if bd, ok := binds[r.Qualifier]; ok {
 		if bd.member == "" {
-			return b.named(r.Name, bd.files, topLevel), ImportResolved
+			c := b.named(r.Name, bd.files, topLevel)
+			if len(c) == 0 {
+				c = b.reexports(bd.files, r.Name)
+			}
+			return c, ImportResolved
 		}
 		// A named import used as a qualifier: a class imported by name.
 		if c := b.named(r.Name, bd.files, member(bd.member)); len(c) > 0 {
@@ -260,6 +264,9 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 		var c []int32
 		if bd.member != "" && bd.member != "default" && bd.member != "*" {
 			c = b.named(bd.member, bd.files, topLevel)
+			if len(c) == 0 {
+				c = b.reexports(bd.files, bd.member)
+			}
 		} else {
 			c = b.named(r.Name, bd.files, topLevel)
 		}
@@ -331,6 +338,70 @@ func (b *builder) addRefEdges(f *index.FileFacts, r symbols.Ref, src, from int, 
 			b.addEdge(e)
 		}
 	}
+}
+
+// A reexportKey is a file node and a name it may re-export.
+type reexportKey struct {
+	file int32
+	name string
+}
+
+// Bounds of the re-exports followed for one name.
+const (
+	maxReexportDepth = 4
+	maxReexportFiles = 64
+)
+
+// reexports returns the top-level definitions called name that files
+// (file nodes, such as a JavaScript index or barrel module or a Python
+// package's __init__.py) re-export: through their imports that bring in
+// everything of a module (export * from, from m import *) or that name,
+// followed breadth first within bounds.
+func (b *builder) reexports(files []int32, name string) []int32 {
+	if len(files) == 0 {
+		return nil
+	}
+	k := reexportKey{files[0], name}
+	if c, ok := b.reexport[k]; ok && len(files) == 1 {
+		return c
+	}
+	seen := map[int32]bool{}
+	queue := slices.Clone(files)
+	var out []int32
+	for depth := 0; depth < maxReexportDepth && len(queue) > 0 && len(out) == 0; depth++ {
+		var next []int32
+		for _, fn := range queue {
+			if seen[fn] || len(seen) >= maxReexportFiles {
+				continue
+			}
+			seen[fn] = true
+			f := &b.facts[b.nodeFile[fn]]
+			for _, im := range f.Imports {
+				all := im.Name == "*" && im.Alias == ""
+				if !all && im.Name != name && im.Alias != name {
+					continue
+				}
+				_, bd := b.resolveImport(f, im)
+				want := name
+				if !all && im.Name != "" {
+					want = im.Name
+				}
+				if c := b.named(want, bd.files, topLevel); len(c) > 0 {
+					out = append(out, c...)
+					continue
+				}
+				next = append(next, bd.files...)
+			}
+		}
+		queue = next
+	}
+	if len(out) > maxAmbiguous {
+		out = nil
+	}
+	if len(files) == 1 {
+		b.reexport[k] = out
+	}
+	return out
 }
 
 // goPredeclared are Go's predeclared identifiers.

@@ -121,6 +121,8 @@ func (x *extractor) refs() {
 	}
 	importNames := x.importNames()
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
+	var in enclosing
+	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
 		if t.ChildCount(id) != 0 || !nameKinds[t.Kind(id)] {
@@ -137,9 +139,19 @@ func (x *extractor) refs() {
 		if len(name) < 2 || len(name) > maxRefName || selfNames[name] {
 			continue
 		}
+		within := in.at(x.f.Symbols, start)
+		if x.declaresLocal(parent, id) {
+			if within >= 0 && !defNames[start] {
+				locals[localName{within, name}] = true
+			}
+			continue
+		}
 		kind, qual, ok := x.useOf(parent, importNames, id, name)
 		if !ok || defNames[start] && kind != Inherit {
 			continue // a definition's own name (a Go embedded field is both)
+		}
+		if within >= 0 && locals[localName{within, name}] && !isMember(t, parent, id) {
+			continue // a local variable or parameter of the definition
 		}
 		r := x.lines.Range(start, t.EndByte(id))
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Line: r.StartLine, Column: r.StartColumn, Byte: start})
@@ -197,9 +209,6 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 	t := x.t
 	p := parent[id]
 	pk := t.Kind(p)
-	if strings.Contains(pk, "parameter") && t.Field(id) != "type" {
-		return "", "", false // a parameter's name
-	}
 	kind, e := Use, id
 	if pk == "navigation_suffix" { // Kotlin: a.b is (navigation_expression a (navigation_suffix b))
 		e, p = p, parent[p]
@@ -243,6 +252,84 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 		qual = ""
 	}
 	return kind, qual, true
+}
+
+// A localName is a name declared in the body of the definition at index
+// within (a parameter, a local variable).
+type localName struct {
+	within int
+	name   string
+}
+
+// localFields are the fields of a declaration that hold the names it
+// declares.
+var localFields = map[string]bool{"name": true, "left": true, "pattern": true, "declarator": true}
+
+// localDeclarations are the declarations whose localFields declare a
+// local name.
+var localDeclarations = map[string]bool{
+	"variable_declarator": true, "init_declarator": true, "let_declaration": true, "var_spec": true,
+	"assignment": true, "for_statement": true, "for_in_statement": true, "for_in_clause": true,
+	"for_expression": true, "enhanced_for_statement": true, "catch_clause": true,
+	"local_variable_declaration": true, "declaration": true,
+}
+
+// declaresLocal reports whether the name at leaf id declares a parameter
+// or a local variable: a parameter's name, the name a declaration or an
+// assignment binds (Go's := and range included).
+func (x *extractor) declaresLocal(parent []syntax.NodeID, id syntax.NodeID) bool {
+	t := x.t
+	p := parent[id]
+	pk := t.Kind(p)
+	f := t.Field(id)
+	switch {
+	case strings.Contains(pk, "parameter"):
+		return f != "type" && f != "value" && f != "default_value"
+	case localDeclarations[pk]:
+		return localFields[f]
+	case pk == "expression_list" && (t.Field(p) == "left"):
+		gk := t.Kind(parent[p])
+		return gk == "short_var_declaration" || gk == "range_clause"
+	}
+	return false
+}
+
+// isMember reports whether the leaf id is the member selected in a member
+// expression (b in a.b), not the thing selected from.
+func isMember(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) bool {
+	p := parent[id]
+	if t.Kind(p) == "navigation_suffix" {
+		return true
+	}
+	return memberKinds[t.Kind(p)] && firstNamed(t, p) != id
+}
+
+// enclosing follows the definitions enclosing a walk's current node, for
+// offsets that only grow.
+type enclosing struct {
+	stack []int // indices of the enclosing definitions, outermost first
+	next  int   // the next definition not yet entered
+}
+
+// at returns the index of the innermost of syms (sorted by start) that
+// encloses offset start, or -1.
+func (e *enclosing) at(syms []Symbol, start int) int {
+	for len(e.stack) > 0 && syms[e.stack[len(e.stack)-1]].Range.EndByte <= start {
+		e.stack = e.stack[:len(e.stack)-1]
+	}
+	for e.next < len(syms) && syms[e.next].Range.StartByte <= start {
+		for len(e.stack) > 0 && syms[e.stack[len(e.stack)-1]].Range.EndByte <= syms[e.next].Range.StartByte {
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		if start < syms[e.next].Range.EndByte {
+			e.stack = append(e.stack, e.next)
+		}
+		e.next++
+	}
+	if len(e.stack) > 0 {
+		return e.stack[len(e.stack)-1]
+	}
+	return -1
 }
 
 // maxRefName bounds a ref's name and qualifier, in bytes.

@@ -51,6 +51,27 @@ export class Child extends Base implements Runner {
   run(x: Opts): void { helper(x); this.go(); new Thing(); }
 }
 `, []string{"inherit .Base", "inherit .Runner", "use .Opts", "call .helper", "call this.go", "call .Thing"}, []string{"use .Child", "call .go"}},
+		{"b.py", `def run(callback, n=DEFAULT):
+    result = helper(n)
+    callback(result)
+    for item in items():
+        item.go()
+    return result
+`, []string{"use .DEFAULT", "call .helper", "call .items", "call item.go"}, []string{"call .callback", "use .result", "use .item", "use .n"}},
+		{"b.go", `package a
+
+func F(cb func()) {
+	err := do()
+	for i, v := range list() { use(v, i) }
+	var t Thing
+	cb(); err.Error(); t.Run()
+}
+`, []string{"call .do", "call .list", "use .Thing", "call err.Error", "call t.Run"}, []string{"call .cb", "use .err", "use .v", "use .t"}},
+		{"b.ts", `function f(cb: Handler) {
+  const current = peek(cb);
+  return current?.value ?? current;
+}
+`, []string{"use .Handler", "call .peek"}, []string{"use .current", "use .cb", "call .cb"}},
 		{"A.java", `class A extends Bee implements Sea {
   void m() { obj.call(); D.make(); }
 }
