@@ -594,14 +594,17 @@ func (g *Graph) lookup(s string) ([]int, string) {
 	s = strings.TrimSuffix(strings.TrimSpace(s), "()")
 	if i := strings.LastIndexByte(s, '#'); i > 0 {
 		p, q := s[:i], s[i+1:]
-		for _, n := range g.fileSyms[p] {
-			if g.Nodes[n].Qualified() == q {
-				return []int{int(n)}, ""
+		if _, ok := g.fileNode[p]; ok {
+			for _, n := range g.fileSyms[p] {
+				if g.Nodes[n].Qualified() == q {
+					return []int{int(n)}, ""
+				}
 			}
+			return nil, ""
 		}
-		return nil, ""
+		// Type#method, as Ruby and JavaScript documentation write it.
 	}
-	s = strings.NewReplacer("::", ".", "->", ".").Replace(s)
+	s = strings.NewReplacer("::", ".", "->", ".", "#", ".").Replace(s)
 	parts := strings.Split(s, ".")
 	name := parts[len(parts)-1]
 	quals := parts[:len(parts)-1]
@@ -613,12 +616,16 @@ func (g *Graph) lookup(s string) ([]int, string) {
 			continue
 		}
 		q := quals[len(quals)-1]
+		// A container written whole ("Outer.Inner") or by its last name.
+		c := normContainer(nd.Container)
+		of := c == q || lastName(c) == q || strings.HasSuffix(c, "."+strings.Join(quals, "."))
 		switch {
-		case normContainer(nd.Container) == q && (len(quals) < 2 || nd.Package == quals[len(quals)-2] || path.Base(path.Dir(nd.Path)) == quals[len(quals)-2]):
+		case of && (len(quals) < 2 || nd.Package == quals[len(quals)-2] || path.Base(path.Dir(nd.Path)) == quals[len(quals)-2] ||
+			strings.HasSuffix(c, "."+strings.Join(quals, "."))):
 			exact = append(exact, int(n))
 		case nd.Container == "" && (nd.Package == q || path.Base(path.Dir(nd.Path)) == q):
 			exact = append(exact, int(n))
-		case normContainer(nd.Container) == q:
+		case of:
 			loose = append(loose, int(n))
 		}
 	}

@@ -219,9 +219,20 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			Guidance: "run `cortex index` to build the local index", Err: err}
 	}
 	var resp evidence.Response
+	type site struct {
+		caller, path, to string
+		line             int
+	}
+	seen := map[site]bool{}
 	add := func(h Hit, v Via, depth int) {
 		if v.Kind == Tests && v.Line > 0 {
 			return // the use's own edge, from the test's definition, says it
+		}
+		if k := (site{h.Symbol, v.Path, v.To, v.Line}); v.Line > 0 {
+			if seen[k] {
+				return // a call and another use on one line
+			}
+			seen[k] = true
 		}
 		rec, ok := callerRecord(h, v, depth, im.Risk)
 		if ok && q.Wants(rec.Kind) {
