@@ -192,6 +192,7 @@ type builder struct {
 	nodeFile []int32 // the index in facts of each node's file
 	seen     map[edgeKey]int32
 	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
+	bases    map[string][]string     // the bases each type name extends or embeds, by name
 }
 
 // edgeKey identifies an edge: its ends, its kind and the line of its site,
@@ -242,6 +243,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
 		}
 	}
+	b.readBases()
 	for fi := range facts.Files {
 		b.resolveFile(fi)
 	}

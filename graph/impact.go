@@ -70,7 +70,8 @@ type Hit struct {
 	Via *Via `json:"via,omitempty"`
 	// Sites are, for a direct caller (Depth 1), every use by which it
 	// uses a target, Via among them, in source order and at most
-	// [MaxSites]; for a target, its uses of itself (a recursive call).
+	// [MaxSites]; for a target, its uses of itself (a recursive call) and
+	// of the other targets.
 	// Deeper callers have none.
 	Sites []Via `json:"sites,omitempty"`
 	// Tier is the weakest tier on the path from a target.
@@ -211,10 +212,11 @@ func (w *impactWalk) seed(targets []Target) []int {
 			w.dist[n] = 0
 			w.tier[n] = trust.Structural
 			frontier = append(frontier, n)
-			h := w.g.hit(n, 0, nil, trust.Structural)
-			h.Sites = w.g.selfSites(n)
-			w.im.Affected = append(w.im.Affected, h)
+			w.im.Affected = append(w.im.Affected, w.g.hit(n, 0, nil, trust.Structural))
 		}
+	}
+	for i := range w.im.Affected {
+		w.im.Affected[i].Sites = w.targetSites(frontier[i])
 	}
 	return frontier
 }
@@ -300,12 +302,14 @@ func (g *Graph) via(e *Edge) Via {
 		Line: e.Line, Column: e.Column, Span: e.Span, Stale: e.Stale}
 }
 
-// selfSites returns the sites at which node n uses itself, in source
-// order, at most MaxSites.
-func (g *Graph) selfSites(n int) []Via {
+// targetSites returns the sites at which target n uses itself or
+// another target, in source order, at most MaxSites.
+func (w *impactWalk) targetSites(n int) []Via {
+	g := w.g
 	var es []int32
-	for _, ei := range g.in[n] {
-		if e := &g.Edges[ei]; e.From == n && walkKinds[e.Kind] && len(es) < MaxSites {
+	for _, ei := range g.out[n] {
+		e := &g.Edges[ei]
+		if d, ok := w.dist[e.To]; ok && d == 0 && walkKinds[e.Kind] && e.Line > 0 && len(es) < MaxSites {
 			es = append(es, ei)
 		}
 	}

@@ -191,6 +191,9 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 // method's (exact for a fused precision edge, inferred_high for a use
 // resolved through an import, a scope or the receiver's type, inferred
 // for a name); the attribute "test" is "true" when the caller is a test.
+// A base a definition extends or implements is a type relation or an
+// implementation, or a reference when the query asks for references and
+// not for those.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
@@ -235,6 +238,10 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			seen[k] = true
 		}
 		rec, ok := callerRecord(h, v, depth, im.Risk)
+		if ok && !q.Wants(rec.Kind) && (rec.Kind == evidence.TypeRelation || rec.Kind == evidence.Implementation) &&
+			q.Wants(evidence.Reference) {
+			rec.Kind = evidence.Reference // a base named is a use of it too
+		}
 		if ok && q.Wants(rec.Kind) {
 			resp.Records = append(resp.Records, rec)
 		}

@@ -177,22 +177,72 @@ func goReceiver(sig string) string {
 // gives "Inner").
 func lastName(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
 
+// Bounds of the bases ofType looks through.
+const (
+	maxBaseDepth = 4
+	maxBaseTypes = 16
+)
+
 // ofType returns the members called r.Name of the type named recv (the
-// graph's definitions whose container is recv), those in test files only
-// for a use from one.
+// graph's definitions whose container is recv), or when it has none, of
+// the nearest of its bases (by name, breadth first, within bounds) that
+// has some; those in test files only for a use from one.
 func (b *builder) ofType(r symbols.Ref, recv string, test bool) []int32 {
-	var out []int32
-	for _, s := range b.g.byName[r.Name] {
-		n := &b.g.Nodes[s]
-		if n.Container == "" || n.Test && !test || lastName(normContainer(n.Container)) != recv {
-			continue
+	types := []string{recv}
+	seen := map[string]bool{recv: true}
+	for depth := 0; depth < maxBaseDepth && len(types) > 0; depth++ {
+		var out []int32
+		for _, s := range b.g.byName[r.Name] {
+			n := &b.g.Nodes[s]
+			if n.Container == "" || n.Test && !test || !slices.Contains(types, lastName(normContainer(n.Container))) {
+				continue
+			}
+			out = append(out, s)
 		}
-		out = append(out, s)
-		if len(out) > maxAmbiguous {
+		switch {
+		case len(out) > maxAmbiguous:
 			return nil
+		case len(out) > 0:
+			return out
+		}
+		var next []string
+		for _, t := range types {
+			for _, base := range b.bases[t] {
+				if !seen[base] && len(seen) < maxBaseTypes {
+					seen[base] = true
+					next = append(next, base)
+				}
+			}
+		}
+		types = next
+	}
+	return nil
+}
+
+// readBases reads, from the inheritance uses of every file, the bases
+// each type extends, implements or embeds, by their last names.
+func (b *builder) readBases() {
+	b.bases = map[string][]string{}
+	for fi := range b.facts {
+		f := &b.facts[fi]
+		for _, r := range f.Refs {
+			if r.Kind != symbols.Inherit {
+				continue
+			}
+			j := b.enclosingSym(fi, r.Byte)
+			if j < 0 {
+				continue
+			}
+			s := &f.Symbols[j]
+			t := s.Name
+			if s.Kind == symbols.Field { // a Go embedded field
+				t = lastName(normContainer(s.Container))
+			}
+			if t != "" && t != r.Name && !slices.Contains(b.bases[t], r.Name) {
+				b.bases[t] = append(b.bases[t], r.Name)
+			}
 		}
 	}
-	return out
 }
 
 // resolveImports adds the file edges of f's imports (f's node is from)
