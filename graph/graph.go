@@ -193,6 +193,7 @@ type builder struct {
 	seen     map[edgeKey]int32
 	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
 	bases    map[string][]string     // the bases each type name extends or embeds, by name
+	stems    map[string][]int32      // file nodes by the module name their path gives (see moduleStem)
 }
 
 // edgeKey identifies an edge: its ends, its kind and the line of its site,
@@ -219,7 +220,8 @@ type BuildOptions struct {
 func Build(facts index.Facts, opts BuildOptions) *Graph {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, ExactReport: opts.ExactReport}
-	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{}}
+	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
+		stems: map[string][]int32{}}
 	for _, m := range opts.Modules {
 		b.goMods = append(b.goMods, goModule(m))
 	}
@@ -232,6 +234,9 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: path.Base(f.Path), Kind: NodeKindFile, Package: f.Package, Test: test, Stale: f.Stale})
 		b.nodeFile = append(b.nodeFile, int32(fi))
 		g.fileNode[f.Path] = id
+		if st := moduleStem(f.Path); st != "" {
+			b.stems[st] = append(b.stems[st], id)
+		}
 		d := path.Dir(f.Path)
 		g.dirFiles[d] = append(g.dirFiles[d], id)
 		for _, s := range f.Symbols {
@@ -253,6 +258,24 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	}
 	g.index()
 	return g
+}
+
+// moduleStem returns the module name a file's path gives, lower-cased:
+// its base name without extensions, or its directory's for a file that
+// stands for its directory (mod.rs, index.js, __init__.py, lib.rs).
+func moduleStem(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	switch base {
+	case "mod", "index", "__init__", "lib", "main":
+		base = path.Base(path.Dir(p))
+		if base == "." || base == "/" {
+			return ""
+		}
+	}
+	return strings.ToLower(base)
 }
 
 // index fills the adjacency lists and the stats.

@@ -89,8 +89,15 @@ func (b *builder) resolveFile(fi int) {
 		if recv != "" {
 			c = b.ofType(r, recv, test)
 		}
-		if len(c) == 0 {
+		if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
+			// A member a class of the project does not define, used through
+			// the object itself, is its own (an attribute set at run time)
+			// or an outside base's: never another class's by name.
 			c, method = b.resolveRef(fi, r, binds, from, test)
+		}
+		c = b.byUse(c, r.Kind, f.Language)
+		if f.Language == "ruby" && r.Kind == symbols.Use && recv != "" && len(c) > 0 && b.g.Nodes[c[0]].Kind == string(symbols.Method) {
+			r.Kind = symbols.Call // Ruby calls a method named bare
 		}
 		cands = append(cands[:0], c...)
 		if len(cands) == 0 {
@@ -119,7 +126,7 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 	src := int(b.g.fileSyms[f.Path][j])
 	q := r.Qualifier
 	switch {
-	case q == "self" || q == "this" || q == "cls" || q == "Self":
+	case selfQualifier(f.Language, q):
 	case q == "" && implicitThis[f.Language] && (r.Kind == symbols.Call || f.Language == "ruby" && r.Kind == symbols.Use):
 		// Ruby calls a method without arguments by its bare name.
 	case q != "" && f.Language == "go":
@@ -155,6 +162,23 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 // holding a use.
 const maxOuterScan = 256
 
+// selfQualifier reports whether q names the current object or its class
+// in lang: self in Python, Rust and Ruby (Self for Rust's type), cls in
+// Python, this elsewhere.
+func selfQualifier(lang, q string) bool {
+	switch q {
+	case "self":
+		return lang == "python" || lang == "rust" || lang == "ruby"
+	case "Self":
+		return lang == "rust"
+	case "cls":
+		return lang == "python"
+	case "this":
+		return lang != "python" && lang != "rust" && lang != "ruby" && lang != "go"
+	}
+	return false
+}
+
 // implicitThis are the languages in which a method's unqualified call may
 // name a method of its own class.
 var implicitThis = map[string]bool{"ruby": true, "java": true, "csharp": true, "kotlin": true, "cpp": true}
@@ -176,6 +200,53 @@ func goReceiver(sig string) string {
 // lastName returns the last element of a dotted container ("Outer.Inner"
 // gives "Inner").
 func lastName(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
+
+// namedByCall are the languages in which a method is named only by a
+// call: a member used otherwise is a field.
+var namedByCall = map[string]bool{"java": true, "csharp": true, "kotlin": true, "rust": true, "go": true, "c": true, "cpp": true}
+
+// byUse keeps, of candidates that both call and do not, those the use
+// fits: for a call, the functions, methods and types; for another use in
+// a language of namedByCall, the others. It returns c itself when it
+// keeps all.
+func (b *builder) byUse(c []int32, kind symbols.RefKind, lang string) []int32 {
+	if len(c) < 2 || kind == symbols.Inherit {
+		return c
+	}
+	callable := func(s int32) bool {
+		switch symbols.Kind(b.g.Nodes[s].Kind) {
+		case symbols.Function, symbols.Method, symbols.Class, symbols.Struct, symbols.Macro, symbols.Type:
+			return true
+		}
+		return false
+	}
+	n := 0
+	for _, s := range c {
+		if callable(s) {
+			n++
+		}
+	}
+	switch {
+	case n == 0 || n == len(c):
+		return c
+	case kind == symbols.Call:
+		return slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return !callable(s) })
+	case namedByCall[lang]:
+		return slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+	}
+	return c
+}
+
+// isClass reports whether a class or struct of the project is named t
+// (by its last name).
+func (b *builder) isClass(t string) bool {
+	for _, n := range b.g.byName[t] {
+		if k := b.g.Nodes[n].Kind; k == string(symbols.Class) || k == string(symbols.Struct) {
+			return true
+		}
+	}
+	return false
+}
 
 // Bounds of the bases ofType looks through.
 const (
@@ -265,6 +336,9 @@ func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]bindin
 // resolveRef returns the definitions a use in file fi may name, and how
 // they were found; none if it stays unresolved.
 func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, from int, test bool) ([]int32, Method) {
+	if r.Qualifier == "" && r.Selected {
+		return b.resolveSelected(fi, r, test)
+	}
 	if r.Qualifier == "" {
 		return b.resolveUnqualified(fi, r, binds, from, test)
 	}
@@ -283,6 +357,13 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		return nil, ""
 	}
 	c := b.members(r.Name, r.Qualifier, test)
+	if len(c) == 0 {
+		// A module written as the qualifier (Rust's unicode::f, Ruby's
+		// Mod.f): the top-level definitions of the files it names.
+		if m := b.named(r.Name, b.moduleFiles(r.Qualifier), topLevel); len(m) > 0 && len(m) <= maxAmbiguous {
+			return m, ScopeResolved
+		}
+	}
 	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
 		// A Go method selected without a call is a method value, rare; a
 		// field of that name on a type of another module (flag.Usage) is
@@ -356,13 +437,47 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 	if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
 		return c, ScopeResolved
 	}
-	// No qualifier is also a call selected from an expression
-	// (c.Root().Find()): a method, by its name, as a selector on a
-	// variable resolves. A predeclared name (string, len) is none.
-	if r.Kind == symbols.Call && !goPredeclared[r.Name] {
-		return byName(b.members(r.Name, "", test))
-	}
 	return nil, ""
+}
+
+// moduleFiles returns the file nodes of the modules a name may stand for:
+// the files whose base name without extension is name (the module
+// file), and the files of a directory of that name whose stem is mod,
+// index, __init__ or lib; at most maxImportFanout.
+func (b *builder) moduleFiles(name string) []int32 {
+	var out []int32
+	for _, s := range b.g.byName[name] {
+		if n := &b.g.Nodes[s]; n.Kind == string(symbols.Module) {
+			if fn, ok := b.g.fileNode[n.Path]; ok && !slices.Contains(out, fn) {
+				out = append(out, fn) // a module declared in a file (Ruby, Rust mod blocks)
+			}
+		}
+	}
+	for _, fn := range b.stems[strings.ToLower(name)] {
+		if len(out) >= maxImportFanout {
+			break
+		}
+		if !slices.Contains(out, fn) {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// resolveSelected is resolveRef for a member selected from an expression
+// whose type the syntax does not show (c.Root().Find()): a member, by its
+// name. In Go, one selected without a call is not a method (see
+// resolveRef).
+func (b *builder) resolveSelected(fi int, r symbols.Ref, test bool) ([]int32, Method) {
+	c := b.members(r.Name, "", test)
+	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
+		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+	}
+	if len(c) == 0 && (b.facts[fi].Language == "rust" || b.facts[fi].Language == "cpp") {
+		// A path (crate::unicode::f) selects a module's definition.
+		return byName(b.global(r.Name, test, topLevel))
+	}
+	return byName(c)
 }
 
 // addRefEdges adds the edges of a use r in f, from src (its enclosing
@@ -452,17 +567,6 @@ func (b *builder) reexports(files []int32, name string) []int32 {
 		b.reexport[k] = out
 	}
 	return out
-}
-
-// goPredeclared are Go's predeclared identifiers.
-var goPredeclared = map[string]bool{
-	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
-	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
-	"uint64": true, "uintptr": true, "true": true, "false": true, "iota": true, "nil": true,
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
-	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
-	"print": true, "println": true, "real": true, "recover": true,
 }
 
 // Filters on the definitions a use may name.

@@ -173,9 +173,13 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, row func(*sql.Rows) 
 // refKinds encode a ref's kind in one byte.
 var refKinds = []symbols.RefKind{symbols.Use, symbols.Call, symbols.Inherit}
 
-// encodeRefs writes refs compactly: for each, its kind's byte, then the
-// name and qualifier (a length and the bytes), then line, column and
-// byte offset, as unsigned varints.
+// refSelected is the bit of a ref's kind byte that says it is Selected.
+const refSelected = 0x80
+
+// encodeRefs writes refs compactly: for each, its kind's byte (with
+// refSelected set for a selected name), then the name and qualifier (a
+// length and the bytes), then line, column and byte offset, as unsigned
+// varints.
 func encodeRefs(refs []symbols.Ref) []byte {
 	buf := make([]byte, 0, len(refs)*16)
 	for _, r := range refs {
@@ -184,6 +188,9 @@ func encodeRefs(refs []symbols.Ref) []byte {
 			if rk == r.Kind {
 				k = byte(i)
 			}
+		}
+		if r.Selected {
+			k |= refSelected
 		}
 		buf = append(buf, k)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Name)))
@@ -219,12 +226,13 @@ func decodeRefs(b []byte) []symbols.Ref {
 		return s, true
 	}
 	for len(b) > 0 {
-		k := int(b[0])
+		k := int(b[0] &^ refSelected)
+		selected := b[0]&refSelected != 0
 		b = b[1:]
 		if k >= len(refKinds) {
 			return out
 		}
-		r := symbols.Ref{Kind: refKinds[k]}
+		r := symbols.Ref{Kind: refKinds[k], Selected: selected}
 		var ok bool
 		if r.Name, ok = str(); !ok || r.Name == "" {
 			return out

@@ -36,8 +36,13 @@ type Ref struct {
 	// receiver or module (c in c.Execute()), or the current object (self,
 	// this, cls: the graph reads it as the enclosing class); empty when
 	// there is none or it is not a plain name.
-	Qualifier string  `json:"qualifier,omitempty"`
-	Kind      RefKind `json:"kind"`
+	Qualifier string `json:"qualifier,omitempty"`
+	// Selected reports a member selected from an expression that is not a
+	// plain name (Find in c.Root().Find(), pong in this.sender.pong()):
+	// a member of something whose type the syntax does not show. A name
+	// with neither a Qualifier nor Selected is a plain name of the scope.
+	Selected bool    `json:"selected,omitempty"`
+	Kind     RefKind `json:"kind"`
 	// Line and Column are the use's one-based line and code-point column;
 	// Byte its byte offset, by which the definition holding it is found.
 	Line   int `json:"line"`
@@ -146,7 +151,7 @@ func (x *extractor) refs() {
 			}
 			continue
 		}
-		kind, qual, ok := x.useOf(parent, importNames, id, name)
+		kind, qual, selected, ok := x.useOf(parent, importNames, id, name)
 		if !ok || defNames[start] && kind != Inherit {
 			continue // a definition's own name (a Go embedded field is both)
 		}
@@ -154,7 +159,8 @@ func (x *extractor) refs() {
 			continue // a local variable or parameter of the definition
 		}
 		r := x.lines.Range(start, t.EndByte(id))
-		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Line: r.StartLine, Column: r.StartColumn, Byte: start})
+		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected && qual == "", Kind: kind,
+			Line: r.StartLine, Column: r.StartColumn, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
 		}
@@ -203,9 +209,10 @@ func (x *extractor) importNames() map[string]bool {
 }
 
 // useOf returns how the name at leaf id is used (a call, an inheritance
-// or a plain use) and what qualifies it; ok is false for a name that is
-// no use: a parameter's name, or a package alias selected from.
-func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, ok bool) {
+// or a plain use), what qualifies it and whether it is a member selected
+// from something; ok is false for a name that is no use, such as a
+// package alias selected from.
+func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, member, ok bool) {
 	t := x.t
 	p := parent[id]
 	pk := t.Kind(p)
@@ -222,9 +229,10 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 		if ok && first == e {
 			// The thing selected from: a package alias or a variable.
 			if importNames[name] {
-				return "", "", false
+				return "", "", false, false
 			}
 		} else {
+			member = true
 			if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
 				qual = t.Text(first)
 			}
@@ -237,8 +245,11 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			kind = Call
 			if qual == "" && e == id {
 				for _, rf := range receiverFields {
-					if r, ok := t.ChildByField(c, rf); ok && r != id && qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
-						qual = t.Text(r)
+					if r, ok := t.ChildByField(c, rf); ok && r != id {
+						member = true
+						if qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
+							qual = t.Text(r)
+						}
 						break
 					}
 				}
@@ -251,7 +262,7 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 	if selfNames[qual] && !selfQualifiers[qual] || len(qual) > maxRefName {
 		qual = ""
 	}
-	return kind, qual, true
+	return kind, qual, member, true
 }
 
 // A localName is a name declared in the body of the definition at index
