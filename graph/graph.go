@@ -8,6 +8,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -242,7 +243,8 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		for _, s := range f.Symbols {
 			sid := int32(len(g.Nodes))
 			g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: s.Name, Container: s.Container, Kind: string(s.Kind),
-				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine, Test: test, Stale: f.Stale})
+				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine,
+				Test: test || testModule(f.Language, s), Stale: f.Stale})
 			b.nodeFile = append(b.nodeFile, int32(fi))
 			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
@@ -258,6 +260,24 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	}
 	g.index()
 	return g
+}
+
+// testModule reports whether definition s of a file in lang lies in a
+// test module of a source file: Rust's conventional #[cfg(test)] mod
+// tests (a module named tests or test, and what it holds).
+func testModule(lang string, s symbols.Symbol) bool {
+	if lang != "rust" {
+		return false
+	}
+	if s.Kind == symbols.Module && (s.Name == "tests" || s.Name == "test") {
+		return true
+	}
+	for _, c := range strings.Split(s.Container, ".") {
+		if c == "tests" || c == "test" {
+			return true
+		}
+	}
+	return false
 }
 
 // moduleStem returns the module name a file's path gives, lower-cased:

@@ -80,22 +80,13 @@ func (b *builder) resolveFile(fi int) {
 	f := &b.facts[fi]
 	from := int(b.g.fileNode[f.Path])
 	binds := b.resolveImports(f, from)
-	test := syntax.IsTestFile(f.Path)
+	fileTest := syntax.IsTestFile(f.Path)
 	var cands []int32
 	for _, r := range f.Refs {
 		src, recv := b.caller(fi, r)
-		var c []int32
-		method := ScopeResolved
-		if recv != "" {
-			c = b.ofType(r, recv, test)
-		}
-		if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
-			// A member a class of the project does not define, used through
-			// the object itself, is its own (an attribute set at run time)
-			// or an outside base's: never another class's by name.
-			c, method = b.resolveRef(fi, r, binds, from, test)
-		}
-		c = b.byUse(c, r.Kind, f.Language)
+		// A use in a test file, or in a test module of another file.
+		test := fileTest || b.g.Nodes[src].Test
+		c, method := b.candidates(fi, r, binds, from, recv, test)
 		if f.Language == "ruby" && r.Kind == symbols.Use && recv != "" && len(c) > 0 && b.g.Nodes[c[0]].Kind == string(symbols.Method) {
 			r.Kind = symbols.Call // Ruby calls a method named bare
 		}
@@ -107,8 +98,27 @@ func (b *builder) resolveFile(fi int) {
 		if len(cands) > 1 && method != AmbiguousName && len(cands) > maxAmbiguous {
 			cands = cands[:maxAmbiguous]
 		}
-		b.addRefEdges(f, r, src, from, test, cands, method)
+		b.addRefEdges(f, r, src, from, fileTest, cands, method)
 	}
+}
+
+// candidates returns the definitions ref r of file fi may name, and how
+// they were found: a member of recv (the type r is selected from, when
+// the syntax shows it) first, then what resolveRef finds, keeping those
+// the use fits (see byUse).
+func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, from int, recv string, test bool) ([]int32, Method) {
+	var c []int32
+	method := ScopeResolved
+	if recv != "" {
+		c = b.ofType(r, recv, test)
+	}
+	if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
+		// A member a class of the project does not define, used through
+		// the object itself, is its own (an attribute set at run time)
+		// or an outside base's: never another class's by name.
+		c, method = b.resolveRef(fi, r, binds, from, test)
+	}
+	return b.byUse(c, r.Kind, b.facts[fi].Language), method
 }
 
 // caller returns the node of the definition holding ref r of file fi (the
@@ -625,7 +635,7 @@ func (b *builder) members(name, qual string, test bool) []int32 {
 			continue
 		}
 		all = append(all, s)
-		if normContainer(n.Container) == qual {
+		if c := normContainer(n.Container); c == qual || lastName(c) == qual {
 			of = append(of, s)
 		}
 	}

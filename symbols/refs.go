@@ -74,7 +74,14 @@ var memberKinds = map[string]bool{
 	"field_expression": true, "scoped_identifier": true, "qualified_identifier": true,
 	"member_access_expression": true, "navigation_expression": true,
 	"scoped_type_identifier": true, "qualified_type": true, "nested_type_identifier": true,
-	"field_access": true, "scoped_call_expression": false,
+	"field_access": true, "scope_resolution": true,
+}
+
+// pathKinds are the paths of modules and types (a::b::C), whose last
+// segment qualifies what is selected from them.
+var pathKinds = map[string]bool{
+	"scoped_identifier": true, "scoped_type_identifier": true, "qualified_identifier": true,
+	"scope_resolution": true, "nested_type_identifier": true, "qualified_type": true,
 }
 
 // callKinds are the expressions that call the thing they name.
@@ -233,6 +240,9 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			}
 		} else {
 			member = true
+			if ok && pathKinds[t.Kind(first)] {
+				first = lastNamed(t, first) // a path's last segment: Class in hir::Class::Bytes
+			}
 			if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
 				qual = t.Text(first)
 			}
@@ -247,6 +257,9 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 				for _, rf := range receiverFields {
 					if r, ok := t.ChildByField(c, rf); ok && r != id {
 						member = true
+						if pathKinds[t.Kind(r)] {
+							r = lastNamed(t, r)
+						}
 						if qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
 							qual = t.Text(r)
 						}
@@ -356,6 +369,17 @@ func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		return n
 	}
 	return c
+}
+
+// lastNamed returns n's last named child, or n itself when it has none.
+func lastNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	last := n
+	for c, ok := t.FirstChild(n); ok; c, ok = t.NextSibling(c) {
+		if t.Named(c) {
+			last = c
+		}
+	}
+	return last
 }
 
 // inherits reports whether the expression e lies in a clause that lists a
