@@ -209,8 +209,9 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			Reason: "no symbol or position asked about"}}, nil
 	}
 	gq := Query{Targets: []Target{t}}
-	if len(q.Kinds) > 0 && !q.Wants(evidence.TypeRelation) && !q.Wants(evidence.Import) {
-		// Asked for references or calls: the direct ones.
+	if len(q.Kinds) > 0 && !q.Wants(evidence.TypeRelation) &&
+		(!q.Wants(evidence.Import) || q.Wants(evidence.Reference) || q.Wants(evidence.Call)) {
+		// Asked for references, calls or imports of a name: the direct ones.
 		gq.Depth = 1
 	}
 	im, err := p.Impact(ctx, gq)

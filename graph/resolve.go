@@ -332,9 +332,23 @@ func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]bindin
 	binds := map[string]binding{}
 	for _, im := range f.Imports {
 		local, bd := b.resolveImport(f, im)
+		e := Edge{From: from, Kind: Imports, Method: ImportPath, Path: f.Path, Line: im.Range.StartLine,
+			Column: im.Range.StartColumn, Span: max(1, im.Range.EndColumn-im.Range.StartColumn), Stale: f.Stale}
 		for _, to := range bd.files {
-			b.addEdge(Edge{From: from, To: int(to), Kind: Imports, Method: ImportPath, Path: f.Path,
-				Line: im.Range.StartLine, Column: im.Range.StartColumn, Span: max(1, im.Range.EndColumn-im.Range.StartColumn), Stale: f.Stale})
+			e.To = int(to)
+			b.addEdge(e)
+		}
+		// An import of a member names its definition too.
+		if m := bd.member; m != "" && m != "*" && m != "default" {
+			defs := b.named(m, bd.files, topLevel)
+			if len(defs) == 0 {
+				defs = b.reexports(bd.files, m)
+			}
+			e.Method = ImportResolved
+			for _, to := range defs {
+				e.To = int(to)
+				b.addEdge(e)
+			}
 		}
 		if local != "" {
 			binds[local] = bd
