@@ -222,7 +222,26 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		return evidence.Response{}, &evidence.UnavailableError{Reason: "the project graph could not be read",
 			Guidance: "run `cortex index` to build the local index", Err: err}
 	}
-	var resp evidence.Response
+	resp := evidence.Response{Records: impactRecords(im, &q)}
+	resp.Report = evidence.Report{Provider: ProviderName, State: evidence.Available}
+	switch {
+	case im.Truncated:
+		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
+	case len(im.Affected) == 0:
+		resp.Report.Reason = fmt.Sprintf("%s names nothing in the project graph", t)
+	case len(im.Callers) == 0 && len(resp.Records) == 0:
+		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
+	case len(resp.Records) == 0:
+		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
+	}
+	return resp, nil
+}
+
+// impactRecords returns the records of an impact that q asks for: one
+// per site of each direct caller and of each target's use of a target,
+// one per deeper caller (see Gather).
+func impactRecords(im *Impact, q *evidence.Query) []evidence.Record {
+	var out []evidence.Record
 	type site struct {
 		caller, path, to string
 		line             int
@@ -244,11 +263,11 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			rec.Kind = evidence.Reference // a base named is a use of it too
 		}
 		if ok && q.Wants(rec.Kind) {
-			resp.Records = append(resp.Records, rec)
+			out = append(out, rec)
 		}
 	}
 	for _, h := range im.Affected {
-		for _, v := range h.Sites { // recursive uses
+		for _, v := range h.Sites { // recursive uses, uses of another target
 			add(h, v, 1)
 		}
 	}
@@ -262,18 +281,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			add(h, *h.Via, h.Depth)
 		}
 	}
-	resp.Report = evidence.Report{Provider: ProviderName, State: evidence.Available}
-	switch {
-	case im.Truncated:
-		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
-	case len(im.Affected) == 0:
-		resp.Report.Reason = fmt.Sprintf("%s names nothing in the project graph", t)
-	case len(im.Callers) == 0 && len(resp.Records) == 0:
-		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
-	case len(resp.Records) == 0:
-		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
-	}
-	return resp, nil
+	return out
 }
 
 // recordKinds map edge kinds to evidence kinds.
