@@ -329,13 +329,17 @@ func (g *Graph) index() {
 }
 
 // addEdge adds an edge, or keeps the stronger of it and the one already
-// between the same nodes with the same kind at the same line. An edge from
-// a node to itself is kept when it has a site (a recursive call).
+// between the same nodes with the same kind at the same line (any line
+// for a Tests edge). An edge from a node to itself is kept when it has a
+// site (a recursive call).
 func (b *builder) addEdge(e Edge) {
 	if e.From == e.To && (e.Line < 1 || e.Kind == Imports || e.Kind == Tests) {
 		return
 	}
 	k := edgeKey{int32(e.From), int32(e.To), e.Kind, int32(e.Line)}
+	if e.Kind == Tests {
+		k.line = 0 // a test file tests a definition once: its sites are its definitions' edges
+	}
 	if i, ok := b.seen[k]; ok {
 		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
 			*old = e

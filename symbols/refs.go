@@ -77,6 +77,10 @@ var memberKinds = map[string]bool{
 	"field_access": true, "scope_resolution": true,
 }
 
+// keyKinds are the expressions that name a field or property of something
+// (Rust's S { field: v }, JavaScript's { key: v }, Python's f(key=v)).
+var keyKinds = map[string]bool{"field_initializer": true, "pair": true, "keyword_argument": true}
+
 // pathKinds are the paths of modules and types (a::b::C), whose last
 // segment qualifies what is selected from them.
 var pathKinds = map[string]bool{
@@ -224,6 +228,11 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 	p := parent[id]
 	pk := t.Kind(p)
 	kind, e := Use, id
+	if f := t.Field(id); keyKinds[pk] && (f == "name" || f == "key" || f == "field") {
+		// A field or property named in a literal or a keyword argument:
+		// a member of something, not a name of the scope.
+		return Use, "", true, true
+	}
 	if pk == "navigation_suffix" { // Kotlin: a.b is (navigation_expression a (navigation_suffix b))
 		e, p = p, parent[p]
 		pk = t.Kind(p)
@@ -311,6 +320,8 @@ func (x *extractor) declaresLocal(parent []syntax.NodeID, id syntax.NodeID) bool
 		return f != "type" && f != "value" && f != "default_value"
 	case localDeclarations[pk]:
 		return localFields[f]
+	case pk == "function_declarator" && f == "declarator":
+		return true // a C or C++ prototype declares the name, uses nothing
 	case pk == "expression_list" && (t.Field(p) == "left"):
 		gk := t.Kind(parent[p])
 		return gk == "short_var_declaration" || gk == "range_clause"
