@@ -109,8 +109,11 @@ func (b *builder) resolveFile(fi int) {
 func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, from int, recv string, test bool) ([]int32, Method) {
 	var c []int32
 	method := ScopeResolved
-	if recv != "" {
-		c = b.ofType(r, recv, test)
+	switch {
+	case recv != "" && r.Qualifier == "super":
+		c = b.ofType(r, b.bases[recv], test)
+	case recv != "":
+		c = b.ofType(r, []string{recv}, test)
 	}
 	if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
 		// A member a class of the project does not define, used through
@@ -174,7 +177,8 @@ const maxOuterScan = 256
 
 // selfQualifier reports whether q names the current object or its class
 // in lang: self in Python, Rust and Ruby (Self for Rust's type), cls in
-// Python, this elsewhere.
+// Python, this elsewhere; or its bases: super in Python, JavaScript,
+// TypeScript, Java and Kotlin.
 func selfQualifier(lang, q string) bool {
 	switch q {
 	case "self":
@@ -183,6 +187,8 @@ func selfQualifier(lang, q string) bool {
 		return lang == "rust"
 	case "cls":
 		return lang == "python"
+	case "super":
+		return lang == "python" || lang == "javascript" || lang == "typescript" || lang == "tsx" || lang == "java" || lang == "kotlin"
 	case "this":
 		return lang != "python" && lang != "rust" && lang != "ruby" && lang != "go"
 	}
@@ -264,13 +270,15 @@ const (
 	maxBaseTypes = 16
 )
 
-// ofType returns the members called r.Name of the type named recv (the
-// graph's definitions whose container is recv), or when it has none, of
-// the nearest of its bases (by name, breadth first, within bounds) that
-// has some; those in test files only for a use from one.
-func (b *builder) ofType(r symbols.Ref, recv string, test bool) []int32 {
-	types := []string{recv}
-	seen := map[string]bool{recv: true}
+// ofType returns the members called r.Name of the types named (the
+// graph's definitions whose container is one of them), or when they have
+// none, of the nearest of their bases (by name, breadth first, within
+// bounds) that have some; those in test files only for a use from one.
+func (b *builder) ofType(r symbols.Ref, types []string, test bool) []int32 {
+	seen := map[string]bool{}
+	for _, t := range types {
+		seen[t] = true
+	}
 	for depth := 0; depth < maxBaseDepth && len(types) > 0; depth++ {
 		var out []int32
 		for _, s := range b.g.byName[r.Name] {

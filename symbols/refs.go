@@ -34,8 +34,9 @@ type Ref struct {
 	// Qualifier is the plain name written before it in a selector or
 	// member expression: a package alias (Go's fmt in fmt.Println), a
 	// receiver or module (c in c.Execute()), or the current object (self,
-	// this, cls: the graph reads it as the enclosing class); empty when
-	// there is none or it is not a plain name.
+	// this, cls: the graph reads it as the enclosing class; super, written
+	// super or super(), as its bases); empty when there is none or it is
+	// not a plain name.
 	Qualifier string `json:"qualifier,omitempty"`
 	// Selected reports a member selected from an expression that is not a
 	// plain name (Find in c.Root().Find(), pong in this.sender.pong()):
@@ -119,8 +120,9 @@ var inheritKinds = map[string]bool{
 var selfNames = map[string]bool{"self": true, "this": true, "cls": true, "super": true, "_": true}
 
 // selfQualifiers are the receivers naming the current object that a ref
-// keeps as its qualifier: the graph reads them as the enclosing class.
-var selfQualifiers = map[string]bool{"self": true, "this": true, "cls": true}
+// keeps as its qualifier: the graph reads them as the enclosing class (its
+// bases for super).
+var selfQualifiers = map[string]bool{"self": true, "this": true, "cls": true, "super": true}
 
 // refs reads the names the file uses, after its definitions and imports
 // are known (and sorted by finish).
@@ -252,8 +254,11 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			if ok && pathKinds[t.Kind(first)] {
 				first = lastNamed(t, first) // a path's last segment: Class in hir::Class::Bytes
 			}
-			if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
+			switch {
+			case ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0:
 				qual = t.Text(first)
+			case ok && isSuper(t, first):
+				qual = "super"
 			}
 			e = p
 		}
@@ -269,8 +274,11 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 						if pathKinds[t.Kind(r)] {
 							r = lastNamed(t, r)
 						}
-						if qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
+						switch {
+						case qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0:
 							qual = t.Text(r)
+						case isSuper(t, r):
+							qual = "super"
 						}
 						break
 					}
@@ -380,6 +388,19 @@ func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		return n
 	}
 	return c
+}
+
+// isSuper reports whether n is the parent class's object: super (Java,
+// JavaScript) or super() (Python).
+func isSuper(t *syntax.Tree, n syntax.NodeID) bool {
+	switch t.Kind(n) {
+	case "super":
+		return true
+	case "call":
+		f, ok := t.ChildByField(n, "function")
+		return ok && t.Text(f) == "super"
+	}
+	return false
 }
 
 // lastNamed returns n's last named child, or n itself when it has none.

@@ -17,7 +17,7 @@ func TestRefs(t *testing.T) {
 	}
 	tests := []struct {
 		path, src string
-		want      []string // "kind qualifier.name", in any order
+		want      []string // "kind qualifier.name" ("kind ~.name" when Selected), in any order
 		not       []string
 	}{
 		{"a.go", `package a
@@ -73,9 +73,14 @@ func F(cb func()) {
 }
 `, []string{"use .Handler", "call .peek"}, []string{"use .current", "use .cb", "call .cb"}},
 		{"A.java", `class A extends Bee implements Sea {
-  void m() { obj.call(); D.make(); }
+  void m() { obj.call(); D.make(); super.init(); }
 }
-`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make"}, nil},
+`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make", "call super.init"}, nil},
+		{"c.py", `class C(B):
+    def __init__(self):
+        super().__init__()
+        fold(key=value)
+`, []string{"call super.__init__", "call .fold", "use .value", "use ~.key"}, []string{"use .key"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -88,7 +93,11 @@ func F(cb func()) {
 			}
 			var got []string
 			for _, r := range f.Refs {
-				got = append(got, fmt.Sprintf("%s %s.%s", r.Kind, r.Qualifier, r.Name))
+				sel := ""
+				if r.Selected {
+					sel = "~" // a member of something the syntax does not type
+				}
+				got = append(got, fmt.Sprintf("%s %s%s.%s", r.Kind, sel, r.Qualifier, r.Name))
 			}
 			for _, w := range tt.want {
 				if !slices.Contains(got, w) {
