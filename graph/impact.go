@@ -646,19 +646,7 @@ func (g *Graph) lookup(s string) ([]int, string) {
 	if len(nonTest) > 0 {
 		exact = nonTest
 	}
-	if len(quals) == 0 {
-		// A bare name names a top-level definition when there is one: a
-		// member is written with its type (Flag.Value, not Value).
-		var top []int
-		for _, n := range exact {
-			if g.Nodes[n].Container == "" {
-				top = append(top, n)
-			}
-		}
-		if len(top) > 0 {
-			exact = top
-		}
-	}
+
 	note := ""
 	if len(exact) > 1 {
 		note = fmt.Sprintf("%s names %d definitions; all are taken as targets", s, len(exact))

@@ -168,8 +168,9 @@ func (x *extractor) refs() {
 		if !ok || defNames[start] && kind != Inherit {
 			continue // a definition's own name (a Go embedded field is both)
 		}
-		if within >= 0 && locals[localName{within, name}] && !isMember(t, parent, id) {
-			continue // a local variable or parameter of the definition
+		if within >= 0 && locals[localName{within, name}] && !isMember(t, parent, id) &&
+			!(kind == Call && (x.lang == syntax.Java || x.lang == syntax.CSharp)) {
+			continue // a local variable or parameter of the definition (Java and C# never call one)
 		}
 		r := x.lines.Range(start, t.EndByte(id))
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected && qual == "", Kind: kind,
@@ -254,12 +255,7 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			if ok && pathKinds[t.Kind(first)] {
 				first = lastNamed(t, first) // a path's last segment: Class in hir::Class::Bytes
 			}
-			switch {
-			case ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0:
-				qual = t.Text(first)
-			case ok && isSuper(t, first):
-				qual = "super"
-			}
+			qual = qualifierOf(t, first, ok)
 			e = p
 		}
 	}
@@ -274,12 +270,7 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 						if pathKinds[t.Kind(r)] {
 							r = lastNamed(t, r)
 						}
-						switch {
-						case qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0:
-							qual = t.Text(r)
-						case isSuper(t, r):
-							qual = "super"
-						}
+						qual = qualifierOf(t, r, true)
 						break
 					}
 				}
@@ -390,6 +381,24 @@ func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	return c
 }
 
+// qualifierOf returns the qualifier what a member is selected from (n,
+// when ok) gives: a plain name, super for the parent's object, or the
+// type a construction makes.
+func qualifierOf(t *syntax.Tree, n syntax.NodeID, ok bool) string {
+	switch {
+	case !ok:
+	case qualifierKinds[t.Kind(n)] && t.ChildCount(n) == 0:
+		return t.Text(n)
+	case isSuper(t, n):
+		return "super"
+	default:
+		if c, ok := constructed(t, n); ok {
+			return c
+		}
+	}
+	return ""
+}
+
 // isSuper reports whether n is the parent class's object: super (Java,
 // JavaScript) or super() (Python).
 func isSuper(t *syntax.Tree, n syntax.NodeID) bool {
@@ -401,6 +410,20 @@ func isSuper(t *syntax.Tree, n syntax.NodeID) bool {
 		return ok && t.Text(f) == "super"
 	}
 	return false
+}
+
+// constructed returns the type name a construction n makes (W3CDom in
+// new W3CDom()), when n is one and names its type plainly.
+func constructed(t *syntax.Tree, n syntax.NodeID) (string, bool) {
+	if k := t.Kind(n); k != "new_expression" && k != "object_creation_expression" {
+		return "", false
+	}
+	for _, f := range []string{"constructor", "type"} {
+		if c, ok := t.ChildByField(n, f); ok && qualifierKinds[t.Kind(c)] && t.ChildCount(c) == 0 {
+			return t.Text(c), true
+		}
+	}
+	return "", false
 }
 
 // lastNamed returns n's last named child, or n itself when it has none.

@@ -73,9 +73,9 @@ func F(cb func()) {
 }
 `, []string{"use .Handler", "call .peek"}, []string{"use .current", "use .cb", "call .cb"}},
 		{"A.java", `class A extends Bee implements Sea {
-  void m() { obj.call(); D.make(); super.init(); }
+  void m() { obj.call(); D.make(); super.init(); Node firstChild = firstChild(); new W3C().aware(); }
 }
-`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make", "call super.init"}, nil},
+`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make", "call super.init", "call .firstChild", "call W3C.aware"}, nil},
 		{"c.py", `class C(B):
     def __init__(self):
         super().__init__()
