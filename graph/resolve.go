@@ -139,6 +139,8 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 	src := int(b.g.fileSyms[f.Path][j])
 	q := r.Qualifier
 	switch {
+	case r.Selected:
+		return src, "" // a member of a member: its type is not shown
 	case selfQualifier(f.Language, q):
 	case q == "" && implicitThis[f.Language] && (r.Kind == symbols.Call || f.Language == "ruby" && r.Kind == symbols.Use):
 		// Ruby calls a method without arguments by its bare name.
@@ -368,8 +370,8 @@ func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]bindin
 // resolveRef returns the definitions a use in file fi may name, and how
 // they were found; none if it stays unresolved.
 func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, from int, test bool) ([]int32, Method) {
-	if r.Qualifier == "" && r.Selected {
-		return b.resolveSelected(fi, r, test)
+	if r.Selected {
+		return b.resolveSelected(fi, r, binds, test)
 	}
 	if r.Qualifier == "" {
 		return b.resolveUnqualified(fi, r, binds, from, test)
@@ -498,9 +500,13 @@ func (b *builder) moduleFiles(name string) []int32 {
 
 // resolveSelected is resolveRef for a member selected from an expression
 // whose type the syntax does not show (c.Root().Find()): a member, by its
-// name. In Go, one selected without a call is not a method (see
-// resolveRef).
-func (b *builder) resolveSelected(fi int, r symbols.Ref, test bool) ([]int32, Method) {
+// name, unless the expression starts from a module outside the project
+// (sys.stdout.write, os.Stdout.Write: a member of its objects). In Go,
+// one selected without a call is not a method (see resolveRef).
+func (b *builder) resolveSelected(fi int, r symbols.Ref, binds map[string]binding, test bool) ([]int32, Method) {
+	if bd, ok := binds[r.Qualifier]; ok && r.Qualifier != "" && len(bd.files) == 0 {
+		return nil, ""
+	}
 	c := b.members(r.Name, "", test)
 	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
 		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })

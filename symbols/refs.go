@@ -40,8 +40,10 @@ type Ref struct {
 	Qualifier string `json:"qualifier,omitempty"`
 	// Selected reports a member selected from an expression that is not a
 	// plain name (Find in c.Root().Find(), pong in this.sender.pong()):
-	// a member of something whose type the syntax does not show. A name
-	// with neither a Qualifier nor Selected is a plain name of the scope.
+	// a member of something whose type the syntax does not show; its
+	// Qualifier is then the plain name that expression starts from (c,
+	// this), if any. A name with neither a Qualifier nor Selected is a
+	// plain name of the scope.
 	Selected bool    `json:"selected,omitempty"`
 	Kind     RefKind `json:"kind"`
 	// Line and Column are the use's one-based line and code-point column;
@@ -173,7 +175,7 @@ func (x *extractor) refs() {
 			continue // a local variable or parameter of the definition (Java and C# never call one)
 		}
 		r := x.lines.Range(start, t.EndByte(id))
-		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected && qual == "", Kind: kind,
+		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind,
 			Line: r.StartLine, Column: r.StartColumn, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
@@ -223,11 +225,13 @@ func (x *extractor) importNames() map[string]bool {
 }
 
 // useOf returns how the name at leaf id is used (a call, an inheritance
-// or a plain use), what qualifies it and whether it is a member selected
-// from something; ok is false for a name that is no use, such as a
-// package alias selected from.
-func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, member, ok bool) {
+// or a plain use), what qualifies it, and whether it is selected from an
+// expression that is not a plain name (then the qualifier is the name the
+// expression starts from, see [Ref.Selected]); ok is false for a name
+// that is no use, such as a package alias selected from.
+func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, selected, ok bool) {
 	t := x.t
+	member, from := false, syntax.NodeID(0) // a member, and what it is selected from
 	p := parent[id]
 	pk := t.Kind(p)
 	kind, e := Use, id
@@ -251,7 +255,7 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 				return "", "", false, false
 			}
 		} else {
-			member = true
+			member, from = true, first
 			if ok && pathKinds[t.Kind(first)] {
 				first = lastNamed(t, first) // a path's last segment: Class in hir::Class::Bytes
 			}
@@ -266,7 +270,7 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			if qual == "" && e == id {
 				for _, rf := range receiverFields {
 					if r, ok := t.ChildByField(c, rf); ok && r != id {
-						member = true
+						member, from = true, r
 						if pathKinds[t.Kind(r)] {
 							r = lastNamed(t, r)
 						}
@@ -280,10 +284,43 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 	if kind == Use && x.inherits(parent, e) {
 		kind = Inherit
 	}
+	if member && qual == "" {
+		// Selected from an expression: the plain name it starts from.
+		selected, qual = true, chainRoot(t, from)
+	}
 	if selfNames[qual] && !selfQualifiers[qual] || len(qual) > maxRefName {
 		qual = ""
 	}
-	return kind, qual, member, true
+	return kind, qual, selected, true
+}
+
+// chainKinds are the expressions a chain of selections and calls is made
+// of, whose first named child continues the chain.
+var chainKinds = map[string]bool{
+	"parenthesized_expression": true, "subscript": true, "subscript_expression": true,
+	"index_expression": true, "element_reference": true, "await_expression": true,
+	"non_null_expression": true, "element_access_expression": true, "array_access": true,
+}
+
+// chainRoot returns the plain name a chain of selections, calls and
+// indexing starts from (sys in sys.stdout.write, c in c.Root().Find), or
+// "" when it starts otherwise; it looks a bounded number of steps down.
+func chainRoot(t *syntax.Tree, n syntax.NodeID) string {
+	for range 16 {
+		k := t.Kind(n)
+		switch {
+		case qualifierKinds[k] && t.ChildCount(n) == 0:
+			return t.Text(n)
+		case !memberKinds[k] && !callKinds[k] && !chainKinds[k]:
+			return ""
+		}
+		next := firstNamed(t, n)
+		if next == n {
+			return ""
+		}
+		n = next
+	}
+	return ""
 }
 
 // A localName is a name declared in the body of the definition at index
