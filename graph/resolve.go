@@ -391,14 +391,16 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		return nil, ""
 	}
 	c := b.members(r.Name, r.Qualifier, test)
-	if len(c) == 0 {
+	lang := b.facts[fi].Language
+	if len(c) == 0 || modulePaths[lang] && !slices.ContainsFunc(c, func(s int32) bool { return lastName(normContainer(b.g.Nodes[s].Container)) == r.Qualifier }) {
 		// A module written as the qualifier (Rust's unicode::f, Ruby's
-		// Mod.f): the top-level definitions of the files it names.
+		// Mod.f): the top-level definitions of the files it names, before
+		// members of that name of other types.
 		if m := b.named(r.Name, b.moduleFiles(r.Qualifier), topLevel); len(m) > 0 && len(m) <= maxAmbiguous {
 			return m, ScopeResolved
 		}
 	}
-	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
+	if lang == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
 		// A Go method selected without a call is a method value, rare; a
 		// field of that name on a type of another module (flag.Usage) is
 		// the likelier reading.
@@ -473,6 +475,10 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 	}
 	return nil, ""
 }
+
+// modulePaths are the languages whose qualifiers name modules by path
+// (a::f, Mod.f), not only imports and variables.
+var modulePaths = map[string]bool{"rust": true, "ruby": true, "cpp": true, "php": true}
 
 // moduleFiles returns the file nodes of the modules a name may stand for:
 // the files whose base name without extension is name (the module
