@@ -31,10 +31,10 @@ func cartProject(t *testing.T) string {
 	return dir
 }
 
-// Without a precision index, Callers answers from the project graph: each
-// caller once, at its first use, naming the caller and what it calls,
-// declaration left out; by a position, the name written there is looked
-// up, and said so.
+// Without a precision index, Callers answers from the project graph: one
+// record per call site, naming the caller and what it calls, declaration
+// left out; by a position, the name written there is looked up, and said
+// so.
 func TestCallers(t *testing.T) {
 	e := openEngine(t, cartProject(t), Options{})
 	ctx := context.Background()
@@ -50,7 +50,7 @@ func TestCallers(t *testing.T) {
 				t.Errorf("Callers(%+v): record %+v is not main's call of Add from the graph", target, r)
 			}
 		}
-		if want := []string{"main.go:7:4-7:7"}; !slices.Equal(got, want) {
+		if want := []string{"main.go:7:4-7:7", "main.go:8:4-8:7"}; !slices.Equal(got, want) {
 			t.Errorf("Callers(%+v) = %v, want %v", target, got, want)
 		}
 		if target.Symbol == "" && ans.ByName != "Add" {

@@ -11,11 +11,28 @@
 // the module, TypeScript and JavaScript relative imports with .js standing
 // for .ts, Python modules and packages); uses are resolved to definitions
 // as calls, references and inheritance; test files that use a definition,
-// and test files named after a source file, give tests edges. Every
+// and test files named after a source file, give tests edges. Every use
+// is its own edge, at its own line (two calls in one function are two
+// edges), and a definition that calls itself has an edge to itself. Every
 // [Edge] carries its [Method] and the trust tier the method allows: a use
-// resolved through an import or within its own file or package is
-// inferred_high, a unique name across the project or one of a few
-// candidates is inferred.
+// resolved through an import, within its own file or package, or by the
+// receiver's type is inferred_high, a unique name across the project or
+// one of a few candidates is inferred.
+//
+// A method is resolved by its receiver's type where the syntax shows it:
+// self, this, cls or Self (by the language) and a Go method's receiver
+// name stand for the class holding the use, as does a bare call in a
+// method of Ruby, Java, C#, Kotlin or C++; the class's own members are
+// looked up, then its bases' by name (from the uses that extend or
+// embed). A member a project class does not define, used through the
+// object itself, is not another class's. A member selected from an
+// expression whose type the syntax does not show ([symbols.Ref.Selected])
+// is found by its name; a plain name never names a method or a field in
+// Python, JavaScript, TypeScript, Rust or Go. Named imports are followed
+// through the modules that re-export them (export * from, a package's
+// __init__.py); a qualifier that names a module file (Rust's
+// unicode::f) names its top-level definitions. Definitions in Rust's
+// test module (mod tests) are tests, like those in test files.
 //
 // In Go, a plain name names a top-level definition of its file or
 // package (never a method: the predeclared string is not a method named
@@ -81,7 +98,10 @@
 // # Provider
 //
 // [Provider] keeps one graph per state of the index, rebuilt only when the
-// index changed; it serves impact as an
+// index changed. Asked who uses a definition, it answers one record per
+// site of each direct caller (the calling definition as Symbol, the use
+// as location, [Hit.Sites]), recursive calls included, marked "test" when
+// the caller is a test; it serves impact as an
 // [github.com/codecortex/codecortex/evidence.Provider] named "graph", and
 // as a [github.com/codecortex/codecortex/rewrite.Impact] for rewrites.
 package graph

@@ -45,16 +45,16 @@ func (b *builder) fuse(recs iter.Seq[evidence.Record]) {
 			g.ExactUnplaced++
 			continue
 		}
-		if from == to {
+		if from == to && r.StartLine == g.Nodes[from].Line {
 			continue // a definition's own occurrence
 		}
 		e := Edge{From: from, To: to, Kind: kind, Method: Exact, Path: r.Path, Line: r.StartLine, Column: r.StartColumn,
 			Span: max(0, r.EndColumn-r.StartColumn), Stale: r.Stale}
-		// An inferred edge between the same nodes, of any kind, is the same
-		// use: confirm it.
+		// An inferred edge between the same nodes at the same line, of any
+		// kind, is the same use: confirm it.
 		confirmed := false
 		for _, k := range []EdgeKind{Calls, References, Inherits, Implements} {
-			if i, ok := b.seen[edgeKey{int32(from), int32(to), k, ""}]; ok {
+			if i, ok := b.seen[edgeKey{int32(from), int32(to), k, "", int32(r.StartLine)}]; ok {
 				old := &g.Edges[i]
 				if e.Tier() > old.Tier() {
 					old.Method, old.Stale = Exact, r.Stale

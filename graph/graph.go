@@ -8,6 +8,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -202,17 +203,24 @@ type builder struct {
 	facts     []index.FileFacts
 	goMods    []goModule
 	symFile   []int32 // file index of each symbol node (-1 for a file node)
+	nodeFile  []int32 // the index in facts of each node's file
 	seen      map[edgeKey]int32
-	ms        *methodSets       // Go embeddings of other modules, for matchMethodSets
-	relOut    map[int][]int32   // inherits and implements edges by source, for matchMethodSets
-	factOf    map[string]int    // the facts of each file by path, for reexported
-	importsOf map[int32][]int32 // the files each file imports, for reexported
+	ms        *methodSets             // Go embeddings of other modules, for matchMethodSets
+	relOut    map[int][]int32         // inherits and implements edges by source, for matchMethodSets
+	factOf    map[string]int          // the facts of each file by path, for reexported
+	importsOf map[int32][]int32       // the files each file imports, for reexported
+	reexport  map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
+	bases     map[string][]string     // the bases each type name extends or embeds, by name
+	stems     map[string][]int32      // file nodes by the module name their path gives (see moduleStem)
 }
 
+// edgeKey identifies an edge: its ends, its kind and the line of its site,
+// so that every site of a use is its own edge.
 type edgeKey struct {
 	from, to int32
 	kind     EdgeKind
 	of       string // two Rust impls of a trait in a file, for types it does not define
+	line     int32
 }
 
 // BuildOptions are what [Build] needs besides the index's facts. The zero
@@ -231,7 +239,8 @@ type BuildOptions struct {
 func Build(facts index.Facts, opts BuildOptions) *Graph {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, ExactReport: opts.ExactReport}
-	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}}
+	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
+		stems: map[string][]int32{}}
 	for _, m := range opts.Modules {
 		b.goMods = append(b.goMods, goModule(m))
 	}
@@ -242,20 +251,27 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		test := syntax.IsTestFile(f.Path)
 		id := int32(len(g.Nodes))
 		g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: path.Base(f.Path), Kind: NodeKindFile, Package: f.Package, Test: test, Stale: f.Stale})
+		b.nodeFile = append(b.nodeFile, int32(fi))
 		b.symFile = append(b.symFile, -1)
 		g.fileNode[f.Path] = id
+		if st := moduleStem(f.Path); st != "" {
+			b.stems[st] = append(b.stems[st], id)
+		}
 		d := path.Dir(f.Path)
 		g.dirFiles[d] = append(g.dirFiles[d], id)
 		for _, s := range f.Symbols {
 			sid := int32(len(g.Nodes))
 			g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: s.Name, Container: s.Container, Kind: string(s.Kind),
 				Package: s.Package, Exported: s.Exported, Line: s.Range.StartLine, EndLine: s.Range.EndLine,
-				NameLine: s.NameRange.StartLine, NameColumn: s.NameRange.StartColumn, Test: test, Stale: f.Stale})
+				NameLine: s.NameRange.StartLine, NameColumn: s.NameRange.StartColumn,
+				Test: test || testModule(f.Language, s), Stale: f.Stale})
 			b.symFile = append(b.symFile, int32(fi))
+			b.nodeFile = append(b.nodeFile, int32(fi))
 			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
 		}
 	}
+	b.readBases()
 	for fi := range facts.Files {
 		b.resolveFile(fi)
 	}
@@ -266,6 +282,42 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	}
 	g.index()
 	return g
+}
+
+// testModule reports whether definition s of a file in lang lies in a
+// test module of a source file: Rust's conventional #[cfg(test)] mod
+// tests (a module named tests or test, and what it holds).
+func testModule(lang string, s symbols.Symbol) bool {
+	if lang != "rust" {
+		return false
+	}
+	if s.Kind == symbols.Module && (s.Name == "tests" || s.Name == "test") {
+		return true
+	}
+	for _, c := range strings.Split(s.Container, ".") {
+		if c == "tests" || c == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleStem returns the module name a file's path gives, lower-cased:
+// its base name without extensions, or its directory's for a file that
+// stands for its directory (mod.rs, index.js, __init__.py, lib.rs).
+func moduleStem(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	switch base {
+	case "mod", "index", "__init__", "lib", "main":
+		base = path.Base(path.Dir(p))
+		if base == "." || base == "/" {
+			return ""
+		}
+	}
+	return strings.ToLower(base)
 }
 
 // index fills the adjacency lists and the stats.
@@ -299,12 +351,17 @@ func (g *Graph) index() {
 }
 
 // addEdge adds an edge, or keeps the stronger of it and the one already
-// between the same nodes with the same kind.
+// between the same nodes with the same kind at the same line (any line
+// for a Tests edge). An edge from a node to itself is kept when it has a
+// site (a recursive call).
 func (b *builder) addEdge(e Edge) {
-	if e.From == e.To {
+	if e.From == e.To && (e.Line < 1 || e.Kind == Imports || e.Kind == Tests) {
 		return
 	}
-	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of}
+	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of, int32(e.Line)}
+	if e.Kind == Tests {
+		k.line = 0 // a test file tests a definition once: its sites are its definitions' edges
+	}
 	if i, ok := b.seen[k]; ok {
 		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
 			*old = e
@@ -315,22 +372,20 @@ func (b *builder) addEdge(e Edge) {
 	b.g.Edges = append(b.g.Edges, e)
 }
 
-// enclosing returns the innermost definition of the file holding byte
-// offset off, or the file's node.
-func (b *builder) enclosing(fi int, off int) int {
+// enclosingSym returns the index among the file's symbols of the
+// innermost definition holding byte offset off, or -1.
+func (b *builder) enclosingSym(fi int, off int) int {
 	f := &b.facts[fi]
-	syms := b.g.fileSyms[f.Path]
-	best := int(b.g.fileNode[f.Path])
 	// Symbols are ordered by start, outer before inner: the last one that
 	// starts at or before off and still holds it is the innermost.
 	i := sort.Search(len(f.Symbols), func(i int) bool { return f.Symbols[i].Range.StartByte > off })
 	for j := i - 1; j >= 0; j-- {
 		r := f.Symbols[j].Range
 		if r.StartByte <= off && off < r.EndByte {
-			return int(syms[j])
+			return j
 		}
 	}
-	return best
+	return -1
 }
 
 // enclosingLine is enclosing by line: the innermost definition whose

@@ -68,6 +68,12 @@ type Hit struct {
 	// Via is the edge it was reached by: from this node to the node at
 	// Depth-1 (nil for a target).
 	Via *Via `json:"via,omitempty"`
+	// Sites are, for a direct caller (Depth 1), every use by which it
+	// uses a target, Via among them, in source order and at most
+	// [MaxSites]; for a target, its uses of itself (a recursive call) and
+	// of the other targets.
+	// Deeper callers have none.
+	Sites []Via `json:"sites,omitempty"`
 	// Tier is the weakest tier on the path from a target.
 	Tier trust.Tier `json:"tier"`
 }
@@ -132,6 +138,9 @@ type Impact struct {
 	Unresolved []string `json:"unresolved,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
 }
+
+// MaxSites bounds the [Hit.Sites] of one hit.
+const MaxSites = 200
 
 // walkKinds are the edges an impact walks backwards.
 var walkKinds = map[EdgeKind]bool{Calls: true, References: true, Inherits: true, Implements: true, Imports: true, Tests: true}
@@ -206,6 +215,9 @@ func (w *impactWalk) seed(targets []Target) []int {
 			w.im.Affected = append(w.im.Affected, w.g.hit(n, 0, nil, trust.Structural))
 		}
 	}
+	for i := range w.im.Affected {
+		w.im.Affected[i].Sites = w.targetSites(frontier[i])
+	}
 	return frontier
 }
 
@@ -215,7 +227,7 @@ func (w *impactWalk) seed(targets []Target) []int {
 // memory.
 func (w *impactWalk) level(frontier []int, d int) []int {
 	g, im := w.g, w.im
-	best, order := w.strongestReaches(frontier)
+	best, order, sites := w.strongestReaches(frontier, d == 1)
 	frontier = frontier[:0]
 	for _, u := range order {
 		if len(w.dist) >= w.maxNodes {
@@ -227,9 +239,12 @@ func (w *impactWalk) level(frontier []int, d int) []int {
 		w.dist[u] = d
 		w.tier[u] = r.tier
 		frontier = append(frontier, u)
-		via := &Via{Kind: e.Kind, Method: e.Method, Tier: e.Tier(), To: g.Nodes[e.To].Key(), Path: e.Path,
-			Line: e.Line, Column: e.Column, Span: e.Span, Stale: e.Stale}
-		im.Callers = append(im.Callers, g.hit(u, d, via, r.tier))
+		via := g.via(e)
+		h := g.hit(u, d, &via, r.tier)
+		for _, ei := range sites[u] {
+			h.Sites = append(h.Sites, g.via(&g.Edges[ei]))
+		}
+		im.Callers = append(im.Callers, h)
 		switch e.Tier() {
 		case trust.Exact:
 			im.Mix.Exact++
@@ -244,11 +259,16 @@ func (w *impactWalk) level(frontier []int, d int) []int {
 
 // strongestReaches returns, for each node not reached yet with a walked
 // edge into the frontier, the strongest such edge, and those nodes in
-// the order they were first seen.
-func (w *impactWalk) strongestReaches(frontier []int) (map[int]reach, []int) {
+// the order they were first seen; with all, every such edge of each node
+// too (its sites, in source order, at most MaxSites).
+func (w *impactWalk) strongestReaches(frontier []int, all bool) (map[int]reach, []int, map[int][]int32) {
 	g := w.g
 	best := map[int]reach{}
 	var order []int
+	var sites map[int][]int32
+	if all {
+		sites = map[int][]int32{}
+	}
 	for _, v := range frontier {
 		for _, ei := range g.in[v] {
 			e := &g.Edges[ei]
@@ -265,9 +285,54 @@ func (w *impactWalk) strongestReaches(frontier []int) (map[int]reach, []int) {
 				}
 				best[e.From] = reach{ei, t}
 			}
+			if all && len(sites[e.From]) < MaxSites {
+				sites[e.From] = append(sites[e.From], ei)
+			}
 		}
 	}
-	return best, order
+	for _, s := range sites {
+		g.sortSites(s)
+	}
+	return best, order, sites
+}
+
+// via is the Via of edge e.
+func (g *Graph) via(e *Edge) Via {
+	return Via{Kind: e.Kind, Method: e.Method, Tier: e.Tier(), To: g.Nodes[e.To].Key(), Path: e.Path,
+		Line: e.Line, Column: e.Column, Span: e.Span, Stale: e.Stale}
+}
+
+// targetSites returns the sites at which target n uses itself or
+// another target, in source order, at most MaxSites.
+func (w *impactWalk) targetSites(n int) []Via {
+	g := w.g
+	var es []int32
+	for _, ei := range g.out[n] {
+		e := &g.Edges[ei]
+		if d, ok := w.dist[e.To]; ok && d == 0 && walkKinds[e.Kind] && e.Line > 0 && len(es) < MaxSites {
+			es = append(es, ei)
+		}
+	}
+	g.sortSites(es)
+	var out []Via
+	for _, ei := range es {
+		out = append(out, g.via(&g.Edges[ei]))
+	}
+	return out
+}
+
+// sortSites orders edges by where their use is written.
+func (g *Graph) sortSites(es []int32) {
+	sort.Slice(es, func(i, j int) bool {
+		a, b := &g.Edges[es[i]], &g.Edges[es[j]]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
 }
 
 func (g *Graph) hit(n, depth int, via *Via, t trust.Tier) Hit {
@@ -533,14 +598,17 @@ func (g *Graph) lookup(s string) ([]int, string) {
 	s = strings.TrimSuffix(strings.TrimSpace(s), "()")
 	if i := strings.LastIndexByte(s, '#'); i > 0 {
 		p, q := s[:i], s[i+1:]
-		for _, n := range g.fileSyms[p] {
-			if g.Nodes[n].Qualified() == q {
-				return []int{int(n)}, ""
+		if _, ok := g.fileNode[p]; ok {
+			for _, n := range g.fileSyms[p] {
+				if g.Nodes[n].Qualified() == q {
+					return []int{int(n)}, ""
+				}
 			}
+			return nil, ""
 		}
-		return nil, ""
+		// Type#method, as Ruby and JavaScript documentation write it.
 	}
-	s = strings.NewReplacer("::", ".", "->", ".").Replace(s)
+	s = strings.NewReplacer("::", ".", "->", ".", "#", ".").Replace(s)
 	parts := strings.Split(s, ".")
 	name := parts[len(parts)-1]
 	quals := parts[:len(parts)-1]
@@ -552,12 +620,16 @@ func (g *Graph) lookup(s string) ([]int, string) {
 			continue
 		}
 		q := quals[len(quals)-1]
+		// A container written whole ("Outer.Inner") or by its last name.
+		c := normContainer(nd.Container)
+		of := c == q || lastName(c) == q || strings.HasSuffix(c, "."+strings.Join(quals, "."))
 		switch {
-		case normContainer(nd.Container) == q && (len(quals) < 2 || nd.Package == quals[len(quals)-2] || path.Base(path.Dir(nd.Path)) == quals[len(quals)-2]):
+		case of && (len(quals) < 2 || nd.Package == quals[len(quals)-2] || path.Base(path.Dir(nd.Path)) == quals[len(quals)-2] ||
+			strings.HasSuffix(c, "."+strings.Join(quals, "."))):
 			exact = append(exact, int(n))
 		case nd.Container == "" && (nd.Package == q || path.Base(path.Dir(nd.Path)) == q):
 			exact = append(exact, int(n))
-		case normContainer(nd.Container) == q:
+		case of:
 			loose = append(loose, int(n))
 		}
 	}
@@ -574,6 +646,7 @@ func (g *Graph) lookup(s string) ([]int, string) {
 	if len(nonTest) > 0 {
 		exact = nonTest
 	}
+
 	note := ""
 	if len(exact) > 1 {
 		note = fmt.Sprintf("%s names %d definitions; all are taken as targets", s, len(exact))

@@ -164,13 +164,13 @@ func (b *builder) resolveBase(fi int, r symbols.Ref, binds map[string]binding, t
 
 // Bounds of the walk through re-exports.
 const (
-	maxReexportHops  = 2
-	maxReexportFiles = 256
+	maxReexportHops      = 2
+	maxBaseReexportFiles = 256
 )
 
 // reexported returns the definitions called name that keep passes in the
 // files that files import (export * from, from .m import N), up to
-// maxReexportHops away and maxReexportFiles files read.
+// maxReexportHops away and maxBaseReexportFiles files read.
 func (b *builder) reexported(name string, files []int32, keep defFilter) []int32 {
 	seen := map[int32]bool{}
 	for _, f := range files {
@@ -180,7 +180,7 @@ func (b *builder) reexported(name string, files []int32, keep defFilter) []int32
 	for range maxReexportHops {
 		var next []int32
 		for _, f := range frontier {
-			if read >= maxReexportFiles {
+			if read >= maxBaseReexportFiles {
 				break
 			}
 			read++

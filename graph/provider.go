@@ -185,12 +185,18 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 // position (Query.Path and Line). Asked for implementations alone about
 // a type: one record per subtype, at its definition (see
 // [Graph.Subtypes]), or when nothing extends it, per type it extends or
-// implements. Otherwise: one record for each caller the impact
-// walk reaches (only the direct ones when the query asks for references
-// or calls alone), its kind the edge's (call, reference, type relation,
-// implementation, import), located at the use, its tier the edge's
+// implements. Otherwise: one record for each site at which a direct
+// caller uses what the query names (a recursive call included), and one
+// for each deeper caller the impact walk reaches (none when the query
+// asks for references or calls alone). A record's Symbol is the calling
+// definition, its location the use, its kind the edge's (call,
+// reference, type relation, implementation, import), its tier the edge's
 // method's (exact for a fused precision edge, inferred_high for a use
-// resolved through an import or a scope, inferred for a name).
+// resolved through an import, a scope or the receiver's type, inferred
+// for a name); the attribute "test" is "true" when the caller is a test.
+// A base a definition extends or implements is a type relation or an
+// implementation, or a reference when the query asks for references and
+// not for those.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
@@ -215,28 +221,23 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			Reason: "no symbol or position asked about"}}, nil
 	}
 	gq := Query{Targets: []Target{t}}
-	if len(q.Kinds) > 0 && !q.Wants(evidence.TypeRelation) && !q.Wants(evidence.Import) {
-		// Asked for references or calls: the direct ones.
+	if len(q.Kinds) > 0 && !q.Wants(evidence.TypeRelation) &&
+		(!q.Wants(evidence.Import) || q.Wants(evidence.Reference) || q.Wants(evidence.Call)) {
+		// Asked for references, calls or imports of a name: the direct ones.
 		gq.Depth = 1
 	}
 	im, err := p.Impact(ctx, gq)
 	if err != nil {
 		return evidence.Response{}, graphUnavailable(err)
 	}
-	var resp evidence.Response
-	for _, h := range im.Callers {
-		rec, ok := callerRecord(h, im)
-		if ok && q.Wants(rec.Kind) {
-			resp.Records = append(resp.Records, rec)
-		}
-	}
+	resp := evidence.Response{Records: impactRecords(im, &q)}
 	resp.Report = evidence.Report{Provider: ProviderName, State: evidence.Available}
 	switch {
 	case im.Truncated:
 		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
 	case len(im.Affected) == 0:
 		resp.Report.Reason = fmt.Sprintf("%s names nothing in the project graph", t)
-	case len(im.Callers) == 0:
+	case len(im.Callers) == 0 && len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
 	case len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
@@ -254,20 +255,67 @@ func graphUnavailable(err error) error {
 		Guidance: "run `cortex index` to build the local index", Err: err}
 }
 
+// impactRecords returns the records of an impact that q asks for: one
+// per site of each direct caller and of each target's use of a target,
+// one per deeper caller (see Gather).
+func impactRecords(im *Impact, q *evidence.Query) []evidence.Record {
+	var out []evidence.Record
+	type site struct {
+		caller, path, to string
+		line             int
+	}
+	seen := map[site]bool{}
+	add := func(h Hit, v Via, depth int) {
+		if v.Kind == Tests && v.Line > 0 {
+			return // the use's own edge, from the test's definition, says it
+		}
+		if k := (site{h.Symbol, v.Path, v.To, v.Line}); v.Line > 0 {
+			if seen[k] {
+				return // a call and another use on one line
+			}
+			seen[k] = true
+		}
+		rec, ok := callerRecord(h, v, depth, im.Risk)
+		if ok && !q.Wants(rec.Kind) && (rec.Kind == evidence.TypeRelation || rec.Kind == evidence.Implementation) &&
+			q.Wants(evidence.Reference) {
+			rec.Kind = evidence.Reference // a base named is a use of it too
+		}
+		if ok && q.Wants(rec.Kind) {
+			out = append(out, rec)
+		}
+	}
+	for _, h := range im.Affected {
+		for _, v := range h.Sites { // recursive uses, uses of another target
+			add(h, v, 1)
+		}
+	}
+	for _, h := range im.Callers {
+		switch {
+		case len(h.Sites) > 0:
+			for _, v := range h.Sites {
+				add(h, v, h.Depth)
+			}
+		case h.Via != nil:
+			add(h, *h.Via, h.Depth)
+		}
+	}
+	return out
+}
+
 // recordKinds map edge kinds to evidence kinds.
 var recordKinds = map[EdgeKind]evidence.Kind{
 	Calls: evidence.Call, References: evidence.Reference, Inherits: evidence.TypeRelation,
 	Implements: evidence.Implementation, Imports: evidence.Import, Tests: evidence.Reference,
 }
 
-// callerRecord is the evidence record of one caller: located at the use.
-func callerRecord(h Hit, im *Impact) (evidence.Record, bool) {
-	v := h.Via
-	if v == nil || v.Path == "" {
+// callerRecord is the evidence record of caller h's use v, depth edges
+// from a target: located at the use.
+func callerRecord(h Hit, v Via, depth int, risk float64) (evidence.Record, bool) {
+	if v.Path == "" {
 		return evidence.Record{}, false
 	}
 	fresh := v.Method.Tier()
-	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[fresh] / float64(h.Depth)
+	conf := map[trust.Tier]float64{trust.Exact: 1, trust.InferredHigh: 0.8, trust.Inferred: 0.5}[fresh] / float64(depth)
 	line, col := v.Line, v.Column
 	if line < 1 {
 		line, col = 1, 1
@@ -276,10 +324,13 @@ func callerRecord(h Hit, im *Impact) (evidence.Record, bool) {
 		Path: v.Path, StartLine: line, StartColumn: col, EndLine: line, EndColumn: col + max(v.Span, 0),
 		Symbol: h.Symbol, TargetSymbol: v.To, Confidence: conf, Exact: fresh == trust.Exact,
 		Metadata: evidence.Metadata{
-			Excerpt: fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, h.Depth, v.Method),
-			Attributes: map[string]string{"depth": strconv.Itoa(h.Depth), "method": string(v.Method), "edge": string(v.Kind),
-				"risk": strconv.FormatFloat(im.Risk, 'f', 3, 64)},
+			Excerpt: fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, depth, v.Method),
+			Attributes: map[string]string{"depth": strconv.Itoa(depth), "method": string(v.Method), "edge": string(v.Kind),
+				"risk": strconv.FormatFloat(risk, 'f', 3, 64)},
 		}}
+	if h.Test {
+		rec.Metadata.Attributes["test"] = "true"
+	}
 	if v.Line < 1 {
 		rec.EndColumn = 1
 	}

@@ -80,14 +80,20 @@ func (b *builder) resolveFile(fi int) {
 	f := &b.facts[fi]
 	from := int(b.g.fileNode[f.Path])
 	binds := b.resolveImports(f, from)
-	test := syntax.IsTestFile(f.Path)
+	fileTest := syntax.IsTestFile(f.Path)
 	var cands []int32
 	for _, r := range f.Refs {
+		src, recv := b.caller(fi, r)
+		// A use in a test file, or in a test module of another file.
+		test := fileTest || b.g.Nodes[src].Test
 		if r.Kind == symbols.Inherit {
 			b.addBase(fi, r, binds, from, test)
 			continue
 		}
-		c, method := b.resolveRef(fi, r, binds, from, test)
+		c, method := b.candidates(fi, r, binds, from, recv, test)
+		if f.Language == "ruby" && r.Kind == symbols.Use && recv != "" && len(c) > 0 && b.g.Nodes[c[0]].Kind == string(symbols.Method) {
+			r.Kind = symbols.Call // Ruby calls a method named bare
+		}
 		cands = append(cands[:0], c...)
 		if len(cands) == 0 {
 			b.g.stats.Unresolved++
@@ -96,7 +102,241 @@ func (b *builder) resolveFile(fi int) {
 		if len(cands) > 1 && method != AmbiguousName && len(cands) > maxAmbiguous {
 			cands = cands[:maxAmbiguous]
 		}
-		b.addRefEdges(f, r, b.enclosing(fi, r.Byte), from, test, cands, method)
+		b.addRefEdges(f, r, src, from, fileTest, cands, method)
+	}
+}
+
+// candidates returns the definitions ref r of file fi may name, and how
+// they were found: a member of recv (the type r is selected from, when
+// the syntax shows it) first, then what resolveRef finds, keeping those
+// the use fits (see byUse).
+func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, from int, recv string, test bool) ([]int32, Method) {
+	var c []int32
+	method := ScopeResolved
+	switch {
+	case recv != "" && r.Qualifier == "super":
+		c = b.ofType(r, b.bases[recv], test)
+	case recv != "":
+		c = b.ofType(r, []string{recv}, test)
+	}
+	if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
+		// A member a class of the project does not define, used through
+		// the object itself, is its own (an attribute set at run time)
+		// or an outside base's: never another class's by name.
+		c, method = b.resolveRef(fi, r, binds, from, test)
+	}
+	return b.byUse(c, r.Kind, b.facts[fi].Language), method
+}
+
+// caller returns the node of the definition holding ref r of file fi (the
+// file's node outside any), and the type of what r is selected from when
+// the syntax shows it ("" when not): the enclosing class for a self,
+// this, cls or Self qualifier, a Go method's receiver type for its
+// receiver, and in a language where a method's bare names reach its class
+// (Ruby, Java, C#, Kotlin, C++), that class for an unqualified call.
+func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
+	f := &b.facts[fi]
+	j := b.enclosingSym(fi, r.Byte)
+	if j < 0 {
+		return int(b.g.fileNode[f.Path]), ""
+	}
+	src := int(b.g.fileSyms[f.Path][j])
+	q := r.Qualifier
+	switch {
+	case r.Selected:
+		return src, "" // a member of a member: its type is not shown
+	case selfQualifier(f.Language, q):
+	case q == "" && implicitThis[f.Language] && (r.Kind == symbols.Call || f.Language == "ruby" && r.Kind == symbols.Use):
+		// Ruby calls a method without arguments by its bare name.
+	case q != "" && f.Language == "go":
+		if s := &f.Symbols[j]; s.Kind != symbols.Method || goReceiver(s.Signature) != q {
+			return src, ""
+		}
+	default:
+		return src, ""
+	}
+	// The innermost method, field or class holding the use names the type;
+	// a top-level function names none. The definitions before j are looked
+	// through a bounded number of steps.
+	for k := j; k >= 0 && k > j-maxOuterScan; k-- {
+		s := &f.Symbols[k]
+		if s.Range.StartByte > r.Byte || r.Byte >= s.Range.EndByte {
+			continue
+		}
+		switch s.Kind {
+		case symbols.Method, symbols.Field:
+			return src, lastName(normContainer(s.Container))
+		case symbols.Class, symbols.Struct, symbols.Interface, symbols.Enum:
+			return src, s.Name
+		case symbols.Function:
+			if s.Container == "" {
+				return src, ""
+			}
+		}
+	}
+	return src, ""
+}
+
+// maxOuterScan bounds the definitions caller looks through for the class
+// holding a use.
+const maxOuterScan = 256
+
+// selfQualifier reports whether q names the current object or its class
+// in lang: self in Python, Rust and Ruby (Self for Rust's type), cls in
+// Python, this elsewhere; or its bases: super in Python, JavaScript,
+// TypeScript, Java and Kotlin.
+func selfQualifier(lang, q string) bool {
+	switch q {
+	case "self":
+		return lang == "python" || lang == "rust" || lang == "ruby"
+	case "Self":
+		return lang == "rust"
+	case "cls":
+		return lang == "python"
+	case "super":
+		return lang == "python" || lang == "javascript" || lang == "typescript" || lang == "tsx" || lang == "java" || lang == "kotlin"
+	case "this":
+		return lang != "python" && lang != "rust" && lang != "ruby" && lang != "go"
+	}
+	return false
+}
+
+// implicitThis are the languages in which a method's unqualified call may
+// name a method of its own class.
+var implicitThis = map[string]bool{"ruby": true, "java": true, "csharp": true, "kotlin": true, "cpp": true}
+
+// goReceiver returns the receiver's name of a Go method's signature
+// ("c" in "func (c *Command) Name() string"), or "".
+func goReceiver(sig string) string {
+	rest, ok := strings.CutPrefix(sig, "func (")
+	if !ok {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest, " ")
+	if !ok || strings.ContainsAny(name, "*)[.") {
+		return ""
+	}
+	return name
+}
+
+// lastName returns the last element of a dotted container ("Outer.Inner"
+// gives "Inner").
+func lastName(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
+
+// namedByCall are the languages in which a method is named only by a
+// call: a member used otherwise is a field.
+var namedByCall = map[string]bool{"java": true, "csharp": true, "kotlin": true, "rust": true, "go": true, "c": true, "cpp": true}
+
+// byUse keeps, of candidates that both call and do not, those the use
+// fits: for a call, the functions, methods and types; for another use in
+// a language of namedByCall, the others. It returns c itself when it
+// keeps all.
+func (b *builder) byUse(c []int32, kind symbols.RefKind, lang string) []int32 {
+	if len(c) < 2 || kind == symbols.Inherit {
+		return c
+	}
+	callable := func(s int32) bool {
+		switch symbols.Kind(b.g.Nodes[s].Kind) {
+		case symbols.Function, symbols.Method, symbols.Class, symbols.Struct, symbols.Macro, symbols.Type:
+			return true
+		}
+		return false
+	}
+	n := 0
+	for _, s := range c {
+		if callable(s) {
+			n++
+		}
+	}
+	switch {
+	case n == 0 || n == len(c):
+		return c
+	case kind == symbols.Call:
+		return slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return !callable(s) })
+	case namedByCall[lang]:
+		return slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+	}
+	return c
+}
+
+// isClass reports whether a class or struct of the project is named t
+// (by its last name).
+func (b *builder) isClass(t string) bool {
+	for _, n := range b.g.byName[t] {
+		if k := b.g.Nodes[n].Kind; k == string(symbols.Class) || k == string(symbols.Struct) {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds of the bases ofType looks through.
+const (
+	maxBaseDepth = 4
+	maxBaseTypes = 16
+)
+
+// ofType returns the members called r.Name of the types named (the
+// graph's definitions whose container is one of them), or when they have
+// none, of the nearest of their bases (by name, breadth first, within
+// bounds) that have some; those in test files only for a use from one.
+func (b *builder) ofType(r symbols.Ref, types []string, test bool) []int32 {
+	seen := map[string]bool{}
+	for _, t := range types {
+		seen[t] = true
+	}
+	for depth := 0; depth < maxBaseDepth && len(types) > 0; depth++ {
+		var out []int32
+		for _, s := range b.g.byName[r.Name] {
+			n := &b.g.Nodes[s]
+			if n.Container == "" || n.Test && !test || !slices.Contains(types, lastName(normContainer(n.Container))) {
+				continue
+			}
+			out = append(out, s)
+		}
+		switch {
+		case len(out) > maxAmbiguous:
+			return nil
+		case len(out) > 0:
+			return out
+		}
+		var next []string
+		for _, t := range types {
+			for _, base := range b.bases[t] {
+				if !seen[base] && len(seen) < maxBaseTypes {
+					seen[base] = true
+					next = append(next, base)
+				}
+			}
+		}
+		types = next
+	}
+	return nil
+}
+
+// readBases reads, from the inheritance uses of every file, the bases
+// each type extends, implements or embeds, by their last names.
+func (b *builder) readBases() {
+	b.bases = map[string][]string{}
+	for fi := range b.facts {
+		f := &b.facts[fi]
+		for _, r := range f.Refs {
+			if r.Kind != symbols.Inherit {
+				continue
+			}
+			j := b.enclosingSym(fi, r.Byte)
+			if j < 0 {
+				continue
+			}
+			s := &f.Symbols[j]
+			t := s.Name
+			if s.Kind == symbols.Field { // a Go embedded field
+				t = lastName(normContainer(s.Container))
+			}
+			if t != "" && t != r.Name && !slices.Contains(b.bases[t], r.Name) {
+				b.bases[t] = append(b.bases[t], r.Name)
+			}
+		}
 	}
 }
 
@@ -106,9 +346,23 @@ func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]bindin
 	binds := map[string]binding{}
 	for _, im := range f.Imports {
 		local, bd := b.resolveImport(f, im)
+		e := Edge{From: from, Kind: Imports, Method: ImportPath, Path: f.Path, Line: im.Range.StartLine,
+			Column: im.Range.StartColumn, Span: max(1, im.Range.EndColumn-im.Range.StartColumn), Stale: f.Stale}
 		for _, to := range bd.files {
-			b.addEdge(Edge{From: from, To: int(to), Kind: Imports, Method: ImportPath, Path: f.Path,
-				Line: im.Range.StartLine, Column: im.Range.StartColumn, Span: max(1, im.Range.EndColumn-im.Range.StartColumn), Stale: f.Stale})
+			e.To = int(to)
+			b.addEdge(e)
+		}
+		// An import of a member names its definition too.
+		if m := bd.member; m != "" && m != "*" && m != "default" {
+			defs := b.named(m, bd.files, topLevel)
+			if len(defs) == 0 {
+				defs = b.reexports(bd.files, m)
+			}
+			e.Method = ImportResolved
+			for _, to := range defs {
+				e.To = int(to)
+				b.addEdge(e)
+			}
 		}
 		if local != "" {
 			binds[local] = bd
@@ -120,12 +374,19 @@ func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]bindin
 // resolveRef returns the definitions a use in file fi may name, and how
 // they were found; none if it stays unresolved.
 func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, from int, test bool) ([]int32, Method) {
+	if r.Selected {
+		return b.resolveSelected(fi, r, binds, test)
+	}
 	if r.Qualifier == "" {
 		return b.resolveUnqualified(fi, r, binds, from, test)
 	}
 	if bd, ok := binds[r.Qualifier]; ok {
 		if bd.member == "" {
-			return b.named(r.Name, bd.files, topLevel), ImportResolved
+			c := b.named(r.Name, bd.files, topLevel)
+			if len(c) == 0 {
+				c = b.reexports(bd.files, r.Name)
+			}
+			return c, ImportResolved
 		}
 		// A named import used as a qualifier: a class imported by name.
 		if c := b.named(r.Name, bd.files, member(bd.member)); len(c) > 0 {
@@ -134,7 +395,16 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		return nil, ""
 	}
 	c := b.members(r.Name, r.Qualifier, test)
-	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
+	lang := b.facts[fi].Language
+	if len(c) == 0 || modulePaths[lang] && !slices.ContainsFunc(c, func(s int32) bool { return lastName(normContainer(b.g.Nodes[s].Container)) == r.Qualifier }) {
+		// A module written as the qualifier (Rust's unicode::f, Ruby's
+		// Mod.f): the top-level definitions of the files it names, before
+		// members of that name of other types.
+		if m := b.named(r.Name, b.moduleFiles(r.Qualifier), topLevel); len(m) > 0 && len(m) <= maxAmbiguous {
+			return m, ScopeResolved
+		}
+	}
+	if lang == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
 		// A Go method selected without a call is a method value, rare; a
 		// field of that name on a type of another module (flag.Usage) is
 		// the likelier reading.
@@ -165,6 +435,9 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 		var c []int32
 		if bd.member != "" && bd.member != "default" && bd.member != "*" {
 			c = b.named(bd.member, bd.files, topLevel)
+			if len(c) == 0 {
+				c = b.reexports(bd.files, bd.member)
+			}
 		} else {
 			c = b.named(r.Name, bd.files, topLevel)
 		}
@@ -179,8 +452,12 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 	// A plain Go name never names a method or a field: those are reached
 	// through a selector (see below).
 	sameFile := anyDef
-	if lang == "go" {
+	switch lang {
+	case "go":
 		sameFile = topLevel
+	case "python", "javascript", "typescript", "tsx", "rust":
+		// A method or field is reached through self, this or a type there.
+		sameFile = notMember
 	}
 	if c := b.named(r.Name, []int32{int32(from)}, sameFile); len(c) > 0 {
 		return c, ScopeResolved
@@ -193,20 +470,62 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 		}
 	}
 	if lang != "go" {
-		return byName(b.global(r.Name, test))
+		return byName(b.global(r.Name, test, sameFile))
 	}
 	// A Go name without a qualifier is the package's: its directory's
 	// files of the same package.
 	if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
 		return c, ScopeResolved
 	}
-	// No qualifier is also a call selected from an expression
-	// (c.Root().Find()): a method, by its name, as a selector on a
-	// variable resolves. A predeclared name (string, len) is none.
-	if r.Kind == symbols.Call && !goPredeclared[r.Name] {
-		return byName(b.members(r.Name, "", test))
-	}
 	return nil, ""
+}
+
+// modulePaths are the languages whose qualifiers name modules by path
+// (a::f, Mod.f), not only imports and variables.
+var modulePaths = map[string]bool{"rust": true, "ruby": true, "cpp": true, "php": true}
+
+// moduleFiles returns the file nodes of the modules a name may stand for:
+// the files whose base name without extension is name (the module
+// file), and the files of a directory of that name whose stem is mod,
+// index, __init__ or lib; at most maxImportFanout.
+func (b *builder) moduleFiles(name string) []int32 {
+	var out []int32
+	for _, s := range b.g.byName[name] {
+		if n := &b.g.Nodes[s]; n.Kind == string(symbols.Module) {
+			if fn, ok := b.g.fileNode[n.Path]; ok && !slices.Contains(out, fn) {
+				out = append(out, fn) // a module declared in a file (Ruby, Rust mod blocks)
+			}
+		}
+	}
+	for _, fn := range b.stems[strings.ToLower(name)] {
+		if len(out) >= maxImportFanout {
+			break
+		}
+		if !slices.Contains(out, fn) {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// resolveSelected is resolveRef for a member selected from an expression
+// whose type the syntax does not show (c.Root().Find()): a member, by its
+// name, unless the expression starts from a module outside the project
+// (sys.stdout.write, os.Stdout.Write: a member of its objects). In Go,
+// one selected without a call is not a method (see resolveRef).
+func (b *builder) resolveSelected(fi int, r symbols.Ref, binds map[string]binding, test bool) ([]int32, Method) {
+	if bd, ok := binds[r.Qualifier]; ok && r.Qualifier != "" && len(bd.files) == 0 {
+		return nil, ""
+	}
+	c := b.members(r.Name, "", test)
+	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
+		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+	}
+	if len(c) == 0 && (b.facts[fi].Language == "rust" || b.facts[fi].Language == "cpp") {
+		// A path (crate::unicode::f) selects a module's definition.
+		return byName(b.global(r.Name, test, topLevel))
+	}
+	return byName(c)
 }
 
 // addRefEdges adds the edges of a use r in f, from src (its enclosing
@@ -214,9 +533,6 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 // from the file (from) to each candidate outside tests.
 func (b *builder) addRefEdges(f *index.FileFacts, r symbols.Ref, src, from int, test bool, cands []int32, method Method) {
 	for _, to := range cands {
-		if int(to) == src {
-			continue // a recursive use, or a definition naming itself
-		}
 		kind := References
 		switch r.Kind {
 		case symbols.Call:
@@ -237,15 +553,68 @@ func (b *builder) addRefEdges(f *index.FileFacts, r symbols.Ref, src, from int, 
 	}
 }
 
-// goPredeclared are Go's predeclared identifiers.
-var goPredeclared = map[string]bool{
-	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
-	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
-	"uint64": true, "uintptr": true, "true": true, "false": true, "iota": true, "nil": true,
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
-	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
-	"print": true, "println": true, "real": true, "recover": true,
+// A reexportKey is a file node and a name it may re-export.
+type reexportKey struct {
+	file int32
+	name string
+}
+
+// Bounds of the re-exports followed for one name.
+const (
+	maxReexportDepth = 4
+	maxReexportFiles = 64
+)
+
+// reexports returns the top-level definitions called name that files
+// (file nodes, such as a JavaScript index or barrel module or a Python
+// package's __init__.py) re-export: through their imports that bring in
+// everything of a module (export * from, from m import *) or that name,
+// followed breadth first within bounds.
+func (b *builder) reexports(files []int32, name string) []int32 {
+	if len(files) == 0 {
+		return nil
+	}
+	k := reexportKey{files[0], name}
+	if c, ok := b.reexport[k]; ok && len(files) == 1 {
+		return c
+	}
+	seen := map[int32]bool{}
+	queue := slices.Clone(files)
+	var out []int32
+	for depth := 0; depth < maxReexportDepth && len(queue) > 0 && len(out) == 0; depth++ {
+		var next []int32
+		for _, fn := range queue {
+			if seen[fn] || len(seen) >= maxReexportFiles {
+				continue
+			}
+			seen[fn] = true
+			f := &b.facts[b.nodeFile[fn]]
+			for _, im := range f.Imports {
+				all := im.Name == "*" && im.Alias == ""
+				if !all && im.Name != name && im.Alias != name {
+					continue
+				}
+				_, bd := b.resolveImport(f, im)
+				want := name
+				if !all && im.Name != "" {
+					want = im.Name
+				}
+				if c := b.named(want, bd.files, topLevel); len(c) > 0 {
+					out = append(out, c...)
+					continue
+				}
+				next = append(next, bd.files...)
+			}
+		}
+		queue = next
+	}
+	if len(out) > maxAmbiguous {
+		out = nil
+	}
+	if len(files) == 1 {
+		b.reexport[k] = out
+	}
+	return out
 }
 
 // Filters on the definitions a use may name.
@@ -253,6 +622,9 @@ type defFilter func(n *Node) bool
 
 func anyDef(n *Node) bool   { return n.Kind != string(symbols.Module) }
 func topLevel(n *Node) bool { return n.Container == "" && n.Kind != string(symbols.Module) }
+func notMember(n *Node) bool {
+	return anyDef(n) && n.Kind != string(symbols.Method) && n.Kind != string(symbols.Field)
+}
 func topLevelOrType(n *Node) bool {
 	return topLevel(n) || n.Kind == string(symbols.Class) || n.Kind == string(symbols.Interface) || n.Kind == string(symbols.Enum)
 }
@@ -301,7 +673,7 @@ func (b *builder) members(name, qual string, test bool) []int32 {
 			continue
 		}
 		all = append(all, s)
-		if normContainer(n.Container) == qual {
+		if c := normContainer(n.Container); c == qual || lastName(c) == qual {
 			of = append(of, s)
 		}
 	}
@@ -314,13 +686,13 @@ func (b *builder) members(name, qual string, test bool) []int32 {
 	return all
 }
 
-// global returns the top-level definitions called name anywhere; those in
-// test files only for a use from one.
-func (b *builder) global(name string, test bool) []int32 {
+// global returns the definitions called name anywhere that pass keep;
+// those in test files only for a use from one.
+func (b *builder) global(name string, test bool, keep defFilter) []int32 {
 	var out []int32
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if !anyDef(n) || n.Test && !test {
+		if !keep(n) || n.Test && !test {
 			continue
 		}
 		out = append(out, s)

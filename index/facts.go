@@ -176,10 +176,14 @@ var refKinds = []symbols.RefKind{symbols.Use, symbols.Call, symbols.Inherit}
 
 const inheritOf = 3
 
-// encodeRefs writes refs compactly: for each, its kind's byte, then the
-// name and qualifier (a length and the bytes), the Of of an Inherit ref
-// that has one (its kind's byte is then inheritOf), then line, column and
-// byte offset, as unsigned varints.
+// refSelected is the bit of a ref's kind byte that says it is Selected.
+const refSelected = 0x80
+
+// encodeRefs writes refs compactly: for each, its kind's byte (with
+// refSelected set for a selected name), then the name and qualifier (a
+// length and the bytes), the Of of an Inherit ref that has one (its kind's
+// byte is then inheritOf), then line, column and byte offset, as unsigned
+// varints.
 func encodeRefs(refs []symbols.Ref) []byte {
 	buf := make([]byte, 0, len(refs)*16)
 	for _, r := range refs {
@@ -192,12 +196,15 @@ func encodeRefs(refs []symbols.Ref) []byte {
 		if r.Kind == symbols.Inherit && r.Of != "" {
 			k = inheritOf
 		}
+		if r.Selected {
+			k |= refSelected
+		}
 		buf = append(buf, k)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Name)))
 		buf = append(buf, r.Name...)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Qualifier)))
 		buf = append(buf, r.Qualifier...)
-		if k == inheritOf {
+		if k&^refSelected == inheritOf {
 			buf = binary.AppendUvarint(buf, uint64(len(r.Of)))
 			buf = append(buf, r.Of...)
 		}
@@ -230,12 +237,13 @@ func decodeRefs(b []byte) []symbols.Ref {
 		return s, true
 	}
 	for len(b) > 0 {
-		k := int(b[0])
+		k := int(b[0] &^ refSelected)
+		selected := b[0]&refSelected != 0
 		b = b[1:]
 		if k > inheritOf {
 			return out
 		}
-		r := symbols.Ref{Kind: symbols.Inherit}
+		r := symbols.Ref{Kind: symbols.Inherit, Selected: selected}
 		if k < len(refKinds) {
 			r.Kind = refKinds[k]
 		}

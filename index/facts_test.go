@@ -16,6 +16,7 @@ func TestRefsRoundTrip(t *testing.T) {
 		{Name: "Base", Kind: symbols.Inherit, Line: 1, Column: 1, Byte: 0},
 		{Name: "Error", Qualifier: "error", Kind: symbols.Inherit, Of: "ParseError", Line: 2, Column: 6, Byte: 20},
 		{Name: "Thing", Kind: symbols.Use, Line: 900000, Column: 7, Byte: 1 << 20},
+		{Name: "Find", Kind: symbols.Call, Selected: true, Line: 4, Column: 9, Byte: 70},
 	}
 	if diff := cmp.Diff(in, decodeRefs(encodeRefs(in))); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)

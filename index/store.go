@@ -26,7 +26,7 @@ import (
 // and reads. A database with a higher version was written by a newer
 // release and is refused, never modified; one with a lower version is
 // rebuilt (an index holds nothing that cannot be read again from the tree).
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // schema creates the tables of an index database.
 //

@@ -15,9 +15,11 @@
 // Symbols are listed in document order, outer before inner. Only
 // definitions at the top level and inside the declarations that group
 // others (classes, structs, interfaces, traits, impls, namespaces,
-// modules, objects) are read: a function's locals and nested functions are
-// not. [Symbol.Container] is the enclosing type or module, nested ones
-// joined with a dot ("Outer.Inner"); [Symbol.Package] is what the file
+// modules, objects) are read, and in Python, JavaScript and TypeScript
+// the functions and classes nested in functions too; a function's locals
+// are not. [Symbol.Container] is the enclosing type or module (or, for a
+// nested function, the enclosing definitions), nested ones joined with a
+// dot ("Outer.Inner"); [Symbol.Package] is what the file
 // declares (a Go package clause, a Java or Kotlin package, a C#, C++ or
 // PHP namespace), empty where the language gives a file none.
 //
@@ -66,6 +68,9 @@
 // names assigned at the top level (Constant when written in capitals or
 // annotated Final, Variable otherwise) and in a class body (Field).
 // Definitions under if, try and with at the top level or in a class count.
+// Functions and classes defined in a function's body (under its compound
+// statements too) are Function and Class, Container the enclosing
+// definitions ("Cart.total.inner"), not exported.
 // Exported: listed in __all__ when the module has one, else no leading
 // underscore; members: no leading underscore (dunder names such as
 // __init__ are exported) and the class exported.
@@ -78,7 +83,12 @@
 // Variable for let and var); TypeScript interfaces with their members,
 // type aliases (Type), enums with their members (Constant), namespaces and
 // declare module blocks (Module, with what they hold), CommonJS exports.X
-// assignments. Exported: an export keyword, a name in export { } or export
+// assignments. Functions and classes declared anywhere else are read too:
+// in a function's body (Container the enclosing definitions), in a module
+// wrapper (an immediately invoked function or a UMD factory: Container
+// empty), functions assigned to a variable there, to exports.X or
+// module.exports.X anywhere (exported), to X.prototype.m or X.m (Method of
+// X), and those listed in module.exports = { ... } (exported). Exported: an export keyword, a name in export { } or export
 // default, module.exports = name or { names }, or a declare (ambient)
 // declaration; members need their class, interface or enum exported and
 // must not be private (TypeScript private or protected, or a #name).

@@ -64,7 +64,7 @@ abstract class Token<T> extends Base<Node> implements Cloneable, org.jsoup.Sink<
     static final class Doctype extends Token {}
 }
 interface Reader extends Closeable, Iterable<Line> {}
-`, []string{".Base", ".Cloneable", ".Closeable", ".Iterable", ".Sink", ".Token"}},
+`, []string{".Base", ".Cloneable", ".Closeable", ".Iterable", ".Token", "jsoup.Sink"}},
 		{"Shapes.cs", `namespace Shapes {
     public class Square : Shape, IComparable<Shape> {}
     public interface IShape : IArea {}

@@ -8,7 +8,8 @@ import "github.com/codecortex/codecortex/syntax"
 // function, Constant for other const, Variable for let and var),
 // TypeScript interfaces with their members, type aliases, enums with
 // their members (Constant), namespaces (Module, with what they hold), and
-// CommonJS exports.X = ... assignments. Exported: an export keyword, a
+// CommonJS exports.X = ... assignments, and the nested and assigned
+// functions jsNested reads. Exported: an export keyword, a
 // name listed by export { } or export default, module.exports, or a
 // declare (ambient) declaration; members need their class, interface or
 // enum exported and are not private (TypeScript private or protected, or
@@ -16,6 +17,7 @@ import "github.com/codecortex/codecortex/syntax"
 func (x *extractor) jsFile() {
 	root := x.t.Root()
 	x.jsStatements(root, "", x.jsExportedNames(root), true)
+	x.jsNested()
 }
 
 // jsExportedNames returns the local names the module exports by name:

@@ -11,8 +11,8 @@ import (
 // nested classes), nested classes, and the names assigned at the top
 // level (Constant when written in capitals or annotated Final, Variable
 // otherwise) and in class bodies (Field). Definitions under if, try and
-// with at the top level or in a class body count; those inside functions
-// do not. Exported: listed in the module's __all__ when it has one, and
+// with at the top level or in a class body count; inside functions, the
+// nested functions and classes do (see pyNested). Exported: listed in the module's __all__ when it has one, and
 // otherwise not starting with an underscore; members (and everything in a
 // class) follow the underscore rule, dunder names such as __init__ being
 // exported, and need their class exported too.
@@ -87,6 +87,9 @@ func (x *extractor) pyBlock(n syntax.NodeID, container string, inClass, visible 
 			hs, he := x.bodyHead(node, node)
 			x.add(def{kind: kind, name: x.text(name), nameNode: name, node: node, container: container,
 				exported: exported(x.text(name)), headStart: hs, headEnd: he, docAt: x.t.StartByte(from)})
+			if body, ok := x.field(node, "body"); ok {
+				x.pyNested(body, joinName(container, x.text(name)), 0)
+			}
 		case "class_definition":
 			name, ok := x.field(node, "name")
 			if !ok {
@@ -184,6 +187,49 @@ func (x *extractor) pyImport(n syntax.NodeID, module string) {
 			x.addImport(x.text(c), "", "", c)
 		default:
 			x.addImport(module, x.text(c), "", c)
+		}
+	}
+}
+
+// pyNested adds the functions and classes defined in a function's body
+// (n), looking through its compound statements: Function or Class, with
+// the enclosing definitions as Container, none exported; a nested class's
+// members are read as any class's.
+func (x *extractor) pyNested(n syntax.NodeID, container string, depth int) {
+	if depth > maxNesting {
+		return
+	}
+	for c, ok := x.t.FirstChild(n); ok; c, ok = x.t.NextSibling(c) {
+		node, from := c, c
+		if x.kind(c) == "decorated_definition" {
+			if d, ok := x.field(c, "definition"); ok {
+				node = d
+			}
+		}
+		switch x.kind(node) {
+		case "function_definition", "class_definition":
+			name, ok := x.field(node, "name")
+			if !ok {
+				continue
+			}
+			kind := Function
+			if x.kind(node) == "class_definition" {
+				kind = Class
+			}
+			hs, he := x.bodyHead(node, node)
+			x.add(def{kind: kind, name: x.text(name), nameNode: name, node: node, container: container,
+				headStart: hs, headEnd: he, docAt: x.t.StartByte(from)})
+			body, ok := x.field(node, "body")
+			switch {
+			case !ok:
+			case kind == Class:
+				x.pyBlock(body, joinName(container, x.text(name)), true, false, nil)
+			default:
+				x.pyNested(body, joinName(container, x.text(name)), depth+1)
+			}
+		case "if_statement", "for_statement", "while_statement", "try_statement", "with_statement",
+			"else_clause", "elif_clause", "except_clause", "finally_clause", "block":
+			x.pyNested(node, container, depth+1)
 		}
 	}
 }

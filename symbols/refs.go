@@ -26,25 +26,33 @@ const (
 func (k RefKind) Valid() bool { return k == Call || k == Use || k == Inherit }
 
 // A Ref is a name a file uses. The syntax says only what is written, not
-// what the name resolves to: the graph layer resolves it. One Ref stands
-// for every use of the same name, qualifier and kind within the same
-// innermost definition; its position is the first.
+// what the name resolves to: the graph layer resolves it. Every use is its
+// own Ref, at its own position, so that a name used twice in one
+// definition gives two sites.
 type Ref struct {
 	Name string `json:"name"`
 	// Qualifier is the plain name written before it in a selector or
 	// member expression: a package alias (Go's fmt in fmt.Println), a
-	// receiver or module (c in c.Execute()); empty when there is none or
-	// it is not a plain name.
-	Qualifier string  `json:"qualifier,omitempty"`
-	Kind      RefKind `json:"kind"`
+	// receiver or module (c in c.Execute()), or the current object (self,
+	// this, cls: the graph reads it as the enclosing class; super, written
+	// super or super(), as its bases); empty when there is none or it is
+	// not a plain name.
+	Qualifier string `json:"qualifier,omitempty"`
+	// Selected reports a member selected from an expression that is not a
+	// plain name (Find in c.Root().Find(), pong in this.sender.pong()):
+	// a member of something whose type the syntax does not show; its
+	// Qualifier is then the plain name that expression starts from (c,
+	// this), if any. A name with neither a Qualifier nor Selected is a
+	// plain name of the scope.
+	Selected bool    `json:"selected,omitempty"`
+	Kind     RefKind `json:"kind"`
 	// Of is, for an Inherit ref declared apart from the type it is about
 	// (Rust's impl Trait for Type), that type's name as written, without
 	// its path or type arguments; empty otherwise, when the type is the
 	// definition enclosing the ref.
 	Of string `json:"of,omitempty"`
-	// Line and Column are the first use's one-based line and code-point
-	// column; Byte its byte offset, by which the definition holding it is
-	// found.
+	// Line and Column are the use's one-based line and code-point column;
+	// Byte its byte offset, by which the definition holding it is found.
 	Line   int `json:"line"`
 	Column int `json:"column"`
 	Byte   int `json:"byte"`
@@ -64,7 +72,7 @@ var nameKinds = map[string]bool{
 var qualifierKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "package_identifier": true,
 	"simple_identifier": true, "constant": true, "name": true,
-	"namespace_identifier": true,
+	"namespace_identifier": true, "this": true, "self": true,
 }
 
 // memberKinds are the expressions that select a member of something:
@@ -74,7 +82,18 @@ var memberKinds = map[string]bool{
 	"field_expression": true, "scoped_identifier": true, "qualified_identifier": true,
 	"member_access_expression": true, "navigation_expression": true,
 	"scoped_type_identifier": true, "qualified_type": true, "nested_type_identifier": true,
-	"field_access": true, "scoped_call_expression": false,
+	"field_access": true, "scope_resolution": true,
+}
+
+// keyKinds are the expressions that name a field or property of something
+// (Rust's S { field: v }, JavaScript's { key: v }, Python's f(key=v)).
+var keyKinds = map[string]bool{"field_initializer": true, "pair": true, "keyword_argument": true}
+
+// pathKinds are the paths of modules and types (a::b::C), whose last
+// segment qualifies what is selected from them.
+var pathKinds = map[string]bool{
+	"scoped_identifier": true, "scoped_type_identifier": true, "qualified_identifier": true,
+	"scope_resolution": true, "nested_type_identifier": true, "qualified_type": true,
 }
 
 // callKinds are the expressions that call the thing they name.
@@ -98,6 +117,11 @@ var receiverFields = []string{"object", "receiver", "scope"}
 // selfNames are receivers that name the current object, not a definition.
 var selfNames = map[string]bool{"self": true, "this": true, "cls": true, "super": true, "_": true}
 
+// selfQualifiers are the receivers naming the current object that a ref
+// keeps as its qualifier: the graph reads them as the enclosing class (its
+// bases for super).
+var selfQualifiers = map[string]bool{"self": true, "this": true, "cls": true, "super": true}
+
 // refs reads the names the file uses, after its definitions and imports
 // are known (and sorted by finish).
 func (x *extractor) refs() {
@@ -115,12 +139,7 @@ func (x *extractor) refs() {
 	bases := x.bases(parent)
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
 	var in enclosing
-	type key struct {
-		within         int
-		name, qual, of string
-		kind           RefKind
-	}
-	seen := map[key]bool{}
+	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
 		if t.ChildCount(id) != 0 || !nameKinds[t.Kind(id)] {
@@ -137,26 +156,39 @@ func (x *extractor) refs() {
 		if len(name) < 2 || len(name) > maxRefName || selfNames[name] {
 			continue
 		}
-		kind, qual, ok := x.useOf(parent, importNames, id, name)
+		within := in.at(x.f.Symbols, start)
+		if x.declaresLocal(parent, id) {
+			if within >= 0 && !defNames[start] {
+				locals[localName{within, name}] = true
+			}
+			continue
+		}
+		kind, qual, selected, ok := x.useOf(parent, importNames, id, name)
 		bs, isBase := bases[start]
 		switch {
 		case !ok:
 			continue
 		case isBase && kind == Use:
 			kind = Inherit
-			if qual == "" && !selfNames[bs.qual] {
-				qual = bs.qual
+			if qual == "" || selected {
+				// A base selected through a longer path (pkg.sub.Base) is
+				// qualified as the base clause reads it, not by the path's
+				// root.
+				qual, selected = "", false
+				if !selfNames[bs.qual] {
+					qual = bs.qual
+				}
 			}
 		case defNames[start]:
 			continue // a definition's own name (a Go embedded field is both)
 		}
-		k := key{in.at(x.f.Symbols, start), name, qual, bs.of, kind}
-		if seen[k] {
-			continue
+		if within >= 0 && locals[localName{within, name}] && !isMember(t, parent, id) &&
+			!(kind == Call && (x.lang == syntax.Java || x.lang == syntax.CSharp)) {
+			continue // a local variable or parameter of the definition (Java and C# never call one)
 		}
-		seen[k] = true
 		r := x.lines.Range(start, t.EndByte(id))
-		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Kind: kind, Of: bs.of, Line: r.StartLine, Column: r.StartColumn, Byte: start})
+		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
+			Line: r.StartLine, Column: r.StartColumn, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
 		}
@@ -205,16 +237,21 @@ func (x *extractor) importNames() map[string]bool {
 }
 
 // useOf returns how the name at leaf id is used (a call, an inheritance
-// or a plain use) and what qualifies it; ok is false for a name that is
-// no use: a parameter's name, or a package alias selected from.
-func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, ok bool) {
+// or a plain use), what qualifies it, and whether it is selected from an
+// expression that is not a plain name (then the qualifier is the name the
+// expression starts from, see [Ref.Selected]); ok is false for a name
+// that is no use, such as a package alias selected from.
+func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, selected, ok bool) {
 	t := x.t
+	member, from := false, syntax.NodeID(0) // a member, and what it is selected from
 	p := parent[id]
 	pk := t.Kind(p)
-	if strings.Contains(pk, "parameter") && t.Field(id) != "type" {
-		return "", "", false // a parameter's name
-	}
 	kind, e := Use, id
+	if f := t.Field(id); keyKinds[pk] && (f == "name" || f == "key" || f == "field") {
+		// A field or property named in a literal or a keyword argument:
+		// a member of something, not a name of the scope.
+		return Use, "", true, true
+	}
 	if pk == "navigation_suffix" { // Kotlin: a.b is (navigation_expression a (navigation_suffix b))
 		e, p = p, parent[p]
 		pk = t.Kind(p)
@@ -227,12 +264,14 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 		if ok && first == e {
 			// The thing selected from: a package alias or a variable.
 			if importNames[name] {
-				return "", "", false
+				return "", "", false, false
 			}
 		} else {
-			if ok && qualifierKinds[t.Kind(first)] && t.ChildCount(first) == 0 {
-				qual = t.Text(first)
+			member, from = true, first
+			if ok && pathKinds[t.Kind(first)] {
+				first = lastNamed(t, first) // a path's last segment: Class in hir::Class::Bytes
 			}
+			qual = qualifierOf(t, first, ok)
 			e = p
 		}
 	}
@@ -242,18 +281,107 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			kind = Call
 			if qual == "" && e == id {
 				for _, rf := range receiverFields {
-					if r, ok := t.ChildByField(c, rf); ok && r != id && qualifierKinds[t.Kind(r)] && t.ChildCount(r) == 0 {
-						qual = t.Text(r)
+					if r, ok := t.ChildByField(c, rf); ok && r != id {
+						member, from = true, r
+						if pathKinds[t.Kind(r)] {
+							r = lastNamed(t, r)
+						}
+						qual = qualifierOf(t, r, true)
 						break
 					}
 				}
 			}
 		}
 	}
-	if selfNames[qual] || len(qual) > maxRefName {
+	if member && qual == "" {
+		// Selected from an expression: the plain name it starts from.
+		selected, qual = true, chainRoot(t, from)
+	}
+	if selfNames[qual] && !selfQualifiers[qual] || len(qual) > maxRefName {
 		qual = ""
 	}
-	return kind, qual, true
+	return kind, qual, selected, true
+}
+
+// chainKinds are the expressions a chain of selections and calls is made
+// of, whose first named child continues the chain.
+var chainKinds = map[string]bool{
+	"parenthesized_expression": true, "subscript": true, "subscript_expression": true,
+	"index_expression": true, "element_reference": true, "await_expression": true,
+	"non_null_expression": true, "element_access_expression": true, "array_access": true,
+}
+
+// chainRoot returns the plain name a chain of selections, calls and
+// indexing starts from (sys in sys.stdout.write, c in c.Root().Find), or
+// "" when it starts otherwise; it looks a bounded number of steps down.
+func chainRoot(t *syntax.Tree, n syntax.NodeID) string {
+	for range 16 {
+		k := t.Kind(n)
+		switch {
+		case qualifierKinds[k] && t.ChildCount(n) == 0:
+			return t.Text(n)
+		case !memberKinds[k] && !callKinds[k] && !chainKinds[k]:
+			return ""
+		}
+		next := firstNamed(t, n)
+		if next == n {
+			return ""
+		}
+		n = next
+	}
+	return ""
+}
+
+// A localName is a name declared in the body of the definition at index
+// within (a parameter, a local variable).
+type localName struct {
+	within int
+	name   string
+}
+
+// localFields are the fields of a declaration that hold the names it
+// declares.
+var localFields = map[string]bool{"name": true, "left": true, "pattern": true, "declarator": true}
+
+// localDeclarations are the declarations whose localFields declare a
+// local name.
+var localDeclarations = map[string]bool{
+	"variable_declarator": true, "init_declarator": true, "let_declaration": true, "var_spec": true,
+	"assignment": true, "for_statement": true, "for_in_statement": true, "for_in_clause": true,
+	"for_expression": true, "enhanced_for_statement": true, "catch_clause": true,
+	"local_variable_declaration": true, "declaration": true,
+}
+
+// declaresLocal reports whether the name at leaf id declares a parameter
+// or a local variable: a parameter's name, the name a declaration or an
+// assignment binds (Go's := and range included).
+func (x *extractor) declaresLocal(parent []syntax.NodeID, id syntax.NodeID) bool {
+	t := x.t
+	p := parent[id]
+	pk := t.Kind(p)
+	f := t.Field(id)
+	switch {
+	case strings.Contains(pk, "parameter"):
+		return f != "type" && f != "value" && f != "default_value"
+	case localDeclarations[pk]:
+		return localFields[f]
+	case pk == "function_declarator" && f == "declarator":
+		return true // a C or C++ prototype declares the name, uses nothing
+	case pk == "expression_list" && (t.Field(p) == "left"):
+		gk := t.Kind(parent[p])
+		return gk == "short_var_declaration" || gk == "range_clause"
+	}
+	return false
+}
+
+// isMember reports whether the leaf id is the member selected in a member
+// expression (b in a.b), not the thing selected from.
+func isMember(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) bool {
+	p := parent[id]
+	if t.Kind(p) == "navigation_suffix" {
+		return true
+	}
+	return memberKinds[t.Kind(p)] && firstNamed(t, p) != id
 }
 
 // enclosing follows the definitions enclosing a walk's current node, for
@@ -298,3 +426,60 @@ func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	}
 	return c
 }
+
+// qualifierOf returns the qualifier what a member is selected from (n,
+// when ok) gives: a plain name, super for the parent's object, or the
+// type a construction makes.
+func qualifierOf(t *syntax.Tree, n syntax.NodeID, ok bool) string {
+	switch {
+	case !ok:
+	case qualifierKinds[t.Kind(n)] && t.ChildCount(n) == 0:
+		return t.Text(n)
+	case isSuper(t, n):
+		return "super"
+	default:
+		if c, ok := constructed(t, n); ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// isSuper reports whether n is the parent class's object: super (Java,
+// JavaScript) or super() (Python).
+func isSuper(t *syntax.Tree, n syntax.NodeID) bool {
+	switch t.Kind(n) {
+	case "super":
+		return true
+	case "call":
+		f, ok := t.ChildByField(n, "function")
+		return ok && t.Text(f) == "super"
+	}
+	return false
+}
+
+// constructed returns the type name a construction n makes (W3CDom in
+// new W3CDom()), when n is one and names its type plainly.
+func constructed(t *syntax.Tree, n syntax.NodeID) (string, bool) {
+	if k := t.Kind(n); k != "new_expression" && k != "object_creation_expression" {
+		return "", false
+	}
+	for _, f := range []string{"constructor", "type"} {
+		if c, ok := t.ChildByField(n, f); ok && qualifierKinds[t.Kind(c)] && t.ChildCount(c) == 0 {
+			return t.Text(c), true
+		}
+	}
+	return "", false
+}
+
+// lastNamed returns n's last named child, or n itself when it has none.
+func lastNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	last := n
+	for c, ok := t.FirstChild(n); ok; c, ok = t.NextSibling(c) {
+		if t.Named(c) {
+			last = c
+		}
+	}
+	return last
+}
+

@@ -17,7 +17,7 @@ func TestRefs(t *testing.T) {
 	}
 	tests := []struct {
 		path, src string
-		want      []string // "kind qualifier.name", in any order
+		want      []string // "kind qualifier.name" ("kind ~.name" when Selected), in any order
 		not       []string
 	}{
 		{"a.go", `package a
@@ -45,16 +45,42 @@ class Child(Base):
         helper(x)
         self.go()
         return os.getcwd()
-`, []string{"inherit .Base", "call .helper", "call .go", "call os.getcwd"}, []string{"use .x", "use .self", "use .Child"}},
+`, []string{"inherit .Base", "call .helper", "call self.go", "call os.getcwd"}, []string{"use .x", "use .self", "use .Child", "call .go"}},
 		{"a.ts", `import { Base } from "./base.js";
 export class Child extends Base implements Runner {
   run(x: Opts): void { helper(x); this.go(); new Thing(); }
 }
-`, []string{"inherit .Base", "inherit .Runner", "use .Opts", "call .helper", "call .go", "call .Thing"}, []string{"use .Child"}},
-		{"A.java", `class A extends Bee implements Sea {
-  void m() { obj.call(); D.make(); }
+`, []string{"inherit .Base", "inherit .Runner", "use .Opts", "call .helper", "call this.go", "call .Thing"}, []string{"use .Child", "call .go"}},
+		{"b.py", `def run(callback, n=DEFAULT):
+    result = helper(n)
+    callback(result)
+    for item in items():
+        item.go()
+    return result
+`, []string{"use .DEFAULT", "call .helper", "call .items", "call item.go"}, []string{"call .callback", "use .result", "use .item", "use .n"}},
+		{"b.go", `package a
+
+func F(cb func()) {
+	err := do()
+	for i, v := range list() { use(v, i) }
+	var t Thing
+	cb(); err.Error(); t.Run()
 }
-`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make"}, nil},
+`, []string{"call .do", "call .list", "use .Thing", "call err.Error", "call t.Run"}, []string{"call .cb", "use .err", "use .v", "use .t"}},
+		{"b.ts", `function f(cb: Handler) {
+  const current = peek(cb);
+  return current?.value ?? current;
+}
+`, []string{"use .Handler", "call .peek"}, []string{"use .current", "use .cb", "call .cb"}},
+		{"A.java", `class A extends Bee implements Sea {
+  void m() { obj.call(); D.make(); super.init(); Node firstChild = firstChild(); new W3C().aware(); }
+}
+`, []string{"inherit .Bee", "inherit .Sea", "call obj.call", "call D.make", "call super.init", "call .firstChild", "call W3C.aware"}, nil},
+		{"c.py", `class C(B):
+    def __init__(self):
+        super().__init__()
+        fold(key=value)
+`, []string{"call super.__init__", "call .fold", "use .value", "use ~.key"}, []string{"use .key"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -67,7 +93,11 @@ export class Child extends Base implements Runner {
 			}
 			var got []string
 			for _, r := range f.Refs {
-				got = append(got, fmt.Sprintf("%s %s.%s", r.Kind, r.Qualifier, r.Name))
+				sel := ""
+				if r.Selected {
+					sel = "~" // a member of something the syntax does not type
+				}
+				got = append(got, fmt.Sprintf("%s %s%s.%s", r.Kind, sel, r.Qualifier, r.Name))
 			}
 			for _, w := range tt.want {
 				if !slices.Contains(got, w) {
@@ -80,5 +110,37 @@ export class Child extends Base implements Runner {
 				}
 			}
 		})
+	}
+}
+
+// TestRefsPerSite checks that every use is its own ref, at its own line,
+// even within one definition.
+func TestRefsPerSite(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	src := `package a
+
+func (s *S) Run() {
+	s.stop()
+	if s.ok {
+		s.stop()
+	}
+	Run()
+}
+`
+	f, err := Extract("a.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.Refs {
+		if r.Name == "stop" || r.Name == "Run" {
+			got = append(got, fmt.Sprintf("%d %s %s.%s", r.Line, r.Kind, r.Qualifier, r.Name))
+		}
+	}
+	want := []string{"4 call s.stop", "6 call s.stop", "8 call .Run"}
+	if !slices.Equal(got, want) {
+		t.Errorf("refs = %q, want %q", got, want)
 	}
 }
