@@ -482,4 +482,3 @@ func lastNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	}
 	return last
 }
-
