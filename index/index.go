@@ -149,6 +149,8 @@ type Index struct {
 	life sync.RWMutex // queries hold it for reading; Close for writing
 
 	speculated atomic.Int64 // answers a speculation gave (see speculation)
+
+	memo focusMemo // what the scans of a focused refresh found (see focus)
 }
 
 // Open opens the index of the project at opts.Dir, creating its storage

@@ -163,11 +163,15 @@ func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause erro
 // process that has just opened the database may run q while the refresh
 // walks the tree (see speculation); q must then set the whole answer
 // each time it runs, as it may run twice. prefer are the words the query
-// looks for: when the budget lets only part of a large change be indexed,
-// the files that mention one of them go first (see preferFirst).
+// looks for: when the budget cannot cover a large change (a new clone),
+// only the files that mention one of them are indexed (see [Focus]);
+// without them, the names in ctx (see [WithNames]).
 func (ix *Index) read(ctx context.Context, budget time.Duration, prefer []string, speculate bool, q func(snapshot) error) (Freshness, error) {
 	ix.life.RLock()
 	defer ix.life.RUnlock()
+	if len(prefer) == 0 {
+		prefer = namesFrom(ctx)
+	}
 	var spec func(snapshot) error
 	if speculate {
 		spec = q

@@ -9,12 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -61,6 +59,9 @@ type Freshness struct {
 	Files int `json:"files"`
 	// Elapsed is how long the refresh took.
 	Elapsed time.Duration `json:"elapsed"`
+	// Focus, when set, says that the refresh indexed only the changed
+	// files that mention the names a question asks about (see [Focus]).
+	Focus *Focus `json:"focus,omitempty"`
 	// Diagnostics say what else happened: a damaged database rebuilt, a
 	// new identity seeded from another, a busy writer lock, an ignore file
 	// that could not be applied as written (its directory left out).
@@ -381,8 +382,10 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 	if len(p.changed) == 0 {
 		return nil
 	}
-	if !deadline.IsZero() && len(p.changed) > preferAbove {
-		ix.preferFirst(p.changed, prefer, deadline)
+	var rest []diskFile // focused: the changed files that mention no word
+	if words := focusWords(prefer); !deadline.IsZero() && len(p.changed) > focusAbove && len(words) > 0 {
+		f := ix.focus(p.changed, words, deadline)
+		p.changed, rest, fr.Focus = f.first, f.rest, &f.focus
 	}
 	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
 	if err == nil && len(done) >= optimizeAfter {
@@ -390,7 +393,17 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		// merging them makes every later query cheaper.
 		_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
 	}
-	left := p.changed[:0]
+	if fr.Focus != nil {
+		for _, f := range p.changed[:fr.Focus.Matched] {
+			if _, ok := done[f.path]; ok {
+				fr.Focus.IndexedCount++
+				if len(fr.Focus.Indexed) < maxFocusListed {
+					fr.Focus.Indexed = append(fr.Focus.Indexed, f.path)
+				}
+			}
+		}
+	}
+	left := p.changed[:0] // in place: p.changed is not read after this
 	for _, f := range p.changed {
 		if reindexed, ok := done[f.path]; !ok {
 			left = append(left, f)
@@ -398,7 +411,7 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 			fr.Indexed++
 		}
 	}
-	p.changed = left
+	p.changed = append(left, rest...)
 	return err
 }
 
@@ -771,66 +784,4 @@ func bounded(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-// preferAbove is the number of changed files under which a budgeted
-// refresh does not reorder them: so few are indexed in any order within
-// the budget.
-const preferAbove = 32
-
-// preferFirst moves to the front of files, in place and otherwise in
-// order, those whose content mentions one of words (ignoring case). It
-// reads files on every CPU until a third of the time left before deadline
-// is spent (reading is tens of times faster than indexing); the files it
-// did not get to stay in order behind those it found. A query that names
-// something, on a large change the budget cannot index whole, is thus
-// answered from the files that hold the name.
-func (ix *Index) preferFirst(files []diskFile, words []string, deadline time.Time) {
-	var ws [][]byte
-	for _, w := range words {
-		if len(w) >= 3 {
-			ws = append(ws, []byte(strings.ToLower(w)))
-		}
-	}
-	if len(ws) == 0 {
-		return
-	}
-	stop := time.Now().Add(time.Until(deadline) / 3)
-	hit := make([]bool, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || time.Now().After(stop) {
-					return
-				}
-				src, err := ix.readFile(files[i].path)
-				if err != nil {
-					continue
-				}
-				src = bytes.ToLower(src)
-				hit[i] = slices.ContainsFunc(ws, func(w []byte) bool { return bytes.Contains(src, w) })
-			}
-		}()
-	}
-	wg.Wait()
-	out := make([]diskFile, 0, len(files))
-	for i, f := range files {
-		if hit[i] {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		return
-	}
-	for i, f := range files {
-		if !hit[i] {
-			out = append(out, f)
-		}
-	}
-	copy(files, out)
 }

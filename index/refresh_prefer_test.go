@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,41 +12,93 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestPreferFirst: the changed files that mention a query's word move to
-// the front, in their order, and the rest keep theirs behind them.
-func TestPreferFirst(t *testing.T) {
+// TestFocusOrder: a focus reads the changed files for the words and puts
+// those that mention one first, the one that looks like it defines the
+// name ahead of those that use it, a whole word as written ahead of a
+// part of one; the files that mention none are apart; words too short to
+// select anything select nothing.
+func TestFocusOrder(t *testing.T) {
 	files := map[string]string{}
 	var disk []diskFile
 	for i := range 40 {
 		p := fmt.Sprintf("f%02d.go", i)
-		files[p] = "package p\n\nfunc F() {}\n"
-		if i%13 == 5 {
-			files[p] = "package p\n\nfunc WANTED() {}\n" // upper case: the match ignores case
+		switch i {
+		case 3:
+			files[p] = "package p\n\nvar x = WantedThing()\n" // a part of another name
+		case 7:
+			files[p] = "package p\n\nfunc g() { Wanted() }\n" // a use
+		case 21:
+			files[p] = "package p\n\nfunc (r *T) Wanted() {}\n" // its definition
+		case 30:
+			files[p] = "package p\n\n// wanted, in another case\n"
+		default:
+			files[p] = "package p\n\nfunc F() {}\n"
 		}
 		disk = append(disk, diskFile{path: p})
 	}
 	ix := openTest(t, writeTree(t, files), nil)
-	ix.preferFirst(disk, []string{"wanted", "x"}, time.Now().Add(time.Hour))
+	f := ix.focus(disk, []string{"Wanted", "nothing"}, time.Now().Add(time.Hour))
 	var got []string
-	for _, f := range disk {
-		got = append(got, f.path)
+	for _, d := range f.first {
+		got = append(got, d.path)
 	}
-	want := []string{"f05.go", "f18.go", "f31.go"}
-	for i := range 40 {
-		if i%13 != 5 {
-			want = append(want, fmt.Sprintf("f%02d.go", i))
-		}
+	if diff := cmp.Diff([]string{"f21.go", "f07.go", "f03.go", "f30.go"}, got); diff != "" {
+		t.Errorf("first (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("order (-want +got):\n%s", diff)
+	if len(f.rest) != 36 || f.focus.Matched != 4 || f.focus.Unread != 0 {
+		t.Errorf("rest %d, matched %d, unread %d; want 36, 4, 0", len(f.rest), f.focus.Matched, f.focus.Unread)
 	}
+	// A second scan for the same word, in another case, reads nothing:
+	// the memo answers for every file whose size and mtime are the same.
+	os.Remove(filepath.Join(ix.Dir(), "f21.go"))
+	again := ix.focus(disk, []string{"wanted"}, time.Now().Add(time.Hour))
+	if len(again.first) != 4 || again.first[0].path != "f21.go" {
+		t.Errorf("from the memo: first = %v, want f21.go and 3 more", again.first)
+	}
+	if got := focusWords([]string{"go", "x", "Go", "abc", "ABC", "abd"}); !cmp.Equal(got, []string{"abc", "abd"}) {
+		t.Errorf("focusWords = %q, want [abc abd]", got)
+	}
+	// A deadline already passed reads nothing: every file is unread, and
+	// comes first, in order, since any may mention the word.
+	none := ix.focus(disk, []string{"other"}, time.Now().Add(-time.Second))
+	if len(none.first) != 40 || none.focus.Unread != 40 || len(none.rest) != 0 {
+		t.Errorf("past deadline: first %d, unread %d, rest %d; want 40, 40, 0", len(none.first), none.focus.Unread, len(none.rest))
+	}
+}
 
-	// Words too short to select anything, or none, leave the order alone.
-	before := append([]diskFile(nil), disk...)
-	ix.preferFirst(disk, []string{"go"}, time.Now().Add(time.Hour))
-	ix.preferFirst(disk, nil, time.Now().Add(time.Hour))
-	if diff := cmp.Diff(before, disk, cmp.AllowUnexported(diskFile{})); diff != "" {
-		t.Errorf("short words reordered (-before +after):\n%s", diff)
+// TestDefLike: the lines that look like they define a name, in the
+// languages the index parses, and the uses that do not.
+func TestDefLike(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"func Name(x int) {", true},
+		{"func (e *Engine) Name(ctx context.Context) (Query, error) {", true},
+		{"type Name struct {", true},
+		{"def Name(self):", true},
+		{"  def self.Name", true},
+		{"class Name(Base):", true},
+		{"pub fn Name<'a>(x: &'a str) -> bool {", true},
+		{"pub struct Name {", true},
+		{"export function Name(a, b) {", true},
+		{"export const Name = (a) => a", true},
+		{"  Name(a, b) {", true},
+		{"json_t *Name(void)", true},
+		{"    public static Document Name(String html) {", true},
+		{"static int Name(int x);", false}, // a prototype: the definition is elsewhere
+		{"x := Name(1)", false},
+		{"return Name(a)", false},
+		{"  Name(a, b)", false},
+		{"if Name(a) {", false},
+		{"foo.Name(a) {", false},
+		{"int y = Name(3);", false},
+		{"// Name does things", false},
+	} {
+		i := strings.Index(tc.line, "Name")
+		if got := defLike([]byte(tc.line), i, len("Name")); got != tc.want {
+			t.Errorf("defLike(%q) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }
 
