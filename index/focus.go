@@ -3,14 +3,18 @@ package index
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/syntax"
 )
 
 // First contact: a question asked of a project whose index is far behind
@@ -72,16 +76,10 @@ type namesKey struct{}
 // facts a project graph reads) focuses on them when the index is far
 // behind the disk (see [Focus]).
 func WithNames(ctx context.Context, names ...string) context.Context {
-	var words []string
-	for _, n := range names {
-		if nq, ok := parseName(n); ok {
-			words = append(words, nq.name)
-		}
-	}
-	if len(words) == 0 {
+	if len(focusTerms(names)) == 0 {
 		return ctx
 	}
-	return context.WithValue(ctx, namesKey{}, words)
+	return context.WithValue(ctx, namesKey{}, slices.Clone(names))
 }
 
 // namesFrom returns the words WithNames put in ctx.
@@ -90,23 +88,52 @@ func namesFrom(ctx context.Context) []string {
 	return w
 }
 
-// focusWords returns the words worth looking for: at least minFocusWord
-// bytes, without repeats (ignoring case), at most maxFocusWords.
-func focusWords(words []string) []string {
-	var out []string
+// A focusTerm is a name a focus looks for, with the qualifiers that
+// rank higher the files that mention it: "DB.Head" looks for Head and
+// ranks first the files that also mention DB.
+type focusTerm struct {
+	name  string
+	quals []string
+}
+
+// focusTerms reads the names worth looking for (as [Index.Lookup] takes
+// them; a plain word is a name): at least minFocusWord bytes, without
+// repeats (ignoring case), at most maxFocusWords.
+func focusTerms(names []string) []focusTerm {
+	var out []focusTerm
 	seen := map[string]bool{}
-	for _, w := range words {
-		k := lowerASCII(w)
-		if len(w) < minFocusWord || seen[k] {
+	for _, n := range names {
+		nq, ok := parseName(n)
+		if !ok || len(nq.name) < minFocusWord {
+			continue
+		}
+		k := lowerASCII(strings.Join(append(slices.Clone(nq.quals), nq.name), "."))
+		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		out = append(out, w)
+		out = append(out, focusTerm{name: nq.name, quals: nq.quals})
 		if len(out) == maxFocusWords {
 			break
 		}
 	}
 	return out
+}
+
+// scanWords returns the words a scan for terms reads files for, without
+// repeats (ignoring case), and each word's index by its lower case.
+func scanWords(terms []focusTerm) ([]string, map[string]int) {
+	var words []string
+	index := map[string]int{}
+	for _, t := range terms {
+		for _, w := range append(slices.Clone(t.quals), t.name) {
+			if _, ok := index[lowerASCII(w)]; !ok {
+				index[lowerASCII(w)] = len(words)
+				words = append(words, w)
+			}
+		}
+	}
+	return words, index
 }
 
 // A scanMark is what a scan found in a file at a size and mtime.
@@ -159,12 +186,13 @@ type focused struct {
 	focus Focus
 }
 
-// focus reads every file of changed for words (ignoring case), on every
-// CPU, until deadline, and splits them: the files that mention a word
-// first, best rank first (see rankFile) and otherwise in order, then those
+// focus reads every file of changed for the terms' names and qualifiers
+// (ignoring case), on every CPU, until deadline, and splits them: the
+// files that mention a name first, best first (see focusKey), then those
 // the scan did not reach; the files that mention none apart.
-func (ix *Index) focus(changed []diskFile, words []string, deadline time.Time) focused {
+func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time) focused {
 	start := time.Now()
+	words, index := scanWords(terms)
 	lw := make([]string, len(words))
 	for i, w := range words {
 		lw[i] = lowerASCII(w)
@@ -173,35 +201,44 @@ func (ix *Index) focus(changed []diskFile, words []string, deadline time.Time) f
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.use(lw)
-	ranks := make([]int, len(changed)) // -1: not read
+	wr := make([][]int, len(changed)) // per file, the rank of each word; nil: not read
 	var todo []int
 	for i, f := range changed {
-		best, known := 0, true
-		for _, w := range lw {
-			r, ok := m.get(w, f)
-			known = known && ok
-			best = max(best, r)
+		per := make([]int, len(words))
+		known := true
+		for j, w := range lw {
+			per[j], known = m.get(w, f)
+			if !known {
+				break
+			}
 		}
-		if ranks[i] = best; !known {
+		if known {
+			wr[i] = per
+		} else {
 			todo = append(todo, i)
 		}
 	}
-	ix.scanFiles(changed, todo, words, lw, ranks, deadline)
-	var out focused
-	out.focus = Focus{Names: words}
+	ix.scanFiles(changed, todo, words, lw, wr, deadline)
+	out := focused{focus: Focus{}}
+	for _, t := range terms {
+		out.focus.Names = append(out.focus.Names, strings.Join(append(slices.Clone(t.quals), t.name), "."))
+	}
 	var unread []diskFile
-	order := make([]int, 0, len(changed))
+	keys := make([]int, len(changed))
+	var order []int
 	for i, f := range changed {
 		switch {
-		case ranks[i] < 0:
+		case wr[i] == nil:
 			unread = append(unread, f)
-		case ranks[i] == 0:
-			out.rest = append(out.rest, f)
 		default:
-			order = append(order, i)
+			if keys[i] = focusKey(terms, index, wr[i], f.path); keys[i] == 0 {
+				out.rest = append(out.rest, f)
+			} else {
+				order = append(order, i)
+			}
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return ranks[order[a]] > ranks[order[b]] })
+	sort.SliceStable(order, func(a, b int) bool { return keys[order[a]] > keys[order[b]] })
 	for _, i := range order {
 		out.first = append(out.first, changed[i])
 	}
@@ -211,36 +248,78 @@ func (ix *Index) focus(changed []diskFile, words []string, deadline time.Time) f
 	return out
 }
 
-// scanFiles reads the files of changed at the indexes todo, on every CPU
-// until deadline, and sets ranks (-1 for a file not reached) and the
-// memo's marks (m.mu is held). A file that cannot be read, or that the
-// index would hold as binary, mentions nothing.
-func (ix *Index) scanFiles(changed []diskFile, todo []int, words, lw []string, ranks []int, deadline time.Time) {
-	for _, i := range todo {
-		ranks[i] = -1
+// focusKey orders the files that mention a term's name, higher first
+// (0: none): by how the name is mentioned (see rankFile), then whether
+// every qualifier of the term is mentioned as a whole word, then whether
+// the syntax floor parses the file (a definition can be found in it),
+// then whether it is not a test.
+func focusKey(terms []focusTerm, index map[string]int, per []int, p string) int {
+	best := 0
+	for _, t := range terms {
+		r := per[index[lowerASCII(t.name)]]
+		if r == rankNone {
+			continue
+		}
+		k := 2 * r
+		if len(t.quals) > 0 && !slices.ContainsFunc(t.quals, func(q string) bool { return per[index[lowerASCII(q)]] < rankWord }) {
+			k++
+		}
+		best = max(best, k)
 	}
+	if best == 0 {
+		return 0
+	}
+	best *= 4
+	if _, ok := syntax.LanguageOf(p); ok {
+		best += 2
+	}
+	if !syntax.IsTestFile(p) {
+		best++
+	}
+	return best
+}
+
+// scanBatch is how many files, consecutive in path order, one scan
+// worker takes at a time: files of a directory go to one worker, which
+// then opens the directory once.
+const scanBatch = 16
+
+// scanFiles reads the files of changed at the indexes todo, on every CPU
+// until deadline, and sets their ranks of each word in wr (nil for a file
+// not reached) and the memo's marks (m.mu is held). Each worker reads batches of files in path
+// order through its own directory cache, into one buffer, at most the
+// index's file size limit of each. A file that cannot be read, or that
+// the index would hold as binary, mentions nothing.
+func (ix *Index) scanFiles(changed []diskFile, todo []int, words, lw []string, wr [][]int, deadline time.Time) {
+	sort.Slice(todo, func(a, b int) bool { return changed[todo[a]].path < changed[todo[b]].path })
 	marks := make([][]int, len(todo)) // per todo entry, the rank of each word
+	limit := ix.opts.maxFileSize()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(len(todo), max(1, runtime.GOMAXPROCS(0))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var low []byte // reused: the file in lower case
+			dirs := ix.root.DirCache()
+			defer dirs.Close()
+			var src, low []byte // reused: the file, and the file in lower case
 			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) || expired(deadline) {
+				start := int(next.Add(1)-1) * scanBatch
+				if start >= len(todo) || expired(deadline) {
 					return
 				}
-				f := changed[todo[k]]
-				per := make([]int, len(words))
-				if src, err := ix.readFile(f.path); err == nil && !isBinary(src) {
-					low = appendLowerASCII(low[:0], src)
-					for j := range words {
-						per[j] = rankFile(src, low, words[j], lw[j])
+				for k := start; k < min(start+scanBatch, len(todo)); k++ {
+					f := changed[todo[k]]
+					per := make([]int, len(words))
+					var err error
+					if src, err = readLimited(dirs, f.path, src[:0], limit); err == nil && !isBinary(src) {
+						low = lowerInto(low, src)
+						for j := range words {
+							per[j] = rankFile(src, low, words[j], lw[j])
+						}
 					}
+					marks[k] = per
 				}
-				marks[k] = per
 			}
 		}()
 	}
@@ -249,14 +328,35 @@ func (ix *Index) scanFiles(changed []diskFile, todo []int, words, lw []string, r
 		if marks[k] == nil {
 			continue
 		}
-		best := 0
 		for j, w := range lw {
-			r := marks[k][j]
-			ix.memo.marks[w][changed[i].path] = scanMark{size: changed[i].size, mtime: changed[i].mtime, rank: r}
-			best = max(best, r)
+			ix.memo.marks[w][changed[i].path] = scanMark{size: changed[i].size, mtime: changed[i].mtime, rank: marks[k][j]}
 		}
-		ranks[i] = best
+		wr[i] = marks[k]
 	}
+}
+
+// readLimited reads the file name through dirs into buf, at most limit
+// bytes of it.
+func readLimited(dirs *contain.DirCache, name string, buf []byte, limit int64) ([]byte, error) {
+	f, err := dirs.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(int(limit)-len(buf), max(cap(buf), 64<<10)))
+		}
+		n, err := f.Read(buf[len(buf):min(cap(buf), int(limit))])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // Ranks of a file for a word, best last.
@@ -368,49 +468,62 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// appendLowerASCII appends src with ASCII letters in lower case to dst;
-// other bytes are kept, so offsets are the same in both.
-func appendLowerASCII(dst, src []byte) []byte {
-	dst = slices.Grow(dst, len(src))
-	for _, c := range src {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+// lowerTable maps each byte to itself, ASCII capitals to their lower
+// case.
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if i >= 'A' && i <= 'Z' {
+			t[i] = byte(i) + 'a' - 'A'
 		}
-		dst = append(dst, c)
+	}
+	return t
+}()
+
+// lowerInto returns src with ASCII letters in lower case, in dst's
+// storage when it is large enough; other bytes are kept, so offsets are
+// the same in both.
+func lowerInto(dst, src []byte) []byte {
+	dst = slices.Grow(dst[:0], len(src))[:len(src)]
+	for i, c := range src {
+		dst[i] = lowerTable[c]
 	}
 	return dst
 }
 
-func lowerASCII(s string) string { return string(appendLowerASCII(nil, []byte(s))) }
+func lowerASCII(s string) string { return string(lowerInto(nil, []byte(s))) }
 
 // describe says what a focused refresh did, for an answer's report: which
 // files it read and indexed, and that the others are not indexed yet, so
-// that an absence is never taken for complete knowledge.
+// that an absence is never taken for complete knowledge. pending is how
+// many changed files the refresh left pending.
 func (f *Focus) describe(pending int) string {
 	var b strings.Builder
 	names := `"` + strings.Join(f.Names, `", "`) + `"`
-	b.WriteString("first contact: the index is far behind the disk, so this question read the files not indexed yet for " + names)
-	switch {
-	case f.Matched == 0:
-		b.WriteString(": none mentions them")
-	default:
-		b.WriteString("; indexed now, those that mention them")
+	fmt.Fprintf(&b, "first contact: the index holds only part of the project (%d files not indexed yet); this question read those files for %s", pending+f.IndexedCount, names)
+	if f.Matched == 0 && f.Unread == 0 {
+		b.WriteString(" and none mentions them: every file that does is indexed, and what the others define and use is not known until they are indexed")
+		return b.String()
+	}
+	if f.Matched == 0 {
+		b.WriteString(" and none it read mentions them")
+	} else {
+		fmt.Fprintf(&b, ": %d mention them", f.Matched)
 		if f.IndexedCount > 0 {
-			b.WriteString(" (" + strings.Join(f.Indexed, ", "))
+			fmt.Fprintf(&b, "; indexed now: %s", strings.Join(f.Indexed, ", "))
 			if f.IndexedCount > len(f.Indexed) {
-				b.WriteString(", ...")
+				fmt.Fprintf(&b, " and %d more", f.IndexedCount-len(f.Indexed))
 			}
-			b.WriteString(")")
 		}
 		if left := f.Matched - f.IndexedCount; left > 0 {
-			b.WriteString(", but " + strconv.Itoa(left) + " that do are not indexed yet: they did not fit in the time budget")
+			fmt.Fprintf(&b, "; %d that mention them did not fit in the time budget and are not indexed yet", left)
 		}
 	}
 	if f.Unread > 0 {
-		b.WriteString("; " + strconv.Itoa(f.Unread) + " files were not read in time and may mention them")
+		fmt.Fprintf(&b, "; %d were not read in time and may mention them", f.Unread)
 	}
 	if rest := pending - max(0, f.Matched-f.IndexedCount) - f.Unread; rest > 0 {
-		b.WriteString("; the other " + strconv.Itoa(rest) + " files not indexed yet do not mention them, and their definitions and uses are not known")
+		fmt.Fprintf(&b, "; the other %d do not mention them, and what they define and use is not known until they are indexed", rest)
 	}
 	return b.String()
 }

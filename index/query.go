@@ -303,7 +303,7 @@ func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) 
 	if !ok {
 		return res, fmt.Errorf("%w: %q is not a name", ErrEmptyQuery, name)
 	}
-	fr, err := ix.read(ctx, ix.opts.budget(), []string{nq.name}, true, func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), []string{name}, true, func(s snapshot) error {
 		defs, err := lookup(ctx, s, nq)
 		res.Definitions = defs
 		return err

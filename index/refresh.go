@@ -383,8 +383,8 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		return nil
 	}
 	var rest []diskFile // focused: the changed files that mention no word
-	if words := focusWords(prefer); !deadline.IsZero() && len(p.changed) > focusAbove && len(words) > 0 {
-		f := ix.focus(p.changed, words, deadline)
+	if terms := focusTerms(prefer); !deadline.IsZero() && len(p.changed) > focusAbove && len(terms) > 0 {
+		f := ix.focus(p.changed, terms, deadline)
 		p.changed, rest, fr.Focus = f.first, f.rest, &f.focus
 	}
 	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
@@ -623,6 +623,9 @@ func isBinary(src []byte) bool {
 	probe := src[:min(len(src), binaryProbe)]
 	if bytes.IndexByte(probe, 0) >= 0 {
 		return true
+	}
+	if utf8.Valid(probe[:max(0, len(probe)-utf8.UTFMax+1)]) {
+		return false // the common case, checked fast; the end may cut a character
 	}
 	bad := 0
 	for i := 0; i < len(probe); {

@@ -37,7 +37,7 @@ func TestFocusOrder(t *testing.T) {
 		disk = append(disk, diskFile{path: p})
 	}
 	ix := openTest(t, writeTree(t, files), nil)
-	f := ix.focus(disk, []string{"Wanted", "nothing"}, time.Now().Add(time.Hour))
+	f := ix.focus(disk, focusTerms([]string{"Wanted", "nothing"}), time.Now().Add(time.Hour))
 	var got []string
 	for _, d := range f.first {
 		got = append(got, d.path)
@@ -51,18 +51,48 @@ func TestFocusOrder(t *testing.T) {
 	// A second scan for the same word, in another case, reads nothing:
 	// the memo answers for every file whose size and mtime are the same.
 	os.Remove(filepath.Join(ix.Dir(), "f21.go"))
-	again := ix.focus(disk, []string{"wanted"}, time.Now().Add(time.Hour))
+	again := ix.focus(disk, focusTerms([]string{"wanted"}), time.Now().Add(time.Hour))
 	if len(again.first) != 4 || again.first[0].path != "f21.go" {
 		t.Errorf("from the memo: first = %v, want f21.go and 3 more", again.first)
 	}
-	if got := focusWords([]string{"go", "x", "Go", "abc", "ABC", "abd"}); !cmp.Equal(got, []string{"abc", "abd"}) {
-		t.Errorf("focusWords = %q, want [abc abd]", got)
+	got = nil
+	for _, ft := range focusTerms([]string{"go", "x", "Go", "abc", "ABC", "abd", "T.abd", "(*T).Abd", "a b"}) {
+		got = append(got, strings.Join(append(ft.quals, ft.name), "."))
+	}
+	if diff := cmp.Diff([]string{"abc", "abd", "T.abd"}, got); diff != "" {
+		t.Errorf("focusTerms (-want +got):\n%s", diff)
 	}
 	// A deadline already passed reads nothing: every file is unread, and
 	// comes first, in order, since any may mention the word.
-	none := ix.focus(disk, []string{"other"}, time.Now().Add(-time.Second))
+	none := ix.focus(disk, focusTerms([]string{"other"}), time.Now().Add(-time.Second))
 	if len(none.first) != 40 || none.focus.Unread != 40 || len(none.rest) != 0 {
 		t.Errorf("past deadline: first %d, unread %d, rest %d; want 40, 40, 0", len(none.first), none.focus.Unread, len(none.rest))
+	}
+}
+
+// TestFocusQualifiers: among the files that define a name, those that
+// also mention the qualifiers asked for come first; then files the syntax
+// floor parses before others, and files that are not tests before tests.
+func TestFocusQualifiers(t *testing.T) {
+	files := map[string]string{
+		"a.go":      "package p\n\nfunc (u *Other) Run() {}\n",
+		"b.go":      "package p\n\nfunc (d *DB) Run() {}\n",
+		"b_test.go": "package p\n\nfunc (d *DB) Run() {}\n",
+		"c.md":      "func (d *DB) Run()\n",
+		"d.go":      "package p\n\nfunc g(d *DB) { d.Run() }\n",
+	}
+	var disk []diskFile
+	for _, p := range []string{"a.go", "b.go", "b_test.go", "c.md", "d.go"} {
+		disk = append(disk, diskFile{path: p})
+	}
+	ix := openTest(t, writeTree(t, files), nil)
+	f := ix.focus(disk, focusTerms([]string{"DB.Run"}), time.Now().Add(time.Hour))
+	var got []string
+	for _, d := range f.first {
+		got = append(got, d.path)
+	}
+	if diff := cmp.Diff([]string{"b.go", "b_test.go", "c.md", "a.go", "d.go"}, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }
 
@@ -133,4 +163,59 @@ func TestLookupBudgetPrefersTheName(t *testing.T) {
 		t.Fatalf("Lookup(Needle) = %+v, freshness %s, %d pending", res.Definitions, res.Freshness.State, res.Freshness.PendingCount)
 	}
 	t.Logf("freshness %s, %d of %d files pending", res.Freshness.State, res.Freshness.PendingCount, res.Freshness.Files)
+}
+
+// TestFocusedLookup: on a tree far ahead of its index, a lookup indexes
+// only the files that mention the name, says so in its freshness, and
+// the provider's report names the files read and says the rest are not
+// indexed yet; a search for a word no file holds leaves the index as it
+// is and says that none mentions it.
+func TestFocusedLookup(t *testing.T) {
+	files := map[string]string{"go.mod": "module m\n"}
+	for i := range 60 {
+		files[fmt.Sprintf("a/f%02d.go", i)] = fmt.Sprintf("package a\n\nfunc F%02d() int { return %d }\n", i, i)
+	}
+	files["b/def.go"] = "package b\n\n// Needle is found.\nfunc Needle() {}\n"
+	files["c/use.go"] = "package c\n\nfunc g() { b.Needle() }\n"
+	dir := writeTree(t, files)
+	ix := openTest(t, dir, func(o *Options) { o.Budget = 5 * time.Second })
+	res, err := ix.Lookup(context.Background(), "Needle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := res.Freshness
+	if len(res.Definitions) != 1 || res.Definitions[0].Path != "b/def.go" {
+		t.Fatalf("Lookup(Needle) = %+v", res.Definitions)
+	}
+	if fr.Focus == nil || fr.Focus.Matched != 2 || fr.Focus.IndexedCount != 2 || fr.Indexed != 2 || fr.PendingCount != 61 {
+		t.Fatalf("freshness %+v, focus %+v; want 2 matched and indexed, 61 pending", fr, fr.Focus)
+	}
+	if diff := cmp.Diff([]string{"b/def.go", "c/use.go"}, fr.Focus.Indexed); diff != "" {
+		t.Errorf("indexed (-want +got):\n%s", diff)
+	}
+	rep := freshnessReport(fr, nil)
+	for _, want := range []string{"first contact", "b/def.go, c/use.go", "the other 61 do not mention them"} {
+		if !strings.Contains(rep.Reason, want) {
+			t.Errorf("report %q does not say %q", rep.Reason, want)
+		}
+	}
+	// The names in the context focus a query that has none of its own.
+	ctx := WithNames(context.Background(), "F07")
+	facts, err := ix.Facts(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := facts.Freshness.Focus; f == nil || f.IndexedCount != 1 || f.Indexed[0] != "a/f07.go" || len(facts.Files) != 3 {
+		t.Fatalf("Facts with F07 in the context: focus %+v, %d files", f, len(facts.Files))
+	}
+	sres, err := ix.Search(context.Background(), "nowhere", SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := sres.Freshness.Focus; f == nil || f.Matched != 0 || sres.Freshness.Indexed != 0 || len(sres.Hits) != 0 {
+		t.Fatalf("search for a word no file holds: focus %+v, freshness %+v", f, sres.Freshness)
+	}
+	if rep := freshnessReport(sres.Freshness, nil); !strings.Contains(rep.Reason, "none mentions them") {
+		t.Errorf("report %q does not say that none mentions it", rep.Reason)
+	}
 }
