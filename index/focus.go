@@ -42,6 +42,13 @@ const (
 	maxRankedHits = 64
 	// maxMemoWords bounds the words whose verdicts an Index remembers.
 	maxMemoWords = 32
+	// focusAtLeast is how many of the files that mention a name a
+	// focused refresh indexes even past its deadline.
+	focusAtLeast = 2
+	// focusScanMin is how long a scan may read past the refresh's
+	// deadline: on a tree of a few thousand files it reads them all, as a
+	// text search would, whatever the budget.
+	focusScanMin = time.Second
 )
 
 // A Focus says that a refresh found more changed files than it could
@@ -187,7 +194,8 @@ type focused struct {
 }
 
 // focus reads every file of changed for the terms' names and qualifiers
-// (ignoring case), on every CPU, until deadline, and splits them: the
+// (ignoring case), on every CPU, until deadline or focusScanMin after it
+// starts, whichever is later, and splits them: the
 // files that mention a name first, best first (see focusKey), then those
 // the scan did not reach; the files that mention none apart.
 func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time) focused {
@@ -217,6 +225,9 @@ func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time
 		} else {
 			todo = append(todo, i)
 		}
+	}
+	if floor := start.Add(focusScanMin); deadline.Before(floor) {
+		deadline = floor
 	}
 	ix.scanFiles(changed, todo, words, lw, wr, deadline)
 	out := focused{focus: Focus{}}

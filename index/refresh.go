@@ -387,7 +387,14 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		f := ix.focus(p.changed, terms, deadline)
 		p.changed, rest, fr.Focus = f.first, f.rest, &f.focus
 	}
-	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
+	atLeast := 0
+	if fr.Focus != nil {
+		// However long the scan took, the answer gets the files that
+		// mention its names most likely to hold what it asks for: a
+		// search then has their text, never nothing.
+		atLeast = min(fr.Focus.Matched, focusAtLeast)
+	}
+	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline, atLeast)
 	if err == nil && len(done) >= optimizeAfter {
 		// A large update leaves the full-text index in many small segments;
 		// merging them makes every later query cheaper.
@@ -502,11 +509,11 @@ const (
 )
 
 // indexFiles reads, extracts and writes files, most recent first, until
-// deadline. Reading and extraction run on every CPU; the writes go one
+// deadline, the first atLeast of them even past it. Reading and extraction run on every CPU; the writes go one
 // transaction at a time, each holding whole files. It returns the paths
 // written, each with whether its content was indexed again (false: the
 // content was the same, only its size and mtime were recorded).
-func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time) (map[string]bool, error) {
+func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time, atLeast int) (map[string]bool, error) {
 	done := map[string]bool{}
 	jobs := make(chan int)
 	results := make([]chan fileData, len(files))
@@ -533,7 +540,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		dispatch(dctx, jobs, ahead, results, deadline)
+		dispatch(dctx, jobs, ahead, results, deadline, atLeast)
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
@@ -573,7 +580,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if ix.opts.Progress != nil {
 			ix.opts.Progress(len(done)+len(batch), len(files))
 		}
-		if expired(deadline) {
+		if i+1 >= atLeast && expired(deadline) {
 			break
 		}
 	}
@@ -588,12 +595,12 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 
 // dispatch sends the index of each file whose result is due in results to
 // jobs, in order, once ahead has room, and closes jobs. Once ctx ends or
-// deadline passes, the files not dispatched get an empty fileData as
-// their result.
-func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, deadline time.Time) {
+// deadline passes (after the first atLeast files), the files not
+// dispatched get an empty fileData as their result.
+func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, deadline time.Time, atLeast int) {
 	defer close(jobs)
 	for i := range results {
-		if ctx.Err() == nil && !expired(deadline) {
+		if ctx.Err() == nil && (i < atLeast || !expired(deadline)) {
 			select {
 			case ahead <- struct{}{}:
 				select {

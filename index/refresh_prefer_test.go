@@ -62,11 +62,11 @@ func TestFocusOrder(t *testing.T) {
 	if diff := cmp.Diff([]string{"abc", "abd", "T.abd"}, got); diff != "" {
 		t.Errorf("focusTerms (-want +got):\n%s", diff)
 	}
-	// A deadline already passed reads nothing: every file is unread, and
-	// comes first, in order, since any may mention the word.
-	none := ix.focus(disk, focusTerms([]string{"other"}), time.Now().Add(-time.Second))
-	if len(none.first) != 40 || none.focus.Unread != 40 || len(none.rest) != 0 {
-		t.Errorf("past deadline: first %d, unread %d, rest %d; want 40, 40, 0", len(none.first), none.focus.Unread, len(none.rest))
+	// A deadline already passed still reads every file when that takes
+	// less than focusScanMin.
+	late := ix.focus(disk, focusTerms([]string{"absent"}), time.Now().Add(-time.Second))
+	if len(late.first) != 0 || late.focus.Unread != 0 || len(late.rest) != 40 {
+		t.Errorf("past deadline: first %d, unread %d, rest %d; want 0, 0, 40", len(late.first), late.focus.Unread, len(late.rest))
 	}
 }
 
@@ -217,5 +217,31 @@ func TestFocusedLookup(t *testing.T) {
 	}
 	if rep := freshnessReport(sres.Freshness, nil); !strings.Contains(rep.Reason, "none mentions them") {
 		t.Errorf("report %q does not say that none mentions it", rep.Reason)
+	}
+}
+
+// TestFocusPastBudget: with no time left for a refresh, a lookup on a
+// tree far ahead of its index still reads it for the name and indexes the
+// files that mention it most (focusAtLeast), so that the definition is
+// found.
+func TestFocusPastBudget(t *testing.T) {
+	files := map[string]string{"go.mod": "module m\n"}
+	for i := range 60 {
+		files[fmt.Sprintf("a/f%02d.go", i)] = fmt.Sprintf("package a\n\nfunc F%02d() int { return %d }\n", i, i)
+	}
+	files["b/def.go"] = "package b\n\nfunc Needle() {}\n"
+	files["c/use.go"] = "package c\n\nfunc g() { b.Needle() }\n"
+	files["d/more.go"] = "package d\n\nvar x = b.Needle\n"
+	dir := writeTree(t, files)
+	ix := openTest(t, dir, func(o *Options) { o.Budget = time.Nanosecond })
+	res, err := ix.Lookup(context.Background(), "Needle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Definitions) != 1 || res.Definitions[0].Path != "b/def.go" {
+		t.Fatalf("Lookup(Needle) = %+v, focus %+v", res.Definitions, res.Freshness.Focus)
+	}
+	if f := res.Freshness.Focus; f == nil || f.Matched != 3 || f.IndexedCount != focusAtLeast {
+		t.Fatalf("focus %+v: want 3 matched, %d indexed", f, focusAtLeast)
 	}
 }
