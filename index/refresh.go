@@ -244,6 +244,10 @@ func (ix *Index) stillSettled(ctx context.Context, st *store, seq, gen int64, se
 	return true
 }
 
+// diagLockBusy is the diagnostic of a refresh that could not take the
+// writer lock in time.
+const diagLockBusy = "another process held the index's writer lock; changed files were not indexed"
+
 // applyPlan applies the plan under the writer lock, waiting for it until
 // deadline, and saves the state, settled if the rows as written now match
 // the walk (whose digest is sum). Without the lock it says so in fr and
@@ -254,7 +258,7 @@ func (ix *Index) applyPlan(ctx context.Context, st *store, w walkResult, p *plan
 		return err
 	}
 	if !ok {
-		fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
+		fr.Diagnostics = append(fr.Diagnostics, diagLockBusy)
 		return nil
 	}
 	defer ix.unlock()
@@ -394,10 +398,14 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		// search then has their text, never nothing.
 		atLeast = min(fr.Focus.Matched, focusAtLeast)
 	}
+	if _, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
+		atLeast = updateAtLeast // a round of an Update always gets somewhere
+	}
 	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline, atLeast)
-	if err == nil && len(done) >= optimizeAfter {
+	if _, inUpdate := ctx.Value(updateKey{}).(*updateProgress); err == nil && len(done) >= optimizeAfter && !inUpdate {
 		// A large update leaves the full-text index in many small segments;
-		// merging them makes every later query cheaper.
+		// merging them makes every later query cheaper. An Update merges
+		// them once, when it is done.
 		_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
 	}
 	if fr.Focus != nil {
@@ -509,7 +517,8 @@ const (
 )
 
 // indexFiles reads, extracts and writes files, most recent first, until
-// deadline, the first atLeast of them even past it. Reading and extraction run on every CPU; the writes go one
+// deadline, the first atLeast of them even past it; in a pass of an
+// Update, until a query waits for the index. Reading and extraction run on every CPU; the writes go one
 // transaction at a time, each holding whole files. It returns the paths
 // written, each with whether its content was indexed again (false: the
 // content was the same, only its size and mtime were recorded).
@@ -537,10 +546,14 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 			}
 		}()
 	}
+	_, inUpdate := ctx.Value(updateKey{}).(*updateProgress)
+	over := func() bool { // out of time, or an update giving way to a query
+		return expired(deadline) || inUpdate && ix.waiting.Load() > 0
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		dispatch(dctx, jobs, ahead, results, deadline, atLeast)
+		dispatch(dctx, jobs, ahead, results, over, atLeast)
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
@@ -577,10 +590,8 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 				return done, err
 			}
 		}
-		if ix.opts.Progress != nil {
-			ix.opts.Progress(len(done)+len(batch), len(files))
-		}
-		if i+1 >= atLeast && expired(deadline) {
+		ix.progress(ctx, len(done)+len(batch), len(files))
+		if i+1 >= atLeast && over() {
 			break
 		}
 	}
@@ -590,17 +601,20 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 			return done, err
 		}
 	}
+	if up, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
+		up.done += len(done)
+	}
 	return done, nil
 }
 
 // dispatch sends the index of each file whose result is due in results to
 // jobs, in order, once ahead has room, and closes jobs. Once ctx ends or
-// deadline passes (after the first atLeast files), the files not
+// over reports true (after the first atLeast files), the files not
 // dispatched get an empty fileData as their result.
-func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, deadline time.Time, atLeast int) {
+func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, over func() bool, atLeast int) {
 	defer close(jobs)
 	for i := range results {
-		if ctx.Err() == nil && (i < atLeast || !expired(deadline)) {
+		if ctx.Err() == nil && (i < atLeast || !over()) {
 			select {
 			case ahead <- struct{}{}:
 				select {
