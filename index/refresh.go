@@ -546,10 +546,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 			}
 		}()
 	}
-	_, inUpdate := ctx.Value(updateKey{}).(*updateProgress)
-	over := func() bool { // out of time, or an update giving way to a query
-		return expired(deadline) || inUpdate && ix.waiting.Load() > 0
-	}
+	over := ix.over(ctx, deadline)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -601,10 +598,23 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 			return done, err
 		}
 	}
-	if up, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
-		up.done += len(done)
-	}
+	ix.progressed(ctx, len(done))
 	return done, nil
+}
+
+// progressed adds n files written to the progress of the Update ctx
+// belongs to, if any.
+func (ix *Index) progressed(ctx context.Context, n int) {
+	if up, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
+		up.done += n
+	}
+}
+
+// over returns what tells an indexing pass to stop: deadline passed, or,
+// in a pass of an Update, a query waiting for the index.
+func (ix *Index) over(ctx context.Context, deadline time.Time) func() bool {
+	_, inUpdate := ctx.Value(updateKey{}).(*updateProgress)
+	return func() bool { return expired(deadline) || inUpdate && ix.waiting.Load() > 0 }
 }
 
 // dispatch sends the index of each file whose result is due in results to
