@@ -174,7 +174,11 @@ func (e *Engine) Memory() *memory.Store { return e.memory }
 func (e *Engine) Validation() *validation.Provider { return e.validation }
 
 // lazyProvider is a provider opened by its first question: a layer whose
-// opening costs time or writes state is not opened by NewEngine.
+// opening costs time or writes state is not opened by NewEngine. The
+// query's symbol travels in the context to the local index (see
+// index.WithNames): a layer that reads the index without a name of its
+// own (the project graph's facts), on a project whose index is far behind
+// the disk, has it index the files that mention the symbol, not others.
 type lazyProvider struct {
 	name string
 	open func() (evidence.Provider, error)
@@ -186,6 +190,9 @@ func (l lazyProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Re
 	p, err := l.open()
 	if err != nil {
 		return evidence.Response{}, &evidence.UnavailableError{Reason: l.name + " cannot be opened", Err: err}
+	}
+	if q.Symbol != "" {
+		ctx = index.WithNames(ctx, q.Symbol)
 	}
 	return p.Gather(ctx, q)
 }

@@ -172,7 +172,7 @@ func (e *Engine) indexStatus(ctx context.Context) LayerStatus {
 		// budget, and says what is pending.
 		ls.State = StateStale
 		ls.Reason = fmt.Sprintf("%d files changed since they were indexed", st.Freshness.PendingCount)
-		ls.Guidance = "run `cortex index` to index them now; questions also index some within their time budget"
+		ls.Guidance = "run `cortex index` to index them now; meanwhile each question indexes, within its time budget, the files that mention what it asks about"
 	}
 	return ls
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -323,5 +324,56 @@ func TestConcurrentQueries(t *testing.T) {
 	res, err := a.Lookup(ctx, "Churn29")
 	if err != nil || len(res.Definitions) != 1 || res.Freshness.State != Fresh {
 		t.Errorf("after the churn: %+v, %v", res, err)
+	}
+}
+
+// TestUpdateLetsQueriesIn: a query on an Index that another goroutine is
+// building whole (a server indexing in the background) waits for one
+// round of the build, not for all of it, and answers from the files that
+// mention its name.
+func TestUpdateLetsQueriesIn(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector slows indexing unevenly")
+	}
+	files := map[string]string{"go.mod": "module m\n"}
+	filler := strings.Repeat("// filler text that is indexed as a comment chunk\n", 400)
+	for i := range 400 {
+		files[fmt.Sprintf("a/f%04d.go", i)] = fmt.Sprintf("package a\n\n%sfunc F%d() int { return %d }\n", filler, i, i)
+	}
+	files["z/needle.go"] = "package z\n\nfunc Needle() {}\n"
+	dir := writeTree(t, files)
+	ix := openTest(t, dir, func(o *Options) { o.Budget = 200 * time.Millisecond })
+	started := make(chan struct{})
+	var once sync.Once
+	var firstDone, firstTotal int
+	ix.opts.Progress = func(done, total int) {
+		once.Do(func() { firstDone, firstTotal = done, total; close(started) })
+	}
+	var updated atomic.Bool
+	errc := make(chan error, 1)
+	var ufr Freshness
+	var uerr error
+	go func() {
+		fr, err := ix.Update(context.Background())
+		ufr, uerr = fr, err
+		updated.Store(true)
+		if err == nil && fr.State != Fresh {
+			err = fmt.Errorf("update left the index %s, %d pending", fr.State, fr.PendingCount)
+		}
+		errc <- err
+	}()
+	<-started
+	res, err := ix.Lookup(context.Background(), "Needle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if updated.Load() {
+		t.Fatalf("the lookup waited for the whole update (it started after %d of %d files; update %+v, %v)", firstDone, firstTotal, ufr, uerr)
+	}
+	if len(res.Definitions) != 1 || res.Definitions[0].Path != "z/needle.go" {
+		t.Errorf("Lookup(Needle) during the update = %+v", res.Definitions)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
 	}
 }

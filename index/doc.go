@@ -50,7 +50,19 @@
 // chunks whose text is unchanged; only the rest is matched again. What
 // does not fit is reported in the answer's [Freshness] as partial, with the
 // pending files; an edited pending file still answers, marked stale, and a
-// file never indexed for this identity does not. A directory's entries are
+// file never indexed for this identity does not.
+//
+// When more files changed than a budget can index (a new clone, a large
+// checkout) and the query names something ([Index.Lookup] a name,
+// [Index.Search] its words, any query the names [WithNames] put in its
+// context), the refresh is focused ([Focus]): it reads every changed
+// file once for those names, as a text search would (ignoring case,
+// through the same walk, within the same size limit, leaving binaries
+// out), and indexes only the files that mention one, those that look like
+// they define it first; the others stay pending, and the answer's
+// [Freshness] says which files were read and how many are not indexed
+// yet. [Index.Update] indexes everything, giving way to the queries of
+// other goroutines on the same Index while it works. A directory's entries are
 // read again only when its mtime changed (the listings are kept in the
 // database for the next process), and on Linux an open Index learns of
 // changes from inotify, walking the whole tree when it cannot tell and at

@@ -149,6 +149,10 @@ type Index struct {
 	life sync.RWMutex // queries hold it for reading; Close for writing
 
 	speculated atomic.Int64 // answers a speculation gave (see speculation)
+
+	memo focusMemo // what the scans of a focused refresh found (see focus)
+
+	waiting atomic.Int32 // queries waiting for mu, which an Update gives way to
 }
 
 // Open opens the index of the project at opts.Dir, creating its storage
@@ -405,9 +409,17 @@ func (ix *Index) retire(st *store) {
 
 // release lets go of a store a query held.
 func (ix *Index) release(st *store) {
-	ix.mu.Lock()
+	ix.lockWaiting()
 	defer ix.mu.Unlock()
 	ix.unref(st)
+}
+
+// lockWaiting locks ix.mu for a query, which an Update in progress gives
+// way to (see Index.waiting).
+func (ix *Index) lockWaiting() {
+	ix.waiting.Add(1)
+	ix.mu.Lock()
+	ix.waiting.Add(-1)
 }
 
 // unref is release with ix.mu held.

@@ -197,6 +197,9 @@ func freshnessReport(fr Freshness, notes []string) evidence.Report {
 			b.WriteString(")")
 		}
 		b.WriteString("; records from them are marked stale")
+		if fr.Focus != nil {
+			b.WriteString("; " + fr.Focus.describe(fr.PendingCount))
+		}
 		rep.Guidance = "run `cortex index` to index every changed file"
 	} else {
 		fmt.Fprintf(&b, "freshness: fresh (%s)", fr.Identity)

@@ -103,7 +103,11 @@ func (sp *speculation) settle() bool {
 // speculation is returned: the caller must settle it and release its
 // store.
 func (ix *Index) prepare(ctx context.Context, budget time.Duration, prefer []string, spec func(snapshot) error) (snapshot, *speculation, error) {
-	ix.mu.Lock()
+	if ctx.Value(updateKey{}) == nil { // an Update gives way to the others
+		ix.lockWaiting()
+	} else {
+		ix.mu.Lock()
+	}
 	defer ix.mu.Unlock()
 	var deadline time.Time
 	if budget >= 0 {
@@ -163,11 +167,15 @@ func (ix *Index) rebuild(ctx context.Context, st *store, id Identity, cause erro
 // process that has just opened the database may run q while the refresh
 // walks the tree (see speculation); q must then set the whole answer
 // each time it runs, as it may run twice. prefer are the words the query
-// looks for: when the budget lets only part of a large change be indexed,
-// the files that mention one of them go first (see preferFirst).
+// looks for: when the budget cannot cover a large change (a new clone),
+// only the files that mention one of them are indexed (see [Focus]);
+// without them, the names in ctx (see [WithNames]).
 func (ix *Index) read(ctx context.Context, budget time.Duration, prefer []string, speculate bool, q func(snapshot) error) (Freshness, error) {
 	ix.life.RLock()
 	defer ix.life.RUnlock()
+	if len(prefer) == 0 {
+		prefer = namesFrom(ctx)
+	}
 	var spec func(snapshot) error
 	if speculate {
 		spec = q
@@ -217,15 +225,90 @@ func (ix *Index) Refresh(ctx context.Context) (Freshness, error) {
 // Update checks the database in full (PRAGMA quick_check, rebuilding it
 // when damaged) and brings the index fully up to date, without a time
 // bound (ctx still cancels it), calling Options.Progress as it goes. It is
-// what a cold build or `cortex index` runs.
+// what a cold build or `cortex index` runs. A query of another goroutine
+// on this Index (a server answering while it indexes in the background)
+// does not wait for all of it: the update stops writing after the files
+// it holds, lets the query refresh and answer, and goes on. It stops when
+// the index is fresh, or after a pass that could write no file: the files
+// still pending then change faster than they are read.
 func (ix *Index) Update(ctx context.Context) (Freshness, error) {
+	start := time.Now()
 	diags, err := ix.verify(ctx)
 	if err != nil {
 		return Freshness{}, err
 	}
-	fr, err := ix.read(ctx, -1, nil, false, func(snapshot) error { return nil })
-	fr.Diagnostics = append(diags, fr.Diagnostics...)
-	return fr, err
+	up := &updateProgress{}
+	// Every changed file, whatever names the caller's context carries.
+	rctx := context.WithValue(context.WithValue(ctx, updateKey{}, up), namesKey{}, []string(nil))
+	var out Freshness
+	for {
+		before := up.done
+		fr, err := ix.read(rctx, -1, nil, false, func(snapshot) error { return nil })
+		indexed, removed := out.Indexed+fr.Indexed, out.Removed+fr.Removed
+		out = fr
+		out.Indexed, out.Removed = indexed, removed
+		if err != nil || fr.State == Fresh || ctx.Err() != nil || (up.done == before && fr.Removed == 0) {
+			if err == nil && up.done >= optimizeAfter {
+				err = ix.optimize(ctx)
+			}
+			out.Elapsed = time.Since(start)
+			out.Diagnostics = append(diags, out.Diagnostics...)
+			return out, err
+		}
+		// The pass gave way to a query: let it take the index first.
+		for i := 0; i < maxYieldWaits && ix.waiting.Load() > 0 && ctx.Err() == nil; i++ {
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// An [Index.Update] that gives way to a query indexes at least
+// updateAtLeast files first, and then waits up to maxYieldWaits
+// milliseconds for the queries waiting to take the index.
+const (
+	updateAtLeast = 8
+	maxYieldWaits = 100
+)
+
+// updateKey is the context key of an Update's progress, which its rounds
+// add to.
+type updateKey struct{}
+
+// updateProgress is what the rounds of one Update have indexed so far,
+// and the most files they had to.
+type updateProgress struct{ done, total int }
+
+// progress calls Options.Progress with done of total files of one
+// indexing pass, counted from the start of the Update it is a round of,
+// if any.
+func (ix *Index) progress(ctx context.Context, done, total int) {
+	if ix.opts.Progress == nil {
+		return
+	}
+	if up, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
+		up.total = max(up.total, up.done+total)
+		done, total = up.done+done, up.total
+	}
+	ix.opts.Progress(done, total)
+}
+
+// optimize merges the full-text index's segments, which a large update
+// leaves many of, so that every later query is cheaper.
+func (ix *Index) optimize(ctx context.Context) error {
+	ix.life.RLock()
+	defer ix.life.RUnlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st, _, _, err := ix.activate(ctx)
+	if err != nil {
+		return err
+	}
+	if ok, err := ix.lock(ctx, time.Time{}); !ok || err != nil {
+		return err
+	}
+	defer ix.unlock()
+	_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+	return err
 }
 
 // verify runs the full check on the active identity's database and
@@ -299,7 +382,7 @@ func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) 
 	if !ok {
 		return res, fmt.Errorf("%w: %q is not a name", ErrEmptyQuery, name)
 	}
-	fr, err := ix.read(ctx, ix.opts.budget(), []string{nq.name}, true, func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), []string{name}, true, func(s snapshot) error {
 		defs, err := lookup(ctx, s, nq)
 		res.Definitions = defs
 		return err

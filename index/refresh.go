@@ -9,12 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -61,6 +59,9 @@ type Freshness struct {
 	Files int `json:"files"`
 	// Elapsed is how long the refresh took.
 	Elapsed time.Duration `json:"elapsed"`
+	// Focus, when set, says that the refresh indexed only the changed
+	// files that mention the names a question asks about (see [Focus]).
+	Focus *Focus `json:"focus,omitempty"`
 	// Diagnostics say what else happened: a damaged database rebuilt, a
 	// new identity seeded from another, a busy writer lock, an ignore file
 	// that could not be applied as written (its directory left out).
@@ -243,6 +244,10 @@ func (ix *Index) stillSettled(ctx context.Context, st *store, seq, gen int64, se
 	return true
 }
 
+// diagLockBusy is the diagnostic of a refresh that could not take the
+// writer lock in time.
+const diagLockBusy = "another process held the index's writer lock; changed files were not indexed"
+
 // applyPlan applies the plan under the writer lock, waiting for it until
 // deadline, and saves the state, settled if the rows as written now match
 // the walk (whose digest is sum). Without the lock it says so in fr and
@@ -253,7 +258,7 @@ func (ix *Index) applyPlan(ctx context.Context, st *store, w walkResult, p *plan
 		return err
 	}
 	if !ok {
-		fr.Diagnostics = append(fr.Diagnostics, "another process held the index's writer lock; changed files were not indexed")
+		fr.Diagnostics = append(fr.Diagnostics, diagLockBusy)
 		return nil
 	}
 	defer ix.unlock()
@@ -381,16 +386,39 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 	if len(p.changed) == 0 {
 		return nil
 	}
-	if !deadline.IsZero() && len(p.changed) > preferAbove {
-		ix.preferFirst(p.changed, prefer, deadline)
+	var rest []diskFile // focused: the changed files that mention no word
+	if terms := focusTerms(prefer); !deadline.IsZero() && len(p.changed) > focusAbove && len(terms) > 0 {
+		f := ix.focus(p.changed, terms, deadline)
+		p.changed, rest, fr.Focus = f.first, f.rest, &f.focus
 	}
-	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline)
-	if err == nil && len(done) >= optimizeAfter {
+	atLeast := 0
+	if fr.Focus != nil {
+		// However long the scan took, the answer gets the files that
+		// mention its names most likely to hold what it asks for: a
+		// search then has their text, never nothing.
+		atLeast = min(fr.Focus.Matched, focusAtLeast)
+	}
+	if _, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
+		atLeast = updateAtLeast // a round of an Update always gets somewhere
+	}
+	done, err := ix.indexFiles(ctx, st, p.changed, rows, deadline, atLeast)
+	if _, inUpdate := ctx.Value(updateKey{}).(*updateProgress); err == nil && len(done) >= optimizeAfter && !inUpdate {
 		// A large update leaves the full-text index in many small segments;
-		// merging them makes every later query cheaper.
+		// merging them makes every later query cheaper. An Update merges
+		// them once, when it is done.
 		_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
 	}
-	left := p.changed[:0]
+	if fr.Focus != nil {
+		for _, f := range p.changed[:fr.Focus.Matched] {
+			if _, ok := done[f.path]; ok {
+				fr.Focus.IndexedCount++
+				if len(fr.Focus.Indexed) < maxFocusListed {
+					fr.Focus.Indexed = append(fr.Focus.Indexed, f.path)
+				}
+			}
+		}
+	}
+	left := p.changed[:0] // in place: p.changed is not read after this
 	for _, f := range p.changed {
 		if reindexed, ok := done[f.path]; !ok {
 			left = append(left, f)
@@ -398,7 +426,7 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 			fr.Indexed++
 		}
 	}
-	p.changed = left
+	p.changed = append(left, rest...)
 	return err
 }
 
@@ -489,11 +517,12 @@ const (
 )
 
 // indexFiles reads, extracts and writes files, most recent first, until
-// deadline. Reading and extraction run on every CPU; the writes go one
+// deadline, the first atLeast of them even past it; in a pass of an
+// Update, until a query waits for the index. Reading and extraction run on every CPU; the writes go one
 // transaction at a time, each holding whole files. It returns the paths
 // written, each with whether its content was indexed again (false: the
 // content was the same, only its size and mtime were recorded).
-func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time) (map[string]bool, error) {
+func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, rows map[string]fileRow, deadline time.Time, atLeast int) (map[string]bool, error) {
 	done := map[string]bool{}
 	jobs := make(chan int)
 	results := make([]chan fileData, len(files))
@@ -517,10 +546,11 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 			}
 		}()
 	}
+	over := ix.over(ctx, deadline)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		dispatch(dctx, jobs, ahead, results, deadline)
+		dispatch(dctx, jobs, ahead, results, over, atLeast)
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
@@ -557,10 +587,8 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 				return done, err
 			}
 		}
-		if ix.opts.Progress != nil {
-			ix.opts.Progress(len(done)+len(batch), len(files))
-		}
-		if expired(deadline) {
+		ix.progress(ctx, len(done)+len(batch), len(files))
+		if i+1 >= atLeast && over() {
 			break
 		}
 	}
@@ -570,17 +598,33 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 			return done, err
 		}
 	}
+	ix.progressed(ctx, len(done))
 	return done, nil
+}
+
+// progressed adds n files written to the progress of the Update ctx
+// belongs to, if any.
+func (ix *Index) progressed(ctx context.Context, n int) {
+	if up, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
+		up.done += n
+	}
+}
+
+// over returns what tells an indexing pass to stop: deadline passed, or,
+// in a pass of an Update, a query waiting for the index.
+func (ix *Index) over(ctx context.Context, deadline time.Time) func() bool {
+	_, inUpdate := ctx.Value(updateKey{}).(*updateProgress)
+	return func() bool { return expired(deadline) || inUpdate && ix.waiting.Load() > 0 }
 }
 
 // dispatch sends the index of each file whose result is due in results to
 // jobs, in order, once ahead has room, and closes jobs. Once ctx ends or
-// deadline passes, the files not dispatched get an empty fileData as
-// their result.
-func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, deadline time.Time) {
+// over reports true (after the first atLeast files), the files not
+// dispatched get an empty fileData as their result.
+func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, over func() bool, atLeast int) {
 	defer close(jobs)
 	for i := range results {
-		if ctx.Err() == nil && !expired(deadline) {
+		if ctx.Err() == nil && (i < atLeast || !over()) {
 			select {
 			case ahead <- struct{}{}:
 				select {
@@ -610,6 +654,9 @@ func isBinary(src []byte) bool {
 	probe := src[:min(len(src), binaryProbe)]
 	if bytes.IndexByte(probe, 0) >= 0 {
 		return true
+	}
+	if utf8.Valid(probe[:max(0, len(probe)-utf8.UTFMax+1)]) {
+		return false // the common case, checked fast; the end may cut a character
 	}
 	bad := 0
 	for i := 0; i < len(probe); {
@@ -772,66 +819,4 @@ func bounded(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-// preferAbove is the number of changed files under which a budgeted
-// refresh does not reorder them: so few are indexed in any order within
-// the budget.
-const preferAbove = 32
-
-// preferFirst moves to the front of files, in place and otherwise in
-// order, those whose content mentions one of words (ignoring case). It
-// reads files on every CPU until a third of the time left before deadline
-// is spent (reading is tens of times faster than indexing); the files it
-// did not get to stay in order behind those it found. A query that names
-// something, on a large change the budget cannot index whole, is thus
-// answered from the files that hold the name.
-func (ix *Index) preferFirst(files []diskFile, words []string, deadline time.Time) {
-	var ws [][]byte
-	for _, w := range words {
-		if len(w) >= 3 {
-			ws = append(ws, []byte(strings.ToLower(w)))
-		}
-	}
-	if len(ws) == 0 {
-		return
-	}
-	stop := time.Now().Add(time.Until(deadline) / 3)
-	hit := make([]bool, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || time.Now().After(stop) {
-					return
-				}
-				src, err := ix.readFile(files[i].path)
-				if err != nil {
-					continue
-				}
-				src = bytes.ToLower(src)
-				hit[i] = slices.ContainsFunc(ws, func(w []byte) bool { return bytes.Contains(src, w) })
-			}
-		}()
-	}
-	wg.Wait()
-	out := make([]diskFile, 0, len(files))
-	for i, f := range files {
-		if hit[i] {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		return
-	}
-	for i, f := range files {
-		if !hit[i] {
-			out = append(out, f)
-		}
-	}
-	copy(files, out)
 }
