@@ -507,8 +507,11 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 	switch plan.Intent {
 	case route.IntentDefinition:
 		query.Kinds = []evidence.Kind{evidence.Definition}
-	case route.IntentReferences, route.IntentCallers, route.IntentTests:
+	case route.IntentCallers, route.IntentTests:
 		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call}
+	case route.IntentReferences:
+		// An import of the name is a use of it too.
+		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call, evidence.Import}
 	case route.IntentImplementations:
 		query.Kinds = []evidence.Kind{evidence.Implementation}
 	case route.IntentStructural:

@@ -323,9 +323,9 @@ func lastPart(s string) string {
 }
 
 // inTest reports whether r is in test code: a test file, or a test module
-// inside a source file (Rust's mod tests).
+// inside a source file (Rust's mod tests), as the graph marks its callers.
 func inTest(r *evidence.Record) bool {
-	if syntax.IsTestFile(r.Path) {
+	if syntax.IsTestFile(r.Path) || r.Metadata.Attributes["test"] == "true" {
 		return true
 	}
 	container, _, _ := recordName(r)
