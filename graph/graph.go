@@ -212,10 +212,34 @@ type BuildOptions struct {
 
 // Build makes the graph of the facts an index holds.
 func Build(facts index.Facts, opts BuildOptions) *Graph {
+	b := buildBase(facts, opts.Modules)
+	b.finish(opts)
+	return b.g
+}
+
+// finish fuses in the exact edges, if any, and indexes the graph.
+func (b *builder) finish(opts BuildOptions) {
+	b.g.ExactReport = opts.ExactReport
+	if opts.Exact != nil {
+		if b.seen == nil {
+			b.seen = make(map[edgeKey]int32, len(b.g.Edges))
+			for i := range b.g.Edges {
+				e := &b.g.Edges[i]
+				b.seen[edgeKey{int32(e.From), int32(e.To), e.Kind}] = int32(i)
+			}
+		}
+		b.fuse(opts.Exact)
+	}
+	b.g.index()
+}
+
+// buildBase makes the graph of the facts without exact edges and without
+// its adjacency (see finish): what a snapshot keeps.
+func buildBase(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
-		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, ExactReport: opts.ExactReport}
+		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
 	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}}
-	for _, m := range opts.Modules {
+	for _, m := range modules {
 		b.goMods = append(b.goMods, goModule(m))
 	}
 	// Longest module path first, so that a nested module wins.
@@ -242,17 +266,36 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 		b.resolveFile(fi)
 	}
 	b.testNaming()
-	if opts.Exact != nil {
-		b.fuse(opts.Exact)
+	return b
+}
+
+// tables makes the lookups Build fills while it adds nodes, from the
+// nodes alone (a file's node precedes its definitions).
+func (g *Graph) tables() {
+	g.byName = make(map[string][]int32, len(g.Nodes))
+	g.fileNode, g.fileSyms, g.dirFiles = map[string]int32{}, map[string][]int32{}, map[string][]int32{}
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Kind == NodeKindFile {
+			g.fileNode[n.Path] = int32(i)
+			d := path.Dir(n.Path)
+			g.dirFiles[d] = append(g.dirFiles[d], int32(i))
+			continue
+		}
+		g.fileSyms[n.Path] = append(g.fileSyms[n.Path], int32(i))
+		g.byName[n.Name] = append(g.byName[n.Name], int32(i))
 	}
-	g.index()
-	return g
 }
 
 // index fills the adjacency lists and the stats.
 func (g *Graph) index() {
-	g.in = make([][]int32, len(g.Nodes))
-	g.out = make([][]int32, len(g.Nodes))
+	// Each node's lists are slices of two arrays, sized by a first count.
+	nin, nout := make([]int32, len(g.Nodes)), make([]int32, len(g.Nodes))
+	for i := range g.Edges {
+		nin[g.Edges[i].To]++
+		nout[g.Edges[i].From]++
+	}
+	g.in, g.out = adjacency(nin, len(g.Edges)), adjacency(nout, len(g.Edges))
 	st := Stats{ByKind: map[EdgeKind]int{}, Unresolved: g.stats.Unresolved}
 	for i := range g.Edges {
 		e := &g.Edges[i]
@@ -277,6 +320,19 @@ func (g *Graph) index() {
 	}
 	st.Edges = len(g.Edges)
 	g.stats = st
+}
+
+// adjacency returns empty lists with room for counts[n] entries each, all
+// in one array of total.
+func adjacency(counts []int32, total int) [][]int32 {
+	all := make([]int32, total)
+	lists := make([][]int32, len(counts))
+	off := 0
+	for n, c := range counts {
+		lists[n] = all[off : off : off+int(c)]
+		off += int(c)
+	}
+	return lists
 }
 
 // addEdge adds an edge, or keeps the stronger of it and the one already
