@@ -269,24 +269,6 @@ func buildBase(facts index.Facts, modules []GoModule) *builder {
 	return b
 }
 
-// tables makes the lookups Build fills while it adds nodes, from the
-// nodes alone (a file's node precedes its definitions).
-func (g *Graph) tables() {
-	g.byName = make(map[string][]int32, len(g.Nodes))
-	g.fileNode, g.fileSyms, g.dirFiles = map[string]int32{}, map[string][]int32{}, map[string][]int32{}
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		if n.Kind == NodeKindFile {
-			g.fileNode[n.Path] = int32(i)
-			d := path.Dir(n.Path)
-			g.dirFiles[d] = append(g.dirFiles[d], int32(i))
-			continue
-		}
-		g.fileSyms[n.Path] = append(g.fileSyms[n.Path], int32(i))
-		g.byName[n.Name] = append(g.byName[n.Name], int32(i))
-	}
-}
-
 // index fills the adjacency lists and the stats.
 func (g *Graph) index() {
 	// Each node's lists are slices of two arrays, sized by a first count.

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"path"
+	"slices"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -345,18 +347,18 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 	g := &Graph{Version: ss.version}
 	g.stats.Unresolved = int(d.uint(1 << 40))
 	strs := d.strings()
-	str := func() string {
-		i := d.index(uint64(len(strs)))
-		if d.err != nil {
-			return ""
-		}
-		return strs[i]
-	}
+	ns := uint64(len(strs))
 	n := d.uint(uint64(len(d.buf)))
 	g.Nodes = make([]Node, n)
+	names := make([]int32, n) // each node's name, in strs
 	for i := range g.Nodes {
 		nd := &g.Nodes[i]
-		nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = str(), str(), str(), str(), str()
+		p, name, c, k, pkg := d.index(ns), d.index(ns), d.index(ns), d.index(ns), d.index(ns)
+		if d.err != nil {
+			return nil, d.err
+		}
+		nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = strs[p], strs[name], strs[c], strs[k], strs[pkg]
+		names[i] = int32(name)
 		fl := d.uint(7)
 		nd.Exported, nd.Test, nd.Stale = fl&1 != 0, fl&2 != 0, fl&4 != 0
 		nd.Line = int(d.uint(1 << 31))
@@ -367,7 +369,11 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		e.From, e.To = d.index(n), d.index(n)
-		e.Kind, e.Method, e.Path = EdgeKind(str()), Method(str()), str()
+		k, m, p := d.index(ns), d.index(ns), d.index(ns)
+		if d.err != nil {
+			return nil, d.err
+		}
+		e.Kind, e.Method, e.Path = EdgeKind(strs[k]), Method(strs[m]), strs[p]
 		e.Line, e.Column, e.Span = int(d.uint(1<<31)), int(d.uint(1<<31)), int(d.uint(1<<31))
 		e.Stale = d.uint(1) == 1
 	}
@@ -377,8 +383,61 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	g.tables()
+	g.tables(strs, names)
 	return g, nil
+}
+
+// tables makes the lookups Build fills while it adds nodes, from the
+// nodes and their names' places in strs: each list is a slice of one
+// array, in node order as Build's.
+func (g *Graph) tables(strs []string, names []int32) {
+	ids := make([]int32, len(g.Nodes))
+	counts := make([]int32, len(strs)+1)
+	syms, distinct := 0, 0
+	for i := range g.Nodes {
+		ids[i] = int32(i)
+		if g.Nodes[i].Kind != NodeKindFile {
+			if counts[names[i]+1] == 0 {
+				distinct++
+			}
+			counts[names[i]+1]++
+			syms++
+		}
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1] // counts[id] is now where id's list starts
+	}
+	byName := make([]int32, syms)
+	next := slices.Clone(counts)
+	g.byName = make(map[string][]int32, distinct)
+	g.fileNode, g.fileSyms, g.dirFiles = map[string]int32{}, map[string][]int32{}, map[string][]int32{}
+	for i := 0; i < len(g.Nodes); {
+		n := &g.Nodes[i]
+		if n.Kind == NodeKindFile {
+			g.fileNode[n.Path] = int32(i)
+			d := path.Dir(n.Path)
+			g.dirFiles[d] = append(g.dirFiles[d], int32(i))
+			i++
+			continue
+		}
+		j := i
+		for ; j < len(g.Nodes) && g.Nodes[j].Kind != NodeKindFile && g.Nodes[j].Path == n.Path; j++ {
+			byName[next[names[j]]] = int32(j)
+			next[names[j]]++
+		}
+		// A file's definitions follow its node; a run elsewhere is added.
+		if old, ok := g.fileSyms[n.Path]; ok {
+			g.fileSyms[n.Path] = append(old[:len(old):len(old)], ids[i:j]...)
+		} else {
+			g.fileSyms[n.Path] = ids[i:j:j]
+		}
+		i = j
+	}
+	for id, start := range counts[:len(strs)] {
+		if end := counts[id+1]; end > start {
+			g.byName[strs[id]] = byName[start:end:end]
+		}
+	}
 }
 
 // encodeSnapshot returns the body of g's snapshot for build.
@@ -456,14 +515,25 @@ type decoder struct {
 	err error
 }
 
-// uint reads a uvarint no greater than limit.
+// uint reads a uvarint no greater than limit; a byte below 0x80 is read
+// inline.
 func (d *decoder) uint(limit uint64) uint64 {
+	if len(d.buf) > 0 && d.buf[0] < 0x80 && uint64(d.buf[0]) <= limit {
+		v := uint64(d.buf[0])
+		d.buf = d.buf[1:]
+		return v
+	}
+	return d.uintLong(limit)
+}
+
+func (d *decoder) uintLong(limit uint64) uint64 {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Uvarint(d.buf)
 	if n <= 0 || v > limit {
 		d.err = fmt.Errorf("%w: a number out of range", errSnapshotCorrupt)
+		d.buf = nil
 		return 0
 	}
 	d.buf = d.buf[n:]
