@@ -2,16 +2,16 @@ package graph
 
 import (
 	"context"
-	"path"
-	"slices"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/codecortex/codecortex/index"
