@@ -2,9 +2,12 @@ package graph
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -204,19 +207,21 @@ func (s snapStore) write(g *Graph) error {
 	return writeAtomic(r, snapshotName, out)
 }
 
-// writeAtomic writes data to name inside r through a temporary file in
-// the same directory.
+// writeAtomic writes data to name inside r through a new temporary file
+// in the same directory (created exclusively, so that a file or link
+// already there is never written through), renamed over name.
 func writeAtomic(r *os.Root, name string, data []byte) error {
 	dir := filepath.Dir(name)
 	if err := r.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
-	f, err := r.OpenFile(fmt.Sprintf("%s/.snapshot-%d.tmp", dir, os.Getpid()), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:])
+	tmp := filepath.Join(dir, ".snapshot-"+hex.EncodeToString(nonce[:])+".tmp")
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
-	tmp := f.Name()
-	tmp = filepath.Join(dir, filepath.Base(tmp))
 	_, werr := f.Write(data)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -297,22 +302,10 @@ func (s snapStore) read() (*sealedSnapshot, error) {
 		return nil, fmt.Errorf("%w: not a regular file within %d bytes", errSnapshotCorrupt, s.maxSize())
 	}
 	data := make([]byte, fi.Size())
-	if _, err := readFull(f, data); err != nil {
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
 	}
 	return s.open(data)
-}
-
-func readFull(f *os.File, buf []byte) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := f.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 // open checks a snapshot file's bytes: magic, seal and build.
