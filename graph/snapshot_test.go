@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
+	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/seal"
@@ -301,4 +303,47 @@ func FuzzSnapshotBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_, _ = (&sealedSnapshot{body: body}).graph()
 	})
+}
+
+// recordSource is an EdgeSource of fixed records.
+type recordSource []evidence.Record
+
+func (s recordSource) Edges(context.Context) (iter.Seq[evidence.Record], evidence.Report, error) {
+	return slices.Values(s), evidence.Report{Provider: "precision", State: evidence.Available}, nil
+}
+
+// Exact edges are fused into a loaded graph as into a built one.
+func TestSnapshotFusesExact(t *testing.T) {
+	needSyntax(t)
+	dir := t.TempDir()
+	writeAged(t, dir, snapFixture)
+	exact := recordSource{
+		{Kind: evidence.Reference, Path: "b/b.go", StartLine: 5, StartColumn: 25, EndLine: 5, EndColumn: 33,
+			TargetSymbol: "scip-go gomod example.com/m v1 `example.com/m/a`/ReadFull()."},
+		{Kind: evidence.Reference, Path: "b/b.go", StartLine: 7, StartColumn: 1, EndLine: 7, EndColumn: 5,
+			TargetSymbol: "scip-go gomod example.com/m v1 `example.com/m/a`/helper()."},
+	}
+	graphOf := func() (*Graph, string) {
+		p := New(Options{Dir: dir, IndexOptions: index.Options{Seal: testKey(t, 1)}, Exact: exact})
+		defer p.Close()
+		g, err := p.Graph(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g, p.snapshot
+	}
+	built, _ := graphOf()
+	loaded, how := graphOf()
+	if how != "loaded" {
+		t.Fatalf("second graph: %s, want loaded", how)
+	}
+	if built.Stats().Exact < 2 {
+		t.Fatalf("exact edges: %d, want the 2 given fused in", built.Stats().Exact)
+	}
+	if diff := cmp.Diff(built.Edges, loaded.Edges); diff != "" {
+		t.Errorf("edges (-built +loaded):\n%s", diff)
+	}
+	if diff := cmp.Diff(built.Stats(), loaded.Stats()); diff != "" {
+		t.Errorf("stats (-built +loaded):\n%s", diff)
+	}
 }
