@@ -39,8 +39,9 @@ import (
 //	             never read, as resolution may have changed
 //	  version    the index Version the graph was built from
 //	  unresolved the uses left unresolved (Stats.Unresolved)
-//	  strings    count, then each string; every string below is an index
-//	             into this table, so a path or a kind is stored once
+//	  strings    count, then each string's length, then the bytes of all;
+//	             every string below is an index into this table, so a
+//	             path or a kind is stored once
 //	  nodes      count, then Path, Name, Container, Kind, Package, flags
 //	             (Exported 1, Test 2, Stale 4), Line, EndLine-Line of each
 //	  edges      count, then From, To, Kind, Method, Path, Line, Column,
@@ -49,9 +50,10 @@ import (
 // The seal covers every byte of the body under this user's key: a snapshot
 // that arrived with the repository, was written for another project root
 // or was changed since is foreign and ignored. A sealed body is still
-// checked as outside input (every length against what remains, every
-// string and node index against its table, every line against the
-// previous field), so a bad one is an error, never a panic.
+// checked as outside input (every count and length against what remains,
+// every string and node index against its table, every number against its
+// range), so a bad one is an error, never a panic. Numbers are kept as
+// Build leaves them, none negative (a negative one is written as 0).
 
 const (
 	snapMagic = "cxgraph1"
