@@ -7,12 +7,15 @@ package graph
 //	go test ./graph/ -run '^$' -bench . -benchtime 10x
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/syntax"
 )
 
@@ -101,4 +104,92 @@ func BenchmarkImpactHubWarm(b *testing.B) {
 	if im.Truncated {
 		b.ReportMetric(1, "truncated")
 	}
+}
+
+// promBase returns the base graph of prometheus (as a snapshot keeps it)
+// and the store of its snapshot, written.
+func promBase(b *testing.B) (*Graph, snapStore) {
+	dir := promIndexed(b)
+	ix, err := index.Open(index.Options{Dir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	facts, err := ix.Facts(context.Background(), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := buildBase(facts, nil).g
+	s := snapStore{root: ix.Dir(), seal: seal.User(), build: snapshotBuild()}
+	if err := s.write(g); err != nil {
+		b.Fatal(err)
+	}
+	return g, s
+}
+
+// BenchmarkSnapshotSave encodes, seals and writes the snapshot of the
+// prometheus graph.
+func BenchmarkSnapshotSave(b *testing.B) {
+	g, s := promBase(b)
+	var ds []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if err := s.write(g); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	b.ReportMetric(median(ds), "p50-ms")
+	b.ReportMetric(float64(len(encodeSnapshot(g, s.build))), "bytes")
+}
+
+// BenchmarkSnapshotLoad reads, verifies and decodes the snapshot of the
+// prometheus graph and indexes it: what a process's first question pays
+// instead of reading the facts and building.
+func BenchmarkSnapshotLoad(b *testing.B) {
+	_, s := promBase(b)
+	var ds []time.Duration
+	var g *Graph
+	for b.Loop() {
+		start := time.Now()
+		ss, err := s.read()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if g, err = ss.graph(); err != nil {
+			b.Fatal(err)
+		}
+		(&builder{g: g}).finish(BuildOptions{})
+		ds = append(ds, time.Since(start))
+	}
+	b.ReportMetric(median(ds), "p50-ms")
+	b.ReportMetric(float64(len(g.Nodes)), "nodes")
+	b.ReportMetric(float64(len(g.Edges)), "edges")
+}
+
+// BenchmarkSnapshotGob decodes the same nodes and edges with
+// encoding/gob, the encoding the snapshot's own was measured against.
+func BenchmarkSnapshotGob(b *testing.B) {
+	g, _ := promBase(b)
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(struct {
+		Nodes []Node
+		Edges []Edge
+	}{g.Nodes, g.Edges}); err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		var out struct {
+			Nodes []Node
+			Edges []Edge
+		}
+		if err := gob.NewDecoder(bytes.NewReader(buf.Bytes())).Decode(&out); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	b.ReportMetric(median(ds), "p50-ms")
+	b.ReportMetric(float64(buf.Len()), "bytes")
 }

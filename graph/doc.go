@@ -98,10 +98,15 @@
 // # Provider
 //
 // [Provider] keeps one graph per state of the index, rebuilt only when the
-// index changed. Asked who uses a definition, it answers one record per
-// site of each direct caller (the calling definition as Symbol, the use
-// as location, [Hit.Sites]), recursive calls included, marked "test" when
-// the caller is a test; it serves impact as an
+// index changed. A build leaves a snapshot of the graph under
+// .codecortex/graph/, sealed for this user and project root (package
+// seal), and a new process whose index has not changed since reads it
+// instead of reading every file's facts and resolving them; a snapshot
+// that does not check, of another build, or of another state of the index
+// is ignored and the graph built again. Asked who uses a definition, the
+// provider answers one record per site of each direct caller (the calling
+// definition as Symbol, the use as location, [Hit.Sites]), recursive calls
+// included, marked "test" when the caller is a test; it serves impact as an
 // [github.com/codecortex/codecortex/evidence.Provider] named "graph", and
 // as a [github.com/codecortex/codecortex/rewrite.Impact] for rewrites.
 package graph

@@ -223,6 +223,15 @@ type edgeKey struct {
 	line     int32
 }
 
+// keyOf returns the identity addEdge keeps one edge for.
+func keyOf(e *Edge) edgeKey {
+	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of, int32(e.Line)}
+	if e.Kind == Tests {
+		k.line = 0 // a test file tests a definition once: its sites are its definitions' edges
+	}
+	return k
+}
+
 // BuildOptions are what [Build] needs besides the index's facts. The zero
 // value resolves no Go imports and fuses no exact edges.
 type BuildOptions struct {
@@ -237,11 +246,35 @@ type BuildOptions struct {
 
 // Build makes the graph of the facts an index holds.
 func Build(facts index.Facts, opts BuildOptions) *Graph {
+	b := buildBase(facts, opts.Modules)
+	b.finish(opts)
+	return b.g
+}
+
+// finish fuses in the exact edges, if any, and indexes the graph.
+func (b *builder) finish(opts BuildOptions) {
+	b.g.ExactReport = opts.ExactReport
+	if opts.Exact != nil {
+		if b.seen == nil {
+			b.seen = make(map[edgeKey]int32, len(b.g.Edges))
+			for i := range b.g.Edges {
+				e := &b.g.Edges[i]
+				b.seen[keyOf(e)] = int32(i)
+			}
+		}
+		b.fuse(opts.Exact)
+	}
+	b.g.index()
+}
+
+// buildBase makes the graph of the facts without exact edges and without
+// its adjacency (see finish): what a snapshot keeps.
+func buildBase(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
-		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, ExactReport: opts.ExactReport}
+		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
 	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
 		stems: map[string][]int32{}}
-	for _, m := range opts.Modules {
+	for _, m := range modules {
 		b.goMods = append(b.goMods, goModule(m))
 	}
 	// Longest module path first, so that a nested module wins.
@@ -277,11 +310,7 @@ func Build(facts index.Facts, opts BuildOptions) *Graph {
 	}
 	b.matchMethodSets()
 	b.testNaming()
-	if opts.Exact != nil {
-		b.fuse(opts.Exact)
-	}
-	g.index()
-	return g
+	return b
 }
 
 // testModule reports whether definition s of a file in lang lies in a
@@ -322,8 +351,13 @@ func moduleStem(p string) string {
 
 // index fills the adjacency lists and the stats.
 func (g *Graph) index() {
-	g.in = make([][]int32, len(g.Nodes))
-	g.out = make([][]int32, len(g.Nodes))
+	// Each node's lists are slices of two arrays, sized by a first count.
+	nin, nout := make([]int32, len(g.Nodes)), make([]int32, len(g.Nodes))
+	for i := range g.Edges {
+		nin[g.Edges[i].To]++
+		nout[g.Edges[i].From]++
+	}
+	g.in, g.out = adjacency(nin, len(g.Edges)), adjacency(nout, len(g.Edges))
 	st := Stats{ByKind: map[EdgeKind]int{}, Unresolved: g.stats.Unresolved}
 	for i := range g.Edges {
 		e := &g.Edges[i]
@@ -350,6 +384,19 @@ func (g *Graph) index() {
 	g.stats = st
 }
 
+// adjacency returns empty lists with room for counts[n] entries each, all
+// in one array of total.
+func adjacency(counts []int32, total int) [][]int32 {
+	all := make([]int32, total)
+	lists := make([][]int32, len(counts))
+	off := 0
+	for n, c := range counts {
+		lists[n] = all[off : off : off+int(c)]
+		off += int(c)
+	}
+	return lists
+}
+
 // addEdge adds an edge, or keeps the stronger of it and the one already
 // between the same nodes with the same kind at the same line (any line
 // for a Tests edge). An edge from a node to itself is kept when it has a
@@ -358,10 +405,7 @@ func (b *builder) addEdge(e Edge) {
 	if e.From == e.To && (e.Line < 1 || e.Kind == Imports || e.Kind == Tests) {
 		return
 	}
-	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of, int32(e.Line)}
-	if e.Kind == Tests {
-		k.line = 0 // a test file tests a definition once: its sites are its definitions' edges
-	}
+	k := keyOf(&e)
 	if i, ok := b.seen[k]; ok {
 		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
 			*old = e

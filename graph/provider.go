@@ -13,6 +13,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -61,6 +62,9 @@ type Provider struct {
 	own   bool
 	graph *Graph
 	fresh index.Freshness // of the last refresh
+	// snapshot says how the last graph was had: "loaded" from the
+	// snapshot, or why it was built.
+	snapshot string
 }
 
 // New returns a provider; nothing is read until the first question.
@@ -101,7 +105,9 @@ func (p *Provider) index() (*index.Index, error) {
 
 // Graph returns the graph of the index as it is now: the index is
 // refreshed first (within its budget), and the graph is built again only
-// when the index changed since the last one.
+// when the index changed since the last one. A process's first graph is
+// read from the snapshot the last build left under .codecortex/ when the
+// index has not changed since (see the snapshot's layout in snapshot.go).
 func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -109,18 +115,38 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	since := ""
+	var b *builder
+	var facts index.Facts
 	if p.graph != nil {
-		since = p.graph.Version
-	}
-	facts, err := ix.Facts(ctx, since)
-	if err != nil {
+		if facts, err = ix.Facts(ctx, p.graph.Version); err != nil {
+			return nil, err
+		}
+		p.fresh = facts.Freshness
+		if facts.Unchanged {
+			return p.graph, nil
+		}
+		p.snapshot = "the index changed since the last graph"
+	} else if b, facts, err = p.fromSnapshot(ctx, ix); err != nil {
 		return nil, err
 	}
-	p.fresh = facts.Freshness
-	if facts.Unchanged {
-		return p.graph, nil
+	if b == nil {
+		b = buildBase(facts, p.goModules(ix, facts))
+		if facts.Freshness.State != index.Partial {
+			if err := p.snapshots(ix).write(b.g); err != nil {
+				p.snapshot += "; not written: " + err.Error() // the next process builds again
+			}
+		}
 	}
+	b.finish(p.exactOptions(ctx))
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // the exact edges may have stopped early
+	}
+	p.graph = b.g
+	return b.g, nil
+}
+
+// goModules reads the Go modules among the facts' files.
+func (p *Provider) goModules(ix *index.Index, facts index.Facts) []GoModule {
 	var paths []string
 	for _, f := range facts.Files {
 		if strings.HasSuffix(f.Path, "go.mod") {
@@ -134,7 +160,12 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 			root.Close()
 		}
 	}
-	bo := BuildOptions{Modules: mods}
+	return mods
+}
+
+// exactOptions asks the exact source, if any, for its edges.
+func (p *Provider) exactOptions(ctx context.Context) BuildOptions {
+	var bo BuildOptions
 	if p.opts.Exact != nil {
 		seq, rep, err := p.opts.Exact.Edges(ctx)
 		switch {
@@ -148,12 +179,17 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 			}
 		}
 	}
-	g := Build(facts, bo)
-	if ctx.Err() != nil {
-		return nil, ctx.Err() // the exact edges may have stopped early
+	return bo
+}
+
+// snapshots returns the store of the snapshot of ix's root, sealed with
+// the index's sealer.
+func (p *Provider) snapshots(ix *index.Index) snapStore {
+	s := p.opts.IndexOptions.Seal
+	if s == nil {
+		s = seal.User()
 	}
-	p.graph = g
-	return g, nil
+	return snapStore{root: ix.Dir(), seal: s, build: snapshotBuild()}
 }
 
 // Impact answers q from the graph as it is now, with the provider's

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/index"
 )
 
@@ -70,6 +71,43 @@ func progressRate(w interface{ Write([]byte) (int, error) }) (func(done, total i
 	return report, clear
 }
 
+// keepGraph builds the project graph of the index just brought up to
+// date, which keeps its snapshot for the questions that follow; a graph
+// already kept for this state of the index is only read.
+func keepGraph(ctx context.Context, p *project, ix *index.Index) error {
+	opts := p.GraphOptions()
+	opts.Index = ix
+	gp := graph.New(opts)
+	defer gp.Close()
+	_, err := gp.Graph(ctx)
+	return err
+}
+
+// updateIndex brings the index up to date with no time bound, calls stop
+// (which clears the progress line), builds the project graph (keepGraph),
+// and notes what each did.
+func (c *cmd) updateIndex(ctx context.Context, p *project, ix *index.Index, stop func()) error {
+	fr, err := ix.Update(ctx)
+	stop()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	gerr := keepGraph(ctx, p, ix)
+	if c.json == jsonOff {
+		c.note("cortex: %d files indexed, %d removed, in %s", fr.Indexed, fr.Removed, fr.Elapsed.Round(time.Millisecond))
+		for _, d := range fr.Diagnostics {
+			c.note("cortex: %s", safe(d))
+		}
+		if gerr != nil {
+			c.note("cortex: the project graph was not built: %s", safe(gerr.Error()))
+		} else {
+			c.note("cortex: project graph ready in %s", time.Since(start).Round(time.Millisecond))
+		}
+	}
+	return nil
+}
+
 // runIndex is cortex index [--status | --precision [--lang L,...]]: it
 // brings the local index up to date with no time bound (a cold index shows
 // its progress), or with --status reports its identity, counts, freshness
@@ -95,16 +133,8 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 		return c.fail(err)
 	}
 	if !*status {
-		fr, err := ix.Update(ctx)
-		stop()
-		if err != nil {
+		if err := c.updateIndex(ctx, p, ix, stop); err != nil {
 			return c.fail(err)
-		}
-		if c.json == jsonOff {
-			c.note("cortex: %d files indexed, %d removed, in %s", fr.Indexed, fr.Removed, fr.Elapsed.Round(time.Millisecond))
-			for _, d := range fr.Diagnostics {
-				c.note("cortex: %s", safe(d))
-			}
 		}
 	}
 	st, err := ix.Status(ctx)
