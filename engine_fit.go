@@ -27,6 +27,9 @@ type fit struct {
 	strong      bool // a use or relation the graph or an index established
 	// answered holds the lines ("path:line") strong evidence cites.
 	answered map[string]bool
+	// subtypes: a record names a subtype or implementation of the name
+	// (not what the name itself extends).
+	subtypes bool
 	// lines reads a project file as lines (nil when it cannot).
 	lines func(string) []string
 	// exact holds the file extensions of the uses or relations a
@@ -43,6 +46,7 @@ const (
 	leftProse       = "mentioned in documentation or data, not used in code"
 	leftUnconfirmed = "inferred or text evidence the precision index does not confirm, in a language it resolves"
 	leftImport      = "an import of the name, not a call"
+	leftSupertype   = "what the name itself extends or implements, where its subtypes answer"
 	leftNotCall     = "a use of the name that does not call it"
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
 )
@@ -61,6 +65,9 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 			f.kinded = f.kinded || f.name.Kind != "" && f.kindMatches(r)
 		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
 			f.strong = true
+			if r.Kind == evidence.Implementation && r.Metadata.Attributes["relation"] != relSupertype {
+				f.subtypes = true
+			}
 			if f.answered == nil {
 				f.answered = map[string]bool{}
 			}
@@ -116,6 +123,9 @@ func (f *fit) leave(r *evidence.Record) string {
 	case route.IntentImplementations:
 		if r.Kind == evidence.Definition {
 			return leftSelf
+		}
+		if f.subtypes && r.Metadata.Attributes["relation"] == relSupertype {
+			return leftSupertype
 		}
 		if f.unconfirmed(r) {
 			return leftUnconfirmed
@@ -343,6 +353,11 @@ func inTest(r *evidence.Record) bool {
 func (f *fit) unconfirmed(r *evidence.Record) bool {
 	return f.exact[path.Ext(r.Path)] && !r.Exact && r.Metadata.StaleFrom != trust.Exact && r.Trust != trust.Exact
 }
+
+// relSupertype is the relation attribute of an implementation record
+// about what the name asked for implements (the precision layer's and the
+// graph's), as against what implements it.
+const relSupertype = "implemented_by"
 
 func lexical(r *evidence.Record) bool { return r.Provenance == trust.Lexical || r.Trust <= trust.Weak }
 

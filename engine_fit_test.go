@@ -185,3 +185,23 @@ func TestFitBudgetBoundsTheDocument(t *testing.T) {
 		t.Errorf("%d tokens, %d records, omitted %v", n, len(ans.Records), ans.Omitted)
 	}
 }
+
+func TestFitSubtypes(t *testing.T) {
+	impl := func(path string, line int, sym, rel string) evidence.Record {
+		r := scipDef(path, line, sym)
+		r.Kind, r.TargetSymbol = evidence.Implementation, "T#"
+		r.Metadata.Attributes = map[string]string{"relation": rel}
+		return r
+	}
+	in := []evidence.Record{impl("a.py", 1, "Base#", relSupertype), impl("a.py", 9, "Sub#", "implements"),
+		def("a.py", 5, "p.T", "", "class", "class T(Base):")}
+	ans := answerOf("subclasses of T", in, nil)
+	if got := symbols(ans.Records); len(got) != 1 || got[0] != "a.py:Sub#" || ans.Omitted[leftSupertype] != 1 || ans.Omitted[leftSelf] != 1 {
+		t.Errorf("records %q, omitted %v: want the subclass alone", got, ans.Omitted)
+	}
+	// Nothing extends T: what T extends is the answer.
+	ans = answerOf("subclasses of T", in[:1], nil)
+	if len(ans.Records) != 1 {
+		t.Errorf("records %q: want what T extends", symbols(ans.Records))
+	}
+}
