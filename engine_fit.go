@@ -2,7 +2,6 @@ package codecortex
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -25,8 +24,6 @@ type fit struct {
 	qualified   bool // one whose container matches the question's qualifier
 	kinded      bool // one of the kind the question names
 	strong      bool // a use or relation the graph or an index established
-	// answered holds the lines ("path:line") strong evidence cites.
-	answered map[string]bool
 	// subtypes: a record names a subtype or implementation of the name
 	// (not what the name itself extends).
 	subtypes bool
@@ -68,10 +65,6 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 			if r.Kind == evidence.Implementation && r.Metadata.Attributes["relation"] != relSupertype {
 				f.subtypes = true
 			}
-			if f.answered == nil {
-				f.answered = map[string]bool{}
-			}
-			f.answered[lineKey(r)] = true
 			if r.Exact || r.Metadata.StaleFrom == trust.Exact || r.Trust == trust.Exact {
 				if f.exact == nil {
 					f.exact = map[string]bool{}
@@ -103,7 +96,10 @@ func (f *fit) leave(r *evidence.Record) string {
 		if r.Kind == evidence.Definition || precision.IsDeclaration(r) {
 			return leftSelf
 		}
-		if lexical(r) && f.strong && (f.answered[lineKey(r)] || f.intent == route.IntentCallers && !callShaped(r, f.name.Base)) {
+		// Where the graph or an index answers, it has read the files a
+		// text match is in: a match it did not resolve to the name is
+		// another symbol of that name, or one it cannot tell.
+		if lexical(r) && (f.strong || f.intent == route.IntentCallers && !callShaped(r, f.name.Base)) {
 			return leftText
 		}
 		if f.unconfirmed(r) {
@@ -360,8 +356,6 @@ func (f *fit) unconfirmed(r *evidence.Record) bool {
 const relSupertype = "implemented_by"
 
 func lexical(r *evidence.Record) bool { return r.Provenance == trust.Lexical || r.Trust <= trust.Weak }
-
-func lineKey(r *evidence.Record) string { return r.Path + ":" + strconv.Itoa(r.StartLine) }
 
 // callShaped reports whether a text match's line calls the name: an
 // argument list follows it, or (in a language that calls without one, as

@@ -144,13 +144,12 @@ func TestFitCallers(t *testing.T) {
 	if !slices.Equal(got, []int{2, 4}) {
 		t.Errorf("lines %v, want the two calls (2 and 4)", got)
 	}
-	want := map[string]int{leftImport: 1, leftNotCall: 1, leftText: 2, leftUnconfirmed: 1}
+	want := map[string]int{leftImport: 1, leftNotCall: 1, leftText: 3}
 	if !mapsEqual(ans.Omitted, want) {
 		t.Errorf("omitted %v, want %v", ans.Omitted, want)
 	}
 
-	// Without a precision index, a text match that calls and that no
-	// graph record cites stays, after the graph's records.
+	// Where the graph answers, text matches leave: it read their files.
 	in = []evidence.Record{call("a.go", 2, 5, "main", trust.Inferred), text("a.go", 2, "run(1)"),
 		text("a.go", 7, "run(2)"), text("a.go", 8, "x := run"), text("README.md", 3, "call run(1)")}
 	in[4].Metadata.Attributes["content"] = "prose"
@@ -159,8 +158,18 @@ func TestFitCallers(t *testing.T) {
 	for _, r := range ans.Records {
 		got = append(got, r.StartLine)
 	}
+	if !slices.Equal(got, []int{2}) || ans.Omitted[leftText] != 4 {
+		t.Errorf("lines %v, omitted %v: want the graph's call alone", got, ans.Omitted)
+	}
+
+	// Nothing but text: the matches that read as calls stay.
+	ans = answerOf("who calls run?", in[1:], nil)
+	got = got[:0]
+	for _, r := range ans.Records {
+		got = append(got, r.StartLine)
+	}
 	if !slices.Equal(got, []int{2, 7}) {
-		t.Errorf("lines %v, want the graph's call and the other call text shows (2, 7)", got)
+		t.Errorf("lines %v, want the two calls text shows (2, 7)", got)
 	}
 }
 
