@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/depdocs"
@@ -388,7 +389,7 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	}
 	ranked := evidence.RankFor(kept, f.class)
 	for i := range ranked {
-		ranked[i] = corroborated(ranked[i])
+		ranked[i] = codeExcerpt(corroborated(ranked[i]), lines)
 	}
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
@@ -439,6 +440,36 @@ func corroborated(r evidence.Record) evidence.Record {
 	}
 	attrs["corroborated_by"] = strings.Join(by, ",")
 	r.Metadata.Attributes, r.Metadata.Superseded = attrs, kept
+	return r
+}
+
+// maxExcerpt bounds the line of code an excerpt quotes, in bytes.
+const maxExcerpt = 200
+
+// codeExcerpt gives a graph record, whose excerpt restates its symbols
+// ("A calls B (depth 1, scope)"), the line of code at its location
+// instead: what the reader needs to see of a call site, and what its
+// symbols, kind and attributes do not already say.
+func codeExcerpt(r evidence.Record, lines func(string) []string) evidence.Record {
+	if r.Provider != graph.ProviderName || lines == nil || !r.HasLocation() || r.StartLine < 1 {
+		return r
+	}
+	ls := lines(r.Path)
+	if r.StartLine > len(ls) {
+		return r
+	}
+	line := strings.TrimSpace(strings.TrimRight(ls[r.StartLine-1], "\r"))
+	if line == "" || !utf8.ValidString(line) {
+		return r
+	}
+	if len(line) > maxExcerpt {
+		cut := maxExcerpt
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	r.Metadata.Excerpt = line
 	return r
 }
 

@@ -214,3 +214,15 @@ func TestFitSubtypes(t *testing.T) {
 		t.Errorf("records %q: want what T extends", symbols(ans.Records))
 	}
 }
+
+func TestCodeExcerpt(t *testing.T) {
+	r := call("a.go", 2, 5, "p.main", trust.Inferred)
+	r.Provider, r.Metadata.Excerpt = "graph", "a.go#main calls a.go#run (depth 1, scope)"
+	got := codeExcerpt(r, func(string) []string { return []string{"package p", "\trun(1) // go\r"} })
+	if got.Metadata.Excerpt != "run(1) // go" {
+		t.Errorf("excerpt %q, want the line of code", got.Metadata.Excerpt)
+	}
+	if kept := codeExcerpt(r, func(string) []string { return nil }); kept.Metadata.Excerpt != r.Metadata.Excerpt {
+		t.Errorf("a file that cannot be read changed the excerpt to %q", kept.Metadata.Excerpt)
+	}
+}
