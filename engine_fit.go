@@ -24,6 +24,9 @@ type fit struct {
 	qualified   bool // one whose container matches the question's qualifier
 	kinded      bool // one of the kind the question names
 	strong      bool // a use or relation the graph or an index established
+	// ownSymbol: a precision record is about a symbol the project defines
+	// (among several the name may mean).
+	ownSymbol bool
 	// subtypes: a record names a subtype or implementation of the name
 	// (not what the name itself extends).
 	subtypes bool
@@ -44,6 +47,7 @@ const (
 	leftUnconfirmed = "inferred or text evidence the precision index does not confirm, in a language it resolves"
 	leftImport      = "an import of the name, not a call"
 	leftSupertype   = "what the name itself extends or implements, where its subtypes answer"
+	leftForeign     = "uses of another module's symbol of that name, where the project defines one"
 	leftNotCall     = "a use of the name that does not call it"
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
 )
@@ -62,6 +66,7 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 			f.kinded = f.kinded || f.name.Kind != "" && f.kindMatches(r)
 		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
 			f.strong = true
+			f.ownSymbol = f.ownSymbol || r.Metadata.Attributes[precision.DefinedAttribute] == "true"
 			if r.Kind == evidence.Implementation && r.Metadata.Attributes["relation"] != relSupertype {
 				f.subtypes = true
 			}
@@ -95,6 +100,9 @@ func (f *fit) leave(r *evidence.Record) string {
 	case route.IntentCallers, route.IntentReferences, route.IntentTests:
 		if r.Kind == evidence.Definition || precision.IsDeclaration(r) {
 			return leftSelf
+		}
+		if f.ownSymbol && r.Metadata.Attributes[precision.DefinedAttribute] == "false" {
+			return leftForeign
 		}
 		// Where the graph or an index answers, it has read the files a
 		// text match is in: a match it did not resolve to the name is

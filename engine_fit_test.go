@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -224,5 +225,22 @@ func TestCodeExcerpt(t *testing.T) {
 	}
 	if kept := codeExcerpt(r, func(string) []string { return nil }); kept.Metadata.Excerpt != r.Metadata.Excerpt {
 		t.Errorf("a file that cannot be read changed the excerpt to %q", kept.Metadata.Excerpt)
+	}
+}
+
+func TestFitForeignSymbols(t *testing.T) {
+	use := func(line int, defined string) evidence.Record {
+		r := call("a_test.go", line, 5, "p.TestX", trust.Exact)
+		r.Provider = "precision"
+		r.Metadata.Attributes = map[string]string{precision.DefinedAttribute: defined}
+		return r
+	}
+	ans := answerOf("tests of Context", []evidence.Record{use(3, "true"), use(9, "false")}, nil)
+	if len(ans.Records) != 1 || ans.Records[0].StartLine != 3 || ans.Omitted[leftForeign] != 1 {
+		t.Errorf("records %v, omitted %v: want the project's symbol's use alone", symbols(ans.Records), ans.Omitted)
+	}
+	// Only another module's symbol has that name: its uses are the answer.
+	if ans := answerOf("tests of Context", []evidence.Record{use(9, "false")}, nil); len(ans.Records) != 1 {
+		t.Errorf("records %v: want the use", symbols(ans.Records))
 	}
 }

@@ -522,7 +522,9 @@ func (p *Provider) guidance(ix *Index, rel string) string {
 // "Command.Find", "cobra.Command"): an ambiguous name answers every
 // candidate, never a guess, and every record of a name's answer carries
 // its candidate's package ("package"), qualified name ("qualified_name")
-// and the number of candidates ("candidates") as attributes.
+// and the number of candidates ("candidates") as attributes, and whether
+// the index holds the candidate's definition ([DefinedAttribute]: "false"
+// for a symbol of a dependency or the standard library).
 //
 // When a position or name has no answer, the report says why: the file is
 // not in the project, the line or column is past its end, the index does
@@ -648,10 +650,15 @@ func (s snapshot) byName(q *evidence.Query) ([]evidence.Record, string) {
 	var recs []evidence.Record
 	n := strconv.Itoa(len(cands))
 	for _, c := range cands {
+		defined := "false"
+		if len(s.ix.Definitions(c.Symbol)) > 0 {
+			defined = "true"
+		}
 		for _, r := range s.ix.answer(c.Symbol, q, true) {
 			r.Metadata.Attributes["package"] = c.Package
 			r.Metadata.Attributes["qualified_name"] = c.QualifiedName
 			r.Metadata.Attributes["candidates"] = n
+			r.Metadata.Attributes[DefinedAttribute] = defined
 			recs = append(recs, r)
 		}
 	}
@@ -684,6 +691,12 @@ const (
 // the declaration, as `gopls references -d` and editors' "find all
 // references" do. See [IsDeclaration] and [WithoutDeclarations].
 const DeclarationAttribute = "declaration"
+
+// DefinedAttribute says, on the records of a name that may mean several
+// symbols, whether the index holds the symbol's definition ("true") or
+// the symbol is another module's ("false": a dependency's, the standard
+// library's), so that a host can prefer the project's own.
+const DefinedAttribute = "defined_here"
 
 // IsDeclaration reports whether r is a reference record at the declaration
 // of the symbol asked about.
