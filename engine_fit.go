@@ -22,7 +22,6 @@ type fit struct {
 	// What the records hold, from a first pass.
 	definitions bool // a definition of the name asked about
 	qualified   bool // one whose container matches the question's qualifier
-	kinded      bool // one of the kind the question names
 	strong      bool // a use or relation the graph or an index established
 	// ownSymbol: a precision record is about a symbol the project defines
 	// (among several the name may mean).
@@ -63,7 +62,6 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 		case r.Kind == evidence.Definition && f.nameMatches(r):
 			f.definitions = true
 			f.qualified = f.qualified || f.name.Qualifier != "" && f.qualifierMatches(r)
-			f.kinded = f.kinded || f.name.Kind != "" && f.kindMatches(r)
 		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
 			f.strong = true
 			f.ownSymbol = f.ownSymbol || r.Metadata.Attributes[precision.DefinedAttribute] == "true"
@@ -361,7 +359,7 @@ func (f *fit) unconfirmed(r *evidence.Record) bool {
 // relSupertype is the relation attribute of an implementation record
 // about what the name asked for implements (the precision layer's and the
 // graph's), as against what implements it.
-const relSupertype = "implemented_by"
+const relSupertype = precision.RelationImplementedBy
 
 func lexical(r *evidence.Record) bool { return r.Provenance == trust.Lexical || r.Trust <= trust.Weak }
 
