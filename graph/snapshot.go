@@ -207,6 +207,14 @@ func (s snapStore) write(g *Graph) error {
 		return err
 	}
 	defer r.Close()
+	// The snapshot is this user's, never the repository's: git ignores its
+	// directory, as the index's.
+	ignore := filepath.Join(filepath.Dir(snapshotName), ".gitignore")
+	if _, err := r.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
+		if err := writeAtomic(r, ignore, []byte("*\n")); err != nil {
+			return err
+		}
+	}
 	return writeAtomic(r, snapshotName, out)
 }
 
