@@ -126,6 +126,17 @@ func (a *analysis) slotNames() {
 	})
 }
 
+// asciiLetters reports whether s is a word of ASCII letters alone: the
+// words a joined name is made of.
+func asciiLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // joinedNames adds, before a plain word in a name's slot, the names the
 // plain words after it would join into: "the scrape loop" gives scrapeLoop
 // and scrape_loop, "WAL checkpoints" walCheckpoints, walCheckpoint,
@@ -138,8 +149,7 @@ func (a *analysis) joinedNames(slot int) {
 			return false
 		}
 		t := a.toks[i]
-		return t.code < 0 && isIdent(t.raw) && (t.raw == t.word || t.raw == strings.ToUpper(t.raw)) &&
-			!strings.ContainsAny(t.raw, "_$0123456789")
+		return t.code < 0 && asciiLetters(t.raw) && (t.raw == t.word || t.raw == strings.ToUpper(t.raw))
 	}
 	if !plain(slot) {
 		return
@@ -165,7 +175,7 @@ func (a *analysis) joinedNames(slot int) {
 	for _, f := range forms {
 		camel := f[0]
 		for _, w := range f[1:] {
-			camel += strings.ToUpper(w[:1]) + w[1:]
+			camel += strings.ToUpper(w[:1]) + w[1:] // ASCII letters only
 		}
 		a.names = append(a.names, nameAt{Name: makeName(camel, FromWords), pos: pos})
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -197,7 +198,7 @@ func TestPropertyExtractedFromTheRequest(t *testing.T) {
 				}
 				continue
 			}
-			if !strings.Contains(text, n.Text) {
+			if !nameInText(n, text) {
 				t.Fatalf("name %q is not in the text %q", n.Text, req.Text)
 			}
 			if n.Base == "" || !strings.HasSuffix(n.Text, n.Base) || !strings.HasPrefix(n.Text, n.Qualifier) {
@@ -279,4 +280,40 @@ func TestPropertyLocalLayerAlwaysProposed(t *testing.T) {
 		}
 		t.Fatalf("%s plan with only optional layers: %v", p.Intent, p.Layers())
 	})
+}
+
+// nameInText reports whether the text holds a name: as written; for a
+// member named in words ("the X method of T" names T.X), its base and
+// qualifier; for a name joined from plain words (scrapeLoop, scrape_loop),
+// each of its words, in any case.
+func nameInText(n route.Name, text string) bool {
+	switch {
+	case strings.Contains(text, n.Text):
+		return true
+	case n.Origin == route.FromWords:
+		lower := strings.ToLower(text)
+		for _, w := range joinedWords(n.Text) {
+			if !strings.Contains(lower, strings.ToLower(w)) {
+				return false
+			}
+		}
+		return true
+	}
+	return n.Qualifier != "" && strings.Contains(text, n.Base) && strings.Contains(text, n.Qualifier)
+}
+
+// joinedWords splits a snake_case or camelCase name into its words.
+func joinedWords(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, "_") {
+		start := 0
+		for i, r := range part {
+			if i > 0 && r != unicode.ToLower(r) {
+				out = append(out, part[start:i])
+				start = i
+			}
+		}
+		out = append(out, part[start:])
+	}
+	return out
 }
