@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"errors"
-	"strconv"
 
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -55,16 +53,11 @@ func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 			defer t.Rollback()
 			tx = t
 		}
-		var gen int64
-		if err := tx.QueryRowContext(ctx, sqlGeneration).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		v, err := factsVersion(ctx, tx, s)
+		if err != nil {
 			return err
 		}
-		res.Version = s.st.key + ":" + strconv.FormatInt(gen, 10)
-		if len(s.pending) > 0 {
-			// Pending files answer stale: a later refresh may change them
-			// without the caller's version saying so otherwise.
-			res.Version += ":p" + strconv.Itoa(len(s.pending))
-		}
+		res.Version = v
 		if res.Version == since {
 			res.Unchanged = true
 			return nil
