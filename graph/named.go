@@ -32,16 +32,19 @@ func symbolName(s string) string {
 
 // namedImpact answers q, a walk of depth 1 from one symbol, from the
 // graph of the files that concern its name; ok is false when it cannot
-// answer as the whole graph would (a Go interface, exact edges to fuse,
-// a graph already held).
+// answer as the whole graph would (a Go interface, exact edges to fuse)
+// or a whole graph is held already.
 func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok bool, err error) {
-	if len(q.Targets) != 1 || q.Targets[0].Symbol == "" || q.Depth != 1 || p.opts.Exact != nil {
+	if len(q.Targets) != 1 || q.Targets[0].Symbol == "" || q.Depth != 1 {
 		return nil, false, nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.graph != nil {
 		return nil, false, nil
+	}
+	if p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil {
+		return nil, false, nil // exact edges to fuse: the whole graph places them
 	}
 	ix, err := p.index()
 	if err != nil {
@@ -71,8 +74,10 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 	}
 	b.readBases()
 	for fi := range facts.Files {
-		if usesName(&facts.Files[fi], name) {
-			b.resolveFile(fi)
+		if f := &facts.Files[fi]; usesName(f, name) {
+			// Only a use of name, or of a local name for it, may resolve
+			// to a definition called name.
+			b.resolveUses(fi, localNames(f, name))
 		}
 	}
 	b.testNaming()
