@@ -135,8 +135,19 @@ func usesName(f *index.FileFacts, name string) bool {
 // namedNeeds returns what resolving the uses of name in the files read
 // so far looks at and is not read yet (see the comment at the top).
 func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name string) index.NamedMore {
-	b := newBuilder(index.Facts{Files: files}, mods)
+	// The receivers and bases are those of the files read; the files of
+	// the project are needed only to follow a base's imports.
+	var read []index.FileFacts
+	var at []int // the index in files of each file read
+	for fi := range files {
+		if loaded[fi] {
+			read = append(read, files[fi])
+			at = append(at, fi)
+		}
+	}
+	b := newBuilder(index.Facts{Files: read}, mods)
 	b.readBases()
+	var whole *builder
 	var more index.NamedMore
 	names := map[string]bool{}
 	ask := func(n string) {
@@ -146,11 +157,8 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 		}
 	}
 	paths := map[string]bool{}
-	for fi := range files {
-		if !loaded[fi] {
-			continue
-		}
-		f := &files[fi]
+	for fi := range read {
+		f := &read[fi]
 		for _, im := range f.Imports {
 			switch {
 			case im.Name == name && im.Alias != "":
@@ -174,7 +182,10 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 				}
 			}
 			if r.Kind == symbols.Inherit && f.Language != "go" {
-				for _, p := range b.reexportFiles(fi, r, loaded) {
+				if whole == nil {
+					whole = newBuilder(index.Facts{Files: files}, mods)
+				}
+				for _, p := range whole.reexportFiles(at[fi], r, loaded) {
 					if !paths[p] {
 						paths[p] = true
 						more.Paths = append(more.Paths, p)
