@@ -55,23 +55,20 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 		return nil, false, nil
 	}
 	var mods []GoModule
-	modsRead := false
+	first, iface := true, false
 	facts, err := ix.FactsNamed(ctx, name, func(files []index.FileFacts, loaded []bool) index.NamedMore {
-		if !modsRead {
-			mods, modsRead = p.goModules(ix, index.Facts{Files: files}), true
+		if first { // the files that define name
+			first = false
+			mods = p.goModules(ix, index.Facts{Files: files})
+			iface = goInterface(files, loaded, name)
+			return index.NamedMore{Stop: iface}
 		}
 		return namedNeeds(files, loaded, mods, name)
 	})
-	if err != nil {
+	if err != nil || iface {
 		return nil, false, err
 	}
-	if !modsRead {
-		mods = p.goModules(ix, facts)
-	}
 	b := newBuilder(facts, mods)
-	if goInterface(b, name) {
-		return nil, false, nil
-	}
 	b.readBases()
 	for fi := range facts.Files {
 		if f := &facts.Files[fi]; usesName(f, name) {
@@ -91,12 +88,17 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 	return im, true, nil
 }
 
-// goInterface reports whether the project defines a Go interface called
-// name.
-func goInterface(b *builder, name string) bool {
-	for _, n := range b.g.byName[name] {
-		if nd := &b.g.Nodes[n]; nd.Kind == string(symbols.Interface) && strings.HasSuffix(nd.Path, ".go") {
-			return true
+// goInterface reports whether one of the files read defines a Go
+// interface called name.
+func goInterface(files []index.FileFacts, loaded []bool, name string) bool {
+	for fi := range files {
+		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
+			continue
+		}
+		for _, s := range files[fi].Symbols {
+			if s.Name == name && s.Kind == symbols.Interface {
+				return true
+			}
 		}
 	}
 	return false

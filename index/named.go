@@ -15,6 +15,9 @@ import (
 type NamedMore struct {
 	Names []string
 	Paths []string
+	// Stop ends the read: the caller has what it needs, or will not use
+	// the facts.
+	Stop bool
 }
 
 // maxNamedRounds bounds how many times FactsNamed asks for more.
@@ -26,8 +29,10 @@ const maxNamedRounds = 8
 // refs: the files that define name, use it (a ref of that name, or of
 // that Of), import it (by name or alias) or import everything of a module
 // ("*"), then those more asks for. more gets the files so far and which
-// of them carry their facts (loaded, by index in files); it is called
-// until it asks for nothing new, at most maxNamedRounds times. A file
+// of them carry their facts (loaded, by index in files): first with only
+// the files that define name, then after each read; it is called until
+// it asks for nothing new or to stop, at most maxNamedRounds times after
+// the first. A file
 // without its facts read has only Path, Language, Package and Stale.
 func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
 	var res Facts
@@ -51,11 +56,23 @@ func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []
 		if err := nr.files(s.pending); err != nil {
 			return err
 		}
-		err = nr.load(`SELECT file_id FROM symbols WHERE name = ?1 UNION SELECT file_id FROM ref_names WHERE name = ?1
+		// The definitions first: more may stop there.
+		if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
+			return err
+		}
+		if more != nil && more(nr.out, nr.loaded).Stop {
+			res.Files = nr.out
+			return nil
+		}
+		err = nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
 			UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1 OR name = '*'`, name)
 		for round := 0; err == nil && round < maxNamedRounds && more != nil; round++ {
+			m := more(nr.out, nr.loaded)
+			if m.Stop {
+				break
+			}
 			var n int
-			if n, err = nr.more(more(nr.out, nr.loaded)); n == 0 {
+			if n, err = nr.more(m); n == 0 {
 				break
 			}
 		}
