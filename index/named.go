@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/codecortex/codecortex/symbols"
@@ -32,8 +33,10 @@ const maxNamedRounds = 8
 // of them carry their facts (loaded, by index in files): first with only
 // the files that define name, then after each read; it is called until
 // it asks for nothing new or to stop, at most maxNamedRounds times after
-// the first. A file
-// without its facts read has only Path, Language, Package and Stale.
+// the first. The refs a file carries are only its uses of name (or of a
+// local name an import of name binds) and its inheritance refs (bases,
+// whatever they name); a file without its facts read has only Path,
+// Language, Package and Stale.
 func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
 	var res Facts
 	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
@@ -52,7 +55,8 @@ func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []
 			return err
 		}
 		res.Version = v
-		nr := namedReader{ctx: ctx, tx: tx}
+		nr := namedReader{ctx: ctx, tx: tx, name: name}
+		defer nr.close()
 		if err := nr.files(s.pending); err != nil {
 			return err
 		}
@@ -109,6 +113,9 @@ type namedReader struct {
 	ids     []int64
 	byID    map[int64]int
 	byPath  map[string]int
+	name    string // asked about
+	// The statements read runs, prepared once.
+	syms, imps, refs *sql.Stmt
 }
 
 // files lists every verified file, without its facts.
@@ -183,6 +190,41 @@ func (nr *namedReader) load(query string, arg string) error {
 	return nil
 }
 
+// prepare prepares the statements read runs, once.
+func (nr *namedReader) prepare() error {
+	if nr.syms != nil {
+		return nil
+	}
+	var err error
+	prep := func(q string) *sql.Stmt {
+		var st *sql.Stmt
+		if err == nil {
+			st, err = nr.tx.PrepareContext(nr.ctx, q)
+		}
+		return st
+	}
+	nr.syms = prep(`SELECT name, kind, container, package, signature, exported,
+		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
+		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
+		FROM symbols WHERE file_id = ? ORDER BY start_byte, end_byte DESC, name_byte`)
+	nr.imps = prep(`SELECT path, name, alias, start_line, start_col, end_line, end_col FROM imports WHERE file_id = ? ORDER BY id`)
+	nr.refs = prep(`SELECT data FROM refs WHERE file_id = ?`)
+	if err != nil {
+		nr.close()
+		nr.syms = nil
+	}
+	return err
+}
+
+// close closes the prepared statements.
+func (nr *namedReader) close() {
+	for _, st := range []*sql.Stmt{nr.syms, nr.imps, nr.refs} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
 // read reads the symbols, imports and refs of the file at index i.
 func (nr *namedReader) read(i int) error {
 	if nr.loaded[i] {
@@ -190,11 +232,11 @@ func (nr *namedReader) read(i int) error {
 	}
 	nr.loaded[i] = true
 	nr.nloaded++
-	ctx, tx, id, f := nr.ctx, nr.tx, nr.ids[i], &nr.out[i]
-	rs, err := tx.QueryContext(ctx, `SELECT name, kind, container, package, signature, exported,
-		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
-		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
-		FROM symbols WHERE file_id = ? ORDER BY start_byte, end_byte DESC, name_byte`, id)
+	if err := nr.prepare(); err != nil {
+		return err
+	}
+	ctx, id, f := nr.ctx, nr.ids[i], &nr.out[i]
+	rs, err := nr.syms.QueryContext(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -215,7 +257,7 @@ func (nr *namedReader) read(i int) error {
 	if err := rs.Err(); err != nil {
 		return err
 	}
-	rs, err = tx.QueryContext(ctx, `SELECT path, name, alias, start_line, start_col, end_line, end_col FROM imports WHERE file_id = ? ORDER BY id`, id)
+	rs, err = nr.imps.QueryContext(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -233,11 +275,19 @@ func (nr *namedReader) read(i int) error {
 		return err
 	}
 	var data []byte
-	err = tx.QueryRowContext(ctx, `SELECT data FROM refs WHERE file_id = ?`, id).Scan(&data)
+	err = nr.refs.QueryRowContext(ctx, id).Scan(&data)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	f.Refs = decodeRefs(data)
+	local := []string{nr.name}
+	for _, im := range f.Imports {
+		if im.Name == nr.name && im.Alias != "" {
+			local = append(local, im.Alias)
+		}
+	}
+	f.Refs = decodeRefsWhere(data, func(k symbols.RefKind, n []byte) bool {
+		return k == symbols.Inherit || slices.Contains(local, string(n))
+	})
 	return nil
 }
 
