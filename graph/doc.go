@@ -109,4 +109,13 @@
 // included, marked "test" when the caller is a test; it serves impact as an
 // [github.com/codecortex/codecortex/evidence.Provider] named "graph", and
 // as a [github.com/codecortex/codecortex/rewrite.Impact] for rewrites.
+//
+// A question for the direct uses of a name, asked before the provider
+// holds a graph and without exact edges to fuse, is answered from a graph
+// of the files that concern the name ([index.Index.FactsNamed]): those
+// that define, use or import it, and what resolving those uses looks at
+// (the types a use is selected from and their bases, renamed and
+// re-exported imports); its records are the whole graph's. A name one of
+// whose definitions is a Go interface is answered from the whole graph,
+// whose method sets say what implements it.
 package graph

@@ -270,6 +270,19 @@ func (b *builder) finish(opts BuildOptions) {
 // buildBase makes the graph of the facts without exact edges and without
 // its adjacency (see finish): what a snapshot keeps.
 func buildBase(facts index.Facts, modules []GoModule) *builder {
+	b := newBuilder(facts, modules)
+	b.readBases()
+	for fi := range facts.Files {
+		b.resolveFile(fi)
+	}
+	b.matchMethodSets()
+	b.testNaming()
+	return b
+}
+
+// newBuilder returns a builder holding the nodes of the facts' files and
+// definitions, nothing resolved yet.
+func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
 	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
@@ -304,12 +317,6 @@ func buildBase(facts index.Facts, modules []GoModule) *builder {
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
 		}
 	}
-	b.readBases()
-	for fi := range facts.Files {
-		b.resolveFile(fi)
-	}
-	b.matchMethodSets()
-	b.testNaming()
 	return b
 }
 

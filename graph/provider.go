@@ -210,11 +210,17 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 	p.mu.Lock()
 	fr := p.fresh
 	p.mu.Unlock()
+	partialNote(im, fr)
+	return im, nil
+}
+
+// partialNote notes on im that the index it was walked from is partial,
+// if it is.
+func partialNote(im *Impact, fr index.Freshness) {
 	if fr.State == index.Partial {
 		im.Notes = append(im.Notes, fmt.Sprintf("the local index is partial (%d files not indexed as they are now): "+
 			"callers in them may be missing; `cortex index` builds it whole", fr.PendingCount))
 	}
-	return im, nil
 }
 
 // Gather answers an evidence query about a symbol (Query.Symbol) or a
@@ -262,7 +268,12 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		// Asked for references, calls or imports of a name: the direct ones.
 		gq.Depth = 1
 	}
-	im, err := p.Impact(ctx, gq)
+	// A question for the direct uses of a name, before the whole graph is
+	// held, reads only the files that concern the name (see named.go).
+	im, ok, err := p.namedImpact(ctx, gq)
+	if err == nil && !ok {
+		im, err = p.Impact(ctx, gq)
+	}
 	if err != nil {
 		return evidence.Response{}, graphUnavailable(err)
 	}

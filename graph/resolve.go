@@ -76,13 +76,20 @@ const maxAmbiguous = 3
 const maxImportFanout = 64
 
 // resolveFile resolves the imports and uses of one file.
-func (b *builder) resolveFile(fi int) {
+func (b *builder) resolveFile(fi int) { b.resolveUses(fi, nil) }
+
+// resolveUses resolves the imports of one file and its uses of the given
+// names (all of them when names is nil).
+func (b *builder) resolveUses(fi int, names []string) {
 	f := &b.facts[fi]
 	from := int(b.g.fileNode[f.Path])
 	binds := b.resolveImports(f, from)
 	fileTest := syntax.IsTestFile(f.Path)
 	var cands []int32
 	for _, r := range f.Refs {
+		if names != nil && !slices.Contains(names, r.Name) {
+			continue
+		}
 		src, recv := b.caller(fi, r)
 		// A use in a test file, or in a test module of another file.
 		test := fileTest || b.g.Nodes[src].Test

@@ -120,4 +120,9 @@
 // [github.com/codecortex/codecortex/evidence.Provider] named "local-index":
 // definitions as structural evidence from the symbol index, text hits as
 // weak lexical evidence.
+//
+// For the project graph, [Index.Facts] gives every file's definitions,
+// imports and uses, and [Index.FactsNamed] those of the files that
+// define, use or import one name and of the files its caller asks for
+// next: the index keeps, for each file, the names its uses name.
 package index

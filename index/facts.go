@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"errors"
-	"strconv"
 
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -55,16 +53,11 @@ func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 			defer t.Rollback()
 			tx = t
 		}
-		var gen int64
-		if err := tx.QueryRowContext(ctx, sqlGeneration).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		v, err := factsVersion(ctx, tx, s)
+		if err != nil {
 			return err
 		}
-		res.Version = s.st.key + ":" + strconv.FormatInt(gen, 10)
-		if len(s.pending) > 0 {
-			// Pending files answer stale: a later refresh may change them
-			// without the caller's version saying so otherwise.
-			res.Version += ":p" + strconv.Itoa(len(s.pending))
-		}
+		res.Version = v
 		if res.Version == since {
 			res.Unchanged = true
 			return nil
@@ -217,7 +210,11 @@ func encodeRefs(refs []symbols.Ref) []byte {
 
 // decodeRefs reads what encodeRefs wrote; it stops at the first malformed
 // entry.
-func decodeRefs(b []byte) []symbols.Ref {
+func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil) }
+
+// decodeRefsWhere is decodeRefs keeping only the refs keep passes (all
+// when keep is nil), given the kind and the name's bytes.
+func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) []symbols.Ref {
 	var out []symbols.Ref
 	uv := func() (int, bool) {
 		v, n := binary.Uvarint(b)
@@ -227,14 +224,18 @@ func decodeRefs(b []byte) []symbols.Ref {
 		b = b[n:]
 		return int(v), true
 	}
-	str := func() (string, bool) {
+	raw := func() ([]byte, bool) {
 		n, ok := uv()
 		if !ok || n > len(b) {
-			return "", false
+			return nil, false
 		}
-		s := string(b[:n])
+		s := b[:n]
 		b = b[n:]
 		return s, true
+	}
+	str := func() (string, bool) {
+		s, ok := raw()
+		return string(s), ok
 	}
 	for len(b) > 0 {
 		k := int(b[0] &^ refSelected)
@@ -247,9 +248,13 @@ func decodeRefs(b []byte) []symbols.Ref {
 		if k < len(refKinds) {
 			r.Kind = refKinds[k]
 		}
-		var ok bool
-		if r.Name, ok = str(); !ok || r.Name == "" {
+		name, ok := raw()
+		if !ok || len(name) == 0 {
 			return out
+		}
+		skip := keep != nil && !keep(r.Kind, name)
+		if !skip {
+			r.Name = string(name)
 		}
 		if r.Qualifier, ok = str(); !ok {
 			return out
@@ -268,7 +273,9 @@ func decodeRefs(b []byte) []symbols.Ref {
 		if r.Byte, ok = uv(); !ok {
 			return out
 		}
-		out = append(out, r)
+		if !skip {
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -85,3 +85,27 @@ func TestFacts(t *testing.T) {
 		t.Errorf("second read: unchanged %v, %d files, version %q vs %q", again.Unchanged, len(again.Files), again.Version, fs.Version)
 	}
 }
+
+// decodeRefsWhere keeps what a filter of the whole decoding keeps, in the
+// same order, for every prefix of an encoding.
+func TestDecodeRefsWhere(t *testing.T) {
+	in := []symbols.Ref{
+		{Name: "b", Kind: symbols.Call, Line: 1, Column: 1, Byte: 1},
+		{Name: "Base", Kind: symbols.Inherit, Of: "T", Line: 2, Column: 1, Byte: 9},
+		{Name: "a", Qualifier: "b", Kind: symbols.Use, Line: 3, Column: 2, Byte: 20},
+		{Name: "b", Qualifier: "x", Kind: symbols.Use, Selected: true, Line: 4, Column: 3, Byte: 30},
+	}
+	keep := func(k symbols.RefKind, name []byte) bool { return k == symbols.Inherit || string(name) == "b" }
+	enc := encodeRefs(in)
+	for n := range len(enc) + 1 {
+		var want []symbols.Ref
+		for _, r := range decodeRefs(enc[:n]) {
+			if keep(r.Kind, []byte(r.Name)) {
+				want = append(want, r)
+			}
+		}
+		if diff := cmp.Diff(want, decodeRefsWhere(enc[:n], keep)); diff != "" {
+			t.Fatalf("%d bytes (-want +got):\n%s", n, diff)
+		}
+	}
+}

@@ -470,6 +470,7 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 		"DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM imports WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM refs WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM ref_names WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM files WHERE path = ?1",
 	} {

@@ -26,7 +26,7 @@ import (
 // and reads. A database with a higher version was written by a newer
 // release and is refused, never modified; one with a lower version is
 // rebuilt (an index holds nothing that cannot be read again from the tree).
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // schema creates the tables of an index database.
 //
@@ -114,10 +114,18 @@ CREATE TABLE imports (
 );
 CREATE INDEX imports_file ON imports(file_id);
 CREATE INDEX imports_path ON imports(path);
+CREATE INDEX imports_name ON imports(name);
+CREATE INDEX imports_alias ON imports(alias);
 CREATE TABLE refs (
 	file_id INTEGER PRIMARY KEY REFERENCES files(id),
 	data    BLOB NOT NULL
 );
+CREATE TABLE ref_names (
+	name    TEXT NOT NULL,
+	file_id INTEGER NOT NULL REFERENCES files(id),
+	PRIMARY KEY (name, file_id)
+) WITHOUT ROWID;
+CREATE INDEX ref_names_file ON ref_names(file_id);
 CREATE TABLE chunks (
 	id              INTEGER PRIMARY KEY,
 	file_id         INTEGER NOT NULL REFERENCES files(id),
@@ -408,7 +416,7 @@ func memorySchema(ctx context.Context) ([]schemaRow, error) {
 // package creates, as memorySchema reads it back; TestSchemaDigest keeps
 // it current. Comparing with it spares each process making the schema in
 // memory (a millisecond) to check a database that matches.
-const schemaDigest = "20a61f159335cb26a7909b1b9cd8c3494d7c86bad6b25a60772d78c263fd5479"
+const schemaDigest = "808762a8e6a45dca5002f0694b4988100af2b4c165ac150779073420a1e1c78f"
 
 // digestSchema returns a digest of schema rows: their fields, each
 // preceded by its length, in order.

@@ -37,6 +37,8 @@ const (
 	sqlDropSymbol = `DELETE FROM symbols WHERE id = ?`
 	sqlOldImports = `DELETE FROM imports WHERE file_id = ?`
 	sqlOldRefs    = `DELETE FROM refs WHERE file_id = ?`
+	sqlOldNames   = `DELETE FROM ref_names WHERE file_id = ?`
+	sqlInsertName = `INSERT OR IGNORE INTO ref_names(name, file_id) VALUES(?, ?)`
 	sqlInsertRefs = `INSERT INTO refs(file_id, data) VALUES(?, ?)`
 	sqlMoveChunk  = `UPDATE chunks SET start_line = ?, end_line = ?, content = ?, chunker = ?, symbol_id = ? WHERE id = ?`
 	sqlDropChunk  = `DELETE FROM chunks WHERE id = ?`
@@ -133,6 +135,11 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		if _, err := w.exec(sqlInsertRefs, fileID, encodeRefs(fd.refs)); err != nil {
 			return err
 		}
+		for _, n := range refNames(fd.refs) {
+			if _, err := w.exec(sqlInsertName, n, fileID); err != nil {
+				return err
+			}
+		}
 	}
 	if err := w.writeChunks(fileID, fd, old, symIDs); err != nil {
 		return err
@@ -181,6 +188,9 @@ func (w *writer) writeFileRow(fd *fileData) (int64, oldRows, error) {
 		return 0, oldRows{}, err
 	}
 	if _, err := w.exec(sqlOldRefs, fileID); err != nil {
+		return 0, oldRows{}, err
+	}
+	if _, err := w.exec(sqlOldNames, fileID); err != nil {
 		return 0, oldRows{}, err
 	}
 	old, err := w.oldRows(fileID)

@@ -1,0 +1,257 @@
+package graph
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// A question for the direct uses of one name is answered from a graph of
+// the files that concern the name, not the whole project's: the index
+// gives every file's node and the facts of the files that define, use
+// or import the name (index.FactsNamed); the graph asks, round by round,
+// for what resolving those uses looks at besides (the types a use is
+// selected from and their bases, the names an import renames, a module
+// written as a qualifier, the modules a base is re-exported through),
+// and resolves only the files that use the name. Every lookup of a use
+// of N reads the definitions called N, all of which are there, or those
+// of another name asked for; so the uses of N resolve as in the whole
+// graph, in the same order. A Go interface is implemented by method sets
+// the whole graph must match: its questions take the whole graph.
+
+// symbolName returns the name a symbol query names (the last element of
+// "path#Q.N", "Q.N", "pkg.N", "Q::N", "N()"), as Graph.lookup reads it.
+func symbolName(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "()")
+	s = strings.NewReplacer("::", ".", "->", ".", "#", ".").Replace(s)
+	return s[strings.LastIndexByte(s, '.')+1:]
+}
+
+// namedImpact answers q, a walk of depth 1 from one symbol, from the
+// graph of the files that concern its name; ok is false when it cannot
+// answer as the whole graph would (a Go interface, exact edges to fuse)
+// or a whole graph is held already.
+func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok bool, err error) {
+	if len(q.Targets) != 1 || q.Targets[0].Symbol == "" || q.Depth != 1 {
+		return nil, false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.graph != nil {
+		return nil, false, nil
+	}
+	if p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil {
+		return nil, false, nil // exact edges to fuse: the whole graph places them
+	}
+	ix, err := p.index()
+	if err != nil {
+		return nil, false, err
+	}
+	name := symbolName(q.Targets[0].Symbol)
+	if name == "" {
+		return nil, false, nil
+	}
+	var mods []GoModule
+	first, iface := true, false
+	facts, err := ix.FactsNamed(ctx, name, func(files []index.FileFacts, loaded []bool) index.NamedMore {
+		if first { // the files that define name
+			first = false
+			mods = p.goModules(ix, index.Facts{Files: files})
+			iface = goInterface(files, loaded, name)
+			return index.NamedMore{Stop: iface}
+		}
+		return namedNeeds(files, loaded, mods, name)
+	})
+	if err != nil || iface {
+		return nil, false, err
+	}
+	b := newBuilder(facts, mods)
+	b.readBases()
+	for fi := range facts.Files {
+		if f := &facts.Files[fi]; usesName(f, name) {
+			// Only a use of name, or of a local name for it, may resolve
+			// to a definition called name.
+			b.resolveUses(fi, localNames(f, name))
+		}
+	}
+	b.testNaming()
+	b.finish(BuildOptions{})
+	if q.MaxNodes == 0 {
+		q.MaxNodes = p.opts.MaxNodes
+	}
+	im = b.g.Impact(q)
+	p.fresh = facts.Freshness
+	partialNote(im, facts.Freshness)
+	return im, true, nil
+}
+
+// goInterface reports whether one of the files read defines a Go
+// interface called name.
+func goInterface(files []index.FileFacts, loaded []bool, name string) bool {
+	for fi := range files {
+		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
+			continue
+		}
+		for _, s := range files[fi].Symbols {
+			if s.Name == name && s.Kind == symbols.Interface {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// localNames returns the names under which file f may use name: name,
+// and the local names its imports bind name to.
+func localNames(f *index.FileFacts, name string) []string {
+	out := []string{name}
+	for _, im := range f.Imports {
+		if im.Name == name && im.Alias != "" && im.Alias != name {
+			out = append(out, im.Alias)
+		}
+	}
+	return out
+}
+
+// usesName reports whether the file may hold an edge into a definition
+// called name: a use of it (or of a local name for it), an inheritance
+// declared for it, an import of it.
+func usesName(f *index.FileFacts, name string) bool {
+	for _, im := range f.Imports {
+		if im.Name == name || im.Alias == name {
+			return true
+		}
+	}
+	local := localNames(f, name)
+	for i := range f.Refs {
+		if slices.Contains(local, f.Refs[i].Name) || f.Refs[i].Of == name {
+			return true
+		}
+	}
+	return false
+}
+
+// namedNeeds returns what resolving the uses of name in the files read
+// so far looks at and is not read yet (see the comment at the top).
+func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name string) index.NamedMore {
+	// The receivers and bases are those of the files read; the files of
+	// the project are needed only to follow a base's imports.
+	var read []index.FileFacts
+	var at []int // the index in files of each file read
+	for fi := range files {
+		if loaded[fi] {
+			read = append(read, files[fi])
+			at = append(at, fi)
+		}
+	}
+	b := newBuilder(index.Facts{Files: read}, mods)
+	b.readBases()
+	var whole *builder
+	var more index.NamedMore
+	names := map[string]bool{}
+	ask := func(n string) {
+		if n != "" && !names[n] {
+			names[n] = true
+			more.Names = append(more.Names, n)
+		}
+	}
+	paths := map[string]bool{}
+	for fi := range read {
+		f := &read[fi]
+		for _, im := range f.Imports {
+			switch {
+			case im.Name == name && im.Alias != "":
+				ask(im.Alias) // a use of the alias looked up as a member first
+			case im.Alias == name && im.Name != "*":
+				ask(im.Name) // the definition an import renames
+			}
+		}
+		local := localNames(f, name)
+		for _, r := range f.Refs {
+			if !slices.Contains(local, r.Name) && r.Of != name {
+				continue
+			}
+			ask(r.Of)
+			if r.Qualifier != "" && modulePaths[f.Language] {
+				ask(r.Qualifier)
+			}
+			if _, recv := b.caller(fi, r); recv != "" {
+				for _, t := range b.baseChain(recv) {
+					ask(t)
+				}
+			}
+			if r.Kind == symbols.Inherit && f.Language != "go" {
+				if whole == nil {
+					whole = newBuilder(index.Facts{Files: files}, mods)
+				}
+				for _, p := range whole.reexportFiles(at[fi], r, loaded) {
+					if !paths[p] {
+						paths[p] = true
+						more.Paths = append(more.Paths, p)
+					}
+				}
+			}
+		}
+	}
+	return more
+}
+
+// baseChain returns t and the bases ofType may look through from it.
+func (b *builder) baseChain(t string) []string {
+	out := []string{t}
+	seen := map[string]bool{t: true}
+	types := []string{t}
+	for depth := 0; depth < maxBaseDepth && len(types) > 0; depth++ {
+		var next []string
+		for _, t := range types {
+			for _, base := range b.bases[t] {
+				if !seen[base] && len(seen) < maxBaseTypes {
+					seen[base] = true
+					next = append(next, base)
+					out = append(out, base)
+				}
+			}
+		}
+		types = next
+	}
+	return out
+}
+
+// reexportFiles returns the paths of the files a base r of file fi may
+// be re-exported through (see reexported) whose facts are not read yet.
+func (b *builder) reexportFiles(fi int, r symbols.Ref, loaded []bool) []string {
+	f := &b.facts[fi]
+	var start []int32
+	for _, im := range f.Imports {
+		local, bd := b.resolveImport(f, im)
+		if local != "" && (local == r.Qualifier || local == r.Name) {
+			start = append(start, bd.files...)
+		}
+	}
+	var out []string
+	seen := map[int32]bool{}
+	frontier := start
+	for hop := 0; hop <= maxReexportHops && len(frontier) > 0; hop++ {
+		var next []int32
+		for _, fn := range frontier {
+			if seen[fn] || len(seen) > maxBaseReexportFiles {
+				continue
+			}
+			seen[fn] = true
+			i := b.nodeFile[fn]
+			if !loaded[i] {
+				out = append(out, b.facts[i].Path)
+				continue
+			}
+			for _, im := range b.facts[i].Imports {
+				_, bd := b.resolveImport(&b.facts[i], im)
+				next = append(next, bd.files...)
+			}
+		}
+		frontier = next
+	}
+	return out
+}

@@ -1,0 +1,310 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/codecortex/codecortex/symbols"
+)
+
+// NamedMore is what the caller of [Index.FactsNamed] asks to read next:
+// the facts of the files that define one of Names, and of the files at
+// Paths.
+type NamedMore struct {
+	Names []string
+	Paths []string
+	// Stop ends the read: the caller has what it needs, or will not use
+	// the facts.
+	Stop bool
+}
+
+// maxNamedRounds bounds how many times FactsNamed asks for more.
+const maxNamedRounds = 8
+
+// FactsNamed is [Index.Facts] for a question about one name: Files lists
+// every file the index has checked, in path order, with the same Version
+// and Freshness as Facts, but only some carry their symbols, imports and
+// refs: the files that define name, use it (a ref of that name, or of
+// that Of), import it (by name or alias) or import everything of a module
+// ("*"), then those more asks for. more gets the files so far and which
+// of them carry their facts (loaded, by index in files): first with only
+// the files that define name, then after each read; it is called until
+// it asks for nothing new or to stop, at most maxNamedRounds times after
+// the first. The refs a file carries are only its uses of name (or of a
+// local name an import of name binds) and its inheritance refs (bases,
+// whatever they name); a file without its facts read has only Path,
+// Language, Package and Stale.
+func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
+	var res Facts
+	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
+		res = Facts{}
+		tx := s.tx
+		if tx == nil {
+			t, err := s.st.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			defer t.Rollback()
+			tx = t
+		}
+		v, err := factsVersion(ctx, tx, s)
+		if err != nil {
+			return err
+		}
+		res.Version = v
+		nr := namedReader{ctx: ctx, tx: tx, name: name}
+		defer nr.close()
+		if err := nr.files(s.pending); err != nil {
+			return err
+		}
+		// The definitions first: more may stop there.
+		if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
+			return err
+		}
+		if more != nil && more(nr.out, nr.loaded).Stop {
+			res.Files = nr.out
+			return nil
+		}
+		err = nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
+			UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1 OR name = '*'`, name)
+		for round := 0; err == nil && round < maxNamedRounds && more != nil; round++ {
+			m := more(nr.out, nr.loaded)
+			if m.Stop {
+				break
+			}
+			var n int
+			if n, err = nr.more(m); n == 0 {
+				break
+			}
+		}
+		res.Files = nr.out
+		return err
+	})
+	res.Freshness = fr
+	return res, err
+}
+
+// factsVersion names the state of the index s reads in tx (see
+// Facts.Version).
+func factsVersion(ctx context.Context, tx *sql.Tx, s snapshot) (string, error) {
+	var gen int64
+	if err := tx.QueryRowContext(ctx, sqlGeneration).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	v := s.st.key + ":" + strconv.FormatInt(gen, 10)
+	if len(s.pending) > 0 {
+		// Pending files answer stale: a later refresh may change them
+		// without the caller's version saying so otherwise.
+		v += ":p" + strconv.Itoa(len(s.pending))
+	}
+	return v, nil
+}
+
+// A namedReader reads the facts of some files for FactsNamed.
+type namedReader struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	out     []FileFacts
+	loaded  []bool
+	nloaded int // files loaded
+	ids     []int64
+	byID    map[int64]int
+	byPath  map[string]int
+	name    string // asked about
+	// The statements read runs, prepared once.
+	syms, imps, refs *sql.Stmt
+}
+
+// files lists every verified file, without its facts.
+func (nr *namedReader) files(pending map[string]bool) error {
+	nr.byID, nr.byPath = map[int64]int{}, map[string]int{}
+	err := eachRow(nr.ctx, nr.tx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = '' ORDER BY path`, func(rs *sql.Rows) error {
+		var id int64
+		var f FileFacts
+		if err := rs.Scan(&id, &f.Path, &f.Language, &f.Package); err != nil {
+			return err
+		}
+		f.Stale = pending[f.Path]
+		nr.byID[id] = len(nr.out)
+		nr.byPath[f.Path] = len(nr.out)
+		nr.out = append(nr.out, f)
+		nr.ids = append(nr.ids, id)
+		return nil
+	})
+	nr.loaded = make([]bool, len(nr.out))
+	return err
+}
+
+// more reads what m asks for and returns how many files it read.
+func (nr *namedReader) more(m NamedMore) (int, error) {
+	n := 0
+	for _, p := range m.Paths {
+		if i, ok := nr.byPath[p]; ok && !nr.loaded[i] {
+			if err := nr.read(i); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	for _, name := range m.Names {
+		before := nr.count()
+		if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
+			return n, err
+		}
+		n += nr.count() - before
+	}
+	return n, nil
+}
+
+func (nr *namedReader) count() int { return nr.nloaded }
+
+// load reads the facts of the files query (one argument, arg) selects.
+func (nr *namedReader) load(query string, arg string) error {
+	rs, err := nr.tx.QueryContext(nr.ctx, query, arg)
+	if err != nil {
+		return err
+	}
+	var todo []int
+	for rs.Next() {
+		var id int64
+		if err := rs.Scan(&id); err != nil {
+			rs.Close()
+			return err
+		}
+		if i, ok := nr.byID[id]; ok && !nr.loaded[i] {
+			todo = append(todo, i)
+		}
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	for _, i := range todo {
+		if err := nr.read(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepare prepares the statements read runs, once.
+func (nr *namedReader) prepare() error {
+	if nr.syms != nil {
+		return nil
+	}
+	var err error
+	prep := func(q string) *sql.Stmt {
+		var st *sql.Stmt
+		if err == nil {
+			st, err = nr.tx.PrepareContext(nr.ctx, q)
+		}
+		return st
+	}
+	nr.syms = prep(`SELECT name, kind, container, package, signature, exported,
+		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
+		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
+		FROM symbols WHERE file_id = ? ORDER BY start_byte, end_byte DESC, name_byte`)
+	nr.imps = prep(`SELECT path, name, alias, start_line, start_col, end_line, end_col FROM imports WHERE file_id = ? ORDER BY id`)
+	nr.refs = prep(`SELECT data FROM refs WHERE file_id = ?`)
+	if err != nil {
+		nr.close()
+		nr.syms = nil
+	}
+	return err
+}
+
+// close closes the prepared statements.
+func (nr *namedReader) close() {
+	for _, st := range []*sql.Stmt{nr.syms, nr.imps, nr.refs} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// read reads the symbols, imports and refs of the file at index i.
+func (nr *namedReader) read(i int) error {
+	if nr.loaded[i] {
+		return nil
+	}
+	nr.loaded[i] = true
+	nr.nloaded++
+	if err := nr.prepare(); err != nil {
+		return err
+	}
+	ctx, id, f := nr.ctx, nr.ids[i], &nr.out[i]
+	rs, err := nr.syms.QueryContext(ctx, id)
+	if err != nil {
+		return err
+	}
+	for rs.Next() {
+		var s symbols.Symbol
+		var kind string
+		n, r := &s.NameRange, &s.Range
+		if err := rs.Scan(&s.Name, &kind, &s.Container, &s.Package, &s.Signature, &s.Exported,
+			&n.StartLine, &n.StartColumn, &n.EndLine, &n.EndColumn, &n.StartByte, &n.EndByte,
+			&r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn, &r.StartByte, &r.EndByte, &s.DocLine); err != nil {
+			rs.Close()
+			return err
+		}
+		s.Kind = symbols.Kind(kind)
+		f.Symbols = append(f.Symbols, s)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	rs, err = nr.imps.QueryContext(ctx, id)
+	if err != nil {
+		return err
+	}
+	for rs.Next() {
+		var im symbols.Import
+		r := &im.Range
+		if err := rs.Scan(&im.Path, &im.Name, &im.Alias, &r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn); err != nil {
+			rs.Close()
+			return err
+		}
+		f.Imports = append(f.Imports, im)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	var data []byte
+	err = nr.refs.QueryRowContext(ctx, id).Scan(&data)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	local := []string{nr.name}
+	for _, im := range f.Imports {
+		if im.Name == nr.name && im.Alias != "" {
+			local = append(local, im.Alias)
+		}
+	}
+	f.Refs = decodeRefsWhere(data, func(k symbols.RefKind, n []byte) bool {
+		return k == symbols.Inherit || slices.Contains(local, string(n))
+	})
+	return nil
+}
+
+// refNames returns the names refs use, each once, in order of first use:
+// a ref's name, and the Of of an inheritance ref.
+func refNames(refs []symbols.Ref) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, r := range refs {
+		add(r.Name)
+		add(r.Of)
+	}
+	return out
+}
