@@ -750,6 +750,11 @@ func (b *builder) goImport(im symbols.Import) (string, binding) {
 	var bd binding
 	for _, m := range b.goMods {
 		rest, ok := strings.CutPrefix(im.Path, m.Path)
+		if m.Path == "std" && stdImport(im.Path) {
+			// The standard library's module: its packages are imported by
+			// their directory alone (io, internal/bytealg).
+			rest, ok = "/"+im.Path, true
+		}
 		if !ok || rest != "" && rest[0] != '/' {
 			continue
 		}
@@ -780,6 +785,13 @@ func (b *builder) goImport(im symbols.Import) (string, binding) {
 		}
 	}
 	return local, bd
+}
+
+// stdImport reports whether an import path has the standard library's
+// form: no dot in its first element (io, net/http, internal/abi).
+func stdImport(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return first != "" && !strings.Contains(first, ".") && first != "std"
 }
 
 // jsExts are the extensions a relative import may leave out, in the
