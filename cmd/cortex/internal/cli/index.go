@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex"
-	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/index"
 )
 
@@ -71,15 +70,19 @@ func progressRate(w interface{ Write([]byte) (int, error) }) (func(done, total i
 	return report, clear
 }
 
-// keepGraph builds the project graph of the index just brought up to
-// date, which keeps its snapshot for the questions that follow; a graph
-// already kept for this state of the index is only read.
-func keepGraph(ctx context.Context, p *project, ix *index.Index) error {
-	opts := p.GraphOptions()
-	opts.Index = ix
-	gp := graph.New(opts)
-	defer gp.Close()
-	_, err := gp.Graph(ctx)
+// keepGraph builds the engine's project graph of the index just brought
+// up to date, which keeps its snapshot for the questions that follow; a
+// graph already kept for this state of the index is only read.
+func keepGraph(ctx context.Context, p *project) error {
+	eng, err := p.engine(codecortex.Options{}) // the engine the index came from
+	if err != nil {
+		return err
+	}
+	gp, err := eng.Graph()
+	if err != nil {
+		return err
+	}
+	_, err = gp.Graph(ctx)
 	return err
 }
 
@@ -93,7 +96,7 @@ func (c *cmd) updateIndex(ctx context.Context, p *project, ix *index.Index, stop
 		return err
 	}
 	start := time.Now()
-	gerr := keepGraph(ctx, p, ix)
+	gerr := keepGraph(ctx, p)
 	if c.json == jsonOff {
 		c.note("cortex: %d files indexed, %d removed, in %s", fr.Indexed, fr.Removed, fr.Elapsed.Round(time.Millisecond))
 		for _, d := range fr.Diagnostics {
