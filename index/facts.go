@@ -43,34 +43,22 @@ type Facts struct {
 func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 	var res Facts
 	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
-		res = Facts{}
-		tx := s.tx
-		if tx == nil {
-			t, err := s.st.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		return s.inFactsTx(ctx, func(tx *sql.Tx, version string) error {
+			res = Facts{Version: version}
+			if version == since {
+				res.Unchanged = true
+				return nil
+			}
+			files, err := readFacts(ctx, tx)
 			if err != nil {
 				return err
 			}
-			defer t.Rollback()
-			tx = t
-		}
-		v, err := factsVersion(ctx, tx, s)
-		if err != nil {
-			return err
-		}
-		res.Version = v
-		if res.Version == since {
-			res.Unchanged = true
+			for i := range files {
+				files[i].Stale = s.pending[files[i].Path]
+			}
+			res.Files = files
 			return nil
-		}
-		files, err := readFacts(ctx, tx)
-		if err != nil {
-			return err
-		}
-		for i := range files {
-			files[i].Stale = s.pending[files[i].Path]
-		}
-		res.Files = files
-		return nil
+		})
 	})
 	res.Freshness = fr
 	return res, err

@@ -40,51 +40,59 @@ const maxNamedRounds = 8
 func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
 	var res Facts
 	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
-		res = Facts{}
-		tx := s.tx
-		if tx == nil {
-			t, err := s.st.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-			if err != nil {
+		return s.inFactsTx(ctx, func(tx *sql.Tx, version string) error {
+			res = Facts{Version: version}
+			nr := namedReader{ctx: ctx, tx: tx, name: name}
+			defer nr.close()
+			if err := nr.files(s.pending); err != nil {
 				return err
 			}
-			defer t.Rollback()
-			tx = t
-		}
-		v, err := factsVersion(ctx, tx, s)
-		if err != nil {
-			return err
-		}
-		res.Version = v
-		nr := namedReader{ctx: ctx, tx: tx, name: name}
-		defer nr.close()
-		if err := nr.files(s.pending); err != nil {
-			return err
-		}
-		// The definitions first: more may stop there.
-		if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
-			return err
-		}
-		if more != nil && more(nr.out, nr.loaded).Stop {
+			// The definitions first: more may stop there.
+			if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
+				return err
+			}
+			if more != nil && more(nr.out, nr.loaded).Stop {
+				res.Files = nr.out
+				return nil
+			}
+			err := nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
+				UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1 OR name = '*'`, name)
+			for round := 0; err == nil && round < maxNamedRounds && more != nil; round++ {
+				m := more(nr.out, nr.loaded)
+				if m.Stop {
+					break
+				}
+				var n int
+				if n, err = nr.more(m); n == 0 {
+					break
+				}
+			}
 			res.Files = nr.out
-			return nil
-		}
-		err = nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
-			UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1 OR name = '*'`, name)
-		for round := 0; err == nil && round < maxNamedRounds && more != nil; round++ {
-			m := more(nr.out, nr.loaded)
-			if m.Stop {
-				break
-			}
-			var n int
-			if n, err = nr.more(m); n == 0 {
-				break
-			}
-		}
-		res.Files = nr.out
-		return err
+			return err
+		})
 	})
 	res.Freshness = fr
 	return res, err
+}
+
+// inFactsTx calls fn in the snapshot's read transaction (one begun for it
+// when the snapshot has none) with the name of the state of the index it
+// reads there (see Facts.Version).
+func (s snapshot) inFactsTx(ctx context.Context, fn func(tx *sql.Tx, version string) error) error {
+	tx := s.tx
+	if tx == nil {
+		t, err := s.st.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer t.Rollback()
+		tx = t
+	}
+	v, err := factsVersion(ctx, tx, s)
+	if err != nil {
+		return err
+	}
+	return fn(tx, v)
 }
 
 // factsVersion names the state of the index s reads in tx (see
