@@ -199,19 +199,17 @@ func (g *Graph) File(p string) (int, bool) {
 
 // builder holds what Build needs while resolving.
 type builder struct {
-	g         *Graph
-	facts     []index.FileFacts
-	goMods    []goModule
-	symFile   []int32 // file index of each symbol node (-1 for a file node)
-	nodeFile  []int32 // the index in facts of each node's file
-	seen      map[edgeKey]int32
-	ms        *methodSets             // Go embeddings of other modules, for matchMethodSets
-	relOut    map[int][]int32         // inherits and implements edges by source, for matchMethodSets
-	factOf    map[string]int          // the facts of each file by path, for reexported
-	importsOf map[int32][]int32       // the files each file imports, for reexported
-	reexport  map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
-	bases     map[string][]string     // the bases each type name extends or embeds, by name
-	stems     map[string][]int32      // file nodes by the module name their path gives (see moduleStem)
+	g        *Graph
+	facts    []index.FileFacts
+	goMods   []goModule
+	symFile  []int32 // file index of each symbol node (-1 for a file node)
+	nodeFile []int32 // the index in facts of each node's file
+	seen     map[edgeKey]int32
+	ms       *methodSets             // Go embeddings of other modules, for matchMethodSets
+	relOut   map[int][]int32         // inherits and implements edges by source, for matchMethodSets
+	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
+	bases    map[string][]string     // the bases each type name extends or embeds, by name
+	stems    map[string][]int32      // file nodes by the module name their path gives (see moduleStem)
 }
 
 // edgeKey identifies an edge: its ends, its kind and the line of its site,

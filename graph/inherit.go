@@ -162,64 +162,15 @@ func (b *builder) resolveBase(fi int, r symbols.Ref, binds map[string]binding, t
 	return byName(b.typesNamed(r.Name, "", keep, test))
 }
 
-// Bounds of the walk through re-exports.
-const (
-	maxReexportHops      = 2
-	maxBaseReexportFiles = 256
-)
-
-// reexported returns the definitions called name that keep passes in the
-// files that files import (export * from, from .m import N), up to
-// maxReexportHops away and maxBaseReexportFiles files read.
+// reexported returns the definitions called name that keep passes among
+// those the modules files re-export (see reexports).
 func (b *builder) reexported(name string, files []int32, keep defFilter) []int32 {
-	seen := map[int32]bool{}
-	for _, f := range files {
-		seen[f] = true
-	}
-	frontier, read := files, 0
-	for range maxReexportHops {
-		var next []int32
-		for _, f := range frontier {
-			if read >= maxBaseReexportFiles {
-				break
-			}
-			read++
-			for _, to := range b.importedFiles(f) {
-				if !seen[to] {
-					seen[to] = true
-					next = append(next, to)
-				}
-			}
-		}
-		if c := b.named(name, next, keep); len(c) > 0 {
-			return c
-		}
-		frontier = next
-	}
-	return nil
-}
-
-// importedFiles returns the project files that the file of node f
-// imports, resolved once per file.
-func (b *builder) importedFiles(f int32) []int32 {
-	if b.factOf == nil {
-		b.factOf = make(map[string]int, len(b.facts))
-		for i := range b.facts {
-			b.factOf[b.facts[i].Path] = i
-		}
-		b.importsOf = map[int32][]int32{}
-	}
-	if out, ok := b.importsOf[f]; ok {
-		return out
-	}
 	var out []int32
-	if fi, ok := b.factOf[b.g.Nodes[f].Path]; ok {
-		for _, im := range b.facts[fi].Imports {
-			_, bd := b.resolveImport(&b.facts[fi], im)
-			out = append(out, bd.files...)
+	for _, n := range b.reexports(files, name) {
+		if keep(&b.g.Nodes[n]) {
+			out = append(out, n)
 		}
 	}
-	b.importsOf[f] = out
 	return out
 }
 

@@ -234,10 +234,10 @@ func (b *builder) reexportFiles(fi int, r symbols.Ref, loaded []bool) []string {
 	var out []string
 	seen := map[int32]bool{}
 	frontier := start
-	for hop := 0; hop <= maxReexportHops && len(frontier) > 0; hop++ {
+	for hop := 0; hop <= maxReexportDepth && len(frontier) > 0; hop++ {
 		var next []int32
 		for _, fn := range frontier {
-			if seen[fn] || len(seen) > maxBaseReexportFiles {
+			if seen[fn] || len(seen) > maxReexportFiles {
 				continue
 			}
 			seen[fn] = true
