@@ -266,7 +266,10 @@ type Answer struct {
 	// Records are the fused evidence that answers the question, in rank
 	// order: first what the question asked for (a definition of the name,
 	// in the container and of the kind it names), then by strength. They
-	// are as many as fit the budget with the rest of the answer in JSON.
+	// are as many as fit the budget with the rest of the answer in JSON,
+	// where the attributes every record of a provider carries alike are
+	// written once, under "shared" (see MarshalJSON); here each record has
+	// all of its own.
 	Records []evidence.Record `json:"records"`
 	// Omitted counts the records left out of Records, by reason: no room
 	// in the budget, or not an answer to the question asked (a reference
@@ -393,8 +396,13 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	}
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
+	shared, lean := evidence.ShareAttributes(ranked)
+	if shared != nil {
+		b, _ := json.Marshal(shared)
+		room -= len(b) + len(`,"shared":`)
+	}
 	for i := range ranked {
-		b, err := json.Marshal(&ranked[i])
+		b, err := json.Marshal(&lean[i])
 		if err != nil || len(b)+1 > room {
 			for range ranked[i:] {
 				ans.omit(leftBudget)
@@ -405,6 +413,20 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 		ans.Records = append(ans.Records, ranked[i])
 	}
 	ans.Context = evidence.PackRanked(ans.Records, budget)
+}
+
+// MarshalJSON writes the answer with the attributes that every record of
+// a provider carries alike written once, in "shared" by provider
+// ([evidence.ShareAttributes]), instead of in each record: the document
+// the budget bounds.
+func (ans Answer) MarshalJSON() ([]byte, error) {
+	type plain Answer
+	shared, lean := evidence.ShareAttributes(ans.Records)
+	return json.Marshal(struct {
+		plain
+		Records []evidence.Record `json:"records"`
+		Shared  evidence.Shared   `json:"shared,omitempty"`
+	}{plain(ans), lean, shared})
 }
 
 // corroborated folds the weaker records r superseded that agree with it
@@ -481,8 +503,12 @@ func freshTier(r *evidence.Record) trust.Tier {
 	return r.Trust
 }
 
+// OmittedForBudget is the reason Answer.Omitted counts the records that
+// answer the question but did not fit the budget under.
+const OmittedForBudget = "no room in the budget"
+
 // leftBudget is why a record that answers the question was left out.
-const leftBudget = "no room in the budget"
+const leftBudget = OmittedForBudget
 
 // answerSlack is room kept for what the answer's JSON gains after it is
 // measured: the omitted counts and the elapsed time.

@@ -3,6 +3,7 @@ package codecortex
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -184,15 +185,34 @@ func TestFitTests(t *testing.T) {
 }
 
 func TestFitBudgetBoundsTheDocument(t *testing.T) {
-	var in []evidence.Record
+	var in, bare []evidence.Record
 	for i := range 200 {
-		in = append(in, call("a.go", i+1, 5, "p.caller", trust.Inferred))
+		r := call("a.go", i+1, 5, "p.caller", trust.Inferred)
+		bare = append(bare, r)
+		r.Metadata.Attributes = map[string]string{"encoding": "utf-8", "encoding_source": "measured",
+			"indexer": "some-indexer 1.2.3", "relation": "calls"}
+		in = append(in, r)
 	}
-	ans := &Answer{Plan: route.Route(route.Request{Text: "who calls run?"}), Records: []evidence.Record{}}
-	ans.fill(in, 2000, nil)
-	doc, _ := json.Marshal(ans)
+	fill := func(recs []evidence.Record) (*Answer, []byte) {
+		ans := &Answer{Plan: route.Route(route.Request{Text: "who calls run?"}), Records: []evidence.Record{}}
+		ans.fill(recs, 2000, nil)
+		doc, _ := json.Marshal(ans)
+		return ans, doc
+	}
+	ans, doc := fill(in)
 	if n := evidence.EstimateTokens(len(doc)); n > 2000 || len(ans.Records) == 0 || ans.Omitted[leftBudget] == 0 {
 		t.Errorf("%d tokens, %d records, omitted %v", n, len(ans.Records), ans.Omitted)
+	}
+	if got := ans.Records[0].Metadata.Attributes["indexer"]; got != "some-indexer 1.2.3" {
+		t.Errorf("the answer's record lost its attribute (%q): only the document writes it once", got)
+	}
+	// The attributes every record carries are written once, in shared: as
+	// many records fit as without them.
+	if !strings.Contains(string(doc), `"shared":{"graph":{`) {
+		t.Errorf("no shared attributes in %.300s…", doc)
+	}
+	if plain, _ := fill(bare); len(ans.Records) < len(plain.Records)-1 {
+		t.Errorf("%d records fit with attributes shared, %d without attributes", len(ans.Records), len(plain.Records))
 	}
 }
 

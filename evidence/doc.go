@@ -33,4 +33,7 @@
 //   - Pack (or PackRanked, which keeps the caller's order) fills a hard
 //     token budget with compact JSON for the reader model and keeps ranking
 //     reasons and diagnostics in a separate trace.
+//   - ShareAttributes lifts the attributes every record of a provider
+//     carries alike out of the records, for an answer that writes them
+//     once ([Shared]).
 package evidence

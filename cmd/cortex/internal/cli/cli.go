@@ -412,6 +412,22 @@ func (c *cmd) writeJSON(v any) error {
 	return err
 }
 
+// writeCompactJSON prints v as writeJSON does but on one line: for a
+// document whose size a token budget bounds (ask's answer), where
+// indentation would be tokens spent on nothing.
+func (c *cmd) writeCompactJSON(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	out, err := redactJSON(b, c.redact)
+	if err != nil {
+		return err
+	}
+	_, err = c.Stdout.Write(append(out, '\n'))
+	return err
+}
+
 // renderJSON returns what writeJSON prints.
 func (c *cmd) renderJSON(v any) ([]byte, error) {
 	b, err := json.Marshal(v)

@@ -124,7 +124,7 @@ func TestValidateCommand(t *testing.T) {
 	}
 	// A question is answered from the stored results; it runs nothing.
 	code, out, _ = run(t, dir, nil, "ask", "--json", "does it build?")
-	if !strings.Contains(out, `"kind": "validation"`) || !strings.Contains(out, "bad.go") {
+	if !strings.Contains(out, `"kind":"validation"`) || !strings.Contains(out, "bad.go") {
 		t.Errorf("ask after validate: exit %d\n%s", code, out)
 	}
 }

@@ -34,6 +34,7 @@ type askResult struct {
 	Skipped   []step    `json:"skipped" jsonschema:"the optional layers not asked, each with why"`
 	Symbol    string    `json:"symbol,omitempty" jsonschema:"the symbol name looked up"`
 	Records   []record  `json:"records" jsonschema:"the evidence, strongest first"`
+	Shared    []shared  `json:"shared,omitempty" jsonschema:"by layer, the attributes every one of its records carries alike, written once here instead of in each record"`
 	Reports   []report  `json:"reports" jsonschema:"each asked layer's state, with reason and guidance"`
 	Freshness freshness `json:"freshness" jsonschema:"how current the sources were"`
 	Omitted   omission  `json:"omitted" jsonschema:"what the budget left out"`
@@ -79,11 +80,14 @@ func answerAsk(ctx context.Context, s *Server, in askParams) (askResult, error) 
 		Freshness: freshness{Precision: ans.Freshness.Precision, Stale: append([]string{}, ans.Freshness.Stale...)}}
 	// What the layers say about themselves comes first: a missing index
 	// and the command that builds it matter more than one more record.
+	shared, lean := evidence.ShareAttributes(ans.Records)
+	out.Shared = sharedViews(shared)
 	f := newFitter(in.Budget, out)
 	out.Reports = take(f, reportViews(ans.Reports))
 	out.Layers = take(f, steps(ans.Plan.Steps))
-	out.Records = take(f, recordViews(ans.Records))
+	out.Records = take(f, recordViews(lean))
 	out.Skipped = take(f, steps(ans.Plan.Skipped))
+	f.omitted += ans.Omitted[codecortex.OmittedForBudget] // what the engine's own fit left out
 	out.Omitted = f.done("the weakest records (then the skipped layers) were left out; raise budget, or ask a narrower question")
 	return out, nil
 }

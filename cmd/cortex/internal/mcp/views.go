@@ -3,6 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -196,15 +198,38 @@ func recordView(r evidence.Record) record {
 	if r.Metadata.Attributes["declaration"] == "true" {
 		v.Declaration = true
 	}
-	names := make([]string, 0, len(r.Metadata.Attributes))
-	for k := range r.Metadata.Attributes {
+	v.Attributes = attributeViews(r.Metadata.Attributes)
+	return v
+}
+
+// attributeViews returns attrs sorted by name, each bounded.
+func attributeViews(attrs map[string]string) []attribute {
+	names := make([]string, 0, len(attrs))
+	for k := range attrs {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	var out []attribute
 	for _, k := range names {
-		v.Attributes = append(v.Attributes, attribute{Name: clip(k, 100), Value: clip(r.Metadata.Attributes[k], 300)})
+		out = append(out, attribute{Name: clip(k, 100), Value: clip(attrs[k], 300)})
 	}
-	return v
+	return out
+}
+
+// A shared is the attributes every record of one layer carries alike.
+type shared struct {
+	Provider   string      `json:"provider" jsonschema:"the layer"`
+	Attributes []attribute `json:"attributes" jsonschema:"the facts each of its records has, besides its own attributes"`
+}
+
+// sharedViews returns the attributes each layer's records share as a tool
+// returns them, by layer name (nil when none is shared).
+func sharedViews(s evidence.Shared) []shared {
+	var out []shared
+	for _, p := range slices.Sorted(maps.Keys(s)) {
+		out = append(out, shared{Provider: clip(p, 100), Attributes: attributeViews(s[p])})
+	}
+	return out
 }
 
 // recordViews returns every record as a tool returns it (never nil).
