@@ -69,12 +69,13 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"who|what calls", "which|what functions|methods call", "which|what function|method calls", "callers", "caller", "call sites",
 			"call site", "callsites", "call graph", "called by", "called from", "calls to",
 			"invocations", "who|what invokes", "where is|are _ called|invoked",
-			"is|are _ called|invoked", "incoming calls",
+			"is|are _ called|invoked", "incoming calls", "called where", "invoked where",
+			"which|what functions|methods|code invoke|invokes", "where do|does _ call|invoke",
 		}},
 		{IntentReferences, []string{
 			"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
 			"referenced", "refs", "where is|are _ used|referenced", "is|are _ used|referenced",
-			"used by", "used in", "who|what imports", "importers", "imported by", "occurrences",
+			"used by", "used in", "used where", "referenced where", "who|what imports", "importers", "imported by", "occurrences",
 			"every|all place|places", "everywhere",
 		}},
 		{IntentImpact, []string{

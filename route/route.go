@@ -589,7 +589,7 @@ func (r *router) docs() (bool, string) {
 }
 
 // searchWords sets Search for a question about a symbol whose names are
-// all plain words, and notes it.
+// all plain words, or that names none, and notes it.
 func (r *router) searchWords() {
 	p := &r.plan
 	switch p.Intent {
@@ -597,7 +597,14 @@ func (r *router) searchWords() {
 	default:
 		return
 	}
-	if len(p.Names) == 0 || r.pos != "" {
+	if r.pos != "" || strings.TrimSpace(r.req.Symbol) != "" {
+		return
+	}
+	if len(p.Names) == 0 {
+		if strings.TrimSpace(r.req.Text) != "" {
+			p.Search = true
+			r.note("No name in the question: a ranked search of its words answers it.")
+		}
 		return
 	}
 	for _, n := range p.Names {

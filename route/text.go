@@ -417,11 +417,26 @@ func capitalised(raw, word string) bool {
 	return !vague[word] && !determiners[word] && !properNouns[word] && !commonCapitalised[word]
 }
 
+// methodExpr returns a Go method expression as the qualified name it
+// stands for, (*Router).ServeHTTP or (Router).ServeHTTP as
+// Router.ServeHTTP, and any other word as it is.
+func methodExpr(w string) string {
+	if !strings.HasPrefix(w, "(") {
+		return w
+	}
+	k := strings.Index(w, ").")
+	if k < 2 {
+		return w
+	}
+	return strings.TrimPrefix(w[1:k], "*") + w[k+1:]
+}
+
 // codeLike reports whether a word written in prose is shaped like code and
 // returns the name it stands for: a call (refresh()), a qualified name
 // (Type.Method, pkg.Name, Vec::new), snake_case, or camelCase/PascalCase
 // with an inner capital (AuthService, useEffect, HTTPClient).
 func codeLike(w string) (string, bool) {
+	w = methodExpr(w)
 	name, call := callee(w)
 	parts, ok := splitQualified(name)
 	if !ok {
@@ -463,7 +478,7 @@ func codeLike(w string) (string, bool) {
 // codeName reports whether inline code is a plain name, optionally written
 // as a call without arguments, and returns it.
 func codeName(c string) (string, bool) {
-	c = strings.TrimSuffix(c, "()")
+	c = strings.TrimSuffix(methodExpr(c), "()")
 	if _, ok := splitQualified(c); ok {
 		return c, true
 	}

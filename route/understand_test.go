@@ -36,6 +36,12 @@ func TestUnderstanding(t *testing.T) {
 		{"which tests exercise Tokenize?", route.IntentTests, []name{{"Tokenize", "", "Tokenize", ""}}},
 		{"is Config tested?", route.IntentTests, []name{{"Config", "", "Config", ""}}},
 		{"are the tests passing?", route.IntentValidation, nil},
+		{"who calls (*Router).ServeHTTP?", route.IntentCallers, []name{{"Router.ServeHTTP", "Router", "ServeHTTP", ""}}},
+		{"where is `(Router).Close` defined", route.IntentDefinition, []name{{"Router.Close", "Router", "Close", ""}}},
+		{"which functions invoke parseConfig?", route.IntentCallers, []name{{"parseConfig", "", "parseConfig", ""}}},
+		{"where do we call parseConfig", route.IntentCallers, []name{{"parseConfig", "", "parseConfig", ""}}},
+		{"which tests call parseConfig?", route.IntentTests, []name{{"parseConfig", "", "parseConfig", ""}}},
+		{"parseConfig is used where?", route.IntentReferences, []name{{"parseConfig", "", "parseConfig", ""}}},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
@@ -72,6 +78,7 @@ func TestPlainWords(t *testing.T) {
 		{"where is main defined", true, []string{"main"}},
 		{"where is RetryQueue defined?", false, []string{"RetryQueue"}},
 		{"who calls retry_queue?", false, []string{"retry_queue"}},
+		{"where is the code that handles HTTP retries?", true, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
