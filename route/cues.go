@@ -64,6 +64,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"extend", "extended by", "extending", "subclassed", "subclassing", "subtypes", "subtype of",
 			"subtypes of", "derive from", "derives from", "derived from", "derived classes|types",
 			"inheriting from", "inherited by", "implementing", "implemented by", "child classes",
+			"overriding", "overridden", "overrides of",
 		}},
 		{IntentCallers, []string{
 			"who|what calls", "which|what functions|methods call", "which|what function|method calls", "callers", "caller", "call sites",
@@ -71,11 +72,15 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"invocations", "who|what invokes", "where is|are _ called|invoked",
 			"is|are _ called|invoked", "incoming calls", "called where", "invoked where",
 			"which|what functions|methods|code invoke|invokes", "where do|does _ call|invoke",
+			"where _ is|are called|invoked", "places|place that|which|where call|calls|invoke|invokes",
+			"which|what code paths|paths reach", "what reaches",
 		}},
 		{IntentReferences, []string{
 			"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
 			"referenced", "refs", "where is|are _ used|referenced", "is|are _ used|referenced",
-			"used by", "used in", "used where", "referenced where", "who|what imports", "importers", "imported by", "occurrences",
+			"used by", "used in", "used where", "referenced where", "where _ is|are used|referenced",
+			"which|what files|modules|packages|classes|types|functions|methods|code|places use|uses|import|imports|reference|references",
+			"places|place that|which|where use|uses|reference|references", "places use", "instantiated", "instantiates", "instantiate", "who|what imports", "importers", "imported by", "occurrences",
 			"every|all place|places", "everywhere",
 		}},
 		{IntentImpact, []string{

@@ -27,9 +27,9 @@ func Route(req Request) Plan {
 	r.readPosition()
 	r.plan.Files = dedupe(a.files)
 	r.readDependencies()
-	r.plan.Names = a.orderedNames(strings.TrimSpace(req.Symbol), func(name string) bool {
+	r.plan.Names = codeFirst(a.orderedNames(strings.TrimSpace(req.Symbol), func(name string) bool {
 		return r.decl.names(name) || slices.Contains(r.undeclared, name)
-	})
+	}))
 	r.classify()
 	r.readPattern()
 	r.build()
@@ -588,6 +588,32 @@ func (r *router) docs() (bool, string) {
 	return false, lead + "the question names no declared dependency and does not speak of an installed version, a dependency or an API."
 }
 
+// plainName reports whether n is a plain word of the question rather than
+// a name written as code: joined from words, or an unqualified word in
+// lower case or capitals ("main", "loop", "HTTP").
+func plainName(n Name) bool {
+	if n.Origin == FromWords {
+		return true
+	}
+	plain := n.Base == strings.ToLower(n.Base) && !isCodeCase(n.Base) || n.Base == strings.ToUpper(n.Base)
+	return n.Origin == FromText && n.Qualifier == "" && plain
+}
+
+// codeFirst orders the names written as code before the plain words, each
+// group in the question's order: "the concrete implementations of
+// Storage" is about Storage, not concrete.
+func codeFirst(names []Name) []Name {
+	var code, plain []Name
+	for _, n := range names {
+		if plainName(n) {
+			plain = append(plain, n)
+		} else {
+			code = append(code, n)
+		}
+	}
+	return append(code, plain...)
+}
+
 // searchWords sets Search for a question about a symbol whose names are
 // all plain words, or that names none, and notes it.
 func (r *router) searchWords() {
@@ -608,11 +634,7 @@ func (r *router) searchWords() {
 		return
 	}
 	for _, n := range p.Names {
-		if n.Origin == FromWords {
-			continue
-		}
-		plain := n.Base == strings.ToLower(n.Base) && !isCodeCase(n.Base) || n.Base == strings.ToUpper(n.Base)
-		if n.Origin != FromText || n.Qualifier != "" || !plain {
+		if !plainName(n) {
 			return
 		}
 	}

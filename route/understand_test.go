@@ -42,6 +42,14 @@ func TestUnderstanding(t *testing.T) {
 		{"where do we call parseConfig", route.IntentCallers, []name{{"parseConfig", "", "parseConfig", ""}}},
 		{"which tests call parseConfig?", route.IntentTests, []name{{"parseConfig", "", "parseConfig", ""}}},
 		{"parseConfig is used where?", route.IntentReferences, []name{{"parseConfig", "", "parseConfig", ""}}},
+		{"find all places that call NewClient", route.IntentCallers, []name{{"NewClient", "", "NewClient", ""}}},
+		{"places where NewClient is called", route.IntentCallers, []name{{"NewClient", "", "NewClient", ""}}},
+		{"Which files import Foo?", route.IntentReferences, []name{{"Foo", "", "Foo", ""}}},
+		{"how many places use Client", route.IntentReferences, []name{{"Client", "", "Client", ""}}},
+		{"Where is Foo instantiated?", route.IntentReferences, []name{{"Foo", "", "Foo", ""}}},
+		{"Any classes overriding Foo.run?", route.IntentImplementations, []name{{"Foo.run", "Foo", "run", ""}}},
+		{"What are the concrete implementations of Storage?", route.IntentImplementations,
+			[]name{{"Storage", "", "Storage", ""}, {"concrete", "", "concrete", ""}}},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
