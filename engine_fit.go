@@ -63,7 +63,8 @@ func newFit(plan route.Plan, recs []evidence.Record) *fit {
 			f.definitions = true
 			f.qualified = f.qualified || f.name.Qualifier != "" && f.qualifierMatches(r)
 		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
-			f.strong = true
+			// For a tests question, only what is in tests answers it.
+			f.strong = f.strong || f.intent != route.IntentTests || inTest(r)
 			f.ownSymbol = f.ownSymbol || r.Metadata.Attributes[precision.DefinedAttribute] == "true"
 			if r.Kind == evidence.Implementation && r.Metadata.Attributes["relation"] != relSupertype {
 				f.subtypes = true

@@ -182,6 +182,13 @@ func TestFitTests(t *testing.T) {
 	if got := symbols(ans.Records); len(got) != 2 || ans.Omitted[leftNotTest] != 1 {
 		t.Errorf("records %q, omitted %v: want the two in tests", got, ans.Omitted)
 	}
+	// The graph's uses are all outside tests: the text matches in tests
+	// are what answers, not nothing.
+	in = []evidence.Record{call("a.go", 2, 5, "p.main", trust.Inferred), text("a_test.go", 9, "w.Run(x)")}
+	ans = answerOf("which tests cover Run?", in, nil)
+	if got := symbols(ans.Records); len(got) != 1 || ans.Records[0].Path != "a_test.go" {
+		t.Errorf("records %q, omitted %v: want the text match in a test", got, ans.Omitted)
+	}
 }
 
 func TestFitBudgetBoundsTheDocument(t *testing.T) {

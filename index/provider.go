@@ -359,7 +359,7 @@ func (g *gatherer) mentions(hits []Hit, q evidence.Query, skip map[string]bool) 
 	for _, h := range hits {
 		ls := g.fileLines(h.Path)
 		for n := max(h.StartLine, 1); n <= min(h.EndLine, len(ls)) && len(out) < maxMentions; n++ {
-			col := wordAt(ls[n-1], name)
+			col := usedAt(ls[n-1], name)
 			if col < 0 || seen[h.Path+":"+strconv.Itoa(n)] || commentLine(ls[n-1]) {
 				continue
 			}
@@ -395,23 +395,57 @@ func commentLine(line string) bool {
 		!strings.HasPrefix(t, "#define") && !strings.HasPrefix(t, "#if")
 }
 
-// wordAt returns the byte offset of the first whole-word occurrence of
-// name in line, or -1.
-func wordAt(line, name string) int {
-	for off := 0; name != ""; {
-		k := strings.Index(line[off:], name)
-		if k < 0 {
+// usedAt returns the byte offset of the first whole-word occurrence of
+// name in line that is not inside a comment following code (// or /* or a
+// # after a space, outside quotes): a name written there is mentioned, not
+// used. A name inside quotes counts. A quote the line does not close (a
+// Rust lifetime) does not open a string. One pass over the line.
+func usedAt(line, name string) int {
+	if name == "" {
+		return -1
+	}
+	closes := [3]int{strings.LastIndexByte(line, '"'), strings.LastIndexByte(line, '\''), strings.LastIndexByte(line, '`')}
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == name[0] && wordIs(line, name, i) {
+			return i
+		}
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			if closes[strings.IndexByte("\"'`", c)] > i {
+				quote = c
+			}
+		case c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return -1
+		case c == '/' && i+1 < len(line) && line[i+1] == '*':
+			end := strings.Index(line[i+2:], "*/")
+			if end < 0 {
+				return -1
+			}
+			i += 2 + end + 1
+		case c == '#' && i > 0 && (line[i-1] == ' ' || line[i-1] == '\t'):
 			return -1
 		}
-		k += off
-		before, _ := utf8.DecodeLastRuneInString(line[:k])
-		after, _ := utf8.DecodeRuneInString(line[k+len(name):])
-		if !isWordRune(before) && !isWordRune(after) {
-			return k
-		}
-		off = k + 1
 	}
 	return -1
+}
+
+// wordIs reports whether name is written at byte offset k of line as a
+// whole word.
+func wordIs(line, name string, k int) bool {
+	if !strings.HasPrefix(line[k:], name) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(line[:k])
+	after, _ := utf8.DecodeRuneInString(line[k+len(name):])
+	return !isWordRune(before) && !isWordRune(after)
 }
 
 // maxGoMod bounds how much of a go.mod is read.
