@@ -47,6 +47,12 @@ var helps = map[string]commandHelp{
 		"cortex search --lang go 'errors.Is($E, $T)' evidence/",
 	}},
 	"index": {examples: []string{"cortex index", "cortex index --status", "cortex index --precision", "cortex index --precision --lang go"}},
+	"map": {examples: []string{
+		"cortex map",
+		"cortex map internal/cli --budget 2000",
+		"cortex map --format mermaid --budget 600",
+		"cortex map --json --focus engine.go,route",
+	}},
 	"symbols": {examples: []string{
 		"cortex symbols evidence/",
 		"cortex symbols engine.go --json",

@@ -213,6 +213,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"validate":         {{"validate"}},
 		"mcp":              {{"mcp", "--mutating"}}, // a usage error here; internal/mcp's tests cover the server
 		"symbols":          {{"symbols"}, {"symbols", "--json", "."}},
+		"map":              {{"map"}, {"map", "--json", "--budget", "300"}, {"map", "--format", "mermaid"}},
 		"version":          {{"version"}},
 		"doctor":           {{"doctor"}, {"doctor", "--json"}},
 		"config":           {{"config"}, {"config", "--json"}},
