@@ -310,7 +310,7 @@ func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
 func mapBasis(g *graph.Graph) string {
 	st := g.Stats()
 	uses := st.ByKind[graph.Calls] + st.ByKind[graph.References] + st.ByKind[graph.Inherits] + st.ByKind[graph.Implements]
-	return fmt.Sprintf("PageRank over the project graph: %d uses among %d definitions in %d files (edges: %d exact, %d inferred_high, %d inferred)",
+	return fmt.Sprintf("PageRank over %d uses among %d definitions in %d files; uses %d exact, %d inferred_high, %d inferred",
 		uses, st.Symbols, st.Files, st.Exact, st.InferredHigh, st.Inferred)
 }
 
@@ -333,10 +333,26 @@ func (m *RepoMap) Render() []byte {
 func (m *RepoMap) text() []byte {
 	var b strings.Builder
 	shown := 0
+	count := map[trust.Tier]int{}
 	for _, f := range m.Files {
 		shown += len(f.Entries)
+		for _, en := range f.Entries {
+			if en.Files > 0 {
+				count[en.Trust]++
+			}
+		}
 	}
-	fmt.Fprintf(&b, "%d of %d definitions in %d files, ranked by use (%s)\n", shown, m.Ranked, len(m.Files), m.Basis)
+	common := trust.Tier(0)
+	for t, n := range count {
+		if common == 0 || n > count[common] || n == count[common] && t > common {
+			common = t
+		}
+	}
+	fmt.Fprintf(&b, "%d of %d definitions in %d files, ranked by use (%s)", shown, m.Ranked, len(m.Files), m.Basis)
+	if common != 0 {
+		fmt.Fprintf(&b, "; [N files] counts the other files using it, %s unless marked", common)
+	}
+	b.WriteByte('\n')
 	for _, f := range m.Files {
 		b.WriteString(f.Path)
 		b.WriteByte('\n')
@@ -349,12 +365,16 @@ func (m *RepoMap) text() []byte {
 			if sig == "" {
 				sig = en.Kind + " " + en.Name
 			}
-			fmt.Fprintf(&b, "%s %5d  %s", mark, en.Line, sig)
-			switch {
-			case en.Files == 1:
-				fmt.Fprintf(&b, "  [1 file, %s]", en.Trust)
-			case en.Files > 1:
-				fmt.Fprintf(&b, "  [%d files, %s]", en.Files, en.Trust)
+			fmt.Fprintf(&b, "%s%5d %s", mark, en.Line, sig)
+			if en.Files > 0 {
+				fmt.Fprintf(&b, "  [%d file", en.Files)
+				if en.Files > 1 {
+					b.WriteByte('s')
+				}
+				if en.Trust != common {
+					fmt.Fprintf(&b, ", %s", en.Trust)
+				}
+				b.WriteByte(']')
 			}
 			b.WriteByte('\n')
 		}

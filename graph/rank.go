@@ -45,27 +45,27 @@ const (
 	rankDamping    = 0.85
 	rankRounds     = 30
 	focusWeight    = 50
-	ambiguousShare = 0.5
+	nameShare      = 0.5
+	ambiguousShare = 0.25
 	sameFileShare  = 0.1
 )
 
 // Rank returns the definitions of g (files and tests aside) by
 // centrality, the highest first (ties by key): PageRank over the uses
-// between definitions and files, each edge weighted by its trust (a use
-// linked by one of a few names counts half), personalised toward
-// opts.Focus. Time and memory are linear in the graph's size.
+// between definitions and files (see rankLinks), weighted by how each use
+// was linked (see useWeight), personalised toward opts.Focus. Time and memory are
+// linear in the graph's size.
 func (g *Graph) Rank(opts RankOptions) []Ranked {
 	n := len(g.Nodes)
 	if n == 0 {
 		return nil
 	}
 	tele := g.teleport(opts.Focus)
+	links := g.rankLinks()
 	// Each node's outgoing weight, for dividing its rank among its uses.
 	outW := make([]float64, n)
-	for i := range g.Edges {
-		if w := g.useWeight(&g.Edges[i]); w > 0 {
-			outW[g.Edges[i].From] += w
-		}
+	for _, l := range links {
+		outW[l.from] += l.w
 	}
 	score := slices.Clone(tele)
 	next := make([]float64, n)
@@ -79,11 +79,8 @@ func (g *Graph) Rank(opts RankOptions) []Ranked {
 		for v := range n {
 			next[v] = (1-rankDamping)*tele[v] + rankDamping*dangling*tele[v]
 		}
-		for i := range g.Edges {
-			e := &g.Edges[i]
-			if w := g.useWeight(e); w > 0 {
-				next[e.To] += rankDamping * score[e.From] * w / outW[e.From]
-			}
+		for _, l := range links {
+			next[l.to] += rankDamping * score[l.from] * l.w / outW[l.from]
 		}
 		score, next = next, score
 	}
@@ -103,6 +100,47 @@ func (g *Graph) Rank(opts RankOptions) []Ranked {
 		return strings.Compare(g.Nodes[a.Node].Key(), g.Nodes[b.Node].Key())
 	})
 	return out
+}
+
+// A rankLink is one definition's (or file's) dependency on another, with
+// its weight.
+type rankLink struct {
+	from, to int32
+	w        float64
+}
+
+// rankLinks returns the uses of g as dependencies: one link from each node
+// to each node it uses, however many times, weighted by its best-linked
+// use (a function calling another five times depends on it once) and
+// shared among the nodes of its file that use the same one (ten functions
+// of one file reading a constant are one file depending on it, not ten).
+func (g *Graph) rankLinks() []rankLink {
+	var links []rankLink
+	slot := make([]int32, len(g.Nodes)) // the link of (v, target) + 1, for the v being read
+	for v := range g.Nodes {
+		first := len(links)
+		for _, ei := range g.out[v] {
+			e := &g.Edges[ei]
+			w := g.useWeight(e)
+			if w == 0 {
+				continue
+			}
+			if k := int(slot[e.To]) - 1; k >= first && links[k].from == int32(v) {
+				links[k].w = max(links[k].w, w)
+				continue
+			}
+			slot[e.To] = int32(len(links)) + 1
+			links = append(links, rankLink{from: int32(v), to: int32(e.To), w: w})
+		}
+	}
+	perFile := map[[2]int32]int32{}
+	for _, l := range links {
+		perFile[[2]int32{g.fileNode[g.Nodes[l.from].Path], l.to}]++
+	}
+	for i := range links {
+		links[i].w /= float64(perFile[[2]int32{g.fileNode[g.Nodes[links[i].from].Path], links[i].to}])
+	}
+	return links
 }
 
 // teleport returns where the walk restarts: every node alike, or mostly
@@ -137,15 +175,20 @@ func inFocus(path string, focus []string) bool {
 
 // useWeight is how much an edge counts as a use: 0 for an import (a file's
 // reach, not a definition's use), a test named after a file, and a
-// definition using itself; a use within the definition's own file counts
-// a tenth (a type's methods using its fields say little of what the rest
-// of the project needs), and one linked by one of a few names half.
+// definition using itself. A use linked by its name alone counts half
+// (a common method name collects the calls of others), by one of a few
+// names a quarter, and one within the definition's own file a tenth (a
+// type's methods using its fields say little of what the rest of the
+// project needs).
 func (g *Graph) useWeight(e *Edge) float64 {
 	if e.Kind == Imports || e.Kind == Tests || e.From == e.To {
 		return 0
 	}
 	w := 1.0
-	if e.Method == AmbiguousName {
+	switch e.Method {
+	case UniqueName:
+		w = nameShare
+	case AmbiguousName:
 		w = ambiguousShare
 	}
 	if g.Nodes[e.From].Path == g.Nodes[e.To].Path {

@@ -244,6 +244,7 @@ func TestResultsWithinBudget(t *testing.T) {
 			{"cortex_search", map[string]any{"query": "item catalogue", "limit": 200}},
 			{"cortex_structural_search", map[string]any{"pattern": "func $F() int { return $N }", "language": "go", "max_matches": 10000}},
 			{"cortex_ask", map[string]any{"question": "catalogue items"}},
+			{"cortex_map", map[string]any{}},
 			{"cortex_deps", map[string]any{}},
 			{"cortex_history", map[string]any{"path": "cart"}},
 		} {

@@ -26,6 +26,8 @@ func toolTable() []toolDef {
 		{name: "cortex_symbols", title: "Outline definitions", build: tool(answerSymbols),
 			desc: "Use for an outline: the definitions of a file, a directory or the whole project, by file and line, with " +
 				"kind, container and signature."},
+		{name: "cortex_map", title: "Repository map", build: tool(answerMap),
+			desc: "Use first on an unfamiliar project: its most used definitions by file, with signatures (PageRank over uses)."},
 		{name: "cortex_impact", title: "Impact of a change", build: tool(answerImpact),
 			desc: "Use before or after a change (a file, line range, symbol, or since a commit): the definitions touched, " +
 				"their callers with each edge's trust, the tests to run and a risk score with its arithmetic."},

@@ -174,3 +174,77 @@ func answerSymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsRes
 	out.Omitted = f.done("the definitions after the last one shown were left out; outline a narrower path, or raise limit and budget")
 	return out, nil
 }
+
+// mapParams are cortex_map's arguments.
+type mapParams struct {
+	Path   string   `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory to rank toward"`
+	Focus  []string `json:"focus,omitempty" maxItems:"20" maxLength:"1024" jsonschema:"more paths to rank toward"`
+	Budget int      `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"1000" jsonschema:"token budget"`
+}
+
+// mapResult is cortex_map's result: the engine's repository map.
+type mapResult struct {
+	Files   []mapFile `json:"files" jsonschema:"files, the most central first"`
+	Ranked  int       `json:"ranked" jsonschema:"definitions ranked"`
+	Basis   string    `json:"basis" jsonschema:"what the rank was computed from"`
+	Omitted omission  `json:"omitted" jsonschema:"what the budget left out"`
+}
+
+// A mapFile is one file of the map.
+type mapFile struct {
+	Path    string     `json:"path" jsonschema:"the file"`
+	Entries []mapEntry `json:"entries" jsonschema:"its definitions by line"`
+}
+
+// A mapEntry is one definition of the map.
+type mapEntry struct {
+	Name      string `json:"name" jsonschema:"with its container"`
+	Kind      string `json:"kind" jsonschema:"the definition's kind"`
+	Line      int    `json:"line" jsonschema:"one-based"`
+	Signature string `json:"signature,omitempty" jsonschema:"its line of code"`
+	Trust     string `json:"trust" jsonschema:"the tier of the uses ranking it"`
+	UsedBy    int    `json:"used_by" jsonschema:"its uses"`
+	Files     int    `json:"files" jsonschema:"other files using it"`
+	MostUsed  bool   `json:"most_used,omitempty" jsonschema:"among the most used"`
+}
+
+// mapSlack is room kept for what cortex_map's result holds beside the
+// engine's map: its omission's counts and note.
+const mapSlack = 80
+
+func answerMap(ctx context.Context, s *Server, in mapParams) (mapResult, error) {
+	req := codecortex.MapRequest{Format: codecortex.MapJSON, Budget: in.Budget - mapSlack}
+	for i, p := range append([]string{in.Path}, in.Focus...) {
+		if p == "" {
+			continue
+		}
+		rel, err := s.rel(p)
+		if err != nil {
+			return mapResult{}, err
+		}
+		if i == 0 {
+			req.Path = rel
+		} else {
+			req.Focus = append(req.Focus, rel)
+		}
+	}
+	m, err := s.engine.Map(ctx, req)
+	if err != nil {
+		return mapResult{}, &toolError{Reason: "the repository map could not be made: " + err.Error(),
+			Guidance: "run `cortex index` in the project to build the index and graph it is ranked from", Err: err}
+	}
+	out := mapResult{Files: []mapFile{}, Ranked: m.Ranked, Basis: m.Basis,
+		Omitted: omission{BudgetTokens: in.Budget, Omitted: m.Omitted}}
+	for _, f := range m.Files {
+		mf := mapFile{Path: f.Path, Entries: []mapEntry{}}
+		for _, en := range f.Entries {
+			mf.Entries = append(mf.Entries, mapEntry{Name: clip(en.Name, 200), Kind: en.Kind, Line: en.Line,
+				Signature: clip(en.Signature, 300), Trust: en.Trust.String(), UsedBy: en.UsedBy, Files: en.Files, MostUsed: en.MostUsed})
+		}
+		out.Files = append(out.Files, mf)
+	}
+	if m.Omitted > 0 {
+		out.Omitted.Note = "the less central definitions were left out; raise budget, or lean toward a path"
+	}
+	return out, nil
+}

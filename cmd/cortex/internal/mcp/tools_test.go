@@ -25,7 +25,7 @@ import (
 // readOnlyTools and mutatingTools are the surfaces' tool names.
 var (
 	readOnlyTools = []string{"cortex_ask", "cortex_deps", "cortex_docs", "cortex_doctor", "cortex_history",
-		"cortex_impact", "cortex_navigate", "cortex_recall", "cortex_rewrite_preview", "cortex_rewrite_show",
+		"cortex_impact", "cortex_map", "cortex_navigate", "cortex_recall", "cortex_rewrite_preview", "cortex_rewrite_show",
 		"cortex_search", "cortex_structural_search", "cortex_symbols"}
 	mutatingOnly = []string{"cortex_remember", "cortex_rewrite_apply", "cortex_validate"}
 )

@@ -17,7 +17,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const READ_ONLY = ['cortex_ask', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
-  'cortex_impact', 'cortex_navigate', 'cortex_recall', 'cortex_rewrite_preview', 'cortex_rewrite_show',
+  'cortex_impact', 'cortex_map', 'cortex_navigate', 'cortex_recall', 'cortex_rewrite_preview', 'cortex_rewrite_show',
   'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
 const MUTATING = ['cortex_remember', 'cortex_rewrite_apply', 'cortex_validate'];
 
@@ -37,6 +37,7 @@ const CALLS = [
   ['cortex_doctor', {}],
   ['cortex_history', { path: 'cart/cart.go', start_line: 1 }],
   ['cortex_impact', { symbol: 'Cart.Add', depth: 2 }],
+  ['cortex_map', { path: 'cart' }],
   ['cortex_recall', { query: 'cart' }],
   ['cortex_rewrite_preview', { pattern: '$S.Add($X)', template: '$S.Put($X)', language: 'go' }],
   ['cortex_rewrite_show', { id: 'ffffffffffffffffffffffff' }, /preview/], // no such preview
