@@ -320,7 +320,7 @@ func (ix *Index) walk(ctx context.Context, st *store, pre *preread) (walkResult,
 			ix.walker.load(text)
 		}
 	}
-	return ix.walker.walk()
+	return ix.walker.walk(askedAt(ctx))
 }
 
 // settledRecord is what meta "settled" holds: the generation at which a
