@@ -245,9 +245,7 @@ func (s *store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
 // defensive mode (no statement can rewrite the schema or a virtual
 // table's shadow tables by hand): the schema is checked when the store is
 // opened (see checkSchema), and these hold on every pooled connection
-// besides. Reads go through a memory map of the file: a question that
-// reads many pages takes them from the kernel's page cache in place,
-// without copying each into a cache of SQLite's own.
+// besides.
 func dsn(path string) string {
 	q := url.Values{}
 	q.Set("_defensive", "1")
@@ -256,7 +254,6 @@ func dsn(path string) string {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "cache_size(-16000)")
-	q.Add("_pragma", "mmap_size(1073741824)")
 	q.Set("_txlock", "immediate")
 	u := url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}
 	return u.String()
