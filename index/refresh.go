@@ -522,6 +522,22 @@ const (
 	updateBatchTime  = 2 * time.Second
 )
 
+// batchLimits returns after how many files and how long a pass of
+// indexFiles run with ctx commits its transaction.
+func batchLimits(ctx context.Context) (int, time.Duration) {
+	if _, inUpdate := ctx.Value(updateKey{}).(*updateProgress); inUpdate {
+		return updateBatchFiles, updateBatchTime
+	}
+	return batchFiles, batchTime
+}
+
+// A writtenFile is a file indexFiles wrote, and whether its content was
+// indexed again.
+type writtenFile struct {
+	path    string
+	indexed bool
+}
+
 // indexFiles reads, extracts and writes files, most recent first, until
 // deadline, the first atLeast of them even past it; in a pass of an
 // Update, until a query waits for the index. Reading and extraction run on every CPU; the writes go one
@@ -560,15 +576,8 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
-	maxFiles, maxTime := batchFiles, batchTime
-	if _, inUpdate := ctx.Value(updateKey{}).(*updateProgress); inUpdate {
-		maxFiles, maxTime = updateBatchFiles, updateBatchTime
-	}
-	type written struct {
-		path    string
-		indexed bool
-	}
-	var batch []written // not the files' data: a batch may hold thousands
+	maxFiles, maxTime := batchLimits(ctx)
+	var batch []writtenFile // not the files' data: a batch may hold thousands
 	batchStart := time.Now()
 	flush := func() error {
 		if err := w.commit(); err != nil {
@@ -595,7 +604,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if err := w.write(&fd, rows); err != nil {
 			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
 		}
-		batch = append(batch, written{fd.disk.path, !fd.touchOnly})
+		batch = append(batch, writtenFile{fd.disk.path, !fd.touchOnly})
 		if len(batch) >= maxFiles || time.Since(batchStart) >= maxTime {
 			if err := flush(); err != nil {
 				return done, err
