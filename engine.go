@@ -312,6 +312,8 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// Every layer that reads the local index shares one walk of the tree.
+	ctx = index.WithAsked(ctx, start)
 
 	req := route.Request{Text: q.Text, Path: q.Path, Line: q.Line, Column: q.Column,
 		Symbol: q.Symbol, Pattern: q.Pattern, Language: q.Language, Intent: q.Intent}

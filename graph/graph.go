@@ -210,6 +210,11 @@ type builder struct {
 	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
 	bases    map[string][]string     // the bases each type name extends or embeds, by name
 	stems    map[string][]int32      // file nodes by the module name their path gives (see moduleStem)
+	// Marks of files by their index in facts (see named, namedInPackage).
+	mark, pkgMark []bool
+	pkgFiles      []int32               // the files pkgMark marks: samePackage(pkgOf-1)
+	pkgOf         int                   // 1 + the file whose package pkgMark marks; 0 for none
+	memberOf      map[memberKey][]int32 // what members found (see there)
 }
 
 // edgeKey identifies an edge: its ends, its kind and the line of its site,
@@ -283,7 +288,13 @@ func buildBase(facts index.Facts, modules []GoModule) *builder {
 func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
-	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
+	// About one edge a use: sized once, the edges are not copied as they grow.
+	uses := 0
+	for fi := range facts.Files {
+		uses += len(facts.Files[fi].Refs) + len(facts.Files[fi].Imports)
+	}
+	g.Edges = make([]Edge, 0, uses)
+	b := &builder{g: g, facts: facts.Files, seen: make(map[edgeKey]int32, uses), reexport: map[reexportKey][]int32{},
 		stems: map[string][]int32{}}
 	for _, m := range modules {
 		b.goMods = append(b.goMods, goModule(m))

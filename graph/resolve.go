@@ -481,7 +481,7 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 	}
 	// A Go name without a qualifier is the package's: its directory's
 	// files of the same package.
-	if c := b.named(r.Name, b.samePackage(fi), topLevel); len(c) > 0 {
+	if c := b.namedInPackage(r.Name, fi, topLevel); len(c) > 0 {
 		return c, ScopeResolved
 	}
 	return nil, ""
@@ -641,9 +641,13 @@ func member(container string) defFilter {
 
 // normContainer strips a Go receiver's pointer and type parameters.
 func normContainer(c string) string {
-	c = strings.TrimLeft(c, "*&")
-	if i := strings.IndexAny(c, "[<"); i > 0 {
-		c = c[:i]
+	for len(c) > 0 && (c[0] == '*' || c[0] == '&') {
+		c = c[1:]
+	}
+	for i := 1; i < len(c); i++ {
+		if c[i] == '[' || c[i] == '<' {
+			return c[:i]
+		}
 	}
 	return c
 }
@@ -651,28 +655,100 @@ func normContainer(c string) string {
 // named returns the definitions called name in the given files (file
 // nodes) that pass keep.
 func (b *builder) named(name string, files []int32, keep defFilter) []int32 {
-	var out []int32
 	all := b.g.byName[name]
 	if len(all) == 0 || len(files) == 0 {
 		return nil
 	}
-	in := make(map[string]bool, len(files))
-	for _, f := range files {
-		in[b.g.Nodes[f].Path] = true
+	if len(files) == 1 {
+		var out []int32
+		for _, s := range all {
+			if b.nodeFile[s] == b.nodeFile[files[0]] && keep(&b.g.Nodes[s]) {
+				out = append(out, s)
+			}
+		}
+		return out
 	}
+	mark := b.fileMark()
+	for _, f := range files {
+		mark[b.nodeFile[f]] = true
+	}
+	out := b.namedMarked(all, mark, keep)
+	for _, f := range files {
+		mark[b.nodeFile[f]] = false
+	}
+	return out
+}
+
+// fileMark returns the builder's mark of files by their index in facts,
+// all false: whoever sets marks clears them before the next call.
+func (b *builder) fileMark() []bool {
+	if len(b.mark) != len(b.facts) {
+		b.mark = make([]bool, len(b.facts))
+	}
+	return b.mark
+}
+
+// namedMarked returns the definitions of all whose files are marked (by
+// their index in facts) that pass keep, in the order of all.
+func (b *builder) namedMarked(all []int32, mark []bool, keep defFilter) []int32 {
+	var out []int32
 	for _, s := range all {
-		n := &b.g.Nodes[s]
-		if in[n.Path] && keep(n) {
+		if mark[b.nodeFile[s]] && keep(&b.g.Nodes[s]) {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
+// namedInPackage is named over samePackage(fi), with the package's files
+// marked once for every use of file fi.
+func (b *builder) namedInPackage(name string, fi int, keep defFilter) []int32 {
+	all := b.g.byName[name]
+	if len(all) == 0 {
+		return nil
+	}
+	if b.pkgOf != fi+1 {
+		if len(b.pkgMark) != len(b.facts) {
+			b.pkgMark = make([]bool, len(b.facts))
+		}
+		for _, f := range b.pkgFiles {
+			b.pkgMark[b.nodeFile[f]] = false
+		}
+		b.pkgFiles = b.samePackage(fi)
+		for _, f := range b.pkgFiles {
+			b.pkgMark[b.nodeFile[f]] = true
+		}
+		b.pkgOf = fi + 1
+	}
+	return b.namedMarked(all, b.pkgMark, keep)
+}
+
 // members returns the members (methods, fields) called name, those of a
 // container named qual when there are any; definitions in test files only
 // for a use from one.
+// The result is kept for the next call with the same arguments: callers
+// must not modify it.
 func (b *builder) members(name, qual string, test bool) []int32 {
+	k := memberKey{name, qual, test}
+	if c, ok := b.memberOf[k]; ok {
+		return c
+	}
+	if b.memberOf == nil {
+		b.memberOf = map[memberKey][]int32{}
+	}
+	c := b.findMembers(name, qual, test)
+	b.memberOf[k] = c
+	return c
+}
+
+// A memberKey is what members was asked.
+type memberKey struct {
+	name, qual string
+	test       bool
+}
+
+// findMembers is members, found.
+func (b *builder) findMembers(name, qual string, test bool) []int32 {
 	var all, of []int32
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]

@@ -61,7 +61,7 @@ func runHelper(h string) int {
 			ix.walker.load(text)
 		}
 		t2 := time.Now()
-		w, _ := ix.walker.walk()
+		w, _ := ix.walker.walk(time.Time{})
 		t3 := time.Now()
 		rows, _, _ := st.cachedRows(ctx)
 		t4 := time.Now()

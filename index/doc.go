@@ -50,7 +50,9 @@
 // chunks whose text is unchanged; only the rest is matched again. What
 // does not fit is reported in the answer's [Freshness] as partial, with the
 // pending files; an edited pending file still answers, marked stale, and a
-// file never indexed for this identity does not.
+// file never indexed for this identity does not. The queries of one
+// question ([WithAsked]: the moment it was asked) share one walk begun
+// after that moment.
 //
 // When more files changed than a budget can index (a new clone, a large
 // checkout) and the query names something ([Index.Lookup] a name,

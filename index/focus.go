@@ -89,6 +89,24 @@ func WithNames(ctx context.Context, names ...string) context.Context {
 	return context.WithValue(ctx, namesKey{}, slices.Clone(names))
 }
 
+// askedKey is the context key of the moment a question was asked.
+type askedKey struct{}
+
+// WithAsked returns ctx carrying the moment t a question was asked. The
+// queries of the index run with it (each brings the index up to date with
+// the disk first) share one walk of the tree begun at or after t instead
+// of each walking it again: every one of them still sees the disk as it
+// was after the question was asked.
+func WithAsked(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, askedKey{}, t)
+}
+
+// askedAt returns the moment WithAsked put in ctx; zero without one.
+func askedAt(ctx context.Context) time.Time {
+	t, _ := ctx.Value(askedKey{}).(time.Time)
+	return t
+}
+
 // namesFrom returns the words WithNames put in ctx.
 func namesFrom(ctx context.Context) []string {
 	w, _ := ctx.Value(namesKey{}).([]string)

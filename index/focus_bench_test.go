@@ -28,7 +28,7 @@ func BenchmarkFocusScan(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ix.Close()
-	w, _ := ix.walker.walk()
+	w, _ := ix.walker.walk(time.Time{})
 	tm := timer{b: b}
 	matched := 0
 	b.ReportAllocs()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -126,24 +127,36 @@ type namedReader struct {
 	syms, imps, refs *sql.Stmt
 }
 
-// files lists every verified file, without its facts.
+// files lists every verified file, without its facts, in path order:
+// read in the table's order (one pass, no lookup a row) and sorted here.
 func (nr *namedReader) files(pending map[string]bool) error {
-	nr.byID, nr.byPath = map[int64]int{}, map[string]int{}
-	err := eachRow(nr.ctx, nr.tx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = '' ORDER BY path`, func(rs *sql.Rows) error {
-		var id int64
-		var f FileFacts
-		if err := rs.Scan(&id, &f.Path, &f.Language, &f.Package); err != nil {
+	type row struct {
+		id                  int64
+		path, lang, pkgName string
+	}
+	var rows []row
+	err := eachRow(nr.ctx, nr.tx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = ''`, func(rs *sql.Rows) error {
+		var r row
+		if err := rs.Scan(&r.id, &r.path, &r.lang, &r.pkgName); err != nil {
 			return err
 		}
-		f.Stale = pending[f.Path]
-		nr.byID[id] = len(nr.out)
-		nr.byPath[f.Path] = len(nr.out)
-		nr.out = append(nr.out, f)
-		nr.ids = append(nr.ids, id)
+		rows = append(rows, r)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.path, b.path) })
+	nr.byID, nr.byPath = make(map[int64]int, len(rows)), make(map[string]int, len(rows))
+	nr.out, nr.ids = make([]FileFacts, 0, len(rows)), make([]int64, 0, len(rows))
+	for _, r := range rows {
+		nr.byID[r.id] = len(nr.out)
+		nr.byPath[r.path] = len(nr.out)
+		nr.out = append(nr.out, FileFacts{Path: r.path, Language: r.lang, Package: r.pkgName, Stale: pending[r.path]})
+		nr.ids = append(nr.ids, r.id)
+	}
 	nr.loaded = make([]bool, len(nr.out))
-	return err
+	return nil
 }
 
 // more reads what m asks for and returns how many files it read.

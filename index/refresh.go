@@ -320,7 +320,7 @@ func (ix *Index) walk(ctx context.Context, st *store, pre *preread) (walkResult,
 			ix.walker.load(text)
 		}
 	}
-	return ix.walker.walk()
+	return ix.walker.walk(askedAt(ctx))
 }
 
 // settledRecord is what meta "settled" holds: the generation at which a
@@ -511,11 +511,32 @@ type chunkData struct {
 const optimizeAfter = 500
 
 // Batching: a transaction holds whole files, and is committed after this
-// many files or this long, whichever comes first.
+// many files or this long, whichever comes first. A pass of an Update
+// (which gives way to a waiting query after any file, not at a commit)
+// commits less often: every commit writes the pages it changed to the
+// log again, and adds a segment the full-text index merges later.
 const (
-	batchFiles = 256
-	batchTime  = 100 * time.Millisecond
+	batchFiles       = 256
+	batchTime        = 100 * time.Millisecond
+	updateBatchFiles = 4096
+	updateBatchTime  = 2 * time.Second
 )
+
+// batchLimits returns after how many files and how long a pass of
+// indexFiles run with ctx commits its transaction.
+func batchLimits(ctx context.Context) (int, time.Duration) {
+	if _, inUpdate := ctx.Value(updateKey{}).(*updateProgress); inUpdate {
+		return updateBatchFiles, updateBatchTime
+	}
+	return batchFiles, batchTime
+}
+
+// A writtenFile is a file indexFiles wrote, and whether its content was
+// indexed again.
+type writtenFile struct {
+	path    string
+	indexed bool
+}
 
 // indexFiles reads, extracts and writes files, most recent first, until
 // deadline, the first atLeast of them even past it; in a pass of an
@@ -555,14 +576,15 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	}()
 	w := st.newWriter(ctx, ix.extract)
 	defer w.abort()
-	var batch []*fileData
+	maxFiles, maxTime := batchLimits(ctx)
+	var batch []writtenFile // not the files' data: a batch may hold thousands
 	batchStart := time.Now()
 	flush := func() error {
 		if err := w.commit(); err != nil {
 			return err
 		}
-		for _, fd := range batch {
-			done[fd.disk.path] = !fd.touchOnly
+		for _, f := range batch {
+			done[f.path] = f.indexed
 		}
 		batch = batch[:0]
 		batchStart = time.Now()
@@ -582,8 +604,8 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if err := w.write(&fd, rows); err != nil {
 			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
 		}
-		batch = append(batch, &fd)
-		if len(batch) >= batchFiles || time.Since(batchStart) >= batchTime {
+		batch = append(batch, writtenFile{fd.disk.path, !fd.touchOnly})
+		if len(batch) >= maxFiles || time.Since(batchStart) >= maxTime {
 			if err := flush(); err != nil {
 				return done, err
 			}

@@ -120,6 +120,8 @@ type walker struct {
 	noWatch  bool
 	last     walkResult
 	lastFull time.Time // when the last trusted full walk started; zero: none
+	// lastStart is when the walk that made last started.
+	lastStart time.Time
 	// seq counts the walks that may have seen a change; a walk the watcher
 	// says saw none keeps the number of the one before.
 	seq int64
@@ -154,18 +156,26 @@ func newWalker(dir string, newMatcher func() matcher, maxSize int64) *walker {
 // the last walk. seq is the walk's number: two walks with the same
 // number saw the same tree (by the watcher's account, nothing changed in
 // between).
-func (w *walker) walk() (res walkResult, seq int64) {
+//
+// A walk begun at or after since (when not zero) is not done again: its
+// result is returned as it is, with its number.
+func (w *walker) walk(since time.Time) (res walkResult, seq int64) {
+	if !since.IsZero() && w.seq > 0 && !w.lastStart.Before(since) {
+		return w.last, w.seq
+	}
+	start := time.Now()
 	if w.watch != nil && w.dirs != nil && !w.lastFull.IsZero() && time.Since(w.lastFull) < watchBackstop {
 		if res, unchanged, ok := w.watched(); ok {
 			if !unchanged {
 				w.seq++
 			}
 			w.fromEvents++
+			w.lastStart = start
 			return res, w.seq
 		}
 	}
 	w.seq++
-	start := time.Now()
+	w.lastStart = start
 	if w.watch != nil {
 		w.watch.drain() // a full walk sees everything these report
 	}

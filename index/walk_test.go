@@ -33,13 +33,13 @@ func TestWalkerListingsRoundTrip(t *testing.T) {
 		return newWalker(dir, func() matcher { return newMatcher(os.DirFS(dir)) }, 1<<20)
 	}
 	first := mk()
-	want, _ := first.walk()
+	want, _ := first.walk(time.Time{})
 	second := mk()
 	second.load(first.encode())
 	if len(second.dirs) != len(first.dirs) {
 		t.Fatalf("loaded %d listings, saved %d", len(second.dirs), len(first.dirs))
 	}
-	got, _ := second.walk()
+	got, _ := second.walk(time.Time{})
 	if diff := cmp.Diff(walkedPaths(want), walkedPaths(got)); diff != "" {
 		t.Errorf("walk from loaded listings (-want +got):\n%s", diff)
 	}
@@ -50,7 +50,7 @@ func TestWalkerListingsRoundTrip(t *testing.T) {
 	writeFile(t, dir, "sub/new.go", "n")
 	third := mk()
 	third.load(first.encode())
-	got, _ = third.walk()
+	got, _ = third.walk(time.Time{})
 	if !slices.Contains(walkedPaths(got), "sub/new.go") || !third.changed {
 		t.Errorf("walk after a new file: %v (changed %v)", walkedPaths(got), third.changed)
 	}
@@ -257,5 +257,27 @@ func TestOverLimitIgnoreFile(t *testing.T) {
 				t.Errorf("diagnostics %q", res.Freshness.Diagnostics)
 			}
 		})
+	}
+}
+
+// TestWalkerSharedSince: a walk begun at or after the moment given is
+// returned again as it was (a question's queries share it); a walk asked
+// for since a later moment walks the tree again and sees what changed.
+func TestWalkerSharedSince(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.go": "a"})
+	w := newWalker(dir, func() matcher { return newMatcher(os.DirFS(dir)) }, 1<<20)
+	asked := time.Now()
+	first, seq := w.walk(asked)
+	writeFile(t, dir, "b.go", "b")
+	again, seq2 := w.walk(asked)
+	if seq2 != seq || !slices.Equal(walkedPaths(again), walkedPaths(first)) {
+		t.Errorf("same question: walk %d %v, then %d %v; want the first again", seq, walkedPaths(first), seq2, walkedPaths(again))
+	}
+	later, seq3 := w.walk(time.Now())
+	if seq3 == seq || !slices.Contains(walkedPaths(later), "b.go") {
+		t.Errorf("a later question: walk %d %v; want a new walk listing b.go", seq3, walkedPaths(later))
+	}
+	if all, _ := w.walk(time.Time{}); !slices.Contains(walkedPaths(all), "b.go") {
+		t.Errorf("no moment given: %v", walkedPaths(all))
 	}
 }
