@@ -146,14 +146,19 @@ func (f *fit) leave(r *evidence.Record) string {
 // method or a declaration file only declares it), a type or function
 // rather than a value, and a package-level declaration rather than a
 // member when the question names none. Other questions rank records
-// outside tests first unless they ask for tests. Go code the go command
-// does not build (under _examples or testdata) ranks as tests do.
+// outside tests first unless they ask for tests, and Go code the go
+// command does not build (under _examples or testdata) after tests: it is
+// neither compiled nor run with the module, so a change reaches the
+// module's code and tests first.
 func (f *fit) class(r *evidence.Record) int {
 	test := 0
 	if inTest(r) && f.intent != route.IntentTests || outsideBuild(r.Path) {
 		test = 1
 	}
 	if f.intent != route.IntentDefinition || !f.named {
+		if outsideBuild(r.Path) {
+			return 2
+		}
 		return test
 	}
 	c := 0

@@ -183,6 +183,17 @@ func TestFitTests(t *testing.T) {
 	}
 }
 
+func TestFitOutsideBuildAfterTests(t *testing.T) {
+	// Same tier and score: the class alone orders them.
+	in := []evidence.Record{call("_examples/todo/main.go", 3, 5, "main.main", trust.Inferred),
+		call("a_test.go", 9, 5, "p.TestRun", trust.Inferred), call("a.go", 2, 5, "p.main", trust.Inferred)}
+	ans := answerOf("who calls Run?", in, nil)
+	want := []string{"a.go:p.main", "a_test.go:p.TestRun", "_examples/todo/main.go:main.main"}
+	if got := symbols(ans.Records); !slices.Equal(got, want) {
+		t.Errorf("records %q, want %q", got, want)
+	}
+}
+
 func TestFitBudgetBoundsTheDocument(t *testing.T) {
 	var in []evidence.Record
 	for i := range 200 {
