@@ -51,10 +51,17 @@ const (
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
 )
 
-func newFit(plan route.Plan, recs []evidence.Record) *fit {
+// newFit reads what recs hold for the question plan understood, about
+// the name the layers were asked (symbol): the plan's name of that text,
+// else its first name that is no guess (a guess joined from plain words
+// names the question only when the engine looked it up).
+func newFit(plan route.Plan, symbol string, recs []evidence.Record) *fit {
 	f := &fit{intent: plan.Intent}
-	if len(plan.Names) > 0 {
-		f.name, f.named = plan.Names[0], true
+	for _, n := range plan.Names {
+		if n.Text == symbol || n.Origin != route.FromWords {
+			f.name, f.named = n, true
+			break
+		}
 	}
 	for i := range recs {
 		r := &recs[i]

@@ -183,6 +183,22 @@ func TestFitTests(t *testing.T) {
 	}
 }
 
+func TestFitNameAskedOnly(t *testing.T) {
+	// "latest" is a guess the route makes from a plain word: the fit reads
+	// the question as about it only when the layers were asked about it.
+	for _, tt := range []struct {
+		symbol string
+		want   int
+	}{{"latest", 1}, {"", 0}} {
+		ans := &Answer{Plan: route.Route(route.Request{Text: "callers of latest"}), Query: evidence.Query{Symbol: tt.symbol},
+			Records: []evidence.Record{}}
+		ans.fill([]evidence.Record{text("a.ts", 2, "const s = latest(state)")}, 100000, nil)
+		if len(ans.Records) != tt.want {
+			t.Errorf("asked about %q: %d records, want %d (omitted %v)", tt.symbol, len(ans.Records), tt.want, ans.Omitted)
+		}
+	}
+}
+
 func TestFitOutsideBuildAfterTests(t *testing.T) {
 	// Same tier and score: the class alone orders them.
 	in := []evidence.Record{call("_examples/todo/main.go", 3, 5, "main.main", trust.Inferred),

@@ -31,6 +31,7 @@ func Route(req Request) Plan {
 		return r.decl.names(name) || slices.Contains(r.undeclared, name)
 	})
 	r.classify()
+	r.guessNames()
 	r.readPattern()
 	r.build()
 	r.searchWords()
@@ -586,6 +587,28 @@ func (r *router) docs() (bool, string) {
 		return true, fmt.Sprintf("The question speaks of a dependency (%q) without naming one, so the documentation provider is asked about the one the code imports, at its installed version.", r.depWord)
 	}
 	return false, lead + "the question names no declared dependency and does not speak of an installed version, a dependency or an API."
+}
+
+// guessNames adds, to a question about a symbol that names nothing else,
+// the plain words in its name slots ("callers of latest"): guesses
+// (FromWords) the engine keeps only when the project defines them. Other
+// questions ("what is our convention for errors?") leave them.
+func (r *router) guessNames() {
+	if len(r.plan.Names) > 0 || len(r.a.guesses) == 0 || r.pos != "" {
+		return
+	}
+	switch r.plan.Intent {
+	case IntentDefinition, IntentReferences, IntentCallers, IntentImplementations, IntentTests:
+	default:
+		return
+	}
+	seen := map[string]bool{}
+	for _, g := range r.a.guesses {
+		if !seen[g.Text] {
+			seen[g.Text] = true
+			r.plan.Names = append(r.plan.Names, g.Name)
+		}
+	}
 }
 
 // searchWords sets Search for a question about a symbol whose names are
