@@ -3,6 +3,7 @@ package codecortex
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
@@ -22,7 +23,10 @@ type fit struct {
 	// What the records hold, from a first pass.
 	definitions bool // a definition of the name asked about
 	qualified   bool // one whose container matches the question's qualifier
-	strong      bool // a use or relation the graph or an index established
+	// member: the question names a member of a type (its qualifier is
+	// written as a type's name, capitalised: Context.invoke, not os.path).
+	member bool
+	strong bool // a use or relation the graph or an index established
 	// ownSymbol: a precision record is about a symbol the project defines
 	// (among several the name may mean).
 	ownSymbol bool
@@ -49,6 +53,7 @@ const (
 	leftForeign     = "uses of another module's symbol of that name, where the project defines one"
 	leftNotCall     = "a use of the name that does not call it"
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
+	leftNotSelected = "a text match of the member's name that neither selects it from a value nor calls it"
 )
 
 // newFit reads what recs hold for the question plan understood, about
@@ -62,6 +67,9 @@ func newFit(plan route.Plan, symbol string, recs []evidence.Record) *fit {
 			f.name, f.named = n, true
 			break
 		}
+	}
+	if q := lastPart(f.name.Qualifier); q != "" {
+		f.member = unicode.IsUpper([]rune(q)[0])
 	}
 	for i := range recs {
 		r := &recs[i]
@@ -125,6 +133,9 @@ func (f *fit) leave(r *evidence.Record) string {
 		}
 		if lexical(r) && (r.Metadata.Attributes["content"] == "prose" || dataFile(r.Path)) {
 			return leftProse
+		}
+		if lexical(r) && f.member && selectsMembers(r.Path) && !memberShaped(r.Metadata.Excerpt, f.name.Base) {
+			return leftNotSelected
 		}
 		if f.intent == route.IntentTests && !inTest(r) {
 			return leftNotTest
@@ -471,4 +482,47 @@ func dataFile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// selectsMembers reports whether the language of a file writes every use
+// of a type's member as a selection from a value or a type (self.x,
+// this.x, x.f(), T::f, $this->x) or a call: Python, JavaScript,
+// TypeScript, Go, Rust and PHP. Ruby, Java, C# and C++ use members bare
+// inside their type, so a bare name may be a use there.
+func selectsMembers(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".rs", ".php":
+		return true
+	}
+	return false
+}
+
+// memberShaped reports whether a line writes name as code that uses a
+// member: selected (after ".", "->" or "::") or called (an argument list
+// follows). A word of prose ("to invoke the callback"), a string or a
+// key of a literal ("default:") is neither.
+func memberShaped(line, name string) bool {
+	for off := 0; name != "" && off < len(line); {
+		k := strings.Index(line[off:], name)
+		if k < 0 {
+			return false
+		}
+		k += off
+		end := k + len(name)
+		off = k + 1
+		if k > 0 && isIdentByte(line[k-1]) || end < len(line) && isIdentByte(line[end]) {
+			continue // part of a longer identifier
+		}
+		before := strings.TrimRight(line[:k], " \t")
+		after := strings.TrimLeft(line[end:], " \t")
+		if strings.HasSuffix(before, ".") || strings.HasSuffix(before, "->") || strings.HasSuffix(before, "::") ||
+			strings.HasPrefix(after, "(") {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

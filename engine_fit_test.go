@@ -199,6 +199,37 @@ func TestFitNameAskedOnly(t *testing.T) {
 	}
 }
 
+func TestFitMemberUses(t *testing.T) {
+	// Text alone answers: the matches that select or call the member stay,
+	// prose and keys leave; a language that uses members bare keeps them.
+	in := []evidence.Record{text("core.py", 1, "rv = self.invoke(ctx)"), text("core.py", 2, "are two ways to invoke this method:"),
+		text("core.py", 3, "of :meth:`invoke`."), text("arg.js", 4, "default: x,"), text("arg.js", 5, "arg.default (v)"),
+		text("Ctx.java", 6, "return invoke;"), text("core.py", 7, "self.invoker(ctx)")}
+	ans := answerOf("usages of Context.invoke", in, nil)
+	var got []int
+	for _, r := range ans.Records {
+		got = append(got, r.StartLine)
+	}
+	slices.Sort(got)
+	if want := []int{1, 6}; !slices.Equal(got, want) || ans.Omitted[leftNotSelected] != 5 {
+		t.Errorf("lines %v, omitted %v: want %v", got, ans.Omitted, want)
+	}
+	// A module's function (a lower-case qualifier) is used bare in its module.
+	ans = answerOf("usages of utils.invoke", in[1:2], nil)
+	if len(ans.Records) != 1 {
+		t.Errorf("records %v, omitted %v: want the text match kept", symbols(ans.Records), ans.Omitted)
+	}
+	for _, c := range []struct {
+		line string
+		want bool
+	}{{"x.invoke", true}, {"p->invoke", true}, {"T::invoke()", true}, {"invoke (1)", true}, {"invoker(1)", false},
+		{"reinvoke(1)", false}, {"to invoke it", false}, {"'invoke'", false}, {"", false}} {
+		if got := memberShaped(c.line, "invoke"); got != c.want {
+			t.Errorf("memberShaped(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
 func TestFitOutsideBuildAfterTests(t *testing.T) {
 	// Same tier and score: the class alone orders them.
 	in := []evidence.Record{call("_examples/todo/main.go", 3, 5, "main.main", trust.Inferred),
