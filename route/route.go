@@ -205,13 +205,26 @@ func (r *router) classify() {
 		}
 		r.note(fmt.Sprintf("The request's intent %q is not a known intent and was ignored.", abbrev(string(r.req.Intent))))
 	}
-	var best *hit
+	// A cue matched strictly inside another cue's words is that cue's
+	// subject ("where is subclasses called?" asks for callers of a method
+	// named subclasses), not a cue of its own.
+	var hits []hit
 	intentCues().matches(r.a.cueTokens(), func(h hit) {
-		if best == nil || h.ph.rank < best.ph.rank ||
-			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
-			best = &h
+		if len(hits) < maxCueHits {
+			hits = append(hits, h)
 		}
 	})
+	var best *hit
+	for i := range hits {
+		h := &hits[i]
+		if insideAnother(hits, h) {
+			continue
+		}
+		if best == nil || h.ph.rank < best.ph.rank ||
+			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
+			best = h
+		}
+	}
 	pattern := strings.TrimSpace(r.req.Pattern)
 	if pattern == "" && len(r.a.patterns) > 0 {
 		pattern = r.a.patterns[0].text
@@ -232,6 +245,20 @@ func (r *router) classify() {
 	default:
 		p.Intent, p.Cue = IntentSearch, "no question words"
 	}
+}
+
+// maxCueHits bounds the cue matches classify weighs: a capped text holds
+// few, and the check of each against the others is quadratic.
+const maxCueHits = 256
+
+// insideAnother reports whether h lies strictly inside another hit's words.
+func insideAnother(hits []hit, h *hit) bool {
+	for i := range hits {
+		if o := &hits[i]; o.start < h.start && h.end < o.end {
+			return true
+		}
+	}
+	return false
 }
 
 // bareName reports whether the text is nothing but names.
