@@ -111,7 +111,8 @@ func (f *fit) leave(r *evidence.Record) string {
 			return leftQualifier
 		}
 	case route.IntentCallers, route.IntentReferences, route.IntentTests:
-		if r.Kind == evidence.Definition || precision.IsDeclaration(r) {
+		if r.Kind == evidence.Definition || precision.IsDeclaration(r) ||
+			lexical(r) && declaresName(r.Metadata.Excerpt, f.name.Base, r.Path) {
 			return leftSelf
 		}
 		if f.ownSymbol && r.Metadata.Attributes[precision.DefinedAttribute] == "false" {
@@ -525,4 +526,73 @@ func memberShaped(line, name string) bool {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// declKeywords are the words that declare the name written after them.
+var declKeywords = map[string]bool{
+	"function": true, "def": true, "fn": true, "func": true, "fun": true, "sub": true, "class": true,
+	"interface": true, "struct": true, "trait": true, "enum": true, "type": true, "module": true,
+	"union": true, "const": true, "let": true, "var": true, "val": true, "macro_rules!": true,
+}
+
+// methodModifiers may precede a method's name where a JavaScript or
+// TypeScript class or object literal declares it.
+var methodModifiers = map[string]bool{
+	"async": true, "static": true, "get": true, "set": true, "public": true, "private": true,
+	"protected": true, "readonly": true, "override": true, "abstract": true,
+}
+
+// declaresName reports whether a line of code declares name rather than
+// uses it: a declaring keyword before it (def name, function name, const
+// name), a Go method's receiver before it (func (t *T) name), or, in
+// JavaScript and TypeScript, a method's head (name(args) { at the start of
+// the line, after modifiers).
+func declaresName(line, name, file string) bool {
+	t := strings.TrimSpace(line)
+	for off := 0; name != "" && off < len(t); {
+		k := strings.Index(t[off:], name)
+		if k < 0 {
+			return false
+		}
+		k += off
+		end := k + len(name)
+		off = k + 1
+		if k > 0 && isIdentByte(t[k-1]) || end < len(t) && isIdentByte(t[end]) {
+			continue
+		}
+		before := strings.TrimRight(t[:k], " \t")
+		words := strings.Fields(before)
+		switch {
+		case len(words) > 0 && declKeywords[words[len(words)-1]]:
+			return true
+		case strings.HasPrefix(before, "func (") && strings.HasSuffix(before, ")"):
+			return true
+		case jsFamily(file) && strings.HasSuffix(t, "{") && allModifiers(words) && !strings.Contains(t, "=>"):
+			// A head ends its parameters (and return type) before the
+			// brace; a call's argument list does not hold a brace after
+			// it (configure(app, { … } opens an object literal).
+			rest := strings.TrimLeft(t[end:], " \t")
+			head := strings.TrimSpace(strings.TrimSuffix(t, "{"))
+			return (strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "<")) &&
+				(strings.HasSuffix(head, ")") || strings.Contains(head, "):"))
+		}
+	}
+	return false
+}
+
+func allModifiers(words []string) bool {
+	for _, w := range words {
+		if !methodModifiers[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func jsFamily(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+		return true
+	}
+	return false
 }

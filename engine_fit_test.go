@@ -230,6 +230,32 @@ func TestFitMemberUses(t *testing.T) {
 	}
 }
 
+func TestDeclaresName(t *testing.T) {
+	for _, c := range []struct {
+		line, file string
+		want       bool
+	}{
+		{"def get(self, key):", "a.py", true},
+		{"export function get(x) {", "a.ts", true},
+		{"unsafe fn get(mut ptr: *const u8) -> usize {", "a.rs", true},
+		{"func (m *Map) get(k string) int {", "a.go", true},
+		{"export interface get {", "a.ts", true},
+		{"const get = () => 1", "a.js", true},
+		{"get() {", "a.js", true},
+		{"static async get<T>(target: T): T {", "a.ts", true},
+		{"return obj.get(key)", "a.js", false},
+		{"get(app, {", "a.js", false},
+		{"get(() => {", "a.js", false},
+		{"get(x) {", "a.rb", false},
+		{"forget(x)", "a.py", false},
+		{"x = get(y)", "a.py", false},
+	} {
+		if got := declaresName(c.line, "get", c.file); got != c.want {
+			t.Errorf("declaresName(%q, %s) = %v, want %v", c.line, c.file, got, c.want)
+		}
+	}
+}
+
 func TestFitOutsideBuildAfterTests(t *testing.T) {
 	// Same tier and score: the class alone orders them.
 	in := []evidence.Record{call("_examples/todo/main.go", 3, 5, "main.main", trust.Inferred),
