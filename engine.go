@@ -382,7 +382,7 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 // others are counted in Omitted, by reason; the context packs what was
 // kept.
 func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) []string) {
-	f := newFit(ans.Plan, fused)
+	f := newFit(ans.Plan, ans.Query.Symbol, fused)
 	f.lines = lines
 	kept := fused[:0:0]
 	for i := range fused {

@@ -3,6 +3,7 @@ package codecortex
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
@@ -22,7 +23,10 @@ type fit struct {
 	// What the records hold, from a first pass.
 	definitions bool // a definition of the name asked about
 	qualified   bool // one whose container matches the question's qualifier
-	strong      bool // a use or relation the graph or an index established
+	// member: the question names a member of a type (its qualifier is
+	// written as a type's name, capitalised: Context.invoke, not os.path).
+	member bool
+	strong bool // a use or relation the graph or an index established
 	// ownSymbol: a precision record is about a symbol the project defines
 	// (among several the name may mean).
 	ownSymbol bool
@@ -49,12 +53,23 @@ const (
 	leftForeign     = "uses of another module's symbol of that name, where the project defines one"
 	leftNotCall     = "a use of the name that does not call it"
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
+	leftNotSelected = "a text match of the member's name that neither selects it from a value nor calls it"
 )
 
-func newFit(plan route.Plan, recs []evidence.Record) *fit {
+// newFit reads what recs hold for the question plan understood, about
+// the name the layers were asked (symbol): the plan's name of that text,
+// else its first name that is no guess (a guess joined from plain words
+// names the question only when the engine looked it up).
+func newFit(plan route.Plan, symbol string, recs []evidence.Record) *fit {
 	f := &fit{intent: plan.Intent}
-	if len(plan.Names) > 0 {
-		f.name, f.named = plan.Names[0], true
+	for _, n := range plan.Names {
+		if n.Text == symbol || n.Origin != route.FromWords {
+			f.name, f.named = n, true
+			break
+		}
+	}
+	if q := lastPart(f.name.Qualifier); q != "" {
+		f.member = unicode.IsUpper([]rune(q)[0])
 	}
 	for i := range recs {
 		r := &recs[i]
@@ -97,7 +112,8 @@ func (f *fit) leave(r *evidence.Record) string {
 			return leftQualifier
 		}
 	case route.IntentCallers, route.IntentReferences, route.IntentTests:
-		if r.Kind == evidence.Definition || precision.IsDeclaration(r) {
+		if r.Kind == evidence.Definition || precision.IsDeclaration(r) ||
+			lexical(r) && declaresName(r.Metadata.Excerpt, f.name.Base, r.Path) {
 			return leftSelf
 		}
 		if f.ownSymbol && r.Metadata.Attributes[precision.DefinedAttribute] == "false" {
@@ -119,6 +135,9 @@ func (f *fit) leave(r *evidence.Record) string {
 		}
 		if lexical(r) && (r.Metadata.Attributes["content"] == "prose" || dataFile(r.Path)) {
 			return leftProse
+		}
+		if lexical(r) && f.member && selectsMembers(r.Path) && !memberShaped(r.Metadata.Excerpt, f.name.Base) {
+			return leftNotSelected
 		}
 		if f.intent == route.IntentTests && !inTest(r) {
 			return leftNotTest
@@ -147,14 +166,19 @@ func (f *fit) leave(r *evidence.Record) string {
 // method or a declaration file only declares it), a type or function
 // rather than a value, and a package-level declaration rather than a
 // member when the question names none. Other questions rank records
-// outside tests first unless they ask for tests. Go code the go command
-// does not build (under _examples or testdata) ranks as tests do.
+// outside tests first unless they ask for tests, and Go code the go
+// command does not build (under _examples or testdata) after tests: it is
+// neither compiled nor run with the module, so a change reaches the
+// module's code and tests first.
 func (f *fit) class(r *evidence.Record) int {
 	test := 0
 	if inTest(r) && f.intent != route.IntentTests || outsideBuild(r.Path) {
 		test = 1
 	}
 	if f.intent != route.IntentDefinition || !f.named {
+		if outsideBuild(r.Path) {
+			return 2
+		}
 		return test
 	}
 	c := 0
@@ -457,6 +481,118 @@ func dataFile(p string) bool {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".json", ".yaml", ".yml", ".toml", ".lock", ".sum", ".mod", ".md", ".markdown", ".rst", ".txt",
 		".xml", ".html", ".csv", ".ini", ".cfg", ".conf", ".properties", ".svg":
+		return true
+	}
+	return false
+}
+
+// selectsMembers reports whether the language of a file writes every use
+// of a type's member as a selection from a value or a type (self.x,
+// this.x, x.f(), T::f, $this->x) or a call: Python, JavaScript,
+// TypeScript, Go, Rust and PHP. Ruby, Java, C# and C++ use members bare
+// inside their type, so a bare name may be a use there.
+func selectsMembers(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".rs", ".php":
+		return true
+	}
+	return false
+}
+
+// memberShaped reports whether a line writes name as code that uses a
+// member: selected (after ".", "->" or "::") or called (an argument list
+// follows). A word of prose ("to invoke the callback"), a string or a
+// key of a literal ("default:") is neither.
+func memberShaped(line, name string) bool {
+	for off := 0; name != "" && off < len(line); {
+		k := strings.Index(line[off:], name)
+		if k < 0 {
+			return false
+		}
+		k += off
+		end := k + len(name)
+		off = k + 1
+		if k > 0 && isIdentByte(line[k-1]) || end < len(line) && isIdentByte(line[end]) {
+			continue // part of a longer identifier
+		}
+		before := strings.TrimRight(line[:k], " \t")
+		after := strings.TrimLeft(line[end:], " \t")
+		if strings.HasSuffix(before, ".") || strings.HasSuffix(before, "->") || strings.HasSuffix(before, "::") ||
+			strings.HasPrefix(after, "(") {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// declKeywords are the words that declare the name written after them.
+var declKeywords = map[string]bool{
+	"function": true, "def": true, "fn": true, "func": true, "fun": true, "sub": true, "class": true,
+	"interface": true, "struct": true, "trait": true, "enum": true, "type": true, "module": true,
+	"union": true, "const": true, "let": true, "var": true, "val": true, "macro_rules!": true,
+}
+
+// methodModifiers may precede a method's name where a JavaScript or
+// TypeScript class or object literal declares it.
+var methodModifiers = map[string]bool{
+	"async": true, "static": true, "get": true, "set": true, "public": true, "private": true,
+	"protected": true, "readonly": true, "override": true, "abstract": true,
+}
+
+// declaresName reports whether a line of code declares name rather than
+// uses it: a declaring keyword before it (def name, function name, const
+// name), a Go method's receiver before it (func (t *T) name), or, in
+// JavaScript and TypeScript, a method's head (name(args) { at the start of
+// the line, after modifiers).
+func declaresName(line, name, file string) bool {
+	t := strings.TrimSpace(line)
+	for off := 0; name != "" && off < len(t); {
+		k := strings.Index(t[off:], name)
+		if k < 0 {
+			return false
+		}
+		k += off
+		end := k + len(name)
+		off = k + 1
+		if k > 0 && isIdentByte(t[k-1]) || end < len(t) && isIdentByte(t[end]) {
+			continue
+		}
+		before := strings.TrimRight(t[:k], " \t")
+		words := strings.Fields(before)
+		switch {
+		case len(words) > 0 && declKeywords[words[len(words)-1]]:
+			return true
+		case strings.HasPrefix(before, "func (") && strings.HasSuffix(before, ")"):
+			return true
+		case jsFamily(file) && strings.HasSuffix(t, "{") && allModifiers(words) && !strings.Contains(t, "=>"):
+			// A head ends its parameters (and return type) before the
+			// brace; a call's argument list does not hold a brace after
+			// it (configure(app, { … } opens an object literal).
+			rest := strings.TrimLeft(t[end:], " \t")
+			head := strings.TrimSpace(strings.TrimSuffix(t, "{"))
+			return (strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "<")) &&
+				(strings.HasSuffix(head, ")") || strings.Contains(head, "):"))
+		}
+	}
+	return false
+}
+
+func allModifiers(words []string) bool {
+	for _, w := range words {
+		if !methodModifiers[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func jsFamily(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
 		return true
 	}
 	return false

@@ -191,6 +191,90 @@ func TestFitTests(t *testing.T) {
 	}
 }
 
+func TestFitNameAskedOnly(t *testing.T) {
+	// "latest" is a guess the route makes from a plain word: the fit reads
+	// the question as about it only when the layers were asked about it.
+	for _, tt := range []struct {
+		symbol string
+		want   int
+	}{{"latest", 1}, {"", 0}} {
+		ans := &Answer{Plan: route.Route(route.Request{Text: "callers of latest"}), Query: evidence.Query{Symbol: tt.symbol},
+			Records: []evidence.Record{}}
+		ans.fill([]evidence.Record{text("a.ts", 2, "const s = latest(state)")}, 100000, nil)
+		if len(ans.Records) != tt.want {
+			t.Errorf("asked about %q: %d records, want %d (omitted %v)", tt.symbol, len(ans.Records), tt.want, ans.Omitted)
+		}
+	}
+}
+
+func TestFitMemberUses(t *testing.T) {
+	// Text alone answers: the matches that select or call the member stay,
+	// prose and keys leave; a language that uses members bare keeps them.
+	in := []evidence.Record{text("core.py", 1, "rv = self.invoke(ctx)"), text("core.py", 2, "are two ways to invoke this method:"),
+		text("core.py", 3, "of :meth:`invoke`."), text("arg.js", 4, "default: x,"), text("arg.js", 5, "arg.default (v)"),
+		text("Ctx.java", 6, "return invoke;"), text("core.py", 7, "self.invoker(ctx)")}
+	ans := answerOf("usages of Context.invoke", in, nil)
+	var got []int
+	for _, r := range ans.Records {
+		got = append(got, r.StartLine)
+	}
+	slices.Sort(got)
+	if want := []int{1, 6}; !slices.Equal(got, want) || ans.Omitted[leftNotSelected] != 5 {
+		t.Errorf("lines %v, omitted %v: want %v", got, ans.Omitted, want)
+	}
+	// A module's function (a lower-case qualifier) is used bare in its module.
+	ans = answerOf("usages of utils.invoke", in[1:2], nil)
+	if len(ans.Records) != 1 {
+		t.Errorf("records %v, omitted %v: want the text match kept", symbols(ans.Records), ans.Omitted)
+	}
+	for _, c := range []struct {
+		line string
+		want bool
+	}{{"x.invoke", true}, {"p->invoke", true}, {"T::invoke()", true}, {"invoke (1)", true}, {"invoker(1)", false},
+		{"reinvoke(1)", false}, {"to invoke it", false}, {"'invoke'", false}, {"", false}} {
+		if got := memberShaped(c.line, "invoke"); got != c.want {
+			t.Errorf("memberShaped(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+func TestDeclaresName(t *testing.T) {
+	for _, c := range []struct {
+		line, file string
+		want       bool
+	}{
+		{"def get(self, key):", "a.py", true},
+		{"export function get(x) {", "a.ts", true},
+		{"unsafe fn get(mut ptr: *const u8) -> usize {", "a.rs", true},
+		{"func (m *Map) get(k string) int {", "a.go", true},
+		{"export interface get {", "a.ts", true},
+		{"const get = () => 1", "a.js", true},
+		{"get() {", "a.js", true},
+		{"static async get<T>(target: T): T {", "a.ts", true},
+		{"return obj.get(key)", "a.js", false},
+		{"get(app, {", "a.js", false},
+		{"get(() => {", "a.js", false},
+		{"get(x) {", "a.rb", false},
+		{"forget(x)", "a.py", false},
+		{"x = get(y)", "a.py", false},
+	} {
+		if got := declaresName(c.line, "get", c.file); got != c.want {
+			t.Errorf("declaresName(%q, %s) = %v, want %v", c.line, c.file, got, c.want)
+		}
+	}
+}
+
+func TestFitOutsideBuildAfterTests(t *testing.T) {
+	// Same tier and score: the class alone orders them.
+	in := []evidence.Record{call("_examples/todo/main.go", 3, 5, "main.main", trust.Inferred),
+		call("a_test.go", 9, 5, "p.TestRun", trust.Inferred), call("a.go", 2, 5, "p.main", trust.Inferred)}
+	ans := answerOf("who calls Run?", in, nil)
+	want := []string{"a.go:p.main", "a_test.go:p.TestRun", "_examples/todo/main.go:main.main"}
+	if got := symbols(ans.Records); !slices.Equal(got, want) {
+		t.Errorf("records %q, want %q", got, want)
+	}
+}
+
 func TestFitBudgetBoundsTheDocument(t *testing.T) {
 	var in, bare []evidence.Record
 	for i := range 200 {

@@ -322,10 +322,11 @@ func impactRecords(im *Impact, q *evidence.Query) []evidence.Record {
 			}
 			seen[k] = true
 		}
-		rec, ok := callerRecord(h, v, depth, im.Risk)
+		rec, ok := callerRecord(h, v, depth)
 		if ok && !q.Wants(rec.Kind) && (rec.Kind == evidence.TypeRelation || rec.Kind == evidence.Implementation) &&
 			q.Wants(evidence.Reference) {
 			rec.Kind = evidence.Reference // a base named is a use of it too
+			rec.Metadata.Attributes["edge"] = string(v.Kind)
 		}
 		if ok && q.Wants(rec.Kind) {
 			out = append(out, rec)
@@ -356,8 +357,11 @@ var recordKinds = map[EdgeKind]evidence.Kind{
 }
 
 // callerRecord is the evidence record of caller h's use v, depth edges
-// from a target: located at the use.
-func callerRecord(h Hit, v Via, depth int, risk float64) (evidence.Record, bool) {
+// from a target: located at the use. Its attributes say the depth, the
+// method, whether the caller is a test, and the edge's kind where the
+// record's kind does not say it (the impact's risk, one figure for every
+// site, is the impact's, not a site's).
+func callerRecord(h Hit, v Via, depth int) (evidence.Record, bool) {
 	if v.Path == "" {
 		return evidence.Record{}, false
 	}
@@ -371,9 +375,8 @@ func callerRecord(h Hit, v Via, depth int, risk float64) (evidence.Record, bool)
 		Path: v.Path, StartLine: line, StartColumn: col, EndLine: line, EndColumn: col + max(v.Span, 0),
 		Symbol: h.Symbol, TargetSymbol: v.To, Confidence: conf, Exact: fresh == trust.Exact,
 		Metadata: evidence.Metadata{
-			Excerpt: fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, depth, v.Method),
-			Attributes: map[string]string{"depth": strconv.Itoa(depth), "method": string(v.Method), "edge": string(v.Kind),
-				"risk": strconv.FormatFloat(risk, 'f', 3, 64)},
+			Excerpt:    fmt.Sprintf("%s %s %s (depth %d, %s)", h.Symbol, v.Kind, v.To, depth, v.Method),
+			Attributes: map[string]string{"depth": strconv.Itoa(depth), "method": string(v.Method)},
 		}}
 	if h.Test {
 		rec.Metadata.Attributes["test"] = "true"
@@ -387,6 +390,10 @@ func callerRecord(h Hit, v Via, depth int, risk float64) (evidence.Record, bool)
 		// layer's without changing what it says (the edge kind the syntax
 		// gave stays in the attributes).
 		rec.Kind = evidence.Reference
+	}
+	if rec.Kind != recordKinds[v.Kind] || v.Kind == Tests {
+		// The edge says what the kind does not.
+		rec.Metadata.Attributes["edge"] = string(v.Kind)
 	}
 	if v.Stale {
 		rec = evidence.MarkStale(rec)

@@ -724,8 +724,10 @@ func (b *builder) namedInPackage(name string, fi int, keep defFilter) []int32 {
 }
 
 // members returns the members (methods, fields) called name, those of a
-// container named qual when there are any; definitions in test files only
-// for a use from one.
+// container named qual when there are any, else those of a container
+// whose name qual spells in another case or with underscores (a variable
+// named after its type); definitions in test files only for a use from
+// one.
 // The result is kept for the next call with the same arguments: callers
 // must not modify it.
 func (b *builder) members(name, qual string, test bool) []int32 {
@@ -749,24 +751,45 @@ type memberKey struct {
 
 // findMembers is members, found.
 func (b *builder) findMembers(name, qual string, test bool) []int32 {
-	var all, of []int32
+	var all, of, named []int32
+	loose := looseName(qual)
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
 		if n.Container == "" || n.Test && !test {
 			continue
 		}
 		all = append(all, s)
-		if c := normContainer(n.Container); c == qual || lastName(c) == qual {
+		c := normContainer(n.Container)
+		switch {
+		case c == qual || lastName(c) == qual:
 			of = append(of, s)
+		case loose != "" && looseName(lastName(c)) == loose:
+			named = append(named, s)
 		}
 	}
 	if len(of) > 0 {
 		return of
 	}
+	if len(named) > 0 {
+		// A receiver named after its type, as code names them
+		// (websocket.close() of a WebSocket, sender.send() of a Sender).
+		return named
+	}
 	if len(all) > maxAmbiguous {
 		return all[:maxAmbiguous+1] // too many: the caller leaves it
 	}
 	return all
+}
+
+// looseName is a name folded for comparing a variable with a type's name:
+// lower case, without underscores ("web_socket", "webSocket" and
+// "WebSocket" are alike); "" for a name too short to say which type.
+func looseName(s string) string {
+	s = strings.ToLower(strings.ReplaceAll(s, "_", ""))
+	if len(s) < 3 {
+		return ""
+	}
+	return s
 }
 
 // global returns the definitions called name anywhere that pass keep;

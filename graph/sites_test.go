@@ -70,6 +70,18 @@ class B:
   };
 });
 `,
+		"ws.js": `class Sender {
+  close() {}
+}
+class WebSocket {
+  close() {}
+}
+function stop(websocket, sender, other) {
+  websocket.close();
+  sender.close();
+  other.close();
+}
+`,
 		"c.rb": `class C
   def call(env)
     route(env)
@@ -99,6 +111,10 @@ end
 		{"wrap", []string{"umd.js:8 umd.js#run inferred_high", "umd.js:9 umd.js#run inferred_high"}},
 		{"C.route", []string{"c.rb:8 c.rb#C.route inferred_high", "c.rb:3 c.rb#C.call inferred_high"}},
 		{"C.check", []string{"c.rb:4 c.rb#C.call inferred_high"}},
+		// A receiver named after its type (websocket, sender) calls that
+		// type's method; another (other) may call either.
+		{"Sender.close", []string{"ws.js:9 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred"}},
+		{"WebSocket.close", []string{"ws.js:8 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.symbol, func(t *testing.T) {

@@ -61,7 +61,9 @@
 // file once for those names, as a text search would (ignoring case,
 // through the same walk, within the same size limit, leaving binaries
 // out), and indexes only the files that mention one, those that look like
-// they define it first; the others stay pending, and the answer's
+// they define it first, and after them the files that re-export modules
+// wholesale (export * from, pub use m::*), through which an import of the
+// name may go; the others stay pending, and the answer's
 // [Freshness] says which files were read and how many are not indexed
 // yet. [Index.Update] indexes everything, giving way to the queries of
 // other goroutines on the same Index while it works. A directory's entries are

@@ -22,7 +22,8 @@ import (
 // file to be parsed. The refresh before it then reads every changed file
 // once for the names the question asks about, as a text search would,
 // and indexes only the files that mention one, those that look like they
-// define it first. The rest stay pending, and the answer's Focus says so.
+// define it first, then the files that re-export modules wholesale. The
+// rest stay pending, and the answer's Focus says so.
 
 // Bounds on a focused refresh.
 const (
@@ -219,6 +220,8 @@ type focused struct {
 func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time) focused {
 	start := time.Now()
 	words, index := scanWords(terms)
+	named := len(words) // the words after these are wholesale re-exports
+	words = append(words, wholesaleExports...)
 	lw := make([]string, len(words))
 	for i, w := range words {
 		lw[i] = lowerASCII(w)
@@ -252,7 +255,7 @@ func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time
 	for _, t := range terms {
 		out.focus.Names = append(out.focus.Names, strings.Join(append(slices.Clone(t.quals), t.name), "."))
 	}
-	var unread []diskFile
+	var unread, carriers []diskFile
 	keys := make([]int, len(changed))
 	var order []int
 	for i, f := range changed {
@@ -260,10 +263,14 @@ func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time
 		case wr[i] == nil:
 			unread = append(unread, f)
 		default:
-			if keys[i] = focusKey(terms, index, wr[i], f.path); keys[i] == 0 {
-				out.rest = append(out.rest, f)
-			} else {
+			keys[i] = focusKey(terms, index, wr[i][:named], f.path)
+			switch {
+			case keys[i] > 0:
 				order = append(order, i)
+			case slices.ContainsFunc(wr[i][named:], func(r int) bool { return r > rankNone }) && len(carriers) < maxCarriers:
+				carriers = append(carriers, f)
+			default:
+				out.rest = append(out.rest, f)
 			}
 		}
 	}
@@ -272,10 +279,22 @@ func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time
 		out.first = append(out.first, changed[i])
 	}
 	out.focus.Matched, out.focus.Unread = len(order), len(unread)
+	// A file that re-exports modules wholesale (a barrel's export * from)
+	// carries every name of theirs without writing it: an import of the
+	// name through it resolves only when it is indexed too.
+	out.first = append(out.first, carriers...)
 	out.first = append(out.first, unread...)
 	out.focus.Elapsed = time.Since(start)
 	return out
 }
+
+// wholesaleExports are the words of a re-export of a whole module:
+// JavaScript's and TypeScript's export * from, Rust's pub use m::*.
+var wholesaleExports = []string{"export * from", "::*;"}
+
+// maxCarriers bounds the files of wholesale re-exports a focused refresh
+// indexes beside those that mention a name.
+const maxCarriers = 16
 
 // focusKey orders the files that mention a term's name, higher first
 // (0: none): by how the name is mentioned (see rankFile), then whether

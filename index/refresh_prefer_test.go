@@ -70,6 +70,35 @@ func TestFocusOrder(t *testing.T) {
 	}
 }
 
+// TestFocusCarriers: a file that re-exports modules wholesale (export *
+// from, pub use m::*) is indexed after the files that mention a name,
+// since an import of the name may go through it; another file stays apart.
+func TestFocusCarriers(t *testing.T) {
+	files := map[string]string{
+		"a.ts":     "import { Wanted } from './index'\nWanted()\n",
+		"core.ts":  "export function Wanted() {}\n",
+		"index.ts": "export * from './core'\n",
+		"lib.rs":   "pub use crate::m::*;\n",
+		"other.ts": "export const x = 1\n",
+	}
+	var disk []diskFile
+	for _, p := range []string{"a.ts", "core.ts", "index.ts", "lib.rs", "other.ts"} {
+		disk = append(disk, diskFile{path: p})
+	}
+	ix := openTest(t, writeTree(t, files), nil)
+	f := ix.focus(disk, focusTerms([]string{"Wanted"}), time.Now().Add(time.Hour))
+	var got []string
+	for _, d := range f.first {
+		got = append(got, d.path)
+	}
+	if diff := cmp.Diff([]string{"core.ts", "a.ts", "index.ts", "lib.rs"}, got); diff != "" {
+		t.Errorf("first (-want +got):\n%s", diff)
+	}
+	if len(f.rest) != 1 || f.rest[0].path != "other.ts" || f.focus.Matched != 2 {
+		t.Errorf("rest %v, matched %d; want other.ts alone, 2", f.rest, f.focus.Matched)
+	}
+}
+
 // TestFocusQualifiers: among the files that define a name, those that
 // also mention the qualifiers asked for come first; then files the syntax
 // floor parses before others, and files that are not tests before tests.

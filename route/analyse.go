@@ -29,6 +29,7 @@ type analysis struct {
 	toks        []token
 	spans       []span
 	names       []nameAt
+	guesses     []nameAt // plain words in a name's slot (see slotNames)
 	files       []string
 	patterns    []patternAt
 }
@@ -111,10 +112,20 @@ func (a *analysis) addProse(s string, off int) {
 }
 
 // slotNames adds the names held by name slots ("where is main defined").
+// A plain word that names nothing in prose ("callers of latest", "usages
+// of is") is still a word a project may define: it becomes a guess
+// (FromWords), which a question about a symbol names (see guessNames) and
+// the engine keeps only when the project defines it.
 func (a *analysis) slotNames() {
 	nameSlots().matches(a.toks, func(h hit) {
 		t := a.toks[h.slot]
-		if t.code >= 0 || vague[t.word] && (t.raw == t.word || questionWords[t.word]) || determiners[t.word] || properNouns[t.word] || fileOf(t.raw) {
+		if t.code >= 0 || determiners[t.word] || properNouns[t.word] || fileOf(t.raw) {
+			return
+		}
+		if vague[t.word] && (t.raw == t.word || questionWords[t.word]) {
+			if t.raw == t.word && asciiLetters(t.raw) && kindWords[t.word] == "" && !slotEnds()[t.word] {
+				a.guesses = append(a.guesses, nameAt{Name: makeName(t.raw, FromWords), pos: t.pos})
+			}
 			return
 		}
 		n, _ := callee(t.raw)

@@ -115,23 +115,45 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 
 // nameSlots are phrases whose slot names the symbol the question is about,
 // even when the word is not shaped like code ("where is main defined").
-var nameSlots = sync.OnceValue(func() *phraseSet {
-	return compileSlots([]string{
-		"where is|are X", "where is|are X defined|declared", "definition|declaration|signature of X",
-		"what is|are X", "what does X do", "show me X", "find|locate X", "look up X", "go|jump to X",
-		"source|type of X", "who|what calls X", "callers of X", "calls to X", "who|what uses X",
-		"usages|uses|usage of X", "references to|of X", "find references to X",
-		"who|what imports X", "who|what implements X", "implementations|implementers|implementors of X",
-		"who|what|which _ extend|extends|implement|implements|subclass|subclasses X",
-		"who|what|which _ inherit|inherits|derive|derives from X", "subclasses|subtypes|children of X",
-		"_ that|which extend|extends|implement|implements|subclass|subclasses X",
-		"_ that|which inherit|inherits|derive|derives from X", "classes|types extending|implementing X",
-		"tests|test of|for X", "which|what tests|test cover|covers|exercise|exercises|call|calls X",
-		"where is|are X tested", "is|are X tested",
-		"what|who depends on X", "impact of X", "changes to X", "who last touched X",
-		"who changed|modified|wrote X", "history of X",
-		"explain|describe X", "how does X work",
-	})
+var nameSlots = sync.OnceValue(func() *phraseSet { return compileSlots(slotPhrases) })
+
+// slotPhrases are the phrases of nameSlots.
+var slotPhrases = []string{
+	"where is|are X", "where is|are X defined|declared", "definition|declaration|signature of X",
+	"what is|are X", "what does X do", "show me X", "find|locate X", "look up X", "go|jump to X",
+	"source|type of X", "who|what calls X", "callers of X", "calls to X", "who|what uses X",
+	"usages|uses|usage of X", "references to|of X", "find references to X",
+	"who|what imports X", "who|what implements X", "implementations|implementers|implementors of X",
+	"who|what|which _ extend|extends|implement|implements|subclass|subclasses X",
+	"who|what|which _ inherit|inherits|derive|derives from X", "subclasses|subtypes|children of X",
+	"_ that|which extend|extends|implement|implements|subclass|subclasses X",
+	"_ that|which inherit|inherits|derive|derives from X", "classes|types extending|implementing X",
+	"tests|test of|for X", "which|what tests|test cover|covers|exercise|exercises|call|calls X",
+	"where is|are X tested", "is|are X tested",
+	"what|who depends on X", "impact of X", "changes to X", "who last touched X",
+	"who changed|modified|wrote X", "history of X",
+	"explain|describe X", "how does X work",
+}
+
+// slotEnds are the words that end a name's slot phrase ("defined" in
+// "where is X defined"): in a slot of another phrase ("where is this
+// defined"), such a word is the phrase, not a name.
+var slotEnds = sync.OnceValue(func() map[string]bool {
+	ends := map[string]bool{}
+	for _, p := range slotPhrases {
+		f := strings.Fields(p)
+		for i, w := range f {
+			if w != "X" {
+				continue
+			}
+			for _, after := range f[i+1:] {
+				for _, alt := range strings.Split(after, "|") {
+					ends[alt] = true
+				}
+			}
+		}
+	}
+	return ends
 })
 
 // librarySlots are phrases whose slot names a library: a word there that

@@ -82,6 +82,9 @@ func TestPhrasings(t *testing.T) {
 		{"Who calls refresh_token?", route.Request{}, of(route.IntentCallers, precision, "refresh_token")},
 		{"who calls this? (at a position)", with(at, "who calls this?"), of(route.IntentCallers, precision)},
 		{"callers of Collect", route.Request{}, of(route.IntentCallers, precision, "Collect")},
+		// A cue word inside another cue's words is its subject.
+		{"where is subclasses called?", route.Request{}, of(route.IntentCallers, precision, "subclasses")},
+		{"where is extend used?", route.Request{}, of(route.IntentReferences, precision, "extend")},
 		{"where is `evidence.Pack` called?", route.Request{}, of(route.IntentCallers, precision, "evidence.Pack")},
 		{"list the call sites of newRouter()", route.Request{}, of(route.IntentCallers, precision, "newRouter")},
 		{"what calls MarkStale", route.Request{}, of(route.IntentCallers, precision, "MarkStale")},

@@ -31,6 +31,7 @@ func Route(req Request) Plan {
 		return r.decl.names(name) || slices.Contains(r.undeclared, name)
 	}))
 	r.classify()
+	r.guessNames()
 	r.readPattern()
 	r.build()
 	r.searchWords()
@@ -204,13 +205,26 @@ func (r *router) classify() {
 		}
 		r.note(fmt.Sprintf("The request's intent %q is not a known intent and was ignored.", abbrev(string(r.req.Intent))))
 	}
-	var best *hit
+	// A cue matched strictly inside another cue's words is that cue's
+	// subject ("where is subclasses called?" asks for callers of a method
+	// named subclasses), not a cue of its own.
+	var hits []hit
 	intentCues().matches(r.a.cueTokens(), func(h hit) {
-		if best == nil || h.ph.rank < best.ph.rank ||
-			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
-			best = &h
+		if len(hits) < maxCueHits {
+			hits = append(hits, h)
 		}
 	})
+	var best *hit
+	for i := range hits {
+		h := &hits[i]
+		if insideAnother(hits, h) {
+			continue
+		}
+		if best == nil || h.ph.rank < best.ph.rank ||
+			h.ph.rank == best.ph.rank && h.start == best.start && h.end > best.end {
+			best = h
+		}
+	}
 	pattern := strings.TrimSpace(r.req.Pattern)
 	if pattern == "" && len(r.a.patterns) > 0 {
 		pattern = r.a.patterns[0].text
@@ -231,6 +245,20 @@ func (r *router) classify() {
 	default:
 		p.Intent, p.Cue = IntentSearch, "no question words"
 	}
+}
+
+// maxCueHits bounds the cue matches classify weighs: a capped text holds
+// few, and the check of each against the others is quadratic.
+const maxCueHits = 256
+
+// insideAnother reports whether h lies strictly inside another hit's words.
+func insideAnother(hits []hit, h *hit) bool {
+	for i := range hits {
+		if o := &hits[i]; o.start < h.start && h.end < o.end {
+			return true
+		}
+	}
+	return false
 }
 
 // bareName reports whether the text is nothing but names.
@@ -614,6 +642,40 @@ func codeFirst(names []Name) []Name {
 	return append(code, plain...)
 }
 
+// guessNames adds, to a question about a symbol that names nothing else,
+// the plain words in its name slots ("callers of latest"): guesses
+// (FromWords) the engine keeps only when the project defines them. Other
+// questions ("what is our convention for errors?") leave them.
+func (r *router) guessNames() {
+	if len(r.plan.Names) > 0 || len(r.a.guesses) == 0 || r.pos != "" {
+		return
+	}
+	switch r.plan.Intent {
+	case IntentDefinition, IntentReferences, IntentCallers, IntentImplementations, IntentTests:
+	default:
+		return
+	}
+	seen := map[string]bool{}
+	for _, g := range r.a.guesses {
+		if !seen[g.Text] {
+			seen[g.Text] = true
+			r.plan.Names = append(r.plan.Names, g.Name)
+		}
+	}
+}
+
+// contentWords reports whether the question has a word a search could
+// match: one that is not a function word, a pronoun or a kind ("where is
+// this defined?" has none).
+func (a *analysis) contentWords() bool {
+	for _, t := range a.toks {
+		if !vague[t.word] && !determiners[t.word] && !questionWords[t.word] {
+			return true
+		}
+	}
+	return false
+}
+
 // searchWords sets Search for a question about a symbol whose names are
 // all plain words, or that names none, and notes it.
 func (r *router) searchWords() {
@@ -627,7 +689,7 @@ func (r *router) searchWords() {
 		return
 	}
 	if len(p.Names) == 0 {
-		if strings.TrimSpace(r.req.Text) != "" {
+		if r.a.contentWords() {
 			p.Search = true
 			r.note("No name in the question: a ranked search of its words answers it.")
 		}

@@ -86,7 +86,14 @@ func TestPlainWords(t *testing.T) {
 		{"where is main defined", true, []string{"main"}},
 		{"where is RetryQueue defined?", false, []string{"RetryQueue"}},
 		{"who calls retry_queue?", false, []string{"retry_queue"}},
-		{"where is the code that handles HTTP retries?", true, nil},
+		{"where is the code that handles HTTP retries?", true, []string{"code"}},
+		// A word that names nothing in prose, in a slot, is a guess for a
+		// question about a symbol only, and a word that ends a slot phrase
+		// is none.
+		{"callers of latest", true, []string{"latest"}},
+		{"usages of is", true, []string{"is"}},
+		{"where is this defined?", false, nil},
+		{"what is our convention for error wrapping?", false, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
