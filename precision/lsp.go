@@ -328,9 +328,13 @@ func (s *lspServer) locations(ctx context.Context, method string, params map[str
 	return locs, nil
 }
 
-// references returns the references at the position pos, and which of
-// them are the declaration: what the answer with it has and the answer
-// without it lacks.
+// references returns the references at the position pos, declaration
+// included, and which of them are the declaration: what the answer with
+// the declaration has and the answer without it lacks (as LSP defines
+// includeDeclaration) or, from a server that leaves out something else
+// (pyright leaves out the import that binds the name asked about, and
+// keeps the definition it imports), those that start where its definition
+// of the position does.
 func (s *lspServer) references(ctx context.Context, pos map[string]any) ([]lspLocation, map[lspLocation]bool, error) {
 	refParams := func(decl bool) map[string]any {
 		m := map[string]any{"context": map[string]bool{"includeDeclaration": decl}}
@@ -341,11 +345,31 @@ func (s *lspServer) references(ctx context.Context, pos map[string]any) ([]lspLo
 	if err != nil {
 		return nil, nil, err
 	}
+	decl := map[lspLocation]bool{}
+	if s.declByDefinition {
+		defs, err := s.locations(ctx, "textDocument/definition", pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		type start struct {
+			uri        string
+			line, char int
+		}
+		starts := map[start]bool{}
+		for _, d := range defs {
+			starts[start{d.URI, d.Range.Start.Line, d.Range.Start.Character}] = true
+		}
+		for _, l := range with {
+			if starts[start{l.URI, l.Range.Start.Line, l.Range.Start.Character}] {
+				decl[l] = true
+			}
+		}
+		return with, decl, nil
+	}
 	without, err := s.locations(ctx, "textDocument/references", refParams(false))
 	if err != nil {
 		return nil, nil, err
 	}
-	decl := map[lspLocation]bool{}
 	for _, l := range with {
 		decl[l] = true
 	}

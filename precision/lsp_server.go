@@ -40,6 +40,10 @@ type lspServer struct {
 	open        map[string]openDoc
 	opened      []string // open documents, oldest first
 	lastTimeout string   // the last request given up, for the status
+	// declByDefinition: the server's references without the declaration
+	// do not lack exactly the declaration (pyright), so the declaration
+	// is read from its definition answer instead.
+	declByDefinition bool
 }
 
 type openDoc struct {
@@ -97,9 +101,10 @@ func (s *lspServer) startLocked(ctx context.Context) error {
 	// The handshake exchanges capabilities only: loading comes after it,
 	// so it gets the request bound, and a server that never answers fails
 	// fast.
-	raw, err := s.request(ctx, "initialize", initializeParams(s.root.Dir()), s.requestTimeout())
+	raw, err := s.request(ctx, "initialize", initializeParams(s.root.Dir(), s.name()), s.requestTimeout())
 	if err == nil {
 		s.info = decodeServerInfo(raw)
+		s.declByDefinition = strings.Contains(strings.ToLower(s.info+" "+filepath.Base(s.name())), "pyright")
 		err = s.conn.notify("initialized", map[string]any{})
 		if err != nil {
 			err = s.exited(err)
@@ -127,12 +132,25 @@ func installGuidance(name string) string {
 	return "install " + name + " or configure another server in precision_index.language_servers"
 }
 
-func initializeParams(dir string) map[string]any {
+// initializeParams are the handshake's parameters. typescript-language-server
+// is asked to send every request to its semantic server (its syntax
+// server, which answers while the project loads, knows only the open
+// files, so its references would miss the others), and to rename a
+// symbol where it is declared even when asked from a file that imports
+// it (by default it renames only the importing file's alias:
+// "import { unit as renamed }").
+func initializeParams(dir, program string) map[string]any {
 	rootURI := fileURI(dir)
+	var init any
+	if strings.TrimSuffix(filepath.Base(program), ".cmd") == "typescript-language-server" {
+		init = map[string]any{"tsserver": map[string]any{"useSyntaxServer": "never"},
+			"preferences": map[string]any{"providePrefixAndSuffixTextForRename": false}}
+	}
 	return map[string]any{
-		"processId": nil,
-		"rootUri":   rootURI,
-		"rootPath":  dir,
+		"initializationOptions": init,
+		"processId":             nil,
+		"rootUri":               rootURI,
+		"rootPath":              dir,
 		"workspaceFolders": []map[string]string{
 			{"uri": rootURI, "name": filepath.Base(dir)},
 		},
