@@ -23,6 +23,11 @@ type lspConn struct {
 	pending map[int]chan rpcResult
 	closed  chan struct{}
 	readErr error
+	// readyWhen, when set before readLoop starts, is asked about every
+	// notification from the server; ready is closed at the first it
+	// accepts.
+	readyWhen func(method string, params json.RawMessage) bool
+	ready     chan struct{}
 }
 
 type rpcResult struct {
@@ -40,7 +45,7 @@ func (e *rpcError) Error() string {
 }
 
 func newLSPConn(w io.Writer, r io.Reader) *lspConn {
-	return &lspConn{w: w, r: bufio.NewReader(r), pending: map[int]chan rpcResult{}, closed: make(chan struct{})}
+	return &lspConn{w: w, r: bufio.NewReader(r), pending: map[int]chan rpcResult{}, closed: make(chan struct{}), ready: make(chan struct{})}
 }
 
 func (c *lspConn) write(msg any) error {
@@ -164,7 +169,11 @@ func (c *lspConn) readMessages() error {
 				ch <- r
 			}
 		}
-		// Notifications from the server (logs, diagnostics) are ignored.
+		if msg.Method != "" && len(msg.ID) == 0 && c.readyWhen != nil && c.readyWhen(msg.Method, msg.Params) {
+			close(c.ready)
+			c.readyWhen = nil
+		}
+		// Other notifications from the server (logs, diagnostics) are ignored.
 	}
 }
 

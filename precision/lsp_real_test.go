@@ -180,6 +180,17 @@ var pyrightDivergences = func() map[string]divergence {
 // references.
 func TestAgainstPyright(t *testing.T) {
 	ix, dir, lsp := realServer(t, "py", "python", "pyright-langserver", "--stdio")
+	// The first question already sees files no question opened: pyright
+	// answers only from the files it has listed, so the provider waits
+	// until it says it has listed them.
+	first, err := lsp.Gather(context.Background(), evidence.Query{Path: "pkg/shapes.py", Line: 20, Column: 5,
+		Kinds: []evidence.Kind{evidence.Reference}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := answerSet(first.Records, evidence.Reference); !slices.Contains(got, "main.py:4:16-4:21") {
+		t.Errorf("first answer %v misses main.py, which it had not opened", got)
+	}
 	var positions []Location
 	for _, l := range firstOccurrences(ix) {
 		if _, _, err := ix.SymbolAt(l.Path, l.StartLine, l.StartColumn); err == nil {

@@ -44,6 +44,28 @@ type lspServer struct {
 	// do not lack exactly the declaration (pyright), so the declaration
 	// is read from its definition answer instead.
 	declByDefinition bool
+	notReady         string // the workspace did not load in time, for the status
+}
+
+// isPyright reports whether the program is pyright's or basedpyright's
+// language server.
+func isPyright(program string) bool {
+	return strings.Contains(strings.ToLower(filepath.Base(program)), "pyright")
+}
+
+// pyrightLoaded accepts pyright's log line that it has listed the
+// workspace's files ("Found 18 source files", "No source files found"):
+// until then it answers from the open files only.
+func pyrightLoaded(method string, params json.RawMessage) bool {
+	if method != "window/logMessage" {
+		return false
+	}
+	var p struct{ Message string }
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	m := strings.ToLower(p.Message)
+	return strings.Contains(m, "source file") && (strings.HasPrefix(m, "found ") || strings.HasPrefix(m, "no source files"))
 }
 
 type openDoc struct {
@@ -97,6 +119,10 @@ func (s *lspServer) startLocked(ctx context.Context) error {
 	}
 	s.proc = proc
 	s.conn = newLSPConn(proc.Stdin, proc.Stdout)
+	waitReady := isPyright(s.name())
+	if waitReady {
+		s.conn.readyWhen = pyrightLoaded // read by readLoop only, from now on
+	}
 	go s.conn.readLoop()
 	// The handshake exchanges capabilities only: loading comes after it,
 	// so it gets the request bound, and a server that never answers fails
@@ -104,15 +130,37 @@ func (s *lspServer) startLocked(ctx context.Context) error {
 	raw, err := s.request(ctx, "initialize", initializeParams(s.root.Dir(), s.name()), s.requestTimeout())
 	if err == nil {
 		s.info = decodeServerInfo(raw)
-		s.declByDefinition = strings.Contains(strings.ToLower(s.info+" "+filepath.Base(s.name())), "pyright")
+		s.declByDefinition = isPyright(s.name()) || strings.Contains(strings.ToLower(s.info), "pyright")
 		err = s.conn.notify("initialized", map[string]any{})
 		if err != nil {
 			err = s.exited(err)
 		}
 	}
+	if err == nil && waitReady {
+		err = s.awaitReady(ctx)
+	}
 	if err != nil {
 		s.closeLocked()
 		return &evidence.UnavailableError{Reason: "language server " + s.name() + " did not initialise", Err: err}
+	}
+	return nil
+}
+
+// awaitReady waits, within the load timeout, for the server to say it has
+// loaded the workspace. A server that does not say so in time is asked
+// anyway (its answers may miss files it has not read; the status says
+// so); one that exits meanwhile fails. s.mu is held.
+func (s *lspServer) awaitReady(ctx context.Context) error {
+	t := time.NewTimer(s.loadTimeout())
+	defer t.Stop()
+	select {
+	case <-s.conn.ready:
+	case <-s.conn.closed:
+		return s.exited(fmt.Errorf("language server exited: %w", s.conn.readErr))
+	case <-t.C:
+		s.notReady = fmt.Sprintf("did not say it had loaded the workspace within %s; answers may miss files", s.loadTimeout())
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ func (s *lspServer) status(st *ServerStatus) {
 			st.State = ServerNotFound
 		}
 	default:
-		st.State, st.Reason = ServerRunning, s.lastTimeout
+		st.State, st.Reason = ServerRunning, strings.Trim(s.notReady+"; "+s.lastTimeout, "; ")
 	}
 	if s.info != "" {
 		st.Version = s.info
