@@ -48,9 +48,12 @@ type LSPOptions struct {
 	RequestTimeout time.Duration
 	// LoadTimeout bounds the requests of each kind (definition,
 	// references, implementation, rename, workspace symbols) until the
-	// server has answered one: the first waits while the server loads the
-	// workspace (gopls type-checks the module and its dependencies on a
-	// cold cache, pyright analyses every file). Zero means
+	// server has answered one, and those about a document the server has
+	// just been given (opened, or changed since): the first waits while
+	// the server loads the workspace (gopls type-checks the module and its
+	// dependencies on a cold cache, pyright lists and analyses the files),
+	// the others while it analyses the document. It also bounds the wait
+	// for pyright to say it has listed the workspace. Zero means
 	// DefaultLoadTimeout.
 	LoadTimeout time.Duration
 }
@@ -58,7 +61,7 @@ type LSPOptions struct {
 // The timeouts an [LSPOptions] left at zero gets.
 const (
 	DefaultRequestTimeout = 5 * time.Second
-	DefaultLoadTimeout    = 30 * time.Second
+	DefaultLoadTimeout    = 60 * time.Second
 )
 
 // Errors a language-server failure wraps, matched with errors.Is. The

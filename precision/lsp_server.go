@@ -45,6 +45,10 @@ type lspServer struct {
 	// is read from its definition answer instead.
 	declByDefinition bool
 	notReady         string // the workspace did not load in time, for the status
+	// fresh: the question being asked is about a document just opened or
+	// changed, which the server analyses before it answers (pyright takes
+	// seconds per file), so its requests get the load timeout.
+	fresh bool
 }
 
 // isPyright reports whether the program is pyright's or basedpyright's
@@ -256,7 +260,7 @@ func (s *lspServer) request(ctx context.Context, method string, params any, boun
 	}
 	if bound == 0 {
 		bound = s.requestTimeout()
-		if !s.answered[method] {
+		if !s.answered[method] || s.fresh {
 			bound = s.loadTimeout()
 		}
 	}
@@ -335,9 +339,10 @@ func (s *lspServer) closeLocked() error {
 
 // sync tells the server the file at rel is open with its current content
 // (didOpen, or didChange when it changed since), so that servers which
-// answer only about open documents (typescript-language-server) answer.
-// s.mu is held.
+// answer only about open documents (typescript-language-server) answer,
+// and sets s.fresh when it told the server anything. s.mu is held.
 func (s *lspServer) sync(rel, lang string, data []byte) error {
+	s.fresh = false
 	abs, err := s.root.Abs(rel)
 	if err != nil {
 		return err
@@ -349,6 +354,7 @@ func (s *lspServer) sync(rel, lang string, data []byte) error {
 	case ok && doc.digest == digest:
 		return nil
 	case ok:
+		s.fresh = true
 		doc.version++
 		doc.digest = digest
 		s.open[rel] = doc
@@ -366,6 +372,7 @@ func (s *lspServer) sync(rel, lang string, data []byte) error {
 				"textDocument": map[string]string{"uri": fileURI(oabs)}})
 		}
 	}
+	s.fresh = true
 	s.open[rel] = openDoc{version: 1, digest: digest}
 	s.opened = append(s.opened, rel)
 	return s.conn.notify("textDocument/didOpen", map[string]any{
