@@ -203,6 +203,7 @@ func TestAgainstPyright(t *testing.T) {
 		t.Errorf("pyright gave few records (%v): the comparison proves little", n)
 	}
 	t.Logf("compared %d symbols; pyright records: %v", len(positions), n)
+	compareNames(t, ix, dir, lsp, []string{"total", "Square", "Shape", "label", "Nothing"})
 	compareRename(t, ix, dir, lsp, []Location{
 		{Path: "pkg/shapes.py", StartLine: 20, StartColumn: 5}, // def total
 		{Path: "main.py", StartLine: 4, StartColumn: 29},       // Square(2)
@@ -250,6 +251,7 @@ func TestAgainstTypeScriptServer(t *testing.T) {
 		t.Errorf("typescript-language-server gave few records (%v, %v): the comparison proves little", n, m)
 	}
 	t.Logf("compared %d symbols; typescript-language-server records: %v, %v", len(positions), n, m)
+	compareNames(t, ix, dir, lsp, []string{"total", "Square", "Shape", "label", "Nothing"})
 	compareRename(t, ix, dir, lsp, []Location{
 		{Path: "src/shapes.ts", StartLine: 8, StartColumn: 25}, // function total
 		{Path: "src/main.ts", StartLine: 4, StartColumn: 30},   // unit
@@ -288,4 +290,29 @@ func TestGoplsRename(t *testing.T) {
 		{Path: "shapes.go", StartLine: 17, StartColumn: 6},  // func Total
 		{Path: "shapes.go", StartLine: 11, StartColumn: 21}, // field Side
 	})
+}
+
+// compareNames asks the index and the server about each name: the same
+// candidates, defined at the same places.
+func compareNames(t *testing.T, ix *Index, dir string, lsp *LSPProvider, names []string) {
+	t.Helper()
+	root, err := contain.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	snap := snapshot{ix: ix, root: root}
+	for _, name := range names {
+		t.Run("name "+name, func(t *testing.T) {
+			q := evidence.Query{Symbol: name, Kinds: []evidence.Kind{evidence.Definition}}
+			recs, _ := snap.byName(&q)
+			resp, err := lsp.Gather(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(answerSet(recs, evidence.Definition), answerSet(resp.Records, evidence.Definition)); diff != "" {
+				t.Errorf("definitions of %q (-index +server):\n%s", name, diff)
+			}
+		})
+	}
 }

@@ -333,14 +333,23 @@ func mustEval(t *testing.T, dir string) string {
 	return d
 }
 
-// FuzzWorkspaceEdit feeds the rename answer's decoder arbitrary server
-// output: it never panics, and what it accepts stays within the bounds.
+// FuzzWorkspaceEdit feeds the rename answer's decoder, and the readers of
+// the handshake's serverInfo and of pyright's log, arbitrary server
+// output: they never panic, and what they accept stays within the bounds.
 func FuzzWorkspaceEdit(f *testing.F) {
 	f.Add([]byte(`{"changes":{"file:///a.py":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"newText":"x"}]}}`))
 	f.Add([]byte(`{"documentChanges":[{"textDocument":{"uri":"file:///a.py","version":1},"edits":[]},{"kind":"create","uri":"file:///b"}]}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"documentChanges":[1]}`))
+	f.Add([]byte(`{"serverInfo":{"name":"Pyright","version":"1.1.414\u0007"}}`))
+	f.Add([]byte(`{"message":"Found 18 source files"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The other readers of server output: the handshake's serverInfo
+		// is cut short and printable, and a log line is only read.
+		if info := decodeServerInfo(data); len([]rune(info)) > 120 || strings.ContainsFunc(info, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Fatalf("serverInfo %q is not short and printable", info)
+		}
+		_ = pyrightLoaded("window/logMessage", data)
 		got, err := decodeWorkspaceEdit(data)
 		if err != nil {
 			return
