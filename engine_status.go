@@ -10,6 +10,7 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/history"
 	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
 	"github.com/codecortex/codecortex/validation"
 )
@@ -91,24 +92,57 @@ func (e *Engine) precisionStatus(ctx context.Context) LayerStatus {
 	return ls
 }
 
+// languageServerStatus reports each language server: its command, where
+// it was found, its version and its state ("not started" in a process
+// that has not needed it; the engine's own servers' state when it keeps
+// them, as the MCP server does). It starts none.
 func (e *Engine) languageServerStatus() LayerStatus {
 	ls := LayerStatus{Layer: "language server", Details: map[string]string{}}
-	argv := e.project.LSPOptions().Command
-	if len(argv) == 0 {
-		argv = []string{"gopls", "serve"}
+	servers := e.lsp
+	if servers == nil {
+		servers = precision.NewLSP(e.project.LSPOptions())
 	}
-	ls.Details["command"] = strings.Join(argv, " ") + " (not started by a status)"
-	path, err := safeexec.LookPath(argv[0])
-	switch {
-	case err != nil:
-		ls.State, ls.Reason = StateUnavailable, err.Error()
-		ls.Guidance = "install " + argv[0] + " to let --lsp answer near_exact without a SCIP index"
-		ls.FixNeeded = len(e.project.Config.PrecisionIndex.LanguageServer) > 0
-	default:
-		ls.State, ls.Details["path"] = StateAvailable, path
-		if !e.opts.LanguageServer {
-			ls.Reason = "used on request (--lsp, or a host's LanguageServer option)"
+	pc := e.project.Config.PrecisionIndex
+	var found, missing []string
+	for _, st := range servers.Servers() {
+		key := "server " + strings.Join(st.Languages, ", ")
+		line := strings.Join(st.Command, " ") + ": "
+		if st.Path == "" {
+			line += "not found"
+			configured := false
+			for _, l := range st.Languages {
+				configured = configured || len(pc.LanguageServers[l]) > 0 || l == "go" && len(pc.LanguageServer) > 0
+			}
+			if configured {
+				ls.FixNeeded = true
+			}
+			missing = append(missing, st.Command[0])
+		} else {
+			line += "found at " + st.Path
+			found = append(found, strings.Join(st.Languages, ", "))
 		}
+		if st.Version != "" {
+			line += ", " + st.Version
+		}
+		if st.Path != "" {
+			line += ", " + st.State
+		}
+		if st.Reason != "" && st.State != precision.ServerNotFound {
+			line += " (" + st.Reason + ")"
+		}
+		ls.Details[key] = line
+	}
+	switch {
+	case len(found) == 0:
+		ls.State, ls.Reason = StateUnavailable, "no language server found"
+	default:
+		ls.State = StateAvailable
+		if !e.opts.LanguageServer {
+			ls.Reason = "used on request (--lsp, or a host's LanguageServer option) for " + strings.Join(found, "; ")
+		}
+	}
+	if len(missing) > 0 {
+		ls.Guidance = "install " + strings.Join(missing, ", ") + " to let --lsp answer near_exact without a SCIP index"
 	}
 	return ls
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the outside tools the precision layer's tests run, at pinned exact
-# versions, idempotently: scip-go, scip-typescript, scip-python and gopls.
+# versions, idempotently: scip-go, scip-typescript, scip-python, gopls, and
+# the language servers pyright and typescript-language-server (with the
+# typescript it serves).
 # Sources: the Go module proxy and the npm registry only; nothing else is
 # downloaded. Binaries go to $PREFIX (default /usr/local/bin).
 set -euo pipefail
@@ -10,6 +12,9 @@ SCIP_GO_VERSION=v0.1.26
 GOPLS_VERSION=v0.23.0
 SCIP_TS_VERSION=0.4.0
 SCIP_PY_VERSION=0.6.6
+PYRIGHT_VERSION=1.1.414
+TS_LS_VERSION=6.0.2
+TYPESCRIPT_VERSION=5.9.3
 NPM_PREFIX=${NPM_PREFIX:-/usr/local}
 
 mkdir -p "$PREFIX"
@@ -51,14 +56,14 @@ else
 	fi
 fi
 
-# npm_tool PACKAGE VERSION BINARY
+# npm_tool PACKAGE VERSION BINARY: the installed version is read from the
+# package's own package.json (npm ls's text matches typescript inside
+# scip-typescript).
 npm_tool() {
 	local pkg=$1 ver=$2 bin=$3
-	local have=""
-	have=$(npm ls -g --prefix "$NPM_PREFIX" --depth=0 --json 2>/dev/null |
-		sed -n "s|.*\"$pkg\": {\"version\": \"\([^\"]*\)\".*|\1|p" || true)
-	if [ -z "$have" ]; then
-		have=$(npm ls -g --prefix "$NPM_PREFIX" --depth=0 2>/dev/null | sed -n "s|.*$pkg@\([^ ]*\).*|\1|p" || true)
+	local have="" manifest="$NPM_PREFIX/lib/node_modules/$pkg/package.json"
+	if [ -f "$manifest" ]; then
+		have=$(node -e 'process.stdout.write(require(process.argv[1]).version)' "$manifest" 2>/dev/null || true)
 	fi
 	if [ "$have" = "$ver" ] && command -v "$bin" >/dev/null; then
 		echo "install-precision: $pkg $ver already installed"
@@ -69,5 +74,11 @@ npm_tool() {
 }
 npm_tool @sourcegraph/scip-typescript "$SCIP_TS_VERSION" scip-typescript
 npm_tool @sourcegraph/scip-python "$SCIP_PY_VERSION" scip-python
+npm_tool pyright "$PYRIGHT_VERSION" pyright-langserver
+# typescript-language-server finds the typescript installed beside it; its
+# package declares node >= 22, and it runs on the node 20 CI has (the tests
+# compare its answers with scip-typescript's).
+npm_tool typescript "$TYPESCRIPT_VERSION" tsc
+npm_tool typescript-language-server "$TS_LS_VERSION" typescript-language-server
 
 echo "install-precision: tools in $PREFIX and $NPM_PREFIX/bin ($(( $(date +%s) - start ))s)"

@@ -13,14 +13,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/precision"
 )
 
 // File is where a project's configuration lives, relative to its root.
@@ -46,9 +49,19 @@ type Precision struct {
 	// GeneratorCommand is the argv that regenerates the index; never a
 	// shell string.
 	GeneratorCommand []string `json:"generator_command"`
-	// LanguageServer is the argv of the language server asked when no
-	// fresh index answers (cortex def --lsp); empty means gopls.
+	// LanguageServer is the argv of Go's language server, asked when no
+	// fresh index answers (cortex def --lsp); empty means gopls. It was
+	// the one server before others were served, and keeps that meaning
+	// for Go; LanguageServers["go"] overrides it.
 	LanguageServer []string `json:"language_server"`
+	// LanguageServers maps a language (go, python, typescript,
+	// javascript, rust, c, cpp, java, csharp, ruby, php, kotlin, swift,
+	// lua, zig) to the argv of its language server. A language left out
+	// gets the well-known server found on PATH (pyright-langserver or
+	// basedpyright-langserver, typescript-language-server, rust-analyzer,
+	// clangd, gopls); an empty list turns the language off. A repository's
+	// configuration naming a server runs it only once the user trusts it.
+	LanguageServers map[string][]string `json:"language_servers"`
 	// LanguageServerTimeoutSeconds bounds the language server's handshake
 	// and each answer once it has loaded; 0 means the precision layer's
 	// default (a few seconds). A first answer of each kind may take up to
@@ -127,6 +140,7 @@ func Default() Config {
 			Path:             "",
 			GeneratorCommand: []string{},
 			LanguageServer:   []string{},
+			LanguageServers:  map[string][]string{},
 		},
 		DependencyDocs: DependencyDocs{
 			APIKeyEnv:             "CODECORTEX_DEPENDENCY_DOCS_API_KEY",
@@ -321,6 +335,9 @@ func decodeSection[T any, P interface {
 		return unknown, fmt.Errorf("malformed: %s", brief(err))
 	}
 	v := *into
+	if c, ok := any(P(&v)).(interface{ unshare() }); ok {
+		c.unshare() // decoding fills maps in place: not *into's
+	}
 	if err := json.Unmarshal(known, &v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -419,12 +436,23 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// unshare gives p its own language_servers map, which decoding fills.
+func (p *Precision) unshare() { p.LanguageServers = maps.Clone(p.LanguageServers) }
+
 func (p *Precision) normalize() {
 	if p.GeneratorCommand == nil {
 		p.GeneratorCommand = []string{}
 	}
 	if p.LanguageServer == nil {
 		p.LanguageServer = []string{}
+	}
+	if p.LanguageServers == nil {
+		p.LanguageServers = map[string][]string{}
+	}
+	for lang, argv := range p.LanguageServers {
+		if argv == nil {
+			p.LanguageServers[lang] = []string{}
+		}
 	}
 }
 
@@ -445,6 +473,16 @@ func (p Precision) Validate() error {
 	for i, a := range p.LanguageServer {
 		if a == "" || strings.ContainsRune(a, 0) {
 			return fmt.Errorf("language_server[%d]: empty or contains a NUL byte", i)
+		}
+	}
+	for _, lang := range slices.Sorted(maps.Keys(p.LanguageServers)) {
+		if !slices.Contains(lspLanguageNames(), lang) {
+			return fmt.Errorf("language_servers: %s is not a language with a server (%s)", quote(lang), strings.Join(lspLanguageNames(), ", "))
+		}
+		for i, a := range p.LanguageServers[lang] {
+			if a == "" || strings.ContainsRune(a, 0) {
+				return fmt.Errorf("language_servers.%s[%d]: empty or contains a NUL byte", lang, i)
+			}
 		}
 	}
 	if p.AutoGenerate && len(p.GeneratorCommand) == 0 {
@@ -542,4 +580,13 @@ func (s Structural) Validate() error {
 		return fmt.Errorf("preview_ttl_seconds: %d is above %d", s.PreviewTTLSeconds, MaxTTLSeconds)
 	}
 	return nil
+}
+
+// lspLanguageNames are the languages the precision layer routes files to.
+func lspLanguageNames() []string {
+	var out []string
+	for _, l := range precision.LSPLanguages() {
+		out = append(out, l.Name)
+	}
+	return out
 }

@@ -117,7 +117,7 @@ func TestParse(t *testing.T) {
 			"dependency_docs": {"enabled": true, "api_key_env": "MY_KEY", "cache_ttl_seconds": 60, "serve_stale_when_offline": false},
 			"structural": {"enabled": false, "command": "/usr/local/bin/ast-grep", "max_rewrite_files": 1, "max_rewrite_matches": 2, "max_rewrite_bytes": 3, "preview_ttl_seconds": 4, "allow_apply": false}}`,
 			Config{
-				PrecisionIndex: Precision{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}},
+				PrecisionIndex: Precision{Path: "build/x.scip", AutoGenerate: true, GeneratorCommand: []string{"scip-go", "--output", "build/x.scip"}, LanguageServer: []string{}, LanguageServers: map[string][]string{}},
 				DependencyDocs: DependencyDocs{Enabled: true, APIKeyEnv: "MY_KEY", CacheTTLSeconds: 60},
 				Structural:     Structural{Command: str("/usr/local/bin/ast-grep"), MaxRewriteFiles: 1, MaxRewriteMatches: 2, MaxRewriteBytes: 3, PreviewTTLSeconds: 4},
 				Validation:     Validation{Commands: []ValidationCommand{}},
@@ -285,6 +285,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(specExample(f))
 	for _, s := range []string{`{}`, `null`, `[]`, `{"structural": null}`, `{"structural": {"enabled": "x"}}`,
 		`{"precision_index": {"auto_generate": true, "generator_command": ["a"]}}`,
+		`{"precision_index": {"language_servers": {"python": ["p", "--stdio"], "rust": [], "cobol": ["c"]}}}`,
 		`{"dependency_docs": {"api_key_env": "A", "cache_ttl_seconds": 315360000}}`,
 		`{"structural": {"Enabled": false, "command": "sg"}, "x": 1}`} {
 		f.Add([]byte(s))

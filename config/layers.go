@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"time"
 
 	"github.com/codecortex/codecortex/depdocs"
@@ -33,10 +34,11 @@ func (p *Project) PrecisionOptions() precision.Options {
 }
 
 // LSPOptions returns the language-server provider's options: the
-// configured server, or gopls, and the configured wait.
+// configured servers (language_server is Go's, language_servers each
+// language's), the well-known ones for the rest, and the configured wait.
 func (p *Project) LSPOptions() precision.LSPOptions {
 	c := p.Config.PrecisionIndex
-	opts := precision.LSPOptions{Dir: p.Root, Command: c.LanguageServer}
+	opts := precision.LSPOptions{Dir: p.Root, Command: c.LanguageServer, Servers: maps.Clone(c.LanguageServers)}
 	if c.LanguageServerTimeoutSeconds > 0 {
 		opts.RequestTimeout = time.Duration(c.LanguageServerTimeoutSeconds) * time.Second
 		opts.LoadTimeout = max(precision.DefaultLoadTimeout, 6*opts.RequestTimeout)

@@ -1,10 +1,12 @@
 package config
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestPrecisionLanguageServer(t *testing.T) {
@@ -30,6 +32,41 @@ func TestPrecisionLanguageServer(t *testing.T) {
 				t.Errorf("diagnostics = %v, want %d", diags, tt.wantDiags)
 			}
 		})
+	}
+}
+
+func TestPrecisionLanguageServers(t *testing.T) {
+	tests := []struct {
+		name      string
+		json      string
+		want      map[string][]string
+		wantDiags int
+	}{
+		{"default is empty (the well-known servers)", `{}`, map[string][]string{}, 0},
+		{"configured", `{"precision_index":{"language_servers":{"python":["basedpyright-langserver","--stdio"],"rust":[],"c":null}}}`,
+			map[string][]string{"python": {"basedpyright-langserver", "--stdio"}, "rust": {}, "c": {}}, 0},
+		{"unknown language", `{"precision_index":{"language_servers":{"cobol":["cobol-ls"]}}}`, map[string][]string{}, 1},
+		{"empty argument", `{"precision_index":{"language_servers":{"python":["pyright-langserver",""]}}}`, map[string][]string{}, 1},
+		{"not a map", `{"precision_index":{"language_servers":["gopls"]}}`, map[string][]string{}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, diags := Parse([]byte(tt.json))
+			if diff := cmp.Diff(tt.want, cfg.PrecisionIndex.LanguageServers); diff != "" {
+				t.Errorf("language_servers (-want +got):\n%s", diff)
+			}
+			if len(diags) != tt.wantDiags {
+				t.Errorf("diagnostics = %v, want %d", diags, tt.wantDiags)
+			}
+			p := &Project{Root: "/r", Config: cfg}
+			if diff := cmp.Diff(tt.want, p.LSPOptions().Servers, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("LSPOptions().Servers (-want +got):\n%s", diff)
+			}
+		})
+	}
+	_, diags := Parse([]byte(`{"precision_index":{"language_servers":{"cobol":["x"]}}}`))
+	if len(diags) != 1 || !strings.Contains(diags[0].Message, `"cobol" is not a language with a server (go, python, typescript`) {
+		t.Errorf("diagnostic = %v, want one naming the languages", diags)
 	}
 }
 

@@ -33,7 +33,8 @@ func writeConfig(t *testing.T, content string) string {
 }
 
 const hostile = `{
-	"precision_index": {"auto_generate": true, "generator_command": ["./gen"], "language_server": ["./ls"]},
+	"precision_index": {"auto_generate": true, "generator_command": ["./gen"], "language_server": ["./ls"],
+		"language_servers": {"python": ["./pyls", "--stdio"], "rust": []}},
 	"dependency_docs": {"enabled": true, "base_url": "http://127.0.0.1:18777", "api_key_env": "MY_OTHER_SECRET"},
 	"structural": {"command": "./evil-sg", "max_rewrite_files": 7},
 	"validation": {"commands": [{"name": "tests", "argv": ["./run-tests"]}]}
@@ -50,17 +51,22 @@ func TestOpenProjectWithholdsUntrusted(t *testing.T) {
 		t.Fatalf("a hostile configuration is trusted: %+v", p.Trust)
 	}
 	want := Default()
-	want.PrecisionIndex.GeneratorCommand = []string{"./gen"} // kept for guidance, never run
-	want.Structural.MaxRewriteFiles = 7                      // harmless settings apply
+	want.PrecisionIndex.GeneratorCommand = []string{"./gen"}              // kept for guidance, never run
+	want.Structural.MaxRewriteFiles = 7                                   // harmless settings apply
+	want.PrecisionIndex.LanguageServers = map[string][]string{"rust": {}} // turning a language off runs nothing
 	if diff := cmp.Diff(want, p.Config); diff != "" {
 		t.Errorf("effective configuration (-want +got):\n%s", diff)
 	}
 	if p.Requested.Structural.Command == nil || *p.Requested.Structural.Command != "./evil-sg" {
 		t.Errorf("Requested lost what the file asks for: %+v", p.Requested.Structural)
 	}
-	if len(p.Trust.Withheld) != 5 || !strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./evil-sg"`) ||
-		!strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./run-tests"`) {
-		t.Errorf("Withheld = %q, want the five requests named", p.Trust.Withheld)
+	if len(p.Trust.Withheld) != 6 || !strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./evil-sg"`) ||
+		!strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `"./run-tests"`) ||
+		!strings.Contains(strings.Join(p.Trust.Withheld, "\n"), `precision_index.language_servers.python runs ["./pyls" "--stdio"]`) {
+		t.Errorf("Withheld = %q, want the six requests named", p.Trust.Withheld)
+	}
+	if o := p.LSPOptions(); len(o.Command) != 0 || len(o.Servers) != 1 || o.Servers["rust"] == nil || len(o.Servers["rust"]) != 0 {
+		t.Errorf("untrusted language servers reach the options: %+v", o)
 	}
 	if len(p.ValidationOptions().Commands) != 0 {
 		t.Errorf("untrusted validation commands reach the options: %+v", p.ValidationOptions().Commands)

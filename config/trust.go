@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,11 +18,11 @@ import (
 
 // A repository's own configuration is untrusted input: a cloned repository
 // could name a program for cortex to run (structural.command,
-// precision_index.generator_command, precision_index.language_server) or
+// precision_index.generator_command, precision_index.language_server(s)) or
 // send an API key to a server of its choosing (dependency_docs). Until the
 // user trusts that configuration, the way direnv and editors' workspace
 // trust work, those settings are withheld: the built-in engine, no index
-// generation, the default language server and no network. Everything else
+// generation, the default language servers and no network. Everything else
 // in the file (limits, paths inside the root, switches that only turn
 // layers off) applies at once.
 //
@@ -291,7 +292,12 @@ func needsTrust(cfg Config) []string {
 		out = append(out, "precision_index.generator_command runs "+argv(p.GeneratorCommand)+" to regenerate the index")
 	}
 	if len(p.LanguageServer) > 0 {
-		out = append(out, "precision_index.language_server runs "+argv(p.LanguageServer)+" as the language server")
+		out = append(out, "precision_index.language_server runs "+argv(p.LanguageServer)+" as Go's language server")
+	}
+	for _, lang := range slices.Sorted(maps.Keys(p.LanguageServers)) {
+		if a := p.LanguageServers[lang]; len(a) > 0 {
+			out = append(out, "precision_index.language_servers."+lang+" runs "+argv(a)+" as the "+lang+" language server")
+		}
 	}
 	if c := cfg.Structural.Command; c != nil {
 		out = append(out, "structural.command runs "+argv([]string{*c})+" as the structural engine")
@@ -320,6 +326,14 @@ func withhold(cfg Config) Config {
 	def := Default()
 	cfg.PrecisionIndex.AutoGenerate = false
 	cfg.PrecisionIndex.LanguageServer = def.PrecisionIndex.LanguageServer
+	// A language turned off (an empty argv) runs nothing and stays off.
+	servers := map[string][]string{}
+	for lang, a := range cfg.PrecisionIndex.LanguageServers {
+		if len(a) == 0 {
+			servers[lang] = []string{}
+		}
+	}
+	cfg.PrecisionIndex.LanguageServers = servers
 	cfg.Structural.Command = nil
 	cfg.Validation.Commands = def.Validation.Commands
 	cfg.DependencyDocs.Enabled = false

@@ -264,9 +264,7 @@ func BenchmarkGoplsFirstAnswer(b *testing.B) {
 				lsp := NewLSP(LSPOptions{Dir: dir, Env: env, LoadTimeout: 10 * time.Minute})
 				defer lsp.Close()
 				start := time.Now()
-				lsp.mu.Lock()
-				err := lsp.start(context.Background())
-				lsp.mu.Unlock()
+				_, err := lsp.startServer(context.Background(), "go")
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -97,10 +97,39 @@
 // defining symbol, implementation → what it implements — as exact records
 // for the graph and impact layers.
 //
-// # Live language server
+// # Live language servers
 //
-// [LSPProvider] asks a language server (gopls by default) over stdio when no
-// fresh index answers; its records are near_exact, never exact. Every wait
-// is bounded ([LSPOptions]), and a server that is missing, exits or does
-// not answer in time is reported with its reason.
+// [LSPProvider] asks language servers over stdio when no fresh index
+// answers; its records are near_exact, never exact. A file goes to the
+// server of its language ([LSPLanguageOf]): gopls for Go,
+// pyright-langserver (or basedpyright-langserver) for Python,
+// typescript-language-server for TypeScript and JavaScript, rust-analyzer
+// and clangd when they are on PATH, or whatever [LSPOptions].Servers
+// names. Each server is started on the first question about a file of its
+// language and reused until Close, so a long-lived host (the MCP server)
+// keeps one per language. A question opens its file on the server first
+// (some servers answer only about open documents). References include the
+// declaration, marked; definitions, references and implementations are
+// answered by position or by name. [LSPProvider.Rename] asks for a
+// rename's edits (textDocument/rename) and returns them by file, in code
+// points, checked to lie inside the root and not to overlap; it writes
+// nothing. [LSPProvider.Servers] reports each server (found, version,
+// state) without starting any. Every wait is bounded ([LSPOptions]), the
+// server's answers are bounded and checked (see FuzzLSPMessages,
+// FuzzWorkspaceEdit), and a server that is missing, exits or does not
+// answer in time is reported with its reason while the other languages'
+// servers carry on.
+//
+// Servers differ, and the provider irons out what it must: pyright
+// answers from the files it has listed only once it says it has listed
+// them, so its first question waits for that; its references without the
+// declaration leave out the import asked about rather than the
+// declaration, so its declarations are read from its definition answer;
+// typescript-language-server is asked to answer from its semantic server
+// (its syntax server, used while the project loads, knows only the open
+// files) and to rename a symbol where it is declared, not only the
+// importing file's alias. Where the servers' answers still differ from a
+// SCIP index's (a parameter's definition spanning its annotation, `new C()`
+// counted as a reference of the class), the tests record each difference
+// and why.
 package precision

@@ -306,5 +306,55 @@ func ExampleLSPProvider() {
 	// Output:
 	// true true
 	// language server no-such-language-server not found
-	// 5s 30s
+	// 5s 1m0s
+}
+
+// Each file goes to the server of its language, found by the file name's
+// extension.
+func ExampleLSPLanguageOf() {
+	for _, f := range []string{"m.go", "pkg/app.py", "src/App.tsx", "lib/x.mjs", "README.md"} {
+		fmt.Printf("%s %q\n", f, precision.LSPLanguageOf(f))
+	}
+	// Output:
+	// m.go "go"
+	// pkg/app.py "python"
+	// src/App.tsx "typescript"
+	// lib/x.mjs "javascript"
+	// README.md ""
+}
+
+// Servers reports each language's server without starting it; an empty
+// argv turns a language off.
+func ExampleLSPProvider_Servers() {
+	off := []string{}
+	lsp := precision.NewLSP(precision.LSPOptions{
+		Command: []string{"no-such-gopls"},
+		Servers: map[string][]string{"python": {"no-such-pyright-langserver", "--stdio"},
+			"typescript": off, "javascript": off, "rust": off, "c": off, "cpp": off},
+	})
+	defer lsp.Close()
+	for _, s := range lsp.Servers() {
+		fmt.Println(s.Languages, s.Command, s.State)
+	}
+	// Output:
+	// [go] [no-such-gopls] not found
+	// [python] [no-such-pyright-langserver --stdio] not found
+}
+
+// Rename returns a server's edits by file, or says why there are none:
+// here the new name is refused before any server is asked, then the
+// server is missing.
+func ExampleLSPProvider_Rename() {
+	dir := exampleProject()
+	defer os.RemoveAll(dir)
+
+	lsp := precision.NewLSP(precision.LSPOptions{Dir: dir, Command: []string{"no-such-language-server"}})
+	defer lsp.Close()
+	_, err := lsp.Rename(context.Background(), "m.go", 3, 6, "two\nlines")
+	fmt.Println(err)
+	_, err = lsp.Rename(context.Background(), "m.go", 3, 6, "Greet")
+	fmt.Println(errors.Is(err, precision.ErrServerNotFound))
+	// Output:
+	// precision: "two\nlines" is not a name to rename to (non-empty, one line, at most 1024 bytes of UTF-8)
+	// true
 }

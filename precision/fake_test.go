@@ -20,6 +20,11 @@ import (
 // binary becomes when it is started with it set (see TestMain).
 const fakeServerEnv = "CODECORTEX_FAKE_LSP"
 
+// fakeAnswerEnv is what the fake server in mode "answer" answers every
+// request after initialize with, "{{URI}}" replaced by the request's
+// document; "error:MESSAGE" answers an error.
+const fakeAnswerEnv = "CODECORTEX_FAKE_ANSWER"
+
 // The test binary is also the fake programs the tests run through
 // safeexec: a language server (with fakeServerEnv set), an index generator
 // (fakeGenerator), a process that asks a precision question (fakeQuery)
@@ -104,7 +109,9 @@ func fakeAsk(args []string) int {
 //
 //   - "silent": answers initialize, then nothing;
 //   - "exit": answers initialize, then exits with status 3 and "boom" on
-//     standard error at the first request.
+//     standard error at the first request;
+//   - "answer": answers every request with $CODECORTEX_FAKE_ANSWER (see
+//     fakeAnswerEnv).
 func fakeLSP(t *testing.T, dir, mode string) LSPOptions {
 	t.Helper()
 	exe, err := os.Executable()
@@ -138,6 +145,9 @@ func fakeServer(mode string, in io.Reader, out io.Writer) int {
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params struct {
+				TextDocument struct{ URI string } `json:"textDocument"`
+			} `json:"params"`
 		}
 		json.Unmarshal(body, &msg)
 		reply := func(result string) {
@@ -154,6 +164,14 @@ func fakeServer(mode string, in io.Reader, out io.Writer) int {
 		case mode == "exit":
 			fmt.Fprintln(os.Stderr, "boom")
 			return 3
+		case mode == "answer":
+			answer := strings.ReplaceAll(os.Getenv(fakeAnswerEnv), "{{URI}}", msg.Params.TextDocument.URI)
+			if m, ok := strings.CutPrefix(answer, "error:"); ok {
+				b := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32803,"message":%q}}`, msg.ID, m)
+				fmt.Fprintf(out, "Content-Length: %d\r\n\r\n%s", len(b), b)
+				continue
+			}
+			reply(answer)
 		}
 	}
 }

@@ -110,7 +110,7 @@ func TestLSPUnavailable(t *testing.T) {
 // The zero LSPOptions bound every wait by a few seconds, the first
 // requests (which wait for the workspace to load) by more.
 func TestLSPDefaultTimeouts(t *testing.T) {
-	p := NewLSP(LSPOptions{})
+	p := &lspServer{opts: &LSPOptions{}}
 	if got := p.requestTimeout(); got != DefaultRequestTimeout || got > 10*time.Second {
 		t.Errorf("request timeout = %s", got)
 	}

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzLSPMessages feeds the LSP reader arbitrary server output: it must
@@ -181,4 +186,195 @@ func TestLSPPositionProblems(t *testing.T) {
 			t.Errorf("%+v: %+v, want reason %q", tt.q, resp, tt.reason)
 		}
 	}
+}
+
+// fakeAnswering returns options whose python server is the fake server
+// answering every request with answer, and whose Go server is missing.
+func fakeAnswering(t *testing.T, dir, answer string) LSPOptions {
+	o := fakeLSP(t, dir, "answer")
+	o.Env = append(o.Env, fakeAnswerEnv+"="+answer)
+	o.Servers = map[string][]string{"python": o.Command}
+	o.Command = []string{"no-such-language-server-xyz"}
+	o.RequestTimeout, o.LoadTimeout = 5*time.Second, 5*time.Second
+	return o
+}
+
+// writeFiles writes files (name → content) under a new directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A file goes to its language's server, started on first need; the
+// others are not started, a missing one is reported as missing, and a
+// language without a server says so.
+func TestLSPRoutesByLanguage(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.go": "package a\n", "b.py": "é = 1\n", "c.xyz": "x\n"})
+	opts := fakeAnswering(t, dir, `{"uri":"{{URI}}","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}}`)
+	lsp := NewLSP(opts)
+	defer lsp.Close()
+	before := lsp.Servers()
+	resp, err := lsp.Gather(context.Background(), evidence.Query{Path: "b.py", Line: 1, Column: 1, Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 1 || resp.Records[0].Location() != "b.py:1:1-1:2" {
+		t.Errorf("records = %+v", resp.Records)
+	}
+	_, err = lsp.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 1, Column: 1})
+	if !errors.Is(err, ErrServerNotFound) {
+		t.Errorf("a.go: %v, want the missing Go server", err)
+	}
+	_, err = lsp.Gather(context.Background(), evidence.Query{Path: "c.xyz", Line: 1, Column: 1})
+	if !errors.Is(err, ErrNoServer) {
+		t.Errorf("c.xyz: %v, want no server", err)
+	}
+	state := func(sts []ServerStatus, lang string) string {
+		for _, s := range sts {
+			if slices.Contains(s.Languages, lang) {
+				return s.State
+			}
+		}
+		return "absent"
+	}
+	after := lsp.Servers()
+	for _, c := range []struct {
+		sts         []ServerStatus
+		lang, state string
+	}{
+		{before, "python", ServerNotStarted}, {before, "go", ServerNotFound},
+		{after, "python", ServerRunning}, {after, "go", ServerNotFound},
+	} {
+		if got := state(c.sts, c.lang); got != c.state {
+			t.Errorf("%s: state %q, want %q (%+v)", c.lang, got, c.state, c.sts)
+		}
+	}
+
+	opts.Servers["python"] = []string{} // turned off
+	off := NewLSP(opts)
+	defer off.Close()
+	if _, err := off.Gather(context.Background(), evidence.Query{Path: "b.py", Line: 1, Column: 1}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("python turned off: %v, want no server", err)
+	}
+}
+
+// Rename returns the server's edits by file in code points, and refuses
+// an answer it must not apply.
+func TestLSPRename(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"b.py": "é = 1\nprint(é)\n", "c.py": "from b import é\n"})
+	edit := func(uri string, line, from, to int) string {
+		return fmt.Sprintf(`{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"newText":"x"}`, line, from, line, to)
+	}
+	cURI := fileURI(filepath.Join(mustEval(t, dir), "c.py"))
+	tests := []struct {
+		name, answer string
+		want         []FileEdits
+		err          string
+	}{
+		{"changes", `{"changes":{"{{URI}}":[` + edit("", 1, 6, 7) + `,` + edit("", 0, 0, 1) + `],"` + cURI + `":[` + edit("", 0, 14, 15) + `]}}`,
+			[]FileEdits{{Path: "b.py", Edits: []TextEdit{{1, 1, 1, 2, "x"}, {2, 7, 2, 8, "x"}}}, {Path: "c.py", Edits: []TextEdit{{1, 15, 1, 16, "x"}}}}, ""},
+		{"document changes", `{"documentChanges":[{"textDocument":{"uri":"{{URI}}","version":1},"edits":[` + edit("", 0, 0, 1) + `]}]}`,
+			[]FileEdits{{Path: "b.py", Edits: []TextEdit{{1, 1, 1, 2, "x"}}}}, ""},
+		{"file operation", `{"documentChanges":[{"kind":"rename","oldUri":"{{URI}}","newUri":"file:///tmp/x.py"}]}`, nil, "asks to rename a file"},
+		{"outside the root", `{"changes":{"file:///etc/passwd":[` + edit("", 0, 0, 1) + `]}}`, nil, "outside the project root"},
+		{"overlap", `{"changes":{"{{URI}}":[` + edit("", 0, 0, 2) + `,` + edit("", 0, 1, 3) + `]}}`, nil, "overlap at 1:2"},
+		{"past the line", `{"changes":{"{{URI}}":[` + edit("", 0, 0, 9) + `]}}`, nil, "past the end of its line"},
+		{"past the file", `{"changes":{"{{URI}}":[` + edit("", 7, 0, 1) + `]}}`, nil, "outside the file"},
+		{"refused", `error:cannot rename a builtin`, nil, "refused the rename at b.py:1:1: cannot rename a builtin"},
+		{"nothing", `null`, nil, "nothing to rename there"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lsp := NewLSP(fakeAnswering(t, dir, tt.answer))
+			defer lsp.Close()
+			got, err := lsp.Rename(context.Background(), "b.py", 1, 1, "x")
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("edits (-want +got):\n%s", diff)
+			}
+		})
+	}
+	lsp := NewLSP(fakeAnswering(t, dir, "null"))
+	defer lsp.Close()
+	for _, name := range []string{"", "a\nb", strings.Repeat("x", MaxRenameName+1)} {
+		if _, err := lsp.Rename(context.Background(), "b.py", 1, 1, name); err == nil || !strings.Contains(err.Error(), "not a name to rename to") {
+			t.Errorf("new name %q: %v", name, err)
+		}
+	}
+	if _, err := lsp.Rename(context.Background(), "b.py", 9, 1, "x"); err == nil || !strings.Contains(err.Error(), "past the end") {
+		t.Errorf("position past the end: %v", err)
+	}
+}
+
+func mustEval(t *testing.T, dir string) string {
+	t.Helper()
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// FuzzWorkspaceEdit feeds the rename answer's decoder, and the readers of
+// the handshake's serverInfo and of pyright's log, arbitrary server
+// output: they never panic, and what they accept stays within the bounds.
+func FuzzWorkspaceEdit(f *testing.F) {
+	f.Add([]byte(`{"changes":{"file:///a.py":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"newText":"x"}]}}`))
+	f.Add([]byte(`{"documentChanges":[{"textDocument":{"uri":"file:///a.py","version":1},"edits":[]},{"kind":"create","uri":"file:///b"}]}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"documentChanges":[1]}`))
+	f.Add([]byte(`{"serverInfo":{"name":"Pyright","version":"1.1.414\u0007"}}`))
+	f.Add([]byte(`{"message":"Found 18 source files"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// The other readers of server output: the handshake's serverInfo
+		// is cut short and printable, and a log line is only read.
+		if info := decodeServerInfo(data); len([]rune(info)) > 120 || strings.ContainsFunc(info, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Fatalf("serverInfo %q is not short and printable", info)
+		}
+		_ = pyrightLoaded("window/logMessage", data)
+		got, err := decodeWorkspaceEdit(data)
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, u := range got {
+			n += len(u.edits)
+			for _, e := range u.edits {
+				if len(e.NewText) > maxEditText {
+					t.Fatalf("accepted an edit of %d bytes", len(e.NewText))
+				}
+			}
+		}
+		if len(got) > maxRenameFiles || n > maxRenameEdits {
+			t.Fatalf("accepted %d edits in %d files", n, len(got))
+		}
+		lines := []string{"é = 1", "print(é)", ""}
+		for _, u := range got {
+			for _, e := range u.edits {
+				if te, err := toTextEdit(e, lines); err == nil {
+					if te.StartLine < 1 || te.StartColumn < 1 || te.EndLine > len(lines) {
+						t.Fatalf("edit %+v outside the lines", te)
+					}
+				}
+			}
+		}
+	})
 }

@@ -514,9 +514,10 @@ func compareWithGopls(t *testing.T, ix *Index, dir string, lsp *LSPProvider, pos
 					t.Error(err)
 				}
 			}
+			gs, _ := lsp.server("go")
 			if firstProc == nil {
-				firstProc = lsp.proc
-			} else if firstProc != any(lsp.proc) {
+				firstProc = gs.proc
+			} else if firstProc != any(gs.proc) {
 				t.Error("a second language server was started")
 			}
 			answer, why := snap.atPosition(&q)
@@ -807,14 +808,15 @@ func TestCobraAgainstGopls(t *testing.T) {
 // ending in "."+name, as the index's name lookup reads a name.
 func goplsSymbols(t *testing.T, lsp *LSPProvider, dir, name string) []string {
 	t.Helper()
-	lsp.mu.Lock()
-	defer lsp.mu.Unlock()
-	if err := lsp.start(context.Background()); err != nil {
+	gs, err := lsp.startServer(context.Background(), "go")
+	if err != nil {
 		t.Fatal(err)
 	}
+	gs.mu.Lock()
+	defer gs.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	raw, err := lsp.conn.call(ctx, "workspace/symbol", map[string]string{"query": name})
+	raw, err := gs.conn.call(ctx, "workspace/symbol", map[string]string{"query": name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -830,7 +832,7 @@ func goplsSymbols(t *testing.T, lsp *LSPProvider, dir, name string) []string {
 		if s.Name != name && !strings.HasSuffix(s.Name, "."+name) {
 			continue
 		}
-		r, ok, _ := lsp.record(evidence.Definition, s.Location, map[string][]string{})
+		r, ok, _ := gs.record(evidence.Definition, s.Location, map[string][]string{})
 		if ok {
 			out = append(out, r.Location())
 		}

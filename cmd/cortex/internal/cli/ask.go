@@ -49,7 +49,7 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 	c.argsUsage = `"QUESTION" [--budget TOKENS] [--trace]`
 	budget := c.fs.Int("budget", codecortex.DefaultBudget, "the packed context's token `budget`")
 	trace := c.fs.Bool("trace", false, "show why each record ranked where it did")
-	lsp := c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server")
+	lsp := c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server of each file's language")
 	intent := c.fs.String("intent", "", "say what the question asks instead of letting its words decide: "+intentList())
 	pos, code, ok := c.parse(args, 1, -1)
 	if !ok {

@@ -78,7 +78,7 @@ func newMCPFlags(c *cmd) *mcpFlags {
 		maxSessions:   c.fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http, the most live sessions each surface keeps; past it a new session is refused (503) until one closes"),
 		sessionIdle:   c.fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http, close a session that has had no request for this `duration`"),
 		allowOrigin:   c.fs.String("allow-origin", "", "with --http, browser `origins` (SCHEME://HOST[:PORT], comma-separated) whose pages may call the server besides its own"),
-		lsp:           c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server"),
+		lsp:           c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server of each file's language"),
 		outputSchemas: c.fs.Bool("output-schemas", false, "list each tool's output schema in tools/list, for clients that validate or generate types (about 50 KB more in the agent's context; results match them either way)"),
 	}
 }

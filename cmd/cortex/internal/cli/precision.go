@@ -112,7 +112,7 @@ func precisionStatusText(p *project, st precision.Status) string {
 func positionCommand(rel codecortex.Relation) func(ctx context.Context, c *cmd, args []string) int {
 	return func(ctx context.Context, c *cmd, args []string) int {
 		c.argsUsage = "FILE:LINE:COL | NAME"
-		useLSP := c.fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server (gopls by default); its answers are near_exact")
+		useLSP := c.fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server of the file's language (gopls, pyright-langserver, typescript-language-server, ... or as configured); its answers are near_exact")
 		var noDecl *bool
 		if rel == codecortex.References {
 			noDecl = c.fs.Bool("no-declaration", false, "leave out the declaration, which references include by default")

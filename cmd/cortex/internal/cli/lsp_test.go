@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// writeTree writes files (name → content) under a new directory.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// refs --lsp asks the language server of the file's language: pyright for
+// Python, typescript-language-server for TypeScript; references include
+// the declaration, marked, and the files no question opened.
+func TestRefsAskTheFilesLanguageServer(t *testing.T) {
+	tests := []struct {
+		name, server string
+		files        map[string]string
+		at           string
+		want         string
+	}{
+		{"python", "pyright-langserver", map[string]string{
+			"pyproject.toml": "[project]\nname = \"m\"\n",
+			"a.py":           "def greet():\n    return 1\n",
+			"b.py":           "from a import greet\n\nx = greet()\n",
+		}, "a.py:1:5", "a.py:1:5-1:10\tnear_exact\t\t(declaration)\nb.py:1:15-1:20\tnear_exact\nb.py:3:5-3:10\tnear_exact\n"},
+		{"typescript", "typescript-language-server", map[string]string{
+			"tsconfig.json": `{"compilerOptions": {"strict": true}, "include": ["src"]}`,
+			"src/a.ts":      "export function greet(): number { return 1 }\n",
+			"src/b.ts":      "import { greet } from \"./a\";\n\nexport const x = greet();\n",
+		}, "src/a.ts:1:17", "src/a.ts:1:17-1:22\tnear_exact\t\t(declaration)\nsrc/b.ts:1:10-1:15\tnear_exact\nsrc/b.ts:3:18-3:23\tnear_exact\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			testtool.Require(t, tt.server, "bash .ci/install-precision.sh")
+			dir := writeTree(t, tt.files)
+			// A generous wait: the server starts slowly on a machine busy
+			// with the rest of the tests.
+			writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 60}}`)
+			code, stdout, stderr := run(t, dir, nil, "refs", "--lsp", tt.at)
+			if code != ExitOK || stdout != tt.want {
+				t.Errorf("refs --lsp %s (exit %d):\n%q\nwant %q\n%s", tt.at, code, stdout, tt.want, stderr)
+			}
+		})
+	}
+}
+
+// doctor lists each language server, and a configured one that is
+// missing needs a fix.
+func TestDoctorListsLanguageServers(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.py": "x = 1\n"})
+	writeConfig(t, dir, `{"precision_index": {"language_servers": {"python": ["no-such-pyright-xyz", "--stdio"], "rust": []}}}`)
+	code, stdout, stderr := run(t, dir, nil, "doctor", "--trust-config", "any")
+	if code != ExitFail {
+		t.Errorf("doctor exit %d, want %d for a missing configured server:\n%s%s", code, ExitFail, stdout, stderr)
+	}
+	for _, want := range []string{"server python: no-such-pyright-xyz --stdio: not found", "install no-such-pyright-xyz", "server go: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("doctor does not say %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "server rust") {
+		t.Errorf("a language turned off is listed:\n%s", stdout)
+	}
+}
