@@ -105,8 +105,9 @@ type RenamePlan struct {
 	OldName  string `json:"old_name,omitempty"`
 	NewName  string `json:"new_name"`
 	Language string `json:"language,omitempty"`
-	// Tier is the weakest edit's tier.
-	Tier trust.Tier `json:"tier"`
+	// Tier is the weakest edit's tier; absent when the rename was
+	// refused before its edits were read.
+	Tier trust.Tier `json:"tier,omitempty"`
 	// Source says which source gave the edits.
 	Source     string            `json:"source,omitempty"`
 	Files      []RenameFile      `json:"files"`
@@ -339,7 +340,7 @@ func (e *Engine) chooseSymbol(plan *RenamePlan, req RenameRequest, occ *occurren
 	}
 	plan.Symbol = what
 	if len(recs) == 0 {
-		plan.Conflicts = append(plan.Conflicts, RenameConflict{Kind: ConflictExternal,
+		plan.Conflicts = append(plan.Conflicts, RenameConflict{Kind: ConflictImprecise,
 			Reason: fmt.Sprintf("no source knows a symbol at %s", what)})
 		plan.Guidance = imprecision(e)
 		return nil, false
