@@ -468,5 +468,3 @@ type renameSet struct {
 	edits   []structural.Edit
 	files   map[string]*renameText
 }
-
-
