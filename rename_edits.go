@@ -53,17 +53,7 @@ func (t *renameText) offset(line, col int) (int, bool) {
 	return t.starts[line-1] + i, true
 }
 
-// position converts a byte offset to a one-based line and code-point
-// column.
-func (t *renameText) position(off int) (line, col int) {
-	line = sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > off })
-	if line < 1 {
-		line = 1
-	}
-	return line, utf8.RuneCount(t.src[t.starts[line-1]:off]) + 1
-}
-
-// text reads p for the set, once, bounded.
+// renameFile reads p for the set, once, bounded.
 func (e *Engine) renameFile(files map[string]*renameText, p string) (*renameText, error) {
 	if t, ok := files[p]; ok {
 		return t, nil
@@ -179,11 +169,9 @@ func (e *Engine) collectEdits(plan *RenamePlan, rs *renameSet) error {
 			plan.Conflicts = append(plan.Conflicts, at)
 			continue
 		}
-		g, seen := generated[r.Path]
-		if !seen {
-			g = isGenerated(t.src)
-			generated[r.Path] = g
-			if g {
+		if _, seen := generated[r.Path]; !seen {
+			generated[r.Path] = isGenerated(t.src)
+			if generated[r.Path] {
 				at.Kind, at.Reason = ConflictGenerated, r.Path+" is generated code (its header says DO NOT EDIT): change its generator instead"
 				plan.Conflicts = append(plan.Conflicts, at)
 			}

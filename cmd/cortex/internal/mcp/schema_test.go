@@ -94,7 +94,7 @@ func TestSchemasBounded(t *testing.T) {
 		}
 		b, hasBudget := props["budget"].(map[string]any)
 		switch {
-		case name == "cortex_doctor" || name == "cortex_remember" || name == "cortex_rewrite_apply":
+		case name == "cortex_doctor" || name == "cortex_remember" || name == "cortex_rewrite_apply" || name == "cortex_rename":
 		case !hasBudget:
 			t.Errorf("%s: no budget", name)
 		case b["maximum"] != float64(MaxBudget) || b["default"] != float64(DefaultBudget) || b["minimum"] != float64(MinBudget):
