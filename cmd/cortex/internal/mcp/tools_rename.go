@@ -44,17 +44,17 @@ func cutNumber(s string) (string, int, bool) {
 // renameResult is cortex_rename's result: the preview to apply, or the
 // conflicts that refused it.
 type renameResult struct {
-	ID         string            `json:"id,omitempty" jsonschema:"the preview id for cortex_rewrite_apply"`
-	Refused    bool              `json:"refused" jsonschema:"refused: nothing was written"`
-	Symbol     string            `json:"symbol,omitempty" jsonschema:"the symbol"`
-	OldName    string            `json:"old_name,omitempty" jsonschema:"its name"`
-	NewName    string            `json:"new_name" jsonschema:"its new name"`
-	Tier       string            `json:"tier,omitempty" jsonschema:"the weakest edit's tier"`
-	Files      []renameFileView  `json:"files" jsonschema:"the edits by file"`
-	Conflicts  []renameConflict  `json:"conflicts" jsonschema:"why it is refused"`
-	Guidance   string            `json:"guidance,omitempty" jsonschema:"what would make it possible"`
-	Diffs      []previewDiff     `json:"diffs" jsonschema:"the diffs"`
-	Omitted    omission          `json:"omitted" jsonschema:"what the budget left out"`
+	ID        string           `json:"id,omitempty" jsonschema:"the preview id for cortex_rewrite_apply"`
+	Refused   bool             `json:"refused" jsonschema:"refused: nothing was written"`
+	Symbol    string           `json:"symbol,omitempty" jsonschema:"the symbol"`
+	OldName   string           `json:"old_name,omitempty" jsonschema:"its name"`
+	NewName   string           `json:"new_name" jsonschema:"its new name"`
+	Tier      string           `json:"tier,omitempty" jsonschema:"the weakest edit's tier"`
+	Files     []renameFileView `json:"files" jsonschema:"the edits by file"`
+	Conflicts []renameConflict `json:"conflicts" jsonschema:"why it is refused"`
+	Guidance  string           `json:"guidance,omitempty" jsonschema:"what would make it possible"`
+	Diffs     []previewDiff    `json:"diffs" jsonschema:"the diffs"`
+	Omitted   omission         `json:"omitted" jsonschema:"what the budget left out"`
 }
 
 type renameFileView struct {
@@ -77,7 +77,6 @@ type renameConflict struct {
 	Column int    `json:"column,omitempty" jsonschema:"column"`
 	Reason string `json:"reason" jsonschema:"why"`
 }
-
 
 // answerRename plans a rename with the engine's Rename, as cortex rename
 // does: a stored preview, or the conflicts. It writes a preview, so it is
