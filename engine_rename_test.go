@@ -270,3 +270,57 @@ func TestRenameNeedsPrecision(t *testing.T) {
 		t.Errorf("plan %+v", plan)
 	}
 }
+
+// TestRenameLanguageServer renames with no SCIP index, from gopls's
+// references (near_exact): the module still builds, gopls finds as many
+// references of the new name as of the old, and a rename onto a taken
+// name is refused with nothing written.
+func TestRenameLanguageServer(t *testing.T) {
+	gobin := testtool.Require(t, "go", "install Go")
+	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	dir := testtool.WriteTree(t, renameGoFiles)
+	e := openEngine(t, dir, Options{LanguageServer: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	before := snapshotFiles(t, dir)
+	plan, err := e.Rename(ctx, RenameRequest{Target: Target{Symbol: "Cart.Count"}, NewName: "Add"})
+	if !errors.Is(err, ErrRenameRefused) || len(plan.Conflicts) == 0 || plan.Conflicts[0].Kind != ConflictDeclared {
+		t.Fatalf("a rename onto Cart.Add: %v %+v", err, plan)
+	}
+	if !equalMaps(snapshotFiles(t, dir), before) {
+		t.Fatal("a refused rename changed files")
+	}
+	count := func(e *Engine, line, col int) int {
+		ans, err := e.Locate(ctx, LocateQuery{Relation: References, Target: Target{Path: "cart/cart.go", Line: line, Column: col}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range ans.Records {
+			if r.Trust == trust.NearExact {
+				n++
+			}
+		}
+		return n
+	}
+	old := count(e, 10, 16)
+	plan, err = e.Rename(ctx, RenameRequest{Target: Target{Path: "cart/cart.go", Line: 10, Column: 16}, NewName: "Size"})
+	if err != nil {
+		t.Fatalf("%v %+v", err, plan.Conflicts)
+	}
+	if plan.Tier != trust.NearExact || plan.Edits() != old || old != 2 {
+		t.Fatalf("plan tier %s, %d edits for %d references (want 2)", plan.Tier, plan.Edits(), old)
+	}
+	if res, err := e.ApplyRewrite(ctx, plan.ID, rewrite.Authorization{Principal: "alice", SkipValidation: true}); err != nil || !res.OK() {
+		t.Fatalf("apply: %v %+v", err, res)
+	}
+	vet := exec.Command(gobin, "vet", "./...")
+	vet.Dir = dir
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Fatalf("go vet after the rename: %v\n%s", err, out)
+	}
+	e2 := openEngine(t, dir, Options{LanguageServer: true})
+	if n := count(e2, 10, 16); n != old {
+		t.Errorf("gopls finds %d references of Cart.Size, %d of Cart.Count before", n, old)
+	}
+}
