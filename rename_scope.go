@@ -31,6 +31,7 @@ func (e *Engine) renameConflicts(plan *RenamePlan, rs *renameSet) {
 		}
 	}
 	e.unexportConflicts(plan, rs, add)
+	e.embeddedConflicts(plan, rs, add)
 	e.declaredConflicts(plan, rs, add)
 	e.shadowConflicts(plan, rs, add)
 }
@@ -66,6 +67,61 @@ func (e *Engine) unexportConflicts(plan *RenamePlan, rs *renameSet, add func(Ren
 				Reason: fmt.Sprintf("%s would be unexported, but this file is in another package and uses it", plan.NewName)})
 		}
 	}
+}
+
+// embeddedConflicts refuses renaming a Go type embedded in a struct: the
+// embedding declares a field named after the type, and the uses of that
+// field (x.Old) are the field's, not the type's, so they would keep the
+// old name.
+func (e *Engine) embeddedConflicts(plan *RenamePlan, rs *renameSet, add func(RenameConflict)) {
+	if rs.lang != syntax.Go {
+		return
+	}
+	for _, f := range plan.Files {
+		var file *defs.File
+		for _, ed := range f.Edits {
+			if ed.Declaration || !embeddingLine(rs.files[f.Path].line(ed.Line), rs.old) {
+				continue
+			}
+			if file == nil {
+				if file = e.extractSymbols(rs, f.Path); file == nil {
+					break
+				}
+			}
+			if embeddedAt(file, ed.Line, ed.Column) {
+				add(RenameConflict{Kind: ConflictRelated, Path: f.Path, Line: ed.Line, Column: ed.Column,
+					Reason: fmt.Sprintf("%s is embedded in a struct here: the embedding is also a field named %s, whose uses keep the old name", rs.old, rs.old)})
+			}
+		}
+	}
+}
+
+// embeddingLine reports whether a line may embed the type old in a
+// struct: the line is old, *old, pkg.old or *pkg.old, with a tag or a
+// comment after it.
+func embeddingLine(line, old string) bool {
+	l := strings.TrimSpace(line)
+	if i := strings.IndexAny(l, "`\"/"); i >= 0 {
+		l = strings.TrimSpace(l[:i])
+	}
+	l = strings.TrimPrefix(l, "*")
+	return l == old || strings.HasSuffix(l, "."+old) && !strings.ContainsAny(l, " \t(")
+}
+
+// embeddedAt reports whether a Go file embeds a type in a struct at the
+// position.
+func embeddedAt(f *defs.File, line, col int) bool {
+	for _, r := range f.Refs {
+		if r.Kind != defs.Inherit || r.Line != line || r.Column != col {
+			continue
+		}
+		for _, s := range f.Symbols {
+			if s.Kind == defs.Struct && s.Range.StartByte <= r.Byte && r.Byte < s.Range.EndByte {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // extractSymbols reads a file's definitions; nil when its language has no
