@@ -13,6 +13,7 @@ import (
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/rewrite"
 	"github.com/codecortex/codecortex/structural"
+	defs "github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -467,4 +468,8 @@ type renameSet struct {
 	records []evidence.Record // every occurrence, declarations included
 	edits   []structural.Edit
 	files   map[string]*renameText
+	// symbols are the files' definitions, read once each (nil: no parser);
+	// declared is the declaration's, nil for a local.
+	symbols  map[string]*defs.File
+	declared *defs.Symbol
 }

@@ -30,6 +30,8 @@ func (e *Engine) renameConflicts(plan *RenamePlan, rs *renameSet) {
 			plan.Conflicts = append(plan.Conflicts, c)
 		}
 	}
+	d := rs.decls[0]
+	rs.declared = declaredSymbol(e.extractSymbols(rs, d.Path), &d)
 	e.unexportConflicts(plan, rs, add)
 	e.embeddedConflicts(plan, rs, add)
 	e.declaredConflicts(plan, rs, add)
@@ -127,14 +129,21 @@ func embeddedAt(f *defs.File, line, col int) bool {
 // extractSymbols reads a file's definitions; nil when its language has no
 // parser here.
 func (e *Engine) extractSymbols(rs *renameSet, p string) *defs.File {
+	if f, ok := rs.symbols[p]; ok {
+		return f
+	}
 	t, err := e.renameFile(rs.files, p)
 	if err != nil {
 		return nil
 	}
 	f, err := defs.Extract(p, t.src)
 	if err != nil {
-		return nil
+		f = nil
 	}
+	if rs.symbols == nil {
+		rs.symbols = map[string]*defs.File{}
+	}
+	rs.symbols[p] = f
 	return f
 }
 
@@ -185,7 +194,7 @@ func (e *Engine) scopeFiles(rs *renameSet, decl string) []string {
 // members) or, at the top level, the same package or module.
 func (e *Engine) declaredConflicts(plan *RenamePlan, rs *renameSet, add func(RenameConflict)) {
 	d := rs.decls[0]
-	sym := declaredSymbol(e.extractSymbols(rs, d.Path), &d)
+	sym := rs.declared
 	if sym == nil {
 		return // a local: the shadow check reads its function
 	}
@@ -212,13 +221,22 @@ func (e *Engine) declaredConflicts(plan *RenamePlan, rs *renameSet, add func(Ren
 }
 
 // shadowConflicts refuses a new name visible at an edit site that is not
-// a member access: used in the same function (a local, a parameter, or
+// a member access (nor a member's own declaration, which no enclosing
+// scope sees): used in the same function (a local, a parameter, or
 // an outer name the renamed one would hide), declared at the file's top
 // level, or bound by one of its imports.
 func (e *Engine) shadowConflicts(plan *RenamePlan, rs *renameSet, add func(RenameConflict)) {
+	member := rs.declared != nil && rs.declared.Container != ""
 	for _, f := range plan.Files {
 		t := rs.files[f.Path]
-		if !bytes.Contains(t.src, []byte(plan.NewName)) {
+		var sites []RenameEdit // the edits resolved in the enclosing scope
+		for _, ed := range f.Edits {
+			off, _ := t.offset(ed.Line, ed.Column)
+			if !memberAccess(t.src, off) && !(member && ed.Declaration) {
+				sites = append(sites, ed)
+			}
+		}
+		if len(sites) == 0 || !bytes.Contains(t.src, []byte(plan.NewName)) {
 			continue
 		}
 		lang := languageOf(f.Path)
@@ -232,11 +250,8 @@ func (e *Engine) shadowConflicts(plan *RenamePlan, rs *renameSet, add func(Renam
 		syms := defs.ExtractTree(f.Path, tree)
 		uses := identifiers(tree, plan.NewName)
 		seen := map[int]bool{}
-		for _, ed := range f.Edits {
+		for _, ed := range sites {
 			off, _ := t.offset(ed.Line, ed.Column)
-			if memberAccess(t.src, off) {
-				continue
-			}
 			for _, c := range visibleAt(syms, tree, uses, off, plan.NewName) {
 				if !seen[c.StartByte] {
 					seen[c.StartByte] = true
