@@ -2,8 +2,10 @@ package codecortex
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,4 +57,50 @@ func BenchmarkAsk(b *testing.B) {
 			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 		})
 	}
+}
+
+// BenchmarkRename plans a rename on a real repository with a fresh SCIP
+// index and stores its preview: CODECORTEX_BENCH_RENAME_ROOT names the
+// project, CODECORTEX_BENCH_RENAME the symbol and the new name ("Labels.Get
+// Value"). Nothing is applied. See docs/benchmarks.md.
+func BenchmarkRename(b *testing.B) {
+	root, spec := os.Getenv("CODECORTEX_BENCH_RENAME_ROOT"), strings.Fields(os.Getenv("CODECORTEX_BENCH_RENAME"))
+	if root == "" || len(spec) != 2 {
+		b.Skip("set CODECORTEX_BENCH_RENAME_ROOT and CODECORTEX_BENCH_RENAME (SYMBOL NEWNAME)")
+	}
+	ctx := context.Background()
+	// The tests run with a user configuration of their own: vouch for the
+	// index as this (test) user, as cortex precision-status --accept does.
+	e, err := Open(root, Options{NoGenerate: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.Precision().Accept(ctx); err != nil {
+		b.Fatal(err)
+	}
+	e.Close()
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			e, err := Open(root, Options{NoGenerate: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := e.Rename(ctx, RenameRequest{Target: Target{Symbol: spec[0]}, NewName: spec[1]}); err != nil {
+				b.Fatal(err)
+			}
+			e.Close()
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		e, err := Open(root, Options{NoGenerate: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer e.Close()
+		for b.Loop() {
+			if _, err := e.Rename(ctx, RenameRequest{Target: Target{Symbol: spec[0]}, NewName: spec[1]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

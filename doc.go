@@ -16,7 +16,7 @@
 // [Engine.Search], [Engine.Symbols], [Engine.Impact], [Engine.HistoryOf],
 // [Engine.Dependencies], [Engine.Docs], [Engine.Recall], [Engine.Remember],
 // [Engine.Validate], [Engine.PreviewRewrite], [Engine.ApplyRewrite],
-// [Engine.Status]) and the layers
+// [Engine.Rename], [Engine.Status]) and the layers
 // themselves ([Engine.Index], [Engine.Graph], [Engine.History],
 // [Engine.Memory], [Engine.Rewriter], …). The cortex command's CLI and MCP
 // server (cmd/cortex) are two thin front ends of one engine: they map
@@ -100,7 +100,10 @@
 // asked). The rewrite package is the one path that changes files: a
 // guarded transaction from preview to an explicit apply, with impact,
 // validation and a journal that recovers a crash; [Engine.Rewriter] opens
-// it, with the engine's graph estimating impact.
+// it, with the engine's graph estimating impact. [Engine.Rename] plans a
+// rename by meaning (the symbol's references from a SCIP index or a
+// language server, conflicts refused at their location) and stores it as
+// such a preview.
 //
 // # Trust and safety
 //

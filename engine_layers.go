@@ -127,7 +127,9 @@ func (e *Engine) History(ctx context.Context, limit int) (*history.Repo, error) 
 // project graph when the project has a local index (from the changed
 // files alone otherwise), refreshes the engine's local index and
 // precision index after an apply, and validates with the engine's
-// validation. Opening it recovers nothing (see rewrite.Open).
+// validation before and after the change, so that an apply's result says
+// which diagnostics are new. Opening it recovers nothing (see
+// rewrite.Open).
 func (e *Engine) Rewriter() (*rewrite.Rewriter, error) {
 	e.lazy.mu.Lock()
 	defer e.lazy.mu.Unlock()
@@ -138,6 +140,7 @@ func (e *Engine) Rewriter() (*rewrite.Rewriter, error) {
 	opts.Matcher = e.structural
 	opts.Reindexer = engineReindexer{e}
 	opts.Validator = e.validation
+	opts.ValidateBefore = true
 	if hasIndex(e.project.Root) {
 		g, err := e.graphLocked()
 		if err != nil {

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -108,6 +109,62 @@ func TestAfterTheChange(t *testing.T) {
 				if got.ResidualRisk != got.ImpactAfter.Risk || !got.OK() {
 					t.Errorf("residual risk %v, impact after %v, OK %v", got.ResidualRisk, got.ImpactAfter.Risk, got.OK())
 				}
+			}
+		})
+	}
+}
+
+// TestValidationBeforeAndAfter: with ValidateBefore, the result tells the
+// diagnostics the change brought from those the project had already (go
+// build, run on the files before and after), and those it fixed.
+func TestValidationBeforeAndAfter(t *testing.T) {
+	requireSyntax(t)
+	gobin := testtool.Require(t, "go", "install Go")
+	tests := []struct {
+		name       string
+		template   string
+		validation string
+		newMsgs    []string
+		fixed      int
+	}{
+		{"a change that breaks the build", "api.Missing($X)", ValidationFailed, []string{"undefined: api.Missing", "undefined: api.Missing", "undefined: api.Missing"}, 0},
+		{"a change that builds", "api.NewAPI($X)", ValidationFailed, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			files := maps.Clone(project)
+			files["broken/broken.go"] = "package broken\n\nfunc Broken() int { return undefinedName }\n"
+			dir := testtool.WriteTree(t, files)
+			runs := 0
+			v := validation.New(validation.Options{Dir: dir, Commands: []validation.Command{
+				{Name: "go build", Argv: []string{gobin, "build", "./..."}, Format: "go"}}})
+			r := openTest(t, dir, func(o *Options) {
+				o.SkipValidation, o.ValidateBefore = false, true
+				o.Validator = validatorFunc(func(ctx context.Context) (*validation.Outcome, error) { runs++; return v.Run(ctx) })
+			})
+			p, err := r.Preview(ctx, Request{Pattern: "api.OldAPI($X)", Template: tt.template, Language: "go"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.Apply(ctx, p.ID, Authorization{Principal: "alice"})
+			if err != nil || got.Outcome != Applied {
+				t.Fatalf("apply: %v %+v", err, got)
+			}
+			vr := got.Validation
+			if runs != 2 || !vr.Compared || vr.Before == nil || vr.Status != tt.validation {
+				t.Fatalf("%d runs, validation %+v", runs, vr)
+			}
+			var msgs []string
+			for _, d := range vr.New {
+				msgs = append(msgs, d.Message)
+			}
+			if diff := cmp.Diff(tt.newMsgs, msgs); diff != "" {
+				t.Errorf("new diagnostics (-want +got):\n%s", diff)
+			}
+			if len(vr.Fixed) != tt.fixed {
+				t.Errorf("fixed %+v, want %d", vr.Fixed, tt.fixed)
 			}
 		})
 	}

@@ -35,7 +35,9 @@
 //  8. the files are replaced atomically (see Crash safety); any failure
 //     restores every original, and the [Result] says what was rolled back;
 //  9. the project's indexes are refreshed ([Reindexer]);
-//  10. validation runs ([Validator]);
+//  10. validation runs ([Validator]); with [Options].ValidateBefore it
+//     ran before step 8 too, and the report says which diagnostics are
+//     new and which were fixed;
 //  11. the impact is analysed again on the files as written;
 //  12. the result reports the files changed with their hashes, the matches
 //     applied, the validation outcome and the rollback state, failures

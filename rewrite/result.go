@@ -133,4 +133,15 @@ type ValidationReport struct {
 	Status  string              `json:"status"`
 	Reason  string              `json:"reason,omitempty"`
 	Outcome *validation.Outcome `json:"outcome,omitempty"`
+	// Before is the validation run before the change, with
+	// Options.ValidateBefore; nil without it, or when it could not run.
+	Before *validation.Outcome `json:"before,omitempty"`
+	// Compared says New and Fixed were computed: both runs ran.
+	Compared bool `json:"compared,omitempty"`
+	// New are the diagnostics after the change that the run before did
+	// not report, and Fixed those before it that are gone, each compared
+	// by tool, path, code, message and failing test (lines and columns
+	// aside, since a change moves them).
+	New   []validation.Diagnostic `json:"new,omitempty"`
+	Fixed []validation.Diagnostic `json:"fixed,omitempty"`
 }

@@ -89,6 +89,10 @@ type Options struct {
 	// SkipValidation runs no validation after an apply; the result says
 	// it was skipped.
 	SkipValidation bool
+	// ValidateBefore runs the validation before the files are replaced
+	// too (when validation runs at all), so that [ValidationReport] says
+	// which diagnostics the change brought and which it fixed.
+	ValidateBefore bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Seal proves which files under .codecortex/rewrite this user's

@@ -110,6 +110,7 @@ func (r *Rewriter) Apply(ctx context.Context, id string, auth Authorization) (*R
 	if err != nil {
 		return nil, r.refuse(id, auth, fmt.Errorf("%w; cortex rewrite recover reports it", err))
 	}
+	before := r.validateBefore(ctx, auth.SkipValidation)
 	t, err := r.verifyFiles(p, auth) // 7
 	if err != nil {
 		return nil, r.refuse(id, auth, err)
@@ -121,8 +122,9 @@ func (r *Rewriter) Apply(ctx context.Context, id string, auth Authorization) (*R
 		return res, fmt.Errorf("%w: %w", ErrApplyFailed, err)
 	}
 	res.Outcome, res.FilesChanged, res.MatchesApplied = Applied, len(p.Files), p.Matches
-	res.Reindex = r.reindex(ctx, t)                                // 9
-	res.Validation = r.validate(ctx, auth.SkipValidation)          // 10
+	res.Reindex = r.reindex(ctx, t)                       // 9
+	res.Validation = r.validate(ctx, auth.SkipValidation) // 10
+	res.Validation.compare(before)
 	res.ImpactAfter, res.ResidualRisk = r.impactAfter(ctx, t, res) // 11
 	r.finish(res, t, auth)                                         // 12
 	return res, nil
@@ -463,6 +465,67 @@ func (r *Rewriter) validate(ctx context.Context, skip bool) ValidationReport {
 		}
 	}
 	return ValidationReport{Status: ValidationFailed, Reason: "failed: " + strings.Join(failed, ", "), Outcome: o}
+}
+
+// validateBefore runs the validation on the files as they are, before
+// step 8 replaces them, when Options.ValidateBefore asks for it and
+// validation will run after; nil otherwise, or when it could not run.
+func (r *Rewriter) validateBefore(ctx context.Context, skip bool) *validation.Outcome {
+	if !r.opts.ValidateBefore || r.opts.SkipValidation || skip {
+		return nil
+	}
+	o, err := r.opts.Validator.Run(ctx)
+	if err != nil {
+		return nil
+	}
+	return o
+}
+
+// diagnosticKey is what compares a diagnostic before and after a change:
+// everything but its line and column, which the change may move.
+type diagnosticKey struct {
+	tool, path, code, message, pkg, test string
+}
+
+func keyOf(d *validation.Diagnostic) diagnosticKey {
+	return diagnosticKey{d.Tool, d.Path, d.Code, d.Message, d.Package, d.Test}
+}
+
+// compare fills New and Fixed from the run before and the report's own
+// run, counting repeated diagnostics as many times as they occur.
+func (v *ValidationReport) compare(before *validation.Outcome) {
+	if before == nil || v.Outcome == nil {
+		return
+	}
+	v.Before, v.Compared = before, true
+	count := func(o *validation.Outcome) map[diagnosticKey]int {
+		m := map[diagnosticKey]int{}
+		for _, res := range o.Results {
+			for i := range res.Diagnostics {
+				m[keyOf(&res.Diagnostics[i])]++
+			}
+		}
+		return m
+	}
+	was, now := count(before), count(v.Outcome)
+	for _, res := range v.Outcome.Results {
+		for _, d := range res.Diagnostics {
+			if k := keyOf(&d); was[k] > 0 {
+				was[k]--
+			} else {
+				v.New = append(v.New, d)
+			}
+		}
+	}
+	for _, res := range before.Results {
+		for _, d := range res.Diagnostics {
+			if k := keyOf(&d); now[k] > 0 {
+				now[k]--
+			} else {
+				v.Fixed = append(v.Fixed, d)
+			}
+		}
+	}
 }
 
 // Step 11: impactAfter analyses the files as written; the residual risk

@@ -66,6 +66,7 @@ func commands() []command {
 		{"map", nil, "the repository's most used definitions by file, within a token budget: cortex map [PATH] [--budget N] [--format text|json|mermaid]", runMap},
 		{"structural", []string{"sg"}, "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
 		{"rewrite", nil, "guarded rewrite: preview -p PATTERN -r TEMPLATE -l LANG [PATH...], show ID, apply ID --yes, recover", runRewrite},
+		{"rename", nil, "rename a symbol by meaning: rename FILE:LINE:COL|NAME NEWNAME previews the edits (exact from a SCIP index, near_exact from a language server), refuses conflicts; apply with rewrite apply ID --yes", runRename},
 		{"deps", nil, "list dependencies (declared vs resolved), only NAME... or --ecosystem E when given; deps why NAME", runDeps},
 		{"impact", nil, "what a change affects: callers, tests to run, risk and the exact/inferred mix: impact FILE[:LINE[-LINE]]|SYMBOL... | --since REV", runImpact},
 		{"history", nil, "a file's commits and pull requests, who changed its lines, or what changed since a commit: history [PATH[:LINE[-LINE]]] [--since REV]", runHistory},

@@ -65,6 +65,15 @@ var helps = map[string]commandHelp{
 		"cortex rewrite preview -p 'fmt.Errorf($MSG)' -r 'errors.New($MSG)' -l go",
 		"cortex rewrite apply ID --yes",
 	}},
+	"rename": {
+		examples: []string{
+			"cortex rename Engine.Locate Find",
+			"cortex rename engine.go:140:17 Find --json",
+			"cortex rename oldHelper newHelper --allow-inferred",
+		},
+		notes: "Exit codes: 0 a preview was stored (apply it with cortex rewrite apply ID --yes), 1 the rename was\n" +
+			"refused (each conflict with its location; candidates when the name means several symbols), 2 usage.",
+	},
 	"deps": {examples: []string{
 		"cortex deps",
 		"cortex deps react zod --ecosystem npm",

@@ -383,12 +383,29 @@ func printRewriteResult(c *cmd, res *rewrite.Result) {
 			}
 		}
 	}
+	printValidationDelta(c, v)
 	if im := res.ImpactAfter; im != nil {
 		printRewriteImpact(c, "impact after", im)
 	}
 	c.printf("residual risk: %.2f\n", res.ResidualRisk)
 	for _, pr := range res.Problems {
 		c.printf("PROBLEM: %s\n", safe(pr))
+	}
+}
+
+// printValidationDelta says which diagnostics the change brought and
+// which it fixed, when validation ran before the change too.
+func printValidationDelta(c *cmd, v rewrite.ValidationReport) {
+	if !v.Compared {
+		return
+	}
+	c.printf("compared with the validation before the change: %s new, %s fixed\n", count(len(v.New), "diagnostic"), count(len(v.Fixed), "diagnostic"))
+	for i, d := range v.New {
+		if i == 10 {
+			c.printf("    … %d more\n", len(v.New)-10)
+			break
+		}
+		c.printf("  new %s:%d:%d: %s\n", safe(d.Path), d.Line, d.Column, safe(d.Message))
 	}
 }
 

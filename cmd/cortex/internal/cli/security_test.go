@@ -227,6 +227,7 @@ func TestCommandsWriteOnlyCodecortex(t *testing.T) {
 		"structural":       {{"structural", "-p", "$F($$$A)", "-l", "go", "--rewrite", "g($$$A)"}, {"sg", "-p", "x", "--json"}},
 		"deps":             {{"deps"}, {"deps", "--build-list"}, {"deps", "--json", "--build-list"}, {"deps", "why", "next"}},
 		"docs":             {{"docs", "next", "app router"}},
+		"rename":           {{"rename", "Héllo", "Hi"}, {"rename", "--json", "m.go:3:14", "Other"}, {"rename", "--allow-inferred", "Héllo", "Hi"}},
 		"rewrite":          {{"rewrite", "preview", "-p", "$F($$$A)", "-r", "g($$$A)", "-l", "go"}, {"rewrite", "apply", "0123456789abcdef01234567", "--yes"}, {"rewrite", "recover"}},
 	}
 	for _, c := range commands() {

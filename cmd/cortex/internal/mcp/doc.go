@@ -12,8 +12,8 @@
 // cortex_structural_search, cortex_deps, cortex_docs, cortex_doctor,
 // cortex_history, cortex_recall, cortex_rewrite_preview and
 // cortex_rewrite_show. The mutating surface ([Mutating]) adds the tools
-// that change state (cortex_remember, cortex_rewrite_apply,
-// cortex_validate); a
+// that change state (cortex_remember, cortex_rename, which stores a
+// preview, cortex_rewrite_apply, cortex_validate); a
 // tool is put there by one row of the tool table and can be offered
 // nowhere else. It needs a principal, the operator's name for whoever
 // drives it, recorded as the author of what it remembers; over HTTP it is

@@ -28,6 +28,7 @@ var decoders = []struct {
 	{reflect.TypeFor[recallParams](), decoderOf[recallParams]},
 	{reflect.TypeFor[rememberParams](), decoderOf[rememberParams]},
 	{reflect.TypeFor[validateParams](), decoderOf[validateParams]},
+	{reflect.TypeFor[renameParams](), decoderOf[renameParams]},
 }
 
 func decoderOf[T any](raw json.RawMessage, res *jsonschema.Resolved) (any, error) {
@@ -45,7 +46,7 @@ func FuzzDecodeArgs(f *testing.F) {
 		`{"path":"a.go","line":1,"column":2}`, `{"query":"a b","limit":3,"content":"code"}`,
 		`{"pattern":"$X($$$A)","language":"go","paths":["a"]}`, `{"types":["decision"],"limit":100}`,
 		`{"type":"gotcha","text":"t","paths":["a/b"],"symbols":["S"]}`, `{"budget":1e400}`, `{"line":-1}`,
-		`{"since":"-x"}`, `{"question":"\u0000"}`, `{"a":{"b":[1,{"c":null}]}}`,
+		`{"since":"-x"}`, `{"target":"a.go:1:2","new_name":"b"}`, `{"question":"\u0000"}`, `{"a":{"b":[1,{"c":null}]}}`,
 	} {
 		f.Add([]byte(seed))
 	}

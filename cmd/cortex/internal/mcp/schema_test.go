@@ -96,7 +96,7 @@ func TestSchemasBounded(t *testing.T) {
 		}
 		b, hasBudget := props["budget"].(map[string]any)
 		switch {
-		case name == "cortex_doctor" || name == "cortex_remember" || name == "cortex_rewrite_apply":
+		case name == "cortex_doctor" || name == "cortex_remember" || name == "cortex_rewrite_apply" || name == "cortex_rename":
 		case name == "cortex_map" && hasBudget && b["default"] == float64(codecortex.DefaultMapBudget):
 			// A map's default is an outline's size, not an answer's.
 		case !hasBudget:

@@ -280,7 +280,7 @@ func instructions(surface Surface) string {
 		"left out. A failure says why and what to do, such as the command that builds a missing index; cortex_doctor " +
 		"reports every layer."
 	if surface == Mutating {
-		s += " This is the mutating surface: cortex_remember, cortex_rewrite_apply and cortex_validate change the project's state."
+		s += " This is the mutating surface: cortex_remember, cortex_rename (a preview), cortex_rewrite_apply and cortex_validate change the project's state."
 	}
 	return s
 }

@@ -60,6 +60,9 @@ func toolTable() []toolDef {
 		{name: "cortex_rewrite_apply", title: "Apply a rewrite preview", build: tool(answerRewriteApply), mutates: true,
 			desc: "Use to apply a rewrite preview by id, if structural.allow_apply allows: all files or none (a file changed " +
 				"since the preview aborts it), then reindexing and validation; every problem is reported."},
+		{name: "cortex_rename", title: "Rename a symbol", build: tool(answerRename), mutates: true,
+			desc: "Use to rename a symbol everywhere, by identity: a preview for cortex_rewrite_apply with each edit's " +
+				"trust tier, or each conflict at its location."},
 		{name: "cortex_validate", title: "Run validation", build: tool(answerValidate), mutates: true,
 			desc: "Use to check the project builds: runs its validation commands (configured, or detected: go build and vet, " +
 				"tsc) and returns each outcome and its diagnostics, which later answers cite. May take minutes."},

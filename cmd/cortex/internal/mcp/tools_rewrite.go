@@ -135,6 +135,7 @@ type applyResult struct {
 	MatchesApplied int      `json:"matches_applied" jsonschema:"how many matches were rewritten"`
 	Rollback       string   `json:"rollback,omitempty" jsonschema:"what the rollback did, when one ran"`
 	Validation     string   `json:"validation,omitempty" jsonschema:"the validation run's outcome after the change"`
+	NewDiagnostics []string `json:"new_diagnostics,omitempty" jsonschema:"diagnostics after the change that the run before it did not report"`
 	ResidualRisk   float64  `json:"residual_risk" jsonschema:"the risk after the change: 1 when validation failed"`
 	Problems       []string `json:"problems" jsonschema:"every problem met, a partial failure included"`
 }
@@ -153,6 +154,13 @@ func answerRewriteApply(ctx context.Context, s *Server, in applyParams) (applyRe
 	}
 	out := applyResult{Outcome: string(res.Outcome), FilesChanged: res.FilesChanged, MatchesApplied: res.MatchesApplied,
 		Validation: res.Validation.Status, ResidualRisk: res.ResidualRisk, Problems: append([]string{}, res.Problems...)}
+	for i, d := range res.Validation.New {
+		if i == 20 {
+			out.NewDiagnostics = append(out.NewDiagnostics, fmt.Sprintf("and %d more", len(res.Validation.New)-20))
+			break
+		}
+		out.NewDiagnostics = append(out.NewDiagnostics, fmt.Sprintf("%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message))
+	}
 	if rb := res.Rollback; rb.Attempted {
 		out.Rollback = fmt.Sprintf("after %s: %d files restored, %d not (complete: %v)", rb.Cause, len(rb.Restored), len(rb.Unrestored), rb.Complete)
 		out.Problems = append(out.Problems, rb.Problems...)

@@ -27,7 +27,7 @@ var (
 	readOnlyTools = []string{"cortex_ask", "cortex_deps", "cortex_docs", "cortex_doctor", "cortex_history",
 		"cortex_impact", "cortex_map", "cortex_navigate", "cortex_recall", "cortex_rewrite_preview", "cortex_rewrite_show",
 		"cortex_search", "cortex_structural_search", "cortex_symbols"}
-	mutatingOnly = []string{"cortex_remember", "cortex_rewrite_apply", "cortex_validate"}
+	mutatingOnly = []string{"cortex_remember", "cortex_rename", "cortex_rewrite_apply", "cortex_validate"}
 )
 
 func toolNames(t *testing.T, s *Server, surface Surface) []string {
@@ -86,6 +86,8 @@ func TestSurfaces(t *testing.T) {
 				args = map[string]any{"type": "gotcha", "text": "never here"}
 			case "cortex_rewrite_apply":
 				args = map[string]any{"id": "abc123"}
+			case "cortex_rename":
+				args = map[string]any{"target": "Add", "new_name": "Put"}
 			}
 			res := call(t, connectServer(t, srv), bt.tool.Name, args)
 			if !res.IsError || !strings.Contains(text(res), "mutating surface") {

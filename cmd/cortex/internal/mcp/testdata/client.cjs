@@ -19,7 +19,7 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 const READ_ONLY = ['cortex_ask', 'cortex_deps', 'cortex_docs', 'cortex_doctor', 'cortex_history',
   'cortex_impact', 'cortex_map', 'cortex_navigate', 'cortex_recall', 'cortex_rewrite_preview', 'cortex_rewrite_show',
   'cortex_search', 'cortex_structural_search', 'cortex_symbols'];
-const MUTATING = ['cortex_remember', 'cortex_rewrite_apply', 'cortex_validate'];
+const MUTATING = ['cortex_remember', 'cortex_rename', 'cortex_rewrite_apply', 'cortex_validate'];
 
 // Calls of every read-only tool that it answers on the fixture
 // repository; an error expected names what it must say.
