@@ -17,7 +17,7 @@ const maxHistoryLimit = 100
 
 // historyParams are cortex_history's arguments.
 type historyParams struct {
-	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory: its commits, following renames; absent: what changed since HEAD or since"`
+	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory: its commits, following renames; absent: what changed since"`
 	StartLine int    `json:"start_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: blame from this line"`
 	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"last line of the blame, inclusive"`
 	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: what changed since it"`
