@@ -114,7 +114,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		{[]string{"implementations"}, "did you mean impl?"},
 		{[]string{"precision"}, "did you mean precision-status?"},
 		{[]string{"sgg"}, "did you mean sg?"},
-		{[]string{"re"}, "did you mean refs, recall, rewrite or remember?"},
+		{[]string{"re"}, "did you mean refs, recall, rename, rewrite or remember?"},
 		{[]string{"xyzzy"}, `unknown command "xyzzy" (cortex help lists them)`},
 		{[]string{"help", "nosuch"}, `unknown command "nosuch" (cortex help lists them)`},
 	}
