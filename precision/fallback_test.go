@@ -19,7 +19,7 @@ func TestFallbackToLanguageServer(t *testing.T) {
 	testtool.Require(t, "gopls", installHint)
 	dir := copyIndexedProject(t, "go")
 	accept(t, Options{Dir: dir, NoSnapshot: true})
-	lsp := NewLSP(LSPOptions{Dir: dir})
+	lsp := NewLSP(LSPOptions{Dir: dir, RequestTimeout: realServerTimeout})
 	defer lsp.Close()
 	f := &Fallback{Index: New(Options{Dir: dir}), Server: lsp}
 	defer f.Index.Close()
@@ -125,7 +125,7 @@ func TestLSPDefaultTimeouts(t *testing.T) {
 func TestLSPConformance(t *testing.T) {
 	testtool.Require(t, "gopls", installHint)
 	dir := copyFixture(t, "go")
-	lsp := NewLSP(LSPOptions{Dir: dir})
+	lsp := NewLSP(LSPOptions{Dir: dir, RequestTimeout: realServerTimeout})
 	defer lsp.Close()
 	queries := []evidence.Query{
 		{Path: "shapes.go", Line: 24, Column: 78, Kinds: []evidence.Kind{evidence.Definition}},
@@ -139,3 +139,9 @@ func TestLSPConformance(t *testing.T) {
 	defer f.Index.Close()
 	evidencetest.TestProvider(t, f, dir, queries...)
 }
+
+// realServerTimeout bounds a real server's handshake and requests in the
+// tests: these check answers, not speed, and a busy machine (the race
+// detector, parallel packages) can keep gopls from initialising within
+// DefaultRequestTimeout.
+const realServerTimeout = 30 * time.Second

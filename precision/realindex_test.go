@@ -639,7 +639,7 @@ var goFixtureDivergences = func() map[string]divergence {
 func TestAgainstGopls(t *testing.T) {
 	testtool.Require(t, "gopls", installHint)
 	ix, dir := indexFixture(t, "go")
-	lsp := NewLSP(LSPOptions{Dir: dir})
+	lsp := NewLSP(LSPOptions{Dir: dir, RequestTimeout: realServerTimeout})
 	defer func() {
 		if err := lsp.Close(); err != nil {
 			t.Errorf("gopls did not shut down cleanly: %v", err)
@@ -743,7 +743,7 @@ func TestCobraAgainstGopls(t *testing.T) {
 	}
 	testtool.Require(t, "gopls", installHint)
 	ix, dir := indexFixture(t, "cobra")
-	lsp := NewLSP(LSPOptions{Dir: dir})
+	lsp := NewLSP(LSPOptions{Dir: dir, RequestTimeout: realServerTimeout})
 	defer lsp.Close()
 
 	// Implementation both ways, as the issue measured it: the concrete
