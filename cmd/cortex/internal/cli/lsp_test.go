@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codecortex/codecortex/internal/testtool"
 )
@@ -100,6 +101,44 @@ func TestDefImplAskTheFilesLanguageServer(t *testing.T) {
 				t.Errorf("%v (exit %d, want %d):\n%q\nwant %q\n%s", tt.args, code, tt.code, stdout, tt.want, stderr)
 			}
 		})
+	}
+}
+
+// A language server that does not answer in time is given up after the
+// configured bound, the answer says so, and its process is ended. The
+// server is a real process that never answers: a script that records its
+// pid and becomes sleep.
+func TestSlowLanguageServerGivenUp(t *testing.T) {
+	testtool.Require(t, "sh", "install a POSIX shell")
+	testtool.Require(t, "sleep", "install coreutils")
+	tmp := t.TempDir()
+	pidFile := filepath.Join(tmp, "pid")
+	server := filepath.Join(tmp, "slow-server")
+	if err := os.WriteFile(server, []byte("#!/bin/sh\necho $$ >'"+pidFile+"'\nexec sleep 600\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeTree(t, map[string]string{"a.py": "def greet():\n    return 1\n"})
+	writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 1, "language_servers": {"python": ["`+server+`"]}}}`)
+	start := time.Now()
+	code, stdout, stderr := run(t, dir, nil, "refs", "--lsp", "--trust-config", "any", "a.py:1:5")
+	took := time.Since(start)
+	out := stdout + stderr
+	for _, want := range []string{"language server " + server + " did not initialise", "did not answer in time", "no answer to initialize within 1s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the answer does not say %q (exit %d):\n%s", want, code, out)
+		}
+	}
+	if code != ExitFail || took > 30*time.Second {
+		t.Errorf("exit %d after %s, want %d within the bound", code, took, ExitFail)
+	}
+	pid, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the server never started: %v", err)
+	}
+	if _, err := os.Stat("/proc/self"); err == nil {
+		if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
+			t.Errorf("the server (pid %s) is still running after the command", strings.TrimSpace(string(pid)))
+		}
 	}
 }
 
