@@ -91,8 +91,10 @@ var (
 // [evidence.UnavailableError] that says which (see [ErrServerNotFound],
 // [ErrServerExited], [ErrServerTimeout]); a server that exited stays
 // failed, one that was only slow is asked again next time, and the others
-// are not affected. [LSPProvider.Servers] reports each. It is safe for
-// concurrent use.
+// are not affected. A kind of question a server has no request for
+// (pyright answers textDocument/implementation "method not found") gets
+// no records and a report that says so. [LSPProvider.Servers] reports
+// each. It is safe for concurrent use.
 type LSPProvider struct {
 	opts LSPOptions
 
