@@ -111,7 +111,9 @@ func fakeAsk(args []string) int {
 //   - "exit": answers initialize, then exits with status 3 and "boom" on
 //     standard error at the first request;
 //   - "answer": answers every request with $CODECORTEX_FAKE_ANSWER (see
-//     fakeAnswerEnv).
+//     fakeAnswerEnv);
+//   - "no-implementation": answers textDocument/implementation "method
+//     not found", as pyright does, and every other request [].
 func fakeLSP(t *testing.T, dir, mode string) LSPOptions {
 	t.Helper()
 	exe, err := os.Executable()
@@ -164,6 +166,11 @@ func fakeServer(mode string, in io.Reader, out io.Writer) int {
 		case mode == "exit":
 			fmt.Fprintln(os.Stderr, "boom")
 			return 3
+		case mode == "no-implementation" && msg.Method == "textDocument/implementation":
+			b := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Unhandled method %s"}}`, msg.ID, msg.Method)
+			fmt.Fprintf(out, "Content-Length: %d\r\n\r\n%s", len(b), b)
+		case mode == "no-implementation":
+			reply("[]")
 		case mode == "answer":
 			answer := strings.ReplaceAll(os.Getenv(fakeAnswerEnv), "{{URI}}", msg.Params.TextDocument.URI)
 			if m, ok := strings.CutPrefix(answer, "error:"); ok {

@@ -91,8 +91,10 @@ var (
 // [evidence.UnavailableError] that says which (see [ErrServerNotFound],
 // [ErrServerExited], [ErrServerTimeout]); a server that exited stays
 // failed, one that was only slow is asked again next time, and the others
-// are not affected. [LSPProvider.Servers] reports each. It is safe for
-// concurrent use.
+// are not affected. A kind of question a server has no request for
+// (pyright answers textDocument/implementation "method not found") gets
+// no records and a report that says so. [LSPProvider.Servers] reports
+// each. It is safe for concurrent use.
 type LSPProvider struct {
 	opts LSPOptions
 
@@ -236,7 +238,11 @@ func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Re
 	if err != nil {
 		return evidence.Response{}, err
 	}
-	return evidence.Response{Records: recs, Report: evidence.Report{Dropped: dropped}}, nil
+	rep := evidence.Report{Dropped: dropped}
+	if why := s.unanswered(q); why != "" {
+		rep.State, rep.Reason = evidence.Available, why
+	}
+	return evidence.Response{Records: recs, Report: rep}, nil
 }
 
 // position opens path on the server and returns the LSP parameters of the
@@ -316,9 +322,15 @@ func (s *lspServer) ask(ctx context.Context, q evidence.Query, path string, line
 // locations returns the locations the server answers method with; none
 // when it has no answer there (such as the implementation of a var).
 func (s *lspServer) locations(ctx context.Context, method string, params map[string]any) ([]lspLocation, error) {
+	if s.unsupported[method] {
+		return nil, nil
+	}
 	raw, err := s.request(ctx, method, params, 0)
 	var re *rpcError
 	if errors.As(err, &re) {
+		if re.Code == codeMethodNotFound {
+			s.unsupported[method] = true
+		}
 		return nil, nil // the server has no answer here, such as implementation of a var
 	}
 	if err != nil {
@@ -329,6 +341,35 @@ func (s *lspServer) locations(ctx context.Context, method string, params map[str
 		return nil, &evidence.UnavailableError{Reason: "language server " + s.name() + " answered " + method + " with something else than locations", Err: err}
 	}
 	return locs, nil
+}
+
+// codeMethodNotFound is JSON-RPC's error code for a method the server
+// does not have.
+const codeMethodNotFound = -32601
+
+// kindMethods are the requests that answer each kind of question.
+var kindMethods = []struct {
+	kind   evidence.Kind
+	method string
+}{
+	{evidence.Definition, "textDocument/definition"},
+	{evidence.Reference, "textDocument/references"},
+	{evidence.Implementation, "textDocument/implementation"},
+}
+
+// unanswered says which of q's kinds the server cannot answer at all (it
+// answered their request "method not found"), or "". s.mu is held.
+func (s *lspServer) unanswered(q evidence.Query) string {
+	var kinds []string
+	for _, km := range kindMethods {
+		if q.Wants(km.kind) && s.unsupported[km.method] {
+			kinds = append(kinds, string(km.kind))
+		}
+	}
+	if len(kinds) == 0 {
+		return ""
+	}
+	return s.name() + " does not answer " + strings.Join(kinds, " or ") + " requests (method not found)"
 }
 
 // references returns the references at the position pos, declaration

@@ -95,14 +95,17 @@ func (p *LSPProvider) byName(ctx context.Context, q *evidence.Query) (evidence.R
 			Reason: fmt.Sprintf("the language server knows no symbol named %q in the project", q.Symbol)}}, nil
 	}
 	var recs []evidence.Record
-	var dropped []string
+	var dropped, unanswered []string
 	n := strconv.Itoa(len(cands))
 	for _, c := range cands {
-		rs, d, err := c.server.askLocked(ctx, *q, c.path, c.line, c.col)
+		rs, d, why, err := c.server.askLocked(ctx, *q, c.path, c.line, c.col)
 		if err != nil {
 			return evidence.Response{}, err
 		}
 		dropped = append(dropped, d...)
+		if why != "" && !slices.Contains(unanswered, why) {
+			unanswered = append(unanswered, why)
+		}
 		qualified := c.name
 		if c.cont != "" {
 			qualified = c.cont + "." + c.name
@@ -129,20 +132,23 @@ func (p *LSPProvider) byName(ctx context.Context, q *evidence.Query) (evidence.R
 	for _, f := range failures {
 		reasons = append(reasons, f.Error())
 	}
+	reasons = append(reasons, unanswered...)
 	if len(reasons) > 0 {
 		rep.State, rep.Reason = evidence.Available, strings.Join(reasons, "; ")
 	}
 	return evidence.Response{Records: recs, Report: rep}, nil
 }
 
-// askLocked starts the server if need be and asks it about a position.
-func (s *lspServer) askLocked(ctx context.Context, q evidence.Query, path string, line, col int) ([]evidence.Record, []string, error) {
+// askLocked starts the server if need be and asks it about a position;
+// it also says which kinds the server cannot answer ([lspServer.unanswered]).
+func (s *lspServer) askLocked(ctx context.Context, q evidence.Query, path string, line, col int) ([]evidence.Record, []string, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.start(ctx); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return s.ask(ctx, q, path, line, col, map[string][]string{})
+	recs, dropped, err := s.ask(ctx, q, path, line, col, map[string][]string{})
+	return recs, dropped, s.unanswered(q), err
 }
 
 // candidates asks the server for the workspace symbols named name that are

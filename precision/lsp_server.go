@@ -30,13 +30,17 @@ type lspServer struct {
 	opts  *LSPOptions
 	root  *contain.Root
 
-	mu          sync.Mutex
-	conn        *lspConn
-	proc        *safeexec.Process
-	started     bool
-	err         error           // the start failure or exit, kept
-	answered    map[string]bool // methods the server has answered
-	info        string          // serverInfo from initialize: "name version"
+	mu       sync.Mutex
+	conn     *lspConn
+	proc     *safeexec.Process
+	started  bool
+	err      error           // the start failure or exit, kept
+	answered map[string]bool // methods the server has answered
+	// unsupported are the methods the server answered "method not found"
+	// (pyright has no textDocument/implementation): it is not asked them
+	// again, and an answer that needed one says so.
+	unsupported map[string]bool
+	info        string // serverInfo from initialize: "name version"
 	open        map[string]openDoc
 	opened      []string // open documents, oldest first
 	lastTimeout string   // the last request given up, for the status
@@ -105,6 +109,7 @@ func (s *lspServer) start(ctx context.Context) error {
 
 func (s *lspServer) startLocked(ctx context.Context) error {
 	s.answered = map[string]bool{}
+	s.unsupported = map[string]bool{}
 	s.open = map[string]openDoc{}
 	exe, err := safeexec.LookPath(s.name())
 	if err != nil {

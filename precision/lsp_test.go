@@ -378,3 +378,30 @@ func FuzzWorkspaceEdit(f *testing.F) {
 		}
 	})
 }
+
+// A server that answers a kind of request "method not found" (pyright has
+// no textDocument/implementation) is not asked it again, and an answer
+// that needed it says so instead of passing for an empty answer.
+func TestLSPMethodNotFound(t *testing.T) {
+	dir := writeProject(t)
+	lsp := NewLSP(fakeLSP(t, dir, "no-implementation"))
+	defer lsp.Close()
+	both := evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition, evidence.Implementation}}
+	for range 2 {
+		resp, err := lsp.Gather(context.Background(), both)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(resp.Report.Reason, "does not answer implementation requests (method not found)") {
+			t.Errorf("report %+v does not say the server has no implementation request", resp.Report)
+		}
+	}
+	srv, _ := lsp.server("go")
+	if !srv.unsupported["textDocument/implementation"] || srv.unsupported["textDocument/definition"] {
+		t.Errorf("unsupported methods: %v", srv.unsupported)
+	}
+	resp, err := lsp.Gather(context.Background(), evidence.Query{Path: "a.go", Line: 2, Column: 12, Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil || resp.Report.Reason != "" {
+		t.Errorf("a definition question: %v, report %+v", err, resp.Report)
+	}
+}

@@ -85,13 +85,16 @@ func checkFile(parsers map[Language]*parser, lang Language, path string, src []b
 		}
 		parsers[lang] = ps
 	}
-	beforeTree, ok := ps.parse(src, nil, nil)
-	if !ok {
-		return fmt.Errorf("structural: %s could not be parsed", printable(path))
-	}
 	afterTree, ok := ps.parse(out, nil, nil)
 	if !ok {
 		return fmt.Errorf("structural: the rewritten %s could not be parsed", printable(path))
+	}
+	if !afterTree.HasError() {
+		return nil // nothing is broken, so nothing newly: the file as it was need not be parsed
+	}
+	beforeTree, ok := ps.parse(src, nil, nil)
+	if !ok {
+		return fmt.Errorf("structural: %s could not be parsed", printable(path))
 	}
 	worst, worstAt, found := narrowestNewBreak(beforeTree, afterTree, editSpans(edits))
 	if !found {
