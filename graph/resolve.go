@@ -86,11 +86,24 @@ func (b *builder) resolveUses(fi int, names []string) {
 	binds := b.resolveImports(f, from)
 	fileTest := syntax.IsTestFile(f.Path)
 	var cands []int32
-	for _, r := range f.Refs {
+	var fields map[int]map[string]binding // imports of files declaring fields (see goOperandType)
+	for ri, r := range f.Refs {
 		if names != nil && !slices.Contains(names, r.Name) {
 			continue
 		}
 		src, recv := b.caller(fi, r)
+		if recv == "" && f.Language == "go" && r.Qualifier != "" {
+			if fields == nil {
+				fields = map[int]map[string]binding{}
+			}
+			t, op := b.goOperandType(fi, ri, binds, fields)
+			if op == goOutside {
+				// A member of a type declared outside the project.
+				b.g.stats.Unresolved++
+				continue
+			}
+			recv = t
+		}
 		// A use in a test file, or in a test module of another file.
 		test := fileTest || b.g.Nodes[src].Test
 		if r.Kind == symbols.Inherit {
