@@ -414,8 +414,8 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		}
 		return nil, ""
 	}
-	c := b.members(r.Name, r.Qualifier, test)
 	lang := b.facts[fi].Language
+	c := b.members(r.Name, r.Qualifier, test, r.Kind == symbols.Call && callsNoField[lang])
 	if len(c) == 0 || modulePaths[lang] && !slices.ContainsFunc(c, func(s int32) bool { return lastName(normContainer(b.g.Nodes[s].Container)) == r.Qualifier }) {
 		// A module written as the qualifier (Rust's unicode::f, Ruby's
 		// Mod.f): the top-level definitions of the files it names, before
@@ -537,7 +537,7 @@ func (b *builder) resolveSelected(fi int, r symbols.Ref, binds map[string]bindin
 	if bd, ok := binds[r.Qualifier]; ok && r.Qualifier != "" && len(bd.files) == 0 {
 		return nil, ""
 	}
-	c := b.members(r.Name, "", test)
+	c := b.members(r.Name, "", test, r.Kind == symbols.Call && callsNoField[b.facts[fi].Language])
 	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
 		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
 	}
@@ -740,18 +740,18 @@ func (b *builder) namedInPackage(name string, fi int, keep defFilter) []int32 {
 // container named qual when there are any, else those of a container
 // whose name qual spells in another case or with underscores (a variable
 // named after its type); definitions in test files only for a use from
-// one.
+// one; no fields for a call that cannot name one (see callsNoField).
 // The result is kept for the next call with the same arguments: callers
 // must not modify it.
-func (b *builder) members(name, qual string, test bool) []int32 {
-	k := memberKey{name, qual, test}
+func (b *builder) members(name, qual string, test, call bool) []int32 {
+	k := memberKey{name, qual, test, call}
 	if c, ok := b.memberOf[k]; ok {
 		return c
 	}
 	if b.memberOf == nil {
 		b.memberOf = map[memberKey][]int32{}
 	}
-	c := b.findMembers(name, qual, test)
+	c := b.findMembers(name, qual, test, call)
 	b.memberOf[k] = c
 	return c
 }
@@ -759,16 +759,24 @@ func (b *builder) members(name, qual string, test bool) []int32 {
 // A memberKey is what members was asked.
 type memberKey struct {
 	name, qual string
-	test       bool
+	test, call bool
 }
 
+// callsNoField are the languages in which x.f() never calls a field f:
+// Java and C# fields are not callable (a field holding a lambda is
+// called through its method, x.f.apply()), and Rust calls one written
+// (x.f)(). A member a call names there is a method, and the fields of
+// that name neither compete with the methods nor count towards
+// maxAmbiguous.
+var callsNoField = map[string]bool{"java": true, "csharp": true, "rust": true}
+
 // findMembers is members, found.
-func (b *builder) findMembers(name, qual string, test bool) []int32 {
+func (b *builder) findMembers(name, qual string, test, call bool) []int32 {
 	var all, of, named []int32
 	loose := looseName(qual)
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if n.Container == "" || n.Test && !test {
+		if n.Container == "" || n.Test && !test || call && n.Kind == string(symbols.Field) {
 			continue
 		}
 		all = append(all, s)
