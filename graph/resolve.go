@@ -430,6 +430,9 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		// the likelier reading.
 		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
 	}
+	if builtinMethods[lang][r.Name] && !b.namesReceiver(c, r.Qualifier) {
+		return nil, "" // a built-in type's method as likely (see builtinMethods)
+	}
 	return byName(c)
 }
 
@@ -536,6 +539,9 @@ func (b *builder) moduleFiles(name string) []int32 {
 func (b *builder) resolveSelected(fi int, r symbols.Ref, binds map[string]binding, test bool) ([]int32, Method) {
 	if bd, ok := binds[r.Qualifier]; ok && r.Qualifier != "" && len(bd.files) == 0 {
 		return nil, ""
+	}
+	if builtinMethods[b.facts[fi].Language][r.Name] {
+		return nil, "" // a built-in type's method as likely (see builtinMethods)
 	}
 	c := b.members(r.Name, "", test, r.Kind == symbols.Call && callsNoField[b.facts[fi].Language])
 	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
