@@ -172,6 +172,20 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 		if s := &f.Symbols[j]; s.Kind != symbols.Method || goReceiver(s.Signature) != q {
 			return src, ""
 		}
+	case q != "" && typedParams[f.Language]:
+		// A parameter the head declares with a type (see paramType), of
+		// the innermost function holding the use that has one of that
+		// name (a nested function sees its outer functions' parameters).
+		for k := j; k >= 0 && k > j-maxOuterScan; k-- {
+			s := &f.Symbols[k]
+			if s.Range.StartByte > r.Byte || r.Byte >= s.Range.EndByte || s.Kind != symbols.Function && s.Kind != symbols.Method {
+				continue
+			}
+			if t, ok := paramType(f.Language, s.Signature, q); ok {
+				return src, t
+			}
+		}
+		return src, ""
 	default:
 		return src, ""
 	}
