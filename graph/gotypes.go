@@ -11,9 +11,11 @@ import (
 // its receiver, and a struct's declaration the type of each field. When
 // the head shows that type, a use qualified by such a name (p.M, or one
 // field further, p.f.M) is a member of that type: of a project type, its
-// member (ofType); of a type declared outside the project (sync.Mutex,
-// *http.Request, error), none of the project's definitions, whatever
-// their names.
+// member (ofType); of a type of the standard library (sync.Mutex,
+// *http.Request) or a predeclared one (error), none of the project's
+// definitions, whatever their names. A type of another module the graph
+// does not resolve may be the project's own (a module whose go.mod is
+// not read yet): it says nothing.
 
 // A goOperand is what goOperandType found for a qualified Go use.
 type goOperand int
@@ -165,11 +167,32 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (string
 	case !ok || strings.Contains(name, "."):
 		return "", goUnknown
 	case len(bd.files) == 0:
-		return "", goOutside
+		if b.goStdImport(fi, pkg) {
+			return "", goOutside
+		}
+		return "", goUnknown // a module the graph may not know (at first contact, its go.mod unread)
 	case b.goTypeNamed(name, bd.files):
 		return name, goProject
 	}
 	return "", goUnknown
+}
+
+// goStdImport reports whether Go file fi imports the package it names
+// local from the standard library (an import path without a dot in its
+// first element: sync, net/http), while the project is not the standard
+// library itself.
+func (b *builder) goStdImport(fi int, local string) bool {
+	for _, m := range b.goMods {
+		if m.Path == "std" {
+			return false
+		}
+	}
+	for _, im := range b.facts[fi].Imports {
+		if l, _ := b.goImport(im); l == local {
+			return stdImport(im.Path)
+		}
+	}
+	return false
 }
 
 // goTypeNamed reports whether a top-level type called name is declared
