@@ -159,6 +159,7 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 		}
 	}
 	paths := map[string]bool{}
+	fields := map[int]map[string]binding{}
 	for fi := range read {
 		f := &read[fi]
 		for _, im := range f.Imports {
@@ -170,11 +171,16 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 			}
 		}
 		local := localNames(f, name)
-		for _, r := range f.Refs {
+		for ri, r := range f.Refs {
 			if !slices.Contains(local, r.Name) && r.Of != name {
 				continue
 			}
 			ask(r.Of)
+			if f.Language == "go" {
+				for _, n := range b.goTypeNeeds(fi, ri, fields) {
+					ask(n)
+				}
+			}
 			if r.Qualifier != "" && modulePaths[f.Language] {
 				ask(r.Qualifier)
 			}

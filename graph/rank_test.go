@@ -64,9 +64,10 @@ func TestRank(t *testing.T) {
 		if n.Test || n.Kind == NodeKindFile {
 			t.Errorf("ranked %s", n.Key())
 		}
-		if n.Qualified() == "Store.Get" && (r.UsedBy != 3 || r.Files != 2 || r.Tier != trust.Inferred) {
-			// s.Get() through a parameter: linked by its unique name.
-			t.Errorf("Store.Get: %+v, want 3 uses from 2 files at inferred", r)
+		if n.Qualified() == "Store.Get" && (r.UsedBy != 3 || r.Files != 2 || r.Tier != trust.InferredHigh) {
+			// s.Get() through a parameter declared *store.Store: a member
+			// of that type.
+			t.Errorf("Store.Get: %+v, want 3 uses from 2 files at inferred_high", r)
 		}
 		sum += r.Score
 	}

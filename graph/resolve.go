@@ -86,11 +86,24 @@ func (b *builder) resolveUses(fi int, names []string) {
 	binds := b.resolveImports(f, from)
 	fileTest := syntax.IsTestFile(f.Path)
 	var cands []int32
-	for _, r := range f.Refs {
+	var fields map[int]map[string]binding // imports of files declaring fields (see goOperandType)
+	for ri, r := range f.Refs {
 		if names != nil && !slices.Contains(names, r.Name) {
 			continue
 		}
 		src, recv := b.caller(fi, r)
+		if recv == "" && f.Language == "go" && r.Qualifier != "" {
+			if fields == nil {
+				fields = map[int]map[string]binding{}
+			}
+			t, op := b.goOperandType(fi, ri, binds, fields)
+			if op == goOutside {
+				// A member of a type declared outside the project.
+				b.g.stats.Unresolved++
+				continue
+			}
+			recv = t
+		}
 		// A use in a test file, or in a test module of another file.
 		test := fileTest || b.g.Nodes[src].Test
 		if r.Kind == symbols.Inherit {
@@ -159,6 +172,20 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 		if s := &f.Symbols[j]; s.Kind != symbols.Method || goReceiver(s.Signature) != q {
 			return src, ""
 		}
+	case q != "" && typedParams[f.Language]:
+		// A parameter the head declares with a type (see paramType), of
+		// the innermost function holding the use that has one of that
+		// name (a nested function sees its outer functions' parameters).
+		for k := j; k >= 0 && k > j-maxOuterScan; k-- {
+			s := &f.Symbols[k]
+			if s.Range.StartByte > r.Byte || r.Byte >= s.Range.EndByte || s.Kind != symbols.Function && s.Kind != symbols.Method {
+				continue
+			}
+			if t, ok := paramType(f.Language, s.Signature, q); ok {
+				return src, t
+			}
+		}
+		return src, ""
 	default:
 		return src, ""
 	}
@@ -401,8 +428,8 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		}
 		return nil, ""
 	}
-	c := b.members(r.Name, r.Qualifier, test)
 	lang := b.facts[fi].Language
+	c := b.members(r.Name, r.Qualifier, test, r.Kind == symbols.Call && callsNoField[lang])
 	if len(c) == 0 || modulePaths[lang] && !slices.ContainsFunc(c, func(s int32) bool { return lastName(normContainer(b.g.Nodes[s].Container)) == r.Qualifier }) {
 		// A module written as the qualifier (Rust's unicode::f, Ruby's
 		// Mod.f): the top-level definitions of the files it names, before
@@ -416,6 +443,9 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 		// field of that name on a type of another module (flag.Usage) is
 		// the likelier reading.
 		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
+	}
+	if builtinMethods[lang][r.Name] && !b.namesReceiver(c, r.Qualifier) {
+		return nil, "" // a built-in type's method as likely (see builtinMethods)
 	}
 	return byName(c)
 }
@@ -524,7 +554,10 @@ func (b *builder) resolveSelected(fi int, r symbols.Ref, binds map[string]bindin
 	if bd, ok := binds[r.Qualifier]; ok && r.Qualifier != "" && len(bd.files) == 0 {
 		return nil, ""
 	}
-	c := b.members(r.Name, "", test)
+	if builtinMethods[b.facts[fi].Language][r.Name] {
+		return nil, "" // a built-in type's method as likely (see builtinMethods)
+	}
+	c := b.members(r.Name, "", test, r.Kind == symbols.Call && callsNoField[b.facts[fi].Language])
 	if b.facts[fi].Language == "go" && r.Kind != symbols.Call && len(c) <= maxAmbiguous {
 		c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool { return b.g.Nodes[s].Kind == string(symbols.Method) })
 	}
@@ -727,18 +760,18 @@ func (b *builder) namedInPackage(name string, fi int, keep defFilter) []int32 {
 // container named qual when there are any, else those of a container
 // whose name qual spells in another case or with underscores (a variable
 // named after its type); definitions in test files only for a use from
-// one.
+// one; no fields for a call that cannot name one (see callsNoField).
 // The result is kept for the next call with the same arguments: callers
 // must not modify it.
-func (b *builder) members(name, qual string, test bool) []int32 {
-	k := memberKey{name, qual, test}
+func (b *builder) members(name, qual string, test, call bool) []int32 {
+	k := memberKey{name, qual, test, call}
 	if c, ok := b.memberOf[k]; ok {
 		return c
 	}
 	if b.memberOf == nil {
 		b.memberOf = map[memberKey][]int32{}
 	}
-	c := b.findMembers(name, qual, test)
+	c := b.findMembers(name, qual, test, call)
 	b.memberOf[k] = c
 	return c
 }
@@ -746,16 +779,24 @@ func (b *builder) members(name, qual string, test bool) []int32 {
 // A memberKey is what members was asked.
 type memberKey struct {
 	name, qual string
-	test       bool
+	test, call bool
 }
 
+// callsNoField are the languages in which x.f() never calls a field f:
+// Java and C# fields are not callable (a field holding a lambda is
+// called through its method, x.f.apply()), and Rust calls one written
+// (x.f)(). A member a call names there is a method, and the fields of
+// that name neither compete with the methods nor count towards
+// maxAmbiguous.
+var callsNoField = map[string]bool{"java": true, "csharp": true, "rust": true}
+
 // findMembers is members, found.
-func (b *builder) findMembers(name, qual string, test bool) []int32 {
+func (b *builder) findMembers(name, qual string, test, call bool) []int32 {
 	var all, of, named []int32
 	loose := looseName(qual)
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if n.Container == "" || n.Test && !test {
+		if n.Container == "" || n.Test && !test || call && n.Kind == string(symbols.Field) {
 			continue
 		}
 		all = append(all, s)

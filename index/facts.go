@@ -225,6 +225,11 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) [
 		s, ok := raw()
 		return string(s), ok
 	}
+	// The ref last read when keep left it out, which a kept selected ref
+	// written just after it (f in p.f.M) brings back: the member its
+	// operand is selected from.
+	var prev symbols.Ref
+	var prevName []byte
 	for len(b) > 0 {
 		k := int(b[0] &^ refSelected)
 		selected := b[0]&refSelected != 0
@@ -261,9 +266,16 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) [
 		if r.Byte, ok = uv(); !ok {
 			return out
 		}
-		if !skip {
-			out = append(out, r)
+		if skip {
+			prev, prevName = r, name
+			continue
 		}
+		if r.Selected && prevName != nil && !prev.Selected && prev.Qualifier == r.Qualifier && prev.Byte+len(prevName)+1 == r.Byte {
+			prev.Name = string(prevName)
+			out = append(out, prev)
+		}
+		prevName = nil
+		out = append(out, r)
 	}
 	return out
 }

@@ -87,20 +87,27 @@ func TestFacts(t *testing.T) {
 }
 
 // decodeRefsWhere keeps what a filter of the whole decoding keeps, in the
-// same order, for every prefix of an encoding.
+// same order, for every prefix of an encoding, and the member a kept
+// selected ref is selected from when it is written just before (mu in
+// t.mu.b), not one written elsewhere (a in x.a then b.b).
 func TestDecodeRefsWhere(t *testing.T) {
 	in := []symbols.Ref{
 		{Name: "b", Kind: symbols.Call, Line: 1, Column: 1, Byte: 1},
 		{Name: "Base", Kind: symbols.Inherit, Of: "T", Line: 2, Column: 1, Byte: 9},
 		{Name: "a", Qualifier: "b", Kind: symbols.Use, Line: 3, Column: 2, Byte: 20},
 		{Name: "b", Qualifier: "x", Kind: symbols.Use, Selected: true, Line: 4, Column: 3, Byte: 30},
+		{Name: "mu", Qualifier: "t", Kind: symbols.Use, Line: 5, Column: 3, Byte: 40},
+		{Name: "b", Qualifier: "t", Kind: symbols.Call, Selected: true, Line: 5, Column: 6, Byte: 43},
 	}
 	keep := func(k symbols.RefKind, name []byte) bool { return k == symbols.Inherit || string(name) == "b" }
 	enc := encodeRefs(in)
 	for n := range len(enc) + 1 {
 		var want []symbols.Ref
-		for _, r := range decodeRefs(enc[:n]) {
-			if keep(r.Kind, []byte(r.Name)) {
+		all := decodeRefs(enc[:n])
+		for i, r := range all {
+			from := i+1 < len(all) && all[i+1].Name == "b" && all[i+1].Selected && all[i+1].Qualifier == r.Qualifier &&
+				r.Byte+len(r.Name)+1 == all[i+1].Byte
+			if keep(r.Kind, []byte(r.Name)) || from {
 				want = append(want, r)
 			}
 		}

@@ -35,8 +35,9 @@ const maxNamedRounds = 8
 // the files that define name, then after each read; it is called until
 // it asks for nothing new or to stop, at most maxNamedRounds times after
 // the first. The refs a file carries are only its uses of name (or of a
-// local name an import of name binds) and its inheritance refs (bases,
-// whatever they name); a file without its facts read has only Path,
+// local name an import of name binds), the member each such use is
+// selected from when it is written just before it (f in p.f.name), and
+// its inheritance refs (bases, whatever they name); a file without its facts read has only Path,
 // Language, Package and Stale.
 func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
 	var res Facts

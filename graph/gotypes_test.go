@@ -1,0 +1,128 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// goOperandFixture calls methods named Lock and Get through operands whose
+// type the function head or a struct field declares: the project's types,
+// and types of the standard library that have methods of those names.
+var goOperandFixture = map[string]string{
+	"go.mod": "module m\n",
+	"p/lock.go": `package p
+
+type Locker struct{}
+
+func (l *Locker) Lock() {}
+
+type Store struct{}
+
+func (s *Store) Get() int { return 0 }
+`,
+	"p/t.go": `package p
+
+import (
+	"sync"
+
+	"m/q"
+)
+
+type T struct {
+	mu sync.Mutex
+	lk Locker
+	rw *sync.RWMutex
+	st q.Cache
+}
+
+func (t *T) Run(other *Locker, m *sync.Mutex, err error) {
+	t.mu.Lock()
+	t.lk.Lock()
+	t.rw.Lock()
+	other.Lock()
+	m.Lock()
+	t.st.Get()
+	_ = err.Error()
+}
+
+func Use(a, b *Store, s *q.Cache) int { return a.Get() + b.Get() + s.Get() }
+`,
+	"p/u.go": "package p\n\nimport \"example.com/ext\"\n\nfunc Ext(e *ext.Locker) { e.Lock() }\n",
+	"q/q.go": `package q
+
+type Cache struct{}
+
+func (c Cache) Get() int { return 1 }
+`,
+}
+
+// TestGoOperandTypes checks Go's selector rule: a method called through a
+// parameter, receiver or field whose declared type the syntax shows is a
+// member of that type (inferred_high); through one of the standard
+// library or predeclared (sync.Mutex, error), none of the project's methods, although
+// the project defines one method of that name.
+func TestGoOperandTypes(t *testing.T) {
+	needSyntax(t)
+	p := New(Options{Dir: testtool.WriteTree(t, goOperandFixture)})
+	defer p.Close()
+	tests := []struct {
+		symbol string
+		want   []string
+	}{
+		// A type of a module the graph does not resolve says nothing: e.Lock()
+		// is linked by name, as without the rule.
+		{"Locker.Lock", []string{"p/t.go:18 p/t.go#T.Run inferred_high", "p/t.go:20 p/t.go#T.Run inferred_high", "p/u.go:5 p/u.go#Ext inferred"}},
+		{"Store.Get", []string{"p/t.go:26 p/t.go#Use inferred_high"}},
+		{"Cache.Get", []string{"p/t.go:22 p/t.go#T.Run inferred_high", "p/t.go:26 p/t.go#Use inferred_high"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.symbol, func(t *testing.T) {
+			resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
+				Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range resp.Records {
+				got = append(got, fmt.Sprintf("%s:%d %s %s", r.Path, r.StartLine, r.Symbol, r.Trust))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
+			}
+		})
+	}
+	// The graph of the files that concern a name answers as the whole.
+	dir := testtool.WriteTree(t, goOperandFixture)
+	if compared, _ := compareNamed(t, dir, func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
+func TestGoParamType(t *testing.T) {
+	tests := []struct{ sig, name, want string }{
+		{"func (c *Command) Run(args []string, n int) error", "c", "*Command"},
+		{"func (c *Command) Run(args []string, n int) error", "n", "int"},
+		{"func (c *Command) Run(args []string, n int) error", "args", "[]string"},
+		{"func F(a, b *Store, s *q.Cache) int", "a", "*Store"},
+		{"func F(a, b *Store, s *q.Cache) int", "s", "*q.Cache"},
+		{"func F[T any, K comparable](x T, m map[K]T) T", "x", "T"},
+		{"func (s *S[T]) M(f func(a int) error, rest ...string)", "f", "func(a int) error"},
+		{"func (s *S[T]) M(f func(a int) error, rest ...string)", "rest", ""},
+		{"func (s *S[T]) M(f func(a int) error, rest ...string)", "a", ""},
+		{"func F(a int, b *Sto…", "b", ""},
+		{"(mu sync.Mutex)", "mu", "sync.Mutex"},
+		{"(a, b int)", "a", "int"},
+		{"func F(int, string)", "int", ""},
+	}
+	for _, tt := range tests {
+		if got := goParamType(tt.sig, tt.name); got != tt.want {
+			t.Errorf("goParamType(%q, %q) = %q, want %q", tt.sig, tt.name, got, tt.want)
+		}
+	}
+}

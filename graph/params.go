@@ -1,0 +1,129 @@
+package graph
+
+import "strings"
+
+// In Java, C#, TypeScript and annotated Python, a function's head declares
+// the type of each parameter ("W3CDom w3c", "ctx: Context"); a member used
+// through a parameter is a member of that type, as a method's is of its
+// class through this or self. paramType reads that type from a head
+// (a Symbol's Signature); caller then names it as the type the use is
+// selected from, and the type's members come first (see candidates).
+
+// typedParams are the languages whose parameters may declare a type, and
+// how: the type before the name (java, csharp), or after it and a colon.
+var typedParams = map[string]bool{"java": true, "csharp": true, "typescript": true, "tsx": true, "python": true}
+
+// paramType returns the last name of the type the head sig of lang
+// declares for its parameter called name (Context for "ctx: Context",
+// "ctx: Optional[click.Context]" or "final Context ctx"), or "" when it
+// declares none, or one that is not a plain named type; ok reports that
+// the head has a parameter of that name.
+func paramType(lang, sig, name string) (t string, ok bool) {
+	i := strings.IndexByte(sig, '(')
+	if i < 0 {
+		return "", false
+	}
+	list, _, closed := cutParams(sig[i:])
+	if !closed {
+		return "", false
+	}
+	for _, it := range splitParams(list) {
+		var n string
+		t = ""
+		if lang == "java" || lang == "csharp" {
+			f := strings.Fields(it)
+			for len(f) > 0 && (strings.HasPrefix(f[0], "@") || f[0] == "final" || f[0] == "ref" || f[0] == "out" || f[0] == "in" || f[0] == "params" || f[0] == "this") {
+				f = f[1:]
+			}
+			if len(f) < 2 {
+				continue
+			}
+			t, n = strings.Join(f[:len(f)-1], " "), f[len(f)-1]
+		} else {
+			n, t, _ = strings.Cut(it, ":")
+			n, _, _ = strings.Cut(n, "=") // x=1: no type
+			f := strings.Fields(n)
+			if len(f) == 0 {
+				continue
+			}
+			n = strings.TrimSuffix(f[len(f)-1], "?") // public readonly x?: T
+			if strings.HasPrefix(n, "*") || strings.HasPrefix(n, "...") {
+				n, t = strings.TrimLeft(n, "*."), "" // *args, **kw, ...rest: a tuple, dict or array
+			}
+			if d, _, ok := strings.Cut(t, "="); ok {
+				t = d // a default value
+			}
+		}
+		if n == name {
+			return typeName(strings.TrimSpace(t)), true
+		}
+	}
+	return "", false
+}
+
+// typeName returns the last name of a declared type: without its type
+// arguments, an Optional or a union with null, undefined or None, or
+// quotes; "" when it is not a named type.
+func typeName(t string) string {
+	t = strings.Trim(t, `"'`)
+	if parts := strings.Split(t, "|"); len(parts) > 1 {
+		var kept []string
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "null" && p != "undefined" && p != "None" {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) != 1 {
+			return ""
+		}
+		t = kept[0]
+	}
+	for _, opt := range []string{"Optional[", "t.Optional[", "typing.Optional["} {
+		if rest, ok := strings.CutPrefix(t, opt); ok && strings.HasSuffix(rest, "]") {
+			t = strings.Trim(strings.TrimSuffix(rest, "]"), `"'`)
+		}
+	}
+	if i := strings.IndexAny(t, "<["); i > 0 {
+		t = t[:i]
+	}
+	if t == "" || !goIdentPath(strings.ReplaceAll(t, ".", "")) {
+		return ""
+	}
+	return t[strings.LastIndexByte(t, '.')+1:]
+}
+
+// cutParams is cutGroup with angle brackets counted as brackets (type
+// arguments: Map<K, V>), an arrow's ">" (=>) not.
+func cutParams(s string) (inner, after string, ok bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			depth++
+		case c == ')' || c == ']' || c == '}' || c == '>' && (i == 0 || s[i-1] != '='):
+			depth--
+			if depth == 0 {
+				return s[1:i], s[i+1:], true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// splitParams splits a parameter list at its top-level commas.
+func splitParams(list string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(list); i++ {
+		switch c := list[i]; {
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			depth++
+		case c == ')' || c == ']' || c == '}' || c == '>' && (i == 0 || list[i-1] != '='):
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(list[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(list[start:]))
+}

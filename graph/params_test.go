@@ -1,0 +1,129 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// paramFixture calls methods of one name on two classes, through
+// parameters whose heads declare their types, in Java, TypeScript and
+// annotated Python, and through a parameter that declares none.
+var paramFixture = map[string]string{
+	"j/Dom.java": `package j;
+class Dom {
+    void start() {}
+}
+class Range {
+    void start() {}
+}
+class Use {
+    void go(final Dom dom, Range range, Object any) {
+        dom.start();
+        range.start();
+    }
+}
+`,
+	"t/m.ts": `export class Box {
+  open(): void {}
+}
+export class Door {
+  open(): void {}
+}
+export function go(b: Box, d?: Door | undefined, m: Map<string, Door>) {
+  b.open();
+  d.open();
+}
+`,
+	"p/ctx.py": `class Context:
+    def invoke(self):
+        pass
+
+
+class Command:
+    def invoke(self, ctx: "Context"):
+        pass
+
+
+def run(ctx: t.Optional[Context], cmd: Command, other):
+    ctx.invoke()
+    cmd.invoke(ctx)
+    other.invoke()
+
+    def inner():
+        ctx.invoke()
+
+    def shadow(ctx):
+        ctx.invoke()
+`,
+}
+
+// TestParamTypes checks that a method called through a parameter whose
+// type the head declares is a member of that type (inferred_high), and
+// that the graph of the files that concern a name answers alike.
+func TestParamTypes(t *testing.T) {
+	needSyntax(t)
+	dir := testtool.WriteTree(t, paramFixture)
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	tests := []struct {
+		symbol string
+		want   []string
+	}{
+		{"Dom.start", []string{"j/Dom.java:10 inferred_high"}},
+		{"Range.start", []string{"j/Dom.java:11 inferred_high"}},
+		{"Box.open", []string{"t/m.ts:8 inferred_high"}},
+		{"Door.open", []string{"t/m.ts:9 inferred_high"}},
+		// other.invoke() may be either's.
+		// A nested function sees the outer parameter, unless its own
+		// parameter of that name, with no type, shadows it.
+		{"Context.invoke", []string{"p/ctx.py:12 inferred_high", "p/ctx.py:14 inferred", "p/ctx.py:17 inferred_high", "p/ctx.py:20 inferred"}},
+		{"Command.invoke", []string{"p/ctx.py:13 inferred_high", "p/ctx.py:14 inferred", "p/ctx.py:20 inferred"}},
+	}
+	for _, tt := range tests {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol, Kinds: []evidence.Kind{evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
+		}
+		if diff := cmp.Diff(tt.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+			t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, paramFixture), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
+func TestParamType(t *testing.T) {
+	tests := []struct{ lang, sig, name, want string }{
+		{"java", "public W3CDom namespaceAware(boolean namespaceAware)", "namespaceAware", "boolean"},
+		{"java", "void go(final Dom dom, Map<String, Dom> m, @Nullable Range r)", "r", "Range"},
+		{"java", "void go(final Dom dom, Map<String, Dom> m, @Nullable Range r)", "m", "Map"},
+		{"java", "void go(String... args)", "args", ""},
+		{"typescript", "function f(a: Box, b?: Door | null): void", "b", "Door"},
+		{"typescript", "constructor(private readonly sender: Sender, cb: (e: Error) => void)", "sender", "Sender"},
+		{"typescript", "constructor(private readonly sender: Sender, cb: (e: Error) => void)", "cb", ""},
+		{"python", "def f(self, ctx: click.Context, n: int = 1, *args, **kw)", "ctx", "Context"},
+		{"python", "def f(ctx: t.Optional[\"Context\"] = None)", "ctx", "Context"},
+		{"python", "def f(ctx, other)", "ctx", ""},
+		{"python", "def f(n=1, ctx: Context = None)", "ctx", "Context"},
+		{"python", "def f(*args, **kw: Context)", "kw", ""},
+		{"typescript", "function f(...rest: Box[])", "rest", ""},
+		{"python", "def f(x: t.List[Context])", "x", "List"},
+	}
+	for _, tt := range tests {
+		if got, _ := paramType(tt.lang, tt.sig, tt.name); got != tt.want {
+			t.Errorf("paramType(%s, %q, %q) = %q, want %q", tt.lang, tt.sig, tt.name, got, tt.want)
+		}
+	}
+}
