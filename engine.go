@@ -267,9 +267,9 @@ type Answer struct {
 	// order: first what the question asked for (a definition of the name,
 	// in the container and of the kind it names), then by strength. They
 	// are as many as fit the budget with the rest of the answer in JSON,
-	// where the attributes every record of a provider carries alike are
-	// written once, under "shared" (see MarshalJSON); here each record has
-	// all of its own.
+	// where the fields and attributes every record of a provider carries
+	// alike are written once, under "shared" (see MarshalJSON); here each
+	// record has all of its own.
 	Records []evidence.Record `json:"records"`
 	// Omitted counts the records left out of Records, by reason: no room
 	// in the budget, or not an answer to the question asked (a reference
@@ -398,7 +398,7 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	}
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
-	shared, lean := evidence.ShareAttributes(ranked)
+	shared, lean := evidence.Factor(ranked)
 	if shared != nil {
 		b, _ := json.Marshal(shared)
 		room -= len(b) + len(`,"shared":`)
@@ -417,17 +417,17 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	ans.Context = evidence.PackRanked(ans.Records, budget)
 }
 
-// MarshalJSON writes the answer with the attributes that every record of
-// a provider carries alike written once, in "shared" by provider
-// ([evidence.ShareAttributes]), instead of in each record: the document
-// the budget bounds.
+// MarshalJSON writes the answer with the fields and attributes that every
+// record of a provider carries alike written once, in "shared" by provider
+// ([evidence.Factor]), instead of in each record: the document the budget
+// bounds.
 func (ans Answer) MarshalJSON() ([]byte, error) {
 	type plain Answer
-	shared, lean := evidence.ShareAttributes(ans.Records)
+	shared, lean := evidence.Factor(ans.Records)
 	return json.Marshal(struct {
 		plain
-		Records []evidence.Record `json:"records"`
-		Shared  evidence.Shared   `json:"shared,omitempty"`
+		Records []evidence.Lean   `json:"records"`
+		Shared  evidence.Defaults `json:"shared,omitempty"`
 	}{plain(ans), lean, shared})
 }
 

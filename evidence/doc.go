@@ -35,5 +35,7 @@
 //     reasons and diagnostics in a separate trace.
 //   - ShareAttributes lifts the attributes every record of a provider
 //     carries alike out of the records, for an answer that writes them
-//     once ([Shared]).
+//     once ([Shared]); Factor lifts the fields they share as well (kind,
+//     provenance, tier, target, confidence: a page of call sites writes
+//     them once, [Defaults]), and [Defaults.Expand] gives the records back.
 package evidence

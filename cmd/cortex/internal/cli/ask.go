@@ -14,15 +14,16 @@ import (
 )
 
 // askJSON is what cortex ask --json prints: the route, the ranked records
-// with the evidence record's own field names (the attributes every record
-// of a provider carries alike written once, in shared), the packed
+// with the evidence record's own field names (the fields and attributes
+// every record of a provider carries alike written once, in shared:
+// evidence.Factor), the packed
 // context, the reports and freshness; with --trace, the ranking trace. It
 // is printed on one line: the budget bounds it.
 type askJSON struct {
 	Question  codecortex.Question   `json:"question"`
 	Plan      route.Plan            `json:"plan"`
-	Records   []evidence.Record     `json:"records"`
-	Shared    evidence.Shared       `json:"shared,omitempty"`
+	Records   []evidence.Lean       `json:"records"`
+	Shared    evidence.Defaults     `json:"shared,omitempty"`
 	Omitted   map[string]int        `json:"omitted,omitempty"`
 	Context   contextJSON           `json:"context"`
 	Reports   []evidence.Report     `json:"reports"`
@@ -90,7 +91,7 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 		code = ExitFail
 	}
 	if c.json != jsonOff {
-		shared, recs := evidence.ShareAttributes(ans.Records)
+		shared, recs := evidence.Factor(ans.Records)
 		out := askJSON{Question: q, Plan: ans.Plan, Records: recs, Shared: shared, Omitted: ans.Omitted, Reports: ans.Reports,
 			Freshness: ans.Freshness, ElapsedMS: float64(ans.Elapsed.Microseconds()) / 1000,
 			Context: contextJSON{Budget: ans.Context.Budget, Used: ans.Context.Used,
