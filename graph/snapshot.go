@@ -34,19 +34,30 @@ import (
 //	sealLen  uint16    little-endian, at most maxSealLen
 //	seal     sealLen bytes: the seal (package seal) of the project root
 //	                   and the body, for purposeSnapshot
-//	body     uvarints and length-prefixed strings:
+//	body     uvarints and length-prefixed strings, then fixed-width tables:
 //	  build      what wrote it (snapshotBuild): another build's snapshot is
 //	             never read, as resolution may have changed
 //	  version    the index Version the graph was built from
-//	  unresolved the uses left unresolved (Stats.Unresolved)
-//	  strings    count, then each string's length, then the bytes of all;
-//	             every string below is an index into this table, so a
-//	             path or a kind is stored once
-//	  nodes      count, then Path, Name, Container, Kind, Package, flags
-//	             (Exported 1, Test 2, Stale 4), Line, EndLine-Line,
-//	             NameLine, NameColumn of each
-//	  edges      count, then From, To, Kind, Method, Path, Line, Column,
-//	             Span, Of, Stale of each
+//	  counts     uvarints: the uses left unresolved (Stats.Unresolved), the
+//	             strings, nodes and edges, the bytes of the nodes and of
+//	             the edges, and the entries of the name table
+//	  strings    each string's length, then the bytes of all; every string
+//	             below is an index into this table, so a path or a kind is
+//	             stored once
+//	  nodes      Path, Name, Container, Kind, Package, flags (Exported 1,
+//	             Test 2, Stale 4), Line, EndLine-Line, NameLine, NameColumn
+//	             of each
+//	  edges      From, To, Kind, Method, Path, Line, Column, Span, Of,
+//	             Stale of each
+//	  tables     little-endian uint32 arrays, for reading a part of the
+//	             graph without decoding the rest (see snapView): where each
+//	             node and each edge starts in its section (one more entry:
+//	             the section's end), the edges into each node (starts by
+//	             node, one more entry, then the edge indices in edge order),
+//	             the edges out of each node (alike), and by string the nodes
+//	             it names (definitions called it, files at that path;
+//	             starts by string, one more entry, then node indices in
+//	             node order)
 //
 // The seal covers every byte of the body under this user's key: a snapshot
 // that arrived with the repository, was written for another project root
@@ -57,10 +68,10 @@ import (
 // Build leaves them, none negative (a negative one is written as 0).
 
 const (
-	snapMagic = "cxgraph2"
+	snapMagic = "cxgraph3"
 	// purposeSnapshot is what a snapshot's seal is for; it changes with
 	// the layout.
-	purposeSnapshot = "codecortex.graph.snapshot/1"
+	purposeSnapshot = "codecortex.graph.snapshot/2"
 	// maxSealLen bounds the seal.
 	maxSealLen = 128
 	// snapshotDir and snapshotName place the snapshot under .codecortex/.
@@ -251,7 +262,7 @@ func writeAtomic(r *os.Root, name string, data []byte) error {
 // when the snapshot is of the index as it is now, and then the builder of
 // the snapshot's graph; all of them otherwise, to build from. It says
 // which in p.snapshot.
-func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index) (*builder, index.Facts, error) {
+func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(*snapView) (*Graph, error)) (*builder, index.Facts, error) {
 	snap, err := p.snapshots(ix).read()
 	since := ""
 	if err == nil {
@@ -270,6 +281,17 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index) (*builder,
 	case !facts.Unchanged:
 		p.snapshot = "the index changed since the snapshot"
 		return nil, facts, nil
+	}
+	if part != nil {
+		v, err := snap.view()
+		if err == nil {
+			var g *Graph
+			if g, err = part(v); err == nil {
+				p.snapshot = "read in part"
+				return &builder{g: g, part: true}, facts, nil
+			}
+		}
+		p.snapshot = err.Error() // the whole graph answers
 	}
 	g, err := snap.graph()
 	if err == nil {
@@ -348,53 +370,94 @@ func (s snapStore) open(data []byte) (*sealedSnapshot, error) {
 // from nodes; the adjacency and stats are made by the caller's finish.
 func (ss *sealedSnapshot) graph() (*Graph, error) {
 	d := decoder{buf: ss.body}
-	g := &Graph{Version: ss.version}
-	g.stats.Unresolved = int(d.uint(1 << 40))
-	strs := d.strings()
-	ns := uint64(len(strs))
-	n := d.uint(uint64(len(d.buf)))
-	g.Nodes = make([]Node, n)
-	names := make([]int32, n) // each node's name, in strs
-	for i := range g.Nodes {
-		nd := &g.Nodes[i]
-		p, name, c, k, pkg := d.index(ns), d.index(ns), d.index(ns), d.index(ns), d.index(ns)
-		if d.err != nil {
-			return nil, d.err
-		}
-		nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = strs[p], strs[name], strs[c], strs[k], strs[pkg]
-		names[i] = int32(name)
-		fl := d.uint(7)
-		nd.Exported, nd.Test, nd.Stale = fl&1 != 0, fl&2 != 0, fl&4 != 0
-		nd.Line = int(d.uint(1 << 31))
-		nd.EndLine = nd.Line + int(d.uint(1<<31))
-		nd.NameLine, nd.NameColumn = int(d.uint(1<<31)), int(d.uint(1<<31))
-	}
-	ne := d.uint(uint64(len(d.buf)))
-	g.Edges = make([]Edge, ne)
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		e.From, e.To = d.index(n), d.index(n)
-		k, m, p := d.index(ns), d.index(ns), d.index(ns)
-		if d.err != nil {
-			return nil, d.err
-		}
-		e.Kind, e.Method, e.Path = EdgeKind(strs[k]), Method(strs[m]), strs[p]
-		e.Line, e.Column, e.Span = int(d.uint(1<<31)), int(d.uint(1<<31)), int(d.uint(1<<31))
-		of := d.index(ns)
-		if d.err != nil {
-			return nil, d.err
-		}
-		e.Of = strs[of]
-		e.Stale = d.uint(1) == 1
-	}
-	if d.err == nil && len(d.buf) != 0 {
-		d.err = fmt.Errorf("%w: %d bytes after the edges", errSnapshotCorrupt, len(d.buf))
-	}
+	h := d.header()
+	strs := d.strings(h.strings)
 	if d.err != nil {
 		return nil, d.err
 	}
+	g := &Graph{Version: ss.version}
+	g.stats.Unresolved = h.unresolved
+	ns, n := uint64(len(strs)), uint64(h.nodes)
+	start := len(d.buf)
+	g.Nodes = make([]Node, n)
+	names := make([]int32, n) // each node's name, in strs
+	for i := range g.Nodes {
+		var ids [5]int
+		if names[i] = int32(d.node(&g.Nodes[i], &ids, ns)); d.err != nil {
+			return nil, d.err
+		}
+		nd := &g.Nodes[i]
+		nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = strs[ids[0]], strs[ids[1]], strs[ids[2]], strs[ids[3]], strs[ids[4]]
+	}
+	if start-len(d.buf) != h.nodeBytes {
+		return nil, fmt.Errorf("%w: nodes of %d bytes, not %d", errSnapshotCorrupt, start-len(d.buf), h.nodeBytes)
+	}
+	start = len(d.buf)
+	g.Edges = make([]Edge, h.edges)
+	for i := range g.Edges {
+		var ids [4]int
+		if d.edge(&g.Edges[i], &ids, n, ns); d.err != nil {
+			return nil, d.err
+		}
+		e := &g.Edges[i]
+		e.Kind, e.Method, e.Path, e.Of = EdgeKind(strs[ids[0]]), Method(strs[ids[1]]), strs[ids[2]], strs[ids[3]]
+	}
+	if start-len(d.buf) != h.edgeBytes {
+		return nil, fmt.Errorf("%w: edges of %d bytes, not %d", errSnapshotCorrupt, start-len(d.buf), h.edgeBytes)
+	}
+	if len(d.buf) != 4*h.tableWords() {
+		return nil, fmt.Errorf("%w: %d bytes of tables, not %d", errSnapshotCorrupt, len(d.buf), 4*h.tableWords())
+	}
 	g.tables(strs, names)
 	return g, nil
+}
+
+// A snapHeader is the counts that open a snapshot's body.
+type snapHeader struct {
+	unresolved, strings, nodes, edges, nodeBytes, edgeBytes, named int
+}
+
+// tableWords is how many uint32 the tables after the edges hold.
+func (h snapHeader) tableWords() int {
+	return 3*(h.nodes+1) + (h.edges + 1) + 2*h.edges + (h.strings + 1) + h.named
+}
+
+// header reads the counts, each within what the body can hold.
+func (d *decoder) header() snapHeader {
+	var h snapHeader
+	h.unresolved = int(d.uint(1 << 40))
+	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.nodeBytes, &h.edgeBytes, &h.named} {
+		*c = int(d.uint(uint64(len(d.buf))))
+	}
+	if d.err == nil && 4*h.tableWords() > len(d.buf) {
+		d.err = fmt.Errorf("%w: counts past the body's end", errSnapshotCorrupt)
+	}
+	return h
+}
+
+// node reads a node's record into nd, its strings' indices (Path, Name,
+// Container, Kind, Package, each below ns) into ids, and returns the
+// Name's.
+func (d *decoder) node(nd *Node, ids *[5]int, ns uint64) int {
+	for k := range ids {
+		ids[k] = d.index(ns)
+	}
+	fl := d.uint(7)
+	nd.Exported, nd.Test, nd.Stale = fl&1 != 0, fl&2 != 0, fl&4 != 0
+	nd.Line = int(d.uint(1 << 31))
+	nd.EndLine = nd.Line + int(d.uint(1<<31))
+	nd.NameLine, nd.NameColumn = int(d.uint(1<<31)), int(d.uint(1<<31))
+	return ids[1]
+}
+
+// edge reads an edge's record into e (ends below n) and its strings'
+// indices (Kind, Method, Path, Of, each below ns) into ids.
+func (d *decoder) edge(e *Edge, ids *[4]int, n, ns uint64) {
+	e.From, e.To = d.index(n), d.index(n)
+	ids[0], ids[1], ids[2] = d.index(ns), d.index(ns), d.index(ns)
+	e.Line, e.Column, e.Span = int(d.uint(1<<31)), int(d.uint(1<<31)), int(d.uint(1<<31))
+	ids[3] = d.index(ns)
+	e.Stale = d.uint(1) == 1
 }
 
 // tables makes the lookups Build fills while it adds nodes, from the
@@ -455,7 +518,6 @@ func encodeSnapshot(g *Graph, build string) []byte {
 	var e encoder
 	e.str(build)
 	e.str(g.Version)
-	e.uint(uint64(max(g.stats.Unresolved, 0)))
 	ids := map[string]uint64{}
 	var table []string
 	intern := func(s string) uint64 {
@@ -468,11 +530,18 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		return id
 	}
 	var nodes, edges encoder
-	nodes.uint(uint64(len(g.Nodes)))
+	var tabs tables32
+	nodeOff := make([]uint32, 0, len(g.Nodes)+1)
+	nameOf := make([]uint64, len(g.Nodes)) // the string naming each node, for the name table
 	for i := range g.Nodes {
 		nd := &g.Nodes[i]
-		for _, s := range [...]string{nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package} {
-			nodes.uint(intern(s))
+		nodeOff = append(nodeOff, uint32(len(nodes.buf)))
+		for k, s := range [...]string{nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package} {
+			id := intern(s)
+			if k == 0 && nd.Kind == NodeKindFile || k == 1 && nd.Kind != NodeKindFile {
+				nameOf[i] = id
+			}
+			nodes.uint(id)
 		}
 		nodes.uint(flag(nd.Exported, 1) | flag(nd.Test, 2) | flag(nd.Stale, 4))
 		nodes.uint(uint64(max(nd.Line, 0)))
@@ -480,9 +549,11 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		nodes.uint(uint64(max(nd.NameLine, 0)))
 		nodes.uint(uint64(max(nd.NameColumn, 0)))
 	}
-	edges.uint(uint64(len(g.Edges)))
+	nodeOff = append(nodeOff, uint32(len(nodes.buf)))
+	edgeOff := make([]uint32, 0, len(g.Edges)+1)
 	for i := range g.Edges {
 		ed := &g.Edges[i]
+		edgeOff = append(edgeOff, uint32(len(edges.buf)))
 		edges.uint(uint64(ed.From))
 		edges.uint(uint64(ed.To))
 		edges.uint(intern(string(ed.Kind)))
@@ -494,7 +565,15 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		edges.uint(intern(ed.Of))
 		edges.uint(flag(ed.Stale, 1))
 	}
-	e.uint(uint64(len(table)))
+	edgeOff = append(edgeOff, uint32(len(edges.buf)))
+	tabs.put(nodeOff)
+	tabs.put(edgeOff)
+	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].To) })
+	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) })
+	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] })
+	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(nodes.buf), len(edges.buf), len(g.Nodes)} {
+		e.uint(uint64(v))
+	}
 	for _, s := range table {
 		e.uint(uint64(len(s)))
 	}
@@ -502,7 +581,39 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		e.buf = append(e.buf, s...)
 	}
 	e.buf = append(e.buf, nodes.buf...)
-	return append(e.buf, edges.buf...)
+	e.buf = append(e.buf, edges.buf...)
+	return append(e.buf, tabs.buf...)
+}
+
+// tables32 writes the fixed-width tables after a snapshot's edges.
+type tables32 struct{ buf []byte }
+
+func (t *tables32) put(vs []uint32) {
+	for _, v := range vs {
+		t.buf = binary.LittleEndian.AppendUint32(t.buf, v)
+	}
+}
+
+// lists writes, for keys 0..keys-1, where each key's list starts (one
+// more entry: the end), then the items 0..items-1 grouped by key(item),
+// in item order within a key.
+func (t *tables32) lists(keys, items int, key func(int) uint64) {
+	start := make([]uint32, keys+1)
+	for i := range items {
+		start[key(i)+1]++
+	}
+	for k := 1; k <= keys; k++ {
+		start[k] += start[k-1]
+	}
+	t.put(start)
+	next := slices.Clone(start[:keys])
+	list := make([]uint32, items)
+	for i := range items {
+		k := key(i)
+		list[next[k]] = uint32(i)
+		next[k]++
+	}
+	t.put(list)
 }
 
 func flag(b bool, v uint64) uint64 {
@@ -563,10 +674,31 @@ func (d *decoder) str() string {
 	return s
 }
 
-// strings reads the string table (count, each length, then the bytes of
-// all) into one allocation: every string is a slice of one.
-func (d *decoder) strings() []string {
-	n := d.uint(uint64(len(d.buf)))
+// strings reads the string table of n strings (each length, then the
+// bytes of all) into one allocation: every string is a slice of one.
+func (d *decoder) strings(n int) []string {
+	ends := d.stringEnds(n)
+	if d.err != nil {
+		return nil
+	}
+	total := 0
+	if n > 0 {
+		total = ends[n-1]
+	}
+	all := string(d.buf[:total])
+	d.buf = d.buf[total:]
+	out := make([]string, n)
+	off := 0
+	for i, end := range ends {
+		out[i] = all[off:end]
+		off = end
+	}
+	return out
+}
+
+// stringEnds reads the lengths of a table of n strings and returns where
+// each ends in the bytes that follow, checked to be there.
+func (d *decoder) stringEnds(n int) []int {
 	if d.err != nil {
 		return nil
 	}
@@ -580,15 +712,7 @@ func (d *decoder) strings() []string {
 		d.err = fmt.Errorf("%w: a string table past its end", errSnapshotCorrupt)
 		return nil
 	}
-	all := string(d.buf[:total])
-	d.buf = d.buf[total:]
-	out := make([]string, n)
-	off := 0
-	for i, end := range ends {
-		out[i] = all[off:end]
-		off = end
-	}
-	return out
+	return ends
 }
 
 // index reads a uvarint below n.
