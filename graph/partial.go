@@ -1,10 +1,12 @@
 package graph
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -17,30 +19,67 @@ import (
 // back from, so that Impact, Subtypes and Supertypes answer on it as on
 // the whole graph (see impactPart and implementationsPart).
 
+// partImpact answers q, a walk of depth 1, from the part of the snapshot
+// it visits, when the process holds no graph, there are no exact edges to
+// fuse and the snapshot is of the index as it is now; ok is false
+// otherwise, and then only the snapshot's head and the index's version
+// were read.
+func (p *Provider) partImpact(ctx context.Context, q Query) (im *Impact, ok bool, err error) {
+	if q.Depth != 1 {
+		return nil, false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.graph != nil || p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil {
+		return nil, false, nil
+	}
+	ix, err := p.index()
+	if err != nil {
+		return nil, false, err
+	}
+	snap, err := p.snapshots(ix).read()
+	if err != nil {
+		return nil, false, nil // the per-name or the whole graph answers, and says why
+	}
+	defer snap.close()
+	same, fr, err := ix.Current(ctx, snap.version)
+	if err != nil || !same {
+		return nil, false, err
+	}
+	if q.MaxNodes == 0 {
+		q.MaxNodes = p.opts.MaxNodes
+	}
+	v, err := snap.view()
+	if err != nil {
+		return nil, false, nil
+	}
+	g, err := v.impactPart(q)
+	if err != nil {
+		return nil, false, nil
+	}
+	g.index()
+	p.fresh, p.snapshot = fr, "read in part"
+	im = g.Impact(q)
+	partialNote(im, fr)
+	return im, true, nil
+}
+
 // A snapView reads the nodes and edges of a sealed snapshot's body on
-// demand. Every offset and index it reads is checked against the body
-// (see snapshot.go); a bad one is errSnapshotCorrupt.
+// demand, through the snapshot's checked chunks. Every offset and index
+// it reads is checked against the body (see snapshot.go); a bad one is
+// errSnapshotCorrupt.
 type snapView struct {
-	version    string
-	h          snapHeader
-	strEnds    []int
-	strBytes   []byte
-	nodes      []byte
-	edges      []byte
-	nodeOff    []byte // uint32 tables, as written by encodeSnapshot
-	edgeOff    []byte
-	inStart    []byte
-	inList     []byte
-	outStart   []byte
-	outList    []byte
-	nameStart  []byte
-	nameList   []byte
-	strs       map[int]string
-	nodesRead  map[int32]Node
-	nodeNames  map[int32]int // the string index of each node read's name
-	partNodes  map[int32]bool
-	partEdges  map[int32]bool
-	maxPartLen int
+	ss      *sealedSnapshot
+	version string
+	h       snapHeader
+	strEnds []int
+	// Where each section starts in the body.
+	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes int
+	strs                                                                                                  map[int]string
+	nodesRead                                                                                             map[int32]Node
+	partNodes                                                                                             map[int32]bool
+	partEdges                                                                                             map[int32]bool
+	maxPartLen                                                                                            int
 }
 
 // maxPart bounds the nodes plus edges of a part: past it, the whole
@@ -50,73 +89,141 @@ const maxPart = 200_000
 
 // view opens the snapshot's body for reading in part.
 func (ss *sealedSnapshot) view() (*snapView, error) {
-	d := decoder{buf: ss.body}
-	h := d.header()
-	ends := d.stringEnds(h.strings)
+	total := len(ss.body)
+	if ss.f != nil {
+		total = ss.size - ss.start
+	}
+	pre, err := ss.at(0, min(total, 9*binary.MaxVarintLen64))
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{buf: pre}
+	h := d.header(total)
 	if d.err != nil {
 		return nil, d.err
 	}
-	v := &snapView{version: ss.version, h: h, strEnds: ends, strs: map[int]string{}, nodesRead: map[int32]Node{},
-		nodeNames: map[int32]int{}, partNodes: map[int32]bool{}, partEdges: map[int32]bool{}, maxPartLen: maxPart}
-	total := 0
-	if len(ends) > 0 {
-		total = ends[len(ends)-1]
+	v := &snapView{ss: ss, version: ss.version, h: h, strs: map[int]string{}, nodesRead: map[int32]Node{},
+		partNodes: map[int32]bool{}, partEdges: map[int32]bool{}, maxPartLen: maxPart}
+	hdr := len(pre) - len(d.buf)
+	lens, err := ss.at(hdr, h.lenBytes)
+	if err != nil {
+		return nil, err
 	}
-	rest := d.buf
-	if total+h.nodeBytes+h.edgeBytes+4*h.tableWords() != len(rest) {
-		return nil, fmt.Errorf("%w: sections of the wrong size", errSnapshotCorrupt)
+	ld := decoder{buf: lens}
+	v.strEnds = make([]int, h.strings)
+	end := 0
+	for i := range v.strEnds {
+		end += int(ld.uint(uint64(h.textBytes)))
+		v.strEnds[i] = end
 	}
-	cut := func(n int) []byte {
-		b := rest[:n:n]
-		rest = rest[n:]
-		return b
+	if ld.err != nil || len(ld.buf) != 0 || end != h.textBytes {
+		return nil, fmt.Errorf("%w: a string table that does not fit its text", errSnapshotCorrupt)
 	}
-	v.strBytes, v.nodes, v.edges = cut(total), cut(h.nodeBytes), cut(h.edgeBytes)
-	v.nodeOff, v.edgeOff = cut(4*(h.nodes+1)), cut(4*(h.edges+1))
-	v.inStart, v.inList = cut(4*(h.nodes+1)), cut(4*h.edges)
-	v.outStart, v.outList = cut(4*(h.nodes+1)), cut(4*h.edges)
-	v.nameStart, v.nameList = cut(4*(h.strings+1)), cut(4*h.named)
+	v.text = hdr + h.lenBytes
+	v.nodes = v.text + h.textBytes
+	v.edges = v.nodes + h.nodeBytes
+	v.nodeOff = v.edges + h.edgeBytes
+	v.edgeOff = v.nodeOff + 4*(h.nodes+1)
+	v.inStart = v.edgeOff + 4*(h.edges+1)
+	v.inList = v.inStart + 4*(h.nodes+1)
+	v.outStart = v.inList + 4*h.edges
+	v.outList = v.outStart + 4*(h.nodes+1)
+	v.nameStart = v.outList + 4*h.edges
+	v.nameList = v.nameStart + 4*(h.strings+1)
+	v.hashes = v.nameList + 4*h.named
 	return v, nil
 }
 
-func u32(b []byte, i int) int { return int(binary.LittleEndian.Uint32(b[4*i:])) }
+// u32 returns entry i of the uint32 table at base.
+func (v *snapView) u32(base, i int) (int, error) {
+	b, err := v.ss.at(base+4*i, 4)
+	if err != nil {
+		return 0, err
+	}
+	return int(binary.LittleEndian.Uint32(b)), nil
+}
 
-// str returns string i of the table.
-func (v *snapView) str(i int) string {
+// str returns string i of the table (i is below h.strings).
+func (v *snapView) str(i int) (string, error) {
 	if s, ok := v.strs[i]; ok {
-		return s
+		return s, nil
 	}
 	start := 0
 	if i > 0 {
 		start = v.strEnds[i-1]
 	}
-	s := string(v.strBytes[start:v.strEnds[i]])
-	v.strs[i] = s
-	return s
-}
-
-// stringID returns the index of s in the table, or -1.
-func (v *snapView) stringID(s string) int {
-	start := 0
-	for i, end := range v.strEnds {
-		if end-start == len(s) && string(v.strBytes[start:end]) == s {
-			return i
-		}
-		start = end
+	b, err := v.ss.at(v.text+start, v.strEnds[i]-start)
+	if err != nil {
+		return "", err
 	}
-	return -1
+	s := string(b)
+	v.strs[i] = s
+	return s, nil
 }
 
-// record returns the bytes of record i of a section, by its offsets.
-func record(sec, off []byte, i, n int) ([]byte, error) {
+// stringID returns the index of s in the table, or -1: a binary search
+// of the hashes, then the strings of s's hash compared.
+func (v *snapView) stringID(s string) (int, error) {
+	want, n := strHash(s), v.h.strings
+	var err error
+	lo := sort.Search(n, func(k int) bool {
+		h, e := v.u32(v.hashes, k)
+		if e != nil {
+			err = e
+			return true
+		}
+		return uint32(h) >= want
+	})
+	for k := lo; k < n && err == nil; k++ {
+		var h, id int
+		if h, err = v.u32(v.hashes, k); err != nil || uint32(h) != want {
+			break
+		}
+		if id, err = v.u32(v.hashes+4*n, k); err != nil {
+			break
+		}
+		if id >= n {
+			return -1, fmt.Errorf("%w: a string index out of range", errSnapshotCorrupt)
+		}
+		var got string
+		if got, err = v.str(id); err == nil && got == s {
+			return id, nil
+		}
+	}
+	return -1, err
+}
+
+// record returns the bytes of record i of the section at sec, whose
+// offsets are the table at off, of n records.
+func (v *snapView) record(sec, off, size, i, n int) ([]byte, error) {
 	if i < 0 || i >= n {
 		return nil, fmt.Errorf("%w: a record out of range", errSnapshotCorrupt)
 	}
-	a, b := u32(off, i), u32(off, i+1)
-	if a > b || b > len(sec) {
+	a, err := v.u32(off, i)
+	if err != nil {
+		return nil, err
+	}
+	b, err := v.u32(off, i+1)
+	if err != nil {
+		return nil, err
+	}
+	if a > b || b > size {
 		return nil, fmt.Errorf("%w: a record past its section", errSnapshotCorrupt)
 	}
-	return sec[a:b], nil
+	return v.ss.at(sec+a, b-a)
+}
+
+// strings returns the strings of ids.
+func (v *snapView) strings(ids []int) ([]string, error) {
+	out := make([]string, len(ids))
+	for k, id := range ids {
+		s, err := v.str(id)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = s
+	}
+	return out, nil
 }
 
 // node returns node i.
@@ -124,28 +231,32 @@ func (v *snapView) node(i int32) (Node, error) {
 	if nd, ok := v.nodesRead[i]; ok {
 		return nd, nil
 	}
-	rec, err := record(v.nodes, v.nodeOff, int(i), v.h.nodes)
+	rec, err := v.record(v.nodes, v.nodeOff, v.h.nodeBytes, int(i), v.h.nodes)
 	if err != nil {
 		return Node{}, err
 	}
 	d := decoder{buf: rec}
 	var nd Node
 	var ids [5]int
-	name := d.node(&nd, &ids, uint64(v.h.strings))
+	d.node(&nd, &ids, uint64(v.h.strings))
 	if d.err == nil && len(d.buf) != 0 {
 		d.err = fmt.Errorf("%w: a node record too long", errSnapshotCorrupt)
 	}
 	if d.err != nil {
 		return Node{}, d.err
 	}
-	nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = v.str(ids[0]), v.str(ids[1]), v.str(ids[2]), v.str(ids[3]), v.str(ids[4])
-	v.nodesRead[i], v.nodeNames[i] = nd, name
+	strs, err := v.strings(ids[:])
+	if err != nil {
+		return Node{}, err
+	}
+	nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = strs[0], strs[1], strs[2], strs[3], strs[4]
+	v.nodesRead[i] = nd
 	return nd, nil
 }
 
 // edge returns edge i.
 func (v *snapView) edge(i int32) (Edge, error) {
-	rec, err := record(v.edges, v.edgeOff, int(i), v.h.edges)
+	rec, err := v.record(v.edges, v.edgeOff, v.h.edgeBytes, int(i), v.h.edges)
 	if err != nil {
 		return Edge{}, err
 	}
@@ -159,49 +270,85 @@ func (v *snapView) edge(i int32) (Edge, error) {
 	if d.err != nil {
 		return Edge{}, d.err
 	}
-	e.Kind, e.Method, e.Path, e.Of = EdgeKind(v.str(ids[0])), Method(v.str(ids[1])), v.str(ids[2]), v.str(ids[3])
+	strs, err := v.strings(ids[:])
+	if err != nil {
+		return Edge{}, err
+	}
+	e.Kind, e.Method, e.Path, e.Of = EdgeKind(strs[0]), Method(strs[1]), strs[2], strs[3]
 	return e, nil
 }
 
-// list returns entry i's list of a table of starts and items, each item
-// below n.
-func list(starts, items []byte, i, keys, n int) ([]int32, error) {
+// list returns entry i's list of the table of starts at starts and items
+// at items, of keys entries, each item below n once its tag bits (those
+// of mask's complement) are cleared; keep, if set, leaves out the items
+// whose tag it refuses.
+func (v *snapView) list(starts, items, i, keys, n int, mask uint32, keep func(tag uint32) bool) ([]int32, error) {
 	if i < 0 || i >= keys {
 		return nil, fmt.Errorf("%w: a list out of range", errSnapshotCorrupt)
 	}
-	a, b := u32(starts, i), u32(starts, i+1)
-	if a > b || 4*b > len(items) {
+	a, err := v.u32(starts, i)
+	if err != nil {
+		return nil, err
+	}
+	b, err := v.u32(starts, i+1)
+	if err != nil {
+		return nil, err
+	}
+	if a > b || items+4*b > v.ss.bodyLen() {
 		return nil, fmt.Errorf("%w: a list past its table", errSnapshotCorrupt)
 	}
+	raw, err := v.ss.at(items+4*a, 4*(b-a))
+	if err != nil {
+		return nil, err
+	}
 	out := make([]int32, 0, b-a)
-	for k := a; k < b; k++ {
-		x := u32(items, k)
-		if x >= n {
+	for k := 0; k < len(raw); k += 4 {
+		x := binary.LittleEndian.Uint32(raw[k:])
+		if int(x&mask) >= n {
 			return nil, fmt.Errorf("%w: a list item out of range", errSnapshotCorrupt)
 		}
-		out = append(out, int32(x))
+		if keep == nil || keep(x&^mask) {
+			out = append(out, int32(x&mask))
+		}
 	}
 	return out, nil
 }
 
-// in returns the edges into node i, in edge order.
-func (v *snapView) in(i int32) ([]int32, error) {
-	return list(v.inStart, v.inList, int(i), v.h.nodes, v.h.edges)
+const edgeMask = 1<<edgeIndexBits - 1
+
+// kinds returns a filter of adjacency tags that keeps the edges of the
+// kinds in want and those of another kind (read to know it); nil keeps
+// all.
+func kinds(want map[EdgeKind]bool) func(uint32) bool {
+	if want == nil {
+		return nil
+	}
+	return func(tag uint32) bool {
+		c := tag >> edgeIndexBits
+		return c == 0 || int(c) >= len(edgeKindCodes) || want[edgeKindCodes[c]]
+	}
 }
 
-// out returns the edges out of node i, in edge order.
-func (v *snapView) out(i int32) ([]int32, error) {
-	return list(v.outStart, v.outList, int(i), v.h.nodes, v.h.edges)
+// in returns the edges into node i of the kinds in want (nil: all), in
+// edge order; an edge of a kind the tables do not code is among them.
+func (v *snapView) in(i int32, want map[EdgeKind]bool) ([]int32, error) {
+	return v.list(v.inStart, v.inList, int(i), v.h.nodes, v.h.edges, edgeMask, kinds(want))
+}
+
+// out returns the edges out of node i of the kinds in want (nil: all),
+// in edge order, as in does.
+func (v *snapView) out(i int32, want map[EdgeKind]bool) ([]int32, error) {
+	return v.list(v.outStart, v.outList, int(i), v.h.nodes, v.h.edges, edgeMask, kinds(want))
 }
 
 // named returns the nodes string s names: the definitions called s and
 // the file at path s, in node order.
 func (v *snapView) named(s string) ([]int32, error) {
-	id := v.stringID(s)
-	if id < 0 {
-		return nil, nil
+	id, err := v.stringID(s)
+	if err != nil || id < 0 {
+		return nil, err
 	}
-	return list(v.nameStart, v.nameList, id, v.h.strings, v.h.nodes)
+	return v.list(v.nameStart, v.nameList, id, v.h.strings, v.h.nodes, ^uint32(0), nil)
 }
 
 // addNode puts node i in the part.
@@ -382,9 +529,9 @@ func (v *snapView) graph() (*Graph, []int32) {
 // roots, level by level, every edge into each node of a level the walk
 // goes back from (every level before the last, while the levels so far
 // hold at most MaxNodes: past that the walk stops within them); the
-// edges among all the nodes reached (for cycles and the targets' own
-// uses); and the edges into the files of the roots (the tests named
-// after them).
+// edges into the files of the roots (the tests named after them); then,
+// the walk run on that part to know which nodes it reaches, the edges
+// among those (their cycles).
 func (v *snapView) impactPart(q Query) (*Graph, error) {
 	depth := q.Depth
 	if depth <= 0 {
@@ -403,11 +550,11 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 	for _, r := range roots {
 		seen[r] = true
 	}
-	level, reached := roots, slices.Clone(roots)
+	level := roots
 	for d := 0; d < depth && len(level) > 0 && len(seen) <= maxNodes; d++ {
 		var next []int32
 		for _, n := range level {
-			es, err := v.in(n)
+			es, err := v.in(n, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -422,11 +569,30 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 				}
 			}
 		}
-		reached = append(reached, next...)
 		level = next
 	}
-	for _, n := range reached {
-		es, err := v.out(n)
+	if err := v.addRootFiles(roots); err != nil {
+		return nil, err
+	}
+	// The walk on the part read so far reaches the nodes it reaches on
+	// the whole graph; the edges among them (its cycles) are added.
+	g, ids := v.graph()
+	g.index()
+	im := g.Impact(q)
+	walked := map[string]bool{}
+	for _, h := range append(im.Affected, im.Callers...) {
+		walked[h.Symbol] = true
+	}
+	var among []int32
+	inWalk := map[int32]bool{}
+	for k := range g.Nodes {
+		if walked[g.Nodes[k].Key()] {
+			among = append(among, ids[k])
+			inWalk[ids[k]] = true
+		}
+	}
+	for _, n := range among {
+		es, err := v.out(n, walkKinds)
 		if err != nil {
 			return nil, err
 		}
@@ -438,36 +604,47 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 			if err != nil {
 				return nil, err
 			}
-			if seen[int32(e.To)] {
+			if inWalk[int32(e.To)] {
 				if _, err := v.addEdge(ei); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
+	g, _ = v.graph()
+	return g, nil
+}
+
+// testKinds are the edges into a file that name a test after it.
+var testKinds = map[EdgeKind]bool{Tests: true}
+
+// addRootFiles puts the files of the roots in the part, with the tests
+// edges into them (the tests named after them: an edge of another kind
+// into a root's file matters only when the walk reaches the file, and
+// then it is read as any other node's).
+func (v *snapView) addRootFiles(roots []int32) error {
 	for _, r := range roots {
 		fn, err := v.fileOf(v.nodesRead[r].Path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if fn < 0 {
 			continue
 		}
 		if err := v.addNode(fn); err != nil {
-			return nil, err
+			return err
 		}
-		es, err := v.in(fn)
+		es, err := v.in(fn, testKinds)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, ei := range es {
 			if _, err := v.addEdge(ei); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	g, _ := v.graph()
-	return g, nil
+	return nil
 }
 
 // implementationsPart reads the part of the snapshot that Subtypes and
@@ -483,7 +660,7 @@ func (v *snapView) implementationsPart(t Target) (*Graph, error) {
 	level := roots
 	for _, r := range roots {
 		seen[r] = true
-		es, err := v.out(r)
+		es, err := v.out(r, relationKinds)
 		if err != nil {
 			return nil, err
 		}
@@ -496,7 +673,7 @@ func (v *snapView) implementationsPart(t Target) (*Graph, error) {
 	for d := 0; d < MaxSubtypeDepth && len(level) > 0; d++ {
 		var next []int32
 		for _, n := range level {
-			es, err := v.in(n)
+			es, err := v.in(n, relationKinds)
 			if err != nil {
 				return nil, err
 			}

@@ -3,7 +3,9 @@ package graph
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
@@ -69,6 +71,17 @@ func comparePart(t *testing.T, dir string, every int) int {
 				t.Errorf("%v: the part's impact differs from the whole graph's (-want +got):\n%s", q, diff)
 			}
 			compared++
+			if q.Depth != 1 {
+				continue
+			}
+			// Gather's way to the part, for the direct uses.
+			got, ok, err := New(Options{Index: ix}).partImpact(ctx, q)
+			if err != nil || !ok {
+				t.Fatalf("%v: partImpact: %v, %v", q, ok, err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%v: partImpact differs from the whole graph's (-want +got):\n%s", q, diff)
+			}
 		}
 		iq := impl
 		iq.Symbol, iq.Path, iq.Line = tg.Symbol, tg.Path, tg.StartLine
@@ -172,5 +185,50 @@ func TestPartTooLarge(t *testing.T) {
 	v.maxPartLen = 2
 	if _, err := v.impactPart(Query{Targets: []Target{{Symbol: "Helper"}}}); err != errPartTooLarge {
 		t.Errorf("a part past its bound: %v, want errPartTooLarge", err)
+	}
+}
+
+// A byte of the body changed since the seal fails the chunk that holds
+// it when a part is read: the answer is built from the index instead,
+// and is the same.
+func TestPartTampered(t *testing.T) {
+	needSyntax(t)
+	dir := t.TempDir()
+	writeAged(t, dir, snapFixture)
+	ctx := context.Background()
+	q := Query{Targets: []Target{{Symbol: "ReadFull"}}}
+	ask := func() (*Impact, string) {
+		ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		p := New(Options{Index: ix})
+		im, err := p.Impact(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return im, p.snapshot
+	}
+	ask() // builds and writes the snapshot
+	want, how := ask()
+	if how != "read in part" {
+		t.Fatalf("how = %q, want a part read", how)
+	}
+	file := filepath.Join(dir, snapshotDir, filepath.FromSlash(snapshotName))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, how := ask()
+	if !strings.Contains(how, errSnapshotForeign.Error()) {
+		t.Errorf("how = %q, want the graph built because %q", how, errSnapshotForeign)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("impact (-want +got):\n%s", diff)
 	}
 }

@@ -286,8 +286,13 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		gq.Depth = 1
 	}
 	// A question for the direct uses of a name, before the whole graph is
-	// held, reads only the files that concern the name (see named.go).
-	im, ok, err := p.namedImpact(ctx, gq)
+	// held, reads the part of the snapshot it walks (see partial.go) or,
+	// when the index changed since the snapshot, only the files that
+	// concern the name (see named.go).
+	im, ok, err := p.partImpact(ctx, gq)
+	if err == nil && !ok {
+		im, ok, err = p.namedImpact(ctx, gq)
+	}
 	if err == nil && !ok {
 		im, err = p.Impact(ctx, gq)
 	}

@@ -1,13 +1,15 @@
 package graph
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -33,14 +35,19 @@ import (
 //	magic    [8]byte   snapMagic
 //	sealLen  uint16    little-endian, at most maxSealLen
 //	seal     sealLen bytes: the seal (package seal) of the project root
-//	                   and the body, for purposeSnapshot
+//	                   and the head, for purposeSnapshot
+//	headLen  uint32    little-endian, at most maxHeadLen
+//	head     build and version (length-prefixed), the body's length and
+//	         its chunk size (uvarints), then the SHA-256 of each chunk of
+//	         the body, in order
 //	body     uvarints and length-prefixed strings, then fixed-width tables:
 //	  build      what wrote it (snapshotBuild): another build's snapshot is
 //	             never read, as resolution may have changed
 //	  version    the index Version the graph was built from
 //	  counts     uvarints: the uses left unresolved (Stats.Unresolved), the
-//	             strings, nodes and edges, the bytes of the nodes and of
-//	             the edges, and the entries of the name table
+//	             strings, nodes and edges, the bytes of the strings'
+//	             lengths, of their text, of the nodes and of the edges, and
+//	             the entries of the name table
 //	  strings    each string's length, then the bytes of all; every string
 //	             below is an index into this table, so a path or a kind is
 //	             stored once
@@ -57,9 +64,13 @@ import (
 //	             the edges out of each node (alike), and by string the nodes
 //	             it names (definitions called it, files at that path;
 //	             starts by string, one more entry, then node indices in
-//	             node order)
+//	             node order), and the strings' hashes (strHash) sorted,
+//	             then the index of the string of each)
 //
-// The seal covers every byte of the body under this user's key: a snapshot
+// The seal covers the head under this user's key, and through its digests
+// every byte of the body, which is checked a chunk at a time as it is read
+// (a question that reads a part of the graph reads and checks only the
+// chunks that hold it): a snapshot
 // that arrived with the repository, was written for another project root
 // or was changed since is foreign and ignored. A sealed body is still
 // checked as outside input (every count and length against what remains,
@@ -74,6 +85,12 @@ const (
 	purposeSnapshot = "codecortex.graph.snapshot/2"
 	// maxSealLen bounds the seal.
 	maxSealLen = 128
+	// snapChunk is the size of the chunks of the body the head has a
+	// digest of.
+	snapChunk = 64 << 10
+	// maxHeadLen bounds the head: its strings and the digests of a body
+	// within MaxSnapshotSize.
+	maxHeadLen = 64<<10 + sha256.Size*(MaxSnapshotSize/snapChunk+1)
 	// snapshotDir and snapshotName place the snapshot under .codecortex/.
 	snapshotDir  = ".codecortex"
 	snapshotName = "graph/snapshot.bin"
@@ -197,21 +214,35 @@ func (s snapStore) dir(create bool) (*os.Root, error) {
 // write seals and writes the snapshot of g (built, not yet fused):
 // atomically, by renaming a complete temporary file over the old one.
 func (s snapStore) write(g *Graph) error {
+	if len(g.Edges) >= 1<<edgeIndexBits {
+		return fmt.Errorf("%w: %d edges", ErrSnapshotTooLarge, len(g.Edges))
+	}
 	body := encodeSnapshot(g, s.build)
-	if limit := s.maxSize(); len(body)+len(snapMagic)+2+maxSealLen > limit {
+	var h encoder
+	h.str(s.build)
+	h.str(g.Version)
+	h.uint(uint64(len(body)))
+	h.uint(snapChunk)
+	for off := 0; off < len(body); off += snapChunk {
+		sum := sha256.Sum256(body[off:min(off+snapChunk, len(body))])
+		h.buf = append(h.buf, sum[:]...)
+	}
+	if limit := s.maxSize(); len(body)+len(snapMagic)+6+maxSealLen+len(h.buf) > limit {
 		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrSnapshotTooLarge, len(body), limit)
 	}
-	sl, err := s.seal.Seal(purposeSnapshot, []byte(s.root), body)
+	sl, err := s.seal.Seal(purposeSnapshot, []byte(s.root), h.buf)
 	if err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
 	if len(sl) > maxSealLen {
 		return fmt.Errorf("graph: snapshot: a seal of %d bytes", len(sl))
 	}
-	out := make([]byte, 0, len(snapMagic)+2+len(sl)+len(body))
+	out := make([]byte, 0, len(snapMagic)+6+len(sl)+len(h.buf)+len(body))
 	out = append(out, snapMagic...)
 	out = binary.LittleEndian.AppendUint16(out, uint16(len(sl)))
 	out = append(out, sl...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(h.buf)))
+	out = append(out, h.buf...)
 	out = append(out, body...)
 	r, err := s.dir(true)
 	if err != nil {
@@ -266,6 +297,7 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 	snap, err := p.snapshots(ix).read()
 	since := ""
 	if err == nil {
+		defer snap.close()
 		since = snap.version
 	} else {
 		p.snapshot = err.Error()
@@ -304,15 +336,25 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 	return nil, facts, err
 }
 
-// A sealedSnapshot is a snapshot whose seal checked: its body is this
-// user's, for this root, and was written by this build.
+// A sealedSnapshot is a snapshot whose seal checked: its head is this
+// user's, for this root, and was written by this build. Its body is read
+// a chunk at a time, each checked against the head's digest before use,
+// or held whole (in tests).
 type sealedSnapshot struct {
 	version string
-	body    []byte // after the build and version
+	body    []byte // the body after its build and version, when held whole
+
+	f      *os.File
+	off    int64 // where the body starts in f
+	size   int   // the body's length
+	sums   []byte
+	start  int // where the body's data starts, after its build and version
+	chunks map[int][]byte
 }
 
-// read reads and checks the snapshot: its seal, then its build. The body
-// is decoded only by graph, once the caller knows the version is current.
+// read reads and checks the snapshot's head: its seal, then its build.
+// The body is read only by graph or view, once the caller knows the
+// version is current; close releases the file.
 func (s snapStore) read() (*sealedSnapshot, error) {
 	r, err := s.dir(false)
 	if err != nil {
@@ -326,7 +368,17 @@ func (s snapStore) read() (*sealedSnapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
 	}
-	defer f.Close()
+	ss, err := s.open(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return ss, nil
+}
+
+// open checks a snapshot file's head: magic, seal, build and the body's
+// size; the body is checked as it is read (see at).
+func (s snapStore) open(f *os.File) (*sealedSnapshot, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
@@ -334,43 +386,149 @@ func (s snapStore) read() (*sealedSnapshot, error) {
 	if !fi.Mode().IsRegular() || fi.Size() > int64(s.maxSize()) {
 		return nil, fmt.Errorf("%w: not a regular file within %d bytes", errSnapshotCorrupt, s.maxSize())
 	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	h := len(snapMagic) + 2
+	first := make([]byte, min(fi.Size(), int64(h+maxSealLen+4)))
+	if _, err := f.ReadAt(first, 0); err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
 	}
-	return s.open(data)
-}
-
-// open checks a snapshot file's bytes: magic, seal and build.
-func (s snapStore) open(data []byte) (*sealedSnapshot, error) {
-	h := len(snapMagic) + 2
-	if len(data) < h || string(data[:len(snapMagic)]) != snapMagic {
+	if len(first) < h || string(first[:len(snapMagic)]) != snapMagic {
 		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotMismatch)
 	}
-	sl := int(binary.LittleEndian.Uint16(data[len(snapMagic):]))
-	if sl > maxSealLen || len(data) < h+sl {
+	sl := int(binary.LittleEndian.Uint16(first[len(snapMagic):]))
+	if sl > maxSealLen || len(first) < h+sl+4 {
 		return nil, fmt.Errorf("%w: bad seal length", errSnapshotCorrupt)
 	}
-	body := data[h+sl:]
-	if !s.seal.Verify(string(data[h:h+sl]), purposeSnapshot, []byte(s.root), body) {
+	hl := int(binary.LittleEndian.Uint32(first[h+sl:]))
+	off := int64(h + sl + 4)
+	if hl > maxHeadLen || off+int64(hl) > fi.Size() {
+		return nil, fmt.Errorf("%w: bad head length", errSnapshotCorrupt)
+	}
+	head := make([]byte, hl)
+	if _, err := f.ReadAt(head, off); err != nil {
+		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	}
+	if !s.seal.Verify(string(first[h:h+sl]), purposeSnapshot, []byte(s.root), head) {
 		return nil, errSnapshotForeign
 	}
-	d := decoder{buf: body}
+	d := decoder{buf: head}
 	build, version := d.str(), d.str()
+	size, chunk := d.uint(uint64(s.maxSize())), d.uint(snapChunk)
 	if d.err != nil {
 		return nil, d.err
 	}
 	if build != s.build {
 		return nil, fmt.Errorf("%w: written by %q", errSnapshotMismatch, build)
 	}
-	return &sealedSnapshot{version: version, body: d.buf}, nil
+	ss := &sealedSnapshot{version: version, f: f, off: off + int64(hl), size: int(size), sums: d.buf, chunks: map[int][]byte{}}
+	if chunk != snapChunk || len(d.buf) != sha256.Size*((int(size)+snapChunk-1)/snapChunk) || ss.off+int64(size) != fi.Size() {
+		return nil, fmt.Errorf("%w: a head that does not fit its body", errSnapshotCorrupt)
+	}
+	// The body opens with its build and version again, as encoded.
+	pre, err := ss.at(0, min(ss.size, 2*binary.MaxVarintLen64+len(build)+len(version)))
+	if err != nil {
+		return nil, err
+	}
+	pd := decoder{buf: pre}
+	if pd.str() != build || pd.str() != version || pd.err != nil {
+		return nil, fmt.Errorf("%w: a body of another head", errSnapshotCorrupt)
+	}
+	ss.start = len(pre) - len(pd.buf)
+	return ss, nil
+}
+
+// bodyLen is the length of the body after its build and version.
+func (ss *sealedSnapshot) bodyLen() int {
+	if ss.f != nil {
+		return ss.size - ss.start
+	}
+	return len(ss.body)
+}
+
+// close releases the snapshot's file.
+func (ss *sealedSnapshot) close() {
+	if ss.f != nil {
+		ss.f.Close()
+		ss.f = nil
+	}
+}
+
+// at returns n bytes of the body from off (counted from where its build
+// and version end, as body is), each chunk they lie in read and checked
+// against the head's digest once.
+func (ss *sealedSnapshot) at(off, n int) ([]byte, error) {
+	if ss.body != nil || ss.f == nil {
+		if off < 0 || n < 0 || off+n > len(ss.body) {
+			return nil, fmt.Errorf("%w: a read past the body", errSnapshotCorrupt)
+		}
+		return ss.body[off : off+n : off+n], nil
+	}
+	off += ss.start
+	if off < 0 || n < 0 || off+n > ss.size {
+		return nil, fmt.Errorf("%w: a read past the body", errSnapshotCorrupt)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	first, last := off/snapChunk, (off+n-1)/snapChunk
+	var out []byte
+	for c := first; c <= last; c++ {
+		b, err := ss.chunk(c)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := max(off-c*snapChunk, 0), min(off+n-c*snapChunk, len(b))
+		if first == last {
+			return b[lo:hi:hi], nil
+		}
+		out = append(out, b[lo:hi]...)
+	}
+	return out, nil
+}
+
+// chunk returns chunk c of the body, read and checked once.
+func (ss *sealedSnapshot) chunk(c int) ([]byte, error) {
+	if b, ok := ss.chunks[c]; ok {
+		return b, nil
+	}
+	b := make([]byte, min(snapChunk, ss.size-c*snapChunk))
+	if _, err := ss.f.ReadAt(b, ss.off+int64(c*snapChunk)); err != nil {
+		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	}
+	if sum := sha256.Sum256(b); !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
+		return nil, errSnapshotForeign // changed since it was sealed
+	}
+	ss.chunks[c] = b
+	return b, nil
+}
+
+// whole returns the body after its build and version, every chunk read
+// and checked.
+func (ss *sealedSnapshot) whole() ([]byte, error) {
+	if ss.body != nil || ss.f == nil {
+		return ss.body, nil
+	}
+	body := make([]byte, ss.size)
+	if _, err := ss.f.ReadAt(body, ss.off); err != nil {
+		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	}
+	for c := 0; c*snapChunk < ss.size; c++ {
+		sum := sha256.Sum256(body[c*snapChunk : min((c+1)*snapChunk, ss.size)])
+		if !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
+			return nil, errSnapshotForeign
+		}
+	}
+	return body[ss.start:], nil
 }
 
 // graph decodes the snapshot's graph: nodes, edges and the tables made
 // from nodes; the adjacency and stats are made by the caller's finish.
 func (ss *sealedSnapshot) graph() (*Graph, error) {
-	d := decoder{buf: ss.body}
-	h := d.header()
+	body, err := ss.whole()
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{buf: body}
+	h := d.header(len(body))
 	strs := d.strings(h.strings)
 	if d.err != nil {
 		return nil, d.err
@@ -414,23 +572,25 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 
 // A snapHeader is the counts that open a snapshot's body.
 type snapHeader struct {
-	unresolved, strings, nodes, edges, nodeBytes, edgeBytes, named int
+	unresolved, strings, nodes, edges, lenBytes, textBytes, nodeBytes, edgeBytes, named int
 }
 
 // tableWords is how many uint32 the tables after the edges hold.
 func (h snapHeader) tableWords() int {
-	return 3*(h.nodes+1) + (h.edges + 1) + 2*h.edges + (h.strings + 1) + h.named
+	return 3*(h.nodes+1) + (h.edges + 1) + 2*h.edges + (h.strings + 1) + h.named + 2*h.strings
 }
 
-// header reads the counts, each within what the body can hold.
-func (d *decoder) header() snapHeader {
+// header reads the counts from the start of a body of total bytes (d
+// may hold only a prefix of it), checked to add up to the body.
+func (d *decoder) header(total int) snapHeader {
 	var h snapHeader
+	had := len(d.buf)
 	h.unresolved = int(d.uint(1 << 40))
-	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.nodeBytes, &h.edgeBytes, &h.named} {
-		*c = int(d.uint(uint64(len(d.buf))))
+	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.lenBytes, &h.textBytes, &h.nodeBytes, &h.edgeBytes, &h.named} {
+		*c = int(d.uint(1 << 32))
 	}
-	if d.err == nil && 4*h.tableWords() > len(d.buf) {
-		d.err = fmt.Errorf("%w: counts past the body's end", errSnapshotCorrupt)
+	if d.err == nil && h.lenBytes+h.textBytes+h.nodeBytes+h.edgeBytes+4*h.tableWords() != total-(had-len(d.buf)) {
+		d.err = fmt.Errorf("%w: sections that do not add up to the body", errSnapshotCorrupt)
 	}
 	return h
 }
@@ -568,15 +728,22 @@ func encodeSnapshot(g *Graph, build string) []byte {
 	edgeOff = append(edgeOff, uint32(len(edges.buf)))
 	tabs.put(nodeOff)
 	tabs.put(edgeOff)
-	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].To) })
-	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) })
-	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] })
-	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(nodes.buf), len(edges.buf), len(g.Nodes)} {
+	kind := func(i int) uint32 { return kindCode(g.Edges[i].Kind) << edgeIndexBits }
+	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].To) }, kind)
+	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) }, kind)
+	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] }, func(int) uint32 { return 0 })
+	tabs.hashes(table)
+	var lens encoder
+	text := 0
+	for _, s := range table {
+		lens.uint(uint64(len(s)))
+		text += len(s)
+	}
+	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(lens.buf), text,
+		len(nodes.buf), len(edges.buf), len(g.Nodes)} {
 		e.uint(uint64(v))
 	}
-	for _, s := range table {
-		e.uint(uint64(len(s)))
-	}
+	e.buf = append(e.buf, lens.buf...)
 	for _, s := range table {
 		e.buf = append(e.buf, s...)
 	}
@@ -594,10 +761,57 @@ func (t *tables32) put(vs []uint32) {
 	}
 }
 
+// hashes writes the strings' hashes (strHash) in order, then the index
+// of the string of each, so that a string is found by a binary search.
+func (t *tables32) hashes(table []string) {
+	ids := make([]uint32, len(table))
+	hs := make([]uint32, len(table))
+	for i, s := range table {
+		ids[i], hs[i] = uint32(i), strHash(s)
+	}
+	slices.SortFunc(ids, func(a, b uint32) int {
+		if hs[a] != hs[b] {
+			return cmp.Compare(hs[a], hs[b])
+		}
+		return cmp.Compare(a, b)
+	})
+	sorted := make([]uint32, len(ids))
+	for k, id := range ids {
+		sorted[k] = hs[id]
+	}
+	t.put(sorted)
+	t.put(ids)
+}
+
+// The adjacency tables hold an edge's index in their low edgeIndexBits
+// and its kind's code (kindCode) above: a walk skips the edges of kinds
+// it does not follow without reading them.
+const edgeIndexBits = 28
+
+// edgeKindCodes number the edge kinds; 0 stands for another kind.
+var edgeKindCodes = [...]EdgeKind{"", Imports, Calls, References, Inherits, Implements, Tests}
+
+// kindCode returns the code of k, 0 for a kind edgeKindCodes lacks.
+func kindCode(k EdgeKind) uint32 {
+	if k == "" {
+		return 0
+	}
+	return uint32(max(slices.Index(edgeKindCodes[:], k), 0))
+}
+
+// strHash is the 32-bit FNV-1a hash of s.
+func strHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
 // lists writes, for keys 0..keys-1, where each key's list starts (one
 // more entry: the end), then the items 0..items-1 grouped by key(item),
-// in item order within a key.
-func (t *tables32) lists(keys, items int, key func(int) uint64) {
+// in item order within a key, each with its tag's bits set.
+func (t *tables32) lists(keys, items int, key func(int) uint64, tag func(int) uint32) {
 	start := make([]uint32, keys+1)
 	for i := range items {
 		start[key(i)+1]++
@@ -610,7 +824,7 @@ func (t *tables32) lists(keys, items int, key func(int) uint64) {
 	list := make([]uint32, items)
 	for i := range items {
 		k := key(i)
-		list[next[k]] = uint32(i)
+		list[next[k]] = uint32(i) | tag(i)
 		next[k]++
 	}
 	t.put(list)
