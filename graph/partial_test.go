@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"slices"
@@ -230,5 +232,31 @@ func TestPartTampered(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("impact (-want +got):\n%s", diff)
+	}
+}
+
+// The digests of a body written in parts are those of the body whole,
+// chunk by chunk, wherever the parts are cut.
+func TestChunkSums(t *testing.T) {
+	body := make([]byte, 3*snapChunk+123)
+	for i := range body {
+		body[i] = byte(i * 7)
+	}
+	var want []byte
+	for off := 0; off < len(body); off += snapChunk {
+		sum := sha256.Sum256(body[off:min(off+snapChunk, len(body))])
+		want = append(want, sum[:]...)
+	}
+	for _, cuts := range [][]int{{}, {1}, {snapChunk}, {snapChunk - 1, snapChunk + 1, 2*snapChunk + 5}, {len(body)}} {
+		var parts [][]byte
+		prev := 0
+		for _, c := range cuts {
+			parts = append(parts, body[prev:c])
+			prev = c
+		}
+		parts = append(parts, body[prev:])
+		if got := chunkSums(parts); !bytes.Equal(got, want) {
+			t.Errorf("cut at %v: digests differ", cuts)
+		}
 	}
 }

@@ -217,18 +217,19 @@ func (s snapStore) write(g *Graph) error {
 	if len(g.Edges) >= 1<<edgeIndexBits {
 		return fmt.Errorf("%w: %d edges", ErrSnapshotTooLarge, len(g.Edges))
 	}
-	body := encodeSnapshot(g, s.build)
+	parts := encodeParts(g, s.build)
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
 	var h encoder
 	h.str(s.build)
 	h.str(g.Version)
-	h.uint(uint64(len(body)))
+	h.uint(uint64(size))
 	h.uint(snapChunk)
-	for off := 0; off < len(body); off += snapChunk {
-		sum := sha256.Sum256(body[off:min(off+snapChunk, len(body))])
-		h.buf = append(h.buf, sum[:]...)
-	}
-	if limit := s.maxSize(); len(body)+len(snapMagic)+6+maxSealLen+len(h.buf) > limit {
-		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrSnapshotTooLarge, len(body), limit)
+	h.buf = append(h.buf, chunkSums(parts)...)
+	if limit := s.maxSize(); size+len(snapMagic)+6+maxSealLen+len(h.buf) > limit {
+		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrSnapshotTooLarge, size, limit)
 	}
 	sl, err := s.seal.Seal(purposeSnapshot, []byte(s.root), h.buf)
 	if err != nil {
@@ -237,13 +238,12 @@ func (s snapStore) write(g *Graph) error {
 	if len(sl) > maxSealLen {
 		return fmt.Errorf("graph: snapshot: a seal of %d bytes", len(sl))
 	}
-	out := make([]byte, 0, len(snapMagic)+6+len(sl)+len(h.buf)+len(body))
+	out := make([]byte, 0, len(snapMagic)+6+len(sl)+len(h.buf))
 	out = append(out, snapMagic...)
 	out = binary.LittleEndian.AppendUint16(out, uint16(len(sl)))
 	out = append(out, sl...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(h.buf)))
 	out = append(out, h.buf...)
-	out = append(out, body...)
 	r, err := s.dir(true)
 	if err != nil {
 		return err
@@ -257,13 +257,36 @@ func (s snapStore) write(g *Graph) error {
 			return err
 		}
 	}
-	return writeAtomic(r, snapshotName, out)
+	return writeAtomic(r, snapshotName, append([][]byte{out}, parts...)...)
+}
+
+// chunkSums returns the SHA-256 of each snapChunk bytes of the parts
+// joined, the last chunk shorter.
+func chunkSums(parts [][]byte) []byte {
+	var out []byte
+	h := sha256.New()
+	n := 0
+	for _, p := range parts {
+		for len(p) > 0 {
+			k := min(len(p), snapChunk-n)
+			h.Write(p[:k])
+			p, n = p[k:], n+k
+			if n == snapChunk {
+				out, n = h.Sum(out), 0
+				h.Reset()
+			}
+		}
+	}
+	if n > 0 {
+		out = h.Sum(out)
+	}
+	return out
 }
 
 // writeAtomic writes data to name inside r through a new temporary file
 // in the same directory (created exclusively, so that a file or link
 // already there is never written through), renamed over name.
-func writeAtomic(r *os.Root, name string, data []byte) error {
+func writeAtomic(r *os.Root, name string, data ...[]byte) error {
 	dir := filepath.Dir(name)
 	if err := r.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
@@ -275,7 +298,12 @@ func writeAtomic(r *os.Root, name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
-	_, werr := f.Write(data)
+	var werr error
+	for _, d := range data {
+		if werr == nil {
+			_, werr = f.Write(d)
+		}
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -675,6 +703,12 @@ func (g *Graph) tables(strs []string, names []int32) {
 
 // encodeSnapshot returns the body of g's snapshot for build.
 func encodeSnapshot(g *Graph, build string) []byte {
+	return bytes.Join(encodeParts(g, build), nil)
+}
+
+// encodeParts returns the body of g's snapshot for build in parts, to be
+// written one after the other (no copy of the whole body is made).
+func encodeParts(g *Graph, build string) [][]byte {
 	var e encoder
 	e.str(build)
 	e.str(g.Version)
@@ -726,6 +760,7 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		edges.uint(flag(ed.Stale, 1))
 	}
 	edgeOff = append(edgeOff, uint32(len(edges.buf)))
+	tabs.buf = make([]byte, 0, 4*snapHeader{strings: len(table), nodes: len(g.Nodes), edges: len(g.Edges), named: len(g.Nodes)}.tableWords())
 	tabs.put(nodeOff)
 	tabs.put(edgeOff)
 	kind := func(i int) uint32 { return kindCode(g.Edges[i].Kind) << edgeIndexBits }
@@ -747,9 +782,7 @@ func encodeSnapshot(g *Graph, build string) []byte {
 	for _, s := range table {
 		e.buf = append(e.buf, s...)
 	}
-	e.buf = append(e.buf, nodes.buf...)
-	e.buf = append(e.buf, edges.buf...)
-	return append(e.buf, tabs.buf...)
+	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf}
 }
 
 // tables32 writes the fixed-width tables after a snapshot's edges.
