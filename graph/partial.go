@@ -574,8 +574,17 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 	if err := v.addRootFiles(roots); err != nil {
 		return nil, err
 	}
-	// The walk on the part read so far reaches the nodes it reaches on
-	// the whole graph; the edges among them (its cycles) are added.
+	if err := v.addCycles(q); err != nil {
+		return nil, err
+	}
+	g, _ := v.graph()
+	return g, nil
+}
+
+// addCycles runs the walk of q on the part read so far, which reaches the
+// nodes it reaches on the whole graph, and adds the edges among those
+// (their cycles).
+func (v *snapView) addCycles(q Query) error {
 	g, ids := v.graph()
 	g.index()
 	im := g.Impact(q)
@@ -594,7 +603,7 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 	for _, n := range among {
 		es, err := v.out(n, walkKinds)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, ei := range es {
 			if v.partEdges[ei] {
@@ -602,17 +611,16 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 			}
 			e, err := v.edge(ei)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if inWalk[int32(e.To)] {
 				if _, err := v.addEdge(ei); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 	}
-	g, _ = v.graph()
-	return g, nil
+	return nil
 }
 
 // testKinds are the edges into a file that name a test after it.
