@@ -260,3 +260,32 @@ func TestChunkSums(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSnapshotView reads parts of arbitrary bodies: an error or a graph,
+// never a panic.
+func FuzzSnapshotView(f *testing.F) {
+	d := decoder{buf: encodeSnapshot(&Graph{Version: "v", Nodes: []Node{{Path: "a.go", Kind: NodeKindFile},
+		{Path: "a.go", Name: "f", Kind: "function"}, {Path: "a.go", Name: "T", Kind: "interface"}, {Path: "a.go", Name: "S", Kind: "struct"}},
+		Edges: []Edge{{From: 1, To: 1, Kind: Calls, Method: ScopeResolved, Path: "a.go", Line: 1},
+			{From: 3, To: 2, Kind: Implements, Method: MethodSet, Path: "a.go"}, {From: 0, To: 0, Kind: Tests, Path: "a.go"}}}, "b")}
+	d.str()
+	d.str()
+	f.Add(d.buf)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ss := &sealedSnapshot{body: body}
+		for _, read := range []func(v *snapView) (*Graph, error){
+			func(v *snapView) (*Graph, error) {
+				return v.impactPart(Query{Targets: []Target{{Symbol: "f"}, {Path: "a.go", StartLine: 1}}})
+			},
+			func(v *snapView) (*Graph, error) { return v.implementationsPart(Target{Symbol: "T"}) },
+		} {
+			v, err := ss.view()
+			if err != nil {
+				return
+			}
+			if g, err := read(v); err == nil {
+				g.index()
+			}
+		}
+	})
+}
