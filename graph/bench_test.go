@@ -193,3 +193,34 @@ func BenchmarkSnapshotGob(b *testing.B) {
 	b.ReportMetric(median(ds), "p50-ms")
 	b.ReportMetric(float64(buf.Len()), "bytes")
 }
+
+// BenchmarkSnapshotPart reads the part of the prometheus snapshot that
+// an impact of a hub type (labels.Labels, depth 3, 500 nodes) walks: the
+// head and its seal, the chunks holding the tables, records and strings
+// the walk reads, each checked, and the part made a graph; what an impact
+// question pays where BenchmarkSnapshotLoad decodes the whole graph.
+func BenchmarkSnapshotPart(b *testing.B) {
+	_, s := promBase(b)
+	var ds []time.Duration
+	var g *Graph
+	for b.Loop() {
+		start := time.Now()
+		ss, err := s.read()
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := ss.view()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if g, err = v.impactPart(Query{Targets: []Target{{Symbol: "labels.Labels"}}}); err != nil {
+			b.Fatal(err)
+		}
+		g.index()
+		ss.close()
+		ds = append(ds, time.Since(start))
+	}
+	b.ReportMetric(median(ds), "p50-ms")
+	b.ReportMetric(float64(len(g.Nodes)), "nodes")
+	b.ReportMetric(float64(len(g.Edges)), "edges")
+}

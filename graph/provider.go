@@ -109,11 +109,24 @@ func (p *Provider) index() (*index.Index, error) {
 // read from the snapshot the last build left under .codecortex/ when the
 // index has not changed since (see the snapshot's layout in snapshot.go).
 func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
+	return p.graphFor(ctx, nil)
+}
+
+// graphFor returns the graph to answer a question from: the whole graph
+// as Graph does, or, when part is set, the process holds no graph yet,
+// there are no exact edges to fuse and the snapshot is of the index as
+// it is now, the part of the snapshot that part reads (see partial.go),
+// which is not kept. A part that cannot be read (too large, corrupt)
+// leaves the answer to the whole graph.
+func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, error)) (*Graph, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ix, err := p.index()
 	if err != nil {
 		return nil, err
+	}
+	if part != nil && (p.graph != nil || p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil) {
+		part = nil // the graph held answers; exact edges are placed on the whole graph
 	}
 	var b *builder
 	var facts index.Facts
@@ -126,8 +139,12 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 			return p.graph, nil
 		}
 		p.snapshot = "the index changed since the last graph"
-	} else if b, facts, err = p.fromSnapshot(ctx, ix); err != nil {
+	} else if b, facts, err = p.fromSnapshot(ctx, ix, part); err != nil {
 		return nil, err
+	}
+	if b != nil && b.part {
+		b.finish(BuildOptions{})
+		return b.g, nil
 	}
 	if b == nil {
 		b = buildBase(facts, p.goModules(ix, facts))
@@ -196,15 +213,15 @@ func (p *Provider) snapshots(ix *index.Index) snapStore {
 // default bounds where q gives none. While the index is partial (its
 // refresh budget ran out), a note says so.
 func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
-	g, err := p.Graph(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if q.Depth == 0 {
 		q.Depth = p.opts.Depth
 	}
 	if q.MaxNodes == 0 {
 		q.MaxNodes = p.opts.MaxNodes
+	}
+	g, err := p.graphFor(ctx, func(v *snapView) (*Graph, error) { return v.impactPart(q) })
+	if err != nil {
+		return nil, err
 	}
 	im := g.Impact(q)
 	p.mu.Lock()
@@ -269,8 +286,13 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		gq.Depth = 1
 	}
 	// A question for the direct uses of a name, before the whole graph is
-	// held, reads only the files that concern the name (see named.go).
-	im, ok, err := p.namedImpact(ctx, gq)
+	// held, reads the part of the snapshot it walks (see partial.go) or,
+	// when the index changed since the snapshot, only the files that
+	// concern the name (see named.go).
+	im, ok, err := p.partImpact(ctx, gq)
+	if err == nil && !ok {
+		im, ok, err = p.namedImpact(ctx, gq)
+	}
 	if err == nil && !ok {
 		im, err = p.Impact(ctx, gq)
 	}

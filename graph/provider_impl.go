@@ -41,16 +41,15 @@ func asksImplementations(q evidence.Query) bool {
 // when the query names no type, so that the caller answers as for any
 // other kind.
 func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evidence.Response, bool, error) {
-	g, err := p.Graph(ctx)
+	t := Target{Symbol: q.Symbol}
+	if q.Symbol == "" {
+		t = Target{Path: q.Path, StartLine: q.Line}
+	}
+	g, err := p.graphFor(ctx, func(v *snapView) (*Graph, error) { return v.implementationsPart(t) })
 	if err != nil {
 		return evidence.Response{}, false, err
 	}
-	var roots []int
-	if q.Symbol != "" {
-		roots, _ = g.lookup(q.Symbol)
-	} else {
-		roots, _ = g.resolve(Target{Path: q.Path, StartLine: q.Line})
-	}
+	roots, _ := g.resolve(t)
 	roots = slices.DeleteFunc(roots, func(n int) bool { return !isType(&g.Nodes[n]) })
 	if len(roots) == 0 {
 		return evidence.Response{}, false, nil

@@ -1,13 +1,15 @@
 package graph
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -33,22 +35,42 @@ import (
 //	magic    [8]byte   snapMagic
 //	sealLen  uint16    little-endian, at most maxSealLen
 //	seal     sealLen bytes: the seal (package seal) of the project root
-//	                   and the body, for purposeSnapshot
-//	body     uvarints and length-prefixed strings:
+//	                   and the head, for purposeSnapshot
+//	headLen  uint32    little-endian, at most maxHeadLen
+//	head     build and version (length-prefixed), the body's length and
+//	         its chunk size (uvarints), then the SHA-256 of each chunk of
+//	         the body, in order
+//	body     uvarints and length-prefixed strings, then fixed-width tables:
 //	  build      what wrote it (snapshotBuild): another build's snapshot is
 //	             never read, as resolution may have changed
 //	  version    the index Version the graph was built from
-//	  unresolved the uses left unresolved (Stats.Unresolved)
-//	  strings    count, then each string's length, then the bytes of all;
-//	             every string below is an index into this table, so a
-//	             path or a kind is stored once
-//	  nodes      count, then Path, Name, Container, Kind, Package, flags
-//	             (Exported 1, Test 2, Stale 4), Line, EndLine-Line,
-//	             NameLine, NameColumn of each
-//	  edges      count, then From, To, Kind, Method, Path, Line, Column,
-//	             Span, Of, Stale of each
+//	  counts     uvarints: the uses left unresolved (Stats.Unresolved), the
+//	             strings, nodes and edges, the bytes of the strings'
+//	             lengths, of their text, of the nodes and of the edges, and
+//	             the entries of the name table
+//	  strings    each string's length, then the bytes of all; every string
+//	             below is an index into this table, so a path or a kind is
+//	             stored once
+//	  nodes      Path, Name, Container, Kind, Package, flags (Exported 1,
+//	             Test 2, Stale 4), Line, EndLine-Line, NameLine, NameColumn
+//	             of each
+//	  edges      From, To, Kind, Method, Path, Line, Column, Span, Of,
+//	             Stale of each
+//	  tables     little-endian uint32 arrays, for reading a part of the
+//	             graph without decoding the rest (see snapView): where each
+//	             node and each edge starts in its section (one more entry:
+//	             the section's end), the edges into each node (starts by
+//	             node, one more entry, then the edge indices in edge order),
+//	             the edges out of each node (alike), and by string the nodes
+//	             it names (definitions called it, files at that path;
+//	             starts by string, one more entry, then node indices in
+//	             node order), and the strings' hashes (strHash) sorted,
+//	             then the index of the string of each)
 //
-// The seal covers every byte of the body under this user's key: a snapshot
+// The seal covers the head under this user's key, and through its digests
+// every byte of the body, which is checked a chunk at a time as it is read
+// (a question that reads a part of the graph reads and checks only the
+// chunks that hold it): a snapshot
 // that arrived with the repository, was written for another project root
 // or was changed since is foreign and ignored. A sealed body is still
 // checked as outside input (every count and length against what remains,
@@ -57,12 +79,18 @@ import (
 // Build leaves them, none negative (a negative one is written as 0).
 
 const (
-	snapMagic = "cxgraph2"
+	snapMagic = "cxgraph3"
 	// purposeSnapshot is what a snapshot's seal is for; it changes with
 	// the layout.
-	purposeSnapshot = "codecortex.graph.snapshot/1"
+	purposeSnapshot = "codecortex.graph.snapshot/2"
 	// maxSealLen bounds the seal.
 	maxSealLen = 128
+	// snapChunk is the size of the chunks of the body the head has a
+	// digest of.
+	snapChunk = 64 << 10
+	// maxHeadLen bounds the head: its strings and the digests of a body
+	// within MaxSnapshotSize.
+	maxHeadLen = 64<<10 + sha256.Size*(MaxSnapshotSize/snapChunk+1)
 	// snapshotDir and snapshotName place the snapshot under .codecortex/.
 	snapshotDir  = ".codecortex"
 	snapshotName = "graph/snapshot.bin"
@@ -186,22 +214,36 @@ func (s snapStore) dir(create bool) (*os.Root, error) {
 // write seals and writes the snapshot of g (built, not yet fused):
 // atomically, by renaming a complete temporary file over the old one.
 func (s snapStore) write(g *Graph) error {
-	body := encodeSnapshot(g, s.build)
-	if limit := s.maxSize(); len(body)+len(snapMagic)+2+maxSealLen > limit {
-		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrSnapshotTooLarge, len(body), limit)
+	if len(g.Edges) >= 1<<edgeIndexBits {
+		return fmt.Errorf("%w: %d edges", ErrSnapshotTooLarge, len(g.Edges))
 	}
-	sl, err := s.seal.Seal(purposeSnapshot, []byte(s.root), body)
+	parts := encodeParts(g, s.build)
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
+	var h encoder
+	h.str(s.build)
+	h.str(g.Version)
+	h.uint(uint64(size))
+	h.uint(snapChunk)
+	h.buf = append(h.buf, chunkSums(parts)...)
+	if limit := s.maxSize(); size+len(snapMagic)+6+maxSealLen+len(h.buf) > limit {
+		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrSnapshotTooLarge, size, limit)
+	}
+	sl, err := s.seal.Seal(purposeSnapshot, []byte(s.root), h.buf)
 	if err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
 	if len(sl) > maxSealLen {
 		return fmt.Errorf("graph: snapshot: a seal of %d bytes", len(sl))
 	}
-	out := make([]byte, 0, len(snapMagic)+2+len(sl)+len(body))
+	out := make([]byte, 0, len(snapMagic)+6+len(sl)+len(h.buf))
 	out = append(out, snapMagic...)
 	out = binary.LittleEndian.AppendUint16(out, uint16(len(sl)))
 	out = append(out, sl...)
-	out = append(out, body...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(h.buf)))
+	out = append(out, h.buf...)
 	r, err := s.dir(true)
 	if err != nil {
 		return err
@@ -215,13 +257,36 @@ func (s snapStore) write(g *Graph) error {
 			return err
 		}
 	}
-	return writeAtomic(r, snapshotName, out)
+	return writeAtomic(r, snapshotName, append([][]byte{out}, parts...)...)
+}
+
+// chunkSums returns the SHA-256 of each snapChunk bytes of the parts
+// joined, the last chunk shorter.
+func chunkSums(parts [][]byte) []byte {
+	var out []byte
+	h := sha256.New()
+	n := 0
+	for _, p := range parts {
+		for len(p) > 0 {
+			k := min(len(p), snapChunk-n)
+			h.Write(p[:k])
+			p, n = p[k:], n+k
+			if n == snapChunk {
+				out, n = h.Sum(out), 0
+				h.Reset()
+			}
+		}
+	}
+	if n > 0 {
+		out = h.Sum(out)
+	}
+	return out
 }
 
 // writeAtomic writes data to name inside r through a new temporary file
 // in the same directory (created exclusively, so that a file or link
 // already there is never written through), renamed over name.
-func writeAtomic(r *os.Root, name string, data []byte) error {
+func writeAtomic(r *os.Root, name string, data ...[]byte) error {
 	dir := filepath.Dir(name)
 	if err := r.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
@@ -233,7 +298,12 @@ func writeAtomic(r *os.Root, name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
-	_, werr := f.Write(data)
+	var werr error
+	for _, d := range data {
+		if werr == nil {
+			_, werr = f.Write(d)
+		}
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -251,10 +321,11 @@ func writeAtomic(r *os.Root, name string, data []byte) error {
 // when the snapshot is of the index as it is now, and then the builder of
 // the snapshot's graph; all of them otherwise, to build from. It says
 // which in p.snapshot.
-func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index) (*builder, index.Facts, error) {
+func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(*snapView) (*Graph, error)) (*builder, index.Facts, error) {
 	snap, err := p.snapshots(ix).read()
 	since := ""
 	if err == nil {
+		defer snap.close()
 		since = snap.version
 	} else {
 		p.snapshot = err.Error()
@@ -271,6 +342,17 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index) (*builder,
 		p.snapshot = "the index changed since the snapshot"
 		return nil, facts, nil
 	}
+	if part != nil {
+		v, err := snap.view()
+		if err == nil {
+			var g *Graph
+			if g, err = part(v); err == nil {
+				p.snapshot = "read in part"
+				return &builder{g: g, part: true}, facts, nil
+			}
+		}
+		p.snapshot = err.Error() // the whole graph answers
+	}
 	g, err := snap.graph()
 	if err == nil {
 		p.snapshot = "loaded"
@@ -282,15 +364,25 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index) (*builder,
 	return nil, facts, err
 }
 
-// A sealedSnapshot is a snapshot whose seal checked: its body is this
-// user's, for this root, and was written by this build.
+// A sealedSnapshot is a snapshot whose seal checked: its head is this
+// user's, for this root, and was written by this build. Its body is read
+// a chunk at a time, each checked against the head's digest before use,
+// or held whole (in tests).
 type sealedSnapshot struct {
 	version string
-	body    []byte // after the build and version
+	body    []byte // the body after its build and version, when held whole
+
+	f      *os.File
+	off    int64 // where the body starts in f
+	size   int   // the body's length
+	sums   []byte
+	start  int // where the body's data starts, after its build and version
+	chunks map[int][]byte
 }
 
-// read reads and checks the snapshot: its seal, then its build. The body
-// is decoded only by graph, once the caller knows the version is current.
+// read reads and checks the snapshot's head: its seal, then its build.
+// The body is read only by graph or view, once the caller knows the
+// version is current; close releases the file.
 func (s snapStore) read() (*sealedSnapshot, error) {
 	r, err := s.dir(false)
 	if err != nil {
@@ -304,7 +396,17 @@ func (s snapStore) read() (*sealedSnapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
 	}
-	defer f.Close()
+	ss, err := s.open(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return ss, nil
+}
+
+// open checks a snapshot file's head: magic, seal, build and the body's
+// size; the body is checked as it is read (see at).
+func (s snapStore) open(f *os.File) (*sealedSnapshot, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
@@ -312,89 +414,238 @@ func (s snapStore) read() (*sealedSnapshot, error) {
 	if !fi.Mode().IsRegular() || fi.Size() > int64(s.maxSize()) {
 		return nil, fmt.Errorf("%w: not a regular file within %d bytes", errSnapshotCorrupt, s.maxSize())
 	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	h := len(snapMagic) + 2
+	first := make([]byte, min(fi.Size(), int64(h+maxSealLen+4)))
+	if _, err := f.ReadAt(first, 0); err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
 	}
-	return s.open(data)
-}
-
-// open checks a snapshot file's bytes: magic, seal and build.
-func (s snapStore) open(data []byte) (*sealedSnapshot, error) {
-	h := len(snapMagic) + 2
-	if len(data) < h || string(data[:len(snapMagic)]) != snapMagic {
+	if len(first) < h || string(first[:len(snapMagic)]) != snapMagic {
 		return nil, fmt.Errorf("%w: no snapshot header", errSnapshotMismatch)
 	}
-	sl := int(binary.LittleEndian.Uint16(data[len(snapMagic):]))
-	if sl > maxSealLen || len(data) < h+sl {
+	sl := int(binary.LittleEndian.Uint16(first[len(snapMagic):]))
+	if sl > maxSealLen || len(first) < h+sl+4 {
 		return nil, fmt.Errorf("%w: bad seal length", errSnapshotCorrupt)
 	}
-	body := data[h+sl:]
-	if !s.seal.Verify(string(data[h:h+sl]), purposeSnapshot, []byte(s.root), body) {
+	hl := int(binary.LittleEndian.Uint32(first[h+sl:]))
+	off := int64(h + sl + 4)
+	if hl > maxHeadLen || off+int64(hl) > fi.Size() {
+		return nil, fmt.Errorf("%w: bad head length", errSnapshotCorrupt)
+	}
+	head := make([]byte, hl)
+	if _, err := f.ReadAt(head, off); err != nil {
+		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	}
+	if !s.seal.Verify(string(first[h:h+sl]), purposeSnapshot, []byte(s.root), head) {
 		return nil, errSnapshotForeign
 	}
-	d := decoder{buf: body}
+	d := decoder{buf: head}
 	build, version := d.str(), d.str()
+	size, chunk := d.uint(uint64(s.maxSize())), d.uint(snapChunk)
 	if d.err != nil {
 		return nil, d.err
 	}
 	if build != s.build {
 		return nil, fmt.Errorf("%w: written by %q", errSnapshotMismatch, build)
 	}
-	return &sealedSnapshot{version: version, body: d.buf}, nil
+	ss := &sealedSnapshot{version: version, f: f, off: off + int64(hl), size: int(size), sums: d.buf, chunks: map[int][]byte{}}
+	if chunk != snapChunk || len(d.buf) != sha256.Size*((int(size)+snapChunk-1)/snapChunk) || ss.off+int64(size) != fi.Size() {
+		return nil, fmt.Errorf("%w: a head that does not fit its body", errSnapshotCorrupt)
+	}
+	// The body opens with its build and version again, as encoded.
+	pre, err := ss.at(0, min(ss.size, 2*binary.MaxVarintLen64+len(build)+len(version)))
+	if err != nil {
+		return nil, err
+	}
+	pd := decoder{buf: pre}
+	if pd.str() != build || pd.str() != version || pd.err != nil {
+		return nil, fmt.Errorf("%w: a body of another head", errSnapshotCorrupt)
+	}
+	ss.start = len(pre) - len(pd.buf)
+	return ss, nil
+}
+
+// bodyLen is the length of the body after its build and version.
+func (ss *sealedSnapshot) bodyLen() int {
+	if ss.f != nil {
+		return ss.size - ss.start
+	}
+	return len(ss.body)
+}
+
+// close releases the snapshot's file.
+func (ss *sealedSnapshot) close() {
+	if ss.f != nil {
+		ss.f.Close()
+		ss.f = nil
+	}
+}
+
+// at returns n bytes of the body from off (counted from where its build
+// and version end, as body is), each chunk they lie in read and checked
+// against the head's digest once.
+func (ss *sealedSnapshot) at(off, n int) ([]byte, error) {
+	if ss.body != nil || ss.f == nil {
+		if off < 0 || n < 0 || off+n > len(ss.body) {
+			return nil, fmt.Errorf("%w: a read past the body", errSnapshotCorrupt)
+		}
+		return ss.body[off : off+n : off+n], nil
+	}
+	off += ss.start
+	if off < 0 || n < 0 || off+n > ss.size {
+		return nil, fmt.Errorf("%w: a read past the body", errSnapshotCorrupt)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	first, last := off/snapChunk, (off+n-1)/snapChunk
+	var out []byte
+	for c := first; c <= last; c++ {
+		b, err := ss.chunk(c)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := max(off-c*snapChunk, 0), min(off+n-c*snapChunk, len(b))
+		if first == last {
+			return b[lo:hi:hi], nil
+		}
+		out = append(out, b[lo:hi]...)
+	}
+	return out, nil
+}
+
+// chunk returns chunk c of the body, read and checked once.
+func (ss *sealedSnapshot) chunk(c int) ([]byte, error) {
+	if b, ok := ss.chunks[c]; ok {
+		return b, nil
+	}
+	b := make([]byte, min(snapChunk, ss.size-c*snapChunk))
+	if _, err := ss.f.ReadAt(b, ss.off+int64(c*snapChunk)); err != nil {
+		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	}
+	if sum := sha256.Sum256(b); !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
+		return nil, errSnapshotForeign // changed since it was sealed
+	}
+	ss.chunks[c] = b
+	return b, nil
+}
+
+// whole returns the body after its build and version, every chunk read
+// and checked.
+func (ss *sealedSnapshot) whole() ([]byte, error) {
+	if ss.body != nil || ss.f == nil {
+		return ss.body, nil
+	}
+	body := make([]byte, ss.size)
+	if _, err := ss.f.ReadAt(body, ss.off); err != nil {
+		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	}
+	for c := 0; c*snapChunk < ss.size; c++ {
+		sum := sha256.Sum256(body[c*snapChunk : min((c+1)*snapChunk, ss.size)])
+		if !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
+			return nil, errSnapshotForeign
+		}
+	}
+	return body[ss.start:], nil
 }
 
 // graph decodes the snapshot's graph: nodes, edges and the tables made
 // from nodes; the adjacency and stats are made by the caller's finish.
 func (ss *sealedSnapshot) graph() (*Graph, error) {
-	d := decoder{buf: ss.body}
-	g := &Graph{Version: ss.version}
-	g.stats.Unresolved = int(d.uint(1 << 40))
-	strs := d.strings()
-	ns := uint64(len(strs))
-	n := d.uint(uint64(len(d.buf)))
-	g.Nodes = make([]Node, n)
-	names := make([]int32, n) // each node's name, in strs
-	for i := range g.Nodes {
-		nd := &g.Nodes[i]
-		p, name, c, k, pkg := d.index(ns), d.index(ns), d.index(ns), d.index(ns), d.index(ns)
-		if d.err != nil {
-			return nil, d.err
-		}
-		nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = strs[p], strs[name], strs[c], strs[k], strs[pkg]
-		names[i] = int32(name)
-		fl := d.uint(7)
-		nd.Exported, nd.Test, nd.Stale = fl&1 != 0, fl&2 != 0, fl&4 != 0
-		nd.Line = int(d.uint(1 << 31))
-		nd.EndLine = nd.Line + int(d.uint(1<<31))
-		nd.NameLine, nd.NameColumn = int(d.uint(1<<31)), int(d.uint(1<<31))
+	body, err := ss.whole()
+	if err != nil {
+		return nil, err
 	}
-	ne := d.uint(uint64(len(d.buf)))
-	g.Edges = make([]Edge, ne)
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		e.From, e.To = d.index(n), d.index(n)
-		k, m, p := d.index(ns), d.index(ns), d.index(ns)
-		if d.err != nil {
-			return nil, d.err
-		}
-		e.Kind, e.Method, e.Path = EdgeKind(strs[k]), Method(strs[m]), strs[p]
-		e.Line, e.Column, e.Span = int(d.uint(1<<31)), int(d.uint(1<<31)), int(d.uint(1<<31))
-		of := d.index(ns)
-		if d.err != nil {
-			return nil, d.err
-		}
-		e.Of = strs[of]
-		e.Stale = d.uint(1) == 1
-	}
-	if d.err == nil && len(d.buf) != 0 {
-		d.err = fmt.Errorf("%w: %d bytes after the edges", errSnapshotCorrupt, len(d.buf))
-	}
+	d := decoder{buf: body}
+	h := d.header(len(body))
+	strs := d.strings(h.strings)
 	if d.err != nil {
 		return nil, d.err
 	}
+	g := &Graph{Version: ss.version}
+	g.stats.Unresolved = h.unresolved
+	ns, n := uint64(len(strs)), uint64(h.nodes)
+	start := len(d.buf)
+	g.Nodes = make([]Node, n)
+	names := make([]int32, n) // each node's name, in strs
+	for i := range g.Nodes {
+		var ids [5]int
+		if names[i] = int32(d.node(&g.Nodes[i], &ids, ns)); d.err != nil {
+			return nil, d.err
+		}
+		nd := &g.Nodes[i]
+		nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package = strs[ids[0]], strs[ids[1]], strs[ids[2]], strs[ids[3]], strs[ids[4]]
+	}
+	if start-len(d.buf) != h.nodeBytes {
+		return nil, fmt.Errorf("%w: nodes of %d bytes, not %d", errSnapshotCorrupt, start-len(d.buf), h.nodeBytes)
+	}
+	start = len(d.buf)
+	g.Edges = make([]Edge, h.edges)
+	for i := range g.Edges {
+		var ids [4]int
+		if d.edge(&g.Edges[i], &ids, n, ns); d.err != nil {
+			return nil, d.err
+		}
+		e := &g.Edges[i]
+		e.Kind, e.Method, e.Path, e.Of = EdgeKind(strs[ids[0]]), Method(strs[ids[1]]), strs[ids[2]], strs[ids[3]]
+	}
+	if start-len(d.buf) != h.edgeBytes {
+		return nil, fmt.Errorf("%w: edges of %d bytes, not %d", errSnapshotCorrupt, start-len(d.buf), h.edgeBytes)
+	}
+	if len(d.buf) != 4*h.tableWords() {
+		return nil, fmt.Errorf("%w: %d bytes of tables, not %d", errSnapshotCorrupt, len(d.buf), 4*h.tableWords())
+	}
 	g.tables(strs, names)
 	return g, nil
+}
+
+// A snapHeader is the counts that open a snapshot's body.
+type snapHeader struct {
+	unresolved, strings, nodes, edges, lenBytes, textBytes, nodeBytes, edgeBytes, named int
+}
+
+// tableWords is how many uint32 the tables after the edges hold.
+func (h snapHeader) tableWords() int {
+	return 3*(h.nodes+1) + (h.edges + 1) + 2*h.edges + (h.strings + 1) + h.named + 2*h.strings
+}
+
+// header reads the counts from the start of a body of total bytes (d
+// may hold only a prefix of it), checked to add up to the body.
+func (d *decoder) header(total int) snapHeader {
+	var h snapHeader
+	had := len(d.buf)
+	h.unresolved = int(d.uint(1 << 40))
+	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.lenBytes, &h.textBytes, &h.nodeBytes, &h.edgeBytes, &h.named} {
+		*c = int(d.uint(1 << 32))
+	}
+	if d.err == nil && h.lenBytes+h.textBytes+h.nodeBytes+h.edgeBytes+4*h.tableWords() != total-(had-len(d.buf)) {
+		d.err = fmt.Errorf("%w: sections that do not add up to the body", errSnapshotCorrupt)
+	}
+	return h
+}
+
+// node reads a node's record into nd, its strings' indices (Path, Name,
+// Container, Kind, Package, each below ns) into ids, and returns the
+// Name's.
+func (d *decoder) node(nd *Node, ids *[5]int, ns uint64) int {
+	for k := range ids {
+		ids[k] = d.index(ns)
+	}
+	fl := d.uint(7)
+	nd.Exported, nd.Test, nd.Stale = fl&1 != 0, fl&2 != 0, fl&4 != 0
+	nd.Line = int(d.uint(1 << 31))
+	nd.EndLine = nd.Line + int(d.uint(1<<31))
+	nd.NameLine, nd.NameColumn = int(d.uint(1<<31)), int(d.uint(1<<31))
+	return ids[1]
+}
+
+// edge reads an edge's record into e (ends below n) and its strings'
+// indices (Kind, Method, Path, Of, each below ns) into ids.
+func (d *decoder) edge(e *Edge, ids *[4]int, n, ns uint64) {
+	e.From, e.To = d.index(n), d.index(n)
+	ids[0], ids[1], ids[2] = d.index(ns), d.index(ns), d.index(ns)
+	e.Line, e.Column, e.Span = int(d.uint(1<<31)), int(d.uint(1<<31)), int(d.uint(1<<31))
+	ids[3] = d.index(ns)
+	e.Stale = d.uint(1) == 1
 }
 
 // tables makes the lookups Build fills while it adds nodes, from the
@@ -452,10 +703,15 @@ func (g *Graph) tables(strs []string, names []int32) {
 
 // encodeSnapshot returns the body of g's snapshot for build.
 func encodeSnapshot(g *Graph, build string) []byte {
+	return bytes.Join(encodeParts(g, build), nil)
+}
+
+// encodeParts returns the body of g's snapshot for build in parts, to be
+// written one after the other (no copy of the whole body is made).
+func encodeParts(g *Graph, build string) [][]byte {
 	var e encoder
 	e.str(build)
 	e.str(g.Version)
-	e.uint(uint64(max(g.stats.Unresolved, 0)))
 	ids := map[string]uint64{}
 	var table []string
 	intern := func(s string) uint64 {
@@ -468,11 +724,18 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		return id
 	}
 	var nodes, edges encoder
-	nodes.uint(uint64(len(g.Nodes)))
+	var tabs tables32
+	nodeOff := make([]uint32, 0, len(g.Nodes)+1)
+	nameOf := make([]uint64, len(g.Nodes)) // the string naming each node, for the name table
 	for i := range g.Nodes {
 		nd := &g.Nodes[i]
-		for _, s := range [...]string{nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package} {
-			nodes.uint(intern(s))
+		nodeOff = append(nodeOff, uint32(len(nodes.buf)))
+		for k, s := range [...]string{nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package} {
+			id := intern(s)
+			if k == 0 && nd.Kind == NodeKindFile || k == 1 && nd.Kind != NodeKindFile {
+				nameOf[i] = id
+			}
+			nodes.uint(id)
 		}
 		nodes.uint(flag(nd.Exported, 1) | flag(nd.Test, 2) | flag(nd.Stale, 4))
 		nodes.uint(uint64(max(nd.Line, 0)))
@@ -480,9 +743,11 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		nodes.uint(uint64(max(nd.NameLine, 0)))
 		nodes.uint(uint64(max(nd.NameColumn, 0)))
 	}
-	edges.uint(uint64(len(g.Edges)))
+	nodeOff = append(nodeOff, uint32(len(nodes.buf)))
+	edgeOff := make([]uint32, 0, len(g.Edges)+1)
 	for i := range g.Edges {
 		ed := &g.Edges[i]
+		edgeOff = append(edgeOff, uint32(len(edges.buf)))
 		edges.uint(uint64(ed.From))
 		edges.uint(uint64(ed.To))
 		edges.uint(intern(string(ed.Kind)))
@@ -494,15 +759,108 @@ func encodeSnapshot(g *Graph, build string) []byte {
 		edges.uint(intern(ed.Of))
 		edges.uint(flag(ed.Stale, 1))
 	}
-	e.uint(uint64(len(table)))
+	edgeOff = append(edgeOff, uint32(len(edges.buf)))
+	tabs.buf = make([]byte, 0, 4*snapHeader{strings: len(table), nodes: len(g.Nodes), edges: len(g.Edges), named: len(g.Nodes)}.tableWords())
+	tabs.put(nodeOff)
+	tabs.put(edgeOff)
+	kind := func(i int) uint32 { return kindCode(g.Edges[i].Kind) << edgeIndexBits }
+	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].To) }, kind)
+	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) }, kind)
+	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] }, func(int) uint32 { return 0 })
+	tabs.hashes(table)
+	var lens encoder
+	text := 0
 	for _, s := range table {
-		e.uint(uint64(len(s)))
+		lens.uint(uint64(len(s)))
+		text += len(s)
 	}
+	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(lens.buf), text,
+		len(nodes.buf), len(edges.buf), len(g.Nodes)} {
+		e.uint(uint64(v))
+	}
+	e.buf = append(e.buf, lens.buf...)
 	for _, s := range table {
 		e.buf = append(e.buf, s...)
 	}
-	e.buf = append(e.buf, nodes.buf...)
-	return append(e.buf, edges.buf...)
+	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf}
+}
+
+// tables32 writes the fixed-width tables after a snapshot's edges.
+type tables32 struct{ buf []byte }
+
+func (t *tables32) put(vs []uint32) {
+	for _, v := range vs {
+		t.buf = binary.LittleEndian.AppendUint32(t.buf, v)
+	}
+}
+
+// hashes writes the strings' hashes (strHash) in order, then the index
+// of the string of each, so that a string is found by a binary search.
+func (t *tables32) hashes(table []string) {
+	ids := make([]uint32, len(table))
+	hs := make([]uint32, len(table))
+	for i, s := range table {
+		ids[i], hs[i] = uint32(i), strHash(s)
+	}
+	slices.SortFunc(ids, func(a, b uint32) int {
+		if hs[a] != hs[b] {
+			return cmp.Compare(hs[a], hs[b])
+		}
+		return cmp.Compare(a, b)
+	})
+	sorted := make([]uint32, len(ids))
+	for k, id := range ids {
+		sorted[k] = hs[id]
+	}
+	t.put(sorted)
+	t.put(ids)
+}
+
+// The adjacency tables hold an edge's index in their low edgeIndexBits
+// and its kind's code (kindCode) above: a walk skips the edges of kinds
+// it does not follow without reading them.
+const edgeIndexBits = 28
+
+// edgeKindCodes number the edge kinds; 0 stands for another kind.
+var edgeKindCodes = [...]EdgeKind{"", Imports, Calls, References, Inherits, Implements, Tests}
+
+// kindCode returns the code of k, 0 for a kind edgeKindCodes lacks.
+func kindCode(k EdgeKind) uint32 {
+	if k == "" {
+		return 0
+	}
+	return uint32(max(slices.Index(edgeKindCodes[:], k), 0))
+}
+
+// strHash is the 32-bit FNV-1a hash of s.
+func strHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
+// lists writes, for keys 0..keys-1, where each key's list starts (one
+// more entry: the end), then the items 0..items-1 grouped by key(item),
+// in item order within a key, each with its tag's bits set.
+func (t *tables32) lists(keys, items int, key func(int) uint64, tag func(int) uint32) {
+	start := make([]uint32, keys+1)
+	for i := range items {
+		start[key(i)+1]++
+	}
+	for k := 1; k <= keys; k++ {
+		start[k] += start[k-1]
+	}
+	t.put(start)
+	next := slices.Clone(start[:keys])
+	list := make([]uint32, items)
+	for i := range items {
+		k := key(i)
+		list[next[k]] = uint32(i) | tag(i)
+		next[k]++
+	}
+	t.put(list)
 }
 
 func flag(b bool, v uint64) uint64 {
@@ -563,10 +921,31 @@ func (d *decoder) str() string {
 	return s
 }
 
-// strings reads the string table (count, each length, then the bytes of
-// all) into one allocation: every string is a slice of one.
-func (d *decoder) strings() []string {
-	n := d.uint(uint64(len(d.buf)))
+// strings reads the string table of n strings (each length, then the
+// bytes of all) into one allocation: every string is a slice of one.
+func (d *decoder) strings(n int) []string {
+	ends := d.stringEnds(n)
+	if d.err != nil {
+		return nil
+	}
+	total := 0
+	if n > 0 {
+		total = ends[n-1]
+	}
+	all := string(d.buf[:total])
+	d.buf = d.buf[total:]
+	out := make([]string, n)
+	off := 0
+	for i, end := range ends {
+		out[i] = all[off:end]
+		off = end
+	}
+	return out
+}
+
+// stringEnds reads the lengths of a table of n strings and returns where
+// each ends in the bytes that follow, checked to be there.
+func (d *decoder) stringEnds(n int) []int {
 	if d.err != nil {
 		return nil
 	}
@@ -580,15 +959,7 @@ func (d *decoder) strings() []string {
 		d.err = fmt.Errorf("%w: a string table past its end", errSnapshotCorrupt)
 		return nil
 	}
-	all := string(d.buf[:total])
-	d.buf = d.buf[total:]
-	out := make([]string, n)
-	off := 0
-	for i, end := range ends {
-		out[i] = all[off:end]
-		off = end
-	}
-	return out
+	return ends
 }
 
 // index reads a uvarint below n.

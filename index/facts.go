@@ -64,6 +64,21 @@ func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 	return res, err
 }
 
+// Current brings the index up to date within the query budget, as every
+// query does, and reports whether it is still at version, reading nothing
+// else: a caller that keeps something made from the facts of version asks
+// whether it still holds before reading any.
+func (ix *Index) Current(ctx context.Context, version string) (bool, Freshness, error) {
+	same := false
+	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
+		return s.inFactsTx(ctx, func(_ *sql.Tx, v string) error {
+			same = v == version
+			return nil
+		})
+	})
+	return same, fr, err
+}
+
 // readFacts reads every verified file's symbols, imports and refs.
 func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	var files []FileFacts
