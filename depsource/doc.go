@@ -1,0 +1,63 @@
+// Package depsource answers where a dependency's symbol is defined from the
+// copy of the dependency the project actually uses, at the version its
+// lockfile resolves, and says so when that copy does not match.
+//
+// # Why a package of its own
+//
+// depdocs knows what the project depends on and at which version, and
+// symbols reads definitions from syntax; neither reads files outside the
+// project. This package joins them: it finds the directory a dependency
+// lives in (the Go module cache, node_modules), checks that what is there
+// is the version the lockfile resolves, and reads definitions from it, so
+// that depdocs stays a reader of manifests and symbols a reader of one
+// file. It depends only on depdocs, symbols, evidence and trust.
+//
+// # Locating the copy
+//
+// A name asked about is qualified the way the project's code uses it:
+// "pflag.FlagSet", "pflag.FlagSet.Parse", "uuid.v4". The qualifier picks the
+// dependency: a Go module whose import path ends in it (github.com/spf13/pflag;
+// a /vN suffix and a gopkg.in ".vN" do not count), an npm package of that name
+// (or its unscoped name, or its alias). The rest is the name and, before
+// it, the type it belongs to.
+//
+//   - Go: the module's directory in the module cache ([Options].GoModCache;
+//     by default GOMODCACHE, else the go command's answer through safeexec,
+//     else GOPATH/pkg/mod), at the version go.mod requires, with the path and
+//     version escaped as the go command escapes them (a capital letter is
+//     "!" and the letter in lower case). Only the package directory the
+//     qualifier names is read, not its subdirectories. The copy is checked
+//     against go.sum: the h1: hash the go command wrote beside the download
+//     (cache/download/…/@v/VERSION.ziphash) must be the one go.sum records.
+//   - npm: node_modules/NAME beside the manifest or lockfile that resolves
+//     it; its package.json version must be the version the lockfile
+//     (package-lock.json, pnpm-lock.yaml, yarn.lock, bun.lock) resolves.
+//     The package directory may be a symbolic link (pnpm) but must resolve
+//     inside the project.
+//
+// A copy that is missing, replaced, or does not match is a [Problem] in the
+// answer and in the provider's report; nothing is read from it.
+//
+// # Bounds
+//
+// Every read goes through a containment root opened at the dependency's own
+// directory: a symbolic link that leaves it is not followed. Files larger
+// than [Options].MaxFileSize (the project walk's 1 MiB by default) are
+// skipped, a package is walked for at most [Options].MaxFiles files, and a
+// file is parsed only when it contains the name.
+//
+// # Records
+//
+// [Provider] is an [evidence.Provider]; its zero value works in the working
+// directory. Its definition records are structural (parsed syntax, never a
+// resolution by identity), with provenance symbol-index, and they say where
+// they live: Path is relative to the module cache
+// ("github.com/spf13/pflag@v1.0.10/flag.go") or to the project
+// ("node_modules/uuid/dist/v4.js"), and the attributes name the ecosystem,
+// the dependency, its version, the root the path is relative to
+// ([RootModCache] or [RootProject]) and outside_project=true. Such a path
+// is never a file of the project to edit: [Outside] tells a record of this
+// provider, and [CheckRecord] confirms that its path resolves inside the
+// dependency's directory, which a host uses in place of its project-root
+// check. Nothing is ever opened for writing.
+package depsource
