@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -514,6 +513,3 @@ func findModCache(ctx context.Context, given string) (string, error) {
 	}
 	return filepath.Join(home, "go", "pkg", "mod"), nil
 }
-
-// slashRel joins slash-separated elements into a clean relative path.
-func slashRel(elems ...string) string { return path.Join(elems...) }

@@ -60,56 +60,9 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 		return nil, "", err
 	}
 	defer root.Close()
-	var files []string
-	maxFiles := p.opts.maxFiles()
-	switch c.Ecosystem {
-	case "go":
-		dir := c.Package
-		if dir == "" {
-			dir = "."
-		}
-		ents, err := fs.ReadDir(root.FS(), dir)
-		if err != nil {
-			return nil, "", err
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-				files = append(files, path.Join(dir, n))
-			}
-		}
-	default:
-		walkErr := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // an unreadable directory is skipped
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if d.IsDir() {
-				if p != "." && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() || !sourceExts[path.Ext(p)] {
-				return nil
-			}
-			if len(files) >= maxFiles {
-				partial = fmt.Sprintf("%s: only the first %d source files were read", c.Dir, maxFiles)
-				return fs.SkipAll
-			}
-			files = append(files, p)
-			return nil
-		})
-		if walkErr != nil {
-			return nil, "", walkErr
-		}
-	}
-	sort.Strings(files)
-	if len(files) > maxFiles {
-		files = files[:maxFiles]
-		partial = fmt.Sprintf("%s: only the first %d source files were read", c.Dir, maxFiles)
+	files, partial, err := p.sourceFiles(ctx, root, c)
+	if err != nil {
+		return nil, "", err
 	}
 	needle := []byte(t.name)
 	for _, f := range files {
@@ -135,6 +88,63 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 		}
 	}
 	return defs, partial, nil
+}
+
+// sourceFiles lists the files of copy c to read, sorted, at most
+// MaxFiles: a Go package directory's non-test files, or an npm package's
+// JavaScript and TypeScript files outside its own node_modules and hidden
+// directories. partial says when the bound cut the list.
+func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) (files []string, partial string, err error) {
+	maxFiles := p.opts.maxFiles()
+	if c.Ecosystem == "go" {
+		dir := c.Package
+		if dir == "" {
+			dir = "."
+		}
+		ents, err := fs.ReadDir(root.FS(), dir)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+				files = append(files, path.Join(dir, n))
+			}
+		}
+	} else {
+		err := fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // an unreadable directory is skipped
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if d.IsDir() {
+				if p != "." && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !sourceExts[path.Ext(p)] {
+				return nil
+			}
+			if len(files) >= maxFiles {
+				partial = fmt.Sprintf("%s: only the first %d source files were read", c.Dir, maxFiles)
+				return fs.SkipAll
+			}
+			files = append(files, p)
+			return nil
+		})
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	sort.Strings(files)
+	if len(files) > maxFiles {
+		files = files[:maxFiles]
+		partial = fmt.Sprintf("%s: only the first %d source files were read", c.Dir, maxFiles)
+	}
+	return files, partial, nil
 }
 
 // containerMatches reports whether a symbol's container is the one asked
