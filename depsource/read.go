@@ -70,7 +70,7 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 			return defs, partial, err
 		}
 		src, err := readBounded(root, f, p.opts.maxFileSize())
-		if err != nil || !containsWord(src, needle) {
+		if err != nil || !containsWord(src, needle) || c.Ecosystem == "go" && !goMayDefine(src, needle) {
 			continue
 		}
 		sf, err := symbols.Extract(f, src)
@@ -186,4 +186,87 @@ func indexFrom(src, word []byte, off int) int {
 
 func identByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// goMayDefine reports whether a Go file may define name, by its lines
+// alone, so that only such files are parsed: a line (indentation trimmed)
+// that begins with "type", "func", "var" or "const" and the name, that
+// is a method's head naming it ("func (r T) name("), or that begins with
+// a list of names holding it, at its start or after a "{" or ";" (a
+// grouped spec, a field, a one-line struct, an interface method), or an
+// embedded field of that type (*name, pkg.name). The test checks it
+// against every definition symbols.Extract reads in real modules. It never misses a definition gofmt's layout writes; a line it
+// lets through needlessly costs one parse.
+func goMayDefine(src, name []byte) bool {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		if !bytes.Contains(line, name) {
+			continue
+		}
+		for _, kw := range []string{"type ", "func ", "var ", "const "} {
+			if rest, ok := bytes.CutPrefix(line, []byte(kw)); ok && startsWithWord(bytes.TrimLeft(rest, " \t"), name) {
+				return true
+			}
+		}
+		if rest, ok := bytes.CutPrefix(line, []byte("func (")); ok {
+			if i := bytes.IndexByte(rest, ')'); i >= 0 && startsWithWord(bytes.TrimLeft(rest[i+1:], " \t"), name) {
+				return true
+			}
+		}
+		// A list of names at the start of the line ("A, name = ..."), or
+		// of a one-line struct or interface body ("struct{ name T }").
+		for _, seg := range bytes.FieldsFunc(line, func(r rune) bool { return r == '{' || r == ';' }) {
+			if namesList(bytes.TrimLeft(seg, " \t"), name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesList reports whether seg begins with a list of names holding name,
+// or with an embedded field of type name (*name, pkg.name).
+func namesList(seg, name []byte) bool {
+	if i := bytes.IndexAny(seg, "=(:\"/"); i >= 0 {
+		seg = seg[:i]
+	}
+	for i, w := range bytes.FieldsFunc(seg, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if i == 0 {
+			w = bytes.TrimLeft(w, "*")
+			if k := bytes.LastIndexByte(w, '.'); k >= 0 && isIdent(w[:k]) {
+				w = w[k+1:]
+			}
+		}
+		if bytes.Equal(w, name) {
+			return true
+		}
+		if !isIdent(w) {
+			return false
+		}
+	}
+	return false
+}
+
+// startsWithWord reports whether b begins with word, not followed by an
+// identifier byte.
+func startsWithWord(b, word []byte) bool {
+	return bytes.HasPrefix(b, word) && (len(b) == len(word) || !identByte(b[len(word)]))
+}
+
+func isIdent(w []byte) bool {
+	if len(w) == 0 {
+		return false
+	}
+	for _, c := range w {
+		if !identByte(c) {
+			return false
+		}
+	}
+	return true
 }

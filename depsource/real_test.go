@@ -15,6 +15,7 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -238,5 +239,40 @@ func TestNodeModules(t *testing.T) {
 	res, _ = New(Options{Dir: dir}).Find(ctx, "uuid.v4")
 	if len(res.Definitions) != 0 || len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, "is version 9.0.0, package-lock.json resolves 9.0.1") {
 		t.Fatalf("mismatch: %+v", res)
+	}
+}
+
+// goMayDefine lets through every file that defines a name: for every
+// definition symbols.Extract reads from real modules' files (pflag, cobra,
+// and a package of the standard library), the file is let through for that
+// name.
+func TestGoMayDefineMissesNothing(t *testing.T) {
+	dirs := []string{
+		testtool.ModuleDir(t, "github.com/spf13/pflag@v1.0.9"),
+		testtool.ModuleDir(t, testtool.Cobra),
+		filepath.Join(testtool.GOROOT(t), "src", "net", "http"),
+	}
+	checked := 0
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sf, err := symbols.Extract(f, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range sf.Symbols {
+				checked++
+				if !goMayDefine(src, []byte(s.Name)) {
+					t.Errorf("%s: %s %s (line %d) is not let through", f, s.Kind, s.Name, s.NameRange.StartLine)
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d definitions checked", checked)
 	}
 }
