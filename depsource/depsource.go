@@ -119,6 +119,9 @@ type Definition struct {
 	Symbol symbols.Symbol `json:"symbol"`
 	// Line is the definition's first line as written.
 	Line string `json:"line"`
+	// Qualifier is the name the code imports the dependency by, as the
+	// question wrote it ("uuid" of uuid.v4).
+	Qualifier string `json:"qualifier"`
 }
 
 // A Result is what [Provider.Find] found for one name.
@@ -437,9 +440,15 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 func (d *Definition) Record() evidence.Record {
 	s := d.Symbol
 	n := s.NameRange
+	// The package the file declares (Go's), else the one the code
+	// imports the dependency by (a JavaScript module declares none).
+	pkg := s.Package
+	if pkg == "" {
+		pkg = d.Qualifier
+	}
 	qual := []string{}
-	if s.Package != "" {
-		qual = append(qual, s.Package)
+	if pkg != "" {
+		qual = append(qual, pkg)
 	}
 	if c := normContainer(s.Container); c != "" {
 		qual = append(qual, c)
@@ -461,6 +470,9 @@ func (d *Definition) Record() evidence.Record {
 	}
 	if s.Container != "" {
 		attrs["container"] = s.Container
+	}
+	if pkg != "" {
+		attrs["package"] = pkg
 	}
 	if s.Exported {
 		attrs["exported"] = "true"

@@ -84,7 +84,7 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 			if len(defs) == maxDefinitions {
 				return defs, fmt.Sprintf("%s: only the first %d definitions are given", c.Dir, maxDefinitions), nil
 			}
-			defs = append(defs, Definition{Copy: c, Path: c.Dir + "/" + f, Symbol: s, Line: trimLine(src, s.NameRange.StartLine)})
+			defs = append(defs, Definition{Copy: c, Path: c.Dir + "/" + f, Symbol: s, Line: trimLine(src, s.NameRange.StartLine), Qualifier: t.qual})
 		}
 	}
 	return defs, partial, nil
