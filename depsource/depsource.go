@@ -200,7 +200,14 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range pick(deps, t.qual) {
+	picked := pick(deps, t.qual)
+	subpkg := map[string]string{}
+	if len(picked) == 0 {
+		// modfile.Parse: a package inside a module, named by its last
+		// path element (golang.org/x/mod/modfile).
+		picked, subpkg = p.goSubpackages(ctx, deps, t.qual)
+	}
+	for _, d := range picked {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
@@ -209,6 +216,9 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 		switch d.Ecosystem {
 		case depdocs.Go:
 			c, prob = p.goCopy(ctx, d, t.qual)
+			if pkg, ok := subpkg[d.Name]; ok && prob == nil {
+				c.Package = pkg
+			}
 		case depdocs.NPM:
 			c, prob = p.npmCopy(d)
 		default:
@@ -245,14 +255,14 @@ func (p *Provider) deps() ([]depdocs.Dependency, error) {
 	return pr.Deps, nil
 }
 
-// pick returns the dependencies qual names, one per ecosystem and name: a
-// direct one before others, and the project root's before a workspace
-// member's.
+// pick returns the dependencies qual names (every one for ""), one per
+// ecosystem and name: a direct one before others, and the project root's
+// before a workspace member's.
 func pick(deps []depdocs.Dependency, qual string) []depdocs.Dependency {
 	var out []depdocs.Dependency
 	seen := map[string]int{}
 	for _, d := range deps {
-		if d.Relation == depdocs.Root || !names(d, qual) {
+		if d.Relation == depdocs.Root || qual != "" && !names(d, qual) {
 			continue
 		}
 		key := string(d.Ecosystem) + ":" + d.Name

@@ -284,3 +284,34 @@ func FuzzSplitName(f *testing.F) {
 		}
 	})
 }
+
+// A package inside a module is named by its last path element, one or two
+// levels down; internal packages and testdata are not.
+func TestGoSubpackage(t *testing.T) {
+	cache := testtool.WriteTree(t, map[string]string{
+		"golang.org/x/mod@v0.1.0/modfile/rule.go":              "package modfile\n\nfunc Parse(file string, data []byte) error { return nil }\n",
+		"k8s.io/client-go@v0.30.0/tools/cache/store.go":        "package cache\n\ntype Store interface{ Add(obj any) error }\n",
+		"k8s.io/client-go@v0.30.0/internal/hidden/x.go":        "package hidden\n\nfunc Secret() {}\n",
+		"k8s.io/client-go@v0.30.0/testdata/fixture/fixture.go": "package fixture\n\nfunc F() {}\n",
+	})
+	dir := testtool.WriteTree(t, map[string]string{"go.mod": "module m\n\ngo 1.21\n\nrequire (\n\tgolang.org/x/mod v0.1.0\n\tk8s.io/client-go v0.30.0\n)\n"})
+	p := New(Options{Dir: dir, GoModCache: cache})
+	for name, want := range map[string]string{
+		"modfile.Parse": "golang.org/x/mod@v0.1.0/modfile/rule.go",
+		"cache.Store":   "k8s.io/client-go@v0.30.0/tools/cache/store.go",
+		"hidden.Secret": "",
+		"fixture.F":     "",
+	} {
+		res, err := p.Find(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if len(res.Definitions) > 0 {
+			got = res.Definitions[0].Path
+		}
+		if got != want || len(res.Definitions) > 1 {
+			t.Errorf("%s: %+v, want %q", name, res.Definitions, want)
+		}
+	}
+}

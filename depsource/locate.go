@@ -273,3 +273,87 @@ func trimLine(src []byte, n int) string {
 
 // maxExcerpt bounds a definition's quoted line, in bytes.
 const maxExcerpt = 200
+
+// maxSubpackageEntries bounds the directory entries goSubpackages reads.
+const maxSubpackageEntries = 20000
+
+// goSubpackages finds the Go modules the project requires that hold a
+// package directory named qual, one or two levels below the module's root
+// (golang.org/x/mod/modfile, k8s.io/client-go/tools/cache), not under
+// internal or testdata: the modules, and the package's directory in each.
+// Only the module cache's directories of the required versions are read.
+func (p *Provider) goSubpackages(ctx context.Context, deps []depdocs.Dependency, qual string) ([]depdocs.Dependency, map[string]string) {
+	if !isGoIdent(qual) {
+		return nil, nil
+	}
+	mc, err := p.goModCache(ctx)
+	if err != nil {
+		return nil, nil
+	}
+	cache, err := contain.Open(mc)
+	if err != nil {
+		return nil, nil
+	}
+	defer cache.Close()
+	var out []depdocs.Dependency
+	pkgs := map[string]string{}
+	budget := maxSubpackageEntries
+	isDir := func(p string) bool {
+		fi, err := cache.Stat(p)
+		return err == nil && fi.IsDir()
+	}
+	for _, d := range pick(goDeps(deps), "") {
+		if _, seen := pkgs[d.Name]; seen || budget <= 0 {
+			continue
+		}
+		escPath, err1 := module.EscapePath(d.Name)
+		escVer, err2 := module.EscapeVersion(d.Resolved)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		dir := escPath + "@" + escVer
+		if isDir(path.Join(dir, qual)) {
+			out, pkgs[d.Name] = append(out, d), qual
+			continue
+		}
+		ents, err := fs.ReadDir(cache.FS(), dir)
+		if err != nil {
+			continue
+		}
+		budget -= len(ents)
+		for _, e := range ents {
+			if !e.IsDir() || e.Name() == "internal" || e.Name() == "testdata" || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if isDir(path.Join(dir, e.Name(), qual)) {
+				out, pkgs[d.Name] = append(out, d), e.Name()+"/"+qual
+				break
+			}
+		}
+	}
+	return out, pkgs
+}
+
+// goDeps returns the Go modules of deps that the module cache may hold:
+// required from a registry at a resolved version.
+func goDeps(deps []depdocs.Dependency) []depdocs.Dependency {
+	var out []depdocs.Dependency
+	for _, d := range deps {
+		if d.Ecosystem == depdocs.Go && d.Relation != depdocs.Root && d.Resolved != "" && !d.Source.Local() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func isGoIdent(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !identByte(s[i]) || s[i] == '$' || s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
