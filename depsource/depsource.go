@@ -207,6 +207,16 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 		// path element (golang.org/x/mod/modfile).
 		picked, subpkg = p.goSubpackages(ctx, deps, t.qual)
 	}
+	if len(picked) == 0 && isPyIdent(t.qual) {
+		// yaml.safe_load: a Python distribution whose name is not its
+		// module's (PyYAML): each direct one's top_level.txt says.
+		for _, d := range deps {
+			if d.Ecosystem == depdocs.PyPI && d.Relation == depdocs.Direct {
+				picked = append(picked, d)
+			}
+		}
+		picked = pick(picked, "")
+	}
 	for _, d := range picked {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -221,6 +231,11 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 			}
 		case depdocs.NPM:
 			c, prob = p.npmCopy(d)
+		case depdocs.PyPI:
+			c, prob = p.pythonCopy(d, t.qual)
+			if prob == nil && c.Dir == "" {
+				continue // the distribution provides no such module
+			}
 		default:
 			continue
 		}
@@ -294,6 +309,8 @@ func names(d depdocs.Dependency, qual string) bool {
 	case depdocs.Go:
 		return goPackageName(d.Name) == qual || strings.HasPrefix(qual, d.Name+"/") || qual == d.Name ||
 			goSubpackage(d.Name, qual)
+	case depdocs.PyPI:
+		return pep503(d.Name) == pep503(qual)
 	case depdocs.NPM:
 		for _, n := range []string{d.Name, d.Alias} {
 			if n == "" {

@@ -10,7 +10,7 @@
 // lives in (the Go module cache, node_modules), checks that what is there
 // is the version the lockfile resolves, and reads definitions from it, so
 // that depdocs stays a reader of manifests and symbols a reader of one
-// file. It depends only on depdocs, symbols, evidence and trust.
+// file. Cargo's registry sources are not read yet. It depends only on depdocs, symbols, evidence and trust.
 //
 // # Locating the copy
 //
@@ -36,6 +36,14 @@
 //     (package-lock.json, pnpm-lock.yaml, yarn.lock, bun.lock) resolves.
 //     The package directory may be a symbolic link (pnpm) but must resolve
 //     inside the project.
+//   - Python: the distribution's .dist-info in the project's virtual
+//     environment (.venv, venv, env, or $VIRTUAL_ENV when inside the
+//     project; lib/python*/site-packages or Lib/site-packages); its METADATA
+//     Version must be the version the lockfile or pinned requirement
+//     resolves. The qualifier is the module the code imports, matched to a
+//     distribution by name or by its top_level.txt (yaml is PyYAML's); a
+//     package directory or a single-file module is read, and a dotted
+//     middle names a module inside the package (requests.sessions.Session).
 //
 // A copy that is missing, replaced, or does not match is a [Problem] in the
 // answer and in the provider's report; nothing is read from it.
@@ -55,7 +63,7 @@
 // resolution by identity), with provenance symbol-index, and they say where
 // they live: Path is relative to the module cache
 // ("github.com/spf13/pflag@v1.0.10/flag.go") or to the project
-// ("node_modules/uuid/dist/v4.js"), and the attributes name the ecosystem,
+// ("node_modules/uuid/dist/v4.js", ".venv/lib/python3.12/site-packages/requests/api.py"), and the attributes name the ecosystem,
 // the dependency, its version, the root the path is relative to
 // ([RootModCache] or [RootProject]) and outside_project=true. Such a path
 // is never a file of the project to edit: [Outside] tells a record of this

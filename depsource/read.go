@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/internal/contain"
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -78,7 +79,8 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 			continue
 		}
 		for _, s := range sf.Symbols {
-			if s.Name != t.name || !containerMatches(s.Container, t.container) {
+			if s.Name != t.name || !containerMatches(s.Container, t.container) &&
+				!(c.Ecosystem == depdocs.PyPI && s.Container == "" && moduleMatches(f, t.container)) {
 				continue
 			}
 			if len(defs) == maxDefinitions {
@@ -96,7 +98,14 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 // directories. partial says when the bound cut the list.
 func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) (files []string, partial string, err error) {
 	maxFiles := p.opts.maxFiles()
-	if c.Ecosystem == "go" {
+	if strings.HasSuffix(c.Package, ".py") {
+		return []string{c.Package}, "", nil // a single-file Python module
+	}
+	exts := sourceExts
+	if c.Ecosystem == depdocs.PyPI {
+		exts = pythonExts
+	}
+	if c.Ecosystem == depdocs.Go {
 		dir := c.Package
 		if dir == "" {
 			dir = "."
@@ -120,12 +129,12 @@ func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) 
 				return ctx.Err()
 			}
 			if d.IsDir() {
-				if p != "." && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+				if p != "." && (d.Name() == "node_modules" || d.Name() == "__pycache__" || strings.HasPrefix(d.Name(), ".")) {
 					return fs.SkipDir
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !sourceExts[path.Ext(p)] {
+			if !d.Type().IsRegular() || !exts[path.Ext(p)] {
 				return nil
 			}
 			if len(files) >= maxFiles {
@@ -145,6 +154,21 @@ func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) 
 		partial = fmt.Sprintf("%s: only the first %d source files were read", c.Dir, maxFiles)
 	}
 	return files, partial, nil
+}
+
+// pythonExts are the files read in a Python package.
+var pythonExts = map[string]bool{".py": true, ".pyi": true}
+
+// moduleMatches reports whether file, a path inside a Python package, is
+// the module a dotted name's middle names ("sessions" of
+// requests.sessions.Session is requests/sessions.py; "" is any module).
+func moduleMatches(file, mod string) bool {
+	if mod == "" {
+		return true
+	}
+	m := strings.TrimSuffix(strings.TrimSuffix(file, path.Ext(file)), "/__init__")
+	m = strings.ReplaceAll(m, "/", ".")
+	return m == mod || strings.HasSuffix(m, "."+mod)
 }
 
 // containerMatches reports whether a symbol's container is the one asked
