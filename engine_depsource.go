@@ -48,7 +48,7 @@ func (e *Engine) recordCheck(r *evidence.Record) error {
 // asksDependency reports whether name is qualified, as a dependency's
 // symbol is written in code: the dependency layer is asked only then.
 func asksDependency(name string) bool {
-	name = strings.TrimSpace(name)
+	name = strings.ReplaceAll(strings.TrimSpace(name), "::", ".")
 	i := strings.LastIndexByte(name, '/')
 	return name != "" && strings.Contains(name[i+1:], ".")
 }

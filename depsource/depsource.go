@@ -47,6 +47,8 @@ type Options struct {
 	// Deps are the project's dependencies; nil means depdocs.Scan of Dir,
 	// read again on every question.
 	Deps func() ([]depdocs.Dependency, error)
+	// CargoHome is Cargo's home; "" means $CARGO_HOME, else ~/.cargo.
+	CargoHome string
 	// MaxFileSize leaves larger files unread; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// MaxFiles bounds the files looked at in one dependency; 0 means
@@ -192,7 +194,8 @@ func splitName(s string) (target, bool) {
 // project's dependencies could not be read.
 func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 	res := &Result{Name: name, Copies: []Copy{}, Definitions: []Definition{}}
-	t, ok := splitName(name)
+	// Rust writes serde_json::from_str.
+	t, ok := splitName(strings.ReplaceAll(name, "::", "."))
 	if !ok {
 		return res, nil
 	}
@@ -231,6 +234,8 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 			}
 		case depdocs.NPM:
 			c, prob = p.npmCopy(d)
+		case depdocs.Cargo:
+			c, prob = p.cargoCopy(d)
 		case depdocs.PyPI:
 			c, prob = p.pythonCopy(d, t.qual)
 			if prob == nil && c.Dir == "" {
@@ -311,6 +316,9 @@ func names(d depdocs.Dependency, qual string) bool {
 			goSubpackage(d.Name, qual)
 	case depdocs.PyPI:
 		return pep503(d.Name) == pep503(qual)
+	case depdocs.Cargo:
+		// A crate is imported with "-" written "_".
+		return strings.ReplaceAll(d.Name, "-", "_") == qual || d.Alias != "" && strings.ReplaceAll(d.Alias, "-", "_") == qual
 	case depdocs.NPM:
 		for _, n := range []string{d.Name, d.Alias} {
 			if n == "" {
@@ -401,6 +409,12 @@ func (p *Provider) CheckRecord(r *evidence.Record) error {
 			return err
 		}
 		base = mc
+	case RootCargoHome:
+		h, err := p.cargoHome()
+		if err != nil {
+			return err
+		}
+		base = h
 	case RootProject:
 		base = p.opts.Dir
 		if base == "" {

@@ -10,7 +10,7 @@
 // lives in (the Go module cache, node_modules), checks that what is there
 // is the version the lockfile resolves, and reads definitions from it, so
 // that depdocs stays a reader of manifests and symbols a reader of one
-// file. Cargo's registry sources are not read yet. It depends only on depdocs, symbols, evidence and trust.
+// file. It depends only on depdocs, symbols, evidence and trust.
 //
 // # Locating the copy
 //
@@ -44,6 +44,12 @@
 //     distribution by name or by its top_level.txt (yaml is PyYAML's); a
 //     package directory or a single-file module is read, and a dotted
 //     middle names a module inside the package (requests.sessions.Session).
+//   - Cargo: the crate's source in Cargo's registry ([Options].CargoHome;
+//     by default $CARGO_HOME, else ~/.cargo), registry/src/INDEX/NAME-VERSION
+//     at the version Cargo.lock resolves, the directory Cargo unpacks a
+//     checksum-verified crate into; its Cargo.toml's version must agree.
+//     The qualifier is the crate as code writes it ("-" as "_"), and Rust's
+//     "::" separates names as "." does.
 //
 // A copy that is missing, replaced, or does not match is a [Problem] in the
 // answer and in the provider's report; nothing is read from it.
@@ -65,7 +71,7 @@
 // ("github.com/spf13/pflag@v1.0.10/flag.go") or to the project
 // ("node_modules/uuid/dist/v4.js", ".venv/lib/python3.12/site-packages/requests/api.py"), and the attributes name the ecosystem,
 // the dependency, its version, the root the path is relative to
-// ([RootModCache] or [RootProject]) and outside_project=true. Such a path
+// ([RootModCache], [RootCargoHome] or [RootProject]) and outside_project=true. Such a path
 // is never a file of the project to edit: [Outside] tells a record of this
 // provider, and [CheckRecord] confirms that its path resolves inside the
 // dependency's directory, which a host uses in place of its project-root

@@ -80,7 +80,7 @@ func (p *Provider) definitions(ctx context.Context, c Copy, t target) (defs []De
 		}
 		for _, s := range sf.Symbols {
 			if s.Name != t.name || !containerMatches(s.Container, t.container) &&
-				!(c.Ecosystem == depdocs.PyPI && s.Container == "" && moduleMatches(f, t.container)) {
+				!(c.Ecosystem != depdocs.Go && s.Container == "" && moduleMatches(f, t.container)) {
 				continue
 			}
 			if len(defs) == maxDefinitions {
@@ -101,9 +101,12 @@ func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) 
 	if strings.HasSuffix(c.Package, ".py") {
 		return []string{c.Package}, "", nil // a single-file Python module
 	}
-	exts := sourceExts
-	if c.Ecosystem == depdocs.PyPI {
+	exts, skip := sourceExts, map[string]bool{"node_modules": true, "__pycache__": true}
+	switch c.Ecosystem {
+	case depdocs.PyPI:
 		exts = pythonExts
+	case depdocs.Cargo:
+		exts, skip = rustExts, map[string]bool{"target": true, "tests": true, "benches": true, "examples": true}
 	}
 	if c.Ecosystem == depdocs.Go {
 		dir := c.Package
@@ -129,7 +132,7 @@ func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) 
 				return ctx.Err()
 			}
 			if d.IsDir() {
-				if p != "." && (d.Name() == "node_modules" || d.Name() == "__pycache__" || strings.HasPrefix(d.Name(), ".")) {
+				if p != "." && (skip[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
 					return fs.SkipDir
 				}
 				return nil
@@ -156,17 +159,24 @@ func (p *Provider) sourceFiles(ctx context.Context, root *contain.Root, c Copy) 
 	return files, partial, nil
 }
 
-// pythonExts are the files read in a Python package.
-var pythonExts = map[string]bool{".py": true, ".pyi": true}
+// pythonExts and rustExts are the files read in a Python package and a
+// crate.
+var (
+	pythonExts = map[string]bool{".py": true, ".pyi": true}
+	rustExts   = map[string]bool{".rs": true}
+)
 
-// moduleMatches reports whether file, a path inside a Python package, is
-// the module a dotted name's middle names ("sessions" of
-// requests.sessions.Session is requests/sessions.py; "" is any module).
+// moduleMatches reports whether file, a path inside a package, is the
+// module a dotted name's middle names ("sessions" of
+// requests.sessions.Session is requests/sessions.py, "value" of
+// serde_json::value::Value is src/value/mod.rs; "" is any module).
 func moduleMatches(file, mod string) bool {
 	if mod == "" {
 		return true
 	}
-	m := strings.TrimSuffix(strings.TrimSuffix(file, path.Ext(file)), "/__init__")
+	m := strings.TrimSuffix(file, path.Ext(file))
+	m = strings.TrimSuffix(strings.TrimSuffix(m, "/__init__"), "/mod")
+	m = strings.TrimPrefix(m, "src/")
 	m = strings.ReplaceAll(m, "/", ".")
 	return m == mod || strings.HasSuffix(m, "."+mod)
 }
