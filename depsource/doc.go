@@ -7,10 +7,12 @@
 // depdocs knows what the project depends on and at which version, and
 // symbols reads definitions from syntax; neither reads files outside the
 // project. This package joins them: it finds the directory a dependency
-// lives in (the Go module cache, node_modules), checks that what is there
-// is the version the lockfile resolves, and reads definitions from it, so
-// that depdocs stays a reader of manifests and symbols a reader of one
-// file. It depends only on depdocs, symbols, evidence and trust.
+// lives in (the Go module cache, node_modules, a virtual environment's
+// site-packages, Cargo's registry), checks that what is there is the
+// version the lockfile resolves, and reads definitions from it, so that
+// depdocs stays a reader of manifests and symbols a reader of one file.
+// It depends on depdocs, symbols, evidence and trust, and on the internal
+// containment and subprocess helpers.
 //
 // # Locating the copy
 //
@@ -68,12 +70,15 @@
 // directory. Its definition records are structural (parsed syntax, never a
 // resolution by identity), with provenance symbol-index, and they say where
 // they live: Path is relative to the module cache
-// ("github.com/spf13/pflag@v1.0.10/flag.go") or to the project
-// ("node_modules/uuid/dist/v4.js", ".venv/lib/python3.12/site-packages/requests/api.py"), and the attributes name the ecosystem,
-// the dependency, its version, the root the path is relative to
-// ([RootModCache], [RootCargoHome] or [RootProject]) and outside_project=true. Such a path
-// is never a file of the project to edit: [Outside] tells a record of this
-// provider, and [CheckRecord] confirms that its path resolves inside the
-// dependency's directory, which a host uses in place of its project-root
-// check. Nothing is ever opened for writing.
+// ("github.com/spf13/pflag@v1.0.10/flag.go"), to Cargo's home, or to the
+// project ("node_modules/uuid/dist/v4.js",
+// ".venv/lib/python3.12/site-packages/requests/api.py"), and the attributes
+// name the ecosystem, the dependency, its version, the root the path is
+// relative to ([RootModCache], [RootCargoHome] or [RootProject]) and
+// outside_project=true. Such a path is never a file of the project to edit:
+// [Outside] tells a record of this provider, and [Provider.CheckRecord]
+// confirms that its path resolves inside the dependency's directory, which
+// a host uses in place of its project-root check. Nothing is ever opened
+// for writing; the rewrite refuses node_modules and site-packages paths,
+// and a rename refuses a symbol a dependency defines.
 package depsource
