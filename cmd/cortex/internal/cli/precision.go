@@ -247,6 +247,12 @@ func recordLine(r, prev *evidence.Record) string {
 	return strings.TrimRight(line, "\t")
 }
 
+// dependencyNote is def's help on a dependency's names.
+const dependencyNote = "A name qualified as the code imports a dependency (pflag.FlagSet, uuid.v4, requests.get,\n" +
+	"serde_json::from_str) is also read from the dependency's copy at the locked version (module cache,\n" +
+	"node_modules, site-packages, Cargo registry), marked outside the project; a copy that is not the\n" +
+	"locked version is reported, not read."
+
 // outsideNote says, for a record of a dependency's copy, which dependency
 // at which version and where its path is relative to: such a path is
 // outside the project and never a file to edit.
