@@ -293,14 +293,17 @@ func TestGoSubpackage(t *testing.T) {
 		"k8s.io/client-go@v0.30.0/tools/cache/store.go":        "package cache\n\ntype Store interface{ Add(obj any) error }\n",
 		"k8s.io/client-go@v0.30.0/internal/hidden/x.go":        "package hidden\n\nfunc Secret() {}\n",
 		"k8s.io/client-go@v0.30.0/testdata/fixture/fixture.go": "package fixture\n\nfunc F() {}\n",
+		"golang.org/x/sync@v0.1.0/errgroup/errgroup.go":        "package errgroup\n\ntype Group struct{}\n",
 	})
-	dir := testtool.WriteTree(t, map[string]string{"go.mod": "module m\n\ngo 1.21\n\nrequire (\n\tgolang.org/x/mod v0.1.0\n\tk8s.io/client-go v0.30.0\n)\n"})
+	dir := testtool.WriteTree(t, map[string]string{"go.mod": "module m\n\ngo 1.21\n\nrequire (\n\tgolang.org/x/mod v0.1.0\n\tk8s.io/client-go v0.30.0\n\tgolang.org/x/sync v0.1.0 // indirect\n)\n"})
 	p := New(Options{Dir: dir, GoModCache: cache})
 	for name, want := range map[string]string{
 		"modfile.Parse": "golang.org/x/mod@v0.1.0/modfile/rule.go",
 		"cache.Store":   "k8s.io/client-go@v0.30.0/tools/cache/store.go",
 		"hidden.Secret": "",
 		"fixture.F":     "",
+		// An indirect requirement: the project imports none of its packages.
+		"errgroup.Group": "",
 	} {
 		res, err := p.Find(context.Background(), name)
 		if err != nil {

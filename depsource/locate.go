@@ -277,8 +277,8 @@ const maxExcerpt = 200
 // maxSubpackageEntries bounds the directory entries goSubpackages reads.
 const maxSubpackageEntries = 20000
 
-// goSubpackages finds the Go modules the project requires that hold a
-// package directory named qual, one or two levels below the module's root
+// goSubpackages finds the Go modules the project requires directly that
+// hold a package directory named qual, one or two levels below the module's root
 // (golang.org/x/mod/modfile, k8s.io/client-go/tools/cache), not under
 // internal or testdata: the modules, and the package's directory in each.
 // Only the module cache's directories of the required versions are read.
@@ -334,12 +334,13 @@ func (p *Provider) goSubpackages(ctx context.Context, deps []depdocs.Dependency,
 	return out, pkgs
 }
 
-// goDeps returns the Go modules of deps that the module cache may hold:
-// required from a registry at a resolved version.
+// goDeps returns the Go modules of deps whose packages the project
+// imports (go.mod's direct requirements, not "// indirect" ones) and that
+// the module cache may hold: from a registry at a resolved version.
 func goDeps(deps []depdocs.Dependency) []depdocs.Dependency {
 	var out []depdocs.Dependency
 	for _, d := range deps {
-		if d.Ecosystem == depdocs.Go && d.Relation != depdocs.Root && d.Resolved != "" && !d.Source.Local() {
+		if d.Ecosystem == depdocs.Go && d.Relation == depdocs.Direct && d.Resolved != "" && !d.Source.Local() {
 			out = append(out, d)
 		}
 	}
