@@ -20,10 +20,11 @@
 // "pflag.FlagSet", "pflag.FlagSet.Parse", "uuid.v4". The qualifier picks the
 // dependency: a Go module whose import path ends in it (github.com/spf13/pflag;
 // a /vN suffix and a gopkg.in ".vN" do not count), an npm package of that name
-// (or its unscoped name, or its alias). When no module is named so, a Go
-// package directory of that name one or two levels inside a required
-// module is (golang.org/x/mod/modfile for modfile.Parse). The rest is the
-// name and, before it, the type it belongs to.
+// (or its unscoped name, or its alias), a Python distribution, a crate.
+// When no module is named so, a Go package directory of that name one or
+// two levels inside a module go.mod requires directly is
+// (golang.org/x/mod/modfile for modfile.Parse). The rest is the name and,
+// before it, the type (or, in Python and Rust, the module) it belongs to.
 //
 //   - Go: the module's directory in the module cache ([Options].GoModCache;
 //     by default GOMODCACHE, else the go command's answer through safeexec,
