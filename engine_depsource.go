@@ -11,6 +11,7 @@ import (
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/depsource"
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/trust"
 )
 
 // The dependency-source layer: definitions of a dependency's symbols read
@@ -51,6 +52,20 @@ func asksDependency(name string) bool {
 	name = strings.ReplaceAll(strings.TrimSpace(name), "::", ".")
 	i := strings.LastIndexByte(name, '/')
 	return name != "" && strings.Contains(name[i+1:], ".")
+}
+
+// definesExactly reports whether recs hold a definition from the project
+// whose name and qualifiers match the name asked as written (the local
+// index's "exact" match) or that a precision index resolved.
+func definesExactly(recs []evidence.Record) bool {
+	for i := range recs {
+		r := &recs[i]
+		if r.Kind == evidence.Definition && !depsource.Outside(r) &&
+			(r.Metadata.Attributes["match"] == "exact" || r.Trust == trust.Exact) {
+			return true
+		}
+	}
+	return false
 }
 
 // dependencyList returns the project's dependencies, scanned again when a

@@ -157,3 +157,33 @@ func TestDependencySourceNodeModules(t *testing.T) {
 		t.Fatalf("records %+v reports %+v", ans.Records, ans.Reports)
 	}
 }
+
+// A qualified name the project itself defines as written is answered from
+// the project alone: no dependency is read for it.
+func TestDependencySourceOwnNameFirst(t *testing.T) {
+	cache := testtool.WriteTree(t, map[string]string{
+		"github.com/spf13/pflag@v1.0.9/flag.go": "package pflag\n\ntype FlagSet struct{}\n\ntype Value interface{}\n",
+	})
+	t.Setenv("GOMODCACHE", cache)
+	dir := testtool.WriteTree(t, map[string]string{
+		"go.mod":         "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+		"pflag/flags.go": "package pflag\n\n// FlagSet is the project's own.\ntype FlagSet struct{}\n",
+	})
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+	loc, err := e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Symbol: "pflag.FlagSet"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loc.Records) != 1 || loc.Records[0].Path != "pflag/flags.go" {
+		t.Fatalf("records %+v", loc.Records)
+	}
+	// A name the project does not define is still read from the dependency.
+	loc, err = e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Symbol: "pflag.Value"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := depRecords(loc.Records); len(d) != 1 || d[0].Path != "github.com/spf13/pflag@v1.0.9/flag.go" {
+		t.Fatalf("records %+v", loc.Records)
+	}
+}

@@ -191,7 +191,10 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 			if t.Symbol == "" {
 				dep.Symbol = e.qualifiedAt(t.Path, t.Line, t.Column)
 			}
-			if asksDependency(dep.Symbol) {
+			// A name the project defines as written (evidence.Fuse) is its
+			// own: no dependency is read for it.
+			own := dep.Symbol == byName.Symbol && definesExactly(recs)
+			if asksDependency(dep.Symbol) && !own {
 				drecs, dreps := evidence.Collect(ctx, dep, []evidence.Provider{e.deps}, check)
 				if t.Symbol == "" && len(drecs) > 0 && len(recs) == 0 {
 					out.ByName = dep.Symbol

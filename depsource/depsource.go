@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -41,8 +42,9 @@ type Options struct {
 	// Dir is the project root; "" means the working directory.
 	Dir string
 	// GoModCache is the Go module cache; "" means $GOMODCACHE, else what
-	// `go env GOMODCACHE` says, else the first $GOPATH element's pkg/mod,
-	// else ~/go/pkg/mod.
+	// `go env GOMODCACHE` says when the go command's environment file sets
+	// GOMODCACHE or GOPATH, else the first $GOPATH element's pkg/mod, else
+	// ~/go/pkg/mod.
 	GoModCache string
 	// Deps are the project's dependencies; nil means depdocs.Scan of Dir,
 	// read again on every question.
@@ -536,6 +538,45 @@ func normContainer(c string) string {
 	return c
 }
 
+// goEnvFileSets reports whether the go command's environment file ($GOENV,
+// else the user's config directory's go/env) sets one of the variables.
+func goEnvFileSets(names ...string) bool {
+	file := os.Getenv("GOENV")
+	if file == "off" {
+		return false
+	}
+	if file == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return false
+		}
+		file = filepath.Join(dir, "go", "env")
+	}
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if fi.Size() > 1<<16 {
+		return true // too large to read here: let the go command say
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	return envFileSets(data, names...)
+}
+
+// envFileSets reports whether a go env file's lines set one of names.
+func envFileSets(data []byte, names ...string) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		k, _, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && slices.Contains(names, strings.TrimSpace(k)) {
+			return true
+		}
+	}
+	return false
+}
+
 // goModCache returns the module cache directory, found once.
 func (p *Provider) goModCache(ctx context.Context) (string, error) {
 	p.once.Do(func() {
@@ -551,8 +592,12 @@ func findModCache(ctx context.Context, given string) (string, error) {
 	if v := os.Getenv("GOMODCACHE"); v != "" && filepath.IsAbs(v) {
 		return v, nil
 	}
-	if v := goEnv(ctx, "GOMODCACHE"); v != "" && filepath.IsAbs(v) {
-		return v, nil
+	// Only the go command's environment file can make its answer differ
+	// from the rule below: ask it then, and spare the subprocess otherwise.
+	if goEnvFileSets("GOMODCACHE", "GOPATH") {
+		if v := goEnv(ctx, "GOMODCACHE"); v != "" && filepath.IsAbs(v) {
+			return v, nil
+		}
 	}
 	if gp := os.Getenv("GOPATH"); gp != "" {
 		first := filepath.SplitList(gp)[0]

@@ -318,3 +318,30 @@ func TestGoSubpackage(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvFileSets(t *testing.T) {
+	if !envFileSets([]byte("GOPROXY=direct\nGOMODCACHE=/x\n"), "GOMODCACHE", "GOPATH") {
+		t.Error("GOMODCACHE set, not seen")
+	}
+	if envFileSets([]byte("GOPROXY=direct\nGOFLAGS=-mod=mod\n# GOPATH=/y\n"), "GOMODCACHE", "GOPATH") {
+		t.Error("nothing set, seen")
+	}
+}
+
+// With the environment file setting GOPATH, the go command is asked and
+// its answer taken.
+func TestModCacheFromGoEnvFile(t *testing.T) {
+	testtool.Require(t, "go", "install Go")
+	gopath := t.TempDir()
+	envFile := filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(envFile, []byte("GOPATH="+gopath+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOENV", envFile)
+	t.Setenv("GOMODCACHE", "")
+	t.Setenv("GOPATH", "")
+	got, err := findModCache(context.Background(), "")
+	if err != nil || got != filepath.Join(gopath, "pkg", "mod") {
+		t.Fatalf("%q %v, want %s/pkg/mod", got, err, gopath)
+	}
+}

@@ -27,8 +27,9 @@
 // before it, the type (or, in Python and Rust, the module) it belongs to.
 //
 //   - Go: the module's directory in the module cache ([Options].GoModCache;
-//     by default GOMODCACHE, else the go command's answer through safeexec,
-//     else GOPATH/pkg/mod), at the version go.mod requires, with the path and
+//     by default GOMODCACHE, else the go command's answer through safeexec
+//     when its environment file sets GOMODCACHE or GOPATH, else
+//     GOPATH/pkg/mod), at the version go.mod requires, with the path and
 //     version escaped as the go command escapes them (a capital letter is
 //     "!" and the letter in lower case). Only the package directory the
 //     qualifier names is read, not its subdirectories. The copy is checked
