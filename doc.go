@@ -85,7 +85,11 @@
 //   - depdocs reads manifests and lockfiles of six ecosystems, keeps the
 //     declared constraint and the resolved version apart, locates each at
 //     the line that records it, and asks an optional documentation provider
-//     for the resolved version only.
+//     for the resolved version only; depsource reads a dependency's own
+//     definitions ([Engine.DependencySource], and ask and def for a name
+//     such as pflag.FlagSet) from the copy the project uses (the Go module
+//     cache, node_modules, site-packages, Cargo's registry) after checking
+//     it is the locked version, as records marked outside the project.
 //   - structural matches code by syntax with ast-grep-compatible patterns
 //     and previews rewrites; without an engine it falls back to labelled
 //     lexical and symbol search.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/codecortex/codecortex/config"
 	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/depsource"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/history"
@@ -97,6 +98,7 @@ type Engine struct {
 	structural *structural.Provider
 	validation *validation.Provider
 	docs       depdocs.DocsProvider
+	deps       *depsource.Provider
 	indexOpts  index.Options
 
 	mu       sync.Mutex
@@ -144,6 +146,7 @@ func NewEngine(p *config.Project, opts Options) (*Engine, error) {
 		iopts.Progress = indexProgress(opts.Progress)
 	}
 	e.indexOpts = iopts
+	e.deps = e.newDepSource(iopts.MaxFileSize)
 	// One local index serves the questions, the project graph and the
 	// typed methods; the graph, which reads it, answers both the graph's
 	// and the impact's layer, with the precision index's edges fused in.
@@ -347,13 +350,16 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 			providers = append(providers, p)
 		}
 	}
+	if plan.Intent == route.IntentDefinition && asksDependency(query.Symbol) {
+		providers = append(providers, e.deps)
+	}
 	providers = append(providers, e.opts.Extra...)
-	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
+	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.recordCheck})
 	if p, ok := e.providers[route.LocalIndex]; ok && searchWords && strings.TrimSpace(q.Text) != "" {
 		// No name is certain and none is defined: the question's words,
 		// ranked, join.
 		more, _ := evidence.Collect(ctx, evidence.Query{Text: q.Text}, []evidence.Provider{p},
-			evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)})
+			evidence.CollectOptions{Check: e.recordCheck})
 		recs = append(recs, more...)
 	}
 	if e.memory != nil && plan.Intent != route.IntentMemory {
@@ -648,6 +654,47 @@ func (e *Engine) identifierAt(p string, line, col int) string {
 	return string(runes[start:end])
 }
 
+// qualifiedAt returns the name written at a position with the qualifier
+// written before it ("pflag.FlagSet" when the position is on FlagSet or on
+// pflag), or the name alone when none is written.
+func (e *Engine) qualifiedAt(p string, line, col int) string {
+	name := e.identifierAt(p, line, col)
+	if name == "" {
+		return ""
+	}
+	src, err := e.root.ReadFile(p)
+	if err != nil {
+		return name
+	}
+	lines := strings.SplitN(string(src), "\n", line+1)
+	if line > len(lines) {
+		return name
+	}
+	runes := []rune(strings.TrimRight(lines[line-1], "\r"))
+	start, end := col-1, col-1
+	for start > 0 && isIdentRune(runes[start-1]) {
+		start--
+	}
+	for end < len(runes) && isIdentRune(runes[end]) {
+		end++
+	}
+	switch {
+	case start >= 2 && runes[start-1] == '.' && isIdentRune(runes[start-2]):
+		q := start - 1
+		for q > 0 && isIdentRune(runes[q-1]) {
+			q--
+		}
+		return string(runes[q:end])
+	case end+1 < len(runes) && runes[end] == '.' && isIdentRune(runes[end+1]):
+		n := end + 1
+		for n < len(runes) && isIdentRune(runes[n]) {
+			n++
+		}
+		return string(runes[start:n])
+	}
+	return name
+}
+
 func isIdentRune(r rune) bool {
 	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
@@ -677,6 +724,7 @@ func freshness(reports []evidence.Report) Freshness {
 // an edit to a manifest is noticed.
 type declaredDeps struct {
 	names []string
+	deps  []depdocs.Dependency
 	files map[string]time.Time
 }
 
@@ -686,32 +734,7 @@ type declaredDeps struct {
 func (e *Engine) declaredNames() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if d := e.declared; d != nil && !d.changed(e.project.Root) {
-		return d.names
-	}
-	d := &declaredDeps{files: map[string]time.Time{}}
-	pr, err := depdocs.Scan(e.project.Root, depdocs.ScanOptions{})
-	if err == nil {
-		seen := map[string]bool{}
-		for _, dep := range pr.Deps {
-			if dep.Relation != depdocs.Direct || dep.Source.Local() {
-				continue
-			}
-			n := string(dep.Ecosystem) + ":" + dep.Name
-			if !seen[n] {
-				seen[n] = true
-				d.names = append(d.names, n)
-			}
-		}
-		for _, f := range pr.Files {
-			if fi, err := os.Stat(filepath.Join(e.project.Root, filepath.FromSlash(f.Path))); err == nil {
-				d.files[f.Path] = fi.ModTime()
-			}
-		}
-		slices.Sort(d.names)
-	}
-	e.declared = d
-	return d.names
+	return e.scanDeps().names
 }
 
 func (d *declaredDeps) changed(root string) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -161,7 +162,7 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 		return nil, err
 	}
 	query := evidence.Query{Kinds: kinds, Path: t.Path, Line: t.Line, Column: t.Column, Symbol: t.Symbol}
-	check := evidence.CollectOptions{Check: evidence.LocationCheck(e.root.Check)}
+	check := evidence.CollectOptions{Check: e.recordCheck}
 	var recs []evidence.Record
 	var reps []evidence.Report
 	if p, ok := e.providers[route.Precision]; ok {
@@ -181,6 +182,24 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 					out.ByName = byName.Symbol
 				}
 				recs, reps = append(recs, lrecs...), append(reps, lreps...)
+			}
+		}
+		if slices.Equal(kinds, []evidence.Kind{evidence.Definition}) {
+			// A dependency's symbol, named as the code writes it
+			// (pflag.FlagSet), is read from the dependency's copy.
+			dep := byName
+			if t.Symbol == "" {
+				dep.Symbol = e.qualifiedAt(t.Path, t.Line, t.Column)
+			}
+			// A name the project defines as written (evidence.Fuse) is its
+			// own: no dependency is read for it.
+			own := dep.Symbol == byName.Symbol && definesExactly(recs)
+			if asksDependency(dep.Symbol) && !own {
+				drecs, dreps := evidence.Collect(ctx, dep, []evidence.Provider{e.deps}, check)
+				if t.Symbol == "" && len(drecs) > 0 && len(recs) == 0 {
+					out.ByName = dep.Symbol
+				}
+				recs, reps = append(recs, drecs...), append(reps, dreps...)
 			}
 		}
 	}

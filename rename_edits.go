@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/codecortex/codecortex/depsource"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/structural"
@@ -87,6 +88,14 @@ func (e *Engine) newRenameSet(plan *RenamePlan, recs []evidence.Record, allowInf
 	conflict := func(c RenameConflict) { plan.Conflicts = append(plan.Conflicts, c) }
 	if len(recs) > maxRenameEdits {
 		return nil, fmt.Errorf("codecortex: the symbol has %d occurrences; a rename replaces at most %d", len(recs), maxRenameEdits)
+	}
+	for i := range recs {
+		if depsource.Outside(&recs[i]) {
+			r, a := &recs[i], recs[i].Metadata.Attributes
+			conflict(RenameConflict{Kind: ConflictExternal, Path: r.Path, Line: r.StartLine, Column: r.StartColumn,
+				Reason: fmt.Sprintf("%s is defined in the dependency %s %s (%s, outside the project): only its own module can rename it", plan.Symbol, a["dependency"], a["version"], r.Path)})
+			return rs, nil
+		}
 	}
 	for i := range recs {
 		if precision.IsDeclaration(&recs[i]) {

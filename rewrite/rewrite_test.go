@@ -312,6 +312,23 @@ func TestRefusals(t *testing.T) {
 			_, err := s.r.PreviewEdits(ctx, "escape", []structural.Edit{{Path: "../x.go", StartByte: 0, EndByte: 0, New: "x"}})
 			return err
 		}},
+		{name: "host edit of a dependency's installed copy", want: ErrUnsafePath, act: func(t *testing.T, s *refusalSetup) error {
+			for _, p := range []string{"node_modules/uuid/dist/v4.js", ".venv/lib/python3.12/site-packages/six.py"} {
+				full := filepath.Join(s.dir, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, []byte("function v4() {}\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				_, err := s.r.PreviewEdits(ctx, "dependency", []structural.Edit{{Path: p, StartByte: 9, EndByte: 11, Old: "v4", New: "v5"}})
+				if !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "dependency's installed copy") {
+					t.Fatalf("%s: %v", p, err)
+				}
+			}
+			_, err := s.r.PreviewEdits(ctx, "dependency", []structural.Edit{{Path: "node_modules/uuid/dist/v4.js", StartByte: 9, EndByte: 11, Old: "v4", New: "v5"}})
+			return err
+		}},
 		{name: "host edit of a missing file", want: ErrInvalidRequest, act: func(t *testing.T, s *refusalSetup) error {
 			_, err := s.r.PreviewEdits(ctx, "missing", []structural.Edit{{Path: "nothere.go", New: "package x\n"}})
 			return err

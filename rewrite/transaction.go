@@ -609,6 +609,20 @@ func stateName(p string) bool {
 	return false
 }
 
+// dependencyCopy reports whether p lies in a directory where a package
+// manager installs dependencies' copies: any element named node_modules,
+// site-packages or dist-packages. The package manager owns those files;
+// an edit there is lost on the next install and changes no dependency.
+func dependencyCopy(p string) bool {
+	for _, e := range strings.Split(p, "/") {
+		switch e {
+		case "node_modules", "site-packages", "dist-packages":
+			return true
+		}
+	}
+	return false
+}
+
 // checkPath returns the file information of p after checking that it is
 // a clean path inside the root, reached through no symbolic link, and a
 // regular file with no other hard link (renaming over it would leave the
@@ -626,6 +640,9 @@ func (r *Rewriter) checkPath(p string) (fs.FileInfo, error) {
 	}
 	if stateName(p) {
 		return nil, &PathError{Path: p, Reason: "is CodeCortex's or git's own state"}
+	}
+	if dependencyCopy(p) {
+		return nil, &PathError{Path: p, Reason: "is in a dependency's installed copy (node_modules, site-packages), not the project's own code"}
 	}
 	elems := strings.Split(p, "/")
 	for i := range elems {

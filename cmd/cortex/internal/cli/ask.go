@@ -149,6 +149,7 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 		if r.Stale {
 			line += ", stale"
 		}
+		line += outsideNote(&r)
 		c.printf("%s\n", safe(line))
 		if s := recordSummary(r); s != "" {
 			c.printf("      %s\n", safeLines(s))

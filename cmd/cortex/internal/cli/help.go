@@ -38,7 +38,7 @@ var helps = map[string]commandHelp{
 	"config":           {examples: []string{"cortex config", "cortex config --json"}},
 	"trust":            {examples: []string{"cortex trust --show", "cortex trust", "cortex trust --revoke"}},
 	"precision-status": {examples: []string{"cortex precision-status", "cortex precision-status --accept"}},
-	"def":              {examples: []string{"cortex def evidence/fuse.go:17:6", "cortex def evidence.Fuse --json"}},
+	"def":              {examples: []string{"cortex def evidence/fuse.go:17:6", "cortex def evidence.Fuse --json", "cortex def pflag.FlagSet"}, notes: dependencyNote},
 	"refs":             {examples: []string{"cortex refs evidence.Fuse", "cortex refs evidence/fuse.go:17:6 --no-declaration"}},
 	"callers":          {examples: []string{"cortex callers evidence.Fuse", "cortex callers evidence/fuse.go:17:6 --json"}},
 	"impl":             {examples: []string{"cortex impl Provider", "cortex impl evidence/provider.go:56:6 --lsp"}},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/depsource"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/precision"
 )
@@ -240,7 +241,35 @@ func recordLine(r, prev *evidence.Record) string {
 	if r.Metadata.Attributes["declaration"] == "true" {
 		line += "\t(declaration)"
 	}
+	if n := outsideNote(r); n != "" {
+		line += "\t" + strings.TrimPrefix(n, ", ")
+	}
 	return strings.TrimRight(line, "\t")
+}
+
+// dependencyNote is def's help on a dependency's names.
+const dependencyNote = "A name qualified as the code imports a dependency (pflag.FlagSet, uuid.v4, requests.get,\n" +
+	"serde_json::from_str) is also read from the dependency's copy at the locked version (module cache,\n" +
+	"node_modules, site-packages, Cargo registry), marked outside the project; a copy that is not the\n" +
+	"locked version is reported, not read."
+
+// outsideNote says, for a record of a dependency's copy, which dependency
+// at which version and where its path is relative to: such a path is
+// outside the project and never a file to edit.
+func outsideNote(r *evidence.Record) string {
+	if !depsource.Outside(r) {
+		return ""
+	}
+	a := r.Metadata.Attributes
+	where := "in " + a["root"]
+	if a["root"] == depsource.RootProject {
+		where = "installed in the project"
+	}
+	note := fmt.Sprintf(", dependency %s %s (%s", a["dependency"], a["version"], where)
+	if c := a["checked_against"]; c != "" {
+		note += ", checked against " + c
+	}
+	return note + "; outside the project)"
 }
 
 // parsePosition reads FILE:LINE:COL (one-based code points; the file may

@@ -1,0 +1,30 @@
+package depsource
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// BenchmarkFindGo finds pflag.FlagSet in the module cache's pflag v1.0.9
+// (42 non-test files, one defining it), the project's go.mod and go.sum
+// read each time, the module cache given.
+func BenchmarkFindGo(b *testing.B) {
+	mod := testtool.ModuleDir(b, "github.com/spf13/pflag@v1.0.9")
+	cache := strings.TrimSuffix(mod, filepath.FromSlash("/github.com/spf13/pflag@v1.0.9"))
+	dir := testtool.WriteTree(b, map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+	})
+	p := New(Options{Dir: dir, GoModCache: cache})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := p.Find(ctx, "pflag.FlagSet")
+		if err != nil || len(res.Definitions) != 1 {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+}

@@ -1,0 +1,278 @@
+package depsource
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/symbols"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// pflagVersion is the real module the Go tests resolve.
+const pflagVersion = "v1.0.5"
+
+// goProject writes a module that requires pflag at pflagVersion and lets
+// the go command resolve it into a fresh module cache (writable, so the
+// test can remove it) and write go.sum. It returns the project and cache.
+func goProject(t *testing.T) (dir, cache string) {
+	t.Helper()
+	gobin := testtool.Require(t, "go", "install Go")
+	dir = testtool.WriteTree(t, map[string]string{
+		"go.mod":  "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag " + pflagVersion + "\n",
+		"main.go": "package main\n\nimport \"github.com/spf13/pflag\"\n\nfunc main() { _ = pflag.NewFlagSet(\"x\", pflag.ContinueOnError) }\n",
+	})
+	cache = t.TempDir()
+	env := append(safeexec.Environ("HOME", "PATH", "GOPROXY", "GOSUMDB", "GONOSUMDB", "GOCACHE"),
+		"GOMODCACHE="+cache, "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: gobin, Args: []string{"mod", "tidy"}, Dir: dir, Env: env})
+	if err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, res.Stderr)
+	}
+	return dir, cache
+}
+
+// goDeclared is the oracle: where go/parser finds type name (or method
+// recv.name) declared in the package directory dir.
+func goDeclared(t *testing.T, dir, recv, name string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok && recv == "" && ts.Name.Name == name {
+						p := fset.Position(ts.Name.Pos())
+						out = append(out, e.Name()+":"+strconv.Itoa(p.Line))
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Name.Name != name || (d.Recv == nil) != (recv == "") {
+					continue
+				}
+				if recv != "" {
+					typ := d.Recv.List[0].Type
+					if st, ok := typ.(*ast.StarExpr); ok {
+						typ = st.X
+					}
+					if id, ok := typ.(*ast.Ident); !ok || id.Name != recv {
+						continue
+					}
+				}
+				p := fset.Position(d.Name.Pos())
+				out = append(out, e.Name()+":"+strconv.Itoa(p.Line))
+			}
+		}
+	}
+	return out
+}
+
+// found lists a result's definitions as file:line relative to the package.
+func found(res *Result, prefix string) []string {
+	var out []string
+	for _, d := range res.Definitions {
+		out = append(out, strings.TrimPrefix(d.Path, prefix)+":"+strconv.Itoa(d.Symbol.NameRange.StartLine))
+	}
+	return out
+}
+
+func TestGoModuleCache(t *testing.T) {
+	dir, cache := goProject(t)
+	p := New(Options{Dir: dir, GoModCache: cache})
+	ctx := context.Background()
+	modDir := filepath.Join(cache, "github.com", "spf13", "pflag@"+pflagVersion)
+	for _, c := range []struct{ name, recv, sym string }{
+		{"pflag.FlagSet", "", "FlagSet"},
+		{"pflag.FlagSet.Parse", "FlagSet", "Parse"},
+		{"pflag.NewFlagSet", "", "NewFlagSet"},
+	} {
+		res, err := p.Find(ctx, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Problems) > 0 {
+			t.Fatalf("%s: problems %v", c.name, res.Problems)
+		}
+		want := goDeclared(t, modDir, c.recv, c.sym)
+		got := found(res, "github.com/spf13/pflag@"+pflagVersion+"/")
+		if strings.Join(got, ",") != strings.Join(want, ",") || len(want) == 0 {
+			t.Errorf("%s: found %v, go/parser %v", c.name, got, want)
+		}
+		for _, d := range res.Definitions {
+			if d.Copy.Version != pflagVersion || d.Copy.Checked != "go.sum" || d.Copy.Root != RootModCache {
+				t.Errorf("%s: copy %+v", c.name, d.Copy)
+			}
+			r := d.Record()
+			if err := r.Validate(); err != nil {
+				t.Errorf("%s: record: %v", c.name, err)
+			}
+			if !Outside(&r) || r.Trust != trust.Structural || r.Metadata.Attributes["dependency"] != "github.com/spf13/pflag" {
+				t.Errorf("%s: record %+v", c.name, r)
+			}
+			if err := p.CheckRecord(&r); err != nil {
+				t.Errorf("%s: CheckRecord: %v", c.name, err)
+			}
+		}
+	}
+
+	// The provider answers a definition query with the same records.
+	resp, err := p.Gather(ctx, evidence.Query{Symbol: "pflag.FlagSet", Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil || len(resp.Records) != 1 || resp.Records[0].Symbol != "pflag.FlagSet" {
+		t.Fatalf("Gather: %v %+v", err, resp)
+	}
+
+	// A copy whose hash is not go.sum's is reported, never served.
+	zh := filepath.Join(cache, "cache", "download", "github.com", "spf13", "pflag", "@v", pflagVersion+".ziphash")
+	if err := os.WriteFile(zh, []byte("h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(Options{Dir: dir, GoModCache: cache}).Find(ctx, "pflag.FlagSet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Definitions) != 0 || len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, "go.sum records") {
+		t.Fatalf("tampered copy: %+v", res)
+	}
+	resp, _ = New(Options{Dir: dir, GoModCache: cache}).Gather(ctx, evidence.Query{Symbol: "pflag.FlagSet"})
+	if resp.Report.State != evidence.Unavailable || !strings.Contains(resp.Report.Reason, "go.sum records") {
+		t.Fatalf("tampered copy report: %+v", resp.Report)
+	}
+
+	// A version go.mod requires that the cache does not hold is reported.
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.3\n"), 0o644)
+	res, _ = New(Options{Dir: dir, GoModCache: cache}).Find(ctx, "pflag.FlagSet")
+	if len(res.Definitions) != 0 || len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, "not in the module cache") ||
+		!strings.Contains(res.Problems[0].Guidance, "go mod download github.com/spf13/pflag@v1.0.3") {
+		t.Fatalf("missing version: %+v", res)
+	}
+}
+
+// npmProject installs uuid at a pinned version into a new project.
+func npmProject(t *testing.T) string {
+	t.Helper()
+	npm := testtool.Require(t, "npm", "Node.js 20 and npm are on CI machines (apt or nodesource)")
+	dir := testtool.WriteTree(t, map[string]string{
+		"package.json": `{"name": "app", "version": "1.0.0", "private": true, "dependencies": {"uuid": "9.0.1"}}`,
+		"index.js":     "const uuid = require('uuid');\nconsole.log(uuid.v4());\n",
+	})
+	env := append(safeexec.Environ("PATH", "HOME", "npm_config_registry", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"),
+		"npm_config_cache="+filepath.Join(t.TempDir(), "npm-cache"), "npm_config_update_notifier=false",
+		"npm_config_fund=false", "npm_config_audit=false")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: npm, Args: []string{"install", "--ignore-scripts"}, Dir: dir, Env: env})
+	if err != nil {
+		t.Fatalf("npm install: %v\n%s", err, res.Stderr)
+	}
+	return dir
+}
+
+func TestNodeModules(t *testing.T) {
+	dir := npmProject(t)
+	ctx := context.Background()
+	p := New(Options{Dir: dir})
+	res, err := p.Find(ctx, "uuid.v4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) > 0 || len(res.Definitions) == 0 {
+		t.Fatalf("uuid.v4: %+v", res)
+	}
+	for _, d := range res.Definitions {
+		if d.Copy.Version != "9.0.1" || d.Copy.Checked != "package-lock.json" || !strings.HasPrefix(d.Path, "node_modules/uuid/") {
+			t.Errorf("definition %+v", d)
+		}
+		// The oracle is the file itself: the line named declares v4.
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(d.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := strings.Split(string(src), "\n")[d.Symbol.NameRange.StartLine-1]
+		if !strings.Contains(line, "function v4(") && !strings.Contains(line, "const v4 = ") {
+			t.Errorf("%s:%d is %q", d.Path, d.Symbol.NameRange.StartLine, line)
+		}
+		r := d.Record()
+		if err := r.Validate(); err != nil || p.CheckRecord(&r) != nil {
+			t.Errorf("record %s: %v %v", r.Location(), err, p.CheckRecord(&r))
+		}
+	}
+	var files []string
+	for _, d := range res.Definitions {
+		files = append(files, d.Path)
+	}
+	if !strings.Contains(strings.Join(files, " "), "node_modules/uuid/dist/v4.js") {
+		t.Errorf("the CommonJS build's v4 is missing: %v", files)
+	}
+
+	// An installed version that is not the lockfile's is reported.
+	pj := filepath.Join(dir, "node_modules", "uuid", "package.json")
+	data, err := os.ReadFile(pj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(pj, []byte(strings.Replace(string(data), `"version": "9.0.1"`, `"version": "9.0.0"`, 1)), 0o644)
+	res, _ = New(Options{Dir: dir}).Find(ctx, "uuid.v4")
+	if len(res.Definitions) != 0 || len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, "is version 9.0.0, package-lock.json resolves 9.0.1") {
+		t.Fatalf("mismatch: %+v", res)
+	}
+}
+
+// goMayDefine lets through every file that defines a name: for every
+// definition symbols.Extract reads from real modules' files (pflag, cobra,
+// and a package of the standard library), the file is let through for that
+// name.
+func TestGoMayDefineMissesNothing(t *testing.T) {
+	dirs := []string{
+		testtool.ModuleDir(t, "github.com/spf13/pflag@v1.0.9"),
+		testtool.ModuleDir(t, testtool.Cobra),
+		filepath.Join(testtool.GOROOT(t), "src", "net", "http"),
+	}
+	checked := 0
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sf, err := symbols.Extract(f, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range sf.Symbols {
+				checked++
+				if !goMayDefine(src, []byte(s.Name)) {
+					t.Errorf("%s: %s %s (line %d) is not let through", f, s.Kind, s.Name, s.NameRange.StartLine)
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d definitions checked", checked)
+	}
+}

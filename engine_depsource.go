@@ -1,0 +1,109 @@
+package codecortex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/codecortex/codecortex/depdocs"
+	"github.com/codecortex/codecortex/depsource"
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/trust"
+)
+
+// The dependency-source layer: definitions of a dependency's symbols read
+// from the copy the project uses (see package depsource). It answers a
+// qualified name whose qualifier names a dependency ("pflag.FlagSet"),
+// beside the project's own layers; its records are outside the project and
+// are checked against the dependency's directory instead of the root.
+
+// newDepSource makes the engine's dependency-source provider: the project's
+// dependencies as the engine scanned them last, files bounded as the
+// project walk bounds them.
+func (e *Engine) newDepSource(maxFile int64) *depsource.Provider {
+	return depsource.New(depsource.Options{Dir: e.project.Root, MaxFileSize: maxFile,
+		Deps: func() ([]depdocs.Dependency, error) { return e.dependencyList(), nil }})
+}
+
+// DependencySource finds name ("pflag.FlagSet", "uuid.v4") in the copy of
+// the dependency its qualifier names, at the version the project's
+// lockfile resolves: the definitions, the copies read and the copies that
+// could not be served (missing, replaced, or not the locked version).
+func (e *Engine) DependencySource(ctx context.Context, name string) (*depsource.Result, error) {
+	return e.deps.Find(ctx, name)
+}
+
+// recordCheck is the location check of every record the engine collects:
+// a dependency's record must lie in that dependency's directory, any other
+// inside the project root.
+func (e *Engine) recordCheck(r *evidence.Record) error {
+	if r.Provider == depsource.ProviderName {
+		return e.deps.CheckRecord(r)
+	}
+	return evidence.LocationCheck(e.root.Check)(r)
+}
+
+// asksDependency reports whether name is qualified, as a dependency's
+// symbol is written in code: the dependency layer is asked only then.
+func asksDependency(name string) bool {
+	name = strings.ReplaceAll(strings.TrimSpace(name), "::", ".")
+	i := strings.LastIndexByte(name, '/')
+	return name != "" && strings.Contains(name[i+1:], ".")
+}
+
+// definesExactly reports whether recs hold a definition from the project
+// whose name and qualifiers match the name asked as written (the local
+// index's "exact" match) or that a precision index resolved.
+func definesExactly(recs []evidence.Record) bool {
+	for i := range recs {
+		r := &recs[i]
+		if r.Kind == evidence.Definition && !depsource.Outside(r) &&
+			(r.Metadata.Attributes["match"] == "exact" || r.Trust == trust.Exact) {
+			return true
+		}
+	}
+	return false
+}
+
+// dependencyList returns the project's dependencies, scanned again when a
+// manifest or lockfile it read has changed.
+func (e *Engine) dependencyList() []depdocs.Dependency {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.scanDeps().deps
+}
+
+// scanDeps returns the scan of the project's manifests, kept while none of
+// them changed; the caller holds e.mu.
+func (e *Engine) scanDeps() *declaredDeps {
+	if d := e.declared; d != nil && !d.changed(e.project.Root) {
+		return d
+	}
+	d := &declaredDeps{files: map[string]time.Time{}}
+	pr, err := depdocs.Scan(e.project.Root, depdocs.ScanOptions{})
+	if err == nil {
+		d.deps = pr.Deps
+		seen := map[string]bool{}
+		for _, dep := range pr.Deps {
+			if dep.Relation != depdocs.Direct || dep.Source.Local() {
+				continue
+			}
+			n := string(dep.Ecosystem) + ":" + dep.Name
+			if !seen[n] {
+				seen[n] = true
+				d.names = append(d.names, n)
+			}
+		}
+		for _, f := range pr.Files {
+			if fi, err := os.Stat(filepath.Join(e.project.Root, filepath.FromSlash(f.Path))); err == nil {
+				d.files[f.Path] = fi.ModTime()
+			}
+		}
+		slices.Sort(d.names)
+	}
+	e.declared = d
+	return d
+}

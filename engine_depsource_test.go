@@ -1,0 +1,189 @@
+package codecortex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codecortex/codecortex/depsource"
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/safeexec"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// pflagProject is a module that uses github.com/spf13/pflag v1.0.9,
+// resolved by the go command into the user's module cache, with go.sum.
+func pflagProject(t *testing.T) (dir, modDir string) {
+	t.Helper()
+	gobin := testtool.Require(t, "go", "install Go")
+	modDir = testtool.ModuleDir(t, "github.com/spf13/pflag@v1.0.9")
+	dir = testtool.WriteTree(t, map[string]string{
+		"go.mod":  "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+		"main.go": "package main\n\nimport \"github.com/spf13/pflag\"\n\nfunc main() {\n\tfs := pflag.NewFlagSet(\"app\", pflag.ContinueOnError)\n\t_ = fs\n}\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: gobin, Args: []string{"mod", "tidy"}, Dir: dir,
+		Env: append(safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOPROXY", "GOFLAGS", "GOCACHE", "GOSUMDB"), "GOTOOLCHAIN=local")})
+	if err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, res.Stderr)
+	}
+	return dir, modDir
+}
+
+// lineOf is the oracle: the one-based line of the module's file that
+// holds text.
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s holds no line starting %q", file, text)
+	return 0
+}
+
+func depRecords(recs []evidence.Record) []evidence.Record {
+	var out []evidence.Record
+	for i := range recs {
+		if depsource.Outside(&recs[i]) {
+			out = append(out, recs[i])
+		}
+	}
+	return out
+}
+
+func TestDependencySourceGo(t *testing.T) {
+	dir, modDir := pflagProject(t)
+	want := lineOf(t, filepath.Join(modDir, "flag.go"), "type FlagSet struct")
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+
+	check := func(what string, recs []evidence.Record, sym string, line int) {
+		t.Helper()
+		deps := depRecords(recs)
+		if len(deps) != 1 {
+			t.Fatalf("%s: %d dependency records in %+v", what, len(deps), recs)
+		}
+		r := deps[0]
+		a := r.Metadata.Attributes
+		if r.Path != "github.com/spf13/pflag@v1.0.9/flag.go" || r.StartLine != line || r.Symbol != sym ||
+			a["dependency"] != "github.com/spf13/pflag" || a["version"] != "v1.0.9" || a["root"] != depsource.RootModCache ||
+			a["checked_against"] != "go.sum" {
+			t.Errorf("%s: %s %s %v", what, r.Location(), r.Symbol, a)
+		}
+	}
+
+	ans, err := e.Ask(ctx, Question{Text: "where is pflag.FlagSet defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("ask", ans.Records, "pflag.FlagSet", want)
+
+	loc, err := e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Symbol: "pflag.FlagSet"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("def by name", loc.Records, "pflag.FlagSet", want)
+
+	// A position on a dependency's name in the project's code: the
+	// qualifier written before it picks the dependency.
+	loc, err = e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Path: "main.go", Line: 6, Column: 15}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("def at a position", loc.Records, "pflag.NewFlagSet", lineOf(t, filepath.Join(modDir, "flag.go"), "func NewFlagSet("))
+	if loc.ByName != "pflag.NewFlagSet" {
+		t.Errorf("by name %q", loc.ByName)
+	}
+
+	// A rename refuses a dependency's symbol.
+	_, err = e.Rename(ctx, RenameRequest{Target: Target{Symbol: "pflag.FlagSet"}, NewName: "Flags", AllowInferred: true})
+	var re *RenameError
+	if !errors.As(err, &re) || len(re.Plan.Conflicts) == 0 || re.Plan.Conflicts[0].Kind != ConflictExternal ||
+		!strings.Contains(re.Plan.Conflicts[0].Reason, "dependency github.com/spf13/pflag v1.0.9") {
+		t.Fatalf("rename of a dependency's symbol: %v", err)
+	}
+
+	// A version the module cache does not hold is reported, not served.
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.999\n"), 0o644)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(dir, "go.mod"), later, later)
+	ans, err = e.Ask(ctx, Question{Text: "where is pflag.FlagSet defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := depRecords(ans.Records); len(d) != 0 {
+		t.Fatalf("served a copy that is not the required version: %+v", d)
+	}
+	found := false
+	for _, r := range ans.Reports {
+		if r.Provider == depsource.ProviderName {
+			found = r.State == evidence.Unavailable && strings.Contains(r.Reason, "v1.0.999: not in the module cache")
+		}
+	}
+	if !found {
+		t.Errorf("no report of the missing version: %+v", ans.Reports)
+	}
+}
+
+func TestDependencySourceNodeModules(t *testing.T) {
+	dir := testtool.WriteTree(t, map[string]string{
+		"package.json": `{"name": "app", "dependencies": {"left-pad": "^1.3.0"}}`,
+		"package-lock.json": `{"name": "app", "lockfileVersion": 3, "requires": true, "packages": {
+  "": {"name": "app", "dependencies": {"left-pad": "^1.3.0"}},
+  "node_modules/left-pad": {"version": "1.3.0"}}}`,
+		"index.js":                           "const leftPad = require('left-pad');\nleftPad('x', 3);\n",
+		"node_modules/left-pad/package.json": `{"name": "left-pad", "version": "1.3.0"}`,
+		"node_modules/left-pad/index.js":     "module.exports = leftPad;\n\nfunction leftPad(str, len, ch) {\n  return str;\n}\n",
+	})
+	e := openEngine(t, dir, Options{})
+	ans, err := e.Ask(context.Background(), Question{Text: "where is leftPad.leftPad defined?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := depRecords(ans.Records)
+	if len(deps) != 1 || deps[0].Location() != "node_modules/left-pad/index.js:3:10-3:17" ||
+		deps[0].Metadata.Attributes["checked_against"] != "package-lock.json" || deps[0].Metadata.Attributes["root"] != depsource.RootProject {
+		t.Fatalf("records %+v reports %+v", ans.Records, ans.Reports)
+	}
+}
+
+// A qualified name the project itself defines as written is answered from
+// the project alone: no dependency is read for it.
+func TestDependencySourceOwnNameFirst(t *testing.T) {
+	cache := testtool.WriteTree(t, map[string]string{
+		"github.com/spf13/pflag@v1.0.9/flag.go": "package pflag\n\ntype FlagSet struct{}\n\ntype Value interface{}\n",
+	})
+	t.Setenv("GOMODCACHE", cache)
+	dir := testtool.WriteTree(t, map[string]string{
+		"go.mod":         "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+		"pflag/flags.go": "package pflag\n\n// FlagSet is the project's own.\ntype FlagSet struct{}\n",
+	})
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+	loc, err := e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Symbol: "pflag.FlagSet"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loc.Records) != 1 || loc.Records[0].Path != "pflag/flags.go" {
+		t.Fatalf("records %+v", loc.Records)
+	}
+	// A name the project does not define is still read from the dependency.
+	loc, err = e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Symbol: "pflag.Value"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := depRecords(loc.Records); len(d) != 1 || d[0].Path != "github.com/spf13/pflag@v1.0.9/flag.go" {
+		t.Fatalf("records %+v", loc.Records)
+	}
+}
