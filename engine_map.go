@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,27 +156,57 @@ func (e *Engine) Map(ctx context.Context, req MapRequest) (*RepoMap, error) {
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	ranked := slices.DeleteFunc(g.Rank(graph.RankOptions{Focus: focus}), func(r graph.Ranked) bool {
 		// A type's fields are in its signature's body; a package clause
 		// is its files'.
-		k := g.Nodes[r.Node].Kind
-		return k == string(sym.Field) || k == string(sym.Module)
+		n := &g.Nodes[r.Node]
+		if n.Kind == string(sym.Field) || n.Kind == string(sym.Module) {
+			return true
+		}
+		// A definition of a Go package another file of it defines too
+		// (each for its build constraints) is shown once, at its best.
+		if !strings.HasSuffix(n.Path, ".go") {
+			return false
+		}
+		k := path.Dir(n.Path) + "\x00" + n.Qualified()
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
 	})
-	entries := e.mapEntries(g, ranked[:min(len(ranked), maxMapCandidates)])
+	entries := mapEntries(g, ranked[:min(len(ranked), maxMapCandidates)])
 	// While fitting, the counts printed are at their widest.
 	m := &RepoMap{Ranked: len(ranked), Omitted: len(ranked), Used: budget, Budget: budget, Format: format,
 		Basis: mapBasis(g), Focus: focus}
 	// The most entries whose printed map fits: the size grows with them.
+	// The bound doubles from one entry before it halves, so only the
+	// signatures of about twice the entries that fit are read.
+	lines, signed := e.sourceLines(), 0
+	fits := func(k int) bool {
+		for ; signed < k; signed++ {
+			entries[signed].entry.sign(&g.Nodes[entries[signed].node], lines)
+		}
+		m.fill(g, entries[:k])
+		return evidence.EstimateTokens(len(m.Render())) <= budget
+	}
 	lo, hi := 0, len(entries)
+	for k := 1; k < hi; k *= 2 {
+		if !fits(k) {
+			hi = k - 1
+			break
+		}
+		lo = k
+	}
 	for lo < hi {
-		k := (lo + hi + 1) / 2
-		if m.fill(g, entries[:k]); evidence.EstimateTokens(len(m.Render())) <= budget {
+		if k := (lo + hi + 1) / 2; fits(k) {
 			lo = k
 		} else {
 			hi = k - 1
 		}
 	}
-	m.fill(g, entries[:lo])
+	fits(lo)
 	m.Omitted = len(ranked) - lo
 	for range 3 { // the count of tokens used is printed too
 		m.Used = evidence.EstimateTokens(len(m.Render()))
@@ -193,15 +224,14 @@ type rankedEntry struct {
 	entry MapEntry
 }
 
-// mapEntries makes the entries of the ranked definitions, with their
-// signatures, and marks the most used: those used from the most files,
-// a tenth of them (files used from one other file aside).
-func (e *Engine) mapEntries(g *graph.Graph, ranked []graph.Ranked) []rankedEntry {
-	lines := e.sourceLines()
+// mapEntries makes the entries of the ranked definitions, without their
+// signatures (see MapEntry.sign), and marks the most used: those used
+// from the most files, a tenth of them (files used from one other file
+// aside).
+func mapEntries(g *graph.Graph, ranked []graph.Ranked) []rankedEntry {
 	out := make([]rankedEntry, 0, len(ranked))
 	for _, r := range ranked {
-		n := &g.Nodes[r.Node]
-		out = append(out, rankedEntry{node: r.Node, entry: mapEntry(n, r, lines)})
+		out = append(out, rankedEntry{node: r.Node, entry: mapEntry(&g.Nodes[r.Node], r)})
 	}
 	byFiles := make([]int, 0, len(out))
 	for i := range out {
@@ -218,7 +248,30 @@ func (e *Engine) mapEntries(g *graph.Graph, ranked []graph.Ranked) []rankedEntry
 }
 
 // mapEntry makes node n's entry and record.
-func mapEntry(n *graph.Node, r graph.Ranked, lines func(string) []string) MapEntry {
+func mapEntry(n *graph.Node, r graph.Ranked) MapEntry {
+	rec := evidence.Record{Kind: evidence.Definition, Provider: graph.ProviderName,
+		Provenance: trust.SymbolIndex, Trust: trust.Structural, Path: n.Path,
+		StartLine: max(n.NameLine, n.Line, 1), StartColumn: max(n.NameColumn, 1),
+		EndLine: max(n.NameLine, n.Line, 1), EndColumn: max(n.NameColumn, 1) + utf8.RuneCountInString(n.Name),
+		Symbol: n.Qualified(), Confidence: 1,
+		Metadata: evidence.Metadata{Attributes: map[string]string{
+			"rank": strconv.FormatFloat(r.Score, 'g', 4, 64), "used_by": strconv.Itoa(r.UsedBy),
+			"files_using": strconv.Itoa(r.Files), "symbol_kind": n.Kind}}}
+	if r.UsedBy > 0 {
+		// Ranked by its uses: as strong as the edges carrying most of them.
+		rec.Provenance, rec.Trust = r.Method.Provenance(), min(r.Tier, r.Method.Tier())
+		rec.Exact = rec.Trust == trust.Exact
+	}
+	if n.Stale {
+		rec = evidence.MarkStale(rec)
+	}
+	return MapEntry{Name: n.Qualified(), Kind: n.Kind, Line: rec.StartLine, Trust: rec.Trust,
+		UsedBy: r.UsedBy, Files: r.Files, Record: rec}
+}
+
+// sign sets the entry's signature, and its record's excerpt, to the line
+// naming node n, from lines (a file's lines by path).
+func (en *MapEntry) sign(n *graph.Node, lines func(string) []string) {
 	sig := ""
 	if ls := lines(n.Path); n.NameLine >= 1 && n.NameLine <= len(ls) {
 		sig = strings.TrimSpace(strings.TrimRight(ls[n.NameLine-1], "\r"))
@@ -233,24 +286,7 @@ func mapEntry(n *graph.Node, r graph.Ranked, lines func(string) []string) MapEnt
 			sig = ""
 		}
 	}
-	rec := evidence.Record{Kind: evidence.Definition, Provider: graph.ProviderName,
-		Provenance: trust.SymbolIndex, Trust: trust.Structural, Path: n.Path,
-		StartLine: max(n.NameLine, n.Line, 1), StartColumn: max(n.NameColumn, 1),
-		EndLine: max(n.NameLine, n.Line, 1), EndColumn: max(n.NameColumn, 1) + utf8.RuneCountInString(n.Name),
-		Symbol: n.Qualified(), Confidence: 1,
-		Metadata: evidence.Metadata{Excerpt: sig, Attributes: map[string]string{
-			"rank": strconv.FormatFloat(r.Score, 'g', 4, 64), "used_by": strconv.Itoa(r.UsedBy),
-			"files_using": strconv.Itoa(r.Files), "symbol_kind": n.Kind}}}
-	if r.UsedBy > 0 {
-		// Ranked by its uses: as strong as the edges carrying most of them.
-		rec.Provenance, rec.Trust = r.Method.Provenance(), min(r.Tier, r.Method.Tier())
-		rec.Exact = rec.Trust == trust.Exact
-	}
-	if n.Stale {
-		rec = evidence.MarkStale(rec)
-	}
-	return MapEntry{Name: n.Qualified(), Kind: n.Kind, Line: rec.StartLine, Signature: sig, Trust: rec.Trust,
-		UsedBy: r.UsedBy, Files: r.Files, Record: rec}
+	en.Signature, en.Record.Metadata.Excerpt = sig, sig
 }
 
 // fill sets m's files and links to those of entries (in rank order).

@@ -93,3 +93,35 @@ func TestMap(t *testing.T) {
 		t.Errorf("empty project: %+v, %v", empty, err)
 	}
 }
+
+// TestMapBuildVariants: a Go type each of two files of a package defines,
+// for its build constraints, is one entry of the map, with its signature.
+func TestMapBuildVariants(t *testing.T) {
+	files := map[string]string{
+		"go.mod":           "module example.com/m\n\ngo 1.22\n",
+		"box/box_a.go":     "//go:build a\n\npackage box\n\ntype Box struct{ n int }\n",
+		"box/box_other.go": "//go:build !a\n\npackage box\n\ntype Box struct{ m int }\n",
+	}
+	for i := range 4 {
+		files[fmt.Sprintf("p%d/p%d.go", i, i)] = fmt.Sprintf("package p%d\n\nimport \"example.com/m/box\"\n\nfunc Use%d(b box.Box) {}\n", i, i)
+	}
+	e := openEngine(t, testtool.WriteTree(t, files), Options{})
+	m, err := e.Map(context.Background(), MapRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes := 0
+	for _, f := range m.Files {
+		for _, en := range f.Entries {
+			if en.Name == "Box" {
+				boxes++
+				if !strings.HasPrefix(en.Signature, "type Box struct") || en.Record.Metadata.Excerpt != en.Signature {
+					t.Errorf("Box: signature %q, excerpt %q", en.Signature, en.Record.Metadata.Excerpt)
+				}
+			}
+		}
+	}
+	if boxes != 1 {
+		t.Errorf("Box in the map %d times, want once:\n%s", boxes, m.Render())
+	}
+}
