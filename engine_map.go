@@ -14,6 +14,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/internal/mermaid"
 	sym "github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -432,15 +433,10 @@ func (m *RepoMap) mermaid() []byte {
 		for _, en := range top[:min(len(top), 3)] {
 			names = append(names, en.Name)
 		}
-		fmt.Fprintf(&b, "  %s[\"%s<br/>%s\"]\n", id[f.Path], mermaidText(f.Path), mermaidText(strings.Join(names, ", ")))
+		fmt.Fprintf(&b, "  %s[\"%s%s%s\"]\n", id[f.Path], mermaid.Label(f.Path), mermaid.Break, mermaid.Label(strings.Join(names, ", ")))
 	}
 	for _, l := range m.Links {
-		fmt.Fprintf(&b, "  %s -->|%d| %s\n", id[l.From], l.Uses, id[l.To])
+		fmt.Fprintf(&b, "  %s -->|\"%d\"| %s\n", id[l.From], l.Uses, id[l.To])
 	}
 	return []byte(b.String())
-}
-
-// mermaidText escapes s for a quoted mermaid label.
-func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ").Replace(s)
 }
