@@ -220,7 +220,9 @@ func (g *Graph) rankUses() *rankUses { return &rankUses{g: g, sees: map[[2]int32
 // linked, and an unexported one even from a file that imports it: Go
 // names another package's definitions through its import, and only
 // those it exports; and a name linking Go with another language. full
-// is the weight without that doubt.
+// is the weight without that doubt, nor the tenth of a use within a
+// file: what they take restarts the walk (a type used only by the one
+// next to it does not take that one's whole rank).
 func (u *rankUses) weight(e *Edge) (w, full float64) {
 	if e.Kind == Imports || e.Kind == Tests || e.From == e.To {
 		return 0, 0
@@ -235,7 +237,7 @@ func (u *rankUses) weight(e *Edge) (w, full float64) {
 		w = ambiguousShare
 	}
 	if from.Path == to.Path {
-		return w * sameFileShare, w * sameFileShare
+		return w * sameFileShare, w
 	}
 	if e.Method != UniqueName && e.Method != AmbiguousName {
 		return w, w

@@ -171,3 +171,29 @@ func TestRankDoubtsForeignNames(t *testing.T) {
 		t.Errorf("store.New at %d, Locker.Lock at %d: want the imported New first", store, lock)
 	}
 }
+
+// TestRankSameFile: a type only its neighbour in the file uses takes a
+// tenth of what that neighbour passes on, not all of it.
+func TestRankSameFile(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"x/x.go": "package x\n\ntype Inner int\n\ntype Outer struct{ i Inner }\n",
+		"a/a.go": "package a\n\nimport \"example.com/m/x\"\n\nvar A x.Outer\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/x\"\n\nvar B x.Outer\n",
+		"c/c.go": "package c\n\nimport \"example.com/m/x\"\n\nvar C x.Outer\n",
+	}
+	p := New(Options{Dir: testtool.WriteTree(t, files), IndexOptions: index.Options{Budget: -1}})
+	t.Cleanup(func() { p.Close() })
+	g, err := p.Graph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[string]float64{}
+	for _, r := range g.Rank(RankOptions{}) {
+		score[g.Nodes[r.Node].Qualified()] = r.Score
+	}
+	if score["Outer"] == 0 || score["Inner"] >= score["Outer"]/2 {
+		t.Errorf("Inner %v, Outer %v: want Inner well below", score["Inner"], score["Outer"])
+	}
+}
