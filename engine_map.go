@@ -185,11 +185,15 @@ func (e *Engine) Map(ctx context.Context, req MapRequest) (*RepoMap, error) {
 	// The bound doubles from one entry before it halves, so only the
 	// signatures of about twice the entries that fit are read.
 	lines, signed := e.sourceLines(), 0
+	var pairs []MapLink
+	if format == MapMermaid {
+		pairs = filePairs(g, entries)
+	}
 	fits := func(k int) bool {
 		for ; signed < k; signed++ {
 			entries[signed].entry.sign(&g.Nodes[entries[signed].node], lines)
 		}
-		m.fill(g, entries[:k])
+		m.fill(g, entries[:k], pairs)
 		return evidence.EstimateTokens(len(m.Render())) <= budget
 	}
 	lo, hi := 0, len(entries)
@@ -291,7 +295,7 @@ func (en *MapEntry) sign(n *graph.Node, lines func(string) []string) {
 }
 
 // fill sets m's files and links to those of entries (in rank order).
-func (m *RepoMap) fill(g *graph.Graph, entries []rankedEntry) {
+func (m *RepoMap) fill(g *graph.Graph, entries []rankedEntry, pairs []MapLink) {
 	m.Files, m.Links = m.Files[:0], nil
 	at := map[string]int{}
 	nodeFile := map[int]string{}
@@ -310,12 +314,17 @@ func (m *RepoMap) fill(g *graph.Graph, entries []rankedEntry) {
 		slices.SortFunc(m.Files[i].Entries, func(a, b MapEntry) int { return a.Line - b.Line })
 	}
 	if m.Format == MapMermaid {
-		m.Links = mapLinks(g, at)
+		m.Links = mapLinks(pairs, at)
 	}
 }
 
-// mapLinks counts the uses between the files of a map, the most first.
-func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
+// filePairs counts the uses between the files of entries, the most
+// first: the links of any map made of some of them.
+func filePairs(g *graph.Graph, entries []rankedEntry) []MapLink {
+	files := map[string]bool{}
+	for _, re := range entries {
+		files[g.Nodes[re.node].Path] = true
+	}
 	count := map[[2]string]int{}
 	for i := range g.Edges {
 		ed := &g.Edges[i]
@@ -323,10 +332,7 @@ func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
 			continue
 		}
 		from, to := g.Nodes[ed.From].Path, g.Nodes[ed.To].Path
-		if _, ok := files[from]; !ok || from == to {
-			continue
-		}
-		if _, ok := files[to]; ok {
+		if from != to && files[from] && files[to] {
 			count[[2]string{from, to}]++
 		}
 	}
@@ -340,7 +346,23 @@ func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
 		}
 		return strings.Compare(a.From+"\x00"+a.To, b.From+"\x00"+b.To)
 	})
-	return links[:min(len(links), maxMapLinks)]
+	return links
+}
+
+// mapLinks returns the first of pairs between the files of a map.
+func mapLinks(pairs []MapLink, files map[string]int) []MapLink {
+	var links []MapLink
+	for _, l := range pairs {
+		if len(links) == maxMapLinks {
+			break
+		}
+		_, from := files[l.From]
+		_, to := files[l.To]
+		if from && to {
+			links = append(links, l)
+		}
+	}
+	return links
 }
 
 // mapBasis says what a rank over g was computed from.
