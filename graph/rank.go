@@ -76,22 +76,30 @@ func (g *Graph) Rank(opts RankOptions) []Ranked {
 		outW[l.from] += l.full
 		kept[l.from] += l.w
 	}
+	// What restarts from each node: all of a node that uses nothing.
+	leak := make([]float64, n)
+	for v := range n {
+		leak[v] = 1
+		if outW[v] > 0 {
+			leak[v] = max(0, 1-kept[v]/outW[v])
+		}
+	}
+	// Each link's share of its node's rank, damped, computed once.
+	for i := range links {
+		links[i].w = rankDamping * links[i].w / outW[links[i].from]
+	}
 	score := slices.Clone(tele)
 	next := make([]float64, n)
 	for range rankRounds {
 		dangling := 0.0
 		for v := range n {
-			if outW[v] == 0 {
-				dangling += score[v]
-			} else if kept[v] < outW[v] {
-				dangling += score[v] * (1 - kept[v]/outW[v])
-			}
+			dangling += score[v] * leak[v]
 		}
 		for v := range n {
 			next[v] = (1-rankDamping)*tele[v] + rankDamping*dangling*tele[v]
 		}
 		for _, l := range links {
-			next[l.to] += rankDamping * score[l.from] * l.w / outW[l.from]
+			next[l.to] += score[l.from] * l.w
 		}
 		score, next = next, score
 	}
@@ -143,6 +151,7 @@ func (u *rankUses) links() []rankLink {
 		for _, ei := range g.out[v] {
 			e := &g.Edges[ei]
 			w, full := u.weight(e)
+			u.kept[ei] = w
 			if full == 0 {
 				continue
 			}
@@ -154,12 +163,16 @@ func (u *rankUses) links() []rankLink {
 			links = append(links, rankLink{from: int32(v), to: int32(e.To), w: w, full: full})
 		}
 	}
-	perFile := map[[2]int32]int32{}
+	fileOf := make([]int32, len(g.Nodes))
+	for v := range g.Nodes {
+		fileOf[v] = g.fileNode[g.Nodes[v].Path]
+	}
+	perFile := make(map[[2]int32]int32, len(links))
 	for _, l := range links {
-		perFile[[2]int32{g.fileNode[g.Nodes[l.from].Path], l.to}]++
+		perFile[[2]int32{fileOf[l.from], l.to}]++
 	}
 	for i := range links {
-		share := float64(perFile[[2]int32{g.fileNode[g.Nodes[links[i].from].Path], links[i].to}])
+		share := float64(perFile[[2]int32{fileOf[links[i].from], links[i].to}])
 		links[i].w /= share
 		links[i].full /= share
 	}
@@ -199,12 +212,16 @@ func inFocus(path string, focus []string) bool {
 // rankUses weighs the uses of a graph for its rank.
 type rankUses struct {
 	g *Graph
+	// kept is each edge's weight, once links has weighed it.
+	kept []float64
 	// sees memoises whether a file (its node) imports another's package:
 	// has an import edge to it.
 	sees map[[2]int32]bool
 }
 
-func (g *Graph) rankUses() *rankUses { return &rankUses{g: g, sees: map[[2]int32]bool{}} }
+func (g *Graph) rankUses() *rankUses {
+	return &rankUses{g: g, kept: make([]float64, len(g.Edges)), sees: map[[2]int32]bool{}}
+}
 
 // weight is how much an edge counts as a use: 0 for an import (a file's
 // reach, not a definition's use), a test named after a file, and a
@@ -284,7 +301,7 @@ func (u *rankUses) ranked(v int, score float64, stamp []int32) Ranked {
 	own := g.Nodes[v].Path
 	for _, ei := range g.in[v] {
 		e := &g.Edges[ei]
-		w, _ := u.weight(e)
+		w := u.kept[ei]
 		if w == 0 {
 			continue
 		}
