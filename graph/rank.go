@@ -144,7 +144,7 @@ type rankLink struct {
 // of one file reading a constant are one file depending on it, not ten).
 func (u *rankUses) links() []rankLink {
 	g := u.g
-	var links []rankLink
+	links := make([]rankLink, 0, len(g.Edges))
 	slot := make([]int32, len(g.Nodes)) // the link of (v, target) + 1, for the v being read
 	for v := range g.Nodes {
 		first := len(links)
@@ -163,10 +163,7 @@ func (u *rankUses) links() []rankLink {
 			links = append(links, rankLink{from: int32(v), to: int32(e.To), w: w, full: full})
 		}
 	}
-	fileOf := make([]int32, len(g.Nodes))
-	for v := range g.Nodes {
-		fileOf[v] = g.fileNode[g.Nodes[v].Path]
-	}
+	fileOf := u.fileOf
 	perFile := make(map[[2]int32]int32, len(links))
 	for _, l := range links {
 		perFile[[2]int32{fileOf[l.from], l.to}]++
@@ -214,13 +211,23 @@ type rankUses struct {
 	g *Graph
 	// kept is each edge's weight, once links has weighed it.
 	kept []float64
+	// fileOf is each node's file node, -1 for none.
+	fileOf []int32
 	// sees memoises whether a file (its node) imports another's package:
 	// has an import edge to it.
 	sees map[[2]int32]bool
 }
 
 func (g *Graph) rankUses() *rankUses {
-	return &rankUses{g: g, kept: make([]float64, len(g.Edges)), sees: map[[2]int32]bool{}}
+	u := &rankUses{g: g, kept: make([]float64, len(g.Edges)), fileOf: make([]int32, len(g.Nodes)), sees: map[[2]int32]bool{}}
+	for v := range g.Nodes {
+		f, ok := g.fileNode[g.Nodes[v].Path]
+		if !ok {
+			f = -1
+		}
+		u.fileOf[v] = f
+	}
+	return u
 }
 
 // weight is how much an edge counts as a use: 0 for an import (a file's
@@ -298,7 +305,7 @@ func (u *rankUses) ranked(v int, score float64, stamp []int32) Ranked {
 	g := u.g
 	r := Ranked{Node: v, Score: score}
 	var byTier [trust.Exact + 1]float64
-	own := g.Nodes[v].Path
+	own := u.fileOf[v]
 	for _, ei := range g.in[v] {
 		e := &g.Edges[ei]
 		w := u.kept[ei]
@@ -311,8 +318,7 @@ func (u *rankUses) ranked(v int, score float64, stamp []int32) Ranked {
 		if r.Method == "" || t > r.Method.Tier() {
 			r.Method = e.Method
 		}
-		p := g.Nodes[e.From].Path
-		if f, ok := g.fileNode[p]; ok && p != own && stamp[f] != int32(v)+1 {
+		if f := u.fileOf[e.From]; f >= 0 && f != own && stamp[f] != int32(v)+1 {
 			stamp[f] = int32(v) + 1
 			r.Files++
 		}
