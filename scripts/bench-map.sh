@@ -68,7 +68,7 @@ header = text.splitlines()[0]
 # The estimate cortex budgets with: evidence.EstimateTokens, a token per
 # evidence.BytesPerToken (3) bytes.
 printed = (len(outs[0]) + 2) // 3
-print(f"map: {header.split(' ranked by')[0]}; {printed} tokens printed of {budget}")
+print(f"map: {header.split(' ranked by')[0].rstrip(',')}; {printed} tokens printed of {budget}")
 fails = []
 if printed > budget:
     fails.append(f"over budget: {printed} tokens printed")
