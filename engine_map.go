@@ -181,20 +181,34 @@ func (e *Engine) Map(ctx context.Context, req MapRequest) (*RepoMap, error) {
 	// While fitting, the counts printed are at their widest.
 	m := &RepoMap{Ranked: len(ranked), Omitted: len(ranked), Used: budget, Budget: budget, Format: format,
 		Basis: mapBasis(g), Focus: focus}
-	// The most entries whose printed map fits: the size grows with them.
-	// The bound doubles from one entry before it halves, so only the
-	// signatures of about twice the entries that fit are read.
-	lines, signed := e.sourceLines(), 0
+	lo := m.fit(g, entries, e.sourceLines())
+	m.Omitted = len(ranked) - lo
+	for range 3 { // the count of tokens used is printed too
+		m.Used = evidence.EstimateTokens(len(m.Render()))
+	}
+	if m.Used > budget {
+		return nil, fmt.Errorf("%w: %d tokens hold no %s map (the least is %d)", ErrMapBudget, budget, format, m.Used)
+	}
+	m.Elapsed = time.Since(start)
+	return m, nil
+}
+
+// fit fills m with the most entries whose printed map fits its budget,
+// and returns how many: the size grows with them. The bound doubles from
+// one entry before it halves, so only the signatures of about twice the
+// entries that fit are read (from lines).
+func (m *RepoMap) fit(g *graph.Graph, entries []rankedEntry, lines func(string) []string) int {
 	var pairs []MapLink
-	if format == MapMermaid {
+	if m.Format == MapMermaid {
 		pairs = filePairs(g, entries)
 	}
+	signed := 0
 	fits := func(k int) bool {
 		for ; signed < k; signed++ {
 			entries[signed].entry.sign(&g.Nodes[entries[signed].node], lines)
 		}
 		m.fill(g, entries[:k], pairs)
-		return evidence.EstimateTokens(len(m.Render())) <= budget
+		return evidence.EstimateTokens(len(m.Render())) <= m.Budget
 	}
 	lo, hi := 0, len(entries)
 	for k := 1; k < hi; k *= 2 {
@@ -212,15 +226,7 @@ func (e *Engine) Map(ctx context.Context, req MapRequest) (*RepoMap, error) {
 		}
 	}
 	fits(lo)
-	m.Omitted = len(ranked) - lo
-	for range 3 { // the count of tokens used is printed too
-		m.Used = evidence.EstimateTokens(len(m.Render()))
-	}
-	if m.Used > budget {
-		return nil, fmt.Errorf("%w: %d tokens hold no %s map (the least is %d)", ErrMapBudget, budget, format, m.Used)
-	}
-	m.Elapsed = time.Since(start)
-	return m, nil
+	return lo
 }
 
 // A rankedEntry is a map entry with its node, in rank order.

@@ -82,29 +82,36 @@ func (im *Impact) Mermaid(maxNodes int) []byte {
 			}
 		}
 	}
+	if left := im.leftOut(len(affected), len(callers), allNamed-len(named)); left != "" {
+		fmt.Fprintf(&b, "  more[\"%s\"]\n", mermaid.Label("not drawn: "+left+" - the text and JSON forms list them"))
+	}
+	return []byte(b.String())
+}
+
+// leftOut says what a chart leaves out that draws the first affected
+// hits and callers and leaves out named test files named after changed
+// files; "" for nothing.
+func (im *Impact) leftOut(affected, callers, named int) string {
 	var left []string
-	if n := len(im.Affected) - len(affected); n > 0 {
+	if n := len(im.Affected) - affected; n > 0 {
 		left = append(left, fmt.Sprintf("%d changed", n))
 	}
-	if n := len(im.Callers) - len(callers); n > 0 {
+	if n := len(im.Callers) - callers; n > 0 {
 		tests := 0
-		for _, h := range im.Callers[len(callers):] {
+		for _, h := range im.Callers[callers:] {
 			if h.Test {
 				tests++
 			}
 		}
 		left = append(left, fmt.Sprintf("%d callers, %d of them tests", n, tests))
 	}
-	if n := allNamed - len(named); n > 0 {
-		left = append(left, fmt.Sprintf("%d test files named after changed files", n))
+	if named > 0 {
+		left = append(left, fmt.Sprintf("%d test files named after changed files", named))
 	}
 	if im.Truncated {
 		left = append(left, fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes))
 	}
-	if len(left) > 0 {
-		fmt.Fprintf(&b, "  more[\"%s\"]\n", mermaid.Label("not drawn: "+strings.Join(left, ", ")+" - the text and JSON forms list them"))
-	}
-	return []byte(b.String())
+	return strings.Join(left, ", ")
 }
 
 // hitLabel is a hit's label: what it is, then where.
