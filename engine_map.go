@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/internal/mermaid"
 	sym "github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -155,27 +157,31 @@ func (e *Engine) Map(ctx context.Context, req MapRequest) (*RepoMap, error) {
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	ranked := slices.DeleteFunc(g.Rank(graph.RankOptions{Focus: focus}), func(r graph.Ranked) bool {
 		// A type's fields are in its signature's body; a package clause
 		// is its files'.
-		k := g.Nodes[r.Node].Kind
-		return k == string(sym.Field) || k == string(sym.Module)
+		n := &g.Nodes[r.Node]
+		if n.Kind == string(sym.Field) || n.Kind == string(sym.Module) {
+			return true
+		}
+		// A definition of a Go package another file of it defines too
+		// (each for its build constraints) is shown once, at its best.
+		if !strings.HasSuffix(n.Path, ".go") {
+			return false
+		}
+		k := path.Dir(n.Path) + "\x00" + n.Qualified()
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
 	})
-	entries := e.mapEntries(g, ranked[:min(len(ranked), maxMapCandidates)])
+	entries := mapEntries(g, ranked[:min(len(ranked), maxMapCandidates)])
 	// While fitting, the counts printed are at their widest.
 	m := &RepoMap{Ranked: len(ranked), Omitted: len(ranked), Used: budget, Budget: budget, Format: format,
 		Basis: mapBasis(g), Focus: focus}
-	// The most entries whose printed map fits: the size grows with them.
-	lo, hi := 0, len(entries)
-	for lo < hi {
-		k := (lo + hi + 1) / 2
-		if m.fill(g, entries[:k]); evidence.EstimateTokens(len(m.Render())) <= budget {
-			lo = k
-		} else {
-			hi = k - 1
-		}
-	}
-	m.fill(g, entries[:lo])
+	lo := m.fit(g, entries, e.sourceLines())
 	m.Omitted = len(ranked) - lo
 	for range 3 { // the count of tokens used is printed too
 		m.Used = evidence.EstimateTokens(len(m.Render()))
@@ -187,21 +193,56 @@ func (e *Engine) Map(ctx context.Context, req MapRequest) (*RepoMap, error) {
 	return m, nil
 }
 
+// fit fills m with the most entries whose printed map fits its budget,
+// and returns how many: the size grows with them. The bound doubles from
+// one entry before it halves, so only the signatures of about twice the
+// entries that fit are read (from lines).
+func (m *RepoMap) fit(g *graph.Graph, entries []rankedEntry, lines func(string) []string) int {
+	var pairs []MapLink
+	if m.Format == MapMermaid {
+		pairs = filePairs(g, entries)
+	}
+	signed := 0
+	fits := func(k int) bool {
+		for ; signed < k; signed++ {
+			entries[signed].entry.sign(&g.Nodes[entries[signed].node], lines)
+		}
+		m.fill(g, entries[:k], pairs)
+		return evidence.EstimateTokens(len(m.Render())) <= m.Budget
+	}
+	lo, hi := 0, len(entries)
+	for k := 1; k < hi; k *= 2 {
+		if !fits(k) {
+			hi = k - 1
+			break
+		}
+		lo = k
+	}
+	for lo < hi {
+		if k := (lo + hi + 1) / 2; fits(k) {
+			lo = k
+		} else {
+			hi = k - 1
+		}
+	}
+	fits(lo)
+	return lo
+}
+
 // A rankedEntry is a map entry with its node, in rank order.
 type rankedEntry struct {
 	node  int
 	entry MapEntry
 }
 
-// mapEntries makes the entries of the ranked definitions, with their
-// signatures, and marks the most used: those used from the most files,
-// a tenth of them (files used from one other file aside).
-func (e *Engine) mapEntries(g *graph.Graph, ranked []graph.Ranked) []rankedEntry {
-	lines := e.sourceLines()
+// mapEntries makes the entries of the ranked definitions, without their
+// signatures (see MapEntry.sign), and marks the most used: those used
+// from the most files, a tenth of them (files used from one other file
+// aside).
+func mapEntries(g *graph.Graph, ranked []graph.Ranked) []rankedEntry {
 	out := make([]rankedEntry, 0, len(ranked))
 	for _, r := range ranked {
-		n := &g.Nodes[r.Node]
-		out = append(out, rankedEntry{node: r.Node, entry: mapEntry(n, r, lines)})
+		out = append(out, rankedEntry{node: r.Node, entry: mapEntry(&g.Nodes[r.Node], r)})
 	}
 	byFiles := make([]int, 0, len(out))
 	for i := range out {
@@ -218,7 +259,30 @@ func (e *Engine) mapEntries(g *graph.Graph, ranked []graph.Ranked) []rankedEntry
 }
 
 // mapEntry makes node n's entry and record.
-func mapEntry(n *graph.Node, r graph.Ranked, lines func(string) []string) MapEntry {
+func mapEntry(n *graph.Node, r graph.Ranked) MapEntry {
+	rec := evidence.Record{Kind: evidence.Definition, Provider: graph.ProviderName,
+		Provenance: trust.SymbolIndex, Trust: trust.Structural, Path: n.Path,
+		StartLine: max(n.NameLine, n.Line, 1), StartColumn: max(n.NameColumn, 1),
+		EndLine: max(n.NameLine, n.Line, 1), EndColumn: max(n.NameColumn, 1) + utf8.RuneCountInString(n.Name),
+		Symbol: n.Qualified(), Confidence: 1,
+		Metadata: evidence.Metadata{Attributes: map[string]string{
+			"rank": strconv.FormatFloat(r.Score, 'g', 4, 64), "used_by": strconv.Itoa(r.UsedBy),
+			"files_using": strconv.Itoa(r.Files), "symbol_kind": n.Kind}}}
+	if r.UsedBy > 0 {
+		// Ranked by its uses: as strong as the edges carrying most of them.
+		rec.Provenance, rec.Trust = r.Method.Provenance(), min(r.Tier, r.Method.Tier())
+		rec.Exact = rec.Trust == trust.Exact
+	}
+	if n.Stale {
+		rec = evidence.MarkStale(rec)
+	}
+	return MapEntry{Name: n.Qualified(), Kind: n.Kind, Line: rec.StartLine, Trust: rec.Trust,
+		UsedBy: r.UsedBy, Files: r.Files, Record: rec}
+}
+
+// sign sets the entry's signature, and its record's excerpt, to the line
+// naming node n, from lines (a file's lines by path).
+func (en *MapEntry) sign(n *graph.Node, lines func(string) []string) {
 	sig := ""
 	if ls := lines(n.Path); n.NameLine >= 1 && n.NameLine <= len(ls) {
 		sig = strings.TrimSpace(strings.TrimRight(ls[n.NameLine-1], "\r"))
@@ -233,28 +297,11 @@ func mapEntry(n *graph.Node, r graph.Ranked, lines func(string) []string) MapEnt
 			sig = ""
 		}
 	}
-	rec := evidence.Record{Kind: evidence.Definition, Provider: graph.ProviderName,
-		Provenance: trust.SymbolIndex, Trust: trust.Structural, Path: n.Path,
-		StartLine: max(n.NameLine, n.Line, 1), StartColumn: max(n.NameColumn, 1),
-		EndLine: max(n.NameLine, n.Line, 1), EndColumn: max(n.NameColumn, 1) + utf8.RuneCountInString(n.Name),
-		Symbol: n.Qualified(), Confidence: 1,
-		Metadata: evidence.Metadata{Excerpt: sig, Attributes: map[string]string{
-			"rank": strconv.FormatFloat(r.Score, 'g', 4, 64), "used_by": strconv.Itoa(r.UsedBy),
-			"files_using": strconv.Itoa(r.Files), "symbol_kind": n.Kind}}}
-	if r.UsedBy > 0 {
-		// Ranked by its uses: as strong as the edges carrying most of them.
-		rec.Provenance, rec.Trust = r.Method.Provenance(), min(r.Tier, r.Method.Tier())
-		rec.Exact = rec.Trust == trust.Exact
-	}
-	if n.Stale {
-		rec = evidence.MarkStale(rec)
-	}
-	return MapEntry{Name: n.Qualified(), Kind: n.Kind, Line: rec.StartLine, Signature: sig, Trust: rec.Trust,
-		UsedBy: r.UsedBy, Files: r.Files, Record: rec}
+	en.Signature, en.Record.Metadata.Excerpt = sig, sig
 }
 
 // fill sets m's files and links to those of entries (in rank order).
-func (m *RepoMap) fill(g *graph.Graph, entries []rankedEntry) {
+func (m *RepoMap) fill(g *graph.Graph, entries []rankedEntry, pairs []MapLink) {
 	m.Files, m.Links = m.Files[:0], nil
 	at := map[string]int{}
 	nodeFile := map[int]string{}
@@ -273,12 +320,17 @@ func (m *RepoMap) fill(g *graph.Graph, entries []rankedEntry) {
 		slices.SortFunc(m.Files[i].Entries, func(a, b MapEntry) int { return a.Line - b.Line })
 	}
 	if m.Format == MapMermaid {
-		m.Links = mapLinks(g, at)
+		m.Links = mapLinks(pairs, at)
 	}
 }
 
-// mapLinks counts the uses between the files of a map, the most first.
-func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
+// filePairs counts the uses between the files of entries, the most
+// first: the links of any map made of some of them.
+func filePairs(g *graph.Graph, entries []rankedEntry) []MapLink {
+	files := map[string]bool{}
+	for _, re := range entries {
+		files[g.Nodes[re.node].Path] = true
+	}
 	count := map[[2]string]int{}
 	for i := range g.Edges {
 		ed := &g.Edges[i]
@@ -286,10 +338,7 @@ func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
 			continue
 		}
 		from, to := g.Nodes[ed.From].Path, g.Nodes[ed.To].Path
-		if _, ok := files[from]; !ok || from == to {
-			continue
-		}
-		if _, ok := files[to]; ok {
+		if from != to && files[from] && files[to] {
 			count[[2]string{from, to}]++
 		}
 	}
@@ -303,7 +352,23 @@ func mapLinks(g *graph.Graph, files map[string]int) []MapLink {
 		}
 		return strings.Compare(a.From+"\x00"+a.To, b.From+"\x00"+b.To)
 	})
-	return links[:min(len(links), maxMapLinks)]
+	return links
+}
+
+// mapLinks returns the first of pairs between the files of a map.
+func mapLinks(pairs []MapLink, files map[string]int) []MapLink {
+	var links []MapLink
+	for _, l := range pairs {
+		if len(links) == maxMapLinks {
+			break
+		}
+		_, from := files[l.From]
+		_, to := files[l.To]
+		if from && to {
+			links = append(links, l)
+		}
+	}
+	return links
 }
 
 // mapBasis says what a rank over g was computed from.
@@ -396,15 +461,10 @@ func (m *RepoMap) mermaid() []byte {
 		for _, en := range top[:min(len(top), 3)] {
 			names = append(names, en.Name)
 		}
-		fmt.Fprintf(&b, "  %s[\"%s<br/>%s\"]\n", id[f.Path], mermaidText(f.Path), mermaidText(strings.Join(names, ", ")))
+		fmt.Fprintf(&b, "  %s[\"%s%s%s\"]\n", id[f.Path], mermaid.Label(f.Path), mermaid.Break, mermaid.Label(strings.Join(names, ", ")))
 	}
 	for _, l := range m.Links {
-		fmt.Fprintf(&b, "  %s -->|%d| %s\n", id[l.From], l.Uses, id[l.To])
+		fmt.Fprintf(&b, "  %s -->|\"%d\"| %s\n", id[l.From], l.Uses, id[l.To])
 	}
 	return []byte(b.String())
-}
-
-// mermaidText escapes s for a quoted mermaid label.
-func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ").Replace(s)
 }

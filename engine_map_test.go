@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/mermaid"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -63,6 +64,9 @@ func TestMap(t *testing.T) {
 			if format == MapJSON && json.Unmarshal(out, &struct{}{}) != nil {
 				t.Errorf("json map does not parse: %s", out)
 			}
+			if c, err := mermaid.Parse(string(out)); format == MapMermaid && (err != nil || len(c.Nodes) != len(m.Files) || len(c.Edges) != len(m.Links)) {
+				t.Errorf("mermaid map: %v: %s", err, out)
+			}
 			if budget == 1000 && format == MapText && len(m.Files) < 10 {
 				t.Errorf("%s at %d tokens: %d files", format, budget, len(m.Files))
 			}
@@ -92,4 +96,59 @@ func TestMap(t *testing.T) {
 	if err != nil || len(empty.Files) != 0 || empty.Ranked != 0 {
 		t.Errorf("empty project: %+v, %v", empty, err)
 	}
+}
+
+// TestMapBuildVariants: a Go type each of two files of a package defines,
+// for its build constraints, is one entry of the map, with its signature.
+func TestMapBuildVariants(t *testing.T) {
+	files := map[string]string{
+		"go.mod":           "module example.com/m\n\ngo 1.22\n",
+		"box/box_a.go":     "//go:build a\n\npackage box\n\ntype Box struct{ n int }\n",
+		"box/box_other.go": "//go:build !a\n\npackage box\n\ntype Box struct{ m int }\n",
+	}
+	for i := range 4 {
+		files[fmt.Sprintf("p%d/p%d.go", i, i)] = fmt.Sprintf("package p%d\n\nimport \"example.com/m/box\"\n\nfunc Use%d(b box.Box) {}\n", i, i)
+	}
+	e := openEngine(t, testtool.WriteTree(t, files), Options{})
+	m, err := e.Map(context.Background(), MapRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes := 0
+	for _, f := range m.Files {
+		for _, en := range f.Entries {
+			if en.Name == "Box" {
+				boxes++
+				if !strings.HasPrefix(en.Signature, "type Box struct") || en.Record.Metadata.Excerpt != en.Signature {
+					t.Errorf("Box: signature %q, excerpt %q", en.Signature, en.Record.Metadata.Excerpt)
+				}
+			}
+		}
+	}
+	if boxes != 1 {
+		t.Errorf("Box in the map %d times, want once:\n%s", boxes, m.Render())
+	}
+}
+
+// FuzzMapMermaid: whatever its files and definitions are called, the
+// mermaid map is one node per file and one edge per link.
+func FuzzMapMermaid(f *testing.F) {
+	f.Add("a/b.go", "Store", "c.go")
+	f.Add(`x"]; evil["y`, "T\n  end", "a|b<br/>")
+	f.Fuzz(func(t *testing.T, p1, name, p2 string) {
+		if p1 == p2 {
+			return
+		}
+		m := &RepoMap{Format: MapMermaid, Files: []MapFile{
+			{Path: p1, Entries: []MapEntry{{Name: name, Files: 2}}},
+			{Path: p2, Entries: []MapEntry{{Name: name + "2"}}},
+		}, Links: []MapLink{{From: p1, To: p2, Uses: 3}}}
+		c, err := mermaid.Parse(string(m.Render()))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, m.Render())
+		}
+		if len(c.Nodes) != 2 || len(c.Edges) != 1 || c.Edges[0].Label != "3" {
+			t.Fatalf("%+v\n%s", c, m.Render())
+		}
+	})
 }

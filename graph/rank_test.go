@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -126,4 +127,74 @@ func TestPropRank(t *testing.T) {
 			t.Fatalf("scores sum to %v", sum)
 		}
 	})
+}
+
+// TestRankDoubtsForeignNames: a method found by its name alone from files
+// that cannot see its package (mu.Lock() on a sync.Mutex linked to the
+// project's only Lock) passes on little rank, though its uses are still
+// counted; what those files import and use ranks above it.
+func TestRankDoubtsForeignNames(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{
+		"go.mod":              "module example.com/m\n\ngo 1.22\n",
+		"locker/locker.go":    "package locker\n\ntype Locker struct{}\n\nfunc (l *Locker) Lock() error { return nil }\n",
+		"store/store.go":      "package store\n\ntype Store struct{ n int }\n\nfunc New() *Store { return &Store{} }\n",
+		"a/a.go":              "package a\n\nimport \"example.com/m/store\"\n\nfunc A() *store.Store { return store.New() }\n",
+		"b/b.go":              "package b\n\nimport \"example.com/m/store\"\n\nfunc B() *store.Store { return store.New() }\n",
+		"web/ui/lock.ts":      "export function take(m: any) { m.Lock(); }\n",
+		"web/ui/lock2.ts":     "export function give(m: any) { m.Lock(); }\n",
+		"web/ui/package.json": "{}\n",
+	}
+	for i := range 6 {
+		files[fmt.Sprintf("p%d/p%d.go", i, i)] = fmt.Sprintf("package p%d\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n"+
+			"func F%d() { mu.Lock() }\n", i, i)
+	}
+	p := New(Options{Dir: testtool.WriteTree(t, files), IndexOptions: index.Options{Budget: -1}})
+	t.Cleanup(func() { p.Close() })
+	g, err := p.Graph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := g.Rank(RankOptions{})
+	lock, store := -1, -1
+	for i, r := range ranked {
+		switch g.Nodes[r.Node].Qualified() {
+		case "Locker.Lock":
+			lock = i
+			if r.Files != 8 {
+				t.Errorf("Locker.Lock: %+v, want its name's uses from every file counted", r)
+			}
+		case "New":
+			store = i
+		}
+	}
+	if lock < 0 || store < 0 || store > lock {
+		t.Errorf("store.New at %d, Locker.Lock at %d: want the imported New first", store, lock)
+	}
+}
+
+// TestRankSameFile: a type only its neighbour in the file uses takes a
+// tenth of what that neighbour passes on, not all of it.
+func TestRankSameFile(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"x/x.go": "package x\n\ntype Inner int\n\ntype Outer struct{ i Inner }\n",
+		"a/a.go": "package a\n\nimport \"example.com/m/x\"\n\nvar A x.Outer\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/x\"\n\nvar B x.Outer\n",
+		"c/c.go": "package c\n\nimport \"example.com/m/x\"\n\nvar C x.Outer\n",
+	}
+	p := New(Options{Dir: testtool.WriteTree(t, files), IndexOptions: index.Options{Budget: -1}})
+	t.Cleanup(func() { p.Close() })
+	g, err := p.Graph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[string]float64{}
+	for _, r := range g.Rank(RankOptions{}) {
+		score[g.Nodes[r.Node].Qualified()] = r.Score
+	}
+	if score["Outer"] == 0 || score["Inner"] >= score["Outer"]/2 {
+		t.Errorf("Inner %v, Outer %v: want Inner well below", score["Inner"], score["Outer"])
+	}
 }

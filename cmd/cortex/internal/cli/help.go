@@ -83,6 +83,7 @@ var helps = map[string]commandHelp{
 		"cortex impact evidence.Fuse",
 		"cortex impact evidence/fuse.go:17-40",
 		"cortex impact --since HEAD~3",
+		"cortex impact --format mermaid evidence.Fuse",
 	}},
 	"history": {examples: []string{
 		"cortex history engine.go",

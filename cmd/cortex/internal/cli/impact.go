@@ -22,9 +22,19 @@ func runImpact(ctx context.Context, c *cmd, args []string) int {
 	since := c.fs.String("since", "", "what changed since the commit `rev` (work tree and untracked files included) is the change")
 	depth := c.fs.Int("depth", graph.DefaultDepth, fmt.Sprintf("follow callers at most `n` edges away (at most %d)", graph.MaxDepth))
 	maxNodes := c.fs.Int("max-nodes", graph.DefaultMaxNodes, "visit at most `n` definitions and files")
+	format := c.fs.String("format", "text", fmt.Sprintf("`form` to print: text, json or mermaid (a flowchart of the changed, their callers and the tests, at most %d nodes)", graph.DefaultMermaidNodes))
 	pos, code, ok := c.parse(args, 0, -1)
 	if !ok {
 		return code
+	}
+	switch *format {
+	case "text", "mermaid":
+	case "json":
+		if c.json == jsonOff {
+			c.json = jsonOn
+		}
+	default:
+		return c.usageError(fmt.Errorf("--format %q: want text, json or mermaid", *format))
 	}
 	if len(pos) == 0 && *since == "" {
 		return c.usageError(errors.New("name a file, a line range, a symbol, or --since REV"))
@@ -63,11 +73,14 @@ func runImpact(ctx context.Context, c *cmd, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	if c.json != jsonOff {
+	switch {
+	case c.json != jsonOff:
 		if err := c.writeJSON(im); err != nil {
 			return c.fail(err)
 		}
-	} else {
+	case *format == "mermaid":
+		c.printf("%s", im.Mermaid(0))
+	default:
 		printImpact(c, im)
 	}
 	if len(im.Affected) == 0 && len(q.Targets) > 0 {

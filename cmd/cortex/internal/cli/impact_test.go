@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/internal/mermaid"
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/syntax"
 )
@@ -49,6 +50,23 @@ func TestImpact(t *testing.T) {
 	// Load, TestParse, and the test file by its tests edge.
 	if len(im.Affected) != 1 || len(im.Callers) != 3 || im.Depth != 1 || im.Mix.InferredHigh != 3 {
 		t.Errorf("impact: %+v", im)
+	}
+	code, out, errOut = run(t, dir, nil, "impact", "--format", "mermaid", "core.go:4")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	chart, err := mermaid.Parse(out)
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if n := chart.Nodes[chart.Order[0]]; n.Class != "changed" || !strings.HasPrefix(n.Label, "function Parse\ncore.go:3") || len(chart.Edges) == 0 {
+		t.Errorf("mermaid impact: %+v\n%s", chart, out)
+	}
+	if code, _, _ := run(t, dir, nil, "impact", "--format", "svg", "Parse"); code != ExitUsage {
+		t.Errorf("--format svg: exit %d, want %d", code, ExitUsage)
+	}
+	if code, out, _ := run(t, dir, nil, "impact", "--format", "json", "Parse"); code != ExitOK || json.Unmarshal([]byte(out), &im) != nil {
+		t.Errorf("--format json: exit %d: %s", code, out)
 	}
 	if code, _, _ := run(t, dir, nil, "impact", "NoSuchThing"); code != ExitFail {
 		t.Errorf("unknown symbol: exit %d, want %d", code, ExitFail)
