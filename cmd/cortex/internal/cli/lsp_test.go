@@ -128,7 +128,9 @@ func TestSlowLanguageServerGivenUp(t *testing.T) {
 			t.Errorf("the answer does not say %q (exit %d):\n%s", want, code, out)
 		}
 	}
-	if code != ExitFail || took > 30*time.Second {
+	// Without cgo no parser reads a.py, and a text match of the word at
+	// the position answers instead: the exit code tells only with one.
+	if cgoBuild && code != ExitFail || took > 30*time.Second {
 		t.Errorf("exit %d after %s, want %d within the bound", code, took, ExitFail)
 	}
 	pid, err := os.ReadFile(pidFile)
