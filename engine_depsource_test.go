@@ -187,3 +187,37 @@ func TestDependencySourceOwnNameFirst(t *testing.T) {
 		t.Fatalf("records %+v", loc.Records)
 	}
 }
+
+// The outline of pflag is its exported definitions from the module cache's
+// copy, FlagSet at the line the file holds it, each record outside the
+// project and checked; a name that is no dependency names nothing.
+func TestDependencyOutlineGo(t *testing.T) {
+	dir, modDir := pflagProject(t)
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+	want := lineOf(t, filepath.Join(modDir, "flag.go"), "type FlagSet struct")
+	for _, name := range []string{"pflag", "github.com/spf13/pflag"} {
+		out, err := e.DependencyOutline(ctx, DependencyOutlineQuery{Dependency: name})
+		if err != nil || !out.Names() || len(out.Problems) != 0 || len(out.Copies) != 1 || out.Copies[0].Checked != "go.sum" {
+			t.Fatalf("%s: %v %+v", name, err, out)
+		}
+		found := false
+		for i := range out.Records {
+			r := &out.Records[i]
+			a := r.Metadata.Attributes
+			if !depsource.Outside(r) || a["dependency"] != "github.com/spf13/pflag" || a["version"] != "v1.0.9" || a["exported"] != "true" {
+				t.Fatalf("%s: record %+v", name, r)
+			}
+			if r.Symbol == "pflag.FlagSet" && r.Path == "github.com/spf13/pflag@v1.0.9/flag.go" && r.StartLine == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no pflag.FlagSet at flag.go:%d in %d records", name, want, len(out.Records))
+		}
+	}
+	out, err := e.DependencyOutline(ctx, DependencyOutlineQuery{Dependency: "main"})
+	if err != nil || out.Names() || len(out.Records) != 0 {
+		t.Fatalf("main: %v %+v", err, out)
+	}
+}

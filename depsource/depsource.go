@@ -201,7 +201,7 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 	if !ok {
 		return res, nil
 	}
-	err := p.locate(ctx, t.qual, res, func(c Copy) {
+	err := p.locate(ctx, t.qual, res, true, func(c Copy) {
 		res.Copies = append(res.Copies, c)
 		defs, partial, err := p.definitions(ctx, c, t)
 		if err != nil {
@@ -219,9 +219,12 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 
 // locate finds the copies of the dependencies qual names, as code writes
 // it, and checks each against the project's lockfile: read is called with
-// each copy that matches, and a copy that does not is a problem in res. An
-// error means the project's dependencies could not be read, or ctx ended.
-func (p *Provider) locate(ctx context.Context, qual string, res *Result, read func(Copy)) error {
+// each copy that matches, and a copy that does not is a problem in res.
+// When no dependency is named qual, each direct Python distribution is
+// asked whether it provides module qual; one that cannot be read is a
+// problem only when guessed is set. An error means the project's
+// dependencies could not be read, or ctx ended.
+func (p *Provider) locate(ctx context.Context, qual string, res *Result, guessed bool, read func(Copy)) error {
 	deps, err := p.deps()
 	if err != nil {
 		return err
@@ -233,7 +236,9 @@ func (p *Provider) locate(ctx context.Context, qual string, res *Result, read fu
 		// path element (golang.org/x/mod/modfile).
 		picked, subpkg = p.goSubpackages(ctx, deps, qual)
 	}
+	guess := false
 	if len(picked) == 0 && isPyIdent(qual) {
+		guess = true
 		// yaml.safe_load: a Python distribution whose name is not its
 		// module's (PyYAML): each direct one's top_level.txt says.
 		for _, d := range deps {
@@ -268,7 +273,9 @@ func (p *Provider) locate(ctx context.Context, qual string, res *Result, read fu
 			continue
 		}
 		if prob != nil {
-			res.Problems = append(res.Problems, *prob)
+			if !guess || guessed {
+				res.Problems = append(res.Problems, *prob)
+			}
 			continue
 		}
 		read(c)

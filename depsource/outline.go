@@ -31,7 +31,9 @@ type OutlineOptions struct {
 // definition of the package's source files. The bounds are [Find]'s, and
 // at most [MaxOutline] definitions; Partial says which one cut the
 // outline short. A copy that is missing or does not match is a problem,
-// and nothing is read from it. A name that names no dependency gives an
+// and nothing is read from it; a Python distribution that is not
+// installed is one only when dep names it (not when it was only asked
+// whether it provides module dep, as PyYAML provides yaml). A name that names no dependency gives an
 // empty result; an error means the project's dependencies could not be
 // read, or ctx ended.
 func (p *Provider) Outline(ctx context.Context, dep string, opts OutlineOptions) (*Result, error) {
@@ -40,7 +42,7 @@ func (p *Provider) Outline(ctx context.Context, dep string, opts OutlineOptions)
 	if dep == "" || len(dep) > 512 || strings.ContainsAny(dep, " \t\n\x00\\") {
 		return res, nil
 	}
-	err := p.locate(ctx, dep, res, func(c Copy) {
+	err := p.locate(ctx, dep, res, false, func(c Copy) {
 		res.Copies = append(res.Copies, c)
 		if err := p.outline(ctx, c, dep, opts, res); err != nil {
 			res.Problems = append(res.Problems, Problem{Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version,

@@ -183,3 +183,31 @@ func TestOutlineGoModuleCache(t *testing.T) {
 		t.Fatalf("tampered copy: %+v", res)
 	}
 }
+
+// A Python package's outline is its modules' top-level definitions; a
+// module found through a distribution's top_level.txt (PyYAML's yaml) is
+// outlined too, and a name no installed distribution provides names
+// nothing, even when another is not installed.
+func TestOutlineSitePackages(t *testing.T) {
+	ctx := context.Background()
+	p := New(Options{Dir: pythonTree(t, nil)})
+	for name, want := range map[string]string{
+		"requests": sp + "requests/api.py:request," + sp + "requests/api.py:get," + sp + "requests/sessions.py:Session",
+		"yaml":     sp + "yaml/__init__.py:safe_load",
+		"six":      sp + "six.py:iteritems",
+	} {
+		res, err := p.Outline(ctx, name, OutlineOptions{})
+		if err != nil || len(res.Problems) != 0 || outlineNames(res) != want {
+			t.Errorf("%s: %v %s %v, want %s", name, err, outlineNames(res), res.Problems, want)
+		}
+	}
+	dir := pythonTree(t, map[string]string{"requirements.txt": "requests==2.31.0\nPyYAML==6.0.1\nsix==1.16.0\nattrs==23.1.0\n"})
+	res, err := New(Options{Dir: dir}).Outline(ctx, "nothing", OutlineOptions{})
+	if err != nil || len(res.Copies)+len(res.Problems)+len(res.Definitions) != 0 {
+		t.Errorf("nothing: %v %+v", err, res)
+	}
+	res, _ = New(Options{Dir: dir}).Outline(ctx, "attrs", OutlineOptions{})
+	if len(res.Problems) != 1 || res.Problems[0].Name != "attrs" {
+		t.Errorf("attrs not installed: %+v", res)
+	}
+}
