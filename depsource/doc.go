@@ -64,9 +64,10 @@
 // one: the dependency is named as code names it ("pflag",
 // "github.com/spf13/pflag", "uuid"), its copy is located and checked as
 // above, and the symbols extractor's definitions of its source files are
-// given file by file: a Go package's exported ones (the package directory
-// the name picks, not its subdirectories), every other language's
-// top-level ones, or every definition on request.
+// given file by file: a Go package's API (exported definitions, members
+// only of exported types; the package directory the name picks, not its
+// subdirectories), every other language's top-level ones, or every
+// definition on request.
 //
 // # Bounds
 //

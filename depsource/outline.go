@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/internal/contain"
@@ -26,8 +28,8 @@ type OutlineOptions struct {
 // writes it ("pflag", "github.com/spf13/pflag", "uuid", "requests"), read
 // from the copy the project uses once it is checked against the lockfile,
 // file by file in path order and line order within a file. For Go only
-// the package directory dep names is read, and by default only its
-// exported definitions are given; for the others every top-level
+// the package directory dep names is read, and by default only its API is
+// given: exported definitions, members only of exported types; for the others every top-level
 // definition of the package's source files. The bounds are [Find]'s, and
 // at most [MaxOutline] definitions; Partial says which one cut the
 // outline short. A copy that is missing or does not match is a problem,
@@ -79,7 +81,7 @@ func (p *Provider) outline(ctx context.Context, c Copy, qual string, opts Outlin
 			continue
 		}
 		for _, s := range sf.Symbols {
-			if !opts.All && (c.Ecosystem == depdocs.Go && !s.Exported || c.Ecosystem != depdocs.Go && s.Container != "") {
+			if !opts.All && (c.Ecosystem == depdocs.Go && !goExported(s) || c.Ecosystem != depdocs.Go && s.Container != "") {
 				continue
 			}
 			if len(res.Definitions) == MaxOutline {
@@ -91,4 +93,16 @@ func (p *Provider) outline(ctx context.Context, c Copy, qual string, opts Outlin
 		}
 	}
 	return nil
+}
+
+// goExported reports whether a Go definition is part of its package's
+// API: exported, and a member of an exported type when it is a member (a
+// method of an unexported type is not).
+func goExported(s symbols.Symbol) bool {
+	if !s.Exported {
+		return false
+	}
+	c := normContainer(s.Container)
+	r, _ := utf8.DecodeRuneInString(c)
+	return c == "" || unicode.IsUpper(r)
 }

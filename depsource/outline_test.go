@@ -27,7 +27,7 @@ func TestOutlineGoSynthetic(t *testing.T) {
 	cache := testtool.WriteTree(t, map[string]string{
 		"github.com/!burnt!sushi/toml@v1.0.0/decode.go":      "package toml\n\n// Decode decodes.\nfunc Decode(data string, v any) error { return nil }\n\nfunc decode() {}\n",
 		"github.com/!burnt!sushi/toml@v1.0.0/decode_test.go": "package toml\n\nfunc TestDecode() {}\n",
-		"github.com/!burnt!sushi/toml@v1.0.0/type.go":        "package toml\n\ntype Key []string\n\nfunc (k Key) String() string { return \"\" }\n",
+		"github.com/!burnt!sushi/toml@v1.0.0/type.go":        "package toml\n\ntype Key []string\n\nfunc (k Key) String() string { return \"\" }\n\ntype key struct{}\n\nfunc (key) String() string { return \"\" }\n",
 		"github.com/!burnt!sushi/toml@v1.0.0/sub/sub.go":     "package sub\n\nfunc Sub() {}\n",
 	})
 	dir := testtool.WriteTree(t, map[string]string{"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire github.com/BurntSushi/toml v1.0.0\n"})
@@ -119,8 +119,9 @@ func TestOutlineNodeModulesSynthetic(t *testing.T) {
 	}
 }
 
-// The real pflag copy's outline holds every exported function, method and
-// type go/parser finds in it, at the same line, and nothing unexported.
+// The real pflag copy's outline holds every exported function, type and
+// method of an exported type go/parser finds in it, at the same line, and
+// nothing unexported nor a member of an unexported type.
 func TestOutlineGoModuleCache(t *testing.T) {
 	dir, cache := goProject(t)
 	ctx := context.Background()
@@ -131,8 +132,8 @@ func TestOutlineGoModuleCache(t *testing.T) {
 	prefix := "github.com/spf13/pflag@" + pflagVersion + "/"
 	have := map[string]bool{}
 	for _, d := range res.Definitions {
-		if !d.Symbol.Exported || !ast.IsExported(d.Symbol.Name) {
-			t.Errorf("unexported %s", d.Symbol.Name)
+		if !d.Symbol.Exported || !ast.IsExported(d.Symbol.Name) || d.Symbol.Container != "" && !ast.IsExported(normContainer(d.Symbol.Container)) {
+			t.Errorf("unexported %s.%s", d.Symbol.Container, d.Symbol.Name)
 		}
 		have[strings.TrimPrefix(d.Path, prefix)+":"+strconv.Itoa(d.Symbol.NameRange.StartLine)+":"+d.Symbol.Name] = true
 	}
@@ -160,6 +161,15 @@ func TestOutlineGoModuleCache(t *testing.T) {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
+				if d.Recv != nil {
+					typ := d.Recv.List[0].Type
+					if st, ok := typ.(*ast.StarExpr); ok {
+						typ = st.X
+					}
+					if id, ok := typ.(*ast.Ident); !ok || !id.IsExported() {
+						continue // a method of an unexported type
+					}
+				}
 				check(d.Name)
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
