@@ -149,9 +149,16 @@ func (e *Engine) DependencyOutline(ctx context.Context, q DependencyOutlineQuery
 	}
 	out := &DependencyOutline{Dependency: res.Name, Copies: res.Copies, Records: make([]evidence.Record, 0, len(res.Definitions)),
 		Problems: res.Problems, Partial: res.Partial}
+	// The check is of the path: once per file.
+	checked := map[string]error{}
 	for i := range res.Definitions {
 		r := res.Definitions[i].Record()
-		if e.recordCheck(&r) != nil {
+		err, ok := checked[r.Path]
+		if !ok {
+			err = e.recordCheck(&r)
+			checked[r.Path] = err
+		}
+		if err != nil {
 			continue // a record outside its dependency's directory
 		}
 		out.Records = append(out.Records, r)
