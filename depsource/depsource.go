@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -525,6 +526,9 @@ func (d *Definition) Record() evidence.Record {
 	}
 	if d.Copy.Checked != "" {
 		attrs["checked_against"] = d.Copy.Checked
+	}
+	if s.Range.EndLine > n.EndLine {
+		attrs["end_line"] = strconv.Itoa(s.Range.EndLine)
 	}
 	if s.Signature != "" {
 		attrs["signature"] = s.Signature
