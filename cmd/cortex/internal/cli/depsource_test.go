@@ -43,6 +43,11 @@ func TestDefDependencySymbol(t *testing.T) {
 	if a := located.Records[0].Metadata.Attributes; a["outside_project"] != "true" || a["version"] != "v1.0.9" || a["dependency"] != "github.com/spf13/pflag" {
 		t.Errorf("def --json attributes %v", a)
 	}
+	code, out, errs = run(t, dir, nil, "refs", "pflag.FlagSet")
+	if code != ExitOK || !strings.HasPrefix(out, "github.com/spf13/pflag@v1.0.9/flag.go:4:6-4:13\tstructural\tpflag.FlagSet\t(declaration)\tdependency github.com/spf13/pflag v1.0.9") ||
+		!strings.Contains(out, "\nmain.go:5:") {
+		t.Fatalf("refs: %d\n%s\n%s", code, out, errs)
+	}
 	code, out, errs = run(t, dir, nil, "ask", "where is pflag.FlagSet defined?")
 	if code != ExitOK || !strings.Contains(out, "github.com/spf13/pflag@v1.0.9/flag.go:4:6-4:13  definition via symbol-index (dependency-source), dependency github.com/spf13/pflag v1.0.9") {
 		t.Fatalf("ask: %d\n%s\n%s", code, out, errs)
