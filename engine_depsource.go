@@ -107,3 +107,61 @@ func (e *Engine) scanDeps() *declaredDeps {
 	e.declared = d
 	return d
 }
+
+// A DependencyOutlineQuery is what [Engine.DependencyOutline] is asked.
+type DependencyOutlineQuery struct {
+	// Dependency is named as the project's code names it: "pflag",
+	// "github.com/spf13/pflag", "uuid", "requests".
+	Dependency string `json:"dependency"`
+	// All asks for every definition: a Go package's unexported ones, and
+	// members in every language.
+	All bool `json:"all,omitempty"`
+}
+
+// A DependencyOutline is [Engine.DependencyOutline]'s answer.
+type DependencyOutline struct {
+	Dependency string `json:"dependency"`
+	// Copies are the copies read, each checked against the lockfile.
+	Copies []depsource.Copy `json:"copies"`
+	// Records are the definitions, file by file in path order, each a
+	// structural record outside the project (see package depsource).
+	Records []evidence.Record `json:"records"`
+	// Problems are the copies that could not be served, and why.
+	Problems []depsource.Problem `json:"problems,omitempty"`
+	// Partial says which bound cut the outline short, when one did.
+	Partial string `json:"partial,omitempty"`
+}
+
+// Names reports whether the query named a dependency of the project: a
+// copy was read or could not be served.
+func (o *DependencyOutline) Names() bool { return len(o.Copies)+len(o.Problems) > 0 }
+
+// DependencyOutline lists the definitions of the dependency q names, read
+// from the copy the project uses at the version its lockfile resolves: a
+// Go package's exported definitions, every other language's top-level
+// ones (every definition with All). A copy that is missing or does not
+// match is a problem and is not read; a name that names no dependency
+// gives an answer without copies or problems.
+func (e *Engine) DependencyOutline(ctx context.Context, q DependencyOutlineQuery) (*DependencyOutline, error) {
+	res, err := e.deps.Outline(ctx, q.Dependency, depsource.OutlineOptions{All: q.All})
+	if err != nil {
+		return nil, err
+	}
+	out := &DependencyOutline{Dependency: res.Name, Copies: res.Copies, Records: make([]evidence.Record, 0, len(res.Definitions)),
+		Problems: res.Problems, Partial: res.Partial}
+	// The check is of the path: once per file.
+	checked := map[string]error{}
+	for i := range res.Definitions {
+		r := res.Definitions[i].Record()
+		err, ok := checked[r.Path]
+		if !ok {
+			err = e.recordCheck(&r)
+			checked[r.Path] = err
+		}
+		if err != nil {
+			continue // a record outside its dependency's directory
+		}
+		out.Records = append(out.Records, r)
+	}
+	return out, nil
+}

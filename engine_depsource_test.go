@@ -187,3 +187,72 @@ func TestDependencySourceOwnNameFirst(t *testing.T) {
 		t.Fatalf("records %+v", loc.Records)
 	}
 }
+
+// The outline of pflag is its exported definitions from the module cache's
+// copy, FlagSet at the line the file holds it, each record outside the
+// project and checked; a name that is no dependency names nothing.
+func TestDependencyOutlineGo(t *testing.T) {
+	dir, modDir := pflagProject(t)
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+	want := lineOf(t, filepath.Join(modDir, "flag.go"), "type FlagSet struct")
+	for _, name := range []string{"pflag", "github.com/spf13/pflag"} {
+		out, err := e.DependencyOutline(ctx, DependencyOutlineQuery{Dependency: name})
+		if err != nil || !out.Names() || len(out.Problems) != 0 || len(out.Copies) != 1 || out.Copies[0].Checked != "go.sum" {
+			t.Fatalf("%s: %v %+v", name, err, out)
+		}
+		found := false
+		for i := range out.Records {
+			r := &out.Records[i]
+			a := r.Metadata.Attributes
+			if !depsource.Outside(r) || a["dependency"] != "github.com/spf13/pflag" || a["version"] != "v1.0.9" || a["exported"] != "true" {
+				t.Fatalf("%s: record %+v", name, r)
+			}
+			if r.Symbol == "pflag.FlagSet" && r.Path == "github.com/spf13/pflag@v1.0.9/flag.go" && r.StartLine == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no pflag.FlagSet at flag.go:%d in %d records", name, want, len(out.Records))
+		}
+	}
+	out, err := e.DependencyOutline(ctx, DependencyOutlineQuery{Dependency: "main"})
+	if err != nil || out.Names() || len(out.Records) != 0 {
+		t.Fatalf("main: %v %+v", err, out)
+	}
+}
+
+// References of a dependency's symbol by name hold its definition in the
+// dependency's copy as the declaration, beside the project's uses; without
+// the declaration they hold only the uses.
+func TestDependencyReferences(t *testing.T) {
+	dir, modDir := pflagProject(t)
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+	want := lineOf(t, filepath.Join(modDir, "flag.go"), "func NewFlagSet(")
+	loc, err := e.Locate(ctx, LocateQuery{Relation: References, Target: Target{Symbol: "pflag.NewFlagSet"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decl, uses int
+	for i := range loc.Records {
+		r := &loc.Records[i]
+		switch {
+		case depsource.Outside(r):
+			if r.Kind != evidence.Reference || r.Metadata.Attributes["declaration"] != "true" ||
+				r.Path != "github.com/spf13/pflag@v1.0.9/flag.go" || r.StartLine != want {
+				t.Errorf("declaration %+v, want flag.go:%d", r, want)
+			}
+			decl++
+		case r.Path == "main.go" && r.StartLine == 6:
+			uses++
+		}
+	}
+	if decl != 1 || uses != 1 {
+		t.Fatalf("%d declarations, %d uses in main.go:6: %+v", decl, uses, loc.Records)
+	}
+	loc, err = e.Locate(ctx, LocateQuery{Relation: References, Target: Target{Symbol: "pflag.NewFlagSet"}, NoDeclaration: true})
+	if err != nil || len(depRecords(loc.Records)) != 0 || len(loc.Records) == 0 {
+		t.Fatalf("without the declaration: %v %+v", err, loc.Records)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -184,9 +185,11 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 				recs, reps = append(recs, lrecs...), append(reps, lreps...)
 			}
 		}
-		if slices.Equal(kinds, []evidence.Kind{evidence.Definition}) {
+		defs := slices.Equal(kinds, []evidence.Kind{evidence.Definition})
+		if defs || fallback == route.LocalIndex && !noDecl {
 			// A dependency's symbol, named as the code writes it
-			// (pflag.FlagSet), is read from the dependency's copy.
+			// (pflag.FlagSet), is read from the dependency's copy: its
+			// definition, or the declaration among its references.
 			dep := byName
 			if t.Symbol == "" {
 				dep.Symbol = e.qualifiedAt(t.Path, t.Line, t.Column)
@@ -195,9 +198,13 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 			// own: no dependency is read for it.
 			own := dep.Symbol == byName.Symbol && definesExactly(recs)
 			if asksDependency(dep.Symbol) && !own {
+				dep.Kinds = []evidence.Kind{evidence.Definition}
 				drecs, dreps := evidence.Collect(ctx, dep, []evidence.Provider{e.deps}, check)
 				if t.Symbol == "" && len(drecs) > 0 && len(recs) == 0 {
 					out.ByName = dep.Symbol
+				}
+				if !defs {
+					drecs = asDeclarations(drecs)
 				}
 				recs, reps = append(recs, drecs...), append(reps, dreps...)
 			}
@@ -211,6 +218,20 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 		out.Records = []evidence.Record{}
 	}
 	return out, nil
+}
+
+// asDeclarations turns a dependency's definition records into the
+// declarations a reference answer holds (precision.IsDeclaration).
+func asDeclarations(recs []evidence.Record) []evidence.Record {
+	for i := range recs {
+		attrs := maps.Clone(recs[i].Metadata.Attributes)
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		attrs[precision.DeclarationAttribute] = "true"
+		recs[i].Kind, recs[i].Metadata.Attributes = evidence.Reference, attrs
+	}
+	return recs
 }
 
 // freshAnswer reports whether the records answer and none came from a

@@ -28,3 +28,44 @@ func BenchmarkFindGo(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOutlineGo outlines pflag v1.0.9 (42 non-test files, every one
+// parsed), the project's go.mod read each time, the module cache given.
+func BenchmarkOutlineGo(b *testing.B) {
+	mod := testtool.ModuleDir(b, "github.com/spf13/pflag@v1.0.9")
+	cache := strings.TrimSuffix(mod, filepath.FromSlash("/github.com/spf13/pflag@v1.0.9"))
+	dir := testtool.WriteTree(b, map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+	})
+	p := New(Options{Dir: dir, GoModCache: cache})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := p.Outline(ctx, "pflag", OutlineOptions{})
+		if err != nil || len(res.Definitions) < 400 {
+			b.Fatalf("%v %d", err, len(res.Definitions))
+		}
+	}
+}
+
+// BenchmarkCheckRecord checks one record of pflag's outline against its
+// module's directory, as the engine checks each.
+func BenchmarkCheckRecord(b *testing.B) {
+	mod := testtool.ModuleDir(b, "github.com/spf13/pflag@v1.0.9")
+	cache := strings.TrimSuffix(mod, filepath.FromSlash("/github.com/spf13/pflag@v1.0.9"))
+	dir := testtool.WriteTree(b, map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+	})
+	p := New(Options{Dir: dir, GoModCache: cache})
+	res, err := p.Outline(context.Background(), "pflag", OutlineOptions{})
+	if err != nil || len(res.Definitions) == 0 {
+		b.Fatal(err)
+	}
+	r := res.Definitions[0].Record()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.CheckRecord(&r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -201,18 +202,44 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 	if !ok {
 		return res, nil
 	}
+	err := p.locate(ctx, t.qual, res, true, func(c Copy) {
+		res.Copies = append(res.Copies, c)
+		defs, partial, err := p.definitions(ctx, c, t)
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version,
+				Reason: "cannot read the copy: " + err.Error()})
+			return
+		}
+		if partial != "" && res.Partial == "" {
+			res.Partial = partial
+		}
+		res.Definitions = append(res.Definitions, defs...)
+	})
+	return res, err
+}
+
+// locate finds the copies of the dependencies qual names, as code writes
+// it, and checks each against the project's lockfile: read is called with
+// each copy that matches, and a copy that does not is a problem in res.
+// When no dependency is named qual, each direct Python distribution is
+// asked whether it provides module qual; one that cannot be read is a
+// problem only when guessed is set. An error means the project's
+// dependencies could not be read, or ctx ended.
+func (p *Provider) locate(ctx context.Context, qual string, res *Result, guessed bool, read func(Copy)) error {
 	deps, err := p.deps()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	picked := pick(deps, t.qual)
+	picked := pick(deps, qual)
 	subpkg := map[string]string{}
 	if len(picked) == 0 {
 		// modfile.Parse: a package inside a module, named by its last
 		// path element (golang.org/x/mod/modfile).
-		picked, subpkg = p.goSubpackages(ctx, deps, t.qual)
+		picked, subpkg = p.goSubpackages(ctx, deps, qual)
 	}
-	if len(picked) == 0 && isPyIdent(t.qual) {
+	guess := false
+	if len(picked) == 0 && isPyIdent(qual) {
+		guess = true
 		// yaml.safe_load: a Python distribution whose name is not its
 		// module's (PyYAML): each direct one's top_level.txt says.
 		for _, d := range deps {
@@ -224,13 +251,13 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 	}
 	for _, d := range picked {
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return err
 		}
 		var c Copy
 		var prob *Problem
 		switch d.Ecosystem {
 		case depdocs.Go:
-			c, prob = p.goCopy(ctx, d, t.qual)
+			c, prob = p.goCopy(ctx, d, qual)
 			if pkg, ok := subpkg[d.Name]; ok && prob == nil {
 				c.Package = pkg
 			}
@@ -239,7 +266,7 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 		case depdocs.Cargo:
 			c, prob = p.cargoCopy(d)
 		case depdocs.PyPI:
-			c, prob = p.pythonCopy(d, t.qual)
+			c, prob = p.pythonCopy(d, qual)
 			if prob == nil && c.Dir == "" {
 				continue // the distribution provides no such module
 			}
@@ -247,22 +274,14 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 			continue
 		}
 		if prob != nil {
-			res.Problems = append(res.Problems, *prob)
+			if !guess || guessed {
+				res.Problems = append(res.Problems, *prob)
+			}
 			continue
 		}
-		res.Copies = append(res.Copies, c)
-		defs, partial, err := p.definitions(ctx, c, t)
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{Ecosystem: d.Ecosystem, Name: d.Name, Version: c.Version,
-				Reason: "cannot read the copy: " + err.Error()})
-			continue
-		}
-		if partial != "" && res.Partial == "" {
-			res.Partial = partial
-		}
-		res.Definitions = append(res.Definitions, defs...)
+		read(c)
 	}
-	return res, nil
+	return nil
 }
 
 // deps returns the project's dependencies.
@@ -507,6 +526,9 @@ func (d *Definition) Record() evidence.Record {
 	}
 	if d.Copy.Checked != "" {
 		attrs["checked_against"] = d.Copy.Checked
+	}
+	if s.Range.EndLine > n.EndLine {
+		attrs["end_line"] = strconv.Itoa(s.Range.EndLine)
 	}
 	if s.Signature != "" {
 		attrs["signature"] = s.Signature

@@ -58,6 +58,17 @@
 // A copy that is missing, replaced, or does not match is a [Problem] in the
 // answer and in the provider's report; nothing is read from it.
 //
+// # Outlines
+//
+// [Provider.Outline] lists a dependency's definitions instead of finding
+// one: the dependency is named as code names it ("pflag",
+// "github.com/spf13/pflag", "uuid"), its copy is located and checked as
+// above, and the symbols extractor's definitions of its source files are
+// given file by file: a Go package's API (exported definitions, members
+// only of exported types; the package directory the name picks, not its
+// subdirectories), every other language's top-level ones, or every
+// definition on request.
+//
 // # Bounds
 //
 // Every read goes through a containment root opened at the dependency's own

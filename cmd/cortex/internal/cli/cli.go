@@ -62,7 +62,7 @@ func commands() []command {
 		{"impl", nil, "implementations of an interface, or the interfaces a type implements, at FILE:LINE:COL or named NAME", positionCommand(codecortex.Implementations)},
 		{"search", nil, "search the local index for words, or code by syntax: cortex search TEXT..., cortex search PATTERN [--lang L] [PATH...]", runSearch},
 		{"index", nil, "bring the local index up to date (--status: its identity, counts, freshness, size; --precision: build the SCIP precision index)", runIndex},
-		{"symbols", nil, "outline the definitions of a file or directory from the local index: cortex symbols [PATH]", runSymbols},
+		{"symbols", nil, "outline the definitions of a file or directory from the local index, or of a dependency: cortex symbols [PATH|DEP]", runSymbols},
 		{"map", nil, "the repository's most used definitions by file, within a token budget: cortex map [PATH] [--budget N] [--format text|json|mermaid]", runMap},
 		{"structural", []string{"sg"}, "structural search: -p PATTERN -l LANG [PATH...] (--rewrite previews a diff)", runStructural},
 		{"rewrite", nil, "guarded rewrite: preview -p PATTERN -r TEMPLATE -l LANG [PATH...], show ID, apply ID --yes, recover", runRewrite},

@@ -56,7 +56,12 @@ var helps = map[string]commandHelp{
 	"symbols": {examples: []string{
 		"cortex symbols evidence/",
 		"cortex symbols engine.go --json",
-	}},
+		"cortex symbols pflag",
+	}, notes: "A name that is no file or directory of the project but names a dependency as the code imports it\n" +
+		"(pflag, github.com/spf13/pflag, uuid) outlines the dependency's copy at the locked version (module cache,\n" +
+		"node_modules, site-packages, Cargo registry), marked outside the project: a Go package's exported\n" +
+		"definitions, every other language's top-level ones (--all: every one); a copy that is not the locked\n" +
+		"version is reported, not read."},
 	"structural": {examples: []string{
 		"cortex structural -p 'fmt.Errorf($MSG)' -l go",
 		"cortex sg -p 'old_api($$$ARGS)' -l python --rewrite 'new_api($$$ARGS)' src/",

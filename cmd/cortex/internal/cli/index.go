@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/depsource"
 	"github.com/codecortex/codecortex/index"
 )
 
@@ -188,12 +189,14 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 	return ExitOK
 }
 
-// runSymbols is cortex symbols [PATH]: an outline of the definitions in a
-// file, or in every file under a directory (the whole project without
-// PATH), from the local index.
+// runSymbols is cortex symbols [PATH|DEP]: an outline of the definitions in
+// a file, or in every file under a directory (the whole project without
+// PATH), from the local index; or of a dependency the code names DEP, read
+// from its copy at the locked version. A name that is both is the path.
 func runSymbols(ctx context.Context, c *cmd, args []string) int {
-	c.argsUsage = "[PATH]"
+	c.argsUsage = "[PATH|DEP]"
 	limit := c.fs.Int("limit", 2000, "show at most `n` definitions")
+	all := c.fs.Bool("all", false, "of a dependency, every definition: unexported ones (Go) and members")
 	pos, code, ok := c.parse(args, 0, 1)
 	if !ok {
 		return code
@@ -205,8 +208,9 @@ func runSymbols(ctx context.Context, c *cmd, args []string) int {
 	defer p.Close()
 	var target string
 	if len(pos) == 1 {
-		if target, err = p.rel(pos[0]); err != nil {
-			return c.finish(err)
+		var done bool
+		if target, code, done = symbolsTarget(ctx, c, p, pos[0], *all, *limit); done {
+			return code
 		}
 	}
 	eng, stop, err := c.indexEngine(p, true)
@@ -265,6 +269,102 @@ func runSymbols(ctx context.Context, c *cmd, args []string) int {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// symbolsTarget resolves symbols's argument: a path of the project is
+// returned, relative to its root; else a dependency it names is outlined
+// (done); else the path, or why it is not one, is returned as a path.
+func symbolsTarget(ctx context.Context, c *cmd, p *project, arg string, all bool, limit int) (target string, code int, done bool) {
+	rel, err := p.rel(arg)
+	if err != nil || !p.has(rel) {
+		if code, done := dependencyOutline(ctx, c, p, arg, all, limit); done {
+			return "", code, true
+		}
+	}
+	if err != nil {
+		return "", c.finish(err), true
+	}
+	return rel, 0, false
+}
+
+// dependencyOutline prints the outline of the dependency dep names, when it
+// names one; done is false when it names none.
+func dependencyOutline(ctx context.Context, c *cmd, p *project, dep string, all bool, limit int) (code int, done bool) {
+	eng, stop, err := c.indexEngine(p, true)
+	if err != nil {
+		return c.fail(err), true
+	}
+	defer stop()
+	out, err := eng.DependencyOutline(ctx, codecortex.DependencyOutlineQuery{Dependency: dep, All: all})
+	if err != nil {
+		return c.fail(err), true
+	}
+	if !out.Names() {
+		return 0, false
+	}
+	truncated := len(out.Records) > limit
+	if truncated {
+		out.Records = out.Records[:limit]
+	}
+	if c.json != jsonOff {
+		res := struct {
+			*codecortex.DependencyOutline
+			Truncated bool `json:"truncated"`
+		}{out, truncated}
+		if err := c.writeJSON(res); err != nil {
+			return c.fail(err), true
+		}
+		if len(out.Records) == 0 {
+			return ExitFail, true
+		}
+		return ExitOK, true
+	}
+	for _, cp := range out.Copies {
+		where := "in " + cp.Root
+		if cp.Root == depsource.RootProject {
+			where = "installed in the project"
+		}
+		checked := ""
+		if cp.Checked != "" {
+			checked = ", checked against " + cp.Checked
+		}
+		c.printf("dependency %s %s (%s%s; outside the project)\n", safe(cp.Name), safe(cp.Version), where, safe(checked))
+	}
+	file := ""
+	for i := range out.Records {
+		r := &out.Records[i]
+		if r.Path != file {
+			file = r.Path
+			c.printf("%s\n", safe(file))
+		}
+		a := r.Metadata.Attributes
+		indent := "  "
+		if a["container"] != "" {
+			indent = "    "
+		}
+		sig := a["signature"]
+		if sig == "" {
+			sig = r.Symbol
+		}
+		c.printf("%s%d  %s %s\n", indent, r.StartLine, a["kind"], safe(sig))
+	}
+	if truncated {
+		c.note("cortex: showing the first %d definitions (--limit)", limit)
+	}
+	if out.Partial != "" {
+		c.note("cortex: partial: %s", safe(out.Partial))
+	}
+	for _, pr := range out.Problems {
+		c.note("cortex: cannot read %s", safe(pr.String()))
+		if pr.Guidance != "" {
+			c.note("cortex: %s", safe(pr.Guidance))
+		}
+	}
+	if len(out.Records) == 0 {
+		c.note("no definitions")
+		return ExitFail, true
+	}
+	return ExitOK, true
 }
 
 func bytesize(n int64) string {

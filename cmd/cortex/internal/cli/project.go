@@ -177,6 +177,13 @@ func (p *project) rel(arg string) (string, error) {
 	return rel, nil
 }
 
+// has reports whether rel, relative to the project root, is a file or
+// directory of the project.
+func (p *project) has(rel string) bool {
+	_, err := p.root.Stat(rel)
+	return err == nil
+}
+
 // rels is rel of each argument.
 func (p *project) rels(args []string) ([]string, error) {
 	out := make([]string, len(args))

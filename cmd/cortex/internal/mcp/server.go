@@ -211,6 +211,13 @@ func (s *Server) Close() error {
 	return errors.Join(errs...)
 }
 
+// has reports whether rel, relative to the project root, is a file or
+// directory of the project.
+func (s *Server) has(rel string) bool {
+	_, err := s.root.Stat(rel)
+	return err == nil
+}
+
 // Root returns the project root the server answers about.
 func (s *Server) Root() string { return s.project.Root }
 

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/codecortex/codecortex"
+	"github.com/codecortex/codecortex/depsource"
 	"github.com/codecortex/codecortex/index"
 )
 
@@ -110,7 +113,7 @@ func indexError(err error) error {
 
 // symbolsParams are cortex_symbols's arguments.
 type symbolsParams struct {
-	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"a file or directory; absent: the whole project"`
+	Path   string `json:"path,omitempty" maxLength:"1024" jsonschema:"file, dir or dependency; absent: whole project"`
 	Limit  int    `json:"limit,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"most definitions to return"`
 	Budget int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
 }
@@ -142,6 +145,11 @@ func answerSymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsRes
 	target := ""
 	if in.Path != "" {
 		rel, err := s.rel(in.Path)
+		if err != nil || !s.has(rel) {
+			if out, ok, err := dependencySymbols(ctx, s, in); ok {
+				return out, err
+			}
+		}
 		if err != nil {
 			return symbolsResult{}, err
 		}
@@ -247,4 +255,64 @@ func answerMap(ctx context.Context, s *Server, in mapParams) (mapResult, error) 
 		out.Omitted.Note = "the less central definitions were left out; raise budget, or lean toward a path"
 	}
 	return out, nil
+}
+
+// dependencySymbols outlines the dependency in.Path names, as the code
+// imports it, from its copy at the locked version; ok is false when it
+// names none. The result's path says which copy, and that it is outside
+// the project; a copy that cannot be served is an error with the reason.
+func dependencySymbols(ctx context.Context, s *Server, in symbolsParams) (symbolsResult, bool, error) {
+	out, err := s.engine.DependencyOutline(ctx, codecortex.DependencyOutlineQuery{Dependency: in.Path})
+	if err != nil {
+		return symbolsResult{}, true, &toolError{Reason: "the project's dependencies could not be read: " + err.Error(), Err: err}
+	}
+	if !out.Names() {
+		return symbolsResult{}, false, nil
+	}
+	var notes []string
+	for _, c := range out.Copies {
+		where := "in " + c.Root
+		if c.Root == depsource.RootProject {
+			where = "installed in the project"
+		}
+		note := fmt.Sprintf("%s: dependency %s %s (%s", c.Dir, c.Name, c.Version, where)
+		if c.Checked != "" {
+			note += ", checked against " + c.Checked
+		}
+		notes = append(notes, note+"; outside the project)")
+	}
+	var guidance []string
+	for _, p := range out.Problems {
+		notes = append(notes, "cannot read "+p.String())
+		if p.Guidance != "" {
+			guidance = append(guidance, p.Guidance)
+		}
+	}
+	if len(out.Records) == 0 && len(out.Problems) > 0 {
+		return symbolsResult{}, true, &toolError{Reason: clip(strings.Join(notes, "; "), 1000), Guidance: strings.Join(guidance, "; ")}
+	}
+	res := symbolsResult{Path: clip(strings.Join(notes, "; "), 1000), Freshness: freshnessView(index.Freshness{})}
+	defs := make([]definition, 0, min(len(out.Records), in.Limit))
+	over := 0
+	for i := range out.Records {
+		if i == in.Limit {
+			over = len(out.Records) - i
+			break
+		}
+		r := &out.Records[i]
+		a := r.Metadata.Attributes
+		name := r.Symbol[strings.LastIndexByte(r.Symbol, '.')+1:]
+		end, _ := strconv.Atoi(a["end_line"])
+		defs = append(defs, definition{Path: r.Path, Line: r.StartLine, Column: r.StartColumn, EndLine: max(end, r.EndLine),
+			Name: clip(name, 200), Kind: a["kind"], Container: clip(a["container"], 200), Package: clip(a["package"], 200),
+			Signature: clip(a["signature"], 300), Exported: a["exported"] == "true"})
+	}
+	f := newFitter(in.Budget, res)
+	res.Definitions = take(f, defs)
+	f.omitted += over
+	res.Omitted = f.done("the definitions after the last one shown were left out; raise limit and budget")
+	if out.Partial != "" {
+		res.Omitted.Note = strings.TrimPrefix(res.Omitted.Note+"; "+clip(out.Partial, 300), "; ")
+	}
+	return res, true, nil
 }
