@@ -400,7 +400,7 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	}
 	ranked := evidence.RankFor(kept, f.class)
 	for i := range ranked {
-		ranked[i] = codeExcerpt(corroborated(ranked[i]), lines)
+		ranked[i] = corroborated(ranked[i])
 	}
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
@@ -410,6 +410,10 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 		room -= len(b) + len(`,"shared":`)
 	}
 	for i := range ranked {
+		// The line of code is read only for the records tried: those
+		// past the first that does not fit are left unread.
+		ranked[i] = codeExcerpt(ranked[i], lines)
+		lean[i].Metadata.Excerpt = ranked[i].Metadata.Excerpt
 		b, err := json.Marshal(&lean[i])
 		if err != nil || len(b)+1 > room {
 			for range ranked[i:] {
