@@ -98,11 +98,6 @@ func Factor(recs []Record) (Defaults, []Lean) {
 		c.Attributes = attrs[p]
 		d[p] = c
 	}
-	for p, a := range attrs {
-		if _, ok := d[p]; !ok {
-			d[p] = Common{Attributes: a}
-		}
-	}
 	out := make([]Lean, len(recs))
 	for i, r := range recs {
 		out[i] = d.lean(r)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -199,27 +198,11 @@ func fakeAnswering(t *testing.T, dir, answer string) LSPOptions {
 	return o
 }
 
-// writeFiles writes files (name → content) under a new directory.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // A file goes to its language's server, started on first need; the
 // others are not started, a missing one is reported as missing, and a
 // language without a server says so.
 func TestLSPRoutesByLanguage(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"a.go": "package a\n", "b.py": "é = 1\n", "c.xyz": "x\n"})
+	dir := testtool.WriteTree(t, map[string]string{"a.go": "package a\n", "b.py": "é = 1\n", "c.xyz": "x\n"})
 	opts := fakeAnswering(t, dir, `{"uri":"{{URI}}","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}}`)
 	lsp := NewLSP(opts)
 	defer lsp.Close()
@@ -271,7 +254,7 @@ func TestLSPRoutesByLanguage(t *testing.T) {
 // Rename returns the server's edits by file in code points, and refuses
 // an answer it must not apply.
 func TestLSPRename(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"b.py": "é = 1\nprint(é)\n", "c.py": "from b import é\n"})
+	dir := testtool.WriteTree(t, map[string]string{"b.py": "é = 1\nprint(é)\n", "c.py": "from b import é\n"})
 	edit := func(uri string, line, from, to int) string {
 		return fmt.Sprintf(`{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"newText":"x"}`, line, from, line, to)
 	}

@@ -10,22 +10,6 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
-// writeTree writes files (name → content) under a new directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // refs --lsp asks the language server of the file's language: pyright for
 // Python, typescript-language-server for TypeScript; references include
 // the declaration, marked, and the files no question opened.
@@ -50,7 +34,7 @@ func TestRefsAskTheFilesLanguageServer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			testtool.Require(t, tt.server, "bash .ci/install-precision.sh")
-			dir := writeTree(t, tt.files)
+			dir := testtool.WriteTree(t, tt.files)
 			// A generous wait: the server starts slowly on a machine busy
 			// with the rest of the tests.
 			writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 60}}`)
@@ -94,7 +78,7 @@ func TestDefImplAskTheFilesLanguageServer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			testtool.Require(t, tt.server, "bash .ci/install-precision.sh")
-			dir := writeTree(t, tt.files)
+			dir := testtool.WriteTree(t, tt.files)
 			writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 60}}`)
 			code, stdout, stderr := run(t, dir, nil, tt.args...)
 			if code != tt.code || (code == ExitOK && stdout != tt.want) || (code != ExitOK && !strings.Contains(stdout+stderr, tt.want)) {
@@ -117,7 +101,7 @@ func TestSlowLanguageServerGivenUp(t *testing.T) {
 	if err := os.WriteFile(server, []byte("#!/bin/sh\necho $$ >'"+pidFile+"'\nexec sleep 600\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir := writeTree(t, map[string]string{"a.py": "def greet():\n    return 1\n"})
+	dir := testtool.WriteTree(t, map[string]string{"a.py": "def greet():\n    return 1\n"})
 	writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 1, "language_servers": {"python": ["`+server+`"]}}}`)
 	start := time.Now()
 	code, stdout, stderr := run(t, dir, nil, "refs", "--lsp", "--trust-config", "any", "a.py:1:5")
@@ -147,7 +131,7 @@ func TestSlowLanguageServerGivenUp(t *testing.T) {
 // doctor lists each language server, and a configured one that is
 // missing needs a fix.
 func TestDoctorListsLanguageServers(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.py": "x = 1\n"})
+	dir := testtool.WriteTree(t, map[string]string{"a.py": "x = 1\n"})
 	writeConfig(t, dir, `{"precision_index": {"language_servers": {"python": ["no-such-pyright-xyz", "--stdio"], "rust": []}}}`)
 	code, stdout, stderr := run(t, dir, nil, "doctor", "--trust-config", "any")
 	if code != ExitFail {

@@ -132,20 +132,10 @@ func positionCommand(rel codecortex.Relation) func(ctx context.Context, c *cmd, 
 		}
 		defer p.Close()
 		q := codecortex.LocateQuery{Relation: rel, NoDeclaration: noDecl != nil && *noDecl}
-		if isPos {
-			path, err := p.rel(file)
-			if err != nil {
-				return c.finish(err)
-			}
-			q.Path, q.Line, q.Column = path, line, col
-		} else {
-			q.Symbol = pos[0]
+		if q.Target, err = p.target(pos[0], file, line, col, isPos); err != nil {
+			return c.finish(err)
 		}
-		opts := codecortex.Options{LanguageServer: *useLSP}
-		if w := c.progressOut(); w != nil {
-			opts.Progress = func(s string) { io.WriteString(w, s) }
-		}
-		eng, err := p.engine(opts)
+		eng, err := c.lspEngine(p, *useLSP)
 		if err != nil {
 			return c.fail(err)
 		}
@@ -307,4 +297,25 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// target is the engine's Target for an argument parsePosition read: a
+// position in a file of the project, or a symbol's name.
+func (p *project) target(arg, file string, line, col int, isPos bool) (codecortex.Target, error) {
+	if !isPos {
+		return codecortex.Target{Symbol: arg}, nil
+	}
+	path, err := p.rel(file)
+	return codecortex.Target{Path: path, Line: line, Column: col}, err
+}
+
+// lspEngine is the project's engine, falling back to the language server
+// of each file's language when lsp is set, with progress on standard
+// error when it is shown.
+func (c *cmd) lspEngine(p *project, lsp bool) (*codecortex.Engine, error) {
+	opts := codecortex.Options{LanguageServer: lsp}
+	if w := c.progressOut(); w != nil {
+		opts.Progress = func(s string) { io.WriteString(w, s) }
+	}
+	return p.engine(opts)
 }

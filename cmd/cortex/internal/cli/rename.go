@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/codecortex/codecortex"
 	"github.com/codecortex/codecortex/trust"
@@ -19,7 +18,7 @@ import (
 func runRename(ctx context.Context, c *cmd, args []string) int {
 	c.argsUsage = "FILE:LINE:COL|NAME NEWNAME"
 	allowInferred := c.fs.Bool("allow-inferred", false, "rename from name matches when no SCIP index or language server knows the symbol; every such edit is marked inferred")
-	useLSP := c.fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server (gopls by default); its edits are near_exact")
+	useLSP := c.fs.Bool("lsp", false, "when the index has no fresh answer, ask the language server of each file's language (gopls, pyright-langserver, typescript-language-server, ... or as configured); its edits are near_exact")
 	pos, code, ok := c.parse(args, 2, 2)
 	if !ok {
 		return code
@@ -34,19 +33,10 @@ func runRename(ctx context.Context, c *cmd, args []string) int {
 	}
 	defer p.Close()
 	req := codecortex.RenameRequest{NewName: pos[1], AllowInferred: *allowInferred}
-	if isPos {
-		if req.Path, err = p.rel(file); err != nil {
-			return c.finish(err)
-		}
-		req.Line, req.Column = line, col
-	} else {
-		req.Symbol = pos[0]
+	if req.Target, err = p.target(pos[0], file, line, col, isPos); err != nil {
+		return c.finish(err)
 	}
-	opts := codecortex.Options{LanguageServer: *useLSP}
-	if w := c.progressOut(); w != nil {
-		opts.Progress = func(s string) { io.WriteString(w, s) }
-	}
-	eng, err := p.engine(opts)
+	eng, err := c.lspEngine(p, *useLSP)
 	if err != nil {
 		return c.fail(err)
 	}

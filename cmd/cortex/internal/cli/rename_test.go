@@ -70,7 +70,7 @@ func TestRenameCommand(t *testing.T) {
 	if !cgoBuild {
 		t.Skip("a rename from name matches finds the declaration in the syntax index, which needs cgo")
 	}
-	dir := writeTree(t, renameFiles)
+	dir := testtool.WriteTree(t, renameFiles)
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -124,7 +124,7 @@ func TestRenameCommand(t *testing.T) {
 // With --lsp and no SCIP index the edits come from gopls, each near_exact.
 func TestRenameCommandLanguageServer(t *testing.T) {
 	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
-	dir := writeTree(t, renameFiles)
+	dir := testtool.WriteTree(t, renameFiles)
 	writeConfig(t, dir, `{"precision_index": {"language_server_timeout_seconds": 60}}`)
 	code, stdout, stderr := run(t, dir, nil, "rename", "--json", "--lsp", "cart/cart.go:7:16", "Size")
 	plan := decodePlan(t, stdout)
