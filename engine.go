@@ -350,8 +350,11 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 			providers = append(providers, p)
 		}
 	}
-	if plan.Intent == route.IntentDefinition && asksDependency(query.Symbol) {
-		providers = append(providers, e.deps)
+	switch plan.Intent {
+	case route.IntentDefinition, route.IntentReferences, route.IntentCallers:
+		if asksDependency(query.Symbol) {
+			providers = append(providers, e.deps)
+		}
 	}
 	providers = append(providers, e.opts.Extra...)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.recordCheck})
@@ -481,11 +484,13 @@ func corroborated(r evidence.Record) evidence.Record {
 const maxExcerpt = 200
 
 // codeExcerpt gives a graph record, whose excerpt restates its symbols
-// ("A calls B (depth 1, scope)"), the line of code at its location
-// instead: what the reader needs to see of a call site, and what its
-// symbols, kind and attributes do not already say.
+// ("A calls B (depth 1, scope)"), and a project's use of a dependency,
+// which has none, the line of code at its location instead: what the
+// reader needs to see of a call site, and what its symbols, kind and
+// attributes do not already say.
 func codeExcerpt(r evidence.Record, lines func(string) []string) evidence.Record {
-	if r.Provider != graph.ProviderName || lines == nil || !r.HasLocation() || r.StartLine < 1 {
+	use := r.Provider == depsource.ProviderName && !depsource.Outside(&r)
+	if r.Provider != graph.ProviderName && !use || lines == nil || !r.HasLocation() || r.StartLine < 1 {
 		return r
 	}
 	ls := lines(r.Path)

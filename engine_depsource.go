@@ -24,8 +24,41 @@ import (
 // dependencies as the engine scanned them last, files bounded as the
 // project walk bounds them.
 func (e *Engine) newDepSource(maxFile int64) *depsource.Provider {
-	return depsource.New(depsource.Options{Dir: e.project.Root, MaxFileSize: maxFile,
-		Deps: func() ([]depdocs.Dependency, error) { return e.dependencyList(), nil }})
+	return depsource.New(depsource.Options{Dir: e.project.Root, MaxFileSize: maxFile, Seal: e.indexOpts.Seal,
+		Deps: func() ([]depdocs.Dependency, error) { return e.dependencyList(), nil },
+		Uses: e.namedUses})
+}
+
+// namedUses gives the dependency-source layer the project files that use
+// name or import it, from the local index: each one's imports and its
+// uses of name.
+func (e *Engine) namedUses(ctx context.Context, name string) ([]depsource.FileUses, error) {
+	ix, err := e.Index()
+	if err != nil {
+		return nil, err
+	}
+	facts, err := ix.FactsNamed(ctx, name, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []depsource.FileUses
+	for _, f := range facts.Files {
+		if len(f.Refs) > 0 {
+			out = append(out, depsource.FileUses{Path: f.Path, Language: f.Language, Package: f.Package,
+				Symbols: f.Symbols, Imports: f.Imports, Refs: f.Refs})
+		}
+	}
+	return out, nil
+}
+
+// IndexDependency runs the SCIP indexer of the dependency dep names
+// ("pflag", "github.com/spf13/pflag", "uuid") over the copy the project
+// uses, once it is checked against the lockfile, and keeps the index,
+// sealed, under .codecortex/deps: from then on the dependency's
+// definitions that index confirms are exact. It runs a program (scip-go,
+// scip-typescript), so a host calls it only when its user asks.
+func (e *Engine) IndexDependency(ctx context.Context, dep string) (*depsource.IndexResult, error) {
+	return e.deps.Index(ctx, dep)
 }
 
 // DependencySource finds name ("pflag.FlagSet", "uuid.v4") in the copy of
@@ -40,7 +73,7 @@ func (e *Engine) DependencySource(ctx context.Context, name string) (*depsource.
 // a dependency's record must lie in that dependency's directory, any other
 // inside the project root.
 func (e *Engine) recordCheck(r *evidence.Record) error {
-	if r.Provider == depsource.ProviderName {
+	if depsource.Outside(r) {
 		return e.deps.CheckRecord(r)
 	}
 	return evidence.LocationCheck(e.root.Check)(r)

@@ -3,8 +3,10 @@ package codecortex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,8 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/precision"
+	"github.com/codecortex/codecortex/trust"
 )
 
 // pflagProject is a module that uses github.com/spf13/pflag v1.0.9,
@@ -254,5 +258,141 @@ func TestDependencyReferences(t *testing.T) {
 	loc, err = e.Locate(ctx, LocateQuery{Relation: References, Target: Target{Symbol: "pflag.NewFlagSet"}, NoDeclaration: true})
 	if err != nil || len(depRecords(loc.Records)) != 0 || len(loc.Records) == 0 {
 		t.Fatalf("without the declaration: %v %+v", err, loc.Records)
+	}
+}
+
+// usesProject imports pflag plainly, under an alias, and the standard
+// library's flag package, whose FlagSet and NewFlagSet are not pflag's.
+func usesProject(t *testing.T) string {
+	t.Helper()
+	dir, _ := pflagProject(t)
+	testtool.WriteFiles(t, dir, map[string]string{
+		"main.go":  "package main\n\nimport \"github.com/spf13/pflag\"\n\nfunc main() {\n\tfs := pflag.NewFlagSet(\"app\", pflag.ContinueOnError)\n\tuse(fs)\n}\n\nfunc use(fs *pflag.FlagSet) { _ = fs }\n",
+		"alias.go": "package main\n\nimport flag \"github.com/spf13/pflag\"\n\ntype opts struct{ set *flag.FlagSet }\n\nfunc aliased() *flag.FlagSet {\n\treturn flag.NewFlagSet(\"b\", flag.ExitOnError)\n}\n",
+		"std.go":   "package main\n\nimport \"flag\"\n\nfunc standard() *flag.FlagSet {\n\treturn flag.NewFlagSet(\"c\", flag.ExitOnError)\n}\n",
+	})
+	return dir
+}
+
+// scipReferences is the oracle: the places scip-go's index of the project
+// refers to the symbol name, which LookupName resolves by identity.
+func scipReferences(t *testing.T, dir, name string) (locs []string, symbol string) {
+	t.Helper()
+	scipGo := testtool.Require(t, "scip-go", "go install github.com/sourcegraph/scip-go/cmd/scip-go@v0.1.26")
+	out := filepath.Join(t.TempDir(), "index.scip")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := safeexec.Run(ctx, safeexec.Invocation{Path: scipGo, Args: []string{"--quiet", "--output", out}, Dir: dir,
+		Env: append(safeexec.Environ("HOME", "PATH", "GOPATH", "GOMODCACHE", "GOCACHE"), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")})
+	if err != nil {
+		t.Fatalf("scip-go: %v\n%s", err, res.Stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ix, err := precision.Load(ctx, f, precision.LoadOptions{Source: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := ix.LookupName(name)
+	if len(cands) != 1 {
+		t.Fatalf("scip-go's index has %d symbols named %s", len(cands), name)
+	}
+	for _, l := range ix.References(cands[0].Symbol) {
+		locs = append(locs, fmt.Sprintf("%s:%d:%d", l.Path, l.StartLine, l.StartColumn))
+	}
+	slices.Sort(locs)
+	return locs, cands[0].Symbol.Name
+}
+
+// Without any index of the project, a dependency's top-level name is
+// found where the project's imports bind it, at inferred_high: the same
+// places scip-go's index of the project names, and not the standard
+// library's flag.FlagSet. With the dependency's own index, its definition
+// is exact and carries the very symbol the project's index refers to.
+func TestDependencyUsesAndExactDefinition(t *testing.T) {
+	dir := usesProject(t)
+	e := openEngine(t, dir, Options{})
+	ctx := context.Background()
+	for _, name := range []string{"pflag.FlagSet", "pflag.NewFlagSet"} {
+		want, _ := scipReferences(t, dir, name)
+		loc, err := e.Locate(ctx, LocateQuery{Relation: References, Target: Target{Symbol: name}, NoDeclaration: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range loc.Records {
+			if r.Provider == depsource.ProviderName {
+				if r.Trust != trust.InferredHigh || r.TargetSymbol != name || r.Metadata.Attributes["version"] != "v1.0.9" {
+					t.Errorf("%s: use %+v", name, r)
+				}
+				got = append(got, fmt.Sprintf("%s:%d:%d", r.Path, r.StartLine, r.StartColumn))
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) || len(want) < 2 {
+			t.Errorf("%s: uses %v, scip-go %v", name, got, want)
+		}
+		// ask answers the same uses.
+		ans, err := e.Ask(ctx, Question{Text: "who uses " + name + "?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range ans.Records {
+			if r.Provider == depsource.ProviderName && !depsource.Outside(&r) {
+				n++
+				if r.Metadata.Excerpt == "" {
+					t.Errorf("%s: ask: a use without its line of code: %+v", name, r)
+				}
+			}
+		}
+		if n != len(want) {
+			t.Errorf("%s: ask gave %d uses, want %d: %+v", name, n, len(want), ans.Records)
+		}
+	}
+
+	// The dependency's definition: structural, then exact once indexed.
+	_, projectSymbol := scipReferences(t, dir, "pflag.FlagSet")
+	def := func() evidence.Record {
+		t.Helper()
+		loc, err := e.Locate(ctx, LocateQuery{Relation: Definitions, Target: Target{Symbol: "pflag.FlagSet"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := depRecords(loc.Records)
+		if len(d) != 1 {
+			t.Fatalf("definitions %+v", loc.Records)
+		}
+		return d[0]
+	}
+	if r := def(); r.Trust != trust.Structural {
+		t.Fatalf("before the dependency is indexed: %+v", r)
+	}
+	testtool.Require(t, "scip-go", "go install github.com/sourcegraph/scip-go/cmd/scip-go@v0.1.26")
+	res, err := e.IndexDependency(ctx, "pflag")
+	if err != nil || len(res.Indexes) != 1 || len(res.Problems) != 0 || res.Indexes[0].Documents == 0 {
+		t.Fatalf("IndexDependency: %v %+v", err, res)
+	}
+	r := def()
+	if r.Trust != trust.Exact || !r.Exact || r.Metadata.Attributes["scip_symbol"] != projectSymbol || r.Validate() != nil {
+		t.Fatalf("after: %+v, the project's index names %q", r, projectSymbol)
+	}
+
+	// An index that is not this user's is not served: the seal no longer
+	// matches its bytes.
+	ixPath := filepath.Join(dir, filepath.FromSlash(res.Indexes[0].Path))
+	data, err := os.ReadFile(ixPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ixPath, append(data, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = def()
+	if r.Trust != trust.Structural {
+		t.Fatalf("a tampered index was served: %+v", r)
 	}
 }

@@ -186,10 +186,11 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 			}
 		}
 		defs := slices.Equal(kinds, []evidence.Kind{evidence.Definition})
-		if defs || fallback == route.LocalIndex && !noDecl {
+		if defs || fallback == route.LocalIndex {
 			// A dependency's symbol, named as the code writes it
 			// (pflag.FlagSet), is read from the dependency's copy: its
-			// definition, or the declaration among its references.
+			// definition, or the declaration among its references, with
+			// the project's uses its imports bind to it.
 			dep := byName
 			if t.Symbol == "" {
 				dep.Symbol = e.qualifiedAt(t.Path, t.Line, t.Column)
@@ -198,7 +199,14 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 			// own: no dependency is read for it.
 			own := dep.Symbol == byName.Symbol && definesExactly(recs)
 			if asksDependency(dep.Symbol) && !own {
-				dep.Kinds = []evidence.Kind{evidence.Definition}
+				switch {
+				case defs:
+					dep.Kinds = []evidence.Kind{evidence.Definition}
+				case noDecl:
+					dep.Kinds = []evidence.Kind{evidence.Reference}
+				default:
+					dep.Kinds = []evidence.Kind{evidence.Definition, evidence.Reference}
+				}
 				drecs, dreps := evidence.Collect(ctx, dep, []evidence.Provider{e.deps}, check)
 				if t.Symbol == "" && len(drecs) > 0 && len(recs) == 0 {
 					out.ByName = dep.Symbol
@@ -221,9 +229,13 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 }
 
 // asDeclarations turns a dependency's definition records into the
-// declarations a reference answer holds (precision.IsDeclaration).
+// declarations a reference answer holds (precision.IsDeclaration); the
+// project's uses stay as they are.
 func asDeclarations(recs []evidence.Record) []evidence.Record {
 	for i := range recs {
+		if recs[i].Kind != evidence.Definition {
+			continue // a use, not the declaration
+		}
 		attrs := maps.Clone(recs[i].Metadata.Attributes)
 		if attrs == nil {
 			attrs = map[string]string{}

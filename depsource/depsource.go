@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/contain"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -57,6 +59,18 @@ type Options struct {
 	// MaxFiles bounds the files looked at in one dependency; 0 means
 	// DefaultMaxFiles. Past it the answer is partial and says so.
 	MaxFiles int
+	// Seal proves which dependency indexes this user's cortex wrote
+	// ([Provider.Index]); nil means [seal.User].
+	Seal seal.Sealer
+	// IndexTimeout bounds one run of a dependency's indexer; 0 means
+	// DefaultIndexTimeout.
+	IndexTimeout time.Duration
+	// Uses lists the project files that may use name (a dependency's
+	// top-level name, unqualified): their imports and their uses of it.
+	// With it, a question for references or calls is answered with the
+	// project's uses the imports bind to the dependency; nil answers
+	// definitions only.
+	Uses func(ctx context.Context, name string) ([]FileUses, error)
 }
 
 func (o *Options) maxFileSize() int64 {
@@ -127,6 +141,11 @@ type Definition struct {
 	// Qualifier is the name the code imports the dependency by, as the
 	// question wrote it ("uuid" of uuid.v4).
 	Qualifier string `json:"qualifier"`
+	// SCIPSymbol is set when the dependency's sealed SCIP index defines
+	// this symbol at this very place ([Provider.Index]); Index is that
+	// index, relative to the project root.
+	SCIPSymbol string `json:"scip_symbol,omitempty"`
+	Index      string `json:"index,omitempty"`
 }
 
 // A Result is what [Provider.Find] found for one name.
@@ -137,6 +156,8 @@ type Result struct {
 	Problems    []Problem    `json:"problems,omitempty"`
 	// Partial says which bound cut the search short, when one did.
 	Partial string `json:"partial,omitempty"`
+	// Notes say why a dependency index that exists was not used.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // A Provider answers definitions of dependencies' symbols; see the package
@@ -147,6 +168,8 @@ type Provider struct {
 	once     sync.Once
 	modCache string
 	cacheErr error
+
+	loaded indexes
 }
 
 // New returns a provider with opts.
@@ -212,6 +235,9 @@ func (p *Provider) Find(ctx context.Context, name string) (*Result, error) {
 		}
 		if partial != "" && res.Partial == "" {
 			res.Partial = partial
+		}
+		if note := p.confirm(ctx, c, defs); note != "" {
+			res.Notes = append(res.Notes, note)
 		}
 		res.Definitions = append(res.Definitions, defs...)
 	})
@@ -462,13 +488,22 @@ func (p *Provider) CheckRecord(r *evidence.Record) error {
 }
 
 // Gather implements [evidence.Provider]: the definitions of the query's
-// Symbol when it names a dependency, as structural records. A copy that
-// does not match its lockfile is in the report, not in the records.
+// Symbol when it names a dependency, as structural records (exact where
+// the dependency's sealed index confirms them), and, for a question about
+// references or calls, the project's uses its imports bind to that
+// definition ([Options].Uses). A copy that does not match its lockfile is
+// in the report, not in the records.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
-	if q.Symbol == "" || !q.Wants(evidence.Definition) {
+	wantUses := p.opts.Uses != nil && (q.Wants(evidence.Reference) || q.Wants(evidence.Call))
+	if q.Symbol == "" || !q.Wants(evidence.Definition) && !wantUses {
 		return evidence.Response{}, nil
 	}
 	res, err := p.Find(ctx, q.Symbol)
+	var uses []evidence.Record
+	if err == nil && wantUses {
+		t, _ := splitName(strings.ReplaceAll(q.Symbol, "::", "."))
+		uses, err = p.uses(ctx, t, res)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return evidence.Response{}, err
@@ -476,8 +511,15 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		return evidence.Response{}, &evidence.UnavailableError{Reason: "cannot read the project's dependencies", Err: err}
 	}
 	var resp evidence.Response
-	for i := range res.Definitions {
-		resp.Records = append(resp.Records, res.Definitions[i].Record())
+	if q.Wants(evidence.Definition) {
+		for i := range res.Definitions {
+			resp.Records = append(resp.Records, res.Definitions[i].Record())
+		}
+	}
+	for _, r := range uses {
+		if q.Wants(r.Kind) || r.Kind == evidence.Call && q.Wants(evidence.Reference) {
+			resp.Records = append(resp.Records, r)
+		}
 	}
 	var reasons, guidance []string
 	for _, pr := range res.Problems {
@@ -489,6 +531,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	if res.Partial != "" {
 		reasons = append(reasons, res.Partial)
 	}
+	reasons = append(reasons, res.Notes...)
 	resp.Report.Reason = strings.Join(reasons, "; ")
 	resp.Report.Guidance = strings.Join(guidance, "; ")
 	if len(res.Problems) > 0 && len(resp.Records) == 0 {
@@ -542,12 +585,19 @@ func (d *Definition) Record() evidence.Record {
 	if s.Exported {
 		attrs["exported"] = "true"
 	}
-	return evidence.Record{
+	r := evidence.Record{
 		Kind: evidence.Definition, Provider: ProviderName, Provenance: trust.SymbolIndex, Trust: trust.Structural,
 		Path: d.Path, StartLine: n.StartLine, StartColumn: n.StartColumn, EndLine: n.EndLine, EndColumn: n.EndColumn,
 		Symbol: strings.Join(append(qual, s.Name), "."), Confidence: 0.9,
 		Metadata: evidence.Metadata{Excerpt: d.Line, Attributes: attrs},
 	}
+	if d.SCIPSymbol != "" {
+		// The dependency's own index resolves the symbol here.
+		r.Provenance, r.Trust, r.Confidence, r.Exact = trust.PrecisionIndex, trust.Exact, 1, true
+		attrs["scip_symbol"] = d.SCIPSymbol
+		attrs["index"] = d.Index
+	}
+	return r
 }
 
 // normContainer strips a pointer mark and type parameters: (*T[K]) is T.

@@ -208,8 +208,8 @@ func TestNodeModulesSynthetic(t *testing.T) {
 	})
 }
 
-// A name that names no dependency, or a query that asks no definition,
-// gives nothing and no problem.
+// A name that names no dependency, or a query that asks no definition
+// of a provider without Options.Uses, gives nothing and no problem.
 func TestGatherNothing(t *testing.T) {
 	dir := npmTree(t, nil)
 	p := New(Options{Dir: dir})

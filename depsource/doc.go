@@ -11,8 +11,9 @@
 // site-packages, Cargo's registry), checks that what is there is the
 // version the lockfile resolves, and reads definitions from it, so that
 // depdocs stays a reader of manifests and symbols a reader of one file.
-// It depends on depdocs, symbols, evidence and trust, and on the internal
-// containment and subprocess helpers.
+// It depends on depdocs, symbols, precision (to read a dependency's own
+// SCIP index), seal, evidence and trust, and on the internal containment
+// and subprocess helpers.
 //
 // # Locating the copy
 //
@@ -69,6 +70,39 @@
 // subdirectories), every other language's top-level ones, or every
 // definition on request.
 //
+// # Exact, with the dependency's own index
+//
+// [Provider.Index] runs a dependency's SCIP indexer over the copy the
+// project uses, once it is checked as above: scip-go in the module's
+// directory of the module cache (which it only reads; the go command it
+// runs is kept off the network with GOPROXY=off, off the project's
+// workspace, on the toolchain at hand and without cgo), scip-typescript
+// through a tsconfig.json written in a scratch directory under
+// .codecortex/deps (never in node_modules). The index is kept at
+// [IndexPath] with a seal of this user's key over the project root, the
+// copy (ecosystem, name, version, directory) and the index's bytes
+// ([Options].Seal). From then on every definition [Provider.Find] reads
+// from that copy, and that the index defines at the very same place, is
+// exact, with provenance precision-index and the index's SCIP symbol,
+// which is the symbol a SCIP index of the project refers to it by. An
+// index whose seal does not check (another user's, or changed since) is
+// not served, and the answer says so. Python and Rust dependencies are not
+// indexed.
+//
+// # The project's uses
+//
+// With [Options].Uses (the local index's facts of the files that use a
+// name or import it), a question for references or calls of a
+// dependency's top-level name is also answered with the project's uses
+// that the file's imports bind to the copy that defines it: flag.FlagSet
+// where the file imports github.com/spf13/pflag as flag, v4 where it
+// imports { v4 } from "uuid" or requires it, requests.get after import
+// requests. They are records in the project, at inferred_high (the import
+// binds the name; no compiler resolved it), and the same name from
+// another package (the standard library's flag.FlagSet) is not one. A
+// member's uses need its receiver's type, which imports do not show, and
+// are not claimed.
+//
 // # Bounds
 //
 // Every read goes through a containment root opened at the dependency's own
@@ -81,7 +115,8 @@
 //
 // [Provider] is an [evidence.Provider]; its zero value works in the working
 // directory. Its definition records are structural (parsed syntax, never a
-// resolution by identity), with provenance symbol-index, and they say where
+// resolution by identity), with provenance symbol-index, unless the
+// dependency's own index confirms them (above), and they say where
 // they live: Path is relative to the module cache
 // ("github.com/spf13/pflag@v1.0.10/flag.go"), to Cargo's home, or to the
 // project ("node_modules/uuid/dist/v4.js",

@@ -1,6 +1,7 @@
 package depsource
 
 import (
+	"bytes"
 	"context"
 	"go/ast"
 	"go/parser"
@@ -15,6 +16,7 @@ import (
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
 	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/seal"
 	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -274,5 +276,127 @@ func TestGoMayDefineMissesNothing(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Fatalf("only %d definitions checked", checked)
+	}
+}
+
+// A dependency indexed with scip-typescript answers its definitions
+// exact, each confirmed by the index at the very place the syntax found
+// it; an index sealed by another key is not served.
+func TestIndexNodeModulesExact(t *testing.T) {
+	testtool.Require(t, "scip-typescript", "npm install -g @sourcegraph/scip-typescript@0.4.0")
+	dir := npmProject(t)
+	ctx := context.Background()
+	mine, err := seal.NewKey(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{Dir: dir, Seal: mine})
+	res, err := p.Index(ctx, "uuid")
+	if err != nil || len(res.Indexes) != 1 || len(res.Problems) != 0 {
+		t.Fatalf("Index: %v %+v", err, res)
+	}
+	ix := res.Indexes[0]
+	if ix.Path != ".codecortex/deps/npm/uuid@9.0.1.scip" || ix.Documents == 0 || !strings.HasPrefix(ix.Indexer, "scip-typescript") {
+		t.Errorf("index %+v", ix)
+	}
+	// Nothing is left beside it, and nothing was written into node_modules.
+	ents, _ := os.ReadDir(filepath.Join(dir, ".codecortex", "deps"))
+	if len(ents) != 1 || ents[0].Name() != "npm" {
+		t.Errorf(".codecortex/deps holds %v", ents)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "uuid", "tsconfig.json")); err == nil {
+		t.Error("a tsconfig.json was written into node_modules/uuid")
+	}
+
+	found, err := p.Find(ctx, "uuid.v4")
+	if err != nil || len(found.Definitions) == 0 {
+		t.Fatalf("Find: %v %+v", err, found)
+	}
+	for _, d := range found.Definitions {
+		r := d.Record()
+		if d.SCIPSymbol == "" || r.Trust != trust.Exact || !r.Exact || r.Validate() != nil || p.CheckRecord(&r) != nil {
+			t.Errorf("%s: not exact: %+v", d.Path, r)
+		}
+		if !strings.Contains(d.SCIPSymbol, "npm uuid 9.0.1") || !strings.HasSuffix(d.SCIPSymbol, "v4().") && !strings.HasSuffix(d.SCIPSymbol, "v4.") {
+			t.Errorf("%s: symbol %q", d.Path, d.SCIPSymbol)
+		}
+	}
+
+	other, _ := seal.NewKey(bytes.Repeat([]byte{8}, 32))
+	found, err = New(Options{Dir: dir, Seal: other}).Find(ctx, "uuid.v4")
+	if err != nil || len(found.Definitions) == 0 {
+		t.Fatalf("Find: %v %+v", err, found)
+	}
+	for _, d := range found.Definitions {
+		if d.SCIPSymbol != "" {
+			t.Errorf("%s: served an index another key sealed", d.Path)
+		}
+	}
+	if len(found.Notes) != 1 || !strings.Contains(found.Notes[0], "not sealed by this user's cortex") {
+		t.Errorf("notes %v", found.Notes)
+	}
+}
+
+// A dependency of an ecosystem no indexer is run for, or a name that
+// names none, is said, and nothing is written.
+func TestIndexWithoutIndexer(t *testing.T) {
+	dir := testtool.WriteTree(t, map[string]string{
+		"Cargo.toml": "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\n",
+		"Cargo.lock": "version = 3\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.200\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+	})
+	cargo := t.TempDir()
+	src := filepath.Join(cargo, "registry", "src", "index.crates.io-6f17d22bba15001f", "serde-1.0.200")
+	testtool.WriteFiles(t, src, map[string]string{
+		"Cargo.toml": "[package]\nname = \"serde\"\nversion = \"1.0.200\"\n",
+		"src/lib.rs": "pub trait Serialize {}\n",
+	})
+	p := New(Options{Dir: dir, CargoHome: cargo})
+	res, err := p.Index(context.Background(), "serde")
+	if err != nil || len(res.Indexes) != 0 || len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, "no SCIP indexer is run for cargo") {
+		t.Fatalf("%v %+v", err, res)
+	}
+	res, err = p.Index(context.Background(), "nosuchdep")
+	if err != nil || len(res.Indexes)+len(res.Problems) != 0 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".codecortex")); err == nil {
+		t.Error(".codecortex was written")
+	}
+}
+
+// scip-go indexes a Go module in the module cache the provider reads
+// (not the environment's), off the network; a type and a method are then
+// exact, each at the place go/parser declares it.
+func TestIndexGoModule(t *testing.T) {
+	testtool.Require(t, "scip-go", "go install github.com/sourcegraph/scip-go/cmd/scip-go@v0.1.26")
+	dir, cache := goProject(t)
+	key, _ := seal.NewKey(bytes.Repeat([]byte{9}, 32))
+	p := New(Options{Dir: dir, GoModCache: cache, Seal: key})
+	ctx := context.Background()
+	ixr, err := p.Index(ctx, "github.com/spf13/pflag")
+	if err != nil || len(ixr.Indexes) != 1 || len(ixr.Problems) != 0 {
+		t.Fatalf("Index: %v %+v", err, ixr)
+	}
+	if ixr.Indexes[0].Path != ".codecortex/deps/go/github.com%2Fspf13%2Fpflag@"+pflagVersion+".scip" {
+		t.Errorf("path %s", ixr.Indexes[0].Path)
+	}
+	modDir := filepath.Join(cache, "github.com", "spf13", "pflag@"+pflagVersion)
+	for _, c := range []struct{ name, recv, sym string }{
+		{"pflag.FlagSet", "", "FlagSet"},
+		{"pflag.FlagSet.Parse", "FlagSet", "Parse"},
+	} {
+		res, err := p.Find(ctx, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := goDeclared(t, modDir, c.recv, c.sym)
+		if got := found(res, "github.com/spf13/pflag@"+pflagVersion+"/"); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: %v, go/parser %v", c.name, got, want)
+		}
+		for _, d := range res.Definitions {
+			if r := d.Record(); r.Trust != trust.Exact || !strings.Contains(d.SCIPSymbol, "gomod github.com/spf13/pflag "+pflagVersion) {
+				t.Errorf("%s: %+v (symbol %q)", c.name, r, d.SCIPSymbol)
+			}
+		}
 	}
 }

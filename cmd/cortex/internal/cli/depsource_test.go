@@ -8,6 +8,25 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
+// pflagCacheProject is a project that requires pflag v1.0.9, whose copy
+// is a module cache of one small file (GOMODCACHE is set to it) with the
+// hash go.sum records.
+func pflagCacheProject(t *testing.T) string {
+	t.Helper()
+	const hash = "h1:Ju3EvvbrcDjpmfHIxu2uMaj0jhlmzvzI+yY8W7Ls3nM="
+	cache := testtool.WriteTree(t, map[string]string{
+		"github.com/spf13/pflag@v1.0.9/go.mod":                    "module github.com/spf13/pflag\n\ngo 1.21\n",
+		"github.com/spf13/pflag@v1.0.9/flag.go":                   "package pflag\n\n// A FlagSet is a set of flags.\ntype FlagSet struct {\n\tname string\n}\n",
+		"cache/download/github.com/spf13/pflag/@v/v1.0.9.ziphash": hash + "\n",
+	})
+	t.Setenv("GOMODCACHE", cache)
+	return testtool.WriteTree(t, map[string]string{
+		"go.mod":  "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
+		"go.sum":  "github.com/spf13/pflag v1.0.9 " + hash + "\ngithub.com/spf13/pflag v1.0.9/go.mod h1:xxx=\n",
+		"main.go": "package main\n\nimport \"github.com/spf13/pflag\"\n\nvar fs *pflag.FlagSet\n",
+	})
+}
+
 // def and ask answer a dependency's symbol from its copy in the module
 // cache, at the version go.mod requires and go.sum vouches for, marked
 // outside the project, in words and in JSON.
@@ -15,17 +34,7 @@ func TestDefDependencySymbol(t *testing.T) {
 	if !cgoBuild {
 		t.Skip("a dependency's definitions are read from syntax, which needs cgo")
 	}
-	const hash = "h1:Ju3EvvbrcDjpmfHIxu2uMaj0jhlmzvzI+yY8W7Ls3nM="
-	cache := testtool.WriteTree(t, map[string]string{
-		"github.com/spf13/pflag@v1.0.9/flag.go":                   "package pflag\n\n// A FlagSet is a set of flags.\ntype FlagSet struct {\n\tname string\n}\n",
-		"cache/download/github.com/spf13/pflag/@v/v1.0.9.ziphash": hash + "\n",
-	})
-	t.Setenv("GOMODCACHE", cache)
-	dir := testtool.WriteTree(t, map[string]string{
-		"go.mod":  "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.9\n",
-		"go.sum":  "github.com/spf13/pflag v1.0.9 " + hash + "\ngithub.com/spf13/pflag v1.0.9/go.mod h1:xxx=\n",
-		"main.go": "package main\n\nimport \"github.com/spf13/pflag\"\n\nvar fs *pflag.FlagSet\n",
-	})
+	dir := pflagCacheProject(t)
 	code, out, errs := run(t, dir, nil, "def", "pflag.FlagSet")
 	if code != ExitOK || !strings.HasPrefix(out, "github.com/spf13/pflag@v1.0.9/flag.go:4:6-4:13\tstructural\tpflag.FlagSet\t") ||
 		!strings.Contains(out, "dependency github.com/spf13/pflag v1.0.9 (in GOMODCACHE, checked against go.sum; outside the project)") {
@@ -137,5 +146,41 @@ func TestSymbolsDependency(t *testing.T) {
 	code, out, errs = run(t, bad, nil, "symbols", "pflag")
 	if code != ExitFail || strings.Contains(out, "FlagSet") || !strings.Contains(errs, "go.sum records") {
 		t.Errorf("mismatched copy: %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// index --dependency runs scip-go over the dependency's copy and keeps the
+// index under .codecortex/deps; def then answers exact. A name that names
+// no dependency is a usage error; --json gives the indexes.
+func TestIndexDependency(t *testing.T) {
+	if !cgoBuild {
+		t.Skip("a dependency's definitions are read from syntax, which needs cgo")
+	}
+	testtool.Require(t, "scip-go", "go install github.com/sourcegraph/scip-go/cmd/scip-go@v0.1.26")
+	dir := pflagCacheProject(t)
+	code, out, errs := run(t, dir, nil, "index", "--dependency", "pflag")
+	if code != ExitOK || !strings.HasPrefix(out, "github.com/spf13/pflag v1.0.9: .codecortex/deps/go/github.com%2Fspf13%2Fpflag@v1.0.9.scip, 1 files by scip-go") {
+		t.Fatalf("index --dependency: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, dir, nil, "def", "pflag.FlagSet")
+	if code != ExitOK || !strings.HasPrefix(out, "github.com/spf13/pflag@v1.0.9/flag.go:4:6-4:13\texact\tpflag.FlagSet\t") {
+		t.Fatalf("def after indexing: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, dir, nil, "refs", "pflag.FlagSet")
+	if code != ExitOK || !strings.Contains(out, "\nmain.go:5:15-5:22\tinferred_high\t") {
+		t.Fatalf("refs: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, dir, nil, "index", "--dependency", "pflag", "--json")
+	var res struct {
+		Indexes []struct {
+			Path      string `json:"path"`
+			Documents int    `json:"documents"`
+		} `json:"indexes"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != ExitOK || err != nil || len(res.Indexes) != 1 || res.Indexes[0].Documents != 1 {
+		t.Fatalf("--json: %d %v\n%s\n%s", code, err, out, errs)
+	}
+	if code, _, errs := run(t, dir, nil, "index", "--dependency", "nothing"); code != ExitUsage || !strings.Contains(errs, "names no dependency") {
+		t.Fatalf("a name that names no dependency: %d %s", code, errs)
 	}
 }

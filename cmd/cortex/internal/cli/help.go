@@ -46,7 +46,7 @@ var helps = map[string]commandHelp{
 		"cortex search scip index freshness",
 		"cortex search --lang go 'errors.Is($E, $T)' evidence/",
 	}},
-	"index": {examples: []string{"cortex index", "cortex index --status", "cortex index --precision", "cortex index --precision --lang go"}},
+	"index": {examples: []string{"cortex index", "cortex index --status", "cortex index --precision", "cortex index --precision --lang go", "cortex index --dependency pflag"}},
 	"map": {examples: []string{
 		"cortex map",
 		"cortex map internal/cli --budget 2000",

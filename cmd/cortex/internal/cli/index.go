@@ -121,8 +121,12 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 	status := c.fs.Bool("status", false, "report the index's identity, counts, freshness and size on disk; index nothing")
 	precise := c.fs.Bool("precision", false, "build the precision index instead: run the installed SCIP indexer of each language the project has (scip-go, scip-typescript, scip-python), write it where cortex reads it and accept it as yours; a missing indexer is named with the command that installs it")
 	lang := c.fs.String("lang", "", "with --precision, index only these `languages` (comma-separated: "+indexerLanguages()+") instead of those found")
+	dep := c.fs.String("dependency", "", "index the `dependency` the code names (pflag, github.com/spf13/pflag, uuid) instead: run scip-go or scip-typescript over the copy the project uses, once checked against the lockfile, so that its definitions are answered exact")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
+	}
+	if *dep != "" {
+		return runDependencyIndex(ctx, c, *dep)
 	}
 	if *precise || *lang != "" {
 		return runPrecisionIndex(ctx, c, *precise, *status, *lang)
@@ -187,6 +191,53 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 		}
 	}
 	return ExitOK
+}
+
+// runDependencyIndex is cortex index --dependency DEP.
+func runDependencyIndex(ctx context.Context, c *cmd, dep string) int {
+	p, err := c.openProject(false)
+	if err != nil {
+		return c.finish(err)
+	}
+	defer p.Close()
+	eng, stop, err := c.indexEngine(p, false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer stop()
+	if w := c.progressOut(); w != nil {
+		fmt.Fprintf(w, "cortex: indexing %s (the indexer may take minutes on a large dependency)\n", safe(dep))
+	}
+	res, err := eng.IndexDependency(ctx, dep)
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.json != jsonOff {
+		if err := c.writeJSON(res); err != nil {
+			return c.fail(err)
+		}
+	} else {
+		for _, ix := range res.Indexes {
+			c.printf("%s %s: %s, %d files by %s in %s\n", safe(ix.Copy.Name), safe(ix.Copy.Version), safe(ix.Path),
+				ix.Documents, safe(ix.Indexer), ix.Duration.Round(time.Millisecond))
+		}
+		for _, pr := range res.Problems {
+			c.note("cortex: cannot index %s", safe(pr.String()))
+			if pr.Guidance != "" {
+				c.note("cortex: %s", safe(pr.Guidance))
+			}
+		}
+	}
+	switch {
+	case len(res.Indexes) > 0 && len(res.Problems) == 0:
+		return ExitOK
+	case len(res.Indexes) == 0 && len(res.Problems) == 0:
+		if c.json == jsonOff {
+			c.note("cortex: %s names no dependency of this project (cortex deps lists them)", safe(dep))
+		}
+		return ExitUsage
+	}
+	return ExitFail
 }
 
 // runSymbols is cortex symbols [PATH|DEP]: an outline of the definitions in
