@@ -34,11 +34,11 @@ func toolTable() []toolDef {
 			desc: "Use to find code by syntax, not text: 'old_api($$$ARGS)' matches calls, not comments. Without a " +
 				"structural engine: a weak lexical fallback, marked so."},
 		{name: "cortex_deps", title: "List dependencies", build: tool(answerDeps),
-			desc: "Use for the project's dependencies (npm, PyPI, Cargo, Go, Maven, NuGet): declared constraint and " +
-				"resolved version; with name, what pulls it in."},
+			desc: "Use for the project's dependencies: declared constraint and resolved version; with name, what " +
+				"pulls it in."},
 		{name: "cortex_docs", title: "Version-pinned documentation", build: tool(answerDocs), openWorld: true,
-			desc: "Use for a dependency's API at the version this project resolves, from the documentation provider (off by " +
-				"default; sends only library, version and question)."},
+			desc: "Use for a dependency's API at the version the project resolves (off by default; sends only library, " +
+				"version and question)."},
 		{name: "cortex_doctor", title: "Layer status", build: tool(answerDoctor),
 			desc: "Use when answers are missing or weak: each layer's state, why, and the fix; whether the project's " +
 				"configuration is trusted."},

@@ -9,7 +9,7 @@ import (
 
 // depsParams are cortex_deps's arguments.
 type depsParams struct {
-	Name      string `json:"name,omitempty" maxLength:"400" jsonschema:"only this dependency (registry name or import alias), with where it is declared and what pulls it in"`
+	Name      string `json:"name,omitempty" maxLength:"400" jsonschema:"only this dependency (registry name or import alias): where declared, what pulls it in"`
 	Ecosystem string `json:"ecosystem,omitempty" enum:"npm|pypi|cargo|go|maven|nuget" jsonschema:"only this ecosystem"`
 	Direct    bool   `json:"direct_only,omitempty" default:"false" jsonschema:"only those the project declares itself"`
 	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`

@@ -12,11 +12,12 @@ type impactParams struct {
 	Path      string `json:"path,omitempty" maxLength:"1024" jsonschema:"a changed file"`
 	StartLine int    `json:"start_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"with path: first changed line"`
 	EndLine   int    `json:"end_line,omitempty" minimum:"1" maximum:"10000000" jsonschema:"last changed line, inclusive"`
-	Symbol    string `json:"symbol,omitempty" maxLength:"300" jsonschema:"a changed symbol: Name, Type.Method, pkg.Name, path#Type.Method"`
+	Symbol    string `json:"symbol,omitempty" maxLength:"300" jsonschema:"a changed symbol (Name, Type.Method, pkg.Name)"`
 	Since     string `json:"since,omitempty" maxLength:"200" pattern:"^[^-\\s][^\\s]*$" jsonschema:"a commit, branch or tag: everything changed since it"`
 	Depth     int    `json:"depth,omitempty" minimum:"1" maximum:"10" default:"3" jsonschema:"most edges from the change"`
 	MaxNodes  int    `json:"max_nodes,omitempty" minimum:"1" maximum:"5000" default:"500" jsonschema:"most nodes to visit"`
 	Budget    int    `json:"budget,omitempty" minimum:"500" maximum:"10000" default:"4000" jsonschema:"token budget"`
+	Mermaid   bool   `json:"mermaid,omitempty" jsonschema:"also draw it: a mermaid flowchart"`
 }
 
 // impactResult is cortex_impact's result.
@@ -34,6 +35,7 @@ type impactResult struct {
 	Unresolved []string     `json:"unresolved" jsonschema:"targets that named nothing in the project graph"`
 	Notes      []string     `json:"notes" jsonschema:"what else to know about the answer"`
 	Omitted    omission     `json:"omitted" jsonschema:"what the budget left out"`
+	Mermaid    string       `json:"mermaid,omitempty" jsonschema:"with mermaid: a flowchart of the changed definitions, their callers (edges labelled with kind and tier) and the tests, at most 40 nodes; left out whole when it does not fit the budget"`
 }
 
 type impactNode struct {
@@ -117,6 +119,15 @@ func answerImpact(ctx context.Context, s *Server, in impactParams) (impactResult
 		tests = append(tests, impactTest{Path: t.Path, Symbol: clip(t.Symbol, 300), Trust: t.Tier.String(), Why: clip(t.Why, 300)})
 	}
 	f := newFitter(in.Budget, out)
+	if in.Mermaid {
+		// A drawing is valid only whole: it fits, or it is left out.
+		draw := string(im.Mermaid(0))
+		if need := jsonLen(draw) + len(`,"mermaid":`); need <= f.room {
+			out.Mermaid, f.room = draw, f.room-need
+		} else {
+			f.omitted++
+		}
+	}
 	out.Affected = take(f, affected)
 	out.Tests = take(f, tests)
 	out.Callers = take(f, callers)

@@ -199,6 +199,14 @@ func TestReadOnlyTools(t *testing.T) {
 				t.Errorf("caller %+v", c)
 			}
 		}
+		if out.Mermaid != "" {
+			t.Errorf("a drawing nobody asked for: %q", out.Mermaid)
+		}
+		// The drawing the CLI's --format mermaid prints, within the budget.
+		drawn := decode[impactResult](t, "", call(t, cs, "cortex_impact", map[string]any{"symbol": "Cart.Add", "depth": 2, "mermaid": true}))
+		if !strings.HasPrefix(drawn.Mermaid, "flowchart") || !strings.Contains(drawn.Mermaid, "Add") || len(drawn.Affected) == 0 {
+			t.Errorf("mermaid: %q, affected %+v", drawn.Mermaid, drawn.Affected)
+		}
 	})
 	t.Run("cortex_symbols", func(t *testing.T) {
 		out := decode[symbolsResult](t, "", call(t, cs, "cortex_symbols", map[string]any{"path": "cart"}))
