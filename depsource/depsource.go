@@ -110,6 +110,9 @@ type Copy struct {
 	Package string `json:"package,omitempty"`
 
 	abs string // Dir's absolute directory, symbolic links evaluated
+	// dist is a Python distribution's name as its METADATA writes it
+	// (PyYAML, where Name is pyyaml), which its indexer names it by.
+	dist string
 }
 
 // A Problem is a dependency whose copy could not be served: missing, replaced,

@@ -78,7 +78,8 @@
 // runs is kept off the network with GOPROXY=off, off the project's
 // workspace, on the toolchain at hand and without cgo), scip-typescript
 // through a tsconfig.json written in a scratch directory under
-// .codecortex/deps (never in node_modules). The index is kept at
+// .codecortex/deps (never in node_modules), scip-python in the module's
+// directory of site-packages. The index is kept at
 // [IndexPath] with a seal of this user's key over the project root, the
 // copy (ecosystem, name, version, directory) and the index's bytes
 // ([Options].Seal). From then on every definition [Provider.Find] reads
@@ -86,8 +87,7 @@
 // exact, with provenance precision-index and the index's SCIP symbol,
 // which is the symbol a SCIP index of the project refers to it by. An
 // index whose seal does not check (another user's, or changed since) is
-// not served, and the answer says so. Python and Rust dependencies are not
-// indexed.
+// not served, and the answer says so. Rust dependencies are not indexed.
 //
 // # The project's uses
 //

@@ -204,7 +204,7 @@ func (p *Provider) pythonCopy(d depdocs.Dependency, qual string) (Copy, *Problem
 	if !containsString(di.modules, mod) {
 		return Copy{}, nil // the distribution does not provide that module
 	}
-	c := Copy{Ecosystem: depdocs.PyPI, Name: d.Name, Version: di.version, Root: RootProject}
+	c := Copy{Ecosystem: depdocs.PyPI, Name: d.Name, Version: di.version, Root: RootProject, dist: di.name}
 	if d.Resolved != "" {
 		if !depdocs.SameRelease(depdocs.PyPI, di.version, d.Resolved) {
 			prob.Reason = fmt.Sprintf("%s is version %s, %s resolves %s", di.dir, di.version, d.File, d.Resolved)

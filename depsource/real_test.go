@@ -400,3 +400,67 @@ func TestIndexGoModule(t *testing.T) {
 		}
 	}
 }
+
+// debianPyYAML is Debian's python3-yaml: a real distribution (its
+// .dist-info and its yaml package), which .ci/run installs with apt, as
+// this machine reaches no Python package index.
+const debianPyYAML = "/usr/lib/python3/dist-packages"
+
+// pyYAMLProject copies Debian's PyYAML into a project's virtual
+// environment, pinned by requirements.txt at the version it holds.
+func pyYAMLProject(t *testing.T) (dir, version string) {
+	t.Helper()
+	infos, _ := filepath.Glob(filepath.Join(debianPyYAML, "PyYAML-*.dist-info"))
+	if len(infos) != 1 {
+		if testtool.InCI() {
+			t.Fatalf("Debian's python3-yaml is required in CI (.ci/run installs it with apt): %v", infos)
+		}
+		t.Skip("Debian's python3-yaml is not installed: apt-get install python3-yaml")
+	}
+	version = strings.TrimSuffix(strings.TrimPrefix(filepath.Base(infos[0]), "PyYAML-"), ".dist-info")
+	dir = testtool.WriteTree(t, map[string]string{"requirements.txt": "PyYAML==" + version + "\n"})
+	sp := filepath.Join(dir, ".venv", "lib", "python3.11", "site-packages")
+	for _, d := range []string{infos[0], filepath.Join(debianPyYAML, "yaml")} {
+		if err := os.CopyFS(filepath.Join(sp, filepath.Base(d)), os.DirFS(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, version
+}
+
+// On a real distribution (Debian's PyYAML), yaml.safe_load is found in
+// the package the distribution's top_level.txt names, at the version
+// requirements.txt pins; with the module indexed by scip-python, exact.
+func TestSitePackagesExact(t *testing.T) {
+	dir, version := pyYAMLProject(t)
+	ctx := context.Background()
+	key, _ := seal.NewKey(bytes.Repeat([]byte{5}, 32))
+	p := New(Options{Dir: dir, Seal: key})
+	res, err := p.Find(ctx, "yaml.safe_load")
+	if err != nil || len(res.Problems) != 0 || len(res.Definitions) != 1 {
+		t.Fatalf("Find: %v %+v", err, res)
+	}
+	d := res.Definitions[0]
+	if d.Path != ".venv/lib/python3.11/site-packages/yaml/__init__.py" || d.Copy.Version != version || d.Copy.Checked != "requirements.txt" ||
+		!strings.HasPrefix(d.Line, "def safe_load(") || d.Record().Trust != trust.Structural {
+		t.Fatalf("definition %+v", d)
+	}
+
+	testtool.Require(t, "scip-python", "npm install -g @sourcegraph/scip-python@0.6.6")
+	ixr, err := p.Index(ctx, "yaml")
+	if err != nil || len(ixr.Indexes) != 1 || len(ixr.Problems) != 0 {
+		t.Fatalf("Index: %v %+v", err, ixr)
+	}
+	if want := ".codecortex/deps/pypi/pyyaml@" + version + "+yaml.scip"; ixr.Indexes[0].Path != want {
+		t.Errorf("index at %s, want %s", ixr.Indexes[0].Path, want)
+	}
+	res, err = p.Find(ctx, "yaml.safe_load")
+	if err != nil || len(res.Definitions) != 1 {
+		t.Fatalf("Find: %v %+v", err, res)
+	}
+	d = res.Definitions[0]
+	// The symbol a project's scip-python index refers to it by.
+	if r := d.Record(); r.Trust != trust.Exact || d.SCIPSymbol != "scip-python python PyYAML "+version+" yaml/safe_load()." {
+		t.Fatalf("after indexing: %+v (symbol %q)", r, d.SCIPSymbol)
+	}
+}

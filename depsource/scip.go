@@ -105,13 +105,38 @@ var indexers = map[depdocs.Ecosystem]indexer{
 			}
 			return []string{"index", "--cwd", c.abs, "--no-progress-bar", "--output", out, work}, nil
 		}},
+	// scip-python reads only the module (--target-only) from the
+	// site-packages it lies in, so that its symbols name the module as
+	// code imports it (yaml/safe_load().), with the distribution's name and
+	// version as a project's index names them.
+	depdocs.PyPI: {tool: "scip-python", install: "npm install -g @sourcegraph/scip-python@0.6.6",
+		prepare: func(c Copy, out, _ string) ([]string, error) {
+			name, sp, target := c.dist, filepath.Dir(c.abs), filepath.Base(c.abs)
+			if name == "" {
+				name = c.Name
+			}
+			if strings.HasSuffix(c.Package, ".py") {
+				sp, target = c.abs, c.Package
+			}
+			return []string{"index", "--cwd", sp, "--target-only", target, "--project-name", name,
+				"--project-version", c.Version, "--quiet", "--output", out}, nil
+		}},
 }
 
 // IndexPath is where the index of copy c lives, relative to the project
 // root: IndexDir/ECOSYSTEM/NAME@VERSION.scip, the name and version escaped
-// as a URL path element is.
+// as a URL path element is; a Python distribution's index is per module
+// (NAME@VERSION+MODULE.scip), as it may provide several.
 func IndexPath(c Copy) string {
-	return IndexDir + "/" + string(c.Ecosystem) + "/" + url.PathEscape(c.Name) + "@" + url.PathEscape(c.Version) + ".scip"
+	p := IndexDir + "/" + string(c.Ecosystem) + "/" + url.PathEscape(c.Name) + "@" + url.PathEscape(c.Version)
+	if c.Ecosystem == depdocs.PyPI {
+		mod := c.Package
+		if mod == "" {
+			mod = path.Base(c.Dir)
+		}
+		p += "+" + url.PathEscape(strings.TrimSuffix(mod, ".py"))
+	}
+	return p + ".scip"
 }
 
 // Index runs the SCIP indexer of each copy dep names ("pflag",
@@ -119,9 +144,9 @@ func IndexPath(c Copy) string {
 // lockfile as [Provider.Find] checks it, and writes the index under
 // IndexDir with a seal of this user's key. From then on, a definition
 // [Provider.Find] reads from that copy and the index confirms is exact.
-// Go modules are indexed with scip-go, npm packages with scip-typescript;
-// a copy of another ecosystem, or whose indexer is not installed or
-// fails, is a problem. An error means the project's dependencies could not
+// Go modules are indexed with scip-go, npm packages with scip-typescript,
+// Python modules with scip-python; a copy of another ecosystem, or whose
+// indexer is not installed or fails, is a problem. An error means the project's dependencies could not
 // be read, or ctx ended.
 func (p *Provider) Index(ctx context.Context, dep string) (*IndexResult, error) {
 	dep = strings.TrimSpace(dep)

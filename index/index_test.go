@@ -349,17 +349,19 @@ func TestBudget(t *testing.T) {
 func TestWalk(t *testing.T) {
 	outside := testtool.WriteTree(t, map[string]string{"secret.go": "package s // quokka outside\n"})
 	dir := testtool.WriteTree(t, map[string]string{
-		".gitignore":              "build/\n*.log\n!keep.log\n",
-		"src/.gitignore":          "private.txt\n",
-		"src/a.go":                "package a // quokka a\n",
-		"src/private.txt":         "quokka private\n",
-		"src/deep/private.txt":    "quokka deep private\n",
-		"build/out.go":            "package out // quokka build\n",
-		"run.log":                 "quokka log\n",
-		"keep.log":                "quokka kept log\n",
-		"node_modules/m/index.js": "// quokka module\n",
-		"big.txt":                 "quokka big " + strings.Repeat("x", 5000) + "\n",
-		"bin.dat":                 "quokka\x00binary\n",
+		".gitignore":                            "build/\n*.log\n!keep.log\n",
+		"src/.gitignore":                        "private.txt\n",
+		"src/a.go":                              "package a // quokka a\n",
+		"src/private.txt":                       "quokka private\n",
+		"src/deep/private.txt":                  "quokka deep private\n",
+		"build/out.go":                          "package out // quokka build\n",
+		"run.log":                               "quokka log\n",
+		"keep.log":                              "quokka kept log\n",
+		"node_modules/m/index.js":               "// quokka module\n",
+		"env/pyvenv.cfg":                        "home = /usr/bin\n",
+		"env/lib/python3.11/site-packages/m.py": "# quokka venv\n",
+		"big.txt":                               "quokka big " + strings.Repeat("x", 5000) + "\n",
+		"bin.dat":                               "quokka\x00binary\n",
 	})
 	for _, l := range [][2]string{{outside, "out"}, {filepath.Join(outside, "secret.go"), "secret.go"}, {"src/a.go", "inside-link.go"}} {
 		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {

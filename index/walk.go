@@ -27,6 +27,10 @@ var skipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".jj": true, ".codecortex": true, "node_modules": true,
 }
 
+// venvMarker marks a directory as a Python virtual environment (PEP 405),
+// which the walk does not enter.
+const venvMarker = "pyvenv.cfg"
+
 // ignoreFile is the per-directory ignore file; a change to one, or to
 // excludeFile, makes the walk read every directory again.
 const (
@@ -422,6 +426,7 @@ func (w *walker) visit(root *dirRoot, rel string, old *dirListing, match func(st
 		}
 		l = &dirListing{mtime: mtime, racy: isRacy(read, mtime)}
 		v.relisted = true
+		venv := false
 		for _, e := range entries {
 			name := e.Name()
 			if !validName(name) {
@@ -440,12 +445,19 @@ func (w *walker) visit(root *dirRoot, rel string, old *dirListing, match func(st
 					l.subdirs = append(l.subdirs, p)
 				}
 			case t.IsRegular():
+				venv = venv || name == venvMarker
 				if !match(p, false) {
 					l.files = append(l.files, p)
 				} else if name == ignoreFile {
 					l.leftOut = true
 				}
 			}
+		}
+		if venv && rel != "." {
+			// A Python virtual environment holds installed
+			// dependencies, as node_modules does: not the project's
+			// code (the dependency-source layer reads them).
+			l.files, l.subdirs, l.leftOut = nil, nil, false
 		}
 	}
 	v.listing = l
@@ -475,8 +487,9 @@ func (w *walker) visit(root *dirRoot, rel string, old *dirListing, match func(st
 
 // listingsVersion starts the text encode writes; another first line is
 // not read. Version 2: the ignore files' limits (a directory left out
-// whole), the N and H records.
-const listingsVersion = "listings 2"
+// whole), the N and H records. Version 3: a virtual environment's
+// listing is empty.
+const listingsVersion = "listings 3"
 
 // encode writes the listings and the ignore files' stamps as text, a
 // record a line (names hold no control characters):
