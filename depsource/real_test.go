@@ -464,3 +464,65 @@ func TestSitePackagesExact(t *testing.T) {
 		t.Fatalf("after indexing: %+v (symbol %q)", r, d.SCIPSymbol)
 	}
 }
+
+// debianCrates holds the sources of Debian's librust-*-dev packages, real
+// crates as crates.io serves them, which .ci/run installs with apt (this
+// machine reaches no crate registry).
+const debianCrates = "/usr/share/cargo/registry"
+
+// On a real crate (Debian's itoa), itoa::Buffer and its method format are
+// found in Cargo's registry at the version Cargo.lock resolves, where the
+// crate's own source declares them; the copy's Cargo.toml version is
+// checked.
+func TestCargoRegistryDebian(t *testing.T) {
+	srcs, _ := filepath.Glob(filepath.Join(debianCrates, "itoa-1.*"))
+	if len(srcs) != 1 {
+		if testtool.InCI() {
+			t.Fatalf("Debian's librust-itoa-dev is required in CI (.ci/run installs it with apt): %v", srcs)
+		}
+		t.Skip("Debian's librust-itoa-dev is not installed: apt-get install librust-itoa-dev")
+	}
+	version := strings.TrimPrefix(filepath.Base(srcs[0]), "itoa-")
+	home := t.TempDir()
+	crate := "registry/src/index.crates.io-6f17d22bba15001f/itoa-" + version
+	if err := os.CopyFS(filepath.Join(home, filepath.FromSlash(crate)), os.DirFS(srcs[0])); err != nil {
+		t.Fatal(err)
+	}
+	dir := testtool.WriteTree(t, map[string]string{
+		"Cargo.toml": "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\nitoa = \"1\"\n",
+		"Cargo.lock": "version = 3\n\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [\"itoa\"]\n\n" +
+			"[[package]]\nname = \"itoa\"\nversion = \"" + version + "\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+	})
+	lib, err := os.ReadFile(filepath.Join(srcs[0], "src", "lib.rs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The oracle: the lines of lib.rs that declare them.
+	lineOf := func(prefix string) string {
+		for i, l := range strings.Split(string(lib), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), prefix) {
+				return crate + "/src/lib.rs:" + strconv.Itoa(i+1)
+			}
+		}
+		t.Fatalf("lib.rs declares no %q", prefix)
+		return ""
+	}
+	p := New(Options{Dir: dir, CargoHome: home})
+	for name, want := range map[string]string{
+		"itoa::Buffer":         lineOf("pub struct Buffer"),
+		"itoa::Buffer::format": lineOf("pub fn format<"),
+	} {
+		res, err := p.Find(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(found(res, ""), ","); got != want || len(res.Problems) > 0 {
+			t.Errorf("%s: %q %v, want %q", name, got, res.Problems, want)
+		}
+		for _, d := range res.Definitions {
+			if r := d.Record(); d.Copy.Version != version || d.Copy.Checked != "Cargo.lock" || p.CheckRecord(&r) != nil {
+				t.Errorf("%s: %+v", name, d.Copy)
+			}
+		}
+	}
+}
