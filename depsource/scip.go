@@ -64,9 +64,10 @@ type IndexResult struct {
 type indexer struct {
 	tool    string
 	install string
-	// prepare returns the arguments that index copy c into out; work is
-	// a scratch directory under the project's IndexDir.
-	prepare func(c Copy, out, work string) ([]string, error)
+	// prepare returns the arguments that index copy c into out, and the
+	// files to write first in work, a scratch directory under the
+	// project's IndexDir (by name).
+	prepare func(c Copy, out, work string) (args []string, files map[string][]byte, err error)
 	// env are the variables set over the inherited ones.
 	env []string
 }
@@ -81,16 +82,16 @@ var indexers = map[depdocs.Ecosystem]indexer{
 	// network and off the project's workspace, uses the toolchain at
 	// hand, and runs no C toolchain a dependency's cgo directives name.
 	depdocs.Go: {tool: "scip-go", install: "go install github.com/sourcegraph/scip-go/cmd/scip-go@v0.1.26",
-		prepare: func(c Copy, out, _ string) ([]string, error) {
+		prepare: func(c Copy, out, _ string) ([]string, map[string][]byte, error) {
 			return []string{"--module-name=" + c.Name, "--module-version=" + c.Version, "--skip-tests", "--quiet",
-				"--output=" + out, "./..."}, nil
+				"--output=" + out, "./..."}, nil, nil
 		},
 		env: []string{"GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}},
 	// scip-typescript reads the package through a tsconfig.json written
 	// in the scratch directory, never in node_modules, and names the
 	// package from its package.json.
 	depdocs.NPM: {tool: "scip-typescript", install: "npm install -g @sourcegraph/scip-typescript@0.4.0",
-		prepare: func(c Copy, out, work string) ([]string, error) {
+		prepare: func(c Copy, out, work string) ([]string, map[string][]byte, error) {
 			cfg := map[string]any{
 				"compilerOptions": map[string]any{"allowJs": true, "checkJs": false, "noEmit": true, "skipLibCheck": true},
 				"include":         []string{c.abs + "/**/*"},
@@ -98,28 +99,28 @@ var indexers = map[depdocs.Ecosystem]indexer{
 			}
 			data, err := json.Marshal(cfg)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			if err := os.WriteFile(filepath.Join(work, "tsconfig.json"), data, 0o600); err != nil {
-				return nil, err
-			}
-			return []string{"index", "--cwd", c.abs, "--no-progress-bar", "--output", out, work}, nil
+			return []string{"index", "--cwd", c.abs, "--no-progress-bar", "--output", out, work},
+				map[string][]byte{"tsconfig.json": data}, nil
 		}},
-	// scip-python reads only the module (--target-only) from the
+	// scip-python reads only the package (--target-only) from the
 	// site-packages it lies in, so that its symbols name the module as
 	// code imports it (yaml/safe_load().), with the distribution's name and
 	// version as a project's index names them.
 	depdocs.PyPI: {tool: "scip-python", install: "npm install -g @sourcegraph/scip-python@0.6.6",
-		prepare: func(c Copy, out, _ string) ([]string, error) {
+		prepare: func(c Copy, out, _ string) ([]string, map[string][]byte, error) {
 			name, sp, target := c.dist, filepath.Dir(c.abs), filepath.Base(c.abs)
 			if name == "" {
 				name = c.Name
 			}
 			if strings.HasSuffix(c.Package, ".py") {
-				sp, target = c.abs, c.Package
+				// Its root would be the file, whose path in the index
+				// is then empty.
+				return nil, nil, errors.New("the single-file module " + c.Package + " is not indexed: scip-python indexes a package directory")
 			}
 			return []string{"index", "--cwd", sp, "--target-only", target, "--project-name", name,
-				"--project-version", c.Version, "--quiet", "--output", out}, nil
+				"--project-version", c.Version, "--quiet", "--output", out}, nil, nil
 		}},
 }
 
@@ -146,8 +147,8 @@ func IndexPath(c Copy) string {
 // [Provider.Find] reads from that copy and the index confirms is exact.
 // Go modules are indexed with scip-go, npm packages with scip-typescript,
 // Python modules with scip-python; a copy of another ecosystem, or whose
-// indexer is not installed or fails, is a problem. An error means the project's dependencies could not
-// be read, or ctx ended.
+// indexer is not installed or fails, is a problem. An error means the
+// project's dependencies could not be read, or ctx ended.
 func (p *Provider) Index(ctx context.Context, dep string) (*IndexResult, error) {
 	dep = strings.TrimSpace(dep)
 	res := &IndexResult{Name: dep, Indexes: []DependencyIndex{}}
@@ -243,7 +244,12 @@ func (p *Provider) runIndexer(ctx context.Context, root *contain.Root, c Copy, i
 	if err != nil {
 		return nil, 0, &Problem{Reason: err.Error()}
 	}
-	args, err := ixr.prepare(c, filepath.Join(work, "index.scip"), work)
+	args, files, err := ixr.prepare(c, filepath.Join(work, "index.scip"), work)
+	for name, data := range files {
+		if err == nil {
+			err = root.WriteStateFile(workRel+"/"+name, data, 0o600)
+		}
+	}
 	if err != nil {
 		return nil, 0, &Problem{Reason: "cannot prepare " + ixr.tool + ": " + err.Error()}
 	}
