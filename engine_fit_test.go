@@ -98,6 +98,12 @@ func TestFitDefinitions(t *testing.T) {
 				scipDef("chi.go", 90, "scip-go gomod m v `m`/Router#HandleFunc."),
 				scipDef("mux.go", 121, "scip-go gomod m v `m`/Mux#HandleFunc().")},
 			[]string{"mux.go:scip-go gomod m v `m`/Mux#HandleFunc().", "chi.go:scip-go gomod m v `m`/Router#HandleFunc."}, nil},
+		{"a member of a type literal (a meta descriptor, as scip-typescript writes it) is a definition of its name",
+			"where is the function make_?", []evidence.Record{
+				scipDef("src/api/annotation.ts", 11, "scip-typescript npm mobx 6.12.0 src/api/`annotation.ts`/Annotation#typeLiteral3:make_()."),
+				scipDef("src/types/autoannotation.ts", 30, "scip-typescript npm mobx 6.12.0 src/types/`autoannotation.ts`/make_().")},
+			[]string{"src/types/autoannotation.ts:scip-typescript npm mobx 6.12.0 src/types/`autoannotation.ts`/make_().",
+				"src/api/annotation.ts:scip-typescript npm mobx 6.12.0 src/api/`annotation.ts`/Annotation#typeLiteral3:make_()."}, nil},
 		{"no definition: text matches stay",
 			"where is Frobnicate defined?", []evidence.Record{ref}, []string{"mux.go:"}, nil},
 	}
