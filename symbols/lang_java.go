@@ -158,7 +158,7 @@ func (x *extractor) javaLocal(n syntax.NodeID, container string) {
 	}
 	x.javaDepth++
 	defer func() { x.javaDepth-- }()
-	for c, ok := x.t.FirstChild(n); ok; c, ok = x.t.NextSibling(c) {
+	for c, end := n+1, x.t.End(n); c < end; c++ {
 		switch x.kind(c) {
 		case "class_declaration", "record_declaration", "interface_declaration", "annotation_type_declaration", "enum_declaration":
 			x.javaType(c, container, false, false)
@@ -167,7 +167,8 @@ func (x *extractor) javaLocal(n syntax.NodeID, container string) {
 			// constant's body.
 			x.javaMembers(c, container, false, false)
 		default:
-			x.javaLocal(c, container)
+			continue
 		}
+		c = x.t.End(c) - 1
 	}
 }

@@ -139,12 +139,11 @@ func (x *extractor) rustLocalItems(n syntax.NodeID, container string) {
 	}
 	x.rustLocal++
 	defer func() { x.rustLocal-- }()
-	for c, ok := x.t.FirstChild(n); ok; c, ok = x.t.NextSibling(c) {
+	for c, end := n+1, x.t.End(n); c < end; c++ {
 		if rustItemKinds[x.kind(c)] {
 			x.rustItem(c, container, rustFree, func(syntax.NodeID) bool { return false })
-			continue
+			c = x.t.End(c) - 1
 		}
-		x.rustLocalItems(c, container)
 	}
 }
 
