@@ -18,7 +18,8 @@
 // modules, objects) are read, and the definitions nested in functions
 // too: in Python, JavaScript and TypeScript the functions and classes, in
 // Rust the items of a function's body, in Java the local and anonymous
-// classes; a function's locals are not. [Symbol.Container] is the enclosing type or module (or, for a
+// classes, in Ruby the classes, modules and defs in expressions and
+// blocks; a function's locals are not. [Symbol.Container] is the enclosing type or module (or, for a
 // nested function, the enclosing definitions), nested ones joined with a
 // dot ("Outer.Inner"); [Symbol.Package] is what the file
 // declares (a Go package clause, a Java or Kotlin package, a C#, C++ or
@@ -155,7 +156,10 @@
 // Container A as written), methods (Method in a class or module,
 // def self.m and class << self included; Function at the top level),
 // constants assigned (Constant), attr_reader, attr_writer and
-// attr_accessor names (Field). Exported: Ruby's visibility: a method is
+// attr_accessor names (Field); those inside expressions and blocks too (a
+// class assigned to a constant under a condition, a def in an included do
+// or describe do block), Container the enclosing classes and modules.
+// Exported: Ruby's visibility: a method is
 // public unless a bare private or protected precedes it in the body (until
 // a bare public), a private or protected call wraps its def, or private
 // :name names it; top-level methods are private to Object. Modules,

@@ -20,7 +20,8 @@ import (
 
 // nestedOracleRules name, for ast-grep, every function of a language
 // wherever it is declared: in a function's body, an anonymous class, an
-// enum constant's body, a type literal. Each matches the name node.
+// enum constant's body, a block, a type literal. Each matches the name
+// node.
 var nestedOracleRules = map[string]string{
 	"rust": `
 id: fn
@@ -31,6 +32,14 @@ rule: {kind: identifier, inside: {field: name, any: [{kind: function_item}, {kin
 id: method
 language: java
 rule: {kind: identifier, inside: {field: name, kind: method_declaration}}
+`,
+	"ruby": `
+id: def
+language: ruby
+rule:
+  any:
+    - {kind: identifier, inside: {field: name, any: [{kind: method}, {kind: singleton_method}]}}
+    - {kind: constant, inside: {field: name, any: [{kind: class}, {kind: module}]}}
 `,
 	"typescript": `
 id: method
@@ -55,9 +64,10 @@ func TestNestedOracleAstGrep(t *testing.T) {
 			filepath.Join(mod, "tree-sitter-rust@v0.24.1/examples/ast.rs"),
 			filepath.Join(mod, "tree-sitter-rust@v0.24.1/examples/weird-exprs.rs")},
 		"java":       {"../structural/testdata/oracle/Fixture.java", "testdata/java/Cart.java"},
+		"ruby":       {"../structural/testdata/oracle/fixture.rb", "testdata/ruby/cart.rb"},
 		"typescript": {"../structural/testdata/oracle/fixture.ts", "testdata/typescript/cart.ts", filepath.Join(mod, "tree-sitter-typescript@v0.23.2/examples/parser.ts")},
 	}
-	ext := map[string]string{"rust": ".rs", "java": ".java", "typescript": ".ts"}
+	ext := map[string]string{"rust": ".rs", "java": ".java", "ruby": ".rb", "typescript": ".ts"}
 	for lang, srcs := range files {
 		t.Run(lang, func(t *testing.T) {
 			dir := t.TempDir()

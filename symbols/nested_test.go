@@ -14,7 +14,8 @@ import (
 // body or a type's annotation are read, each with the container that
 // leads to it, and none exported. The shapes are those of real code: a
 // serde visitor declared in a deserialize function (Rust), an iterator
-// returned as an anonymous class and an enum constant's body (Java), an
+// returned as an anonymous class and an enum constant's body (Java), a
+// class assigned under a condition and defs in blocks (Ruby), an
 // annotation's members spelled as a type literal and a registry typed
 // inline (TypeScript).
 func TestNestedDefinitions(t *testing.T) {
@@ -98,6 +99,30 @@ public class Attributes {
 		"constant Attributes.State :: Data true",
 		"method Attributes.State.Data :: read false",
 		"method Attributes.State :: read false",
+	}},
+	{"error.rb", `
+class Thor
+  Correctable = if defined?(DidYouMean::SpellChecker)
+                  class NoKwargSpellChecker < DidYouMean::SpellChecker
+                    def initialize(dictionary)
+                      @dictionary = dictionary
+                    end
+                  end
+                end
+  included do
+    def helper; end
+  end
+end
+describe "x" do
+  def build; end
+end
+`, []string{
+		"class  :: Thor true",
+		"constant Thor :: Correctable true",
+		"class Thor :: NoKwargSpellChecker true",
+		"method Thor.NoKwargSpellChecker :: initialize true",
+		"method Thor :: helper true",
+		"function  :: build false",
 	}},
 	{"annotation.ts", `
 export type Annotation = {
