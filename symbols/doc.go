@@ -118,9 +118,9 @@
 // fields (Field; Constant when static final, and every interface field),
 // enum constants (Constant), record components (Field); the classes
 // declared in a method's body or a field's initializer (Container the
-// method or field), and the members of anonymous classes and of enum
-// constants' bodies (Container the enclosing method, field or constant),
-// none of these exported. Exported: public,
+// method or field), the members of anonymous classes (Container the
+// enclosing method or field) and of enum constants' bodies (Container the
+// enum: they override its methods), none of these exported. Exported: public,
 // or implicitly public as a member of an interface or annotation type
 // (unless private), an enum constant or a record component; a member
 // needs its type exported. Protected and package-private are not exported.

@@ -101,7 +101,14 @@ func (x *extractor) javaMembers(body syntax.NodeID, cname string, exp, iface boo
 		case "enum_constant":
 			if id, ok := x.field(m, "name"); ok {
 				x.add(def{kind: Constant, name: x.text(id), nameNode: id, node: m, container: cname, exported: exp})
-				x.javaLocal(m, joinName(cname, x.text(id)))
+				if args, ok := x.field(m, "arguments"); ok {
+					x.javaLocal(args, joinName(cname, x.text(id)))
+				}
+				if b, ok := x.field(m, "body"); ok {
+					// The constant's class: its methods override the
+					// enum's, members of the enum as its own are.
+					x.javaMembers(b, cname, false, false)
+				}
 			}
 		case "static_initializer", "block":
 			x.javaLocal(m, cname)

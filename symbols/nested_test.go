@@ -97,7 +97,7 @@ public class Attributes {
 		"method Attributes.task :: run false",
 		"enum Attributes :: State true",
 		"constant Attributes.State :: Data true",
-		"method Attributes.State.Data :: read false",
+		"method Attributes.State :: read false",
 		"method Attributes.State :: read false",
 	}},
 	{"error.rb", `
