@@ -74,8 +74,13 @@ func (a *analysis) members() {
 				continue
 			}
 		}
-		// method X on T
-		if x, ok := word(i+1, false); ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
+		// method X on T; X may be a kind word there ("method namespace
+		// on ClassMethods"), which nothing else but a name can be.
+		x, ok := word(i+1, false)
+		if !ok && i+1 < len(toks) && toks[i+1].code < 0 && kindWords[toks[i+1].word] != "" && isIdent(toks[i+1].raw) {
+			x, ok = toks[i+1].raw, true
+		}
+		if ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
 			if t, ok := owner(skipDeterminers(toks, i+3)); ok && typeShaped(t) {
 				a.member(t, x, k, toks[i+1].pos, toks[skipDeterminers(toks, i+3)].pos)
 				continue
