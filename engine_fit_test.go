@@ -313,6 +313,41 @@ func TestFitBudgetBoundsTheDocument(t *testing.T) {
 	}
 }
 
+// TestFitWhatTheKeptShare: the overrides of one method in one file share
+// their file, symbol and signature in the document, though the record
+// ranked last (the abstract method, in another file) does not: as many
+// fit as the document of those kept holds, not as few as sharing with
+// the last would leave room for.
+func TestFitWhatTheKeptShare(t *testing.T) {
+	var in []evidence.Record
+	for i := range 60 {
+		r := def("src/main/java/org/jsoup/parser/TokeniserState.java", 11+10*i, "org.jsoup.parser.TokeniserState.read",
+			"TokeniserState", "method", "void read(Tokeniser t, CharacterReader r)")
+		r.Metadata.Attributes["language"] = "java"
+		in = append(in, r)
+	}
+	last := def("src/main/java/org/jsoup/parser/State.java", 1622, "org.jsoup.parser.TokeniserState.read",
+		"TokeniserState", "method", "abstract void read(Tokeniser t, CharacterReader r);")
+	last.Metadata.Attributes["language"] = "java"
+	in = append(in, last)
+	fill := func(recs []evidence.Record, budget int) (*Answer, int) {
+		ans := &Answer{Plan: route.Route(route.Request{Text: "show me method read on TokeniserState"}), Records: []evidence.Record{}}
+		ans.fill(slices.Clone(recs), budget, nil)
+		doc, _ := json.Marshal(ans)
+		return ans, evidence.EstimateTokens(len(doc))
+	}
+	// The budget the 60 overrides take alone, with room for the slack.
+	_, alone := fill(in[:60], 100000)
+	budget := alone + answerSlack/evidence.BytesPerToken + 10
+	ans, used := fill(in, budget)
+	if used > budget {
+		t.Errorf("%d tokens over the budget of %d", used, budget)
+	}
+	if len(ans.Records) != 60 {
+		t.Errorf("%d of the 60 overrides fit in %d tokens (omitted %v); alone they take %d", len(ans.Records), budget, ans.Omitted, alone)
+	}
+}
+
 func TestFitSubtypes(t *testing.T) {
 	impl := func(path string, line int, sym, rel string) evidence.Record {
 		r := scipDef(path, line, sym)
