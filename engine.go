@@ -407,27 +407,85 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	}
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
+	n := fitted(ranked, room, lines)
+	ans.Records = append(ans.Records, ranked[:n]...)
+	for range ranked[n:] {
+		ans.omit(leftBudget)
+	}
+	ans.Context = evidence.PackRanked(ans.Records, budget)
+}
+
+// fitted returns how many of ranked, from the first, fit room bytes of
+// the answer's JSON, and gives those it read their line of code. A first
+// pass measures each record as what all of ranked share leaves of it
+// ([evidence.Factor]); what only the records that fit share (the file of
+// the overrides of one method, when one ranked last is in another) can
+// leave room for more, which a second pass measures exactly, growing the
+// count while the document of that many fits. The line of code is read
+// only for the records tried: those past the first that does not fit are
+// left unread in the common case, twice the extra ones at most otherwise.
+func fitted(ranked []evidence.Record, room int, lines func(string) []string) int {
+	read := 0
+	readTo := func(k int) {
+		for ; read < k; read++ {
+			ranked[read] = codeExcerpt(ranked[read], lines)
+		}
+	}
+	left := room
 	shared, lean := evidence.Factor(ranked)
 	if shared != nil {
 		b, _ := json.Marshal(shared)
-		room -= len(b) + len(`,"shared":`)
+		left -= len(b) + len(`,"shared":`)
 	}
-	for i := range ranked {
-		// The line of code is read only for the records tried: those
-		// past the first that does not fit are left unread.
-		ranked[i] = codeExcerpt(ranked[i], lines)
-		lean[i].Metadata.Excerpt = ranked[i].Metadata.Excerpt
-		b, err := json.Marshal(&lean[i])
-		if err != nil || len(b)+1 > room {
-			for range ranked[i:] {
-				ans.omit(leftBudget)
-			}
+	n := 0
+	for n < len(ranked) {
+		readTo(n + 1)
+		lean[n].Metadata.Excerpt = ranked[n].Metadata.Excerpt
+		b, err := json.Marshal(&lean[n])
+		if err != nil || len(b)+1 > left {
 			break
 		}
-		room -= len(b) + 1
-		ans.Records = append(ans.Records, ranked[i])
+		left -= len(b) + 1
+		n++
 	}
-	ans.Context = evidence.PackRanked(ans.Records, budget)
+	// size is the bytes the first k records take in the document: their
+	// lean records and what they share.
+	size := func(k int) int {
+		readTo(k)
+		shared, lean := evidence.Factor(ranked[:k])
+		b, _ := json.Marshal(lean)
+		total := len(b)
+		if shared != nil {
+			s, _ := json.Marshal(shared)
+			total += len(s) + len(`,"shared":`)
+		}
+		return total
+	}
+	// largest returns the largest count in [lo, hi) that fits, given
+	// that lo fits and hi does not.
+	largest := func(lo, hi int) int {
+		for lo+1 < hi {
+			if mid := (lo + hi) / 2; size(mid) <= room {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return lo
+	}
+	if n > 0 && size(n) > room {
+		// What the first pass could not foresee: a record alone of its
+		// provider is written whole.
+		return largest(0, n)
+	}
+	for step := 1; n < len(ranked); step *= 2 {
+		hi := min(n+step, len(ranked))
+		if size(hi) > room {
+			return largest(n, hi)
+		}
+		n = hi
+	}
+	return n
 }
 
 // MarshalJSON writes the answer with the fields and attributes that every

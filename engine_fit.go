@@ -316,7 +316,7 @@ func recordName(r *evidence.Record) (container, base string, member bool) {
 	if desc, ok := scipDescriptors(sym); ok {
 		desc = strings.TrimRight(desc, ".#()")
 		desc = strings.TrimSuffix(desc, "()")
-		parts := strings.FieldsFunc(desc, func(r rune) bool { return r == '#' || r == '.' || r == '/' })
+		parts := strings.FieldsFunc(desc, func(r rune) bool { return strings.ContainsRune("#./()[]", r) })
 		if len(parts) == 0 {
 			return "", "", false
 		}
@@ -337,7 +337,9 @@ func recordName(r *evidence.Record) (container, base string, member bool) {
 
 // scipDescriptors returns the descriptors of a SCIP symbol ("Command#Execute()."
 // of "scip-go gomod m v `m`/Command#Execute()."): what follows the last
-// slash outside backticks.
+// slash outside backticks, without meta descriptors (name:), which name
+// no symbol one writes: scip-typescript's "Annotation#typeLiteral3:make_()."
+// is the method make_ of the type literal Annotation spells.
 func scipDescriptors(sym string) (string, bool) {
 	if strings.Count(sym, " ") < 4 {
 		return "", false
@@ -348,7 +350,15 @@ func scipDescriptors(sym string) (string, bool) {
 	if k < 0 {
 		k = strings.LastIndexByte(sym, ' ')
 	}
-	return sym[k+1:], true
+	desc := sym[k+1:]
+	for {
+		colon := strings.IndexByte(desc, ':')
+		if colon < 0 {
+			return desc, true
+		}
+		start := strings.LastIndexAny(desc[:colon], "#./()[]!") + 1
+		desc = desc[:start] + desc[colon+1:]
+	}
 }
 
 // lastPart returns the last part of a dotted, ::, # or / separated name.

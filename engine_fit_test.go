@@ -98,6 +98,12 @@ func TestFitDefinitions(t *testing.T) {
 				scipDef("chi.go", 90, "scip-go gomod m v `m`/Router#HandleFunc."),
 				scipDef("mux.go", 121, "scip-go gomod m v `m`/Mux#HandleFunc().")},
 			[]string{"mux.go:scip-go gomod m v `m`/Mux#HandleFunc().", "chi.go:scip-go gomod m v `m`/Router#HandleFunc."}, nil},
+		{"a member of a type literal (a meta descriptor, as scip-typescript writes it) is a definition of its name",
+			"where is the function make_?", []evidence.Record{
+				scipDef("src/api/annotation.ts", 11, "scip-typescript npm mobx 6.12.0 src/api/`annotation.ts`/Annotation#typeLiteral3:make_()."),
+				scipDef("src/types/autoannotation.ts", 30, "scip-typescript npm mobx 6.12.0 src/types/`autoannotation.ts`/make_().")},
+			[]string{"src/types/autoannotation.ts:scip-typescript npm mobx 6.12.0 src/types/`autoannotation.ts`/make_().",
+				"src/api/annotation.ts:scip-typescript npm mobx 6.12.0 src/api/`annotation.ts`/Annotation#typeLiteral3:make_()."}, nil},
 		{"no definition: text matches stay",
 			"where is Frobnicate defined?", []evidence.Record{ref}, []string{"mux.go:"}, nil},
 	}
@@ -304,6 +310,41 @@ func TestFitBudgetBoundsTheDocument(t *testing.T) {
 	}
 	if plain, _ := fill(bare); len(ans.Records) < len(plain.Records)-1 {
 		t.Errorf("%d records fit with attributes shared, %d without attributes", len(ans.Records), len(plain.Records))
+	}
+}
+
+// TestFitWhatTheKeptShare: the overrides of one method in one file share
+// their file, symbol and signature in the document, though the record
+// ranked last (the abstract method, in another file) does not: as many
+// fit as the document of those kept holds, not as few as sharing with
+// the last would leave room for.
+func TestFitWhatTheKeptShare(t *testing.T) {
+	var in []evidence.Record
+	for i := range 60 {
+		r := def("src/main/java/org/jsoup/parser/TokeniserState.java", 11+10*i, "org.jsoup.parser.TokeniserState.read",
+			"TokeniserState", "method", "void read(Tokeniser t, CharacterReader r)")
+		r.Metadata.Attributes["language"] = "java"
+		in = append(in, r)
+	}
+	last := def("src/main/java/org/jsoup/parser/State.java", 1622, "org.jsoup.parser.TokeniserState.read",
+		"TokeniserState", "method", "abstract void read(Tokeniser t, CharacterReader r);")
+	last.Metadata.Attributes["language"] = "java"
+	in = append(in, last)
+	fill := func(recs []evidence.Record, budget int) (*Answer, int) {
+		ans := &Answer{Plan: route.Route(route.Request{Text: "show me method read on TokeniserState"}), Records: []evidence.Record{}}
+		ans.fill(slices.Clone(recs), budget, nil)
+		doc, _ := json.Marshal(ans)
+		return ans, evidence.EstimateTokens(len(doc))
+	}
+	// The budget the 60 overrides take alone, with room for the slack.
+	_, alone := fill(in[:60], 100000)
+	budget := alone + answerSlack/evidence.BytesPerToken + 10
+	ans, used := fill(in, budget)
+	if used > budget {
+		t.Errorf("%d tokens over the budget of %d", used, budget)
+	}
+	if len(ans.Records) != 60 {
+		t.Errorf("%d of the 60 overrides fit in %d tokens (omitted %v); alone they take %d", len(ans.Records), budget, ans.Omitted, alone)
 	}
 }
 

@@ -4,10 +4,14 @@ import "github.com/codecortex/codecortex/trust"
 
 // Common is what every record of one provider in an answer carries alike,
 // written once instead of in each record: the kind, provenance and tier of
-// a page of call sites, the symbol they all target, their confidence, and
-// the attributes [ShareAttributes] finds. An absent field is not shared.
+// a page of call sites, the symbol they all target, their confidence, the
+// file they are all in and the symbol they are all about (the overrides of
+// one method in one file), and the attributes [ShareAttributes] finds. An
+// absent field is not shared.
 type Common struct {
 	Kind         Kind              `json:"kind,omitempty"`
+	Path         string            `json:"path,omitempty"`
+	Symbol       string            `json:"symbol,omitempty"`
 	Provenance   trust.Method      `json:"provenance,omitempty"`
 	Trust        trust.Tier        `json:"trust,omitempty"`
 	TargetSymbol string            `json:"target_symbol,omitempty"`
@@ -44,12 +48,13 @@ type Lean struct {
 // Factor returns, for each provider with at least two of recs, the fields
 // and attributes all its records carry alike, and recs without them. A
 // page of graph call sites writes its kind, provenance, tier, target and
-// confidence once: a third of each record's JSON. recs are unchanged;
+// confidence once: a third of each record's JSON; the overrides of one
+// method in one file write their file and symbol once too. recs are unchanged;
 // [Defaults.Expand] gives them back.
 func Factor(recs []Record) (Defaults, []Lean) {
 	attrs, recs := ShareAttributes(recs)
 	first := map[string]int{}
-	alike := map[string]*[7]bool{}
+	alike := map[string]*[9]bool{}
 	for i, r := range recs {
 		j, seen := first[r.Provider]
 		if !seen {
@@ -58,7 +63,7 @@ func Factor(recs []Record) (Defaults, []Lean) {
 		}
 		a := alike[r.Provider]
 		if a == nil {
-			a = &[7]bool{true, true, true, true, true, true, true}
+			a = &[9]bool{true, true, true, true, true, true, true, true, true}
 			alike[r.Provider] = a
 		}
 		f := &recs[j]
@@ -69,6 +74,8 @@ func Factor(recs []Record) (Defaults, []Lean) {
 		a[4] = a[4] && r.Confidence == f.Confidence
 		a[5] = a[5] && r.Exact == f.Exact
 		a[6] = a[6] && r.Stale == f.Stale
+		a[7] = a[7] && r.Path == f.Path && r.Path != ""
+		a[8] = a[8] && r.Symbol == f.Symbol && r.Symbol != ""
 	}
 	d := Defaults{}
 	for p, a := range alike {
@@ -95,6 +102,12 @@ func Factor(recs []Record) (Defaults, []Lean) {
 		if a[6] {
 			c.Stale = &f.Stale
 		}
+		if a[7] {
+			c.Path = f.Path
+		}
+		if a[8] {
+			c.Symbol = f.Symbol
+		}
 		c.Attributes = attrs[p]
 		d[p] = c
 	}
@@ -115,6 +128,12 @@ func (d Defaults) lean(r Record) Lean {
 		EndLine: r.EndLine, EndColumn: r.EndColumn, Symbol: r.Symbol, Metadata: r.Metadata}
 	if c.Kind == "" {
 		l.Kind = r.Kind
+	}
+	if c.Path != "" {
+		l.Path = ""
+	}
+	if c.Symbol != "" {
+		l.Symbol = ""
 	}
 	if c.Provenance == "" {
 		l.Provenance = r.Provenance
@@ -148,6 +167,12 @@ func (d Defaults) Expand(lean []Lean) []Record {
 			Symbol: l.Symbol, TargetSymbol: l.TargetSymbol, Metadata: l.Metadata}
 		if c.Kind != "" {
 			r.Kind = c.Kind
+		}
+		if c.Path != "" {
+			r.Path = c.Path
+		}
+		if c.Symbol != "" {
+			r.Symbol = c.Symbol
 		}
 		if c.Provenance != "" {
 			r.Provenance = c.Provenance

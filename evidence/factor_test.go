@@ -20,6 +20,9 @@ func TestPropFactor(t *testing.T) {
 				in[i].Kind, in[i].Provenance, in[i].Trust = in[0].Kind, in[0].Provenance, in[0].Trust
 				in[i].Confidence, in[i].Exact, in[i].Stale = in[0].Confidence, in[0].Exact, in[0].Stale
 				in[i].TargetSymbol = in[0].TargetSymbol
+				if rapid.Bool().Draw(t, "one place") {
+					in[i].Path, in[i].Symbol = in[0].Path, in[0].Symbol
+				}
 			}
 		}
 		want, _ := json.Marshal(in)
@@ -67,6 +70,29 @@ func TestFactorPage(t *testing.T) {
 		t.Errorf("shared %+v: want kind, provenance and target shared, tier and confidence not", c)
 	}
 	if lean[0].Kind != "" || lean[0].Trust != 2 || lean[2].Trust != 3 || *lean[2].Confidence != 0.8 {
+		t.Errorf("lean records %+v", lean)
+	}
+}
+
+// TestFactorOneFile: definitions of one symbol in one file (the overrides
+// of a method in an enum's constants) write the file and the symbol once;
+// a record of another file keeps both.
+func TestFactorOneFile(t *testing.T) {
+	def := func(path string, line int) Record {
+		return Record{Kind: Definition, Provider: "local-index", Path: path, StartLine: line, Symbol: "p.State.read", Confidence: 0.9}
+	}
+	d, lean := Factor([]Record{def("State.java", 11), def("State.java", 35)})
+	if c := d["local-index"]; c.Path != "State.java" || c.Symbol != "p.State.read" {
+		t.Errorf("shared %+v: want the path and symbol", c)
+	}
+	if lean[0].Path != "" || lean[1].Symbol != "" || lean[1].StartLine != 35 {
+		t.Errorf("lean records %+v", lean)
+	}
+	d, lean = Factor([]Record{def("State.java", 11), def("Other.java", 3)})
+	if c := d["local-index"]; c.Path != "" || c.Symbol != "p.State.read" {
+		t.Errorf("shared %+v: want the symbol only", c)
+	}
+	if lean[1].Path != "Other.java" {
 		t.Errorf("lean records %+v", lean)
 	}
 }

@@ -46,6 +46,16 @@ func (a *analysis) members() {
 		}
 		return raw, true
 	}
+	// owner returns the type at i that a member phrase names: a kind
+	// word written with capitals there is a type's name ("the html
+	// method of Attribute", "method read on Type"), not a kind.
+	owner := func(i int) (string, bool) {
+		if i >= 0 && i < len(toks) && toks[i].code < 0 && kindWords[toks[i].word] != "" &&
+			toks[i].raw != toks[i].word && isIdent(toks[i].raw) {
+			return toks[i].raw, true
+		}
+		return word(i, false)
+	}
 	kindAt := func(i int) string {
 		if i < 0 || i >= len(toks) || toks[i].code >= 0 {
 			return ""
@@ -59,14 +69,19 @@ func (a *analysis) members() {
 		}
 		// X method of T
 		if x, ok := word(i-1, false); ok && memberKinds[k] && i+2 < len(toks) && ofWords[toks[i+1].word] {
-			if t, ok := word(skipDeterminers(toks, i+2), false); ok && typeShaped(t) {
+			if t, ok := owner(skipDeterminers(toks, i+2)); ok && typeShaped(t) {
 				a.member(t, x, k, toks[i-1].pos, toks[skipDeterminers(toks, i+2)].pos)
 				continue
 			}
 		}
-		// method X on T
-		if x, ok := word(i+1, false); ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
-			if t, ok := word(skipDeterminers(toks, i+3), false); ok && typeShaped(t) {
+		// method X on T; X may be a kind word there ("method namespace
+		// on ClassMethods"), which nothing else but a name can be.
+		x, ok := word(i+1, false)
+		if !ok && i+1 < len(toks) && toks[i+1].code < 0 && kindWords[toks[i+1].word] != "" && isIdent(toks[i+1].raw) {
+			x, ok = toks[i+1].raw, true
+		}
+		if ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
+			if t, ok := owner(skipDeterminers(toks, i+3)); ok && typeShaped(t) {
 				a.member(t, x, k, toks[i+1].pos, toks[skipDeterminers(toks, i+3)].pos)
 				continue
 			}

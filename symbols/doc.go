@@ -15,9 +15,11 @@
 // Symbols are listed in document order, outer before inner. Only
 // definitions at the top level and inside the declarations that group
 // others (classes, structs, interfaces, traits, impls, namespaces,
-// modules, objects) are read, and in Python, JavaScript and TypeScript
-// the functions and classes nested in functions too; a function's locals
-// are not. [Symbol.Container] is the enclosing type or module (or, for a
+// modules, objects) are read, and the definitions nested in functions
+// too: in Python, JavaScript and TypeScript the functions and classes, in
+// Rust the items of a function's body, in Java the local and anonymous
+// classes, in Ruby the classes, modules and defs in expressions and
+// blocks; a function's locals are not. [Symbol.Container] is the enclosing type or module (or, for a
 // nested function, the enclosing definitions), nested ones joined with a
 // dot ("Outer.Inner"); [Symbol.Package] is what the file
 // declares (a Go package clause, a Java or Kotlin package, a C#, C++ or
@@ -81,7 +83,10 @@
 // generators, classes with methods and fields, variables (Function when
 // the value is a function or arrow function, Constant for other const,
 // Variable for let and var); TypeScript interfaces with their members,
-// type aliases (Type), enums with their members (Constant), namespaces and
+// type aliases (Type) with the members of the object types they spell,
+// those of a variable's declared type (Container the variable; a
+// property typed by an object type gives its members too, Container
+// joined with the property), enums with their members (Constant), namespaces and
 // declare module blocks (Module, with what they hold), CommonJS exports.X
 // assignments. Functions and classes declared anywhere else are read too:
 // in a function's body (Container the enclosing definitions), in a module
@@ -99,7 +104,10 @@
 // unions (Struct) with named fields, enums with their variants
 // (Constant), traits (Interface), type aliases, consts (Constant),
 // statics (Variable), modules (Module; inline ones with what they hold),
-// macro_rules! (Macro). Exported: a bare pub (pub(crate), pub(super) and
+// macro_rules! (Macro), and the items declared in a function's body (in
+// its blocks and closures too: Container the enclosing function, as in
+// "Version.deserialize.VersionVisitor.visit_str"; never exported, for no
+// path outside reaches them). Exported: a bare pub (pub(crate), pub(super) and
 // pub(in …) do not count); a trait's items follow the trait; a trait
 // impl's methods are exported; variants follow their enum; a macro needs
 // #[macro_export]. Package is empty: a file does not say its module path.
@@ -108,7 +116,11 @@
 // records (Class), interfaces and annotation types (Interface), enums,
 // nested ones too; methods, constructors and annotation elements (Method),
 // fields (Field; Constant when static final, and every interface field),
-// enum constants (Constant), record components (Field). Exported: public,
+// enum constants (Constant), record components (Field); the classes
+// declared in a method's body or a field's initializer (Container the
+// method or field), the members of anonymous classes (Container the
+// enclosing method or field) and of enum constants' bodies (Container the
+// enum: they override its methods), none of these exported. Exported: public,
 // or implicitly public as a member of an interface or annotation type
 // (unless private), an enum constant or a record component; a member
 // needs its type exported. Protected and package-private are not exported.
@@ -144,7 +156,10 @@
 // Container A as written), methods (Method in a class or module,
 // def self.m and class << self included; Function at the top level),
 // constants assigned (Constant), attr_reader, attr_writer and
-// attr_accessor names (Field). Exported: Ruby's visibility: a method is
+// attr_accessor names (Field); those inside expressions and blocks too (a
+// class assigned to a constant under a condition, a def in an included do
+// or describe do block), Container the enclosing classes and modules.
+// Exported: Ruby's visibility: a method is
 // public unless a bare private or protected precedes it in the body (until
 // a bare public), a private or protected call wraps its def, or private
 // :name names it; top-level methods are private to Object. Modules,

@@ -105,6 +105,12 @@ type extractor struct {
 	trivia []syntax.Span
 	// rustTraitPub says whether the trait being read is exported.
 	rustTraitPub bool
+	// rustLocal is how many function bodies the walk is in: items there
+	// are not exported.
+	rustLocal int
+	// javaDepth is how many method bodies and initializers the walk is
+	// in.
+	javaDepth int
 	// cHeader says the C or C++ file is a header.
 	cHeader bool
 }

@@ -101,7 +101,17 @@ func (x *extractor) javaMembers(body syntax.NodeID, cname string, exp, iface boo
 		case "enum_constant":
 			if id, ok := x.field(m, "name"); ok {
 				x.add(def{kind: Constant, name: x.text(id), nameNode: id, node: m, container: cname, exported: exp})
+				if args, ok := x.field(m, "arguments"); ok {
+					x.javaLocal(args, joinName(cname, x.text(id)))
+				}
+				if b, ok := x.field(m, "body"); ok {
+					// The constant's class: its methods override the
+					// enum's, members of the enum as its own are.
+					x.javaMembers(b, cname, false, false)
+				}
 			}
+		case "static_initializer", "block":
+			x.javaLocal(m, cname)
 		case "method_declaration", "constructor_declaration", "compact_constructor_declaration",
 			"annotation_type_element_declaration":
 			id, ok := x.field(m, "name")
@@ -114,6 +124,9 @@ func (x *extractor) javaMembers(body syntax.NodeID, cname string, exp, iface boo
 			}
 			x.add(def{kind: Method, name: x.text(id), nameNode: id, node: m, container: cname,
 				exported: exp && public, headStart: hs, headEnd: he})
+			if b, ok := x.field(m, "body"); ok {
+				x.javaLocal(b, joinName(cname, x.text(id)))
+			}
 		case "field_declaration", "constant_declaration":
 			kind := Field
 			if iface || mods["static"] && mods["final"] {
@@ -130,10 +143,39 @@ func (x *extractor) javaMembers(body syntax.NodeID, cname string, exp, iface boo
 					}
 					x.add(def{kind: kind, name: x.text(id), nameNode: id, node: m, container: cname,
 						exported: exp && public, headStart: hs, headEnd: he})
+					if v, ok := x.field(d, "value"); ok {
+						x.javaLocal(v, joinName(cname, x.text(id)))
+					}
 				}
 			}
 		default:
 			x.javaType(m, cname, exp, iface)
 		}
+	}
+}
+
+// javaLocal adds the classes declared anywhere in n (a method's body, a
+// field's initializer, an enum constant), which container names: local
+// types (with container joined with their names) and the members of
+// anonymous classes (in container itself, for they have no name). None is
+// exported: no name outside reaches them.
+func (x *extractor) javaLocal(n syntax.NodeID, container string) {
+	if x.javaDepth > maxNesting {
+		return
+	}
+	x.javaDepth++
+	defer func() { x.javaDepth-- }()
+	for c, end := n+1, x.t.End(n); c < end; c++ {
+		switch x.kind(c) {
+		case "class_declaration", "record_declaration", "interface_declaration", "annotation_type_declaration", "enum_declaration":
+			x.javaType(c, container, false, false)
+		case "class_body":
+			// An anonymous class: new T() { ... }, or an enum
+			// constant's body.
+			x.javaMembers(c, container, false, false)
+		default:
+			continue
+		}
+		c = x.t.End(c) - 1
 	}
 }

@@ -111,6 +111,9 @@ func (x *extractor) jsStatement(outer, n syntax.NodeID, container string, names 
 		if id, ok := x.field(n, "name"); ok {
 			x.add(def{kind: Type, name: x.text(id), nameNode: id, node: outer, container: container,
 				exported: isExp(x.text(id))})
+			if v, ok := x.field(n, "value"); ok {
+				x.jsTypeMembers(v, joinName(container, x.text(id)), isExp(x.text(id)), 0)
+			}
 		}
 	case "enum_declaration":
 		x.jsEnum(outer, n, container, isExp)
@@ -375,6 +378,9 @@ func (x *extractor) jsVars(outer, n syntax.NodeID, container string, isExp func(
 			x.add(def{kind: kind, name: x.text(id), nameNode: id, node: node, container: container,
 				exported: isExp(x.text(id)), prefix: prefix, headStart: hs, headEnd: he})
 		}
+		if typ, ok := x.field(d, "type"); ok && x.kind(nameNode) == "identifier" {
+			x.jsTypeMembers(typ, joinName(container, x.text(nameNode)), isExp(x.text(nameNode)), 0)
+		}
 	}
 }
 
@@ -433,11 +439,35 @@ func (x *extractor) jsInterface(outer, n syntax.NodeID, container string, isExp 
 	hs, he := x.bodyHead(outer, n)
 	x.add(def{kind: Interface, name: name, nameNode: id, node: outer, container: container,
 		exported: exp, headStart: hs, headEnd: he})
-	body, ok := x.field(n, "body")
-	if !ok {
+	if body, ok := x.field(n, "body"); ok {
+		x.jsTypeMembers(body, joinName(container, name), exp, 0)
+	}
+}
+
+// jsTypeMembers adds the members of the object types (an interface's
+// body, a type literal) that the type n spells, or holds in a union, an
+// intersection, an array or a type argument: property signatures (Field)
+// and method signatures (Method), in container; a property whose type is
+// itself an object type gives the members of that type, in the container
+// joined with the property's name. The types of parameters and results
+// are not read.
+func (x *extractor) jsTypeMembers(n syntax.NodeID, container string, exp bool, depth int) {
+	if depth > maxNesting {
 		return
 	}
-	for _, m := range x.kids(body) {
+	switch x.kind(n) {
+	case "object_type", "interface_body":
+	case "function_type", "constructor_type", "type_query", "literal_type", "predefined_type", "type_identifier", "string":
+		return
+	default:
+		for c, ok := x.t.FirstChild(n); ok; c, ok = x.t.NextSibling(c) {
+			if x.t.Named(c) {
+				x.jsTypeMembers(c, container, exp, depth+1)
+			}
+		}
+		return
+	}
+	for _, m := range x.kids(n) {
 		kind := Field
 		switch x.kind(m) {
 		case "property_signature":
@@ -446,8 +476,15 @@ func (x *extractor) jsInterface(outer, n syntax.NodeID, container string, isExp 
 		default:
 			continue
 		}
-		if mid, ok := x.field(m, "name"); ok {
-			x.add(def{kind: kind, name: x.text(mid), nameNode: mid, node: m, container: joinName(container, name), exported: exp})
+		mid, ok := x.field(m, "name")
+		if !ok {
+			continue
+		}
+		name := unquote(x.text(mid))
+		hs, he := x.t.StartByte(m), x.t.EndByte(m)
+		x.add(def{kind: kind, name: name, nameNode: mid, node: m, container: container, exported: exp, headStart: hs, headEnd: he})
+		if t, ok := x.field(m, "type"); ok && kind == Field {
+			x.jsTypeMembers(t, joinName(container, name), exp, depth+1)
 		}
 	}
 }

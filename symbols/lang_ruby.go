@@ -21,6 +21,57 @@ import (
 // classes, constants and attributes are exported.
 func (x *extractor) rubyFile() {
 	x.rubyBody(x.t.Root(), "", true)
+	known := make(map[int]int, len(x.f.Symbols)) // a name's start byte → its symbol
+	for i, s := range x.f.Symbols {
+		known[s.NameRange.StartByte] = i
+	}
+	x.rubyNested(x.t.Root(), "", known, 0)
+}
+
+// rubyNested adds the classes, modules and methods the statement walk
+// leaves out, those inside expressions and blocks: a class assigned to a
+// constant under a condition, a def in a block (Rails' included do, a
+// spec's describe do), a def in a def. Container: the enclosing classes
+// and modules, as for the others.
+func (x *extractor) rubyNested(n syntax.NodeID, container string, known map[int]int, depth int) {
+	if depth > maxNesting {
+		return
+	}
+	for c, ok := x.t.FirstChild(n); ok; c, ok = x.t.NextSibling(c) {
+		inner := container
+		switch x.kind(c) {
+		case "class", "module":
+			id, ok := x.field(c, "name")
+			if !ok {
+				break
+			}
+			if x.kind(id) == "scope_resolution" {
+				if last, ok := x.field(id, "name"); ok {
+					id = last
+				}
+			}
+			i, seen := known[x.t.StartByte(id)]
+			if !seen {
+				from := len(x.f.Symbols)
+				x.rubyClass(c, container)
+				for j := from; j < len(x.f.Symbols); j++ {
+					known[x.f.Symbols[j].NameRange.StartByte] = j
+				}
+				i, seen = known[x.t.StartByte(id)]
+			}
+			if seen {
+				inner = joinName(x.f.Symbols[i].Container, x.f.Symbols[i].Name)
+			}
+		case "method", "singleton_method":
+			if id, ok := x.field(c, "name"); ok {
+				if _, seen := known[x.t.StartByte(id)]; !seen {
+					known[x.t.StartByte(id)] = len(x.f.Symbols)
+					x.rubyMethod(c, c, container, true, container == "")
+				}
+			}
+		}
+		x.rubyNested(c, inner, known, depth+1)
+	}
 }
 
 // rubyBody reads the statements of a program or a class or module body.

@@ -40,6 +40,9 @@ func (x *extractor) rustPub(n syntax.NodeID) bool {
 // scope decides what they are and whether they are exported.
 func (x *extractor) rustItems(n syntax.NodeID, container string, scope rustScope) {
 	exported := func(item syntax.NodeID) bool {
+		if x.rustLocal > 0 {
+			return false
+		}
 		switch scope {
 		case rustTraitImpl:
 			return true
@@ -49,62 +52,97 @@ func (x *extractor) rustItems(n syntax.NodeID, container string, scope rustScope
 		return x.rustPub(item)
 	}
 	for _, c := range x.kids(n) {
-		switch x.kind(c) {
-		case "use_declaration":
-			if arg, ok := x.field(c, "argument"); ok {
-				x.rustUse(arg, "")
-			}
-		case "extern_crate_declaration":
-			name := x.fieldText(c, "name")
-			x.addImport(name, "", x.fieldText(c, "alias"), c)
-		case "function_item", "function_signature_item":
-			id, ok := x.field(c, "name")
-			if !ok {
-				continue
-			}
-			kind := Function
-			if scope != rustFree {
-				kind = Method
-			}
-			hs, he := x.bodyHead(c, c)
-			x.add(def{kind: kind, name: x.text(id), nameNode: id, node: c, container: container,
-				exported: exported(c), headStart: hs, headEnd: he})
-		case "struct_item", "union_item":
-			x.rustStruct(c, container, exported(c))
-		case "enum_item":
-			x.rustEnum(c, container, exported(c))
-		case "trait_item":
-			x.rustTraitItem(c, container, exported(c))
-		case "impl_item":
-			x.rustImplBlock(c, container)
-		case "type_item", "associated_type":
-			if id, ok := x.field(c, "name"); ok {
-				x.add(def{kind: Type, name: x.text(id), nameNode: id, node: c, container: container,
-					exported: exported(c)})
-			}
-		case "const_item", "static_item":
-			x.rustConst(c, container, exported(c))
-		case "mod_item":
-			id, ok := x.field(c, "name")
-			if !ok {
-				continue
-			}
-			name := x.text(id)
-			hs, he := x.bodyHead(c, c)
-			x.add(def{kind: Module, name: name, nameNode: id, node: c, container: container,
-				exported: x.rustPub(c), headStart: hs, headEnd: he})
-			if body, ok := x.field(c, "body"); ok {
-				x.rustItems(body, joinName(container, name), rustFree)
-			}
-		case "foreign_mod_item":
-			if body, ok := x.field(c, "body"); ok {
-				x.rustItems(body, container, rustFree)
-			}
-		case "macro_definition":
-			if id, ok := x.field(c, "name"); ok {
-				x.add(def{kind: Macro, name: x.text(id), nameNode: id, node: c, container: container,
-					exported: x.rustMacroExported(c), headStart: x.t.StartByte(c), headEnd: x.t.EndByte(id)})
-			}
+		x.rustItem(c, container, scope, exported)
+	}
+}
+
+// rustItem adds item c of a file, module, block or impl body.
+func (x *extractor) rustItem(c syntax.NodeID, container string, scope rustScope, exported func(syntax.NodeID) bool) {
+	switch x.kind(c) {
+	case "use_declaration":
+		if arg, ok := x.field(c, "argument"); ok {
+			x.rustUse(arg, "")
+		}
+	case "extern_crate_declaration":
+		name := x.fieldText(c, "name")
+		x.addImport(name, "", x.fieldText(c, "alias"), c)
+	case "function_item", "function_signature_item":
+		id, ok := x.field(c, "name")
+		if !ok {
+			return
+		}
+		kind := Function
+		if scope != rustFree {
+			kind = Method
+		}
+		hs, he := x.bodyHead(c, c)
+		x.add(def{kind: kind, name: x.text(id), nameNode: id, node: c, container: container,
+			exported: exported(c), headStart: hs, headEnd: he})
+		if body, ok := x.field(c, "body"); ok {
+			x.rustLocalItems(body, joinName(container, x.text(id)))
+		}
+	case "struct_item", "union_item":
+		x.rustStruct(c, container, exported(c))
+	case "enum_item":
+		x.rustEnum(c, container, exported(c))
+	case "trait_item":
+		x.rustTraitItem(c, container, exported(c))
+	case "impl_item":
+		x.rustImplBlock(c, container)
+	case "type_item", "associated_type":
+		if id, ok := x.field(c, "name"); ok {
+			x.add(def{kind: Type, name: x.text(id), nameNode: id, node: c, container: container,
+				exported: exported(c)})
+		}
+	case "const_item", "static_item":
+		x.rustConst(c, container, exported(c))
+	case "mod_item":
+		id, ok := x.field(c, "name")
+		if !ok {
+			return
+		}
+		name := x.text(id)
+		hs, he := x.bodyHead(c, c)
+		x.add(def{kind: Module, name: name, nameNode: id, node: c, container: container,
+			exported: exported(c), headStart: hs, headEnd: he})
+		if body, ok := x.field(c, "body"); ok {
+			x.rustItems(body, joinName(container, name), rustFree)
+		}
+	case "foreign_mod_item":
+		if body, ok := x.field(c, "body"); ok {
+			x.rustItems(body, container, rustFree)
+		}
+	case "macro_definition":
+		if id, ok := x.field(c, "name"); ok {
+			x.add(def{kind: Macro, name: x.text(id), nameNode: id, node: c, container: container,
+				exported: x.rustMacroExported(c), headStart: x.t.StartByte(c), headEnd: x.t.EndByte(id)})
+		}
+	}
+}
+
+// rustItemKinds are the kinds of the items a block may declare.
+var rustItemKinds = map[string]bool{
+	"use_declaration": true, "extern_crate_declaration": true, "function_item": true,
+	"function_signature_item": true, "struct_item": true, "union_item": true, "enum_item": true,
+	"trait_item": true, "impl_item": true, "type_item": true, "const_item": true, "static_item": true,
+	"mod_item": true, "foreign_mod_item": true, "macro_definition": true,
+}
+
+// rustLocalItems adds the items declared anywhere in n, the body of the
+// function named container (in its blocks, closures and nested
+// expressions): a function there is a Function, an impl's are Methods of
+// container joined with the type; none is exported, for no path outside
+// the body names them.
+func (x *extractor) rustLocalItems(n syntax.NodeID, container string) {
+	if x.rustLocal > maxNesting {
+		return
+	}
+	x.rustLocal++
+	defer func() { x.rustLocal-- }()
+	for c, end := n+1, x.t.End(n); c < end; c++ {
+		if rustItemKinds[x.kind(c)] {
+			x.rustItem(c, container, rustFree, func(syntax.NodeID) bool { return false })
+			c = x.t.End(c) - 1
 		}
 	}
 }

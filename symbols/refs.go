@@ -61,11 +61,12 @@ type Ref struct {
 // MaxRefs bounds the refs read from one file.
 const MaxRefs = 20000
 
-// nameKinds are the leaf kinds that spell a name, across grammars.
+// nameKinds are the leaf kinds that spell a name, across grammars
+// (JavaScript's { a } uses the variable a as well as naming the key).
 var nameKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "field_identifier": true,
 	"property_identifier": true, "simple_identifier": true, "constant": true,
-	"name": true,
+	"name": true, "shorthand_property_identifier": true,
 }
 
 // qualifierKinds are the leaf kinds a qualifier may be.

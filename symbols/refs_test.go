@@ -72,6 +72,15 @@ func F(cb func()) {
   return current?.value ?? current;
 }
 `, []string{"use .Handler", "call .peek"}, []string{"use .current", "use .cb", "call .cb"}},
+		{"c.js", `class CloseEvent {}
+function enable() {
+  function proxyMap_() {}
+  loadPlugin("MapSet", { proxyMap_, other: proxySet_ });
+  const { picked } = options;
+}
+module.exports = { CloseEvent };
+`, []string{"use .proxyMap_", "use .proxySet_", "use .CloseEvent", "call .loadPlugin", "use .options"},
+			[]string{"use .other", "use .picked"}},
 		{"A.java", `class A extends Bee implements Sea {
   void m() { obj.call(); D.make(); super.init(); Node firstChild = firstChild(); new W3C().aware(); }
 }
