@@ -85,6 +85,12 @@ func TestPhrasings(t *testing.T) {
 		// A cue word inside another cue's words is its subject.
 		{"where is subclasses called?", route.Request{}, of(route.IntentCallers, precision, "subclasses")},
 		{"where is extend used?", route.Request{}, of(route.IntentReferences, precision, "extend")},
+		// A cue word in a name's slot that ends the question, or that its
+		// phrase closes, is the name asked about.
+		{"definition of usage", route.Request{}, def(precision, "usage")},
+		{"where is usage defined?", route.Request{}, def(precision, "usage")},
+		{"usages of usage", route.Request{}, of(route.IntentReferences, precision, "usage")},
+		{"where are usages of Foo?", route.Request{}, of(route.IntentReferences, precision, "Foo")},
 		{"where is `evidence.Pack` called?", route.Request{}, of(route.IntentCallers, precision, "evidence.Pack")},
 		{"list the call sites of newRouter()", route.Request{}, of(route.IntentCallers, precision, "newRouter")},
 		{"what calls MarkStale", route.Request{}, of(route.IntentCallers, precision, "MarkStale")},

@@ -214,10 +214,11 @@ func (r *router) classify() {
 			hits = append(hits, h)
 		}
 	})
+	subjects := r.a.cueSubjects()
 	var best *hit
 	for i := range hits {
 		h := &hits[i]
-		if insideAnother(hits, h) {
+		if insideAnother(hits, h) || h.end-h.start == 1 && subjects[h.start] && len(hits) > 1 {
 			continue
 		}
 		if best == nil || h.ph.rank < best.ph.rank ||
@@ -245,6 +246,28 @@ func (r *router) classify() {
 	default:
 		p.Intent, p.Cue = IntentSearch, "no question words"
 	}
+}
+
+// cueSubjects are the tokens that a name slot holds as its subject, where
+// a cue word there is the name asked about, not a cue: "usage" in
+// "definition of usage" and "where is usage defined?". Only a slot that
+// ends the question or is closed by its phrase's words counts: in "where
+// are usages of Foo", usages begins a phrase of its own.
+func (a *analysis) cueSubjects() map[int]bool {
+	var subjects map[int]bool
+	nameSlots().matches(a.toks, func(h hit) {
+		s := h.slot
+		if s >= 0 && kindWords[a.toks[s].word] != "" && h.end == s+1 && s+1 < len(a.toks) {
+			s++ // "where is the function usage?"
+		}
+		if s > h.start && (h.end > s+1 || s == len(a.toks)-1) {
+			if subjects == nil {
+				subjects = map[int]bool{}
+			}
+			subjects[s] = true
+		}
+	})
+	return subjects
 }
 
 // maxCueHits bounds the cue matches classify weighs: a capped text holds
