@@ -46,6 +46,11 @@ const (
 	// focusAtLeast is how many of the files that mention a name a
 	// focused refresh indexes even past its deadline.
 	focusAtLeast = 2
+	// focusDefinersAtLeast bounds the files that look like they define a
+	// name which a focused refresh indexes even past its deadline, all of
+	// them up to this many: what a definition question asks for does not
+	// depend on how loaded the machine is.
+	focusDefinersAtLeast = 16
 	// focusScanMin is how long a scan may read past the refresh's
 	// deadline: on a tree of a few thousand files it reads them all, as a
 	// text search would, whatever the budget.
@@ -210,6 +215,9 @@ type focused struct {
 	first []diskFile // files to index: those that mention a word, by rank, then those not read
 	rest  []diskFile // files that mention no word
 	focus Focus
+	// definers counts the files first begins with that mention a name
+	// where a definition would name it (rankDefinesIt).
+	definers int
 }
 
 // focus reads every file of changed for the terms' names and qualifiers
@@ -277,6 +285,9 @@ func (ix *Index) focus(changed []diskFile, terms []focusTerm, deadline time.Time
 	sort.SliceStable(order, func(a, b int) bool { return keys[order[a]] > keys[order[b]] })
 	for _, i := range order {
 		out.first = append(out.first, changed[i])
+		if slices.Contains(wr[i][:named], rankDefinesIt) && out.definers == len(out.first)-1 {
+			out.definers++
+		}
 	}
 	out.focus.Matched, out.focus.Unread = len(order), len(unread)
 	// A file that re-exports modules wholesale (a barrel's export * from)

@@ -387,16 +387,19 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		return nil
 	}
 	var rest []diskFile // focused: the changed files that mention no word
+	definers := 0
 	if terms := focusTerms(prefer); !deadline.IsZero() && len(p.changed) > focusAbove && len(terms) > 0 {
 		f := ix.focus(p.changed, terms, deadline)
-		p.changed, rest, fr.Focus = f.first, f.rest, &f.focus
+		p.changed, rest, fr.Focus, definers = f.first, f.rest, &f.focus, f.definers
 	}
 	atLeast := 0
 	if fr.Focus != nil {
 		// However long the scan took, the answer gets the files that
-		// mention its names most likely to hold what it asks for: a
-		// search then has their text, never nothing.
-		atLeast = min(fr.Focus.Matched, focusAtLeast)
+		// mention its names most likely to hold what it asks for, every
+		// one that looks like it defines one (up to a bound) first: a
+		// search then has their text, never nothing, and a definition
+		// question its definitions however loaded the machine is.
+		atLeast = min(fr.Focus.Matched, max(focusAtLeast, min(definers, focusDefinersAtLeast)))
 	}
 	if _, ok := ctx.Value(updateKey{}).(*updateProgress); ok {
 		atLeast = updateAtLeast // a round of an Update always gets somewhere

@@ -274,3 +274,30 @@ func TestFocusPastBudget(t *testing.T) {
 		t.Fatalf("focus %+v: want 3 matched, %d indexed", f, focusAtLeast)
 	}
 }
+
+// TestFocusDefinersPastBudget: with no time left, every file that looks
+// like it defines the name (up to focusDefinersAtLeast) is indexed, not
+// only focusAtLeast of them, so that an ambiguous name's every definition
+// is found however loaded the machine is; a file that only uses it waits.
+func TestFocusDefinersPastBudget(t *testing.T) {
+	files := map[string]string{"go.mod": "module m\n"}
+	for i := range 60 {
+		files[fmt.Sprintf("a/f%02d.go", i)] = fmt.Sprintf("package a\n\nfunc F%02d() int { return %d }\n", i, i)
+	}
+	for _, d := range []string{"b", "c", "d", "e"} {
+		files[d+"/def.go"] = "package " + d + "\n\nfunc Needle() {}\n"
+	}
+	files["u/use.go"] = "package u\n\nfunc g() { b.Needle() }\n"
+	dir := writeTree(t, files)
+	ix := openTest(t, dir, func(o *Options) { o.Budget = time.Nanosecond })
+	res, err := ix.Lookup(context.Background(), "Needle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Definitions) != 4 {
+		t.Fatalf("Lookup(Needle) = %+v, focus %+v", res.Definitions, res.Freshness.Focus)
+	}
+	if f := res.Freshness.Focus; f == nil || f.Matched != 5 || f.IndexedCount != 4 {
+		t.Fatalf("focus %+v: want 5 matched, the 4 definers indexed", f)
+	}
+}
