@@ -600,13 +600,26 @@ func (v *snapView) addCycles(q Query) error {
 			inWalk[ids[k]] = true
 		}
 	}
+	// An edge among them is out of one and into another: the tables of
+	// edges into each say which, so that only those are decoded (and
+	// checked), not every edge out of the walk.
+	into := map[int32]bool{}
+	for _, n := range among {
+		es, err := v.in(n, walkKinds)
+		if err != nil {
+			return err
+		}
+		for _, ei := range es {
+			into[ei] = true
+		}
+	}
 	for _, n := range among {
 		es, err := v.out(n, walkKinds)
 		if err != nil {
 			return err
 		}
 		for _, ei := range es {
-			if v.partEdges[ei] {
+			if v.partEdges[ei] || !into[ei] {
 				continue
 			}
 			e, err := v.edge(ei)
