@@ -20,11 +20,10 @@ import (
 // Anything else (a link, a missing file, a kernel without openat2) is left
 // to the slow way, whose answer and errors stand.
 type beneath struct {
-	mu     sync.RWMutex // held to read while fd is in use; Close takes it to write
-	fd     int          // -1: none, or closed
-	ino    uint64       // the root directory's identity, to check the root os.Root holds
-	dev    uint64
-	closed bool
+	mu  sync.RWMutex // held to read while fd is in use; Close takes it to write
+	fd  int          // -1: none, or closed
+	ino uint64       // the root directory's identity, to check the root os.Root holds
+	dev uint64
 }
 
 // noOpenat2 records that the kernel refused openat2 (older than Linux
@@ -66,7 +65,7 @@ func (b *beneath) close() {
 	if b.fd >= 0 {
 		unix.Close(b.fd)
 	}
-	b.fd, b.closed = -1, true
+	b.fd = -1
 }
 
 // open opens rel, a valid fs path other than ".", with flags, refusing a
