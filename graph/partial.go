@@ -72,7 +72,7 @@ type snapView struct {
 	ss      *sealedSnapshot
 	version string
 	h       snapHeader
-	strEnds []int
+	strEnds []uint32 // where each string's text ends (the body is within MaxSnapshotSize)
 	// Where each section starts in the body.
 	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes int
 	strs                                                                                                  map[int]string
@@ -110,11 +110,13 @@ func (ss *sealedSnapshot) view() (*snapView, error) {
 		return nil, err
 	}
 	ld := decoder{buf: lens}
-	v.strEnds = make([]int, h.strings)
+	v.strEnds = make([]uint32, h.strings)
 	end := 0
 	for i := range v.strEnds {
-		end += int(ld.uint(uint64(h.textBytes)))
-		v.strEnds[i] = end
+		if end += int(ld.uint(uint64(h.textBytes))); end > h.textBytes || end > MaxSnapshotSize {
+			break
+		}
+		v.strEnds[i] = uint32(end)
 	}
 	if ld.err != nil || len(ld.buf) != 0 || end != h.textBytes {
 		return nil, fmt.Errorf("%w: a string table that does not fit its text", errSnapshotCorrupt)
@@ -150,9 +152,9 @@ func (v *snapView) str(i int) (string, error) {
 	}
 	start := 0
 	if i > 0 {
-		start = v.strEnds[i-1]
+		start = int(v.strEnds[i-1])
 	}
-	b, err := v.ss.at(v.text+start, v.strEnds[i]-start)
+	b, err := v.ss.at(v.text+start, int(v.strEnds[i])-start)
 	if err != nil {
 		return "", err
 	}
@@ -600,13 +602,26 @@ func (v *snapView) addCycles(q Query) error {
 			inWalk[ids[k]] = true
 		}
 	}
+	// An edge among them is out of one and into another: the tables of
+	// edges into each say which, so that only those are decoded (and
+	// checked), not every edge out of the walk.
+	into := map[int32]bool{}
+	for _, n := range among {
+		es, err := v.in(n, walkKinds)
+		if err != nil {
+			return err
+		}
+		for _, ei := range es {
+			into[ei] = true
+		}
+	}
 	for _, n := range among {
 		es, err := v.out(n, walkKinds)
 		if err != nil {
 			return err
 		}
 		for _, ei := range es {
-			if v.partEdges[ei] {
+			if v.partEdges[ei] || !into[ei] {
 				continue
 			}
 			e, err := v.edge(ei)

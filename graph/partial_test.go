@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -288,4 +289,56 @@ func FuzzSnapshotView(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A read across chunks gives the body's bytes whichever chunks were held
+// before, reads each missing run at once, and refuses a run with a
+// chunk changed since its digest was taken.
+func TestSnapshotReadsRuns(t *testing.T) {
+	body := make([]byte, 5*snapChunk+77)
+	for i := range body {
+		body[i] = byte(i * 13)
+	}
+	sums := chunkSums([][]byte{body})
+	open := func(t *testing.T, data []byte) *sealedSnapshot {
+		file := filepath.Join(t.TempDir(), "body")
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return &sealedSnapshot{f: f, size: len(data), sums: sums, chunks: map[int][]byte{}}
+	}
+	for _, held := range [][]int{{}, {0}, {2}, {1, 3}, {0, 1, 2, 3, 4, 5}} {
+		ss := open(t, body)
+		for _, c := range held {
+			if _, err := ss.chunk(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, r := range [][2]int{{0, len(body)}, {snapChunk - 3, 2*snapChunk + 9}, {10, 4}, {4*snapChunk + 1, snapChunk + 76}} {
+			got, err := ss.at(r[0], r[1])
+			if err != nil {
+				t.Fatalf("held %v, at(%d, %d): %v", held, r[0], r[1], err)
+			}
+			if !bytes.Equal(got, body[r[0]:r[0]+r[1]]) {
+				t.Errorf("held %v, at(%d, %d): other bytes", held, r[0], r[1])
+			}
+		}
+	}
+	changed := bytes.Clone(body)
+	changed[3*snapChunk+5] ^= 1
+	ss := open(t, changed)
+	if _, err := ss.chunk(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ss.at(0, len(body)); !errors.Is(err, errSnapshotForeign) {
+		t.Errorf("a changed chunk in a run: err = %v, want %v", err, errSnapshotForeign)
+	}
+	if _, err := ss.at(4*snapChunk, 10); err != nil {
+		t.Errorf("an unchanged chunk after the refused run: %v", err)
+	}
 }

@@ -86,8 +86,10 @@ const (
 	// maxSealLen bounds the seal.
 	maxSealLen = 128
 	// snapChunk is the size of the chunks of the body the head has a
-	// digest of.
-	snapChunk = 64 << 10
+	// digest of: a page, since a question reads scattered records and
+	// table entries, each costing the chunk around it (read, checked and
+	// kept); the head then holds 32 bytes of digest per 4 KiB of body.
+	snapChunk = 4 << 10
 	// maxHeadLen bounds the head: its strings and the digests of a body
 	// within MaxSnapshotSize.
 	maxHeadLen = 64<<10 + sha256.Size*(MaxSnapshotSize/snapChunk+1)
@@ -498,6 +500,11 @@ func (ss *sealedSnapshot) at(off, n int) ([]byte, error) {
 		return nil, nil
 	}
 	first, last := off/snapChunk, (off+n-1)/snapChunk
+	if first != last {
+		if err := ss.load(first, last); err != nil {
+			return nil, err
+		}
+	}
 	var out []byte
 	for c := first; c <= last; c++ {
 		b, err := ss.chunk(c)
@@ -518,15 +525,52 @@ func (ss *sealedSnapshot) chunk(c int) ([]byte, error) {
 	if b, ok := ss.chunks[c]; ok {
 		return b, nil
 	}
-	b := make([]byte, min(snapChunk, ss.size-c*snapChunk))
-	if _, err := ss.f.ReadAt(b, ss.off+int64(c*snapChunk)); err != nil {
-		return nil, fmt.Errorf("graph: snapshot: %w", err)
+	if err := ss.readChunks(c, c+1); err != nil {
+		return nil, err
 	}
-	if sum := sha256.Sum256(b); !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
-		return nil, errSnapshotForeign // changed since it was sealed
+	return ss.chunks[c], nil
+}
+
+// load reads and checks the chunks first to last that are not held yet,
+// each run of them with one read.
+func (ss *sealedSnapshot) load(first, last int) error {
+	for c := first; c <= last; {
+		if _, ok := ss.chunks[c]; ok {
+			c++
+			continue
+		}
+		end := c + 1
+		for ; end <= last; end++ {
+			if _, ok := ss.chunks[end]; ok {
+				break
+			}
+		}
+		if err := ss.readChunks(c, end); err != nil {
+			return err
+		}
+		c = end
 	}
-	ss.chunks[c] = b
-	return b, nil
+	return nil
+}
+
+// readChunks reads the chunks [first, end) of the body with one read, checks
+// each against its digest and keeps it.
+func (ss *sealedSnapshot) readChunks(first, end int) error {
+	lo, hi := first*snapChunk, min(end*snapChunk, ss.size)
+	b := make([]byte, hi-lo)
+	if _, err := ss.f.ReadAt(b, ss.off+int64(lo)); err != nil {
+		return fmt.Errorf("graph: snapshot: %w", err)
+	}
+	for c := first; c < end; c++ {
+		chunk := b[(c-first)*snapChunk : min((c-first+1)*snapChunk, len(b))]
+		if sum := sha256.Sum256(chunk); !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
+			return errSnapshotForeign // changed since it was sealed
+		}
+	}
+	for c := first; c < end; c++ {
+		ss.chunks[c] = b[(c-first)*snapChunk : min((c-first+1)*snapChunk, len(b)) : min((c-first+1)*snapChunk, len(b))]
+	}
+	return nil
 }
 
 // whole returns the body after its build and version, every chunk read

@@ -253,6 +253,34 @@ func (ix *Index) Dir() string { return ix.root.Dir() }
 // link) through the root's file system, which cannot reach outside it.
 func (ix *Index) readFile(p string) ([]byte, error) { return fs.ReadFile(ix.root.FS(), p) }
 
+// testHookRead, when set by a test, is called with each file a question
+// reads from disk through its fileReads.
+var testHookRead func(p string)
+
+// fileReads holds the files read for one question, by path, each with
+// whether it could be read: a search's excerpts and the records made of
+// its hits then read each file from disk once.
+type fileReads map[string]fileRead
+
+type fileRead struct {
+	src []byte
+	ok  bool
+}
+
+// read returns the file at p as ix reads it, reading it the first time.
+func (fr fileReads) read(ix *Index, p string) ([]byte, bool) {
+	r, seen := fr[p]
+	if !seen {
+		if testHookRead != nil {
+			testHookRead(p)
+		}
+		src, err := ix.readFile(p)
+		r = fileRead{src, err == nil}
+		fr[p] = r
+	}
+	return r.src, r.ok
+}
+
 // lock takes the writer lock, waiting until deadline (the zero time: as
 // long as ctx allows). ok is false when the deadline passed first.
 // Where the system has no flock it succeeds at once: writers are then kept apart by SQLite's own write lock (every

@@ -107,7 +107,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	if b := ix.opts.budget(); b >= 0 {
 		deadline = time.Now().Add(b)
 	}
-	g := gatherer{ix: ix, modules: map[string]string{}}
+	g := gatherer{ix: ix, modules: map[string]string{}, files: fileReads{}}
 	var resp evidence.Response
 	var notes []string
 	var fr Freshness
@@ -138,7 +138,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		} else {
 			notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index; text matches instead", q.Symbol))
 		}
-		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{Deadline: deadline, Limit: maxNameChunks})
+		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{Deadline: deadline, Limit: maxNameChunks, files: g.files})
 		if err != nil {
 			if errors.Is(err, ErrEmptyQuery) {
 				break
@@ -160,7 +160,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		}
 		resp.Records = append(resp.Records, g.mentions(sres.Hits, q, defined)...)
 	case strings.TrimSpace(q.Text) != "":
-		sres, err := ix.Search(ctx, q.Text, SearchOptions{})
+		sres, err := ix.Search(ctx, q.Text, SearchOptions{files: g.files})
 		if errors.Is(err, ErrEmptyQuery) {
 			return evidence.Response{Report: evidence.Report{Reason: "the question spells no word to search for"}}, nil
 		}
@@ -217,6 +217,7 @@ type gatherer struct {
 	ix      *Index
 	modules map[string]string // directory → module path of the go.mod governing it ("" for none)
 	lines   map[string][]string
+	files   fileReads // the files read for this question, shared with its search
 }
 
 // fileLines returns the lines of a file as it is on disk now, or nil.
@@ -228,7 +229,7 @@ func (g *gatherer) fileLines(p string) []string {
 		return ls
 	}
 	var ls []string
-	if src, err := g.ix.readFile(p); err == nil {
+	if src, ok := g.files.read(g.ix, p); ok {
 		ls = strings.Split(string(src), "\n")
 	}
 	g.lines[p] = ls

@@ -172,3 +172,25 @@ func TestProviderClosed(t *testing.T) {
 		t.Errorf("Gather after Close: %v, want ErrClosed", err)
 	}
 }
+
+// A question for the uses of a name reads each file once: its search's
+// excerpts and the records made of its hits share what was read.
+func TestProviderReadsEachFileOnce(t *testing.T) {
+	dir := writeTree(t, project)
+	p := openTest(t, dir, nil).Provider()
+	reads := map[string]int{}
+	testHookRead = func(p string) { reads[p]++ }
+	defer func() { testHookRead = nil }()
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "Session", Kinds: []evidence.Kind{evidence.Reference}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) == 0 || len(reads) == 0 {
+		t.Fatalf("%d records from %d files read: want some", len(resp.Records), len(reads))
+	}
+	for p, n := range reads {
+		if n > 1 {
+			t.Errorf("%s read %d times", p, n)
+		}
+	}
+}

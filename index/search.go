@@ -22,6 +22,10 @@ type SearchOptions struct {
 	// than after the index's budget: a caller that refreshed moments ago
 	// (a lookup before the search) keeps one budget for both.
 	Deadline time.Time
+
+	// files, when set, holds the files read for one question (by the
+	// provider's gatherer), so that each is read from disk once.
+	files fileReads
 }
 
 // How a hit matched, strongest first.
@@ -111,7 +115,7 @@ func (ix *Index) Search(ctx context.Context, text string, opts SearchOptions) (S
 		budget = max(0, time.Until(opts.Deadline))
 	}
 	fr, err := ix.read(ctx, budget, termWords(terms), true, func(s snapshot) error {
-		hits, err := ix.search(ctx, s, terms, limit, opts.Content)
+		hits, err := ix.search(ctx, s, terms, limit, opts.Content, opts.files)
 		res.Hits = hits
 		return err
 	})
@@ -138,7 +142,7 @@ type candidate struct {
 // search returns the snapshot's best hits for the terms: it gathers the
 // candidate chunks (BM25's best, and the chunks that define a queried
 // name), loads them, ranks them and reads their excerpts from disk.
-func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limit int, content string) ([]Hit, error) {
+func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limit int, content string, files fileReads) ([]Hit, error) {
 	defLines, defChunks, err := queriedDefinitions(ctx, s, queryNames(terms))
 	if err != nil {
 		return nil, err
@@ -161,7 +165,10 @@ func (ix *Index) search(ctx context.Context, s snapshot, terms []queryTerm, limi
 		return nil, err
 	}
 	rankCandidates(kept, terms, defLines)
-	return ix.hits(dropOverlaps(kept), limit, s.pending), nil
+	if files == nil {
+		files = fileReads{}
+	}
+	return ix.hits(dropOverlaps(kept), limit, s.pending, files), nil
 }
 
 // queriedDefinitions returns where the definitions of the names are,
@@ -349,18 +356,13 @@ func (cs candidates) load(ctx context.Context, s snapshot, content string) ([]*c
 // hits returns up to limit hits for the ranked candidates, each with its
 // excerpt read from disk; a candidate whose lines are gone from disk is
 // skipped, and one whose path is pending is marked stale. It is never nil.
-func (ix *Index) hits(kept []*candidate, limit int, pending map[string]bool) []Hit {
+func (ix *Index) hits(kept []*candidate, limit int, pending map[string]bool, files fileReads) []Hit {
 	hits := []Hit{}
-	files := map[string][]byte{}
 	for _, c := range kept {
 		if len(hits) == limit {
 			break
 		}
-		src, ok := files[c.path]
-		if !ok {
-			src, _ = ix.readFile(c.path)
-			files[c.path] = src
-		}
+		src, _ := files.read(ix, c.path)
 		text, end, ok := lineSpan(src, c.start, c.end)
 		if !ok {
 			continue // gone from disk since it was indexed

@@ -540,10 +540,13 @@ func (w *walker) load(text string) {
 	var notes []string
 	var cur *dirListing
 	var curRel string
-	// The entries' paths are built in one buffer and cut from one string
-	// at the end: a tree's listings hold thousands of them.
-	var entries []listingEntry
-	buf := make([]byte, 0, len(text)+len(text)/2)
+	// The entries' paths are built in one builder and cut from the one
+	// string it makes (no copy) at the end: a tree's listings hold
+	// thousands of them. A line is at most one entry, so entries is sized
+	// once.
+	entries := make([]listingEntry, 0, strings.Count(rest, "\n")+1)
+	var buf strings.Builder
+	buf.Grow(len(text) + len(text)/2)
 	for rest != "" {
 		line, rest, _ = strings.Cut(rest, "\n")
 		if len(line) < 3 || line[1] != ' ' {
@@ -576,13 +579,13 @@ func (w *walker) load(text string) {
 			if cur == nil || name == "." || name == ".." || !validName(name) {
 				return
 			}
-			start := len(buf)
+			start := buf.Len()
 			if curRel != "." {
-				buf = append(buf, curRel...)
-				buf = append(buf, '/')
+				buf.WriteString(curRel)
+				buf.WriteByte('/')
 			}
-			buf = append(buf, name...)
-			entries = append(entries, listingEntry{cur, line[0] == 'S', start, len(buf)})
+			buf.WriteString(name)
+			entries = append(entries, listingEntry{cur, line[0] == 'S', start, buf.Len()})
 		default:
 			return
 		}
@@ -590,7 +593,7 @@ func (w *walker) load(text string) {
 	if dirs["."] == nil {
 		return
 	}
-	fillListings(entries, string(buf))
+	fillListings(entries, buf.String())
 	w.dirs, w.order, w.ignores, w.notes = dirs, nil, ignores, notes
 }
 

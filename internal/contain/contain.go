@@ -65,6 +65,7 @@ type Root struct {
 	given string // absolute and clean, as the caller named it
 	real  string // given with every symlink evaluated
 	root  *os.Root
+	fast  *beneath // opens a path without links in one system call
 }
 
 // Open opens dir as a project root. dir must exist and be a directory.
@@ -77,15 +78,25 @@ func Open(dir string) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contain: project root: %w", err)
 	}
+	fast := openBeneath(real)
 	r, err := os.OpenRoot(real)
 	if err != nil {
+		fast.close()
 		return nil, fmt.Errorf("contain: project root: %w", err)
 	}
-	return &Root{given: abs, real: real, root: r}, nil
+	if fi, err := r.Stat("."); err == nil {
+		fast.sameAs(fi)
+	} else {
+		fast.close()
+	}
+	return &Root{given: abs, real: real, root: r, fast: fast}, nil
 }
 
 // Close releases the root.
-func (r *Root) Close() error { return r.root.Close() }
+func (r *Root) Close() error {
+	r.fast.close()
+	return r.root.Close()
+}
 
 // Dir returns the root's absolute directory with symlinks evaluated.
 func (r *Root) Dir() string { return r.real }
@@ -95,7 +106,7 @@ func (r *Root) Dir() string { return r.real }
 // inside the root; [Root.ReadFile] and [Root.Stat] follow those. Its
 // ReadDir takes the entries' types from the directory where the system
 // reports them (see rootFS).
-func (r *Root) FS() fs.FS { return rootFS{root: r.root, fs: r.root.FS()} }
+func (r *Root) FS() fs.FS { return rootFS{root: r.root, fs: r.root.FS(), fast: r.fast} }
 
 // Rel resolves p, relative to the root or absolute, to a clean
 // slash-separated path relative to the root, and rejects it if it leaves the
@@ -136,6 +147,11 @@ func (r *Root) Inside(p string) bool {
 
 // ReadFile reads the file p inside the root.
 func (r *Root) ReadFile(p string) ([]byte, error) {
+	if rel, ok := r.plainRel(p); ok {
+		if data, ok := r.fast.readFile(rel); ok {
+			return data, nil
+		}
+	}
 	_, real, err := r.resolve(p)
 	if err != nil {
 		return nil, err
@@ -146,6 +162,11 @@ func (r *Root) ReadFile(p string) ([]byte, error) {
 // Stat returns the file information of p inside the root, following links
 // that stay inside it.
 func (r *Root) Stat(p string) (fs.FileInfo, error) {
+	if rel, ok := r.plainRel(p); ok {
+		if fi, ok := r.fast.stat(rel); ok {
+			return fi, nil
+		}
+	}
 	_, real, err := r.resolve(p)
 	if err != nil {
 		return nil, err
@@ -156,22 +177,14 @@ func (r *Root) Stat(p string) (fs.FileInfo, error) {
 // resolve returns p relative to the root as Rel reports it, and the same
 // path with every existing symbolic link evaluated (what [os.Root] is given).
 func (r *Root) resolve(p string) (rel, real string, err error) {
-	if err := checkName(p); err != nil {
-		return "", "", err
-	}
-	elems, abs, err := hostStyle.elements(p)
-	if err != nil {
-		return "", "", &PathError{Path: p, Reason: err.Error(), Err: ErrInvalidName}
-	}
-	if abs {
-		var ok bool
-		if elems, ok = r.strip(hostStyle, elems); !ok {
-			return "", "", &PathError{Path: p, Reason: "absolute path outside the root", Err: ErrEscape}
-		}
-	}
-	lex, err := lexical(p, elems)
+	elems, lex, err := r.elements(p)
 	if err != nil {
 		return "", "", err
+	}
+	if len(lex) == len(elems) && len(elems) > 0 && r.fast.plain(join(elems)) {
+		// No link on the way and no "..": the kernel reads the path as
+		// written, as walk would find element by element.
+		return join(elems), join(elems), nil
 	}
 	kernel, err := r.walk(p, elems)
 	if err != nil {
@@ -188,6 +201,40 @@ func (r *Root) resolve(p string) (rel, real string, err error) {
 		}
 	}
 	return rel, join(kernel), nil
+}
+
+// elements checks p's name and returns its elements below the root, as
+// written and cleaned lexically.
+func (r *Root) elements(p string) (elems, lex []string, err error) {
+	if err := checkName(p); err != nil {
+		return nil, nil, err
+	}
+	elems, abs, err := hostStyle.elements(p)
+	if err != nil {
+		return nil, nil, &PathError{Path: p, Reason: err.Error(), Err: ErrInvalidName}
+	}
+	if abs {
+		var ok bool
+		if elems, ok = r.strip(hostStyle, elems); !ok {
+			return nil, nil, &PathError{Path: p, Reason: "absolute path outside the root", Err: ErrEscape}
+		}
+	}
+	lex, err = lexical(p, elems)
+	if err != nil {
+		return nil, nil, err
+	}
+	return elems, lex, nil
+}
+
+// plainRel returns p relative to the root, for the fast way (see
+// beneath), when its name checks and it holds no ".." and names something
+// below the root; ok is false otherwise, and the slow way then judges p.
+func (r *Root) plainRel(p string) (string, bool) {
+	elems, lex, err := r.elements(p)
+	if err != nil || len(lex) != len(elems) || len(elems) == 0 {
+		return "", false
+	}
+	return join(elems), true
 }
 
 // strip returns the elements below the root of an absolute path's

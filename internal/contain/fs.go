@@ -16,16 +16,33 @@ import (
 // whose type it did not report.
 type rootFS struct {
 	root *os.Root
-	fs   fs.FS // root.FS()
+	fs   fs.FS    // root.FS()
+	fast *beneath // nil in a DirCache's
 }
 
 func (f rootFS) Open(name string) (fs.File, error) { return f.fs.Open(name) }
 
-func (f rootFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(f.fs, name) }
+// Stat and ReadFile take the fast way (see beneath) for a path without
+// links, which the root's FS would reach alike.
+func (f rootFS) Stat(name string) (fs.FileInfo, error) {
+	if f.fast != nil && fs.ValidPath(name) && name != "." {
+		if fi, ok := f.fast.stat(name); ok {
+			return fi, nil
+		}
+	}
+	return fs.Stat(f.fs, name)
+}
 
 func (f rootFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(f.fs, name) }
 
-func (f rootFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(f.fs, name) }
+func (f rootFS) ReadFile(name string) ([]byte, error) {
+	if f.fast != nil && fs.ValidPath(name) && name != "." {
+		if data, ok := f.fast.readFile(name); ok {
+			return data, nil
+		}
+	}
+	return fs.ReadFile(f.fs, name)
+}
 
 func (f rootFS) ReadLink(name string) (string, error) { return fs.ReadLink(f.fs, name) }
 
