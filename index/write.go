@@ -4,25 +4,72 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
 )
 
-// A writer writes files into the index, a transaction at a time.
+// A writer writes files into the index, a transaction at a time, on a
+// connection of its own.
 type writer struct {
 	ctx     context.Context
 	s       *store
 	extract string // what files.extractor records
+	bulk    bulkMode
+	conn    *sql.Conn
 	tx      *sql.Tx
 	stmts   map[string]*sql.Stmt
 	gen     int64              // the generation the open transaction makes
 	written map[string]fileRow // the rows the open transaction writes
 }
 
-func (s *store) newWriter(ctx context.Context, extract string) *writer {
-	return &writer{ctx: ctx, s: s, extract: extract}
+// A bulkMode says how a writer sets up its connection.
+type bulkMode int
+
+const (
+	bulkNone bulkMode = iota
+	// bulkCold: the writer fills a database that holds no file yet. No
+	// foreign key can then be missing (the writer inserts each file's
+	// row before the rows that refer to it, and deletes nothing), so the
+	// connection checks none: a lookup less for every row inserted.
+	bulkCold
+)
+
+func (s *store) newWriter(ctx context.Context, extract string, bulk bulkMode) *writer {
+	return &writer{ctx: ctx, s: s, extract: extract, bulk: bulk}
+}
+
+// connect takes the writer's connection from the pool, set up for its
+// bulk mode.
+func (w *writer) connect() error {
+	if w.conn != nil {
+		return nil
+	}
+	conn, err := w.s.db.Conn(w.ctx)
+	if err != nil {
+		return err
+	}
+	w.conn = conn
+	if w.bulk == bulkCold {
+		_, err = conn.ExecContext(w.ctx, "PRAGMA foreign_keys = OFF")
+	}
+	return err
+}
+
+// release returns the writer's connection to the pool; one set up for
+// bulk writing is closed instead, so that nothing later inherits its
+// settings.
+func (w *writer) release() {
+	if w.conn == nil {
+		return
+	}
+	if w.bulk != bulkNone {
+		w.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	w.conn.Close()
+	w.conn = nil
 }
 
 // The statements a writer uses.
@@ -56,7 +103,10 @@ func (w *writer) begin() error {
 	if w.tx != nil {
 		return nil
 	}
-	tx, err := w.s.db.BeginTx(w.ctx, nil)
+	if err := w.connect(); err != nil {
+		return err
+	}
+	tx, err := w.conn.BeginTx(w.ctx, nil)
 	if err != nil {
 		return err
 	}

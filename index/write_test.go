@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -222,5 +223,48 @@ func TestRewriteKeepsUnchangedChunks(t *testing.T) {
 	}
 	if got := matching(t, ix, "g"); len(got) != 1 {
 		t.Errorf("chunks matching the new function: %v", got)
+	}
+}
+
+// TestColdWriteLeavesForeignKeysChecked: a cold index is written without
+// foreign key checks, on a connection of its own; what it wrote satisfies
+// every key, and every connection of the pool afterwards checks them.
+func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{"b.md": "zulu\n"}
+	for i := range 40 {
+		files[fmt.Sprintf("p%d/a.go", i)] = fmt.Sprintf("package p%d\n\n// F does it.\nfunc F() {\n\tG()\n}\n\ntype T struct{}\n\nfunc (t *T) M() {}\n", i)
+	}
+	ix := openTest(t, writeTree(t, files), nil)
+	if fr, err := ix.Update(ctx); err != nil || fr.Indexed != len(files) {
+		t.Fatalf("cold update: %+v, %v", fr, err)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st := ix.stores[ix.active]
+	rs, err := st.db.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Next() {
+		t.Error("a row of the cold index refers to a row that does not exist")
+	}
+	rs.Close()
+	var conns []*sql.Conn // held at once: each is another connection of the pool
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := range 6 {
+		c, err := st.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var on int
+		if err := c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
+			t.Errorf("connection %d of the pool: foreign_keys = %d, %v; want 1", i, on, err)
+		}
 	}
 }
