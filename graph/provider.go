@@ -147,8 +147,10 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 		return b.g, nil
 	}
 	if b == nil {
+		partial := facts.Freshness.State == index.Partial
 		b = buildBase(facts, p.goModules(ix, facts))
-		if facts.Freshness.State != index.Partial {
+		facts = index.Facts{} // resolved: the snapshot is encoded without the facts held
+		if !partial {
 			if err := p.snapshots(ix).write(b.g); err != nil {
 				p.snapshot += "; not written: " + err.Error() // the next process builds again
 			}
