@@ -251,7 +251,7 @@ type BuildOptions struct {
 
 // Build makes the graph of the facts an index holds.
 func Build(facts index.Facts, opts BuildOptions) *Graph {
-	b := buildBase(facts, opts.Modules)
+	b := buildBase(facts, opts.Modules, false)
 	b.finish(opts)
 	return b.g
 }
@@ -273,12 +273,17 @@ func (b *builder) finish(opts BuildOptions) {
 }
 
 // buildBase makes the graph of the facts without exact edges and without
-// its adjacency (see finish): what a snapshot keeps.
-func buildBase(facts index.Facts, modules []GoModule) *builder {
+// its adjacency (see finish): what a snapshot keeps. With owned (facts
+// no one else reads), each file's refs are dropped once resolved, so
+// that a large project's are not all held to the end.
+func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
 	b := newBuilder(facts, modules)
 	b.readBases()
 	for fi := range facts.Files {
 		b.resolveFile(fi)
+		if owned {
+			facts.Files[fi].Refs = nil
+		}
 	}
 	b.matchMethodSets()
 	b.testNaming()

@@ -148,7 +148,7 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	}
 	if b == nil {
 		partial := facts.Freshness.State == index.Partial
-		b = buildBase(facts, p.goModules(ix, facts))
+		b = buildBase(facts, p.goModules(ix, facts), true) // the facts are read for this build only
 		facts = index.Facts{} // resolved: the snapshot is encoded without the facts held
 		if !partial {
 			if err := p.snapshots(ix).write(b.g); err != nil {
