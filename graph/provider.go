@@ -148,8 +148,10 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	}
 	if b == nil {
 		partial := facts.Freshness.State == index.Partial
-		b = buildBase(facts, p.goModules(ix, facts), true) // the facts are read for this build only
-		facts = index.Facts{} // resolved: the snapshot is encoded without the facts held
+		// The facts are read for this build alone: it drops each file's
+		// refs once resolved, and the snapshot is encoded without them.
+		b = buildBase(facts, p.goModules(ix, facts), true)
+		facts = index.Facts{}
 		if !partial {
 			if err := p.snapshots(ix).write(b.g); err != nil {
 				p.snapshot += "; not written: " + err.Error() // the next process builds again
