@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // A writer writes files into the index, a transaction at a time, on a
@@ -19,10 +20,13 @@ type writer struct {
 	extract string // what files.extractor records
 	bulk    bulkMode
 	conn    *sql.Conn
-	tx      *sql.Tx
-	stmts   map[string]*sql.Stmt
-	gen     int64              // the generation the open transaction makes
-	written map[string]fileRow // the rows the open transaction writes
+	// unmerged: the writer turned the full-text index's automerge off
+	// (bulkCold), for release to turn on again.
+	unmerged bool
+	tx       *sql.Tx
+	stmts    map[string]*sql.Stmt
+	gen      int64              // the generation the open transaction makes
+	written  map[string]fileRow // the rows the open transaction writes
 }
 
 // A bulkMode says how a writer sets up its connection.
@@ -33,9 +37,20 @@ const (
 	// bulkCold: the writer fills a database that holds no file yet. No
 	// foreign key can then be missing (the writer inserts each file's
 	// row before the rows that refer to it, and deletes nothing), so the
-	// connection checks none: a lookup less for every row inserted.
+	// connection checks none: a lookup less for every row inserted. And
+	// the full-text index does not merge its segments while it is
+	// written (automerge 0, until release), only when optimized after.
 	bulkCold
 )
+
+// ftsAutomerge is the full-text index's automerge setting: SQLite's
+// default, how many segments of a level it merges as they come.
+const ftsAutomerge = 4
+
+// sqlAutomerge sets the full-text index's automerge to n.
+func sqlAutomerge(n int) string {
+	return fmt.Sprintf("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', %d)", n)
+}
 
 func (s *store) newWriter(ctx context.Context, extract string, bulk bulkMode) *writer {
 	return &writer{ctx: ctx, s: s, extract: extract, bulk: bulk}
@@ -64,6 +79,16 @@ func (w *writer) connect() error {
 func (w *writer) release() {
 	if w.conn == nil {
 		return
+	}
+	if w.unmerged {
+		// Whatever became of the writer's transactions, and even once
+		// its context is done: a later writer's segments are merged as
+		// they come again. (Were it left off, the crisis merges would
+		// still bound the segments of each level.)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), 10*time.Second)
+		w.conn.ExecContext(ctx, sqlAutomerge(ftsAutomerge))
+		cancel()
+		w.unmerged = false
 	}
 	if w.bulk != bulkNone {
 		w.conn.Raw(func(any) error { return driver.ErrBadConn })
@@ -114,6 +139,12 @@ func (w *writer) begin() error {
 	w.stmts = map[string]*sql.Stmt{}
 	w.written = map[string]fileRow{}
 	w.gen, err = bump(w.ctx, tx)
+	if err == nil && w.bulk == bulkCold && !w.unmerged {
+		// The segments each commit adds are merged once, by the
+		// optimize that ends an Update, not a few at a time as they come.
+		_, err = tx.ExecContext(w.ctx, sqlAutomerge(0))
+		w.unmerged = err == nil
+	}
 	return err
 }
 

@@ -227,8 +227,10 @@ func TestRewriteKeepsUnchangedChunks(t *testing.T) {
 }
 
 // TestColdWriteLeavesForeignKeysChecked: a cold index is written without
-// foreign key checks, on a connection of its own; what it wrote satisfies
-// every key, and every connection of the pool afterwards checks them.
+// foreign key checks and without merging the full-text index's segments,
+// on a connection of its own; what it wrote satisfies every key, every
+// connection of the pool afterwards checks them, and the full-text index
+// merges its segments again.
 func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 	ctx := context.Background()
 	files := map[string]string{"b.md": "zulu\n"}
@@ -250,6 +252,10 @@ func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 		t.Error("a row of the cold index refers to a row that does not exist")
 	}
 	rs.Close()
+	var automerge int
+	if err := st.db.QueryRowContext(ctx, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'").Scan(&automerge); err != nil || automerge != ftsAutomerge {
+		t.Errorf("automerge after a cold update: %d, %v; want %d", automerge, err, ftsAutomerge)
+	}
 	var conns []*sql.Conn // held at once: each is another connection of the pool
 	defer func() {
 		for _, c := range conns {
