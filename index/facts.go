@@ -181,10 +181,14 @@ type refBlob struct {
 	data []byte
 }
 
-// An interner keeps one copy of each string it is given.
+// An interner keeps one copy of each string it is given; a nil one
+// makes a new copy each time.
 type interner map[string]string
 
 func (in interner) str(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
 	if s, ok := in[string(b)]; ok {
 		return s
 	}
@@ -282,10 +286,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 	}
 	str := func() (string, bool) {
 		s, ok := raw()
-		if in != nil {
-			return in.str(s), ok
-		}
-		return string(s), ok
+		return in.str(s), ok
 	}
 	// The ref last read when keep left it out, which a kept selected ref
 	// written just after it (f in p.f.M) brings back: the member its
@@ -308,10 +309,8 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 			return out
 		}
 		skip := keep != nil && !keep(r.Kind, name)
-		if !skip && in != nil {
+		if !skip {
 			r.Name = in.str(name)
-		} else if !skip {
-			r.Name = string(name)
 		}
 		if r.Qualifier, ok = str(); !ok {
 			return out
@@ -335,11 +334,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 			continue
 		}
 		if r.Selected && prevName != nil && !prev.Selected && prev.Qualifier == r.Qualifier && prev.Byte+len(prevName)+1 == r.Byte {
-			if in != nil {
-				prev.Name = in.str(prevName)
-			} else {
-				prev.Name = string(prevName)
-			}
+			prev.Name = in.str(prevName)
 			out = append(out, prev)
 		}
 		prevName = nil

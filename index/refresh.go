@@ -574,13 +574,8 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		defer wg.Done()
 		dispatch(dctx, jobs, ahead, results, over, atLeast)
 	}()
-	bulk := bulkNone
-	if len(rows) == 0 {
-		bulk = bulkCold
-	}
-	w := st.newWriter(ctx, ix.extract, bulk)
-	defer w.release()
-	defer w.abort()
+	w := st.newWriter(ctx, ix.extract, bulkFor(rows))
+	defer w.close()
 	maxFiles, maxTime := batchLimits(ctx)
 	var batch []writtenFile // not the files' data: a batch may hold thousands
 	batchStart := time.Now()

@@ -52,6 +52,15 @@ func sqlAutomerge(n int) string {
 	return fmt.Sprintf("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', %d)", n)
 }
 
+// bulkFor returns the bulk mode of a writer of the database whose file
+// rows are rows.
+func bulkFor(rows map[string]fileRow) bulkMode {
+	if len(rows) == 0 {
+		return bulkCold
+	}
+	return bulkNone
+}
+
 func (s *store) newWriter(ctx context.Context, extract string, bulk bulkMode) *writer {
 	return &writer{ctx: ctx, s: s, extract: extract, bulk: bulk}
 }
@@ -480,6 +489,13 @@ func (w *writer) commit() error {
 	}
 	w.tx, w.stmts, w.written = nil, nil, nil
 	return err
+}
+
+// close rolls back the open transaction, if any, and releases the
+// writer's connection.
+func (w *writer) close() {
+	w.abort()
+	w.release()
 }
 
 // abort rolls back the open transaction, if any.
