@@ -306,17 +306,12 @@ func (b *builder) release() {
 func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
-	// Sized for an edge every other use: most names a file uses are
-	// local or outside the project, and sized for every use the edges
-	// and the map of their identities held twice what a large project
-	// needs (see docs/benchmarks.md). A project whose uses resolve more
-	// often grows them once or twice.
-	uses := 0
-	for fi := range facts.Files {
-		uses += len(facts.Files[fi].Refs) + len(facts.Files[fi].Imports)
-	}
-	g.Edges = make([]Edge, 0, uses/2)
-	b := &builder{g: g, facts: facts.Files, seen: make(map[edgeKey]int32, uses/2), reexport: map[reexportKey][]int32{},
+	// The edges and the map of their identities grow as uses resolve,
+	// not sized up front: sized, they were held whole from the start,
+	// beside every file's facts, where the heap is at its largest (the
+	// garbage collector's goal twice that); grown, they take the room
+	// of the refs a provider's build drops file by file.
+	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
 		stems: map[string][]int32{}}
 	for _, m := range modules {
 		b.goMods = append(b.goMods, goModule(m))
