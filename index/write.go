@@ -82,9 +82,8 @@ func (w *writer) connect() error {
 	return err
 }
 
-// release returns the writer's connection to the pool; one set up for
-// bulk writing is closed instead, so that nothing later inherits its
-// settings.
+// release returns the writer's connection to the pool, with the
+// settings of every connection of the pool.
 func (w *writer) release() {
 	if w.conn == nil {
 		return
@@ -99,8 +98,16 @@ func (w *writer) release() {
 		cancel()
 		w.unmerged = false
 	}
-	if w.bulk != bulkNone {
-		w.conn.Raw(func(any) error { return driver.ErrBadConn })
+	if w.bulk == bulkCold {
+		// Back to the pool with its cache, which the reads that follow
+		// a cold index want, once it checks foreign keys again; closed
+		// if it cannot say so.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), 10*time.Second)
+		_, err := w.conn.ExecContext(ctx, "PRAGMA foreign_keys = ON")
+		cancel()
+		if err != nil {
+			w.conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
 	}
 	w.conn.Close()
 	w.conn = nil
