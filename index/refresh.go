@@ -574,7 +574,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		defer wg.Done()
 		dispatch(dctx, jobs, ahead, results, over, atLeast)
 	}()
-	w := st.newWriter(ctx, ix.extract, bulkFor(rows))
+	w := st.newWriter(ctx, ix.extract, bulkFor(rows, len(files)))
 	defer w.close()
 	maxFiles, maxTime := batchLimits(ctx)
 	var batch []writtenFile // not the files' data: a batch may hold thousands

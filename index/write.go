@@ -21,7 +21,7 @@ type writer struct {
 	bulk    bulkMode
 	conn    *sql.Conn
 	// unmerged: the writer turned the full-text index's automerge off
-	// (bulkCold), for release to turn on again.
+	// (bulkColdMany), for release to turn on again.
 	unmerged bool
 	tx       *sql.Tx
 	stmts    map[string]*sql.Stmt
@@ -37,10 +37,13 @@ const (
 	// bulkCold: the writer fills a database that holds no file yet. No
 	// foreign key can then be missing (the writer inserts each file's
 	// row before the rows that refer to it, and deletes nothing), so the
-	// connection checks none: a lookup less for every row inserted. And
-	// the full-text index does not merge its segments while it is
-	// written (automerge 0, until release), only when optimized after.
+	// connection checks none: a lookup less for every row inserted.
 	bulkCold
+	// bulkColdMany: bulkCold with at least optimizeAfter files to write,
+	// which the pass's end optimizes (merges into one segment): the
+	// full-text index does not merge its segments while it is written
+	// (automerge 0, until release).
+	bulkColdMany
 )
 
 // ftsAutomerge is the full-text index's automerge setting: SQLite's
@@ -52,13 +55,16 @@ func sqlAutomerge(n int) string {
 	return fmt.Sprintf("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', %d)", n)
 }
 
-// bulkFor returns the bulk mode of a writer of the database whose file
-// rows are rows.
-func bulkFor(rows map[string]fileRow) bulkMode {
-	if len(rows) == 0 {
-		return bulkCold
+// bulkFor returns the bulk mode of a writer of n files into the database
+// whose file rows are rows.
+func bulkFor(rows map[string]fileRow, n int) bulkMode {
+	switch {
+	case len(rows) > 0:
+		return bulkNone
+	case n >= optimizeAfter:
+		return bulkColdMany
 	}
-	return bulkNone
+	return bulkCold
 }
 
 func (s *store) newWriter(ctx context.Context, extract string, bulk bulkMode) *writer {
@@ -76,7 +82,7 @@ func (w *writer) connect() error {
 		return err
 	}
 	w.conn = conn
-	if w.bulk == bulkCold {
+	if w.bulk >= bulkCold {
 		_, err = conn.ExecContext(w.ctx, "PRAGMA foreign_keys = OFF")
 	}
 	return err
@@ -98,7 +104,7 @@ func (w *writer) release() {
 		cancel()
 		w.unmerged = false
 	}
-	if w.bulk == bulkCold {
+	if w.bulk >= bulkCold {
 		// Back to the pool with its cache, which the reads that follow
 		// a cold index want, once it checks foreign keys again; closed
 		// if it cannot say so.
@@ -155,7 +161,7 @@ func (w *writer) begin() error {
 	w.stmts = map[string]*sql.Stmt{}
 	w.written = map[string]fileRow{}
 	w.gen, err = bump(w.ctx, tx)
-	if err == nil && w.bulk == bulkCold && !w.unmerged {
+	if err == nil && w.bulk == bulkColdMany && !w.unmerged {
 		// The segments each commit adds are merged once, by the
 		// optimize that ends an Update, not a few at a time as they come.
 		_, err = tx.ExecContext(w.ctx, sqlAutomerge(0))

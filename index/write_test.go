@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -226,15 +227,16 @@ func TestRewriteKeepsUnchangedChunks(t *testing.T) {
 	}
 }
 
-// TestColdWriteLeavesForeignKeysChecked: a cold index is written without
-// foreign key checks and without merging the full-text index's segments,
-// on a connection of its own; what it wrote satisfies every key, every
-// connection of the pool afterwards checks them, and the full-text index
-// merges its segments again.
+// TestColdWriteLeavesForeignKeysChecked: a cold index of many files is
+// written without foreign key checks and without merging the full-text
+// index's segments, on a connection of its own; what it wrote satisfies
+// every key, every connection of the pool afterwards checks them, and the
+// full-text index merges its segments again. A cold index of a few files
+// (which no optimize follows) leaves its merging alone.
 func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 	ctx := context.Background()
 	files := map[string]string{"b.md": "zulu\n"}
-	for i := range 40 {
+	for i := range optimizeAfter {
 		files[fmt.Sprintf("p%d/a.go", i)] = fmt.Sprintf("package p%d\n\n// F does it.\nfunc F() {\n\tG()\n}\n\ntype T struct{}\n\nfunc (t *T) M() {}\n", i)
 	}
 	ix := openTest(t, writeTree(t, files), nil)
@@ -256,6 +258,16 @@ func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 	if err := st.db.QueryRowContext(ctx, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'").Scan(&automerge); err != nil || automerge != ftsAutomerge {
 		t.Errorf("automerge after a cold update: %d, %v; want %d", automerge, err, ftsAutomerge)
 	}
+	small := openTest(t, writeTree(t, map[string]string{"a.go": "package a\n\nfunc F() {}\n"}), nil)
+	if _, err := small.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	small.mu.Lock()
+	if err := small.stores[small.active].db.QueryRowContext(ctx, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'").Scan(&automerge); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("automerge after a cold update of one file: %d, %v; want no setting", automerge, err)
+	}
+	small.mu.Unlock()
+	small.Close()
 	var conns []*sql.Conn // held at once: each is another connection of the pool
 	defer func() {
 		for _, c := range conns {
