@@ -54,7 +54,7 @@ func (b *builder) fuse(recs iter.Seq[evidence.Record]) {
 		// kind, is the same use: confirm it.
 		confirmed := false
 		for _, k := range []EdgeKind{Calls, References, Inherits, Implements} {
-			if i, ok := b.seen[edgeKey{int32(from), int32(to), k, "", int32(r.StartLine)}]; ok {
+			if i, ok := b.seen[edgeKey{from: int32(from), to: int32(to), line: int32(r.StartLine), kind: kindCode(k)}]; ok {
 				old := &g.Edges[i]
 				if e.Tier() > old.Tier() {
 					old.Method, old.Stale = Exact, r.Stale

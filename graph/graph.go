@@ -223,15 +223,14 @@ type builder struct {
 // edgeKey identifies an edge: its ends, its kind and the line of its site,
 // so that every site of a use is its own edge.
 type edgeKey struct {
-	from, to int32
-	kind     EdgeKind
-	of       string // two Rust impls of a trait in a file, for types it does not define
-	line     int32
+	from, to, line int32
+	kind           uint32 // kindCode: the builder makes edges of those kinds only
+	of             string // two Rust impls of a trait in a file, for types it does not define
 }
 
 // keyOf returns the identity addEdge keeps one edge for.
 func keyOf(e *Edge) edgeKey {
-	k := edgeKey{int32(e.From), int32(e.To), e.Kind, e.Of, int32(e.Line)}
+	k := edgeKey{from: int32(e.From), to: int32(e.To), line: int32(e.Line), kind: kindCode(e.Kind), of: e.Of}
 	if e.Kind == Tests {
 		k.line = 0 // a test file tests a definition once: its sites are its definitions' edges
 	}
@@ -252,7 +251,7 @@ type BuildOptions struct {
 
 // Build makes the graph of the facts an index holds.
 func Build(facts index.Facts, opts BuildOptions) *Graph {
-	b := buildBase(facts, opts.Modules)
+	b := buildBase(facts, opts.Modules, false)
 	b.finish(opts)
 	return b.g
 }
@@ -274,16 +273,32 @@ func (b *builder) finish(opts BuildOptions) {
 }
 
 // buildBase makes the graph of the facts without exact edges and without
-// its adjacency (see finish): what a snapshot keeps.
-func buildBase(facts index.Facts, modules []GoModule) *builder {
+// its adjacency (see finish): what a snapshot keeps. With owned (facts
+// no one else reads), each file's refs are dropped once resolved, so
+// that a large project's are not all held to the end.
+func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
 	b := newBuilder(facts, modules)
 	b.readBases()
 	for fi := range facts.Files {
 		b.resolveFile(fi)
+		if owned {
+			facts.Files[fi].Refs = nil
+		}
 	}
 	b.matchMethodSets()
 	b.testNaming()
+	b.release()
 	return b
+}
+
+// release drops what only resolution reads (the facts, the edges by
+// identity, the caches), so that a large graph's snapshot is encoded
+// and its adjacency made without them held; finish makes the edges by
+// identity again when it has exact edges to fuse.
+func (b *builder) release() {
+	b.facts, b.seen, b.symFile, b.nodeFile = nil, nil, nil, nil
+	b.ms, b.relOut, b.reexport, b.bases, b.stems, b.memberOf = nil, nil, nil, nil, nil, nil
+	b.mark, b.pkgMark, b.pkgFiles, b.pkgOf = nil, nil, nil, 0
 }
 
 // newBuilder returns a builder holding the nodes of the facts' files and
@@ -291,13 +306,12 @@ func buildBase(facts index.Facts, modules []GoModule) *builder {
 func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
-	// About one edge a use: sized once, the edges are not copied as they grow.
-	uses := 0
-	for fi := range facts.Files {
-		uses += len(facts.Files[fi].Refs) + len(facts.Files[fi].Imports)
-	}
-	g.Edges = make([]Edge, 0, uses)
-	b := &builder{g: g, facts: facts.Files, seen: make(map[edgeKey]int32, uses), reexport: map[reexportKey][]int32{},
+	// The edges and the map of their identities grow as uses resolve,
+	// not sized up front: sized, they were held whole from the start,
+	// beside every file's facts, where the heap is at its largest (the
+	// garbage collector's goal twice that); grown, they take the room
+	// of the refs a provider's build drops file by file.
+	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
 		stems: map[string][]int32{}}
 	for _, m := range modules {
 		b.goMods = append(b.goMods, goModule(m))

@@ -147,8 +147,12 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 		return b.g, nil
 	}
 	if b == nil {
-		b = buildBase(facts, p.goModules(ix, facts))
-		if facts.Freshness.State != index.Partial {
+		partial := facts.Freshness.State == index.Partial
+		// The facts are read for this build alone: it drops each file's
+		// refs once resolved, and the snapshot is encoded without them.
+		b = buildBase(facts, p.goModules(ix, facts), true)
+		facts = index.Facts{}
+		if !partial {
 			if err := p.snapshots(ix).write(b.g); err != nil {
 				p.snapshot += "; not written: " + err.Error() // the next process builds again
 			}

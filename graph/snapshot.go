@@ -870,10 +870,21 @@ var edgeKindCodes = [...]EdgeKind{"", Imports, Calls, References, Inherits, Impl
 
 // kindCode returns the code of k, 0 for a kind edgeKindCodes lacks.
 func kindCode(k EdgeKind) uint32 {
-	if k == "" {
-		return 0
+	switch k {
+	case Imports:
+		return 1
+	case Calls:
+		return 2
+	case References:
+		return 3
+	case Inherits:
+		return 4
+	case Implements:
+		return 5
+	case Tests:
+		return 6
 	}
-	return uint32(max(slices.Index(edgeKindCodes[:], k), 0))
+	return 0
 }
 
 // strHash is the 32-bit FNV-1a hash of s.

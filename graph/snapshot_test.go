@@ -351,3 +351,16 @@ func TestSnapshotFusesExact(t *testing.T) {
 		t.Errorf("stats (-built +loaded):\n%s", diff)
 	}
 }
+
+// TestKindCodes: kindCode numbers each kind as edgeKindCodes lists it, and
+// any other kind 0.
+func TestKindCodes(t *testing.T) {
+	for i, k := range edgeKindCodes {
+		if got := kindCode(k); got != uint32(i) {
+			t.Errorf("kindCode(%q) = %d, want %d", k, got, i)
+		}
+	}
+	if got := kindCode("overrides"); got != 0 {
+		t.Errorf("kindCode of a kind not listed = %d, want 0", got)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"runtime"
+	"sync"
 
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -96,6 +98,24 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The refs are read first and decoded while the symbols and imports
+	// are read.
+	var blobs []refBlob
+	err = eachRow(ctx, tx, `SELECT file_id, data FROM refs`, func(rs *sql.Rows) error {
+		var fid int64
+		var data []byte
+		if err := rs.Scan(&fid, &data); err != nil {
+			return err
+		}
+		if i, ok := byID[fid]; ok {
+			blobs = append(blobs, refBlob{i, data})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer decodeAll(files, blobs)()
 	err = eachRow(ctx, tx, `SELECT file_id, name, kind, container, package, signature, exported,
 		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
 		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
@@ -133,21 +153,48 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(ctx, tx, `SELECT file_id, data FROM refs`, func(rs *sql.Rows) error {
-		var fid int64
-		var data []byte
-		if err := rs.Scan(&fid, &data); err != nil {
-			return err
-		}
-		if i, ok := byID[fid]; ok {
-			files[i].Refs = decodeRefs(data)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
 	return files, nil
+}
+
+// decodeAll decodes each file's refs, on every CPU, into files[i].Refs
+// (touching no other field), and returns a function that waits until
+// they are. Each decoder keeps one copy of each name it reads.
+func decodeAll(files []FileFacts, blobs []refBlob) (wait func()) {
+	var wg sync.WaitGroup
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(blobs)/64))
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in := interner{}
+			for j := w; j < len(blobs); j += workers {
+				files[blobs[j].file].Refs = decodeRefsWhere(blobs[j].data, nil, in)
+			}
+		}()
+	}
+	return wg.Wait
+}
+
+// A refBlob is a file's encoded refs, by the file's index in the facts.
+type refBlob struct {
+	file int
+	data []byte
+}
+
+// An interner keeps one copy of each string it is given; a nil one
+// makes a new copy each time.
+type interner map[string]string
+
+func (in interner) str(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
 }
 
 // eachRow runs the query in tx and calls row on each row it returns, until
@@ -213,11 +260,12 @@ func encodeRefs(refs []symbols.Ref) []byte {
 
 // decodeRefs reads what encodeRefs wrote; it stops at the first malformed
 // entry.
-func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil) }
+func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil, nil) }
 
 // decodeRefsWhere is decodeRefs keeping only the refs keep passes (all
-// when keep is nil), given the kind and the name's bytes.
-func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) []symbols.Ref {
+// when keep is nil), given the kind and the name's bytes; with in, the
+// strings are in's copies.
+func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, in interner) []symbols.Ref {
 	var out []symbols.Ref
 	uv := func() (int, bool) {
 		v, n := binary.Uvarint(b)
@@ -238,7 +286,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) [
 	}
 	str := func() (string, bool) {
 		s, ok := raw()
-		return string(s), ok
+		return in.str(s), ok
 	}
 	// The ref last read when keep left it out, which a kept selected ref
 	// written just after it (f in p.f.M) brings back: the member its
@@ -262,7 +310,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) [
 		}
 		skip := keep != nil && !keep(r.Kind, name)
 		if !skip {
-			r.Name = string(name)
+			r.Name = in.str(name)
 		}
 		if r.Qualifier, ok = str(); !ok {
 			return out
@@ -286,7 +334,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool) [
 			continue
 		}
 		if r.Selected && prevName != nil && !prev.Selected && prev.Qualifier == r.Qualifier && prev.Byte+len(prevName)+1 == r.Byte {
-			prev.Name = string(prevName)
+			prev.Name = in.str(prevName)
 			out = append(out, prev)
 		}
 		prevName = nil

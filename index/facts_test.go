@@ -87,7 +87,8 @@ func TestFacts(t *testing.T) {
 }
 
 // decodeRefsWhere keeps what a filter of the whole decoding keeps, in the
-// same order, for every prefix of an encoding, and the member a kept
+// same order, for every prefix of an encoding, with or without an
+// interner, and the member a kept
 // selected ref is selected from when it is written just before (mu in
 // t.mu.b), not one written elsewhere (a in x.a then b.b).
 func TestDecodeRefsWhere(t *testing.T) {
@@ -111,8 +112,14 @@ func TestDecodeRefsWhere(t *testing.T) {
 				want = append(want, r)
 			}
 		}
-		if diff := cmp.Diff(want, decodeRefsWhere(enc[:n], keep)); diff != "" {
+		if diff := cmp.Diff(want, decodeRefsWhere(enc[:n], keep, nil)); diff != "" {
 			t.Fatalf("%d bytes (-want +got):\n%s", n, diff)
+		}
+		if diff := cmp.Diff(want, decodeRefsWhere(enc[:n], keep, interner{})); diff != "" {
+			t.Fatalf("%d bytes, interned (-want +got):\n%s", n, diff)
+		}
+		if diff := cmp.Diff(all, decodeRefsWhere(enc[:n], nil, interner{})); diff != "" {
+			t.Fatalf("%d bytes, all interned (-want +got):\n%s", n, diff)
 		}
 	}
 }

@@ -309,7 +309,7 @@ func (nr *namedReader) read(i int) error {
 	}
 	f.Refs = decodeRefsWhere(data, func(k symbols.RefKind, n []byte) bool {
 		return k == symbols.Inherit || slices.Contains(local, string(n))
-	})
+	}, nil)
 	return nil
 }
 

@@ -577,8 +577,8 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		defer wg.Done()
 		dispatch(dctx, jobs, ahead, results, over, atLeast)
 	}()
-	w := st.newWriter(ctx, ix.extract)
-	defer w.abort()
+	w := st.newWriter(ctx, ix.extract, bulkFor(rows, len(files)))
+	defer w.close()
 	maxFiles, maxTime := batchLimits(ctx)
 	var batch []writtenFile // not the files' data: a batch may hold thousands
 	batchStart := time.Now()

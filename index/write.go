@@ -4,25 +4,119 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
-// A writer writes files into the index, a transaction at a time.
+// A writer writes files into the index, a transaction at a time, on a
+// connection of its own.
 type writer struct {
 	ctx     context.Context
 	s       *store
 	extract string // what files.extractor records
-	tx      *sql.Tx
-	stmts   map[string]*sql.Stmt
-	gen     int64              // the generation the open transaction makes
-	written map[string]fileRow // the rows the open transaction writes
+	bulk    bulkMode
+	conn    *sql.Conn
+	// unmerged: the writer turned the full-text index's automerge off
+	// (bulkColdMany), for release to turn on again.
+	unmerged bool
+	tx       *sql.Tx
+	stmts    map[string]*sql.Stmt
+	gen      int64              // the generation the open transaction makes
+	written  map[string]fileRow // the rows the open transaction writes
 }
 
-func (s *store) newWriter(ctx context.Context, extract string) *writer {
-	return &writer{ctx: ctx, s: s, extract: extract}
+// A bulkMode says how a writer sets up its connection.
+type bulkMode int
+
+const (
+	bulkNone bulkMode = iota
+	// bulkCold: the writer fills a database that holds no file yet. No
+	// foreign key can then be missing (the writer inserts each file's
+	// row before the rows that refer to it, and deletes nothing), so the
+	// connection checks none: a lookup less for every row inserted.
+	bulkCold
+	// bulkColdMany: bulkCold with at least optimizeAfter files to write,
+	// which the pass's end optimizes (merges into one segment): the
+	// full-text index does not merge its segments while it is written
+	// (automerge 0, until release).
+	bulkColdMany
+)
+
+// ftsAutomerge is the full-text index's automerge setting: SQLite's
+// default, how many segments of a level it merges as they come.
+const ftsAutomerge = 4
+
+// sqlAutomerge sets the full-text index's automerge to n.
+func sqlAutomerge(n int) string {
+	return fmt.Sprintf("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', %d)", n)
+}
+
+// bulkFor returns the bulk mode of a writer of n files into the database
+// whose file rows are rows.
+func bulkFor(rows map[string]fileRow, n int) bulkMode {
+	switch {
+	case len(rows) > 0:
+		return bulkNone
+	case n >= optimizeAfter:
+		return bulkColdMany
+	}
+	return bulkCold
+}
+
+func (s *store) newWriter(ctx context.Context, extract string, bulk bulkMode) *writer {
+	return &writer{ctx: ctx, s: s, extract: extract, bulk: bulk}
+}
+
+// connect takes the writer's connection from the pool, set up for its
+// bulk mode.
+func (w *writer) connect() error {
+	if w.conn != nil {
+		return nil
+	}
+	conn, err := w.s.db.Conn(w.ctx)
+	if err != nil {
+		return err
+	}
+	w.conn = conn
+	if w.bulk >= bulkCold {
+		_, err = conn.ExecContext(w.ctx, "PRAGMA foreign_keys = OFF")
+	}
+	return err
+}
+
+// release returns the writer's connection to the pool, with the
+// settings of every connection of the pool.
+func (w *writer) release() {
+	if w.conn == nil {
+		return
+	}
+	if w.unmerged {
+		// Whatever became of the writer's transactions, and even once
+		// its context is done: a later writer's segments are merged as
+		// they come again. (Were it left off, the crisis merges would
+		// still bound the segments of each level.)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), 10*time.Second)
+		w.conn.ExecContext(ctx, sqlAutomerge(ftsAutomerge))
+		cancel()
+		w.unmerged = false
+	}
+	if w.bulk >= bulkCold {
+		// Back to the pool with its cache, which the reads that follow
+		// a cold index want, once it checks foreign keys again; closed
+		// if it cannot say so.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), 10*time.Second)
+		_, err := w.conn.ExecContext(ctx, "PRAGMA foreign_keys = ON")
+		cancel()
+		if err != nil {
+			w.conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}
+	w.conn.Close()
+	w.conn = nil
 }
 
 // The statements a writer uses.
@@ -56,7 +150,10 @@ func (w *writer) begin() error {
 	if w.tx != nil {
 		return nil
 	}
-	tx, err := w.s.db.BeginTx(w.ctx, nil)
+	if err := w.connect(); err != nil {
+		return err
+	}
+	tx, err := w.conn.BeginTx(w.ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -64,6 +161,12 @@ func (w *writer) begin() error {
 	w.stmts = map[string]*sql.Stmt{}
 	w.written = map[string]fileRow{}
 	w.gen, err = bump(w.ctx, tx)
+	if err == nil && w.bulk == bulkColdMany && !w.unmerged {
+		// The segments each commit adds are merged once, by the
+		// optimize that ends an Update, not a few at a time as they come.
+		_, err = tx.ExecContext(w.ctx, sqlAutomerge(0))
+		w.unmerged = err == nil
+	}
 	return err
 }
 
@@ -399,6 +502,13 @@ func (w *writer) commit() error {
 	}
 	w.tx, w.stmts, w.written = nil, nil, nil
 	return err
+}
+
+// close rolls back the open transaction, if any, and releases the
+// writer's connection.
+func (w *writer) close() {
+	w.abort()
+	w.release()
 }
 
 // abort rolls back the open transaction, if any.

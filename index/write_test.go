@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -222,5 +224,65 @@ func TestRewriteKeepsUnchangedChunks(t *testing.T) {
 	}
 	if got := matching(t, ix, "g"); len(got) != 1 {
 		t.Errorf("chunks matching the new function: %v", got)
+	}
+}
+
+// TestColdWriteLeavesForeignKeysChecked: a cold index of many files is
+// written without foreign key checks and without merging the full-text
+// index's segments, on a connection of its own; what it wrote satisfies
+// every key, every connection of the pool afterwards checks them, and the
+// full-text index merges its segments again. A cold index of a few files
+// (which no optimize follows) leaves its merging alone.
+func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{"b.md": "zulu\n"}
+	for i := range optimizeAfter {
+		files[fmt.Sprintf("p%d/a.go", i)] = fmt.Sprintf("package p%d\n\n// F does it.\nfunc F() {\n\tG()\n}\n\ntype T struct{}\n\nfunc (t *T) M() {}\n", i)
+	}
+	ix := openTest(t, writeTree(t, files), nil)
+	if fr, err := ix.Update(ctx); err != nil || fr.Indexed != len(files) {
+		t.Fatalf("cold update: %+v, %v", fr, err)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	st := ix.stores[ix.active]
+	rs, err := st.db.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Next() {
+		t.Error("a row of the cold index refers to a row that does not exist")
+	}
+	rs.Close()
+	var automerge int
+	if err := st.db.QueryRowContext(ctx, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'").Scan(&automerge); err != nil || automerge != ftsAutomerge {
+		t.Errorf("automerge after a cold update: %d, %v; want %d", automerge, err, ftsAutomerge)
+	}
+	small := openTest(t, writeTree(t, map[string]string{"a.go": "package a\n\nfunc F() {}\n"}), nil)
+	if _, err := small.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	small.mu.Lock()
+	if err := small.stores[small.active].db.QueryRowContext(ctx, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'").Scan(&automerge); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("automerge after a cold update of one file: %d, %v; want no setting", automerge, err)
+	}
+	small.mu.Unlock()
+	small.Close()
+	var conns []*sql.Conn // held at once: each is another connection of the pool
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := range 6 {
+		c, err := st.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var on int
+		if err := c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
+			t.Errorf("connection %d of the pool: foreign_keys = %d, %v; want 1", i, on, err)
+		}
 	}
 }
