@@ -56,7 +56,8 @@ func (e *Engine) namedUses(ctx context.Context, name string) ([]depsource.FileUs
 // uses, once it is checked against the lockfile, and keeps the index,
 // sealed, under .codecortex/deps: from then on the dependency's
 // definitions that index confirms are exact. It runs a program (scip-go,
-// scip-typescript), so a host calls it only when its user asks.
+// scip-typescript, scip-python), so a host calls it only when its user
+// asks.
 func (e *Engine) IndexDependency(ctx context.Context, dep string) (*depsource.IndexResult, error) {
 	return e.deps.Index(ctx, dep)
 }

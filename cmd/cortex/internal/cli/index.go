@@ -121,7 +121,7 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 	status := c.fs.Bool("status", false, "report the index's identity, counts, freshness and size on disk; index nothing")
 	precise := c.fs.Bool("precision", false, "build the precision index instead: run the installed SCIP indexer of each language the project has (scip-go, scip-typescript, scip-python), write it where cortex reads it and accept it as yours; a missing indexer is named with the command that installs it")
 	lang := c.fs.String("lang", "", "with --precision, index only these `languages` (comma-separated: "+indexerLanguages()+") instead of those found")
-	dep := c.fs.String("dependency", "", "index the `dependency` the code names (pflag, github.com/spf13/pflag, uuid) instead: run scip-go or scip-typescript over the copy the project uses, once checked against the lockfile, so that its definitions are answered exact")
+	dep := c.fs.String("dependency", "", "index the `dependency` the code names (pflag, github.com/spf13/pflag, uuid) instead: run its SCIP indexer (scip-go, scip-typescript, scip-python) over the copy the project uses, once checked against the lockfile, so that its definitions are answered exact")
 	if _, code, ok := c.parse(args, 0, 0); !ok {
 		return code
 	}
