@@ -93,11 +93,12 @@ func TestUsesFollowImports(t *testing.T) {
 }
 
 // A member's uses need its receiver's type, which imports do not show:
-// none are claimed.
+// none are claimed, not even a package-level name of the package that is
+// spelled like the member.
 func TestUsesOnlyTopLevel(t *testing.T) {
 	c := Copy{Ecosystem: depdocs.Go, Name: "example.com/pkgname", Version: "v1.0.0"}
 	if got := usesOf(t, c, "pkgname.T.Method", map[string]string{
-		"a.go": "package a\n\nimport \"example.com/pkgname\"\n\nfunc f(t pkgname.T) { t.Method() }\n",
+		"a.go": "package a\n\nimport \"example.com/pkgname\"\n\nfunc f(t pkgname.T) { t.Method(); pkgname.Method() }\n",
 	}); len(got) != 0 {
 		t.Fatalf("member uses %v", got)
 	}

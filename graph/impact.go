@@ -145,17 +145,22 @@ const MaxSites = 200
 // walkKinds are the edges an impact walks backwards.
 var walkKinds = map[EdgeKind]bool{Calls: true, References: true, Inherits: true, Implements: true, Imports: true, Tests: true}
 
-// Impact walks the graph from the query's targets.
-func (g *Graph) Impact(q Query) *Impact {
-	depth := q.Depth
+// bounds returns the query's depth (DefaultDepth when unset, at most
+// MaxDepth) and node bound (DefaultMaxNodes when unset).
+func (q Query) bounds() (depth, maxNodes int) {
+	depth, maxNodes = q.Depth, q.MaxNodes
 	if depth <= 0 {
 		depth = DefaultDepth
 	}
-	depth = min(depth, MaxDepth)
-	maxNodes := q.MaxNodes
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
+	return min(depth, MaxDepth), maxNodes
+}
+
+// Impact walks the graph from the query's targets.
+func (g *Graph) Impact(q Query) *Impact {
+	depth, maxNodes := q.bounds()
 	im := &Impact{Targets: q.Targets, Affected: []Hit{}, Callers: []Hit{}, Tests: []TestHit{}, Depth: depth, MaxNodes: maxNodes}
 	w := impactWalk{g: g, im: im, dist: map[int]int{}, tier: map[int]trust.Tier{}, maxNodes: maxNodes}
 	frontier := w.seed(q.Targets)

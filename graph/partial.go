@@ -535,15 +535,7 @@ func (v *snapView) graph() (*Graph, []int32) {
 // the walk run on that part to know which nodes it reaches, the edges
 // among those (their cycles).
 func (v *snapView) impactPart(q Query) (*Graph, error) {
-	depth := q.Depth
-	if depth <= 0 {
-		depth = DefaultDepth
-	}
-	depth = min(depth, MaxDepth)
-	maxNodes := q.MaxNodes
-	if maxNodes <= 0 {
-		maxNodes = DefaultMaxNodes
-	}
+	depth, maxNodes := q.bounds()
 	roots, err := v.roots(q.Targets)
 	if err != nil {
 		return nil, err
