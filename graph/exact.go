@@ -55,7 +55,7 @@ func (b *builder) fuse(recs iter.Seq[evidence.Record]) {
 		confirmed := false
 		for _, k := range []EdgeKind{Calls, References, Inherits, Implements} {
 			if i, ok := b.seen[edgeKey{from: int32(from), to: int32(to), line: int32(r.StartLine), kind: kindCode(k)}]; ok {
-				old := &g.Edges[i]
+				old := b.edge(i)
 				if e.Tier() > old.Tier() {
 					old.Method, old.Stale = Exact, r.Stale
 				}

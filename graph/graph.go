@@ -3,6 +3,7 @@ package graph
 import (
 	"iter"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -204,7 +205,8 @@ type builder struct {
 	goMods   []goModule
 	symFile  []int32 // file index of each symbol node (-1 for a file node)
 	nodeFile []int32 // the index in facts of each node's file
-	seen     map[edgeKey]int32
+	seen     map[edgeKey]int32 // edges by identity, as edge numbers them
+	added    edgeLog           // the edges added since the last flushEdges
 	ms       *methodSets             // Go embeddings of other modules, for matchMethodSets
 	relOut   map[int][]int32         // inherits and implements edges by source, for matchMethodSets
 	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
@@ -269,6 +271,7 @@ func (b *builder) finish(opts BuildOptions) {
 		}
 		b.fuse(opts.Exact)
 	}
+	b.flushEdges()
 	b.g.index()
 }
 
@@ -287,6 +290,7 @@ func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
 	}
 	b.matchMethodSets()
 	b.testNaming()
+	b.flushEdges()
 	b.release()
 	return b
 }
@@ -316,6 +320,12 @@ func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	for _, m := range modules {
 		b.goMods = append(b.goMods, goModule(m))
 	}
+	nodes := len(facts.Files)
+	for fi := range facts.Files {
+		nodes += len(facts.Files[fi].Symbols)
+	}
+	g.Nodes = make([]Node, 0, nodes)
+	b.nodeFile, b.symFile = make([]int32, 0, nodes), make([]int32, 0, nodes)
 	// Longest module path first, so that a nested module wins.
 	sort.Slice(b.goMods, func(i, j int) bool { return len(b.goMods[i].Path) > len(b.goMods[j].Path) })
 	for fi := range facts.Files {
@@ -440,14 +450,57 @@ func (b *builder) addEdge(e Edge) {
 	}
 	k := keyOf(&e)
 	if i, ok := b.seen[k]; ok {
-		if old := &b.g.Edges[i]; e.Tier() > old.Tier() {
+		if old := b.edge(i); e.Tier() > old.Tier() {
 			*old = e
 		}
 		return
 	}
-	b.seen[k] = int32(len(b.g.Edges))
-	b.g.Edges = append(b.g.Edges, e)
+	b.seen[k] = int32(len(b.g.Edges) + b.added.n)
+	b.added.add(e)
 }
+
+// edge returns edge i of the graph being built: one of g.Edges, or one
+// added since they were last flushed.
+func (b *builder) edge(i int32) *Edge {
+	if n := int32(len(b.g.Edges)); i >= n {
+		return b.added.at(int(i - n))
+	}
+	return &b.g.Edges[i]
+}
+
+// flushEdges moves the edges added into g.Edges, which grows once.
+func (b *builder) flushEdges() {
+	if b.added.n == 0 {
+		return
+	}
+	b.g.Edges = slices.Grow(b.g.Edges, b.added.n)
+	for _, bl := range b.added.blocks {
+		b.g.Edges = append(b.g.Edges, bl...)
+	}
+	b.added = edgeLog{}
+}
+
+// edgeBlock is how many edges an edgeLog block holds.
+const edgeBlock = 1 << 14
+
+// An edgeLog holds edges in blocks of edgeBlock: it grows without copying
+// what it holds, as a slice of millions of edges would, several times
+// over, in copies the garbage collector cannot interrupt.
+type edgeLog struct {
+	blocks [][]Edge
+	n      int
+}
+
+func (l *edgeLog) add(e Edge) {
+	if l.n%edgeBlock == 0 {
+		l.blocks = append(l.blocks, make([]Edge, 0, edgeBlock))
+	}
+	last := &l.blocks[len(l.blocks)-1]
+	*last = append(*last, e)
+	l.n++
+}
+
+func (l *edgeLog) at(i int) *Edge { return &l.blocks[i/edgeBlock][i%edgeBlock] }
 
 // enclosingSym returns the index among the file's symbols of the
 // innermost definition holding byte offset off, or -1.

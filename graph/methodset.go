@@ -246,7 +246,7 @@ func (ms *methodSets) of(n, depth int) methodSet {
 	}
 	if depth < maxPromotionDepth {
 		for _, ei := range ms.b.outEdges(n) {
-			e := &ms.b.g.Edges[ei]
+			e := ms.b.edge(ei)
 			if e.Method == MethodSet || e.Kind != Inherits && e.Kind != Implements || !isType(&ms.b.g.Nodes[e.To]) {
 				continue
 			}
@@ -270,7 +270,7 @@ func (ms *methodSets) openIface(i, depth int) bool {
 		return false
 	}
 	for _, ei := range ms.b.outEdges(i) {
-		if e := &ms.b.g.Edges[ei]; e.Method != MethodSet && (e.Kind == Inherits || e.Kind == Implements) && ms.openIface(e.To, depth+1) {
+		if e := ms.b.edge(ei); e.Method != MethodSet && (e.Kind == Inherits || e.Kind == Implements) && ms.openIface(e.To, depth+1) {
 			return true
 		}
 	}
@@ -283,9 +283,9 @@ func (ms *methodSets) openIface(i, depth int) bool {
 func (b *builder) outEdges(n int) []int32 {
 	if b.relOut == nil {
 		b.relOut = map[int][]int32{}
-		for i := range b.g.Edges {
-			if e := &b.g.Edges[i]; e.Kind == Inherits || e.Kind == Implements {
-				b.relOut[e.From] = append(b.relOut[e.From], int32(i))
+		for i := range int32(len(b.g.Edges) + b.added.n) {
+			if e := b.edge(i); e.Kind == Inherits || e.Kind == Implements {
+				b.relOut[e.From] = append(b.relOut[e.From], i)
 			}
 		}
 	}

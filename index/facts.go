@@ -258,6 +258,42 @@ func encodeRefs(refs []symbols.Ref) []byte {
 	return buf
 }
 
+// countRefs returns how many refs b holds, up to the first entry too
+// short to hold its fields: at least as many as decodeRefs reads from it,
+// as many when b is what encodeRefs wrote.
+func countRefs(b []byte) int {
+	n := 0
+	skip := func(fields int) bool {
+		for range fields {
+			v, k := binary.Uvarint(b)
+			if k <= 0 || v > uint64(len(b)-k) {
+				return false
+			}
+			b = b[k+int(v):]
+		}
+		return true
+	}
+	for len(b) > 0 {
+		strs := 2 // name, qualifier
+		if b[0]&^refSelected == inheritOf {
+			strs = 3 // and of
+		}
+		b = b[1:]
+		if !skip(strs) {
+			break
+		}
+		for range 3 { // line, column, byte
+			_, k := binary.Uvarint(b)
+			if k <= 0 {
+				return n
+			}
+			b = b[k:]
+		}
+		n++
+	}
+	return n
+}
+
 // decodeRefs reads what encodeRefs wrote; it stops at the first malformed
 // entry.
 func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil, nil) }
@@ -267,6 +303,9 @@ func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil, nil) }
 // strings are in's copies.
 func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, in interner) []symbols.Ref {
 	var out []symbols.Ref
+	if keep == nil {
+		out = make([]symbols.Ref, 0, countRefs(b))
+	}
 	uv := func() (int, bool) {
 		v, n := binary.Uvarint(b)
 		if n <= 0 || v > 1<<31 {

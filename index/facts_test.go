@@ -21,6 +21,9 @@ func TestRefsRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(in, decodeRefs(encodeRefs(in))); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
+	if n := countRefs(encodeRefs(in)); n != len(in) {
+		t.Errorf("countRefs = %d, want %d", n, len(in))
+	}
 	// A truncated encoding gives what it holds whole, never a panic.
 	enc := encodeRefs(in)
 	for n := range len(enc) {
@@ -35,10 +38,14 @@ func FuzzDecodeRefs(f *testing.F) {
 	f.Add(encodeRefs([]symbols.Ref{{Name: "a", Kind: symbols.Call, Line: 1, Column: 1}}))
 	f.Add([]byte{2, 0xff, 0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, r := range decodeRefs(b) {
+		refs := decodeRefs(b)
+		for _, r := range refs {
 			if r.Name == "" || !r.Kind.Valid() {
 				t.Fatalf("decoded %+v", r)
 			}
+		}
+		if n := countRefs(b); n < len(refs) {
+			t.Fatalf("countRefs = %d, fewer than the %d refs decoded", n, len(refs))
 		}
 	})
 }

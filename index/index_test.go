@@ -509,3 +509,16 @@ func TestClosed(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 }
+
+// TestAheadSlots checks that a file read ahead of the writer holds slots
+// by its size, never more than there are.
+func TestAheadSlots(t *testing.T) {
+	for _, c := range []struct {
+		size int64
+		want int
+	}{{-1, 1}, {0, 1}, {aheadUnit - 1, 1}, {aheadUnit, 2}, {DefaultMaxFileSize, 17}, {1 << 40, 64}} {
+		if got := aheadSlots(c.size, 64); got != c.want {
+			t.Errorf("aheadSlots(%d, 64) = %d, want %d", c.size, got, c.want)
+		}
+	}
+}

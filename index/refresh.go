@@ -559,9 +559,12 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	dctx, cancel := context.WithCancel(ctx) // the dispatcher's: cancelled when writing stops
 	defer cancel()                          // before wg.Wait: the dispatcher stops, workers finish what they hold
 	workers := max(1, runtime.GOMAXPROCS(0))
-	// ahead bounds the files read but not yet written, so memory stays flat
-	// when writing is the slower side.
-	ahead := make(chan struct{}, 4*workers)
+	// ahead bounds the files read but not yet written, by their size (see
+	// aheadSlots), so memory stays flat when writing is the slower side.
+	// It is deep enough that a large file parsing on one worker leaves
+	// the others and the writer the files after it to go on with.
+	ahead := make(chan struct{}, aheadPerWorker*workers)
+	slots := func(i int) int { return aheadSlots(files[i].size, cap(ahead)) }
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -575,7 +578,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		dispatch(dctx, jobs, ahead, results, over, atLeast)
+		dispatch(dctx, jobs, ahead, slots, results, over, atLeast)
 	}()
 	w := st.newWriter(ctx, ix.extract, bulkFor(rows, len(files)))
 	defer w.close()
@@ -603,7 +606,9 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if fd.disk.path == "" { // not dispatched: out of time
 			break
 		}
-		<-ahead
+		for range slots(i) {
+			<-ahead
+		}
 		if err := w.write(&fd, rows); err != nil {
 			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
 		}
@@ -643,21 +648,40 @@ func (ix *Index) over(ctx context.Context, deadline time.Time) func() bool {
 	return func() bool { return expired(deadline) || inUpdate && ix.waiting.Load() > 0 }
 }
 
+// Files read ahead of the writer: aheadPerWorker slots a worker, a file
+// taking one, and one more for each aheadUnit bytes it holds.
+const (
+	aheadPerWorker = 32
+	aheadUnit      = 64 << 10
+)
+
+// aheadSlots returns how many of the capacity slots of indexFiles' ahead
+// a file of size bytes takes.
+func aheadSlots(size int64, capacity int) int {
+	return int(min(1+max(size, 0)/aheadUnit, int64(capacity)))
+}
+
 // dispatch sends the index of each file whose result is due in results to
-// jobs, in order, once ahead has room, and closes jobs. Once ctx ends or
-// over reports true (after the first atLeast files), the files not
-// dispatched get an empty fileData as their result.
-func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, results []chan fileData, over func() bool, atLeast int) {
+// jobs, in order, once ahead has room for its slots, and closes jobs. Once
+// ctx ends or over reports true (after the first atLeast files), the files
+// not dispatched get an empty fileData as their result.
+func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, slots func(int) int, results []chan fileData, over func() bool, atLeast int) {
 	defer close(jobs)
-	for i := range results {
-		if ctx.Err() == nil && (i < atLeast || !over()) {
+	room := func(n int) bool {
+		for range n {
 			select {
 			case ahead <- struct{}{}:
-				select {
-				case jobs <- i:
-					continue
-				case <-ctx.Done():
-				}
+			case <-ctx.Done():
+				return false
+			}
+		}
+		return true
+	}
+	for i := range results {
+		if ctx.Err() == nil && (i < atLeast || !over()) && room(slots(i)) {
+			select {
+			case jobs <- i:
+				continue
 			case <-ctx.Done():
 			}
 		}

@@ -15,7 +15,12 @@ import (
 // A writer writes files into the index, a transaction at a time, on a
 // connection of its own.
 type writer struct {
-	ctx     context.Context
+	ctx context.Context
+	// rowCtx is ctx without its cancellation, for the statements that
+	// write a row: the driver watches a cancellable context with a
+	// goroutine of its own for every statement, and a cold index runs
+	// millions. write checks ctx before each file instead.
+	rowCtx  context.Context
 	s       *store
 	extract string // what files.extractor records
 	bulk    bulkMode
@@ -68,7 +73,7 @@ func bulkFor(rows map[string]fileRow, n int) bulkMode {
 }
 
 func (s *store) newWriter(ctx context.Context, extract string, bulk bulkMode) *writer {
-	return &writer{ctx: ctx, s: s, extract: extract, bulk: bulk}
+	return &writer{ctx: ctx, rowCtx: context.WithoutCancel(ctx), s: s, extract: extract, bulk: bulk}
 }
 
 // connect takes the writer's connection from the pool, set up for its
@@ -190,16 +195,16 @@ func (w *writer) exec(q string, args ...any) (sql.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.ExecContext(w.ctx, args...)
+	return st.ExecContext(w.rowCtx, args...)
 }
 
 // queryRow runs one of the writer's statements for a row.
 func (w *writer) queryRow(q string, args ...any) *sql.Row {
 	st, err := w.stmt(q)
 	if err != nil {
-		return w.tx.QueryRowContext(w.ctx, q, args...) // its Scan reports the error
+		return w.tx.QueryRowContext(w.rowCtx, q, args...) // its Scan reports the error
 	}
-	return st.QueryRowContext(w.ctx, args...)
+	return st.QueryRowContext(w.rowCtx, args...)
 }
 
 // write adds a file to the open transaction, replacing what the index
@@ -208,6 +213,9 @@ func (w *writer) queryRow(q string, args ...any) *sql.Row {
 // (moved to their new lines and symbols): only the chunks that changed
 // are matched again.
 func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
 	if err := w.begin(); err != nil {
 		return err
 	}
@@ -449,7 +457,7 @@ func (w *writer) each(q string, arg any, fn func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}
-	rs, err := st.QueryContext(w.ctx, arg)
+	rs, err := st.QueryContext(w.rowCtx, arg)
 	if err != nil {
 		return err
 	}
