@@ -181,6 +181,41 @@ type Graph struct {
 	fileSyms map[string][]int32 // a file's definitions, by position
 	dirFiles map[string][]int32 // a directory's file nodes
 	stats    Stats
+	// digests is the content hash of each file built from (index.FileFacts.Hash),
+	// by path, which a snapshot keeps to tell later which files changed
+	// since; nil for a graph read from a snapshot.
+	digests map[string]string
+	// staleFiles are, for a part read from the snapshot of an earlier
+	// state of the index, the files that changed since (see markStale).
+	staleFiles []string
+}
+
+// StaleFiles returns, for a graph read from the snapshot of an earlier
+// state of the index (a question asked after a few files changed, on a
+// graph that takes seconds to build), the files that changed since, in
+// path order: every node and edge in them, or that ends in them, is
+// marked stale. It is nil for a graph of the index as it is.
+func (g *Graph) StaleFiles() []string { return g.staleFiles }
+
+// markStale marks stale the nodes in the files changed and the edges
+// written in them or ending in them, and keeps the files' paths.
+func (g *Graph) markStale(changed []string) {
+	g.staleFiles = changed
+	in := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		in[p] = true
+	}
+	for i := range g.Nodes {
+		if in[g.Nodes[i].Path] {
+			g.Nodes[i].Stale = true
+		}
+	}
+	for i := range g.Edges {
+		e := &g.Edges[i]
+		if in[e.Path] || g.Nodes[e.From].Stale || g.Nodes[e.To].Stale {
+			e.Stale = true
+		}
+	}
 }
 
 // Stats returns counts of the graph's nodes and edges.
@@ -203,10 +238,10 @@ type builder struct {
 	g        *Graph
 	facts    []index.FileFacts
 	goMods   []goModule
-	symFile  []int32 // file index of each symbol node (-1 for a file node)
-	nodeFile []int32 // the index in facts of each node's file
-	seen     map[edgeKey]int32 // edges by identity, as edge numbers them
-	added    edgeLog           // the edges added since the last flushEdges
+	symFile  []int32                 // file index of each symbol node (-1 for a file node)
+	nodeFile []int32                 // the index in facts of each node's file
+	seen     map[edgeKey]int32       // edges by identity, as edge numbers them
+	added    edgeLog                 // the edges added since the last flushEdges
 	ms       *methodSets             // Go embeddings of other modules, for matchMethodSets
 	relOut   map[int][]int32         // inherits and implements edges by source, for matchMethodSets
 	reexport map[reexportKey][]int32 // what a file re-exports under a name (see reexports)
@@ -309,7 +344,7 @@ func (b *builder) release() {
 // definitions, nothing resolved yet.
 func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
-		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}}
+		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, digests: make(map[string]string, len(facts.Files))}
 	// The edges and the map of their identities grow as uses resolve,
 	// not sized up front: sized, they were held whole from the start,
 	// beside every file's facts, where the heap is at its largest (the
@@ -336,6 +371,7 @@ func newBuilder(facts index.Facts, modules []GoModule) *builder {
 		b.nodeFile = append(b.nodeFile, int32(fi))
 		b.symFile = append(b.symFile, -1)
 		g.fileNode[f.Path] = id
+		g.digests[f.Path] = f.Hash
 		if st := moduleStem(f.Path); st != "" {
 			b.stems[st] = append(b.stems[st], id)
 		}

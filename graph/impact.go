@@ -136,6 +136,10 @@ type Impact struct {
 	Truncated bool `json:"truncated,omitempty"`
 	// Unresolved lists the targets that named nothing in the graph.
 	Unresolved []string `json:"unresolved,omitempty"`
+	// StaleFiles are the files changed since the graph walked was built,
+	// when it was read from the snapshot of an earlier state of the index
+	// (see Graph.StaleFiles).
+	StaleFiles []string `json:"stale_files,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
 }
 

@@ -74,12 +74,12 @@ type snapView struct {
 	h       snapHeader
 	strEnds []uint32 // where each string's text ends (the body is within MaxSnapshotSize)
 	// Where each section starts in the body.
-	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes int
-	strs                                                                                                  map[int]string
-	nodesRead                                                                                             map[int32]Node
-	partNodes                                                                                             map[int32]bool
-	partEdges                                                                                             map[int32]bool
-	maxPartLen                                                                                            int
+	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes, files int
+	strs                                                                                                         map[int]string
+	nodesRead                                                                                                    map[int32]Node
+	partNodes                                                                                                    map[int32]bool
+	partEdges                                                                                                    map[int32]bool
+	maxPartLen                                                                                                   int
 }
 
 // maxPart bounds the nodes plus edges of a part: past it, the whole
@@ -133,7 +133,27 @@ func (ss *sealedSnapshot) view() (*snapView, error) {
 	v.nameStart = v.outList + 4*h.edges
 	v.nameList = v.nameStart + 4*(h.strings+1)
 	v.hashes = v.nameList + 4*h.named
+	v.files = v.hashes + 8*h.strings
 	return v, nil
+}
+
+// digests returns the content hash of each file the snapshot's graph was
+// built from, by path.
+func (v *snapView) digests() (map[string]string, error) {
+	b, err := v.ss.at(v.files, v.h.fileBytes)
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{buf: b}
+	out := map[string]string{}
+	for len(d.buf) > 0 && d.err == nil {
+		p, h := d.str(), d.str()
+		out[p] = h
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return out, nil
 }
 
 // u32 returns entry i of the uint32 table at base.

@@ -65,10 +65,16 @@ type Provider struct {
 	// snapshot says how the last graph was had: "loaded" from the
 	// snapshot, or why it was built.
 	snapshot string
+	// staleSize is the snapshot body size from which a question asked
+	// after a few files changed reads a stale part of it (see
+	// staleSnapshot): staleSnapshotSize, lowered by tests.
+	staleSize int
 }
 
 // New returns a provider; nothing is read until the first question.
-func New(opts Options) *Provider { return &Provider{opts: opts, ix: opts.Index} }
+func New(opts Options) *Provider {
+	return &Provider{opts: opts, ix: opts.Index, staleSize: staleSnapshotSize}
+}
 
 // Name returns ProviderName.
 func (p *Provider) Name() string { return ProviderName }
@@ -232,7 +238,35 @@ func (p *Provider) Impact(ctx context.Context, q Query) (*Impact, error) {
 	fr := p.fresh
 	p.mu.Unlock()
 	partialNote(im, fr)
+	if sf := g.StaleFiles(); sf != nil {
+		im.StaleFiles = sf
+		im.Notes = append(im.Notes, staleNote(sf))
+	}
 	return im, nil
+}
+
+// staleNote says that an answer comes from the graph of an earlier state
+// of the index, which files changed since.
+func staleNote(files []string) string {
+	shown := files[:min(len(files), 3)]
+	more := ""
+	if len(files) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(files)-len(shown))
+	}
+	what, them := fmt.Sprintf("%d files", len(files)), "them"
+	if len(files) == 1 {
+		what, them = "1 file", "it"
+	}
+	return fmt.Sprintf("the project graph predates changes to %s (%s%s): what is in %s or uses %s is marked stale; "+
+		"`cortex index` builds the graph again", what, strings.Join(shown, ", "), more, them, them)
+}
+
+// joinReason adds note to a report's reason.
+func joinReason(reason, note string) string {
+	if reason == "" {
+		return note
+	}
+	return reason + "; " + note
 }
 
 // partialNote notes on im that the index it was walked from is partial,
@@ -314,6 +348,9 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
 	case len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
+	}
+	if len(im.StaleFiles) > 0 {
+		resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(im.StaleFiles))
 	}
 	return resp, nil
 }

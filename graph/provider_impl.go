@@ -66,6 +66,9 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 	if len(rel) == 0 {
 		resp.Report.Reason = fmt.Sprintf("nothing in the project graph extends or implements %s, and it extends nothing", g.Nodes[roots[0]].Qualified())
 	}
+	if sf := g.StaleFiles(); sf != nil {
+		resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(sf))
+	}
 	return resp, true, nil
 }
 

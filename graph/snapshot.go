@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -46,8 +47,8 @@ import (
 //	  version    the index Version the graph was built from
 //	  counts     uvarints: the uses left unresolved (Stats.Unresolved), the
 //	             strings, nodes and edges, the bytes of the strings'
-//	             lengths, of their text, of the nodes and of the edges, and
-//	             the entries of the name table
+//	             lengths, of their text, of the nodes and of the edges, the
+//	             entries of the name table, and the bytes of the files
 //	  strings    each string's length, then the bytes of all; every string
 //	             below is an index into this table, so a path or a kind is
 //	             stored once
@@ -66,6 +67,10 @@ import (
 //	             starts by string, one more entry, then node indices in
 //	             node order), and the strings' hashes (strHash) sorted,
 //	             then the index of the string of each)
+//	  files      the path and content hash (index.FileFacts.Hash) of each
+//	             file the graph was built from, length-prefixed strings in
+//	             path order, so that a later process tells which files
+//	             changed since without reading the facts (see staleView)
 //
 // The seal covers the head under this user's key, and through its digests
 // every byte of the body, which is checked a chunk at a time as it is read
@@ -79,10 +84,10 @@ import (
 // Build leaves them, none negative (a negative one is written as 0).
 
 const (
-	snapMagic = "cxgraph3"
+	snapMagic = "cxgraph4"
 	// purposeSnapshot is what a snapshot's seal is for; it changes with
 	// the layout.
-	purposeSnapshot = "codecortex.graph.snapshot/2"
+	purposeSnapshot = "codecortex.graph.snapshot/3"
 	// maxSealLen bounds the seal.
 	maxSealLen = 128
 	// snapChunk is the size of the chunks of the body the head has a
@@ -332,6 +337,11 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 	} else {
 		p.snapshot = err.Error()
 	}
+	if snap != nil && part != nil && snap.bodyLen() >= p.staleSize {
+		if b, err := p.staleSnapshot(ctx, ix, snap, part); b != nil || err != nil {
+			return b, index.Facts{}, err
+		}
+	}
 	facts, err := ix.Facts(ctx, since)
 	if err != nil {
 		return nil, facts, err
@@ -364,6 +374,68 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 	facts, err = ix.Facts(ctx, "")
 	p.fresh = facts.Freshness
 	return nil, facts, err
+}
+
+// staleSnapshotSize is the size of snapshot body from which a question
+// asked after a few files changed reads the snapshot's part of the
+// graph, marked stale where they changed, rather than building the whole
+// graph again first: about what a build makes in a second (see "After an
+// edit" in docs/benchmarks.md). A smaller graph is built again.
+const staleSnapshotSize = 8 << 20
+
+// maxStaleFiles is how many changed files a stale snapshot answers with,
+// at least: one file in twenty of the graph's, if that is more.
+const maxStaleFiles = 64
+
+// staleSnapshot returns the builder of the part of snap's graph that part
+// reads, when the index changed since snap was written but no more than
+// maxStaleFiles files did: every node and edge in those files is marked
+// stale, and the graph names them (Graph.StaleFiles). It returns nil when
+// the snapshot is current, or more changed, or the part cannot be read:
+// the caller goes on as without it.
+func (p *Provider) staleSnapshot(ctx context.Context, ix *index.Index, snap *sealedSnapshot, part func(*snapView) (*Graph, error)) (*builder, error) {
+	now, err := ix.Digests(ctx)
+	if err != nil || now.Version == snap.version {
+		return nil, err
+	}
+	v, err := snap.view()
+	if err != nil {
+		return nil, nil
+	}
+	then, err := v.digests()
+	if err != nil {
+		return nil, nil
+	}
+	changed := changedFiles(then, now.Files)
+	if len(changed) > max(maxStaleFiles, len(then)/20) {
+		return nil, nil
+	}
+	g, err := part(v)
+	if err != nil {
+		return nil, nil
+	}
+	g.markStale(changed)
+	p.fresh = now.Freshness
+	p.snapshot = fmt.Sprintf("read in part from the graph of an earlier state of the index: %d files changed since", len(changed))
+	return &builder{g: g, part: true}, nil
+}
+
+// changedFiles returns the paths whose hash differs between then and
+// now, those in one alone included, sorted.
+func changedFiles(then, now map[string]string) []string {
+	var out []string
+	for p, h := range now {
+		if h == "" || then[p] != h {
+			out = append(out, p)
+		}
+	}
+	for p := range then {
+		if _, ok := now[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // A sealedSnapshot is a snapshot whose seal checked: its head is this
@@ -635,8 +707,8 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 	if start-len(d.buf) != h.edgeBytes {
 		return nil, fmt.Errorf("%w: edges of %d bytes, not %d", errSnapshotCorrupt, start-len(d.buf), h.edgeBytes)
 	}
-	if len(d.buf) != 4*h.tableWords() {
-		return nil, fmt.Errorf("%w: %d bytes of tables, not %d", errSnapshotCorrupt, len(d.buf), 4*h.tableWords())
+	if len(d.buf) != 4*h.tableWords()+h.fileBytes {
+		return nil, fmt.Errorf("%w: %d bytes of tables and files, not %d", errSnapshotCorrupt, len(d.buf), 4*h.tableWords()+h.fileBytes)
 	}
 	g.tables(strs, names)
 	return g, nil
@@ -644,7 +716,7 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 
 // A snapHeader is the counts that open a snapshot's body.
 type snapHeader struct {
-	unresolved, strings, nodes, edges, lenBytes, textBytes, nodeBytes, edgeBytes, named int
+	unresolved, strings, nodes, edges, lenBytes, textBytes, nodeBytes, edgeBytes, named, fileBytes int
 }
 
 // tableWords is how many uint32 the tables after the edges hold.
@@ -658,10 +730,10 @@ func (d *decoder) header(total int) snapHeader {
 	var h snapHeader
 	had := len(d.buf)
 	h.unresolved = int(d.uint(1 << 40))
-	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.lenBytes, &h.textBytes, &h.nodeBytes, &h.edgeBytes, &h.named} {
+	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.lenBytes, &h.textBytes, &h.nodeBytes, &h.edgeBytes, &h.named, &h.fileBytes} {
 		*c = int(d.uint(1 << 32))
 	}
-	if d.err == nil && h.lenBytes+h.textBytes+h.nodeBytes+h.edgeBytes+4*h.tableWords() != total-(had-len(d.buf)) {
+	if d.err == nil && h.lenBytes+h.textBytes+h.nodeBytes+h.edgeBytes+4*h.tableWords()+h.fileBytes != total-(had-len(d.buf)) {
 		d.err = fmt.Errorf("%w: sections that do not add up to the body", errSnapshotCorrupt)
 	}
 	return h
@@ -818,15 +890,27 @@ func encodeParts(g *Graph, build string) [][]byte {
 		lens.uint(uint64(len(s)))
 		text += len(s)
 	}
+	files := encodeDigests(g.digests)
 	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(lens.buf), text,
-		len(nodes.buf), len(edges.buf), len(g.Nodes)} {
+		len(nodes.buf), len(edges.buf), len(g.Nodes), len(files)} {
 		e.uint(uint64(v))
 	}
 	e.buf = append(e.buf, lens.buf...)
 	for _, s := range table {
 		e.buf = append(e.buf, s...)
 	}
-	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf}
+	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf, files}
+}
+
+// encodeDigests encodes a snapshot's files section: each path and its
+// content hash, in path order.
+func encodeDigests(digests map[string]string) []byte {
+	var e encoder
+	for _, p := range slices.Sorted(maps.Keys(digests)) {
+		e.str(p)
+		e.str(digests[p])
+	}
+	return e.buf
 }
 
 // tables32 writes the fixed-width tables after a snapshot's edges.

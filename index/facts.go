@@ -20,6 +20,8 @@ type FileFacts struct {
 	Symbols  []symbols.Symbol `json:"symbols"`
 	Imports  []symbols.Import `json:"imports"`
 	Refs     []symbols.Ref    `json:"refs"`
+	// Hash is the SHA-256 of the content the facts were read from, in hex.
+	Hash string `json:"hash"`
 	// Stale reports that the file changed on disk and the refresh has not
 	// reached it yet: the facts are those of the indexed content.
 	Stale bool `json:"stale,omitempty"`
@@ -81,14 +83,55 @@ func (ix *Index) Current(ctx context.Context, version string) (bool, Freshness, 
 	return same, fr, err
 }
 
+// factsFiles selects the rows of the files the facts cover.
+const factsFiles = `verified = 1 AND skipped = ''`
+
+// Digests is the content hash of every file the facts cover, at one state
+// of the index: a caller that keeps something made from the facts of an
+// earlier state compares them with the hashes it kept to tell which files
+// changed since, without reading the facts again.
+type Digests struct {
+	// Version names the state, as Facts.Version does.
+	Version string `json:"version"`
+	// Files holds each file's Hash (see FileFacts) by path; a file that
+	// changed on disk and is not indexed again yet has none ("").
+	Files     map[string]string `json:"files"`
+	Freshness Freshness         `json:"freshness"`
+}
+
+// Digests brings the index up to date within the query budget, as every
+// query does, and returns the content hash of every file Facts would
+// return.
+func (ix *Index) Digests(ctx context.Context) (Digests, error) {
+	var res Digests
+	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
+		return s.inFactsTx(ctx, func(tx *sql.Tx, version string) error {
+			res = Digests{Version: version, Files: map[string]string{}}
+			return eachRow(ctx, tx, `SELECT path, hash FROM files WHERE `+factsFiles, func(rs *sql.Rows) error {
+				var p, h string
+				if err := rs.Scan(&p, &h); err != nil {
+					return err
+				}
+				if s.pending[p] {
+					h = ""
+				}
+				res.Files[p] = h
+				return nil
+			})
+		})
+	})
+	res.Freshness = fr
+	return res, err
+}
+
 // readFacts reads every verified file's symbols, imports and refs.
 func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	var files []FileFacts
 	byID := map[int64]int{}
-	err := eachRow(ctx, tx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = '' ORDER BY path`, func(rs *sql.Rows) error {
+	err := eachRow(ctx, tx, `SELECT id, path, language, package, hash FROM files WHERE `+factsFiles+` ORDER BY path`, func(rs *sql.Rows) error {
 		var id int64
 		var f FileFacts
-		if err := rs.Scan(&id, &f.Path, &f.Language, &f.Package); err != nil {
+		if err := rs.Scan(&id, &f.Path, &f.Language, &f.Package, &f.Hash); err != nil {
 			return err
 		}
 		byID[id] = len(files)

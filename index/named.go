@@ -132,13 +132,13 @@ type namedReader struct {
 // read in the table's order (one pass, no lookup a row) and sorted here.
 func (nr *namedReader) files(pending map[string]bool) error {
 	type row struct {
-		id                  int64
-		path, lang, pkgName string
+		id                        int64
+		path, lang, pkgName, hash string
 	}
 	var rows []row
-	err := eachRow(nr.ctx, nr.tx, `SELECT id, path, language, package FROM files WHERE verified = 1 AND skipped = ''`, func(rs *sql.Rows) error {
+	err := eachRow(nr.ctx, nr.tx, `SELECT id, path, language, package, hash FROM files WHERE `+factsFiles, func(rs *sql.Rows) error {
 		var r row
-		if err := rs.Scan(&r.id, &r.path, &r.lang, &r.pkgName); err != nil {
+		if err := rs.Scan(&r.id, &r.path, &r.lang, &r.pkgName, &r.hash); err != nil {
 			return err
 		}
 		rows = append(rows, r)
@@ -153,7 +153,7 @@ func (nr *namedReader) files(pending map[string]bool) error {
 	for _, r := range rows {
 		nr.byID[r.id] = len(nr.out)
 		nr.byPath[r.path] = len(nr.out)
-		nr.out = append(nr.out, FileFacts{Path: r.path, Language: r.lang, Package: r.pkgName, Stale: pending[r.path]})
+		nr.out = append(nr.out, FileFacts{Path: r.path, Language: r.lang, Package: r.pkgName, Hash: r.hash, Stale: pending[r.path]})
 		nr.ids = append(nr.ids, r.id)
 	}
 	nr.loaded = make([]bool, len(nr.out))

@@ -559,12 +559,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	dctx, cancel := context.WithCancel(ctx) // the dispatcher's: cancelled when writing stops
 	defer cancel()                          // before wg.Wait: the dispatcher stops, workers finish what they hold
 	workers := max(1, runtime.GOMAXPROCS(0))
-	// ahead bounds the files read but not yet written, by their size (see
-	// aheadSlots), so memory stays flat when writing is the slower side.
-	// It is deep enough that a large file parsing on one worker leaves
-	// the others and the writer the files after it to go on with.
-	ahead := make(chan struct{}, aheadPerWorker*workers)
-	slots := func(i int) int { return aheadSlots(files[i].size, cap(ahead)) }
+	ahead := newReadAhead(workers, files)
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -578,7 +573,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		dispatch(dctx, jobs, ahead, slots, results, over, atLeast)
+		dispatch(dctx, jobs, ahead, results, over, atLeast)
 	}()
 	w := st.newWriter(ctx, ix.extract, bulkFor(rows, len(files)))
 	defer w.close()
@@ -606,9 +601,7 @@ func (ix *Index) indexFiles(ctx context.Context, st *store, files []diskFile, ro
 		if fd.disk.path == "" { // not dispatched: out of time
 			break
 		}
-		for range slots(i) {
-			<-ahead
-		}
+		ahead.give(i)
 		if err := w.write(&fd, rows); err != nil {
 			return done, fmt.Errorf("index: writing %s: %w", fd.disk.path, err)
 		}
@@ -648,37 +641,59 @@ func (ix *Index) over(ctx context.Context, deadline time.Time) func() bool {
 	return func() bool { return expired(deadline) || inUpdate && ix.waiting.Load() > 0 }
 }
 
-// Files read ahead of the writer: aheadPerWorker slots a worker, a file
-// taking one, and one more for each aheadUnit bytes it holds.
+// A readAhead bounds the files read but not yet written, by their size,
+// so that memory stays flat when writing is the slower side; it is deep
+// enough that a large file parsing on one worker leaves the others and the
+// writer the files after it to go on with. It has aheadPerWorker slots a
+// worker; a file takes one, and one more for each aheadUnit bytes it
+// holds.
+type readAhead struct {
+	slots chan struct{}
+	files []diskFile
+}
+
 const (
 	aheadPerWorker = 32
 	aheadUnit      = 64 << 10
 )
 
-// aheadSlots returns how many of the capacity slots of indexFiles' ahead
-// a file of size bytes takes.
+func newReadAhead(workers int, files []diskFile) readAhead {
+	return readAhead{slots: make(chan struct{}, aheadPerWorker*workers), files: files}
+}
+
+// aheadSlots returns how many of capacity slots a file of size bytes
+// takes.
 func aheadSlots(size int64, capacity int) int {
 	return int(min(1+max(size, 0)/aheadUnit, int64(capacity)))
 }
 
-// dispatch sends the index of each file whose result is due in results to
-// jobs, in order, once ahead has room for its slots, and closes jobs. Once
-// ctx ends or over reports true (after the first atLeast files), the files
-// not dispatched get an empty fileData as their result.
-func dispatch(ctx context.Context, jobs chan<- int, ahead chan<- struct{}, slots func(int) int, results []chan fileData, over func() bool, atLeast int) {
-	defer close(jobs)
-	room := func(n int) bool {
-		for range n {
-			select {
-			case ahead <- struct{}{}:
-			case <-ctx.Done():
-				return false
-			}
+// take waits for room for file i; it reports false if ctx ended first.
+func (a readAhead) take(ctx context.Context, i int) bool {
+	for range aheadSlots(a.files[i].size, cap(a.slots)) {
+		select {
+		case a.slots <- struct{}{}:
+		case <-ctx.Done():
+			return false
 		}
-		return true
 	}
+	return true
+}
+
+// give frees the room file i took, once it is written.
+func (a readAhead) give(i int) {
+	for range aheadSlots(a.files[i].size, cap(a.slots)) {
+		<-a.slots
+	}
+}
+
+// dispatch sends the index of each file whose result is due in results to
+// jobs, in order, once ahead has room for it, and closes jobs. Once ctx
+// ends or over reports true (after the first atLeast files), the files
+// not dispatched get an empty fileData as their result.
+func dispatch(ctx context.Context, jobs chan<- int, ahead readAhead, results []chan fileData, over func() bool, atLeast int) {
+	defer close(jobs)
 	for i := range results {
-		if ctx.Err() == nil && (i < atLeast || !over()) && room(slots(i)) {
+		if ctx.Err() == nil && (i < atLeast || !over()) && ahead.take(ctx, i) {
 			select {
 			case jobs <- i:
 				continue
