@@ -102,11 +102,12 @@
 // .codecortex/graph/, sealed for this user and project root (package
 // seal), and a new process whose index has not changed since reads it
 // instead of reading every file's facts and resolving them; a snapshot
-// that does not check, of another build, or of another state of the index
-// is ignored and the graph built again. Asked who uses a definition, the
-// provider answers one record per site of each direct caller (the calling
-// definition as Symbol, the use as location, [Hit.Sites]), recursive calls
-// included, marked "test" when the caller is a test; it serves impact as an
+// that does not check or of another build is ignored and the graph built
+// again, as is one of another state of the index (but see below). Asked
+// who uses a definition, the provider answers one record per site of each
+// direct caller (the calling definition as Symbol, the use as location,
+// [Hit.Sites]), recursive calls included, marked "test" when the caller is
+// a test; it serves impact as an
 // [github.com/codecortex/codecortex/evidence.Provider] named "graph", and
 // as a [github.com/codecortex/codecortex/rewrite.Impact] for rewrites.
 //
@@ -118,4 +119,12 @@
 // re-exported imports); its records are the whole graph's. A name one of
 // whose definitions is a Go interface is answered from the whole graph,
 // whose method sets say what implements it.
+//
+// Implementations and impact asked after a few files changed, on a graph
+// that takes seconds to build (a large snapshot), are answered from the
+// snapshot's part they walk rather than after building the graph again:
+// the snapshot keeps each file's content hash, and every node and edge in
+// a file changed since, or ending in one, is marked stale, so that its
+// records fall a tier and the report names the files ([Graph.StaleFiles]).
+// `cortex index` builds the graph again.
 package graph
