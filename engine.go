@@ -279,6 +279,12 @@ type Answer struct {
 	// when a definition answers it, a text match where the graph or an
 	// index answers).
 	Omitted map[string]int `json:"omitted,omitempty"`
+	// Compacted reports that the route's reasons and the layers' guidance
+	// were left out, to make room in the budget for the first record.
+	Compacted bool `json:"compacted,omitempty"`
+	// NeedBudget is, when records answer the question but not even the
+	// first fits the budget, the budget (in tokens) it would fit in.
+	NeedBudget int `json:"need_budget,omitempty"`
 	// Context is the evidence packed into the budget for a reader model,
 	// with the ranking trace kept apart.
 	Context evidence.Context `json:"-"`
@@ -408,11 +414,43 @@ func (ans *Answer) fill(fused []evidence.Record, budget int, lines func(string) 
 	head, _ := json.Marshal(ans)
 	room := budget*evidence.BytesPerToken - len(head) - answerSlack
 	n := fitted(ranked, room, lines)
+	if n == 0 && len(ranked) > 0 && ans.compact() {
+		// The route's reasons and the layers' guidance make way for the
+		// first record.
+		head, _ = json.Marshal(ans)
+		room = budget*evidence.BytesPerToken - len(head) - answerSlack
+		n = fitted(ranked, room, lines)
+	}
+	if n == 0 && len(ranked) > 0 {
+		one, _ := json.Marshal(ranked[:1])
+		ans.NeedBudget = evidence.EstimateTokens(len(head)+len(one)+answerSlack) + 1
+	}
 	ans.Records = append(ans.Records, ranked[:n]...)
 	for range ranked[n:] {
 		ans.omit(leftBudget)
 	}
 	ans.Context = evidence.PackRanked(ans.Records, budget)
+}
+
+// compact leaves out what an answer says beside its records that the
+// reader can do without when the budget holds no record otherwise: the
+// route's reasons for its steps and skipped layers, and the layers'
+// guidance. It reports whether it left anything out, and notes it in
+// Compacted.
+func (ans *Answer) compact() bool {
+	left := false
+	for _, steps := range [][]route.Step{ans.Plan.Steps, ans.Plan.FollowOn, ans.Plan.Skipped} {
+		for i := range steps {
+			left = left || steps[i].Reason != ""
+			steps[i].Reason = ""
+		}
+	}
+	for i := range ans.Reports {
+		left = left || ans.Reports[i].Guidance != ""
+		ans.Reports[i].Guidance = ""
+	}
+	ans.Compacted = ans.Compacted || left
+	return left
 }
 
 // fitted returns how many of ranked, from the first, fit room bytes of

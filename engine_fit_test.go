@@ -313,6 +313,46 @@ func TestFitBudgetBoundsTheDocument(t *testing.T) {
 	}
 }
 
+// TestFitTightBudget: with a budget that holds the route's reasons, the
+// layers' guidance and no record, those make way for the first record;
+// with one that holds no record even then, the answer says what budget
+// the first needs, and that budget holds it.
+func TestFitTightBudget(t *testing.T) {
+	var in []evidence.Record
+	for i := range 20 {
+		in = append(in, call("pkg/caller.go", i+1, 5, "pkg.caller", trust.Inferred))
+	}
+	fill := func(budget int) (*Answer, int) {
+		ans := &Answer{Plan: route.Route(route.Request{Text: "who calls run?"}), Records: []evidence.Record{},
+			Reports: []evidence.Report{{Provider: "precision", State: evidence.Unavailable, Reason: "no precision index",
+				Guidance: strings.Repeat("generate a SCIP index with the indexer of the language; ", 8)}}}
+		ans.fill(slices.Clone(in), budget, nil)
+		doc, _ := json.Marshal(ans)
+		return ans, evidence.EstimateTokens(len(doc))
+	}
+	roomy, _ := fill(100000)
+	if roomy.Compacted || roomy.NeedBudget != 0 || len(roomy.Records) != len(in) {
+		t.Fatalf("a roomy budget: compacted %v, need %d, %d records", roomy.Compacted, roomy.NeedBudget, len(roomy.Records))
+	}
+	head, _ := json.Marshal(&Answer{Plan: roomy.Plan, Reports: roomy.Reports, Records: []evidence.Record{}})
+	one, _ := json.Marshal(in[:1])
+	budget := evidence.EstimateTokens(len(head)+answerSlack) + evidence.EstimateTokens(len(one))/2
+	ans, used := fill(budget)
+	if !ans.Compacted || len(ans.Records) == 0 || used > budget {
+		t.Errorf("budget %d: compacted %v, %d records, %d tokens", budget, ans.Compacted, len(ans.Records), used)
+	}
+	if ans.Reports[0].Guidance != "" || ans.Plan.Steps[0].Reason != "" {
+		t.Errorf("compacted, yet the guidance %q and the reason %q are kept", ans.Reports[0].Guidance, ans.Plan.Steps[0].Reason)
+	}
+	ans, _ = fill(40)
+	if len(ans.Records) != 0 || ans.NeedBudget <= 40 {
+		t.Fatalf("budget 40: %d records, need %d", len(ans.Records), ans.NeedBudget)
+	}
+	if more, used := fill(ans.NeedBudget); len(more.Records) == 0 || used > ans.NeedBudget {
+		t.Errorf("the budget the answer asked for, %d, holds %d records in %d tokens", ans.NeedBudget, len(more.Records), used)
+	}
+}
+
 // TestFitWhatTheKeptShare: the overrides of one method in one file share
 // their file, symbol and signature in the document, though the record
 // ranked last (the abstract method, in another file) does not: as many

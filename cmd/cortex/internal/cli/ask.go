@@ -20,16 +20,18 @@ import (
 // context, the reports and freshness; with --trace, the ranking trace. It
 // is printed on one line: the budget bounds it.
 type askJSON struct {
-	Question  codecortex.Question   `json:"question"`
-	Plan      route.Plan            `json:"plan"`
-	Records   []evidence.Lean       `json:"records"`
-	Shared    evidence.Defaults     `json:"shared,omitempty"`
-	Omitted   map[string]int        `json:"omitted,omitempty"`
-	Context   contextJSON           `json:"context"`
-	Reports   []evidence.Report     `json:"reports"`
-	Freshness codecortex.Freshness  `json:"freshness"`
-	ElapsedMS float64               `json:"elapsed_ms"`
-	Trace     []evidence.TraceEntry `json:"trace,omitempty"`
+	Question   codecortex.Question   `json:"question"`
+	Plan       route.Plan            `json:"plan"`
+	Records    []evidence.Lean       `json:"records"`
+	Shared     evidence.Defaults     `json:"shared,omitempty"`
+	Omitted    map[string]int        `json:"omitted,omitempty"`
+	Compacted  bool                  `json:"compacted,omitempty"`
+	NeedBudget int                   `json:"need_budget,omitempty"`
+	Context    contextJSON           `json:"context"`
+	Reports    []evidence.Report     `json:"reports"`
+	Freshness  codecortex.Freshness  `json:"freshness"`
+	ElapsedMS  float64               `json:"elapsed_ms"`
+	Trace      []evidence.TraceEntry `json:"trace,omitempty"`
 }
 
 // contextJSON is the packed context: its size and, with --trace, the
@@ -48,7 +50,7 @@ type contextJSON struct {
 // back fused, ranked and packed into the budget.
 func runAsk(ctx context.Context, c *cmd, args []string) int {
 	c.argsUsage = `"QUESTION" [--budget TOKENS] [--trace]`
-	budget := c.fs.Int("budget", codecortex.DefaultBudget, "the packed context's token `budget`")
+	budget := c.fs.Int("budget", codecortex.DefaultBudget, "the token `budget` of the whole answer (--json included); one too small for the first record says what it needs")
 	trace := c.fs.Bool("trace", false, "show why each record ranked where it did")
 	lsp := c.fs.Bool("lsp", false, "let definition, reference and implementation questions fall back to the language server of each file's language")
 	intent := c.fs.String("intent", "", "say what the question asks instead of letting its words decide: "+intentList())
@@ -92,7 +94,8 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 	}
 	if c.json != jsonOff {
 		shared, recs := evidence.Factor(ans.Records)
-		out := askJSON{Question: q, Plan: ans.Plan, Records: recs, Shared: shared, Omitted: ans.Omitted, Reports: ans.Reports,
+		out := askJSON{Question: q, Plan: ans.Plan, Records: recs, Shared: shared, Omitted: ans.Omitted,
+			Compacted: ans.Compacted, NeedBudget: ans.NeedBudget, Reports: ans.Reports,
 			Freshness: ans.Freshness, ElapsedMS: float64(ans.Elapsed.Microseconds()) / 1000,
 			Context: contextJSON{Budget: ans.Context.Budget, Used: ans.Context.Used,
 				Included: ans.Context.Included, Omitted: ans.Context.Omitted}}
@@ -158,7 +161,10 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 			c.printf("      %s\n", safe(t.Reason()))
 		}
 	}
-	if len(ans.Records) == 0 {
+	switch {
+	case len(ans.Records) == 0 && ans.NeedBudget > 0:
+		c.printf("\nno record fits a budget of %d tokens: the first needs --budget %d\n", ans.Context.Budget, ans.NeedBudget)
+	case len(ans.Records) == 0:
 		c.printf("\nno evidence\n")
 	}
 	if n := omittedCount(ans.Omitted); n > 0 {
