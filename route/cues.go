@@ -65,6 +65,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"subtypes of", "derive from", "derives from", "derived from", "derived classes|types",
 			"inheriting from", "inherited by", "implementing", "implemented by", "child classes",
 			"overriding", "overridden", "overrides of",
+			"that|which embed|embeds", "embedding", "embedded by",
 		}},
 		{IntentCallers, []string{
 			"who|what calls", "which|what functions|methods call", "which|what function|method calls", "callers", "caller", "call sites",
@@ -74,6 +75,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"which|what functions|methods|code invoke|invokes", "where do|does _ call|invoke",
 			"where _ is|are called|invoked", "places|place that|which|where call|calls|invoke|invokes",
 			"which|what code paths|paths reach", "what reaches",
+			"where do|does _ get called|invoked", "gets|get called",
 		}},
 		{IntentReferences, []string{
 			"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
@@ -82,6 +84,9 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"which|what files|modules|packages|classes|types|functions|methods|code|places use|uses|import|imports|reference|references",
 			"places|place that|which|where use|uses|reference|references", "places use", "instantiated", "instantiates", "instantiate", "who|what imports", "importers", "imported by", "occurrences",
 			"every|all place|places", "everywhere",
+			"how _ is|are used|referenced", "how is|are _ used|referenced", "how to use", "how do|does|can|should _ use",
+			"where do|does _ use|reference", "who|what constructs|creates|instantiates", "where is|are _ constructed|created",
+			"examples|example of using", "example|examples of _ use|usage|uses", "usage examples|example",
 		}},
 		{IntentImpact, []string{
 			"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
@@ -97,6 +102,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 		{IntentTests, []string{
 			"tests|test of|for", "unit tests|test of|for", "which|what tests|test", "tested", "tests|test cover|covers|covering|exercise|exercises|exercising|call|calls",
 			"test coverage", "covered by tests|test", "test cases|case for|of",
+			"tests|test that|which call|calls|use|uses|cover|covers|exercise|exercises",
 		}},
 		{IntentMemory, []string{
 			"did we decide", "we decided", "decision", "decisions", "decided", "why did we",
@@ -133,6 +139,10 @@ var slotPhrases = []string{
 	"what|who depends on X", "impact of X", "changes to X", "who last touched X",
 	"who changed|modified|wrote X", "history of X",
 	"explain|describe X", "how does X work",
+	"how is|are X used", "how to use X", "who|what|which _ override|overrides|embed|embeds X", "who|what override|overrides|embed|embeds X",
+	"_ that|which override|overrides|embed|embeds X", "who|what constructs|creates|instantiates X",
+	"tests|test that|which call|calls|use|uses|cover|covers|exercise|exercises X", "how do|does|can|should _ use X",
+	"examples|example of using X", "usage examples|example of|for X",
 }
 
 // slotEnds are the words that end a name's slot phrase ("defined" in
