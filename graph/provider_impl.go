@@ -52,6 +52,16 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 	roots, _ := g.resolve(t)
 	roots = slices.DeleteFunc(roots, func(n int) bool { return !isType(&g.Nodes[n]) })
 	if len(roots) == 0 {
+		if iface, ok := knownInterface(q.Symbol); ok {
+			p.mu.Lock()
+			ix, err := p.index()
+			p.mu.Unlock()
+			if err != nil {
+				return evidence.Response{}, false, err
+			}
+			resp, err := knownImplementations(ctx, ix, iface)
+			return resp, err == nil, err
+		}
 		return evidence.Response{}, false, nil
 	}
 	rel := g.Subtypes(roots, MaxImplementations)

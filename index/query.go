@@ -366,8 +366,9 @@ type LookupResult struct {
 	Freshness   Freshness    `json:"freshness"`
 }
 
-// maxDefinitions bounds a lookup's answer.
-const maxDefinitions = 200
+// MaxDefinitions bounds a lookup's answer: Lookup returns at most this
+// many definitions.
+const MaxDefinitions = 200
 
 // Lookup answers "where is NAME defined?" from the symbols the extractor
 // found: NAME may be a plain name, "Type.Method", "package.Name" or
@@ -566,8 +567,8 @@ func sortDefinitions(defs []Definition) []Definition {
 		}
 		return a.NameRange.StartLine < b.NameRange.StartLine
 	})
-	if len(defs) > maxDefinitions {
-		defs = defs[:maxDefinitions]
+	if len(defs) > MaxDefinitions {
+		defs = defs[:MaxDefinitions]
 	}
 	return defs
 }

@@ -1,0 +1,100 @@
+package graph
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
+	"github.com/codecortex/codecortex/internal/testtool"
+	"github.com/codecortex/codecortex/syntax"
+	"github.com/codecortex/codecortex/trust"
+)
+
+func TestKnownInterface(t *testing.T) {
+	for sym, want := range map[string]string{"fmt.Stringer": "fmt.Stringer", "Stringer": "fmt.Stringer", "error": "error",
+		"Handler": "http.Handler", "ReadCloser": "io.ReadCloser", "Reader": "io.Reader", "Interface": "", "pkg.Stringer": "", "Shape": ""} {
+		got, ok := knownInterface(sym)
+		if got != want || ok != (want != "") {
+			t.Errorf("knownInterface(%q) = %q, %v; want %q", sym, got, ok, want)
+		}
+	}
+}
+
+// The implementations of standard library interfaces, which the graph has
+// no node for, are the project's types that declare each of their
+// methods with their numbers of parameters and results.
+func TestKnownImplementations(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	dir := testtool.WriteTree(t, map[string]string{
+		"go.mod": "module example.com/k\n\ngo 1.22\n",
+		"a/a.go": `package a
+
+import "fmt"
+
+type Name struct{ s string }
+
+func (n Name) String() string { return n.s }
+
+type Wrong struct{}
+
+func (Wrong) String(verbose bool) string { return "" }
+
+type File struct{}
+
+func (f *File) Read(p []byte) (int, error) { return 0, nil }
+func (f *File) Close() error { return nil }
+
+type ReadOnly struct{}
+
+func (ReadOnly) Read(p []byte) (n int, err error) { return 0, nil }
+
+type Named interface{ String() string }
+
+type Failure struct{}
+
+func (*Failure) Error() string { return fmt.Sprint("failed") }
+`,
+		"b/b.go": "package b\n\ntype Label int\n\nfunc (l Label) String() string { return \"\" }\n",
+	})
+	ctx := context.Background()
+	ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	p := New(Options{Index: ix})
+	for q, want := range map[string][]string{
+		"fmt.Stringer":  {"a.Name", "b.Label"},
+		"Stringer":      {"a.Name", "b.Label"},
+		"io.Reader":     {"a.File", "a.ReadOnly"},
+		"io.ReadCloser": {"a.File"},
+		"error":         {"a.Failure"},
+		"http.Handler":  nil,
+	} {
+		resp, ok, err := p.implementations(ctx, evidence.Query{Symbol: q, Kinds: []evidence.Kind{evidence.Implementation}})
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", q, ok, err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			got = append(got, r.Symbol)
+			if r.Trust != trust.InferredHigh || r.Kind != evidence.Implementation || r.StartLine < 1 {
+				t.Errorf("%s: record %+v", q, r)
+			}
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("what implements %s (-want +got):\n%s", q, diff)
+		}
+		if !strings.Contains(resp.Report.Reason, "standard library") {
+			t.Errorf("%s: the report does not say how: %q", q, resp.Report.Reason)
+		}
+	}
+}
