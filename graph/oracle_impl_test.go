@@ -3,11 +3,14 @@ package graph
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
@@ -120,4 +123,112 @@ func goplsImplementations(t *testing.T, gopls *precision.LSPProvider, n *Node, c
 		}
 	}
 	return out
+}
+
+// TestGoplsKnownImplementations compares the project's types the graph
+// answers as implementing a standard library interface (which it has no
+// node for: see knownImplementations) with gopls implementation at a
+// place the project writes the interface's name, keyed by the line of the
+// type's name, the standard library's own types left out.
+func TestGoplsKnownImplementations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs gopls on real modules")
+	}
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	var tp, fp, fn int
+	for _, c := range []struct{ mod, file, iface, written string }{
+		{"github.com/go-chi/chi/v5@v5.0.12", "mux.go", "http.Handler", "handler http.Handler"},
+		{"github.com/google/go-cmp@v0.7.0", "cmp/report_text.go", "fmt.Stringer", "Comment    fmt.Stringer"},
+		{"github.com/go-logr/logr@v1.4.3", "funcr/funcr.go", "fmt.Stringer", "func invokeStringer(s fmt.Stringer)"},
+	} {
+		dir := copyTree(t, moduleDir(t, c.mod))
+		ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		p := New(Options{Index: ix})
+		g, err := p.Graph(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		concrete := map[string]bool{}
+		for i := range g.Nodes {
+			if n := &g.Nodes[i]; (n.Kind == string(symbols.Struct) || n.Kind == string(symbols.Type)) && n.Container == "" {
+				concrete[fmt.Sprintf("%s:%d", n.Path, n.NameLine)] = true
+			}
+		}
+		line, col := findWritten(t, filepath.Join(dir, c.file), c.written, c.iface)
+		root, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gopls := precision.NewLSP(precision.LSPOptions{Dir: root, RequestTimeout: 2 * time.Minute, LoadTimeout: 5 * time.Minute})
+		t.Cleanup(func() { gopls.Close() })
+		want := goplsImplementations(t, gopls, &Node{Path: c.file, NameLine: line, NameColumn: col}, concrete)
+		resp, err := knownImplementations(context.Background(), ix, c.iface)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, r := range resp.Records {
+			got[fmt.Sprintf("%s:%d", r.Path, r.StartLine)] = true
+		}
+		var miss, extra []string
+		for k := range want {
+			if got[k] {
+				tp++
+			} else {
+				fn++
+				miss = append(miss, k)
+			}
+		}
+		for k := range got {
+			if !want[k] {
+				fp++
+				extra = append(extra, k)
+			}
+		}
+		sort.Strings(miss)
+		sort.Strings(extra)
+		t.Logf("%s %s: gopls %d types, graph %d; missed %v, extra %v", c.mod, c.iface, len(want), len(got), miss, extra)
+	}
+	prec := float64(tp) / float64(max(1, tp+fp))
+	rec := float64(tp) / float64(max(1, tp+fn))
+	t.Logf("standard library interfaces against gopls: precision %.3f recall %.3f (tp %d fp %d fn %d)", prec, rec, tp, fp, fn)
+	if tp == 0 || prec < knownOracleMinPrecision || rec < knownOracleMinRecall {
+		t.Errorf("below the floors (precision %.2f, recall %.2f)", knownOracleMinPrecision, knownOracleMinRecall)
+	}
+}
+
+// Floors of the standard library interfaces against gopls, a little under
+// what was measured (docs/benchmarks.md, "Implementations of standard
+// library interfaces"): methods promoted by embedding are not counted
+// (go-cmp's path steps and test protos take 21 of its 45), and gopls
+// leaves out a file of another build tag and an _examples module.
+const (
+	knownOracleMinPrecision = 0.9
+	knownOracleMinRecall    = 0.55
+)
+
+// findWritten returns the one-based line and code-point column of the
+// interface's last name in the first line of file that holds written.
+func findWritten(t *testing.T, file, written, iface string) (int, int) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := iface[strings.LastIndexByte(iface, '.')+1:]
+	for i, l := range strings.Split(string(src), "\n") {
+		if j := strings.Index(l, written); j >= 0 {
+			k := j + strings.LastIndex(written, name)
+			return i + 1, utf8.RuneCountInString(l[:k]) + 1
+		}
+	}
+	t.Fatalf("%s does not hold %q", file, written)
+	return 0, 0
 }
