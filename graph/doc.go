@@ -120,6 +120,12 @@
 // whose definitions is a Go interface is answered from the whole graph,
 // whose method sets say what implements it.
 //
+// A standard library interface (fmt.Stringer, io.Reader, error,
+// http.Handler...) has no node in the graph: the build matches every Go
+// type's method set against those it knows and keeps the types that
+// implement each, so that "what implements fmt.Stringer?" is answered as
+// a project interface is.
+//
 // Implementations and impact asked after a few files changed, on a graph
 // that takes seconds to build (a large snapshot), are answered from the
 // snapshot's part they walk rather than after building the graph again:

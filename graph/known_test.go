@@ -10,7 +10,6 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
-	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -26,13 +25,15 @@ func TestKnownInterface(t *testing.T) {
 }
 
 // The implementations of standard library interfaces, which the graph has
-// no node for, are the project's types that declare each of their
-// methods with their numbers of parameters and results.
+// no node for, are the project's types that have each of their methods,
+// declared or promoted by embedding, with their numbers of parameters and
+// results; a new provider reads them from the snapshot.
 func TestKnownImplementations(t *testing.T) {
 	if !syntax.Available {
 		t.Skip("no tree-sitter in this build (cgo disabled)")
 	}
-	dir := testtool.WriteTree(t, map[string]string{
+	dir := t.TempDir()
+	writeAged(t, dir, map[string]string{
 		"go.mod": "module example.com/k\n\ngo 1.22\n",
 		"a/a.go": `package a
 
@@ -57,6 +58,8 @@ func (ReadOnly) Read(p []byte) (n int, err error) { return 0, nil }
 
 type Named interface{ String() string }
 
+type Wrapped struct{ Name }
+
 type Failure struct{}
 
 func (*Failure) Error() string { return fmt.Sprint("failed") }
@@ -69,22 +72,28 @@ func (*Failure) Error() string { return fmt.Sprint("failed") }
 		t.Fatal(err)
 	}
 	defer ix.Close()
+	if _, err := New(Options{Index: ix}).Graph(ctx); err != nil { // writes the snapshot
+		t.Fatal(err)
+	}
 	p := New(Options{Index: ix})
 	for q, want := range map[string][]string{
-		"fmt.Stringer":  {"a.Name", "b.Label"},
-		"Stringer":      {"a.Name", "b.Label"},
-		"io.Reader":     {"a.File", "a.ReadOnly"},
-		"io.ReadCloser": {"a.File"},
-		"error":         {"a.Failure"},
+		"fmt.Stringer":  {"a/a.go:Name", "a/a.go:Wrapped", "b/b.go:Label"},
+		"Stringer":      {"a/a.go:Name", "a/a.go:Wrapped", "b/b.go:Label"},
+		"io.Reader":     {"a/a.go:File", "a/a.go:ReadOnly"},
+		"io.ReadCloser": {"a/a.go:File"},
+		"error":         {"a/a.go:Failure"},
 		"http.Handler":  nil,
 	} {
 		resp, ok, err := p.implementations(ctx, evidence.Query{Symbol: q, Kinds: []evidence.Kind{evidence.Implementation}})
 		if err != nil || !ok {
 			t.Fatalf("%s: %v, %v", q, ok, err)
 		}
+		if p.snapshot != "read in part" {
+			t.Errorf("%s: not read in part from the snapshot: %s", q, p.snapshot)
+		}
 		var got []string
 		for _, r := range resp.Records {
-			got = append(got, r.Symbol)
+			got = append(got, r.Path+":"+r.Symbol)
 			if r.Trust != trust.InferredHigh || r.Kind != evidence.Implementation || r.StartLine < 1 {
 				t.Errorf("%s: record %+v", q, r)
 			}

@@ -201,6 +201,27 @@ func (b *builder) matchMethodSets() {
 			}
 		}
 	}
+	b.matchKnown(types, sets)
+}
+
+// matchKnown fills g.known: the types (of types, whose method sets are
+// sets) that implement each standard library interface of
+// goKnownInterfaces, which the graph has no node for.
+func (b *builder) matchKnown(types []int, sets []methodSet) {
+	for iface, methods := range goKnownInterfaces {
+		req := methodSet{}
+		for name, a := range methods {
+			req[name] = shape{a: a}
+		}
+		for j, t := range types {
+			if implementsAll(sets[j], req) {
+				if b.g.known == nil {
+					b.g.known = map[string][]int32{}
+				}
+				b.g.known[iface] = append(b.g.known[iface], int32(t))
+			}
+		}
+	}
 }
 
 // implementsAll reports whether have has every method of want.

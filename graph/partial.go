@@ -74,7 +74,7 @@ type snapView struct {
 	h       snapHeader
 	strEnds []uint32 // where each string's text ends (the body is within MaxSnapshotSize)
 	// Where each section starts in the body.
-	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes, files int
+	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes, files, known int
 	strs                                                                                                         map[int]string
 	nodesRead                                                                                                    map[int32]Node
 	partNodes                                                                                                    map[int32]bool
@@ -134,7 +134,19 @@ func (ss *sealedSnapshot) view() (*snapView, error) {
 	v.nameList = v.nameStart + 4*(h.strings+1)
 	v.hashes = v.nameList + 4*h.named
 	v.files = v.hashes + 8*h.strings
+	v.known = v.files + h.fileBytes
 	return v, nil
+}
+
+// knownTypes returns the node indices of the types that implement the
+// standard library interface iface (see Graph.known).
+func (v *snapView) knownTypes(iface string) ([]int32, error) {
+	b, err := v.ss.at(v.known, v.h.knownBytes)
+	if err != nil {
+		return nil, err
+	}
+	known, err := decodeKnown(b, v.h.nodes)
+	return known[iface], err
 }
 
 // digests returns the content hash of each file the snapshot's graph was
@@ -691,6 +703,9 @@ func (v *snapView) implementationsPart(t Target) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	if iface, ok := knownInterface(t.Symbol); ok && !v.anyType(roots) {
+		return v.knownPart(iface)
+	}
 	seen := map[int32]bool{}
 	level := roots
 	for _, r := range roots {
@@ -744,4 +759,39 @@ func (v *snapView) addRelation(i int32) error {
 	}
 	_, err = v.addEdge(i)
 	return err
+}
+
+// anyType reports whether one of nodes is a type.
+func (v *snapView) anyType(nodes []int32) bool {
+	for _, n := range nodes {
+		if nd, err := v.node(n); err == nil && isType(&nd) {
+			return true
+		}
+	}
+	return false
+}
+
+// knownPart reads the types that implement the standard library
+// interface iface, which the graph has no node for, into a part whose
+// known lists them.
+func (v *snapView) knownPart(iface string) (*Graph, error) {
+	ids, err := v.knownTypes(iface)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range ids {
+		if err := v.addNode(n); err != nil {
+			return nil, err
+		}
+	}
+	g, all := v.graph()
+	pos := make(map[int32]int32, len(all))
+	for k, n := range all {
+		pos[n] = int32(k)
+	}
+	g.known = map[string][]int32{}
+	for _, n := range ids {
+		g.known[iface] = append(g.known[iface], pos[n])
+	}
+	return g, nil
 }

@@ -53,14 +53,11 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 	roots = slices.DeleteFunc(roots, func(n int) bool { return !isType(&g.Nodes[n]) })
 	if len(roots) == 0 {
 		if iface, ok := knownInterface(q.Symbol); ok {
-			p.mu.Lock()
-			ix, err := p.index()
-			p.mu.Unlock()
-			if err != nil {
-				return evidence.Response{}, false, err
+			resp := g.knownImplementations(iface)
+			if sf := g.StaleFiles(); sf != nil {
+				resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(sf))
 			}
-			resp, err := knownImplementations(ctx, ix, iface)
-			return resp, err == nil, err
+			return resp, true, nil
 		}
 		return evidence.Response{}, false, nil
 	}

@@ -48,7 +48,8 @@ import (
 //	  counts     uvarints: the uses left unresolved (Stats.Unresolved), the
 //	             strings, nodes and edges, the bytes of the strings'
 //	             lengths, of their text, of the nodes and of the edges, the
-//	             entries of the name table, and the bytes of the files
+//	             entries of the name table, and the bytes of the files and
+//	             of the known section
 //	  strings    each string's length, then the bytes of all; every string
 //	             below is an index into this table, so a path or a kind is
 //	             stored once
@@ -70,7 +71,10 @@ import (
 //	  files      the path and content hash (index.FileFacts.Hash) of each
 //	             file the graph was built from, length-prefixed strings in
 //	             path order, so that a later process tells which files
-//	             changed since without reading the facts (see staleView)
+//	             changed since without reading the facts (see staleSnapshot)
+//	  known      for each standard library interface a Go type of the
+//	             project implements (Graph.known), in name order: its name,
+//	             how many types, and their node indices (uvarints)
 //
 // The seal covers the head under this user's key, and through its digests
 // every byte of the body, which is checked a chunk at a time as it is read
@@ -707,8 +711,11 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 	if start-len(d.buf) != h.edgeBytes {
 		return nil, fmt.Errorf("%w: edges of %d bytes, not %d", errSnapshotCorrupt, start-len(d.buf), h.edgeBytes)
 	}
-	if len(d.buf) != 4*h.tableWords()+h.fileBytes {
-		return nil, fmt.Errorf("%w: %d bytes of tables and files, not %d", errSnapshotCorrupt, len(d.buf), 4*h.tableWords()+h.fileBytes)
+	if len(d.buf) != 4*h.tableWords()+h.fileBytes+h.knownBytes {
+		return nil, fmt.Errorf("%w: %d bytes of tables, files and known, not %d", errSnapshotCorrupt, len(d.buf), 4*h.tableWords()+h.fileBytes+h.knownBytes)
+	}
+	if g.known, err = decodeKnown(d.buf[len(d.buf)-h.knownBytes:], len(g.Nodes)); err != nil {
+		return nil, err
 	}
 	g.tables(strs, names)
 	return g, nil
@@ -716,7 +723,7 @@ func (ss *sealedSnapshot) graph() (*Graph, error) {
 
 // A snapHeader is the counts that open a snapshot's body.
 type snapHeader struct {
-	unresolved, strings, nodes, edges, lenBytes, textBytes, nodeBytes, edgeBytes, named, fileBytes int
+	unresolved, strings, nodes, edges, lenBytes, textBytes, nodeBytes, edgeBytes, named, fileBytes, knownBytes int
 }
 
 // tableWords is how many uint32 the tables after the edges hold.
@@ -730,10 +737,10 @@ func (d *decoder) header(total int) snapHeader {
 	var h snapHeader
 	had := len(d.buf)
 	h.unresolved = int(d.uint(1 << 40))
-	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.lenBytes, &h.textBytes, &h.nodeBytes, &h.edgeBytes, &h.named, &h.fileBytes} {
+	for _, c := range []*int{&h.strings, &h.nodes, &h.edges, &h.lenBytes, &h.textBytes, &h.nodeBytes, &h.edgeBytes, &h.named, &h.fileBytes, &h.knownBytes} {
 		*c = int(d.uint(1 << 32))
 	}
-	if d.err == nil && h.lenBytes+h.textBytes+h.nodeBytes+h.edgeBytes+4*h.tableWords()+h.fileBytes != total-(had-len(d.buf)) {
+	if d.err == nil && h.lenBytes+h.textBytes+h.nodeBytes+h.edgeBytes+4*h.tableWords()+h.fileBytes+h.knownBytes != total-(had-len(d.buf)) {
 		d.err = fmt.Errorf("%w: sections that do not add up to the body", errSnapshotCorrupt)
 	}
 	return h
@@ -890,16 +897,50 @@ func encodeParts(g *Graph, build string) [][]byte {
 		lens.uint(uint64(len(s)))
 		text += len(s)
 	}
-	files := encodeDigests(g.digests)
+	files, known := encodeDigests(g.digests), encodeKnown(g.known)
 	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(lens.buf), text,
-		len(nodes.buf), len(edges.buf), len(g.Nodes), len(files)} {
+		len(nodes.buf), len(edges.buf), len(g.Nodes), len(files), len(known)} {
 		e.uint(uint64(v))
 	}
 	e.buf = append(e.buf, lens.buf...)
 	for _, s := range table {
 		e.buf = append(e.buf, s...)
 	}
-	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf, files}
+	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf, files, known}
+}
+
+// encodeKnown encodes a snapshot's known section: for each standard
+// library interface in name order, its name, how many types implement
+// it, and their node indices.
+func encodeKnown(known map[string][]int32) []byte {
+	var e encoder
+	for _, k := range slices.Sorted(maps.Keys(known)) {
+		e.str(k)
+		e.uint(uint64(len(known[k])))
+		for _, n := range known[k] {
+			e.uint(uint64(n))
+		}
+	}
+	return e.buf
+}
+
+// decodeKnown reads a known section of a graph of n nodes.
+func decodeKnown(b []byte, n int) (map[string][]int32, error) {
+	d := decoder{buf: b}
+	var out map[string][]int32
+	for len(d.buf) > 0 && d.err == nil {
+		k := d.str()
+		c := int(d.uint(uint64(len(d.buf))))
+		ids := make([]int32, 0, c)
+		for range c {
+			ids = append(ids, int32(d.index(uint64(n))))
+		}
+		if out == nil {
+			out = map[string][]int32{}
+		}
+		out[k] = ids
+	}
+	return out, d.err
 }
 
 // encodeDigests encodes a snapshot's files section: each path and its
