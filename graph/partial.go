@@ -75,11 +75,11 @@ type snapView struct {
 	strEnds []uint32 // where each string's text ends (the body is within MaxSnapshotSize)
 	// Where each section starts in the body.
 	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes, files, known int
-	strs                                                                                                         map[int]string
-	nodesRead                                                                                                    map[int32]Node
-	partNodes                                                                                                    map[int32]bool
-	partEdges                                                                                                    map[int32]bool
-	maxPartLen                                                                                                   int
+	strs                                                                                                                map[int]string
+	nodesRead                                                                                                           map[int32]Node
+	partNodes                                                                                                           map[int32]bool
+	partEdges                                                                                                           map[int32]bool
+	maxPartLen                                                                                                          int
 }
 
 // maxPart bounds the nodes plus edges of a part: past it, the whole
