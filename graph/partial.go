@@ -74,12 +74,14 @@ type snapView struct {
 	h       snapHeader
 	strEnds []uint32 // where each string's text ends (the body is within MaxSnapshotSize)
 	// Where each section starts in the body.
-	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart, outList, nameStart, nameList, hashes, files, known int
-	strs                                                                                                                map[int]string
-	nodesRead                                                                                                           map[int32]Node
-	partNodes                                                                                                           map[int32]bool
-	partEdges                                                                                                           map[int32]bool
-	maxPartLen                                                                                                          int
+	text, nodes, edges, nodeOff, edgeOff, inStart, inList, outStart int
+	outList, nameStart, nameList, hashes, files, known              int
+
+	strs       map[int]string
+	nodesRead  map[int32]Node
+	partNodes  map[int32]bool
+	partEdges  map[int32]bool
+	maxPartLen int
 }
 
 // maxPart bounds the nodes plus edges of a part: past it, the whole
