@@ -119,11 +119,12 @@ func (p *Provider) Graph(ctx context.Context) (*Graph, error) {
 }
 
 // graphFor returns the graph to answer a question from: the whole graph
-// as Graph does, or, when part is set, the process holds no graph yet,
-// there are no exact edges to fuse and the snapshot is of the index as
-// it is now, the part of the snapshot that part reads (see partial.go),
-// which is not kept. A part that cannot be read (too large, corrupt)
-// leaves the answer to the whole graph.
+// as Graph does, or, when part is set and there are no exact edges to
+// fuse, the part of the snapshot that part reads (see partial.go), which
+// is not kept: when the process holds no graph yet and the snapshot is of
+// the index as it is now, or when the index changed since the graph held
+// or the snapshot and staleSnapshot answers. A part that cannot be read
+// (too large, corrupt) leaves the answer to the whole graph.
 func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, error)) (*Graph, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -131,20 +132,30 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	if err != nil {
 		return nil, err
 	}
-	if part != nil && (p.graph != nil || p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil) {
-		part = nil // the graph held answers; exact edges are placed on the whole graph
+	if part != nil && p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil {
+		part = nil // exact edges are placed on the whole graph
 	}
 	var b *builder
 	var facts index.Facts
 	if p.graph != nil {
-		if facts, err = ix.Facts(ctx, p.graph.Version); err != nil {
+		same, fr, err := ix.Current(ctx, p.graph.Version)
+		if err != nil {
 			return nil, err
 		}
-		p.fresh = facts.Freshness
-		if facts.Unchanged {
+		p.fresh = fr
+		if same {
 			return p.graph, nil
 		}
 		p.snapshot = "the index changed since the last graph"
+		if b, err = p.staleHeld(ctx, ix, part); err != nil {
+			return nil, err
+		}
+		if b == nil {
+			if facts, err = ix.Facts(ctx, ""); err != nil {
+				return nil, err
+			}
+			p.fresh = facts.Freshness
+		}
 	} else if b, facts, err = p.fromSnapshot(ctx, ix, part); err != nil {
 		return nil, err
 	}
@@ -170,6 +181,25 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	}
 	p.graph = b.g
 	return b.g, nil
+}
+
+// staleHeld returns, for a question (part set) asked when the graph held
+// is of an earlier state of the index, the builder of the stale part of
+// the snapshot that staleSnapshot reads, or nil (the whole graph is built
+// again). The graph held is kept for the questions that need it whole.
+func (p *Provider) staleHeld(ctx context.Context, ix *index.Index, part func(*snapView) (*Graph, error)) (*builder, error) {
+	if part == nil {
+		return nil, nil
+	}
+	snap, err := p.snapshots(ix).read()
+	if err != nil || snap.bodyLen() < p.staleSize {
+		if snap != nil {
+			snap.close()
+		}
+		return nil, nil
+	}
+	defer snap.close()
+	return p.staleSnapshot(ctx, ix, snap, part)
 }
 
 // goModules reads the Go modules among the facts' files.

@@ -50,7 +50,9 @@ func TestStaleSnapshotPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if _, err := New(Options{Index: ix}).Graph(ctx); err != nil { // writes the snapshot
+	held := New(Options{Index: ix}) // holds the whole graph, as a server may
+	held.staleSize = 0
+	if _, err := held.Graph(ctx); err != nil { // and writes the snapshot
 		t.Fatal(err)
 	}
 	circle := filepath.Join(dir, "circle.go")
@@ -92,6 +94,17 @@ func TestStaleSnapshotPart(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"circle.go"}, im.StaleFiles); diff != "" {
 		t.Errorf("impact's stale files (-want +got):\n%s", diff)
+	}
+
+	// A provider that holds the whole graph of the earlier state answers
+	// the same way, and keeps it.
+	was := held.graph
+	resp, ok, err = held.implementations(ctx, iq)
+	if err != nil || !ok || !strings.Contains(resp.Report.Reason, "predates changes to 1 file (circle.go)") {
+		t.Errorf("the provider holding a graph: %v, %v, %q", ok, err, resp.Report.Reason)
+	}
+	if held.graph != was {
+		t.Errorf("the graph held was dropped or built again: %s", held.snapshot)
 	}
 
 	// A graph below the size is built again: nothing stale.
