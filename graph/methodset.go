@@ -204,9 +204,9 @@ func (b *builder) matchMethodSets() {
 	b.matchKnown(types, sets)
 }
 
-// matchKnown fills g.known: the types (of types, whose method sets are
-// sets) that implement each standard library interface of
-// goKnownInterfaces, which the graph has no node for.
+// matchKnown fills g.known with the types, among types (whose method sets
+// are sets), that implement each standard library interface of
+// goKnownInterfaces: the graph has no node for those.
 func (b *builder) matchKnown(types []int, sets []methodSet) {
 	for iface, methods := range goKnownInterfaces {
 		req := methodSet{}
