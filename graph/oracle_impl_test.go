@@ -75,23 +75,7 @@ func TestGoplsImplementations(t *testing.T) {
 					got[k] = true
 				}
 			}
-			var miss, extra []string
-			for k := range want {
-				if got[k] {
-					tp++
-				} else {
-					fn++
-					miss = append(miss, k)
-				}
-			}
-			for k := range got {
-				if !want[k] {
-					fp++
-					extra = append(extra, k)
-				}
-			}
-			sort.Strings(miss)
-			sort.Strings(extra)
+			miss, extra := compareKeys(want, got, &tp, &fp, &fn)
 			t.Logf("%s %s: gopls %d types, graph %d; missed %v, extra %v", mod, n.Name, len(want), len(got), miss, extra)
 		}
 	}
@@ -179,23 +163,7 @@ func TestGoplsKnownImplementations(t *testing.T) {
 		for _, r := range resp.Records {
 			got[fmt.Sprintf("%s:%d", r.Path, r.StartLine)] = true
 		}
-		var miss, extra []string
-		for k := range want {
-			if got[k] {
-				tp++
-			} else {
-				fn++
-				miss = append(miss, k)
-			}
-		}
-		for k := range got {
-			if !want[k] {
-				fp++
-				extra = append(extra, k)
-			}
-		}
-		sort.Strings(miss)
-		sort.Strings(extra)
+		miss, extra := compareKeys(want, got, &tp, &fp, &fn)
 		t.Logf("%s %s: gopls %d types, graph %d; missed %v, extra %v", c.mod, c.iface, len(want), len(got), miss, extra)
 	}
 	prec := float64(tp) / float64(max(1, tp+fp))
@@ -232,4 +200,27 @@ func findWritten(t *testing.T, file, written, iface string) (int, int) {
 	}
 	t.Fatalf("%s does not hold %q", file, written)
 	return 0, 0
+}
+
+// compareKeys counts what got holds of want into tp, what it holds beyond
+// into fp and what it misses into fn, and returns the missed and the
+// extra keys, sorted.
+func compareKeys(want, got map[string]bool, tp, fp, fn *int) (miss, extra []string) {
+	for k := range want {
+		if got[k] {
+			*tp++
+		} else {
+			*fn++
+			miss = append(miss, k)
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			*fp++
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(miss)
+	sort.Strings(extra)
+	return miss, extra
 }

@@ -123,21 +123,7 @@ func TestGoplsOracle(t *testing.T) {
 				t.Logf("%s: graph site %s:%d (%s, %s) is no gopls reference", key, e.Path, e.Line, e.Kind, e.Method)
 			}
 		}
-		var miss, extra []string
-		for k := range want {
-			if got[k] {
-				tp++
-			} else {
-				fn++
-				miss = append(miss, k)
-			}
-		}
-		for k := range got {
-			if !want[k] {
-				fp++
-				extra = append(extra, k)
-			}
-		}
+		miss, extra := compareKeys(want, got, &tp, &fp, &fn)
 		t.Logf("%s: gopls %d sites in %d callers, graph %d callers; missed %v, extra %v", key, len(refs), len(want), len(got), miss, extra)
 	}
 	if len(checked) < oracleMax {
