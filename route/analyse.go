@@ -118,6 +118,9 @@ func (a *analysis) addProse(s string, off int) {
 // the engine keeps only when the project defines it.
 func (a *analysis) slotNames() {
 	nameSlots().matches(a.toks, func(h hit) {
+		if a.kindBeforeName(h) {
+			h.slot++ // "where is the function usage?"
+		}
 		t := a.toks[h.slot]
 		if t.code >= 0 || determiners[t.word] || properNouns[t.word] || fileOf(t.raw) {
 			return
@@ -135,6 +138,15 @@ func (a *analysis) slotNames() {
 		a.joinedNames(h.slot)
 		a.names = append(a.names, nameAt{Name: makeName(n, FromText), pos: t.pos})
 	})
+}
+
+// kindBeforeName reports whether the slot of h holds a kind word that the
+// name follows, the phrase ending there: "function" in "where is the
+// function usage?", whose name is usage.
+func (a *analysis) kindBeforeName(h hit) bool {
+	s := h.slot
+	return s >= 0 && a.toks[s].code < 0 && kindWords[a.toks[s].word] != "" && a.toks[s].raw == a.toks[s].word &&
+		h.end == s+1 && s+1 < len(a.toks)
 }
 
 // asciiLetters reports whether s is a word of ASCII letters alone: the

@@ -257,10 +257,14 @@ func (a *analysis) cueSubjects() map[int]bool {
 	var subjects map[int]bool
 	nameSlots().matches(a.toks, func(h hit) {
 		s := h.slot
-		if s >= 0 && kindWords[a.toks[s].word] != "" && h.end == s+1 && s+1 < len(a.toks) {
+		if a.kindBeforeName(h) {
 			s++ // "where is the function usage?"
 		}
-		if s > h.start && (h.end > s+1 || s == len(a.toks)-1) {
+		// The slot ends the question, is closed by its phrase's words, or
+		// is followed by a kind word ("where is the usage function
+		// defined?").
+		kindAfter := s+1 < len(a.toks) && a.toks[s+1].code < 0 && kindWords[a.toks[s+1].word] != ""
+		if s > h.start && (h.end > s+1 || s == len(a.toks)-1 || kindAfter) {
 			if subjects == nil {
 				subjects = map[int]bool{}
 			}
