@@ -135,8 +135,6 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	if part != nil && p.opts.Exact != nil && p.exactOptions(ctx).Exact != nil {
 		part = nil // exact edges are placed on the whole graph
 	}
-	var b *builder
-	var facts index.Facts
 	if p.graph != nil {
 		same, fr, err := ix.Current(ctx, p.graph.Version)
 		if err != nil {
@@ -146,17 +144,12 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 		if same {
 			return p.graph, nil
 		}
-		p.snapshot = "the index changed since the last graph"
-		if b, err = p.staleHeld(ctx, ix, part); err != nil {
-			return nil, err
-		}
-		if b == nil {
-			if facts, err = ix.Facts(ctx, ""); err != nil {
-				return nil, err
-			}
-			p.fresh = facts.Freshness
-		}
-	} else if b, facts, err = p.fromSnapshot(ctx, ix, part); err != nil {
+		// The graph held is of an earlier state: the snapshot answers as
+		// for a process that holds none, and a part it reads leaves the
+		// graph held for the questions that need it whole.
+	}
+	b, facts, err := p.fromSnapshot(ctx, ix, part)
+	if err != nil {
 		return nil, err
 	}
 	if b != nil && b.part {
@@ -181,25 +174,6 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	}
 	p.graph = b.g
 	return b.g, nil
-}
-
-// staleHeld returns, for a question (part set) asked when the graph held
-// is of an earlier state of the index, the builder of the stale part of
-// the snapshot that staleSnapshot reads, or nil (the whole graph is built
-// again). The graph held is kept for the questions that need it whole.
-func (p *Provider) staleHeld(ctx context.Context, ix *index.Index, part func(*snapView) (*Graph, error)) (*builder, error) {
-	if part == nil {
-		return nil, nil
-	}
-	snap, err := p.snapshots(ix).read()
-	if err != nil || snap.bodyLen() < p.staleSize {
-		if snap != nil {
-			snap.close()
-		}
-		return nil, nil
-	}
-	defer snap.close()
-	return p.staleSnapshot(ctx, ix, snap, part)
 }
 
 // goModules reads the Go modules among the facts' files.
