@@ -40,6 +40,8 @@ func (b *builder) addBase(fi int, r symbols.Ref, binds map[string]binding, from 
 		b.g.stats.Unresolved++
 		if f.Language == "go" {
 			b.noteExternalEmbed(fi, b.enclosingType(fi, r.Byte), r)
+		} else {
+			b.noteExternalBase(fi, r, test)
 		}
 		return
 	}
@@ -219,4 +221,26 @@ func lastSegment(c string) string {
 		}
 	}
 	return c
+}
+
+// noteExternalBase keeps, in g.known under the base's name as written
+// (Exception, models.Model, React.Component), the type that declares an
+// Inherit ref r of file fi whose base the project does not define, so
+// that "what subclasses Exception?" is answered though the graph has no
+// node for Exception.
+func (b *builder) noteExternalBase(fi int, r symbols.Ref, test bool) {
+	src, _ := b.subtypeAt(fi, r, test)
+	if src < 0 || !isType(&b.g.Nodes[src]) {
+		return
+	}
+	key := r.Name
+	if r.Qualifier != "" {
+		key = r.Qualifier + "." + r.Name
+	}
+	if b.g.known == nil {
+		b.g.known = map[string][]int32{}
+	}
+	if ids := b.g.known[key]; len(ids) == 0 || ids[len(ids)-1] != int32(src) {
+		b.g.known[key] = append(ids, int32(src))
+	}
 }

@@ -17,21 +17,21 @@ import (
 // goKnownInterfaces (matchKnown) and keeps the types that implement each
 // (Graph.known, a section of the snapshot).
 
-// knownInterface returns the standard library interface sym names, as
-// goKnownInterfaces keys it: by that key, or by its last name when one
-// key alone ends in it (Stringer for fmt.Stringer).
-func knownInterface(sym string) (string, bool) {
-	if _, ok := goKnownInterfaces[sym]; ok {
+// knownKey returns the key of known that sym names: sym itself, or, for
+// a name without qualifier, the one key whose last name it is (Stringer
+// for fmt.Stringer, Component for React.Component).
+func knownKey[V any](sym string, known map[string]V) (string, bool) {
+	if _, ok := known[sym]; ok {
 		return sym, true
 	}
 	if strings.ContainsAny(sym, ".:#") {
 		return "", false
 	}
 	found := ""
-	for k := range goKnownInterfaces {
-		if _, last, ok := strings.Cut(k, "."); ok && last == sym {
+	for k := range known {
+		if i := strings.LastIndexAny(k, ".:"); i >= 0 && k[i+1:] == sym {
 			if found != "" {
-				return "", false // io.Reader or another Reader: not known which
+				return "", false // io.Reader or bufio.Reader: not known which
 			}
 			found = k
 		}
@@ -39,14 +39,20 @@ func knownInterface(sym string) (string, bool) {
 	return found, found != ""
 }
 
-// knownImplementations answers "what implements iface?" for a standard
-// library interface: one record per project type whose method set (its
-// own methods and those promoted by embedding) has every method iface
-// asks for, by name and number of parameters and results (see
-// matchKnown), at the type's name, inferred_high as a method-set edge of
-// the graph is; the report says how they were found.
+// knownImplementations answers "what implements iface?" for a supertype
+// the project does not define: a standard library interface of Go, one
+// record per project type whose method set (its own methods and those
+// promoted by embedding) has every method iface asks for, by name and
+// number of parameters and results (see matchKnown); any other, one per
+// project type that names it as a base (see noteExternalBase). Each is at
+// the type's name, inferred_high as a relation edge of the graph is; the
+// report says how they were found.
 func (g *Graph) knownImplementations(iface string) evidence.Response {
 	resp := evidence.Response{Report: evidence.Report{Provider: ProviderName, State: evidence.Available}}
+	method := ScopeResolved // the type's declaration names the base
+	if _, ok := goKnownInterfaces[iface]; ok {
+		method = MethodSet
+	}
 	for _, n := range g.known[iface] {
 		if len(resp.Records) >= MaxImplementations {
 			break
@@ -58,8 +64,8 @@ func (g *Graph) knownImplementations(iface string) evidence.Response {
 			EndLine: max(nd.NameLine, 1), EndColumn: max(nd.NameColumn, 1) + len([]rune(nd.Name)),
 			Symbol: sym, TargetSymbol: iface, Confidence: 0.8,
 			Metadata: evidence.Metadata{
-				Excerpt: fmt.Sprintf("%s %s %s (depth 1, %s)", sym, Implements, iface, MethodSet),
-				Attributes: map[string]string{"depth": "1", "method": string(MethodSet), "edge": string(Implements),
+				Excerpt: fmt.Sprintf("%s %s %s (depth 1, %s)", sym, Implements, iface, method),
+				Attributes: map[string]string{"depth": "1", "method": string(method), "edge": string(Implements),
 					relationAttribute: relationImplements},
 			}}
 		if nd.Stale {
@@ -67,9 +73,13 @@ func (g *Graph) knownImplementations(iface string) evidence.Response {
 		}
 		resp.Records = append(resp.Records, r)
 	}
-	resp.Report.Reason = fmt.Sprintf("%s is the standard library's: its implementations are the project's types whose methods, "+
-		"their own and those promoted by embedding, include each of its (%s) by name and number of parameters and results",
-		iface, strings.Join(slices.Sorted(maps.Keys(goKnownInterfaces[iface])), ", "))
+	if methods, ok := goKnownInterfaces[iface]; ok {
+		resp.Report.Reason = fmt.Sprintf("%s is the standard library's: its implementations are the project's types whose methods, "+
+			"their own and those promoted by embedding, include each of its (%s) by name and number of parameters and results",
+			iface, strings.Join(slices.Sorted(maps.Keys(methods)), ", "))
+	} else {
+		resp.Report.Reason = fmt.Sprintf("the project does not define %s: these are its types that name it as a base", iface)
+	}
 	if len(g.known[iface]) > len(resp.Records) {
 		resp.Report.Reason += fmt.Sprintf("; the first %d of %d", len(resp.Records), len(g.known[iface]))
 	}

@@ -14,12 +14,15 @@ import (
 	"github.com/codecortex/codecortex/trust"
 )
 
-func TestKnownInterface(t *testing.T) {
+func TestKnownKey(t *testing.T) {
+	known := map[string]bool{"fmt.Stringer": true, "error": true, "io.Reader": true, "bufio.Reader": true,
+		"React.Component": true, "Exception": true}
 	for sym, want := range map[string]string{"fmt.Stringer": "fmt.Stringer", "Stringer": "fmt.Stringer", "error": "error",
-		"Handler": "http.Handler", "ReadCloser": "io.ReadCloser", "Reader": "io.Reader", "Interface": "", "pkg.Stringer": "", "Shape": ""} {
-		got, ok := knownInterface(sym)
+		"Component": "React.Component", "React.Component": "React.Component", "Exception": "Exception",
+		"Reader": "", "pkg.Stringer": "", "Shape": ""} {
+		got, ok := knownKey(sym, known)
 		if got != want || ok != (want != "") {
-			t.Errorf("knownInterface(%q) = %q, %v; want %q", sym, got, ok, want)
+			t.Errorf("knownKey(%q) = %q, %v; want %q", sym, got, ok, want)
 		}
 	}
 }
@@ -104,6 +107,53 @@ func (*Failure) Error() string { return fmt.Sprint("failed") }
 		}
 		if !strings.Contains(resp.Report.Reason, "standard library") {
 			t.Errorf("%s: the report does not say how: %q", q, resp.Report.Reason)
+		}
+	}
+}
+
+// A base the project does not define (Python's Exception, a library's
+// models.Model, React.Component) is answered with the types that name it
+// as a base, as written.
+func TestExternalBases(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	dir := t.TempDir()
+	writeAged(t, dir, map[string]string{
+		"app/errors.py": "class AppError(Exception):\n    pass\n\n\nclass NotFound(AppError):\n    pass\n\n\nclass Gone(Exception, ValueError):\n    pass\n",
+		"app/models.py": "from django.db import models\n\n\nclass Book(models.Model):\n    title = 1\n",
+		"web/view.jsx":  "import React from 'react';\n\nexport class Page extends React.Component {\n  render() { return null; }\n}\n",
+	})
+	ctx := context.Background()
+	ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := New(Options{Index: ix}).Graph(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{Index: ix})
+	for q, want := range map[string][]string{
+		"Exception":       {"app/errors.py:AppError", "app/errors.py:Gone"},
+		"ValueError":      {"app/errors.py:Gone"},
+		"models.Model":    {"app/models.py:Book"},
+		"Model":           {"app/models.py:Book"},
+		"Component":       {"web/view.jsx:Page"},
+		"React.Component": {"web/view.jsx:Page"},
+		"AppError":        {"app/errors.py:NotFound"}, // the project's own: the graph's edges
+	} {
+		resp, ok, err := p.implementations(ctx, evidence.Query{Symbol: q, Kinds: []evidence.Kind{evidence.Implementation}})
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", q, ok, err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			got = append(got, r.Path+":"+r.Symbol)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("what subclasses %s (-want +got):\n%s", q, diff)
 		}
 	}
 }

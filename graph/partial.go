@@ -140,15 +140,14 @@ func (ss *sealedSnapshot) view() (*snapView, error) {
 	return v, nil
 }
 
-// knownTypes returns the node indices of the types that implement the
-// standard library interface iface (see Graph.known).
-func (v *snapView) knownTypes(iface string) ([]int32, error) {
+// knownTypes returns the types of the project that implement or extend
+// each supertype it does not define (see Graph.known).
+func (v *snapView) knownTypes() (map[string][]int32, error) {
 	b, err := v.ss.at(v.known, v.h.knownBytes)
 	if err != nil {
 		return nil, err
 	}
-	known, err := decodeKnown(b, v.h.nodes)
-	return known[iface], err
+	return decodeKnown(b, v.h.nodes)
 }
 
 // digests returns the content hash of each file the snapshot's graph was
@@ -705,8 +704,10 @@ func (v *snapView) implementationsPart(t Target) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	if iface, ok := knownInterface(t.Symbol); ok && !v.anyType(roots) {
-		return v.knownPart(iface)
+	if t.Symbol != "" && !v.anyType(roots) {
+		if g, ok, err := v.knownPart(t.Symbol); ok || err != nil {
+			return g, err
+		}
 	}
 	seen := map[int32]bool{}
 	level := roots
@@ -773,17 +774,22 @@ func (v *snapView) anyType(nodes []int32) bool {
 	return false
 }
 
-// knownPart reads the types that implement the standard library
-// interface iface, which the graph has no node for, into a part whose
-// known lists them.
-func (v *snapView) knownPart(iface string) (*Graph, error) {
-	ids, err := v.knownTypes(iface)
+// knownPart reads the types that implement or extend sym, a supertype the
+// graph has no node for, into a part whose known lists them under sym's
+// key (see knownKey); ok is false when sym names none.
+func (v *snapView) knownPart(sym string) (g *Graph, ok bool, err error) {
+	known, err := v.knownTypes()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	iface, ok := knownKey(sym, known)
+	if !ok {
+		return nil, false, nil
+	}
+	ids := known[iface]
 	for _, n := range ids {
 		if err := v.addNode(n); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	g, all := v.graph()
@@ -795,5 +801,5 @@ func (v *snapView) knownPart(iface string) (*Graph, error) {
 	for _, n := range ids {
 		g.known[iface] = append(g.known[iface], pos[n])
 	}
-	return g, nil
+	return g, true, nil
 }

@@ -52,11 +52,16 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 	roots, _ := g.resolve(t)
 	roots = slices.DeleteFunc(roots, func(n int) bool { return !isType(&g.Nodes[n]) })
 	if len(roots) == 0 {
-		if iface, ok := knownInterface(q.Symbol); ok {
+		if iface, ok := knownKey(q.Symbol, g.known); ok && q.Symbol != "" {
 			resp := g.knownImplementations(iface)
 			if sf := g.StaleFiles(); sf != nil {
 				resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(sf))
 			}
+			return resp, true, nil
+		}
+		if _, ok := goKnownInterfaces[q.Symbol]; ok {
+			resp := evidence.Response{Report: evidence.Report{Provider: ProviderName, State: evidence.Available,
+				Reason: fmt.Sprintf("nothing in the project implements %s, the standard library's interface", q.Symbol)}}
 			return resp, true, nil
 		}
 		return evidence.Response{}, false, nil
