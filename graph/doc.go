@@ -120,11 +120,13 @@
 // whose definitions is a Go interface is answered from the whole graph,
 // whose method sets say what implements it.
 //
-// A standard library interface (fmt.Stringer, io.Reader, error,
-// http.Handler...) has no node in the graph: the build matches every Go
-// type's method set against those it knows and keeps the types that
-// implement each, so that "what implements fmt.Stringer?" is answered as
-// a project interface is.
+// A supertype the project does not define has no node in the graph: for
+// a Go standard library interface (fmt.Stringer, io.Reader, error,
+// http.Handler...) the build matches every Go type's method set against
+// those it knows, and for any other base (Python's Exception,
+// models.Model, React.Component) it keeps the types that name it, so that
+// "what implements fmt.Stringer?" and "what subclasses Exception?" are
+// answered as for a project type.
 //
 // Implementations and impact asked after a few files changed, on a graph
 // that takes seconds to build (a large snapshot), are answered from the

@@ -185,9 +185,11 @@ type Graph struct {
 	// by path, which a snapshot keeps to tell later which files changed
 	// since; nil for a graph read from a snapshot.
 	digests map[string]string
-	// known holds, by the name goKnownInterfaces gives it, the Go types
-	// of the project (node indices, in order) that implement each
-	// standard library interface: the graph has no node for those.
+	// known holds the types of the project (node indices, in order) that
+	// implement or extend each supertype it does not define, which the
+	// graph has no node for: each Go standard library interface, by the
+	// name goKnownInterfaces gives it (see matchKnown), and each base
+	// named as written (see noteExternalBase).
 	known map[string][]int32
 	// staleFiles are, for a part read from the snapshot of an earlier
 	// state of the index, the files that changed since (see markStale).

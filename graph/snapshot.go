@@ -72,9 +72,10 @@ import (
 //	             file the graph was built from, length-prefixed strings in
 //	             path order, so that a later process tells which files
 //	             changed since without reading the facts (see staleSnapshot)
-//	  known      for each standard library interface a Go type of the
-//	             project implements (Graph.known), in name order: its name,
-//	             how many types, and their node indices (uvarints)
+//	  known      for each supertype the project does not define (a Go
+//	             standard library interface, a base as written), the types
+//	             that implement or extend it (Graph.known), in name order:
+//	             its name, how many types, and their node indices (uvarints)
 //
 // The seal covers the head under this user's key, and through its digests
 // every byte of the body, which is checked a chunk at a time as it is read
