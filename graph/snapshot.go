@@ -342,14 +342,25 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 	} else {
 		p.snapshot = err.Error()
 	}
+	var facts index.Facts
 	if snap != nil && part != nil && snap.bodyLen() >= p.staleSize {
-		if b, err := p.staleSnapshot(ctx, ix, snap, part); b != nil || err != nil {
-			return b, index.Facts{}, err
+		// Whether the index changed, asked once: a current snapshot reads
+		// no facts, a stale one may answer in part.
+		same, fr, err := ix.Current(ctx, since)
+		if err != nil {
+			return nil, facts, err
+		}
+		facts = index.Facts{Version: since, Unchanged: same, Freshness: fr}
+		if !same {
+			if b, err := p.staleSnapshot(ctx, ix, snap, part); b != nil || err != nil {
+				return b, index.Facts{}, err
+			}
 		}
 	}
-	facts, err := ix.Facts(ctx, since)
-	if err != nil {
-		return nil, facts, err
+	if !facts.Unchanged {
+		if facts, err = ix.Facts(ctx, since); err != nil {
+			return nil, facts, err
+		}
 	}
 	p.fresh = facts.Freshness
 	switch {
@@ -393,14 +404,15 @@ const staleSnapshotSize = 8 << 20
 const maxStaleFiles = 64
 
 // staleSnapshot returns the builder of the part of snap's graph that part
-// reads, when the index changed since snap was written but no more than
-// maxStaleFiles files did: every node and edge in those files is marked
-// stale, and the graph names them (Graph.StaleFiles). It returns nil when
-// the snapshot is current, or more changed, or the part cannot be read:
-// the caller goes on as without it.
+// reads, when the index changed since snap was written (as the caller
+// found) but no more than maxStaleFiles files did: every node and edge in
+// those files is marked stale, and the graph names them
+// (Graph.StaleFiles). It returns nil when the snapshot is current, or
+// more changed, or the part cannot be read: the caller goes on as without
+// it.
 func (p *Provider) staleSnapshot(ctx context.Context, ix *index.Index, snap *sealedSnapshot, part func(*snapView) (*Graph, error)) (*builder, error) {
 	now, err := ix.Digests(ctx)
-	if err != nil || now.Version == snap.version {
+	if err != nil || now.Version == snap.version { // current again since the caller asked
 		return nil, err
 	}
 	v, err := snap.view()
