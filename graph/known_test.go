@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -35,8 +34,7 @@ func TestKnownImplementations(t *testing.T) {
 	if !syntax.Available {
 		t.Skip("no tree-sitter in this build (cgo disabled)")
 	}
-	dir := t.TempDir()
-	writeAged(t, dir, map[string]string{
+	ix := snapshotted(t, map[string]string{
 		"go.mod": "module example.com/k\n\ngo 1.22\n",
 		"a/a.go": `package a
 
@@ -70,15 +68,7 @@ func (*Failure) Error() string { return fmt.Sprint("failed") }
 		"b/b.go": "package b\n\ntype Label int\n\nfunc (l Label) String() string { return \"\" }\n",
 	})
 	ctx := context.Background()
-	ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := New(Options{Index: ix}).Graph(ctx); err != nil { // writes the snapshot
-		t.Fatal(err)
-	}
-	p := New(Options{Index: ix})
+	p := New(Options{Index: ix}) // reads the snapshot snapshotted left
 	for q, want := range map[string][]string{
 		"fmt.Stringer":  {"a/a.go:Name", "a/a.go:Wrapped", "b/b.go:Label"},
 		"Stringer":      {"a/a.go:Name", "a/a.go:Wrapped", "b/b.go:Label"},
@@ -118,21 +108,12 @@ func TestExternalBases(t *testing.T) {
 	if !syntax.Available {
 		t.Skip("no tree-sitter in this build (cgo disabled)")
 	}
-	dir := t.TempDir()
-	writeAged(t, dir, map[string]string{
+	ix := snapshotted(t, map[string]string{
 		"app/errors.py": "class AppError(Exception):\n    pass\n\n\nclass NotFound(AppError):\n    pass\n\n\nclass Gone(Exception, ValueError):\n    pass\n",
 		"app/models.py": "from django.db import models\n\n\nclass Book(models.Model):\n    title = 1\n",
 		"web/view.jsx":  "import React from 'react';\n\nexport class Page extends React.Component {\n  render() { return null; }\n}\n",
 	})
 	ctx := context.Background()
-	ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := New(Options{Index: ix}).Graph(ctx); err != nil {
-		t.Fatal(err)
-	}
 	p := New(Options{Index: ix})
 	for q, want := range map[string][]string{
 		"Exception":       {"app/errors.py:AppError", "app/errors.py:Gone"},

@@ -165,17 +165,7 @@ func TestPartTooLarge(t *testing.T) {
 	if !syntax.Available {
 		t.Skip("no tree-sitter in this build (cgo disabled)")
 	}
-	dir := t.TempDir()
-	writeAged(t, dir, namedFixture)
-	ctx := context.Background()
-	ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := New(Options{Index: ix}).Graph(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ix := snapshotted(t, namedFixture)
 	p := New(Options{Index: ix})
 	snap, err := p.snapshots(ix).read()
 	if err != nil {

@@ -58,6 +58,24 @@ func writeAged(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// snapshotted writes files under a new directory dated an hour back
+// (writeAged), indexes them and builds their graph, which leaves its
+// snapshot; it returns the index, closed when the test ends.
+func snapshotted(t *testing.T, files map[string]string) *index.Index {
+	t.Helper()
+	dir := t.TempDir()
+	writeAged(t, dir, files)
+	ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := New(Options{Index: ix}).Graph(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 // snapGraph returns the graph of dir from a new provider sealing with s,
 // and how the provider had it.
 func snapGraph(t *testing.T, dir string, s seal.Sealer) (*Graph, string) {
