@@ -21,11 +21,7 @@ import (
 // classes, constants and attributes are exported.
 func (x *extractor) rubyFile() {
 	x.rubyBody(x.t.Root(), "", true)
-	known := make(map[int]int, len(x.f.Symbols)) // a name's start byte → its symbol
-	for i, s := range x.f.Symbols {
-		known[s.NameRange.StartByte] = i
-	}
-	x.rubyNested(x.t.Root(), "", known, 0)
+	x.rubyNested(x.t.Root(), "", x.byNameStart(), 0)
 }
 
 // rubyNested adds the classes, modules and methods the statement walk

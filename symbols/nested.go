@@ -13,11 +13,17 @@ const maxNesting = 256
 // (Method of X) or listed in module.exports = { ... } (exported). None
 // but the exports are exported.
 func (x *extractor) jsNested() {
-	known := make(map[int]int, len(x.f.Symbols)) // a name's start byte → its symbol
+	x.jsNestedIn(x.t.Root(), "", x.byNameStart(), 0)
+}
+
+// byNameStart returns the index of each symbol extracted so far by its
+// name's start byte: what a walk for nested definitions skips as found.
+func (x *extractor) byNameStart() map[int]int {
+	known := make(map[int]int, len(x.f.Symbols))
 	for i, s := range x.f.Symbols {
 		known[s.NameRange.StartByte] = i
 	}
-	x.jsNestedIn(x.t.Root(), "", known, 0)
+	return known
 }
 
 // jsNestedIn walks the children of n, in the definition named container.
