@@ -10,7 +10,7 @@
 #   BEFORE=/tmp/cortex-main AFTER=/tmp/cortex-branch bash scripts/ask-ab.sh gosrc
 #   RUNS=5 WORK=/tmp/ab BEFORE=… AFTER=… bash scripts/ask-ab.sh prometheus
 #
-# The corpus is cobra, prometheus or gosrc, prepared as scale-curve.sh
+# The corpus is cobra, prometheus or gosrc, prepared as scripts/corpora.sh
 # prepares it (a git copy, files dated two hours back) in WORK (default:
 # a temporary directory, removed at the end; a copy already there is
 # used); the copy for BEFORE shares its files through hard links (cortex
@@ -30,23 +30,9 @@ trap cleanup EXIT
 export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$WORK/xdg}
 [ -x /usr/bin/time ] || { echo "ask-ab: needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
-moddir() { go mod download -json "$1" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; }
-
-# As scale-curve.sh prepares a corpus: a git copy, files dated two hours
-# back (a file dated now is read again by the index's freshness check).
+. scripts/corpora.sh
+prepare "$name"
 dir=$WORK/$name
-if [ ! -d "$dir" ]; then
-	case $name in
-	cobra) src=$(moddir github.com/spf13/cobra@v1.8.0) ;;
-	prometheus) src=$(moddir github.com/prometheus/prometheus@v0.54.1) ;;
-	gosrc) src=$(go env GOROOT)/src ;;
-	*) echo "ask-ab: unknown corpus $name" >&2; exit 2 ;;
-	esac
-	cp -r "$src" "$dir"
-	chmod -R u+w "$dir"
-	(cd "$dir" && git init -q && git add -A && git -c user.name=scale -c user.email=scale@localhost commit -qm corpus)
-	find "$dir" -path "$dir/.git" -prune -o -print0 | xargs -0 touch -h -d '2 hours ago'
-fi
 copy=$WORK/$name-before
 if [ ! -d "$copy" ]; then
 	cp -al "$dir" "$copy"
@@ -55,15 +41,9 @@ fi
 (cd "$copy" && "$BEFORE" index >/dev/null 2>&1)
 (cd "$dir" && "$AFTER" index >/dev/null 2>&1)
 
-case $name in
-cobra) def=ExecuteC iface=SliceValue ;;
-prometheus) def=NewHead iface=Appender ;;
-gosrc) def=ReadFull iface=Reader ;;
-esac
 echo "| question | before: wall / CPU / peak | after: wall / CPU / peak |"
 echo "| --- | --- | --- |"
-for q in "where is $def defined?" "who calls $def?" "where is $def used?" "what implements $iface?" \
-	"which tests cover $def?" "what breaks if I change $def?"; do
+while IFS='|' read -r _ q; do
 	(cd "$copy" && "$BEFORE" ask "$q" >/dev/null 2>&1) || true
 	(cd "$dir" && "$AFTER" ask "$q" >/dev/null 2>&1) || true
 	for _ in $(seq "$RUNS"); do
@@ -85,5 +65,5 @@ for k in ("before", "after"):
     m = statistics.median(x[3] for x in r) / 1024
     cells.append(f"{w*1000:.0f} ms / {c*1000:.0f} ms / {m:.0f} MB")
 print(f"| {sys.argv[1]} | {cells[0]} | {cells[1]} |")' "$q"
-done
+done < <(questions "$name")
 echo "load average: $(cut -d" " -f1-3 /proc/loadavg)"

@@ -38,35 +38,7 @@ if [ -z "${CORTEX:-}" ]; then
 fi
 [ -x /usr/bin/time ] || { echo "scale-curve: needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
-moddir() { go mod download -json "$1" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; }
-
-# prepare NAME: copies the corpus to $WORK/NAME once.
-prepare() {
-	local name=$1 dst=$WORK/$1 src
-	[ -d "$dst" ] && return
-	case $name in
-	cobra) src=$(moddir github.com/spf13/cobra@v1.8.0) ;;
-	prometheus) src=$(moddir github.com/prometheus/prometheus@v0.54.1) ;;
-	gosrc) src=$(go env GOROOT)/src ;;
-	*) echo "scale-curve: unknown corpus $name" >&2; exit 2 ;;
-	esac
-	cp -r "$src" "$dst"
-	chmod -R u+w "$dst"
-	(cd "$dst" && git init -q && git add -A && git -c user.name=scale -c user.email=scale@localhost commit -qm corpus)
-	find "$dst" -path "$dst/.git" -prune -o -print0 | xargs -0 touch -h -d '2 hours ago'
-}
-
-# questions NAME: the questions asked of a corpus, one "kind|question" a line.
-questions() {
-	local def use iface
-	case $1 in
-	cobra) def=ExecuteC iface=SliceValue ;;
-	prometheus) def=NewHead iface=Appender ;;
-	gosrc) def=ReadFull iface=Reader ;;
-	esac
-	printf '%s\n' "definition|where is $def defined?" "callers|who calls $def?" "usages|where is $def used?" \
-		"implementations|what implements $iface?" "tests|which tests cover $def?" "impact|what breaks if I change $def?"
-}
+. scripts/corpora.sh
 
 # measure DIR RUNS CMD...: prints "wall cpu peak" medians (s, s, MB).
 measure() {
