@@ -40,7 +40,8 @@ type Options struct {
 	// or, with a nil value, removes it.
 	Providers map[route.Layer]evidence.Provider
 	// Extra providers are consulted on every question beside the routed
-	// ones.
+	// ones, but for what a symbol calls (an outgoing query, which a
+	// provider that predates it would read as one for its callers).
 	Extra []evidence.Provider
 	// LanguageServer lets definition, reference and implementation
 	// questions fall back to the language server (gopls by default) when
@@ -306,6 +307,32 @@ type Freshness struct {
 	Stale []string `json:"stale"`
 }
 
+// providersFor returns the providers that answer query for plan: those of
+// its layers, each once, the dependency sources for a name a dependency
+// may define, and the extra ones.
+func (e *Engine) providersFor(plan route.Plan, query evidence.Query) []evidence.Provider {
+	var providers []evidence.Provider
+	asked := map[string]bool{}
+	for _, l := range plan.Layers() {
+		if p, ok := e.providers[l]; ok && !asked[p.Name()] {
+			asked[p.Name()] = true // the graph answers two layers once
+			providers = append(providers, p)
+		}
+	}
+	switch plan.Intent {
+	case route.IntentDefinition, route.IntentReferences, route.IntentCallers:
+		if asksDependency(query.Symbol) {
+			providers = append(providers, e.deps)
+		}
+	}
+	if !query.Outgoing {
+		// A host's provider written before outgoing questions would read
+		// one as a question for the callers.
+		providers = append(providers, e.opts.Extra...)
+	}
+	return providers
+}
+
 // Ask answers q: it routes the question, asks the layers the route names
 // side by side under one deadline, and fuses, ranks and packs their
 // evidence. It fails only when q is empty; a provider that is slow, fails
@@ -348,21 +375,7 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		// precision layer still answers by position first.
 		query.Symbol = e.identifierAt(query.Path, query.Line, query.Column)
 	}
-	var providers []evidence.Provider
-	asked := map[string]bool{}
-	for _, l := range plan.Layers() {
-		if p, ok := e.providers[l]; ok && !asked[p.Name()] {
-			asked[p.Name()] = true // the graph answers two layers once
-			providers = append(providers, p)
-		}
-	}
-	switch plan.Intent {
-	case route.IntentDefinition, route.IntentReferences, route.IntentCallers:
-		if asksDependency(query.Symbol) {
-			providers = append(providers, e.deps)
-		}
-	}
-	providers = append(providers, e.opts.Extra...)
+	providers := e.providersFor(plan, query)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.recordCheck})
 	if p, ok := e.providers[route.LocalIndex]; ok && searchWords && strings.TrimSpace(q.Text) != "" {
 		// No name is certain and none is defined: the question's words,
@@ -679,6 +692,9 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 		query.Kinds = []evidence.Kind{evidence.Definition}
 	case route.IntentCallers, route.IntentTests:
 		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call}
+	case route.IntentCallees:
+		query.Kinds = []evidence.Kind{evidence.Call}
+		query.Outgoing = true
 	case route.IntentReferences:
 		// An import of the name is a use of it too.
 		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call, evidence.Import}

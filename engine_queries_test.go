@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/codecortex/codecortex/route"
 )
 
 // cartProject is a small Go project without a precision index: main
@@ -127,5 +129,29 @@ func TestQueriesRefuseBadTargets(t *testing.T) {
 	// A line in the file is no mistake, whatever the records.
 	if _, err := e.Callers(ctx, Target{Path: "main.go", Line: 9, Column: 1}); err != nil {
 		t.Errorf("callers at the last line: %v", err)
+	}
+}
+
+// What a function calls is asked of the project graph alone: one record
+// per call in its body, with the plan saying so. The graph does not know
+// a local variable's type, so c.Add names Cart.Add as a guess by name.
+func TestAskCallees(t *testing.T) {
+	e := openEngine(t, cartProject(t), Options{})
+	ans, err := e.Ask(context.Background(), Question{Text: "what does main call?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Plan.Intent != route.IntentCallees || !ans.Query.Outgoing {
+		t.Fatalf("plan %s, outgoing %v: want callees", ans.Plan.Intent, ans.Query.Outgoing)
+	}
+	var got []string
+	for _, r := range ans.Records {
+		got = append(got, r.Location()+" "+r.TargetSymbol+" "+r.Metadata.Attributes["guess"])
+		if r.Provider != "graph" || !strings.Contains(r.Symbol, "main") {
+			t.Errorf("record %+v is not main's call from the graph", r)
+		}
+	}
+	if want := []string{"main.go:7:4-7:7 c.Add cart/cart.go#Cart.Add", "main.go:8:4-8:7 c.Add cart/cart.go#Cart.Add"}; !slices.Equal(got, want) {
+		t.Errorf("what does main call? %v, want %v", got, want)
 	}
 }

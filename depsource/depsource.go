@@ -497,6 +497,9 @@ func (p *Provider) CheckRecord(r *evidence.Record) error {
 // definition ([Options].Uses). A copy that does not match its lockfile is
 // in the report, not in the records.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	if q.Outgoing {
+		return evidence.NotOutgoing(p.Name()), nil
+	}
 	wantUses := p.opts.Uses != nil && (q.Wants(evidence.Reference) || q.Wants(evidence.Call))
 	if q.Symbol == "" || !q.Wants(evidence.Definition) && !wantUses {
 		return evidence.Response{}, nil

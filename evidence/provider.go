@@ -24,6 +24,11 @@ type Query struct {
 	Symbol string `json:"symbol,omitempty"`
 	// Kinds restricts the answer to these kinds; empty means any.
 	Kinds []Kind `json:"kinds,omitempty"`
+	// Outgoing turns the question around: the uses Symbol (or the
+	// definition at the position) makes, such as the calls written in its
+	// body, rather than the uses of it. A provider that cannot answer it
+	// returns no records and says so in its report.
+	Outgoing bool `json:"outgoing,omitempty"`
 	// Pattern is a structural pattern in ast-grep's pattern language, such
 	// as "old_api($$$ARGS)", when the question is about code of a given
 	// shape. A structural provider answers it; the others ignore it.
@@ -31,6 +36,14 @@ type Query struct {
 	// Language is the pattern's language by name, such as "go"; empty
 	// means every language in which the pattern parses.
 	Language string `json:"language,omitempty"`
+}
+
+// NotOutgoing is the response of a provider that does not answer an
+// outgoing query (see [Query.Outgoing]): no records, and a report that
+// says so.
+func NotOutgoing(provider string) Response {
+	return Response{Report: Report{Provider: provider, State: Available,
+		Reason: "it does not answer what a symbol uses, only what uses it"}}
 }
 
 // Wants reports whether q asks for records of kind k.

@@ -128,6 +128,17 @@
 // "what implements fmt.Stringer?" and "what subclasses Exception?" are
 // answered as for a project type.
 //
+// Asked the other way, what a function or method calls (an outgoing
+// query), the provider reads the edges out of it from the snapshot's part
+// and the calls written in its body from the index ([index.Index.FactsOf]):
+// one record per call, in a closure too but not in a function nested in
+// it, naming what the graph resolved it to at the edge's tier, or, where
+// it did not (the standard library, a member of a value whose type it
+// does not know, matched by name alone), the callee as written, at the
+// parse's structural tier, with the guess by name in an attribute. A Go
+// builtin or conversion is no call. TestGoplsCallees checks the answer
+// against gopls' call hierarchy.
+//
 // Implementations and impact asked after a few files changed, on a graph
 // that takes seconds to build (a large snapshot), are answered from the
 // snapshot's part they walk rather than after building the graph again:

@@ -128,28 +128,14 @@ func TestGoplsKnownImplementations(t *testing.T) {
 		{"github.com/google/go-cmp@v0.7.0", "cmp/report_text.go", "fmt.Stringer", "Comment    fmt.Stringer"},
 		{"github.com/go-logr/logr@v1.4.3", "funcr/funcr.go", "fmt.Stringer", "func invokeStringer(s fmt.Stringer)"},
 	} {
-		dir := copyTree(t, moduleDir(t, c.mod))
-		ix, err := index.Open(index.Options{Dir: dir, Budget: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ix.Close() })
-		p := New(Options{Index: ix})
-		g, err := p.Graph(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		root, ix, g := moduleGraph(t, c.mod)
 		concrete := map[string]bool{}
 		for i := range g.Nodes {
 			if n := &g.Nodes[i]; (n.Kind == string(symbols.Struct) || n.Kind == string(symbols.Type)) && n.Container == "" {
 				concrete[fmt.Sprintf("%s:%d", n.Path, n.NameLine)] = true
 			}
 		}
-		line, col := findWritten(t, filepath.Join(dir, c.file), c.written, c.iface)
-		root, err := filepath.EvalSymlinks(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		line, col := findWritten(t, filepath.Join(root, c.file), c.written, c.iface)
 		gopls := precision.NewLSP(precision.LSPOptions{Dir: root, RequestTimeout: 2 * time.Minute, LoadTimeout: 5 * time.Minute})
 		t.Cleanup(func() { gopls.Close() })
 		want := goplsImplementations(t, gopls, &Node{Path: c.file, NameLine: line, NameColumn: col}, concrete)

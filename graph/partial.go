@@ -755,9 +755,13 @@ func (v *snapView) implementationsPart(t Target) (*Graph, error) {
 
 // addRelation puts edge i in the part when it is an inherits or
 // implements edge.
-func (v *snapView) addRelation(i int32) error {
+func (v *snapView) addRelation(i int32) error { return v.addOfKinds(i, relationKinds) }
+
+// addOfKinds adds edge i to the part, with its ends, when it is of one of
+// kinds.
+func (v *snapView) addOfKinds(i int32, kinds map[EdgeKind]bool) error {
 	e, err := v.edge(i)
-	if err != nil || !relationKinds[e.Kind] {
+	if err != nil || !kinds[e.Kind] {
 		return err
 	}
 	_, err = v.addEdge(i)

@@ -302,6 +302,13 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
 	}
+	if q.Outgoing {
+		if q.Symbol == "" && q.Path == "" {
+			return evidence.Response{Report: evidence.Report{Provider: ProviderName, State: evidence.Available,
+				Reason: "no symbol or position asked about"}}, nil
+		}
+		return p.callees(ctx, q)
+	}
 	if asksImplementations(q) && (q.Symbol != "" || q.Path != "") {
 		resp, ok, err := p.implementations(ctx, q)
 		if err != nil {

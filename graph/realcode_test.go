@@ -43,6 +43,28 @@ func moduleDir(t testing.TB, modVersion string) string {
 // is read-only; the index writes under .codecortex), dated an hour back
 // as a checked-out tree is: the index does not trust an mtime too close to
 // the moment it reads it, and would read such files again.
+// moduleGraph copies the module modVersion to a new directory, indexes it
+// and builds its graph: it returns the directory (its links resolved, as
+// a language server reports paths), the index, closed when the test ends,
+// and the graph.
+func moduleGraph(t *testing.T, modVersion string) (string, *index.Index, *Graph) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(copyTree(t, moduleDir(t, modVersion)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(index.Options{Dir: root, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	g, err := New(Options{Index: ix}).Graph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, ix, g
+}
+
 func copyTree(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()

@@ -77,6 +77,36 @@ func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []
 	return res, err
 }
 
+// FactsOf is [Index.Facts] for the files at paths (root-relative,
+// slash-separated) alone: Files holds those the index has checked, in path
+// order, each with its symbols, imports and every ref, with the same
+// Version and Freshness as Facts. A path the index does not hold is left
+// out.
+func (ix *Index) FactsOf(ctx context.Context, paths []string) (Facts, error) {
+	var res Facts
+	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
+		return s.inFactsTx(ctx, func(tx *sql.Tx, version string) error {
+			res = Facts{Version: version}
+			nr := namedReader{ctx: ctx, tx: tx, whole: true}
+			defer nr.close()
+			if err := nr.files(s.pending); err != nil {
+				return err
+			}
+			if _, err := nr.more(NamedMore{Paths: paths}); err != nil {
+				return err
+			}
+			for i, f := range nr.out {
+				if nr.loaded[i] {
+					res.Files = append(res.Files, f)
+				}
+			}
+			return nil
+		})
+	})
+	res.Freshness = fr
+	return res, err
+}
+
 // inFactsTx calls fn in the snapshot's read transaction (one begun for it
 // when the snapshot has none) with the name of the state of the index it
 // reads there (see Facts.Version).
@@ -124,6 +154,7 @@ type namedReader struct {
 	byID    map[int64]int
 	byPath  map[string]int
 	name    string // asked about
+	whole   bool   // every ref of a file read, not only its uses of name
 	// The statements read runs, prepared once.
 	syms, imps, refs *sql.Stmt
 }
@@ -300,6 +331,10 @@ func (nr *namedReader) read(i int) error {
 	err = nr.refs.QueryRowContext(ctx, id).Scan(&data)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
+	}
+	if nr.whole {
+		f.Refs = decodeRefsWhere(data, nil, nil)
+		return nil
 	}
 	local := []string{nr.name}
 	for _, im := range f.Imports {

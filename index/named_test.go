@@ -61,3 +61,36 @@ func TestFactsNamedFollowsEdits(t *testing.T) {
 		t.Errorf("files of Other after the edits (-want +got):\n%s", diff)
 	}
 }
+
+// FactsOf reads the files asked for whole, every ref included, the same
+// facts Facts reads of them, and leaves out a path the index does not hold.
+func TestFactsOf(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	dir := writeTree(t, map[string]string{
+		"go.mod":   "module m\n",
+		"p/use.go": "package p\n\nimport \"fmt\"\n\nfunc Use() { Target(); fmt.Println(); Use() }\n",
+		"p/def.go": "package p\n\nfunc Target() {}\n",
+	})
+	ix := openTest(t, dir, func(o *Options) { o.Extract, o.ExtractorVersion = nil, "" })
+	ctx := context.Background()
+	whole, err := ix.Facts(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ix.FactsOf(ctx, []string{"p/use.go", "p/missing.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != whole.Version || len(got.Files) != 1 {
+		t.Fatalf("FactsOf: version %q (Facts %q), %d files, want 1", got.Version, whole.Version, len(got.Files))
+	}
+	i := slices.IndexFunc(whole.Files, func(f FileFacts) bool { return f.Path == "p/use.go" })
+	if diff := cmp.Diff(whole.Files[i], got.Files[0]); diff != "" {
+		t.Errorf("FactsOf p/use.go differs from Facts (-Facts +FactsOf):\n%s", diff)
+	}
+	if n := len(got.Files[0].Refs); n < 3 {
+		t.Errorf("FactsOf p/use.go has %d refs, want every one (Target, Println, Use)", n)
+	}
+}

@@ -96,6 +96,9 @@ func (p *Provider) index() (*Index, error) {
 
 // Gather answers q; see [Provider].
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	if q.Outgoing {
+		return evidence.NotOutgoing(ProviderName), nil
+	}
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
 	}
@@ -146,19 +149,7 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 			return evidence.Response{}, unavailable(err)
 		}
 		fr = sres.Freshness
-		// The lines that define the name, in any container, are not uses
-		// of it.
-		defined := map[string]bool{}
-		defs := res.Definitions
-		if nq, ok := parseName(q.Symbol); ok && len(nq.quals) > 0 {
-			if all, err := ix.Lookup(ctx, nq.name); err == nil {
-				defs = all.Definitions
-			}
-		}
-		for _, d := range defs {
-			defined[d.Path+":"+strconv.Itoa(d.NameRange.StartLine)] = true
-		}
-		resp.Records = append(resp.Records, g.mentions(sres.Hits, q, defined)...)
+		resp.Records = append(resp.Records, g.mentions(sres.Hits, q, definedLines(ctx, ix, q.Symbol, res.Definitions))...)
 	case strings.TrimSpace(q.Text) != "":
 		sres, err := ix.Search(ctx, q.Text, SearchOptions{files: g.files})
 		if errors.Is(err, ErrEmptyQuery) {
@@ -174,6 +165,22 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 	}
 	resp.Report = freshnessReport(fr, notes)
 	return resp, nil
+}
+
+// definedLines returns the lines ("path:line") that define the name sym
+// spells, in any container: they are not uses of it. defs are the
+// definitions sym itself names.
+func definedLines(ctx context.Context, ix *Index, sym string, defs []Definition) map[string]bool {
+	if nq, ok := parseName(sym); ok && len(nq.quals) > 0 {
+		if all, err := ix.Lookup(ctx, nq.name); err == nil {
+			defs = all.Definitions
+		}
+	}
+	defined := map[string]bool{}
+	for _, d := range defs {
+		defined[d.Path+":"+strconv.Itoa(d.NameRange.StartLine)] = true
+	}
+	return defined
 }
 
 func unavailable(err error) error {

@@ -207,6 +207,9 @@ func (p *LSPProvider) Close() error {
 // position on a missing file or past the end of one answers no records and
 // a report that says which.
 func (p *LSPProvider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	if q.Outgoing {
+		return evidence.NotOutgoing(p.Name()), nil
+	}
 	position := q.Path != "" && (q.Line != 0 || q.Column != 0)
 	if !position && q.Symbol == "" {
 		return evidence.Response{}, nil

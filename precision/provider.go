@@ -532,6 +532,9 @@ func (p *Provider) guidance(ix *Index, rel string) string {
 // name. Records from a stale index are marked stale with reindex guidance
 // in the report.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
+	if q.Outgoing {
+		return evidence.NotOutgoing(p.Name()), nil
+	}
 	snap, err := p.acquire(ctx)
 	if err != nil {
 		return evidence.Response{}, err

@@ -67,6 +67,14 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"overriding", "overridden", "overrides of",
 			"that|which embed|embeds", "embedding", "embedded by",
 		}},
+		{IntentCallees, []string{
+			"callees", "callee", "outgoing calls", "calls made by|from|in|inside|within X", "calls out of X",
+			"does|do X call|invoke", "what|which functions|methods|helpers|code does|do X call|invoke|use",
+			"which|what functions|methods are|get called|invoked by|from|in|inside|within X",
+			"functions|methods called|invoked by|from|in|inside|within X",
+			"what is|are called by|from|in|inside|within X",
+			"what|which calls does|do X make",
+		}},
 		{IntentCallers, []string{
 			"who|what calls", "which|what functions|methods call", "which|what function|method calls", "callers", "caller", "call sites",
 			"call site", "callsites", "call graph", "called by", "called from", "calls to",
@@ -143,6 +151,9 @@ var slotPhrases = []string{
 	"_ that|which override|overrides|embed|embeds X", "who|what constructs|creates|instantiates X",
 	"tests|test that|which call|calls|use|uses|cover|covers|exercise|exercises X", "how do|does|can|should _ use X",
 	"examples|example of using X", "usage examples|example of|for X",
+	"callees|callee of X", "outgoing calls of|from|in X", "calls made by|from|in|inside|within X", "calls out of X",
+	"functions|methods called|invoked by|from|in|inside|within X", "what is|are called by|from|in|inside|within X",
+	"functions|methods are|get called|invoked by|from|in|inside|within X", "does|do X call|invoke",
 }
 
 // slotEnds are the words that end a name's slot phrase ("defined" in

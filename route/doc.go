@@ -76,11 +76,13 @@
 // # Text
 //
 // Classification is deterministic and explainable: a table of cue phrases
-// per intent, matched over the question's words, with a fixed priority when
-// several match (a migration, then a dependency's API, a version, history,
-// a code shape, implementations, callers, references, impact, validation,
-// tests, memory, a definition, and a search when nothing matches). A
-// capitalised word in mid-sentence is read as a name, never as a cue
+// per intent, matched over the question's words. A phrase inside a longer
+// one that matched is the longer one's ("do we call" in "where do we call
+// X" asks for callers); of the rest, a fixed priority decides (a
+// migration, then a dependency's API, a version, history, a code shape,
+// implementations, what a symbol calls, its callers, references, impact,
+// validation, tests, memory, a definition, and a search when nothing
+// matches). A capitalised word in mid-sentence is read as a name, never as a cue
 // ("subtypes of Shape" asks for implementations, not a code shape).
 //
 // # What the plan understood

@@ -12,6 +12,9 @@ const (
 	IntentReferences Intent = "references"
 	// IntentCallers asks who calls a function or method.
 	IntentCallers Intent = "callers"
+	// IntentCallees asks what a function or method calls: the calls written
+	// in its body, each with what it resolves to.
+	IntentCallees Intent = "callees"
 	// IntentImplementations asks what implements an interface or overrides
 	// a method.
 	IntentImplementations Intent = "implementations"
@@ -43,7 +46,7 @@ const (
 
 // Intents returns every intent in a fixed order.
 func Intents() []Intent {
-	return []Intent{IntentDefinition, IntentReferences, IntentCallers, IntentImplementations,
+	return []Intent{IntentDefinition, IntentReferences, IntentCallers, IntentCallees, IntentImplementations,
 		IntentTests, IntentImpact, IntentHistory, IntentVersion, IntentDependencyAPI, IntentStructural,
 		IntentMigration, IntentMemory, IntentValidation, IntentSearch}
 }

@@ -100,6 +100,25 @@ func TestPhrasings(t *testing.T) {
 		{"what calls MarkStale", route.Request{}, of(route.IntentCallers, precision, "MarkStale")},
 		{"Is parseQuery ever called?", route.Request{}, of(route.IntentCallers, precision, "parseQuery")},
 
+		// Callees: what a definition calls, never who calls it.
+		{"what does NewHead call?", route.Request{}, of(route.IntentCallees, none, "NewHead")},
+		{"which functions does Engine.Ask call", route.Request{}, of(route.IntentCallees, none, "Engine.Ask")},
+		{"callees of parseConfig", route.Request{}, of(route.IntentCallees, none, "parseConfig")},
+		{"outgoing calls of runLoop", route.Request{}, of(route.IntentCallees, none, "runLoop")},
+		{"what functions are called by handleRequest?", route.Request{}, of(route.IntentCallees, none, "handleRequest")},
+		{"which methods get invoked by main", route.Request{}, of(route.IntentCallees, none, "main")},
+		{"functions called from main", route.Request{}, of(route.IntentCallees, none, "main")},
+		{"what is called inside `evidence.Pack`?", route.Request{}, of(route.IntentCallees, none, "evidence.Pack")},
+		{"what calls does refresh_token make?", route.Request{}, of(route.IntentCallees, none, "refresh_token")},
+		{"does NewHead call Init?", route.Request{}, of(route.IntentCallees, none, "NewHead", "Init")},
+		// A longer callers phrase holds the shorter callees one.
+		{"where is call defined?", route.Request{}, def(precision, "call")},
+		{"what does main call?", route.Request{}, of(route.IntentCallees, none, "main")},
+		{"where do we call parseConfig", route.Request{}, of(route.IntentCallers, precision, "parseConfig")},
+		{"where is NewHead called from?", route.Request{}, of(route.IntentCallers, precision, "NewHead")},
+		{"which functions call NewHead?", route.Request{}, of(route.IntentCallers, precision, "NewHead")},
+		{"what is NewHead called by?", route.Request{}, of(route.IntentCallers, precision, "NewHead")},
+
 		// References.
 		{"who uses the Record type?", route.Request{}, of(route.IntentReferences, precision, "Record")},
 		{"find references to evidence.Fuse", route.Request{}, of(route.IntentReferences, precision, "evidence.Fuse")},

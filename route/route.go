@@ -278,10 +278,11 @@ func (a *analysis) cueSubjects() map[int]bool {
 // few, and the check of each against the others is quadratic.
 const maxCueHits = 256
 
-// insideAnother reports whether h lies strictly inside another hit's words.
+// insideAnother reports whether h lies inside the words of another, longer
+// hit: "do we call" inside "where do we call".
 func insideAnother(hits []hit, h *hit) bool {
 	for i := range hits {
-		if o := &hits[i]; o.start < h.start && h.end < o.end {
+		if o := &hits[i]; o.start <= h.start && h.end <= o.end && o.end-o.start > h.end-h.start {
 			return true
 		}
 	}
@@ -334,7 +335,7 @@ func (r *router) readPattern() {
 }
 
 var nouns = map[Intent]string{
-	IntentDefinition: "a definition", IntentReferences: "references", IntentCallers: "callers",
+	IntentDefinition: "a definition", IntentReferences: "references", IntentCallers: "callers", IntentCallees: "callees",
 	IntentImplementations: "implementations", IntentTests: "the tests of a symbol", IntentImpact: "the impact of a change",
 	IntentHistory: "history", IntentVersion: "a dependency's version",
 	IntentDependencyAPI: "a dependency's API", IntentStructural: "code by its shape",
@@ -459,6 +460,8 @@ func (b *planBuilder) propose() {
 		b.precisionFirst("the references of ", "The graph's inferred edges add references and imports of "+subj+" that no index resolved.")
 	case IntentCallers:
 		b.precisionFirst("the callers of ", "The graph's inferred call edges add callers of "+subj+" that no index resolved.")
+	case IntentCallees:
+		b.proposeCallees()
 	case IntentImplementations:
 		b.precisionFirst("the implementations of ", "The graph's type relations add implementations of "+subj+" that no index resolved.")
 	case IntentTests:
@@ -533,6 +536,18 @@ func (b *planBuilder) precisionFirst(what, graph string) {
 	} else {
 		b.steps.add(LocalIndex, "The local index reads the symbol at "+b.r.pos+" from the file when no precision index answers.")
 	}
+}
+
+// proposeCallees adds the steps of a question for what a symbol calls:
+// the graph reads the calls in its body and what each resolves to.
+func (b *planBuilder) proposeCallees() {
+	if b.subj == "" {
+		b.steps.add(LocalIndex, b.asked+": the local index searches the question's words, since it names no symbol and carries no position.")
+		b.skip[Precision] = noSymbol
+		return
+	}
+	b.steps.add(Graph, b.asked+": the project graph reads the calls written in the body of "+b.subj+" and what each resolves to.")
+	b.skip[Precision] = "Precision was not proposed: the project graph answers what a definition calls, with the exact edges of a precision index fused in where one is configured."
 }
 
 // target returns " for " and what the question is about (its file, the
@@ -678,7 +693,7 @@ func (r *router) guessNames() {
 		return
 	}
 	switch r.plan.Intent {
-	case IntentDefinition, IntentReferences, IntentCallers, IntentImplementations, IntentTests:
+	case IntentDefinition, IntentReferences, IntentCallers, IntentCallees, IntentImplementations, IntentTests:
 	default:
 		return
 	}
@@ -708,7 +723,7 @@ func (a *analysis) contentWords() bool {
 func (r *router) searchWords() {
 	p := &r.plan
 	switch p.Intent {
-	case IntentDefinition, IntentReferences, IntentCallers, IntentImplementations, IntentTests:
+	case IntentDefinition, IntentReferences, IntentCallers, IntentCallees, IntentImplementations, IntentTests:
 	default:
 		return
 	}

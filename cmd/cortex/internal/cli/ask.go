@@ -152,6 +152,12 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 		if r.Stale {
 			line += ", stale"
 		}
+		if ans.Query.Outgoing && r.TargetSymbol != "" {
+			line += " → " + r.TargetSymbol // what the call calls
+			if g := r.Metadata.Attributes["guess"]; g != "" {
+				line += " (by its name alone, maybe " + g + ")"
+			}
+		}
 		line += outsideNote(&r)
 		c.printf("%s\n", safe(line))
 		if s := recordSummary(r); s != "" {
