@@ -398,8 +398,10 @@ func impactRecords(im *Impact, q *evidence.Query) []evidence.Record {
 		}
 		rec, ok := callerRecord(h, v, depth)
 		if ok && !q.Wants(rec.Kind) && (rec.Kind == evidence.TypeRelation || rec.Kind == evidence.Implementation) &&
-			q.Wants(evidence.Reference) {
-			rec.Kind = evidence.Reference // a base named is a use of it too
+			q.Wants(evidence.Reference) && v.Method != MethodSet {
+			// A base named is a use of it too; an interface a Go type
+			// satisfies by its methods is not named there.
+			rec.Kind = evidence.Reference
 			rec.Metadata.Attributes["edge"] = string(v.Kind)
 		}
 		if ok && q.Wants(rec.Kind) {
