@@ -2,6 +2,7 @@ package codecortex
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -23,6 +24,7 @@ type fit struct {
 	// What the records hold, from a first pass.
 	definitions bool // a definition of the name asked about
 	qualified   bool // one whose container matches the question's qualifier
+	nested      bool // one whose container holds the qualifier further out (Element.text for Element)
 	// member: the question names a member of a type (its qualifier is
 	// written as a type's name, capitalised: Context.invoke, not os.path).
 	member bool
@@ -77,6 +79,7 @@ func newFit(plan route.Plan, symbol string, recs []evidence.Record) *fit {
 		case r.Kind == evidence.Definition && f.nameMatches(r):
 			f.definitions = true
 			f.qualified = f.qualified || f.name.Qualifier != "" && f.qualifierMatches(r)
+			f.nested = f.nested || f.name.Qualifier != "" && f.qualifierOuter(r)
 		case r.Kind != evidence.Definition && r.Provenance != trust.Lexical && r.Trust > trust.Weak:
 			// For a tests question, only what is in tests answers it.
 			f.strong = f.strong || f.intent != route.IntentTests || inTest(r)
@@ -108,7 +111,7 @@ func (f *fit) leave(r *evidence.Record) string {
 		if r.Kind != evidence.Definition || !f.nameMatches(r) {
 			return leftReference
 		}
-		if f.qualified && !f.qualifierMatches(r) {
+		if f.qualified && !f.qualifierMatches(r) || !f.qualified && f.nested && !f.qualifierOuter(r) {
 			return leftQualifier
 		}
 	case route.IntentCallers, route.IntentReferences, route.IntentTests:
@@ -191,7 +194,7 @@ func (f *fit) class(r *evidence.Record) int {
 	add(r.Kind != evidence.Definition, 256)
 	add(base != f.name.Base, 128)
 	add(!strings.EqualFold(base, f.name.Base), 64)
-	add(f.name.Qualifier != "" && !f.qualifierMatches(r), 32)
+	add(f.name.Qualifier != "" && !f.qualifierMatches(r) && !f.qualifierOuter(r), 32)
 	add(f.name.Kind != "" && !f.kindMatches(r), 16)
 	add(test == 1, 8)
 	add(declarationOnly(r), 4)
@@ -221,6 +224,17 @@ func (f *fit) qualifierMatches(r *evidence.Record) bool {
 	}
 	stem := strings.TrimSuffix(path.Base(r.Path), path.Ext(r.Path))
 	return stem == q || path.Base(path.Dir(r.Path)) == q
+}
+
+// qualifierOuter reports whether r's container holds the question's
+// qualifier further out than its last part: the head of an anonymous
+// class in Element's text method (container Element.text) is a head
+// method of Element.
+func (f *fit) qualifierOuter(r *evidence.Record) bool {
+	q := lastPart(f.name.Qualifier)
+	container, _, _ := recordName(r)
+	parts := strings.FieldsFunc(container, func(c rune) bool { return strings.ContainsRune(".:#/\\", c) })
+	return len(parts) > 1 && slices.Contains(parts[:len(parts)-1], q)
 }
 
 // kindMatches reports whether r's kind is the one the question names, or

@@ -78,6 +78,16 @@ func TestFitDefinitions(t *testing.T) {
 		{"the container named selects, the others leave",
 			"the HandleFunc method of Router", []evidence.Record{impl, iface, ref},
 			[]string{"chi.go:chi.Router.HandleFunc"}, map[string]int{leftReference: 1, leftQualifier: 1}},
+		{"a member of a class nested in the container named, when none is its own (an anonymous class in a method)",
+			"the head method of Element", []evidence.Record{
+				def("HtmlToPlainText.java", 75, "examples.HtmlToPlainText.FormattingVisitor.head", "HtmlToPlainText.FormattingVisitor", "method", "public void head(Node node, int depth)"),
+				def("Element.java", 1308, "nodes.Element.text.head", "Element.text", "method", "public void head(Node node, int depth)")},
+			[]string{"Element.java:nodes.Element.text.head"}, map[string]int{leftQualifier: 1}},
+		{"the container's own member before a nested one's",
+			"the head method of Element", []evidence.Record{
+				def("Element.java", 1308, "nodes.Element.text.head", "Element.text", "method", "public void head(Node node, int depth)"),
+				def("Element.java", 20, "nodes.Element.head", "Element", "method", "public Element head()")},
+			[]string{"Element.java:nodes.Element.head"}, map[string]int{leftQualifier: 1}},
 		{"a kind word ranks that kind first",
 			"show me the Value interface", []evidence.Record{
 				def("a.go", 1, "p.Flag.Value", "Flag", "field", "Value Value"),
