@@ -119,48 +119,77 @@ const (
 // chunk itself, then, once for each distinct identifier in it that splits
 // into more than one word, those words separated by spaces, up to the
 // bounds above. The appended words never reach what is shown.
+//
+// Most identifiers of code are one word (if, err, return, Session): an
+// ASCII one that only its first letter capitalises, without a digit or an
+// underscore, is passed over without being looked up or split.
 func matchText(chunk string) string {
 	var b strings.Builder
 	b.Grow(len(chunk) + len(chunk)/4)
 	b.WriteString(chunk)
 	b.WriteString("\n")
-	seen := map[string]bool{}  // identifiers already looked at
-	added := map[string]bool{} // word sequences already appended
+	var seen, added map[string]bool // identifiers looked at; word sequences appended
 	var words []string
+	var phrase []byte
 	for i := 0; i < len(chunk); {
-		r, n := utf8.DecodeRuneInString(chunk[i:])
-		if !isWordRune(r) {
-			i += n
-			continue
-		}
-		j := i + n
+		j, plain := i, true
 		for j < len(chunk) {
+			c := chunk[j]
+			if c < utf8.RuneSelf {
+				if !asciiWord(c) {
+					break
+				}
+				plain = plain && (c >= 'a' && c <= 'z' || j == i && c >= 'A' && c <= 'Z')
+				j++
+				continue
+			}
 			r, n := utf8.DecodeRuneInString(chunk[j:])
 			if !isWordRune(r) {
 				break
 			}
+			plain = false
 			j += n
+		}
+		if j == i { // no word here: one character, or one invalid byte
+			_, n := utf8.DecodeRuneInString(chunk[i:])
+			i += n
+			continue
 		}
 		ident := chunk[i:j]
 		i = j
-		if seen[ident] || len(ident) < 3 {
+		if plain || len(ident) < 3 || seen[ident] {
 			continue
+		}
+		if seen == nil {
+			seen, added = map[string]bool{}, map[string]bool{}
 		}
 		seen[ident] = true
 		words = appendSubTokens(words[:0], ident)
 		if len(words) < 2 {
 			continue
 		}
-		phrase := strings.Join(words, " ")
-		if added[phrase] {
+		phrase = phrase[:0]
+		for k, w := range words {
+			if k > 0 {
+				phrase = append(phrase, ' ')
+			}
+			phrase = append(phrase, w...)
+		}
+		if added[string(phrase)] {
 			continue
 		}
 		if len(added) >= maxExpandedIdents || b.Len()-len(chunk)+len(phrase)+1 > maxExpandedBytes {
 			break
 		}
-		added[phrase] = true
-		b.WriteString(phrase)
+		added[string(phrase)] = true
+		b.Write(phrase)
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// asciiWord reports whether ASCII byte c can be part of an identifier
+// (see isWordRune).
+func asciiWord(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

@@ -1,9 +1,11 @@
 package index
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -169,4 +171,85 @@ func FuzzSubTokens(f *testing.F) {
 			t.Fatalf("matchText(%q) does not start with the text", s)
 		}
 	})
+}
+
+// matchTextPlain is matchText written plainly, without its shortcuts: the
+// reference FuzzMatchText holds it to.
+func matchTextPlain(chunk string) string {
+	var b strings.Builder
+	b.WriteString(chunk)
+	b.WriteString("\n")
+	seen, added := map[string]bool{}, map[string]bool{}
+	for i := 0; i < len(chunk); {
+		r, n := utf8.DecodeRuneInString(chunk[i:])
+		if !isWordRune(r) {
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(chunk) {
+			r, n := utf8.DecodeRuneInString(chunk[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += n
+		}
+		ident := chunk[i:j]
+		i = j
+		if seen[ident] || len(ident) < 3 {
+			continue
+		}
+		seen[ident] = true
+		words := SubTokens(ident)
+		if len(words) < 2 {
+			continue
+		}
+		phrase := strings.Join(words, " ")
+		if added[phrase] {
+			continue
+		}
+		if len(added) >= maxExpandedIdents || b.Len()-len(chunk)+len(phrase)+1 > maxExpandedBytes {
+			break
+		}
+		added[phrase] = true
+		b.WriteString(phrase + "\n")
+	}
+	return b.String()
+}
+
+func FuzzMatchText(f *testing.F) {
+	for _, s := range []string{"func validateSession(s *Session) {}", "srv := NewHTTPServer(max_conns)", "utf8 x1y2 abc_def",
+		"ÉtéChaud étéChaud é\u0301t", "İxYz", "\xff\xfeabcDef", "lower only words here", "a1b2c3 ABC abc1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := matchText(s), matchTextPlain(s); got != want {
+			t.Fatalf("matchText(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// BenchmarkMatchText reads this package's own source as chunks of code.
+func BenchmarkMatchText(b *testing.B) {
+	var chunks []string
+	for _, name := range []string{"refresh.go", "search.go", "store.go", "walk.go"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for part := range strings.SplitSeq(string(data), "\n\n") {
+			chunks = append(chunks, part)
+		}
+	}
+	size := 0
+	for _, c := range chunks {
+		size += len(c)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range chunks {
+			matchText(c)
+		}
+	}
 }
