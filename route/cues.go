@@ -84,6 +84,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"where _ is|are called|invoked", "places|place that|which|where call|calls|invoke|invokes",
 			"which|what code paths|paths reach", "what reaches",
 			"where do|does _ get called|invoked", "gets|get called",
+			"who|what|which is|are calling|invoking", "functions|methods|code|places calling|invoking",
 		}},
 		{IntentReferences, []string{
 			"who|what uses", "uses of", "usages", "usage of", "usage", "references", "reference to",
@@ -95,6 +96,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"how _ is|are used|referenced", "how is|are _ used|referenced", "how to use", "how do|does|can|should _ use",
 			"where do|does _ use|reference", "who|what constructs|creates|instantiates", "where is|are _ constructed|created",
 			"examples|example of using", "example|examples of _ use|usage|uses", "usage examples|example",
+			"where do|does _ appear|occur", "where _ appears|appear|occurs|occur",
 		}},
 		{IntentImpact, []string{
 			"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
@@ -154,6 +156,9 @@ var slotPhrases = []string{
 	"callees|callee of X", "outgoing calls of|from|in X", "calls made by|from|in|inside|within X", "calls out of X",
 	"functions|methods called|invoked by|from|in|inside|within X", "what is|are called by|from|in|inside|within X",
 	"functions|methods are|get called|invoked by|from|in|inside|within X", "does|do X call|invoke",
+	"which|what files|modules|packages|code import|imports|use|uses|reference|references X",
+	"X implementations|implementers|implementors|subclasses|subtypes|callers|usages",
+	"where do|does X appear|occur", "where X appears|appear|occurs|occur",
 }
 
 // slotEnds are the words that end a name's slot phrase ("defined" in
@@ -163,6 +168,9 @@ var slotEnds = sync.OnceValue(func() map[string]bool {
 	ends := map[string]bool{}
 	for _, p := range slotPhrases {
 		f := strings.Fields(p)
+		if f[0] == "X" {
+			continue // "Fuse callers": the noun after a leading name is no slot's end
+		}
 		for i, w := range f {
 			if w != "X" {
 				continue
@@ -212,7 +220,7 @@ var vague = set(
 	"is", "are", "was", "were", "be", "been", "do", "does", "did", "to", "of", "in", "on", "for",
 	"from", "with", "and", "or", "not", "by", "at", "as", "if", "so", "up", "out", "into", "about",
 	"can", "could", "will", "would", "should", "has", "have", "had", "get", "got", "use", "used",
-	"uses", "using", "call", "calls", "called", "defined", "declared", "all", "any",
+	"uses", "using", "call", "calls", "called", "calling", "invoking", "defined", "declared", "all", "any",
 	"something", "anything", "everything", "nothing", "someone", "anyone", "everyone", "else",
 	"still", "ever", "now", "just", "also", "only", "please", "then", "than", "same", "other",
 	// kinds of things, which a slot word qualifies rather than names
