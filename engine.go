@@ -377,6 +377,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 	providers := e.providersFor(plan, query)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.recordCheck})
+	if plan.Intent == route.IntentImplementations {
+		recs, reports = e.definitionInstead(ctx, &plan, &query, recs, reports)
+	}
 	if p, ok := e.providers[route.LocalIndex]; ok && searchWords && strings.TrimSpace(q.Text) != "" {
 		// No name is certain and none is defined: the question's words,
 		// ranked, join.
@@ -402,6 +405,42 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	ans.fill(evidence.Fuse(recs), budget, e.sourceLines())
 	ans.Elapsed = time.Since(start)
 	return ans, nil
+}
+
+// definitionInstead answers an implementations question that found no
+// implementation of a function or method with its definition: "the
+// implementation of NewHead" is its body. The plan becomes a definition's
+// and says why; the definition layers' reports replace their first ones.
+func (e *Engine) definitionInstead(ctx context.Context, plan *route.Plan, query *evidence.Query,
+	recs []evidence.Record, reports []evidence.Report) ([]evidence.Record, []evidence.Report) {
+	if query.Symbol == "" || slices.ContainsFunc(recs, func(r evidence.Record) bool { return r.Kind == evidence.Implementation }) {
+		return recs, reports
+	}
+	var providers []evidence.Provider
+	for _, l := range []route.Layer{route.Precision, route.LocalIndex} {
+		if p, ok := e.providers[l]; ok && slices.Contains(plan.Layers(), l) {
+			providers = append(providers, p)
+		}
+	}
+	dq := *query
+	dq.Kinds = []evidence.Kind{evidence.Definition}
+	defs, more := evidence.Collect(ctx, dq, providers, evidence.CollectOptions{Check: e.recordCheck})
+	callable := func(r evidence.Record) bool { return r.Kind == evidence.Definition && family(recordKind(&r)) == "callable" }
+	other := func(r evidence.Record) bool { return r.Kind == evidence.Definition && !callable(r) }
+	if !slices.ContainsFunc(defs, callable) || slices.ContainsFunc(defs, other) {
+		// A type nothing was found to extend stays unanswered, with the
+		// graph's report: that is no knowledge that nothing does.
+		return recs, reports
+	}
+	plan.Intent = route.IntentDefinition
+	plan.Notes = append(plan.Notes, fmt.Sprintf("%s is a function or method that nothing was found to override: its definition, its body, answers.", query.Symbol))
+	*query = dq
+	for _, m := range more {
+		if i := slices.IndexFunc(reports, func(r evidence.Report) bool { return r.Provider == m.Provider }); i >= 0 {
+			reports[i] = m
+		}
+	}
+	return append(recs, defs...), reports
 }
 
 // fill ranks the fused records for the question the plan understood and

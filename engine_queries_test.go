@@ -155,3 +155,19 @@ func TestAskCallees(t *testing.T) {
 		t.Errorf("what does main call? %v, want %v", got, want)
 	}
 }
+
+// "The implementation of" a method nothing overrides is its definition:
+// the plan becomes a definition's and says why.
+func TestAskImplementationOfAFunction(t *testing.T) {
+	e := openEngine(t, cartProject(t), Options{})
+	ans, err := e.Ask(context.Background(), Question{Text: "show me the implementation of Cart.Add"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Plan.Intent != route.IntentDefinition || len(ans.Plan.Notes) == 0 {
+		t.Fatalf("plan %s, notes %q: want a definition, and why", ans.Plan.Intent, ans.Plan.Notes)
+	}
+	if len(ans.Records) == 0 || ans.Records[0].Location() != "cart/cart.go:7:16-7:19" {
+		t.Errorf("records %v, want Cart.Add's definition first", ans.Records)
+	}
+}
