@@ -131,6 +131,9 @@ func runIndex(ctx context.Context, c *cmd, args []string) int {
 	if *precise || *lang != "" {
 		return runPrecisionIndex(ctx, c, *precise, *status, *lang)
 	}
+	if !*status {
+		batchCollection()
+	}
 	p, err := c.openProject(false)
 	if err != nil {
 		return c.finish(err)
