@@ -82,8 +82,8 @@
 // migration, then a dependency's API, a version, history, a code shape,
 // implementations, what a symbol calls, its callers, references, impact,
 // validation, tests, memory, a definition, and a search when nothing
-// matches). A capitalised word in mid-sentence is read as a name, never as a cue
-// ("subtypes of Shape" asks for implementations, not a code shape).
+// matches). A capitalised word in mid-sentence is read as a name, never as
+// a cue ("subtypes of Shape" asks for implementations, not a code shape).
 //
 // # What the plan understood
 //
