@@ -425,7 +425,9 @@ func (e *Engine) definitionInstead(ctx context.Context, plan *route.Plan, query 
 	dq := *query
 	dq.Kinds = []evidence.Kind{evidence.Definition}
 	defs, more := evidence.Collect(ctx, dq, providers, evidence.CollectOptions{Check: e.recordCheck})
-	callable := func(r evidence.Record) bool { return r.Kind == evidence.Definition && family(recordKind(&r)) == "callable" }
+	callable := func(r evidence.Record) bool {
+		return r.Kind == evidence.Definition && family(recordKind(&r)) == "callable"
+	}
 	other := func(r evidence.Record) bool { return r.Kind == evidence.Definition && !callable(r) }
 	if !slices.ContainsFunc(defs, callable) || slices.ContainsFunc(defs, other) {
 		// A type nothing was found to extend stays unanswered, with the
