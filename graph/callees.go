@@ -90,6 +90,10 @@ func (p *Provider) callees(ctx context.Context, q evidence.Query) (evidence.Resp
 	if sf := g.StaleFiles(); sf != nil {
 		resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(sf))
 	}
+	if fr := facts.Freshness; fr.State == index.Partial && outside > 0 {
+		resp.Report.Reason = joinReason(resp.Report.Reason, fmt.Sprintf("the local index is partial (%d files not indexed as they are now): "+
+			"a call of a definition in one of them is not resolved; `cortex index` builds it whole", fr.PendingCount))
+	}
 	return resp, nil
 }
 
