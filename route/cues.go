@@ -97,6 +97,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"where do|does _ use|reference", "who|what constructs|creates|instantiates", "where is|are _ constructed|created",
 			"examples|example of using", "example|examples of _ use|usage|uses", "usage examples|example",
 			"where do|does _ appear|occur", "where _ appears|appear|occurs|occur",
+			"where is|are _ raised|thrown", "where do|does we|you raise|throw", "who|what raises|throws",
 		}},
 		{IntentImpact, []string{
 			"what breaks", "what would break", "would break", "will break", "breaks if", "impact",
@@ -159,6 +160,7 @@ var slotPhrases = []string{
 	"which|what files|modules|packages|code import|imports|use|uses|reference|references X",
 	"X implementations|implementers|implementors|subclasses|subtypes|callers|usages",
 	"where do|does X appear|occur", "where X appears|appear|occurs|occur",
+	"where is|are X raised|thrown", "who|what raises|throws X", "where do|does we|you raise|throw X",
 }
 
 // slotEnds are the words that end a name's slot phrase ("defined" in
