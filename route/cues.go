@@ -126,6 +126,7 @@ var intentCues = sync.OnceValue(func() *phraseSet {
 			"which function|functions|method|methods|class|classes|type|struct|interface|file|module|package",
 			"go to", "goto", "jump to", "find", "locate", "look up", "lookup", "source of",
 			"signature", "type of", "explain", "describe", "how does|is",
+			"return type", "return types", "what type does|do", "what does|do _ return|returns",
 		}},
 	})
 })
@@ -161,6 +162,7 @@ var slotPhrases = []string{
 	"X implementations|implementers|implementors|subclasses|subtypes|callers|usages",
 	"where do|does X appear|occur", "where X appears|appear|occurs|occur",
 	"where is|are X raised|thrown", "who|what raises|throws X", "where do|does we|you raise|throw X",
+	"what type does|do X return", "what does|do X return", "return type|types of X",
 }
 
 // slotEnds are the words that end a name's slot phrase ("defined" in
@@ -222,7 +224,8 @@ var vague = set(
 	"is", "are", "was", "were", "be", "been", "do", "does", "did", "to", "of", "in", "on", "for",
 	"from", "with", "and", "or", "not", "by", "at", "as", "if", "so", "up", "out", "into", "about",
 	"can", "could", "will", "would", "should", "has", "have", "had", "get", "got", "use", "used",
-	"uses", "using", "call", "calls", "called", "calling", "invoking", "defined", "declared", "all", "any",
+	"uses", "using", "call", "calls", "called", "calling", "invoking", "return", "returns", "returned",
+	"defined", "declared", "all", "any",
 	"something", "anything", "everything", "nothing", "someone", "anyone", "everyone", "else",
 	"still", "ever", "now", "just", "also", "only", "please", "then", "than", "same", "other",
 	// kinds of things, which a slot word qualifies rather than names

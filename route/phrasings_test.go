@@ -71,6 +71,8 @@ func TestPhrasings(t *testing.T) {
 		{"What does `trust.Clamp` do?", route.Request{}, def(precision, "trust.Clamp")},
 		{"signature of os.OpenRoot", route.Request{}, def(precision, "os.OpenRoot")},
 		{"where is this defined?", route.Request{}, def(none)},
+		{"what type does produce return?", route.Request{}, def(precision, "produce")},
+		{"return type of parse_config", route.Request{}, def(precision, "parse_config")},
 		{"How is the token budget enforced in Pack?", route.Request{}, def(precision, "Pack")},
 		{"What does the Fuse function return?", route.Request{}, def(precision, "Fuse")},
 		{"Where do we parse the SCIP index?", route.Request{}, def(none)},
