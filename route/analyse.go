@@ -128,8 +128,9 @@ func (a *analysis) slotNames() {
 		if vague[t.word] && (t.raw == t.word || questionWords[t.word]) {
 			// A word that ends a slot phrase is that phrase's, not a name
 			// ("where is this defined"), unless the phrase that holds it
-			// goes on past it ("where is call defined").
-			if t.raw == t.word && asciiLetters(t.raw) && kindWords[t.word] == "" && !(slotEnds()[t.word] && h.end <= h.slot+1) {
+			// goes on past it ("where is call defined"); a plain word
+			// before a phrase's noun is none either ("where's callers of").
+			if !h.ph.elems[0].slot && t.raw == t.word && asciiLetters(t.raw) && kindWords[t.word] == "" && !(slotEnds()[t.word] && h.end <= h.slot+1) {
 				a.guesses = append(a.guesses, nameAt{Name: makeName(t.raw, FromWords), pos: t.pos})
 			}
 			return
