@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
-	"github.com/codecortex/codecortex/index"
-	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -80,18 +78,9 @@ function finish() {}
 // "path:line → target", with "?" after a target not resolved.
 func callees(t *testing.T, p *Provider, sym string) ([]string, evidence.Response) {
 	t.Helper()
-	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: sym, Kinds: []evidence.Kind{evidence.Call}, Outgoing: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := gathered(t, p, evidence.Query{Symbol: sym, Kinds: []evidence.Kind{evidence.Call}, Outgoing: true})
 	var out []string
 	for _, r := range resp.Records {
-		if err := r.Validate(); err != nil {
-			t.Errorf("invalid record %+v: %v", r, err)
-		}
-		if r.Kind != evidence.Call {
-			t.Errorf("record of kind %s", r.Kind)
-		}
 		s := fmt.Sprintf("%s:%d → %s", r.Path, r.StartLine, r.TargetSymbol)
 		if r.Metadata.Attributes["resolved"] != "true" {
 			s += " ?"
@@ -135,19 +124,20 @@ func TestCallees(t *testing.T) {
 			"lib.js:6 → console.log ?",
 		}},
 	}
-	dir := testtool.WriteTree(t, calleeFiles)
-	whole := New(Options{Dir: dir, IndexOptions: index.Options{Budget: -1}})
-	defer whole.Close()
+	ix := snapshotted(t, calleeFiles) // files dated back: the snapshot stays current
+	whole := New(Options{Index: ix})
 	if _, err := whole.Graph(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	part := New(Options{Dir: dir, IndexOptions: index.Options{Budget: -1}}) // reads the snapshot's part
-	defer part.Close()
+	part := New(Options{Index: ix}) // holds no graph: reads the snapshot's part
 	for _, c := range cases {
 		for name, p := range map[string]*Provider{"whole": whole, "part": part} {
 			got, _ := callees(t, p, c.sym)
 			if !slices.Equal(got, c.want) {
 				t.Errorf("%s, what does %s call?\n got %q\nwant %q", name, c.sym, got, c.want)
+			}
+			if name == "part" && p.snapshot != "read in part" {
+				t.Errorf("what does %s call? read the snapshot %q, not in part", c.sym, p.snapshot)
 			}
 		}
 	}

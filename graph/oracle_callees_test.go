@@ -14,8 +14,6 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/safeexec"
-	"github.com/codecortex/codecortex/internal/testtool"
-	"github.com/codecortex/codecortex/syntax"
 )
 
 // TestGoplsCallees checks what a function calls (an outgoing query)
@@ -25,13 +23,7 @@ import (
 // precision), and, for each site both list that the graph resolved, the
 // definition it names against gopls' (resolution precision).
 func TestGoplsCallees(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs gopls on real modules")
-	}
-	if !syntax.Available {
-		t.Skip("no tree-sitter in this build (cgo disabled)")
-	}
-	goplsPath := testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	goplsPath := needGopls(t, "runs gopls on real modules")
 	var tp, fp, fn, resolved, right int
 	for _, mod := range []string{"github.com/go-chi/chi/v5@v5.0.12", "github.com/google/go-cmp@v0.7.0"} {
 		root, ix, g := moduleGraph(t, mod)

@@ -14,10 +14,8 @@ import (
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/index"
-	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/symbols"
-	"github.com/codecortex/codecortex/syntax"
 )
 
 // Floors of the gopls implementation oracle, set from measurement on chi
@@ -34,13 +32,7 @@ const (
 // sides' types are keyed by the line of their name, interfaces left out
 // (gopls lists the interfaces one is assignable to as well).
 func TestGoplsImplementations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs gopls once per interface")
-	}
-	if !syntax.Available {
-		t.Skip("no tree-sitter in this build (cgo disabled)")
-	}
-	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	needGopls(t, "runs gopls once per interface")
 	var tp, fp, fn, ifaces int
 	for _, mod := range []string{"github.com/go-chi/chi/v5@v5.0.12", "github.com/spf13/pflag@v1.0.9", "github.com/google/go-cmp@v0.7.0", "github.com/go-logr/logr@v1.4.3"} {
 		dir := copyTree(t, moduleDir(t, mod))
@@ -115,13 +107,7 @@ func goplsImplementations(t *testing.T, gopls *precision.LSPProvider, n *Node, c
 // place the project writes the interface's name, keyed by the line of the
 // type's name, the standard library's own types left out.
 func TestGoplsKnownImplementations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs gopls on real modules")
-	}
-	if !syntax.Available {
-		t.Skip("no tree-sitter in this build (cgo disabled)")
-	}
-	testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+	needGopls(t, "runs gopls on real modules")
 	var tp, fp, fn int
 	for _, c := range []struct{ mod, file, iface, written string }{
 		{"github.com/go-chi/chi/v5@v5.0.12", "mux.go", "http.Handler", "handler http.Handler"},

@@ -43,6 +43,20 @@ func moduleDir(t testing.TB, modVersion string) string {
 // is read-only; the index writes under .codecortex), dated an hour back
 // as a checked-out tree is: the index does not trust an mtime too close to
 // the moment it reads it, and would read such files again.
+// needGopls skips a test that runs gopls over real code (why says how) in
+// -short mode or without tree-sitter, and returns gopls's path, installed
+// by .ci/install-precision.sh.
+func needGopls(t *testing.T, why string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	return testtool.Require(t, "gopls", "bash .ci/install-precision.sh")
+}
+
 // moduleGraph copies the module modVersion to a new directory, indexes it
 // and builds its graph: it returns the directory (its links resolved, as
 // a language server reports paths), the index, closed when the test ends,

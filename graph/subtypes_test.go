@@ -16,6 +16,25 @@ import (
 	"github.com/codecortex/codecortex/trust"
 )
 
+// gathered asks p q and checks that every record it answers is valid and
+// of the one kind q asks for.
+func gathered(t *testing.T, p *Provider, q evidence.Query) evidence.Response {
+	t.Helper()
+	resp, err := p.Gather(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resp.Records {
+		if err := r.Validate(); err != nil {
+			t.Errorf("invalid record %+v: %v", r, err)
+		}
+		if r.Kind != q.Kinds[0] {
+			t.Errorf("record of kind %s, want %s", r.Kind, q.Kinds[0])
+		}
+	}
+	return resp
+}
+
 // implementations asks a provider over files for the implementations of
 // name and returns each record as "Symbol path:line" (with " d2" for a
 // depth above 1), sorted.
@@ -23,18 +42,9 @@ func implementations(t *testing.T, files map[string]string, name string) []strin
 	t.Helper()
 	p := New(Options{Dir: testtool.WriteTree(t, files), IndexOptions: index.Options{Budget: -1}})
 	defer p.Close()
-	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: name, Kinds: []evidence.Kind{evidence.Implementation}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := gathered(t, p, evidence.Query{Symbol: name, Kinds: []evidence.Kind{evidence.Implementation}})
 	var out []string
 	for _, r := range resp.Records {
-		if err := r.Validate(); err != nil {
-			t.Errorf("invalid record %+v: %v", r, err)
-		}
-		if r.Kind != evidence.Implementation {
-			t.Errorf("record of kind %s", r.Kind)
-		}
 		s := fmt.Sprintf("%s %s:%d", r.Symbol, r.Path, r.StartLine)
 		if d := r.Metadata.Attributes["depth"]; d != "1" {
 			s += " d" + d
