@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -102,8 +103,9 @@ func (p *Provider) callees(ctx context.Context, q evidence.Query) (evidence.Resp
 // resolved and did not.
 func (g *Graph) calleeRecords(n int, f *index.FileFacts) (recs []evidence.Record, resolved, outside int) {
 	node := &g.Nodes[n]
+	bySite := g.siteEdges(n)
 	for _, site := range callSites(f, node) {
-		es := g.siteEdges(n, site)
+		es := bySite[[2]int{site.Line, site.Column}]
 		if f.Language == "go" && g.goConversion(site, es) {
 			continue
 		}
@@ -148,43 +150,53 @@ func callSites(f *index.FileFacts, node *Node) []symbols.Ref {
 		return nil
 	}
 	body := f.Symbols[def].Range
+	// The functions nested in the body, as disjoint spans in order: the
+	// symbols are in order of their start, an outer one before what it
+	// holds, so a span that starts inside the last one is part of it.
+	var nested [][2]int
+	for k := def + 1; k < len(f.Symbols) && f.Symbols[k].Range.StartByte < body.EndByte; k++ {
+		s := &f.Symbols[k]
+		if s.Kind != symbols.Function && s.Kind != symbols.Method || s.Range.EndByte > body.EndByte {
+			continue
+		}
+		if n := len(nested); n > 0 && s.Range.StartByte < nested[n-1][1] {
+			nested[n-1][1] = max(nested[n-1][1], s.Range.EndByte)
+			continue
+		}
+		nested = append(nested, [2]int{s.Range.StartByte, s.Range.EndByte})
+	}
 	var out []symbols.Ref
 	for _, r := range f.Refs {
 		if r.Kind != symbols.Call || r.Byte < body.StartByte || r.Byte >= body.EndByte {
 			continue
 		}
-		// The symbols are in order of their start, an outer one before
-		// what it holds: the last function holding the call is the
-		// innermost.
-		inner := -1
-		for k := def; k < len(f.Symbols) && f.Symbols[k].Range.StartByte <= r.Byte; k++ {
-			s := &f.Symbols[k]
-			if r.Byte < s.Range.EndByte && (s.Kind == symbols.Function || s.Kind == symbols.Method) {
-				inner = k
-			}
-		}
-		if inner == def {
+		// The first nested span ending after the call holds it, if any.
+		i, _ := slices.BinarySearchFunc(nested, r.Byte, func(sp [2]int, b int) int { return cmp.Compare(sp[1], b+1) })
+		if i == len(nested) || r.Byte < nested[i][0] {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// siteEdges returns the edges out of node n at call site r, the exact
-// ones alone when there are any.
-func (g *Graph) siteEdges(n int, r symbols.Ref) []*Edge {
-	var out []*Edge
-	exact := false
+// siteEdges returns the call and reference edges out of node n by their
+// site (line and column), at each site the exact ones alone when there are
+// any.
+func (g *Graph) siteEdges(n int) map[[2]int][]*Edge {
+	out := map[[2]int][]*Edge{}
 	for _, ei := range g.Outgoing(n) {
 		e := &g.Edges[ei]
-		if !calleeKinds[e.Kind] || e.Line != r.Line || e.Column != r.Column {
+		if !calleeKinds[e.Kind] {
 			continue
 		}
-		if e.Method == Exact && !exact {
-			out, exact = out[:0], true
-		}
-		if e.Method == Exact || !exact {
-			out = append(out, e)
+		k := [2]int{e.Line, e.Column}
+		es := out[k]
+		exact := len(es) > 0 && es[0].Method == Exact
+		switch {
+		case e.Method == Exact && !exact:
+			out[k] = []*Edge{e}
+		case e.Method == Exact || !exact:
+			out[k] = append(es, e)
 		}
 	}
 	return out
