@@ -449,6 +449,11 @@ func digestSchema(rows []schemaRow) string {
 // sqlite_schema alone and runs before anything reads a table. The rows
 // are compared with schemaDigest, and only when that differs with the
 // schema made in memory, which also says what differs.
+//
+// A schema without the secondary indexes a cold index makes last (see
+// secondaryIndexes) is this package's too: a database being written
+// cold, or one whose cold writer was stopped before it made them again,
+// which the next writer does.
 func (s *store) checkSchema(ctx context.Context) error {
 	got, err := readSchema(ctx, s.db)
 	if err != nil {
@@ -464,7 +469,36 @@ func (s *store) checkSchema(ctx context.Context) error {
 	if slices.Equal(got, want) {
 		return nil
 	}
+	secondary := secondaryIndexes()
+	withoutSecondary := slices.DeleteFunc(slices.Clone(want), func(r schemaRow) bool {
+		return r.typ == "index" && slices.ContainsFunc(secondary, func(ix secondaryIndex) bool { return ix.name == r.name })
+	})
+	if slices.Equal(got, withoutSecondary) {
+		return nil
+	}
 	return &foreignError{path: s.path, reason: schemaDifference(want, got)}
+}
+
+// A secondaryIndex is one of the schema's CREATE INDEX statements: an
+// index no row needs to be written, only read.
+type secondaryIndex struct{ name, create string }
+
+// secondaryIndexes returns the schema's secondary indexes, in its order.
+// A cold index of many files drops them before its first row and makes
+// them again once its rows are written (writer.deferIndexes): sorting
+// each index once costs less than inserting into it at random, row by
+// row, hundreds of thousands of times.
+func secondaryIndexes() []secondaryIndex {
+	var out []secondaryIndex
+	for line := range strings.Lines(schema) {
+		rest, ok := strings.CutPrefix(line, "CREATE INDEX ")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, " ")
+		out = append(out, secondaryIndex{name: name, create: "CREATE INDEX IF NOT EXISTS " + strings.TrimSpace(rest)})
+	}
+	return out
 }
 
 // schemaDifference says, in a few words, how got differs from want.

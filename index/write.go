@@ -28,6 +28,12 @@ type writer struct {
 	// unmerged: the writer turned the full-text index's automerge off
 	// (bulkColdMany), for release to turn on again.
 	unmerged bool
+	// indexesSeen: the writer's first transaction dropped the secondary
+	// indexes (bulkColdMany), or made sure they are there.
+	indexesSeen bool
+	// deferred: the writer dropped the secondary indexes, for release to
+	// make again.
+	deferred bool
 	tx       *sql.Tx
 	stmts    map[string]*sql.Stmt
 	gen      int64              // the generation the open transaction makes
@@ -47,7 +53,8 @@ const (
 	// bulkColdMany: bulkCold with at least optimizeAfter files to write,
 	// which the pass's end optimizes (merges into one segment): the
 	// full-text index does not merge its segments while it is written
-	// (automerge 0, until release).
+	// (automerge 0, until release), and the secondary indexes are made
+	// once its rows are written, at release (see secondaryIndexes).
 	bulkColdMany
 )
 
@@ -109,6 +116,14 @@ func (w *writer) release() {
 		cancel()
 		w.unmerged = false
 	}
+	if w.deferred && w.ctx.Err() == nil {
+		// Made again whatever became of the writer's transactions, but
+		// not past a cancelled update, which should end soon: the next
+		// writer makes them then (see indexes).
+		if err := w.indexes(context.WithoutCancel(w.ctx), false); err == nil {
+			w.deferred = false
+		}
+	}
 	if w.bulk >= bulkCold {
 		// Back to the pool with its cache, which the reads that follow
 		// a cold index want, once it checks foreign keys again; closed
@@ -166,6 +181,14 @@ func (w *writer) begin() error {
 	w.stmts = map[string]*sql.Stmt{}
 	w.written = map[string]fileRow{}
 	w.gen, err = bump(w.ctx, tx)
+	if err == nil && !w.indexesSeen {
+		// A writer that finds the secondary indexes missing (its cold
+		// predecessor stopped before it made them again) makes them
+		// before it needs them.
+		cold := w.bulk == bulkColdMany
+		err = w.indexes(w.ctx, cold)
+		w.indexesSeen, w.deferred = err == nil, err == nil && cold
+	}
 	if err == nil && w.bulk == bulkColdMany && !w.unmerged {
 		// The segments each commit adds are merged once, by the
 		// optimize that ends an Update, not a few at a time as they come.
@@ -173,6 +196,32 @@ func (w *writer) begin() error {
 		w.unmerged = err == nil
 	}
 	return err
+}
+
+// indexes drops the secondary indexes, or makes those missing: in the
+// open transaction, or in one of their own.
+func (w *writer) indexes(ctx context.Context, drop bool) error {
+	tx := w.tx
+	if tx == nil {
+		var err error
+		if tx, err = w.conn.BeginTx(ctx, nil); err != nil {
+			return err
+		}
+		defer tx.Rollback()
+	}
+	for _, ix := range secondaryIndexes() {
+		q := ix.create
+		if drop {
+			q = "DROP INDEX IF EXISTS " + ix.name
+		}
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	if tx != w.tx {
+		return tx.Commit()
+	}
+	return nil
 }
 
 // stmt returns one of the writer's statements, prepared once a

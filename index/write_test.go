@@ -228,11 +228,12 @@ func TestRewriteKeepsUnchangedChunks(t *testing.T) {
 }
 
 // TestColdWriteLeavesForeignKeysChecked: a cold index of many files is
-// written without foreign key checks and without merging the full-text
-// index's segments, on a connection of its own; what it wrote satisfies
-// every key, every connection of the pool afterwards checks them, and the
-// full-text index merges its segments again. A cold index of a few files
-// (which no optimize follows) leaves its merging alone.
+// written without foreign key checks, without merging the full-text
+// index's segments and without its secondary indexes, on a connection of
+// its own; what it wrote satisfies every key, every connection of the
+// pool afterwards checks them, the full-text index merges its segments
+// again and the schema is whole. A cold index of a few files (which no
+// optimize follows) leaves its merging alone.
 func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 	ctx := context.Background()
 	files := map[string]string{"b.md": "zulu\n"}
@@ -254,6 +255,9 @@ func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 		t.Error("a row of the cold index refers to a row that does not exist")
 	}
 	rs.Close()
+	if rows, err := readSchema(ctx, st.db); err != nil || digestSchema(rows) != schemaDigest {
+		t.Errorf("the schema after a cold update: %v, %v; want the whole schema", rows, err)
+	}
 	var automerge int
 	if err := st.db.QueryRowContext(ctx, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'").Scan(&automerge); err != nil || automerge != ftsAutomerge {
 		t.Errorf("automerge after a cold update: %d, %v; want %d", automerge, err, ftsAutomerge)
@@ -284,5 +288,49 @@ func TestColdWriteLeavesForeignKeysChecked(t *testing.T) {
 		if err := c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
 			t.Errorf("connection %d of the pool: foreign_keys = %d, %v; want 1", i, on, err)
 		}
+	}
+}
+
+// TestColdWriteStoppedBeforeItsIndexes: a cold writer stopped after its
+// rows and before it made the secondary indexes again leaves a database
+// without them. That database is still this user's: it answers, names no
+// foreign database, and the next update makes the indexes again. A
+// database missing only some of them is not one a writer leaves, and
+// stays foreign (TestForeignDatabaseVariants).
+func TestColdWriteStoppedBeforeItsIndexes(t *testing.T) {
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"a.go": "package a\n\nfunc F() {}\n", "b.go": "package a\n\nfunc G() { F() }\n"})
+	ix := openTest(t, dir, nil)
+	if _, err := ix.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix.mu.Lock()
+	st := ix.stores[ix.active]
+	for _, s := range secondaryIndexes() {
+		if _, err := st.db.ExecContext(ctx, "DROP INDEX "+s.name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix.mu.Unlock()
+	ix.Close()
+
+	ix = openTest(t, dir, nil)
+	res, err := ix.Lookup(ctx, "F")
+	if err != nil || len(res.Definitions) != 1 {
+		t.Fatalf("lookup without the secondary indexes: %+v, %v", res.Definitions, err)
+	}
+	if len(res.Freshness.Diagnostics) > 0 {
+		t.Errorf("diagnostics: %q", res.Freshness.Diagnostics)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n\nfunc G() { F(); F() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fr, err := ix.Update(ctx); err != nil || fr.Indexed != 1 {
+		t.Fatalf("update: %+v, %v", fr, err)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if rows, err := readSchema(ctx, ix.stores[ix.active].db); err != nil || digestSchema(rows) != schemaDigest {
+		t.Errorf("the schema after the next update: %v, %v; want the whole schema", rows, err)
 	}
 }
