@@ -2,6 +2,7 @@ package graph
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/codecortex/codecortex/index"
@@ -192,13 +193,21 @@ func (b *builder) matchMethodSets() {
 			byRare[rare] = append(byRare[rare], i)
 		}
 	}
+	var impl []int
 	for j, t := range types {
+		impl = impl[:0]
 		for name := range sets[j] {
 			for _, i := range byRare[name] {
 				if implementsAll(sets[j], reqs[i]) {
-					b.addMethodSetEdge(t, i)
+					impl = append(impl, i)
 				}
 			}
+		}
+		// In the interfaces' order, not the set's: the same graph
+		// from the same facts.
+		slices.Sort(impl)
+		for _, i := range impl {
+			b.addMethodSetEdge(t, i)
 		}
 	}
 	b.matchKnown(types, sets)
