@@ -323,12 +323,7 @@ func (b *builder) finish(opts BuildOptions) {
 func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
 	b := newBuilder(facts, modules)
 	b.readBases()
-	for fi := range facts.Files {
-		b.resolveFile(fi)
-		if owned {
-			facts.Files[fi].Refs = nil
-		}
-	}
+	b.resolveAll(owned)
 	b.matchMethodSets()
 	b.testNaming()
 	b.flushEdges()
@@ -534,15 +529,23 @@ type edgeLog struct {
 }
 
 func (l *edgeLog) add(e Edge) {
-	if l.n%edgeBlock == 0 {
+	k := l.n / edgeBlock
+	if k == len(l.blocks) {
 		l.blocks = append(l.blocks, make([]Edge, 0, edgeBlock))
 	}
-	last := &l.blocks[len(l.blocks)-1]
-	*last = append(*last, e)
+	l.blocks[k] = append(l.blocks[k], e)
 	l.n++
 }
 
 func (l *edgeLog) at(i int) *Edge { return &l.blocks[i/edgeBlock][i%edgeBlock] }
+
+// reset empties the log, keeping its blocks for the edges added next.
+func (l *edgeLog) reset() {
+	for i := range l.blocks {
+		l.blocks[i] = l.blocks[i][:0]
+	}
+	l.n = 0
+}
 
 // enclosingSym returns the index among the file's symbols of the
 // innermost definition holding byte offset off, or -1.
