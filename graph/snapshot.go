@@ -859,7 +859,10 @@ func encodeParts(g *Graph, build string) [][]byte {
 		}
 		return id
 	}
-	var nodes, edges encoder
+	// Sized for what a node and an edge take in practice (about a dozen
+	// bytes each), so that the buffers are not copied as they grow.
+	nodes := encoder{buf: make([]byte, 0, 16*len(g.Nodes))}
+	edges := encoder{buf: make([]byte, 0, 16*len(g.Edges))}
 	var tabs tables32
 	nodeOff := make([]uint32, 0, len(g.Nodes)+1)
 	nameOf := make([]uint64, len(g.Nodes)) // the string naming each node, for the name table
@@ -904,12 +907,13 @@ func encodeParts(g *Graph, build string) [][]byte {
 	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) }, kind)
 	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] }, func(int) uint32 { return 0 })
 	tabs.hashes(table)
-	var lens encoder
+	lens := encoder{buf: make([]byte, 0, 2*len(table))}
 	text := 0
 	for _, s := range table {
 		lens.uint(uint64(len(s)))
 		text += len(s)
 	}
+	e.buf = slices.Grow(e.buf, 16*binary.MaxVarintLen64+len(lens.buf)+text)
 	files, known := encodeDigests(g.digests), encodeKnown(g.known)
 	for _, v := range [...]int{max(g.stats.Unresolved, 0), len(table), len(g.Nodes), len(g.Edges), len(lens.buf), text,
 		len(nodes.buf), len(edges.buf), len(g.Nodes), len(files), len(known)} {
