@@ -141,46 +141,27 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The refs are read first and decoded while the symbols and imports
-	// are read.
+	// The refs and the symbols are read first, and decoded while the
+	// imports are read.
 	var blobs []refBlob
-	err = eachRow(ctx, tx, `SELECT file_id, data FROM refs`, func(rs *sql.Rows) error {
-		var fid int64
-		var data []byte
-		if err := rs.Scan(&fid, &data); err != nil {
-			return err
+	for _, q := range [...]string{`SELECT file_id, data FROM refs`, `SELECT file_id, symbols FROM facts`} {
+		syms := q != `SELECT file_id, data FROM refs`
+		err = eachRow(ctx, tx, q, func(rs *sql.Rows) error {
+			var fid int64
+			var data []byte
+			if err := rs.Scan(&fid, &data); err != nil {
+				return err
+			}
+			if i, ok := byID[fid]; ok {
+				blobs = append(blobs, refBlob{i, data, syms})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		if i, ok := byID[fid]; ok {
-			blobs = append(blobs, refBlob{i, data})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	defer decodeAll(files, blobs)()
-	err = eachRow(ctx, tx, `SELECT file_id, name, kind, container, package, signature, exported,
-		name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte,
-		start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line
-		FROM symbols ORDER BY file_id, start_byte, end_byte DESC, name_byte`, func(rs *sql.Rows) error {
-		var fid int64
-		var s symbols.Symbol
-		var kind string
-		n, r := &s.NameRange, &s.Range
-		if err := rs.Scan(&fid, &s.Name, &kind, &s.Container, &s.Package, &s.Signature, &s.Exported,
-			&n.StartLine, &n.StartColumn, &n.EndLine, &n.EndColumn, &n.StartByte, &n.EndByte,
-			&r.StartLine, &r.StartColumn, &r.EndLine, &r.EndColumn, &r.StartByte, &r.EndByte, &s.DocLine); err != nil {
-			return err
-		}
-		s.Kind = symbols.Kind(kind)
-		if i, ok := byID[fid]; ok {
-			files[i].Symbols = append(files[i].Symbols, s)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
 	err = eachRow(ctx, tx, `SELECT file_id, path, name, alias, start_line, start_col, end_line, end_col FROM imports ORDER BY file_id, id`, func(rs *sql.Rows) error {
 		var fid int64
 		var im symbols.Import
@@ -211,17 +192,23 @@ func decodeAll(files []FileFacts, blobs []refBlob) (wait func()) {
 			defer wg.Done()
 			in := interner{}
 			for j := w; j < len(blobs); j += workers {
-				files[blobs[j].file].Refs = decodeRefsWhere(blobs[j].data, nil, in)
+				if f := &files[blobs[j].file]; blobs[j].symbols {
+					f.Symbols = decodeSymbols(blobs[j].data, in)
+				} else {
+					f.Refs = decodeRefsWhere(blobs[j].data, nil, in)
+				}
 			}
 		}()
 	}
 	return wg.Wait
 }
 
-// A refBlob is a file's encoded refs, by the file's index in the facts.
+// A refBlob is a file's encoded refs or symbols, by the file's index in the
+// facts.
 type refBlob struct {
-	file int
-	data []byte
+	file    int
+	data    []byte
+	symbols bool // data are the file's symbols (encodeSymbols), not its refs
 }
 
 // An interner keeps one copy of each string it is given; a nil one

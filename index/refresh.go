@@ -473,6 +473,7 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 		"DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM imports WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM refs WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
+		"DELETE FROM facts WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM ref_names WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path = ?1)",
 		"DELETE FROM files WHERE path = ?1",
@@ -495,6 +496,7 @@ type fileData struct {
 	parseErrs bool
 	touchOnly bool // same content as indexed: only size and mtime change
 	syms      []symbols.Symbol
+	symFacts  []byte // syms as the facts table holds them (encodeSymbols)
 	imports   []symbols.Import
 	refs      []symbols.Ref
 	chunks    []chunkData
@@ -769,6 +771,9 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 			fd.pkg = bounded(sf.Package, 256)
 			fd.parseErrs = sf.Errors
 			fd.syms = cleanSymbols(sf.Symbols, src)
+			if len(fd.syms) > 0 {
+				fd.symFacts = encodeSymbols(fd.syms, fd.pkg)
+			}
 			fd.imports = cleanImports(sf.Imports)
 			fd.refs = cleanRefs(sf.Refs, len(src))
 		}

@@ -152,6 +152,8 @@ const (
 	sqlOldImports = `DELETE FROM imports WHERE file_id = ?`
 	sqlOldRefs    = `DELETE FROM refs WHERE file_id = ?`
 	sqlOldNames   = `DELETE FROM ref_names WHERE file_id = ?`
+	sqlOldFacts   = `DELETE FROM facts WHERE file_id = ?`
+	sqlInsertFact = `INSERT INTO facts(file_id, symbols) VALUES(?, ?)`
 	sqlInsertName = `INSERT OR IGNORE INTO ref_names(name, file_id) VALUES(?, ?)`
 	sqlInsertRefs = `INSERT INTO refs(file_id, data) VALUES(?, ?)`
 	sqlMoveChunk  = `UPDATE chunks SET start_line = ?, end_line = ?, content = ?, chunker = ?, symbol_id = ? WHERE id = ?`
@@ -285,6 +287,11 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 	if err != nil {
 		return err
 	}
+	if len(fd.symFacts) > 0 {
+		if _, err := w.exec(sqlInsertFact, fileID, fd.symFacts); err != nil {
+			return err
+		}
+	}
 	for _, im := range fd.imports {
 		if _, err := w.exec(sqlInsertImp, fileID, im.Path, im.Name, im.Alias,
 			im.Range.StartLine, im.Range.StartColumn, im.Range.EndLine, im.Range.EndColumn); err != nil {
@@ -351,6 +358,9 @@ func (w *writer) writeFileRow(fd *fileData) (int64, oldRows, error) {
 		return 0, oldRows{}, err
 	}
 	if _, err := w.exec(sqlOldNames, fileID); err != nil {
+		return 0, oldRows{}, err
+	}
+	if _, err := w.exec(sqlOldFacts, fileID); err != nil {
 		return 0, oldRows{}, err
 	}
 	old, err := w.oldRows(fileID)
