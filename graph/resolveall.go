@@ -109,7 +109,9 @@ func (b *builder) join(parts []resolved) {
 			shared[parts[i].edges[k].From] = true
 		}
 	}
-	b.g.Edges = slices.Grow(b.g.Edges[:0], total)
+	// Room besides for the edges the steps after resolution add (a few
+	// in a hundred), so that they do not copy the graph's edges again.
+	b.g.Edges = slices.Grow(b.g.Edges[:0], total+total/16)
 	across := map[edgeKey]int32{}
 	for i := range parts {
 		p := &parts[i]
