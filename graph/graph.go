@@ -517,35 +517,35 @@ func (b *builder) flushEdges() {
 	b.added = edgeLog{}
 }
 
-// edgeBlock is how many edges an edgeLog block holds.
+// edgeBlock is how many edges an edgeLog block holds unless it says.
 const edgeBlock = 1 << 14
 
-// An edgeLog holds edges in blocks of edgeBlock: it grows without copying
-// what it holds, as a slice of millions of edges would, several times
-// over, in copies the garbage collector cannot interrupt.
+// An edgeLog holds edges in blocks of edgeBlock (or size): it grows
+// without copying what it holds, as a slice of millions of edges would,
+// several times over, in copies the garbage collector cannot interrupt.
 type edgeLog struct {
 	blocks [][]Edge
 	n      int
+	size   int // the edges a block holds; edgeBlock when 0
+}
+
+func (l *edgeLog) block() int {
+	if l.size > 0 {
+		return l.size
+	}
+	return edgeBlock
 }
 
 func (l *edgeLog) add(e Edge) {
-	k := l.n / edgeBlock
-	if k == len(l.blocks) {
-		l.blocks = append(l.blocks, make([]Edge, 0, edgeBlock))
+	if k := len(l.blocks); k == 0 || len(l.blocks[k-1]) == cap(l.blocks[k-1]) {
+		l.blocks = append(l.blocks, make([]Edge, 0, l.block()))
 	}
-	l.blocks[k] = append(l.blocks[k], e)
+	last := &l.blocks[len(l.blocks)-1]
+	*last = append(*last, e)
 	l.n++
 }
 
-func (l *edgeLog) at(i int) *Edge { return &l.blocks[i/edgeBlock][i%edgeBlock] }
-
-// reset empties the log, keeping its blocks for the edges added next.
-func (l *edgeLog) reset() {
-	for i := range l.blocks {
-		l.blocks[i] = l.blocks[i][:0]
-	}
-	l.n = 0
-}
+func (l *edgeLog) at(i int) *Edge { return &l.blocks[i/l.block()][i%l.block()] }
 
 // enclosingSym returns the index among the file's symbols of the
 // innermost definition holding byte offset off, or -1.

@@ -51,14 +51,19 @@ func (b *builder) resolveAll(owned bool) {
 
 // resolved is what resolving a block of files adds to the graph.
 type resolved struct {
-	edges []Edge
-	// foreign are the edges (by their index in edges) that start from a
+	edges edgeLog
+	// foreign are the edges (by their place in edges) that start from a
 	// node of another file than the one they are written in.
-	foreign    []int32
+	foreign    []int
 	unresolved int
 	known      map[string][]int32
 	ms         *methodSets
 }
+
+// resolvedEdges is the size of the blocks of a worker's edge log: a block
+// of files adds thousands of edges, which the join copies from blocks of
+// this size with little room left over.
+const resolvedEdges = 1 << 10
 
 // resolver returns a builder for one worker of resolveAll: it shares
 // what resolution reads and holds what it writes apart (a graph of its
@@ -68,7 +73,7 @@ func (b *builder) resolver() *builder {
 	g.Edges, g.known, g.stats = nil, nil, Stats{}
 	w := *b
 	w.g = &g
-	w.seen, w.added, w.ms = map[edgeKey]int32{}, edgeLog{}, nil
+	w.seen, w.added, w.ms = map[edgeKey]int32{}, edgeLog{size: resolvedEdges}, nil
 	w.mark, w.pkgMark, w.pkgFiles, w.pkgOf = nil, nil, nil, 0
 	w.memberOf, w.reexport = nil, map[reexportKey][]int32{}
 	return &w
@@ -77,16 +82,13 @@ func (b *builder) resolver() *builder {
 // take returns what the worker w resolved since it last took, and starts
 // it on the next block.
 func (w *builder) take() resolved {
-	r := resolved{edges: make([]Edge, 0, w.added.n), unresolved: w.g.stats.Unresolved, known: w.g.known, ms: w.ms}
-	for _, bl := range w.added.blocks {
-		r.edges = append(r.edges, bl...)
-	}
-	for i := range r.edges {
-		if e := &r.edges[i]; w.g.Nodes[e.From].Path != e.Path {
-			r.foreign = append(r.foreign, int32(i))
+	r := resolved{edges: w.added, unresolved: w.g.stats.Unresolved, known: w.g.known, ms: w.ms}
+	for i := range r.edges.n {
+		if e := r.edges.at(i); w.g.Nodes[e.From].Path != e.Path {
+			r.foreign = append(r.foreign, i)
 		}
 	}
-	w.added.reset()
+	w.added = edgeLog{size: resolvedEdges}
 	clear(w.seen)
 	w.g.stats.Unresolved, w.g.known, w.ms = 0, nil, nil
 	return r
@@ -101,12 +103,12 @@ func (b *builder) join(parts []resolved) {
 	// may hold the same edge only from one of them.
 	var shared map[int]bool
 	for i := range parts {
-		total += len(parts[i].edges)
+		total += parts[i].edges.n
 		for _, k := range parts[i].foreign {
 			if shared == nil {
 				shared = map[int]bool{}
 			}
-			shared[parts[i].edges[k].From] = true
+			shared[parts[i].edges.at(k).From] = true
 		}
 	}
 	// Room besides for the edges the steps after resolution add (a few
@@ -115,19 +117,21 @@ func (b *builder) join(parts []resolved) {
 	across := map[edgeKey]int32{}
 	for i := range parts {
 		p := &parts[i]
-		for k := range p.edges {
-			e := &p.edges[k]
-			if shared[e.From] {
-				key := keyOf(e)
-				if j, ok := across[key]; ok {
-					if old := &b.g.Edges[j]; e.Tier() > old.Tier() {
-						*old = *e
+		for _, bl := range p.edges.blocks {
+			for k := range bl {
+				e := &bl[k]
+				if shared[e.From] {
+					key := keyOf(e)
+					if j, ok := across[key]; ok {
+						if old := &b.g.Edges[j]; e.Tier() > old.Tier() {
+							*old = *e
+						}
+						continue
 					}
-					continue
+					across[key] = int32(len(b.g.Edges))
 				}
-				across[key] = int32(len(b.g.Edges))
+				b.g.Edges = append(b.g.Edges, *e)
 			}
-			b.g.Edges = append(b.g.Edges, *e)
 		}
 		b.g.stats.Unresolved += p.unresolved
 		for key, ids := range p.known {
