@@ -328,8 +328,15 @@ func (ix *Index) verify(ctx context.Context) ([]string, error) {
 	}
 	if len(problems) > 0 {
 		_, err = ix.rebuild(ctx, st, id, fmt.Errorf("quick_check: %s", strings.Join(problems, "; ")), &diags)
+		return diags, err
 	}
-	return diags, err
+	// The secondary indexes a cold writer stopped before it made them
+	// again (a writer makes them too, but an index left whole has none).
+	if ok, err := ix.lock(ctx, time.Time{}); !ok || err != nil {
+		return diags, err
+	}
+	defer ix.unlock()
+	return diags, st.makeIndexes(ctx)
 }
 
 // A Definition is a definition the index holds.

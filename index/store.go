@@ -493,7 +493,7 @@ type secondaryIndex struct{ name, create string }
 
 // secondaryIndexes returns the schema's secondary indexes, in its order.
 // A cold index of many files drops them before its first row and makes
-// them again once its rows are written (writer.deferIndexes): sorting
+// them again once its rows are written (writer.indexes): sorting
 // each index once costs less than inserting into it at random, row by
 // row, hundreds of thousands of times.
 func secondaryIndexes() []secondaryIndex {
@@ -507,6 +507,22 @@ func secondaryIndexes() []secondaryIndex {
 		out = append(out, secondaryIndex{name: name, create: "CREATE INDEX IF NOT EXISTS " + strings.TrimSpace(rest)})
 	}
 	return out
+}
+
+// makeIndexes makes the secondary indexes that are missing, in one
+// transaction.
+func (s *store) makeIndexes(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, ix := range secondaryIndexes() {
+		if _, err := tx.ExecContext(ctx, ix.create); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // schemaDifference says, in a few words, how got differs from want.
