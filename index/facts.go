@@ -144,16 +144,18 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	// The refs and the symbols are read first, and decoded while the
 	// imports are read.
 	var blobs []refBlob
-	for _, q := range [...]string{`SELECT file_id, data FROM refs`, `SELECT file_id, symbols FROM facts`} {
-		syms := q != `SELECT file_id, data FROM refs`
-		err = eachRow(ctx, tx, q, func(rs *sql.Rows) error {
+	for _, q := range [...]struct {
+		sql     string
+		symbols bool
+	}{{`SELECT file_id, data FROM refs`, false}, {`SELECT file_id, symbols FROM facts`, true}} {
+		err = eachRow(ctx, tx, q.sql, func(rs *sql.Rows) error {
 			var fid int64
 			var data []byte
 			if err := rs.Scan(&fid, &data); err != nil {
 				return err
 			}
 			if i, ok := byID[fid]; ok {
-				blobs = append(blobs, refBlob{i, data, syms})
+				blobs = append(blobs, refBlob{i, data, q.symbols})
 			}
 			return nil
 		})

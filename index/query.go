@@ -330,8 +330,9 @@ func (ix *Index) verify(ctx context.Context) ([]string, error) {
 		_, err = ix.rebuild(ctx, st, id, fmt.Errorf("quick_check: %s", strings.Join(problems, "; ")), &diags)
 		return diags, err
 	}
-	// The secondary indexes a cold writer stopped before it made them
-	// again (a writer makes them too, but an index left whole has none).
+	// The secondary indexes a cold writer was stopped before making
+	// again: the next writer would make them, but an index whose files
+	// are all written may have no next writer for a long time.
 	if ok, err := ix.lock(ctx, time.Time{}); !ok || err != nil {
 		return diags, err
 	}
