@@ -517,12 +517,26 @@ func (s *store) makeIndexes(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	for _, ix := range secondaryIndexes() {
-		if _, err := tx.ExecContext(ctx, ix.create); err != nil {
+	for _, q := range indexStatements(false) {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}
 	return tx.Commit()
+}
+
+// indexStatements returns the statements that drop the secondary indexes
+// (drop), or make those missing.
+func indexStatements(drop bool) []string {
+	var out []string
+	for _, ix := range secondaryIndexes() {
+		if drop {
+			out = append(out, "DROP INDEX IF EXISTS "+ix.name)
+		} else {
+			out = append(out, ix.create)
+		}
+	}
+	return out
 }
 
 // schemaDifference says, in a few words, how got differs from want.

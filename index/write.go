@@ -119,8 +119,8 @@ func (w *writer) release() {
 	if w.deferred && w.ctx.Err() == nil {
 		// Made again whatever became of the writer's transactions, but
 		// not past a cancelled update, which should end soon: the next
-		// writer makes them then (see indexes).
-		if err := w.indexes(context.WithoutCancel(w.ctx), false); err == nil {
+		// writer (begin) or Update (verify) makes them then.
+		if err := w.s.makeIndexes(context.WithoutCancel(w.ctx)); err == nil {
 			w.deferred = false
 		}
 	}
@@ -188,7 +188,7 @@ func (w *writer) begin() error {
 		// predecessor stopped before it made them again) makes them
 		// before it needs them.
 		cold := w.bulk == bulkColdMany
-		err = w.indexes(w.ctx, cold)
+		err = w.indexes(cold)
 		w.indexesSeen, w.deferred = err == nil, err == nil && cold
 	}
 	if err == nil && w.bulk == bulkColdMany && !w.unmerged {
@@ -200,28 +200,13 @@ func (w *writer) begin() error {
 	return err
 }
 
-// indexes drops the secondary indexes, or makes those missing: in the
-// open transaction, or in one of their own.
-func (w *writer) indexes(ctx context.Context, drop bool) error {
-	tx := w.tx
-	if tx == nil {
-		var err error
-		if tx, err = w.conn.BeginTx(ctx, nil); err != nil {
+// indexes drops the secondary indexes, or makes those missing, in the
+// open transaction.
+func (w *writer) indexes(drop bool) error {
+	for _, q := range indexStatements(drop) {
+		if _, err := w.tx.ExecContext(w.ctx, q); err != nil {
 			return err
 		}
-		defer tx.Rollback()
-	}
-	for _, ix := range secondaryIndexes() {
-		q := ix.create
-		if drop {
-			q = "DROP INDEX IF EXISTS " + ix.name
-		}
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return err
-		}
-	}
-	if tx != w.tx {
-		return tx.Commit()
 	}
 	return nil
 }
