@@ -859,10 +859,8 @@ func encodeParts(g *Graph, build string) [][]byte {
 		}
 		return id
 	}
-	// Sized for what a node and an edge take in practice (about a dozen
-	// bytes each), so that the buffers are not copied as they grow.
-	nodes := encoder{buf: make([]byte, 0, 16*len(g.Nodes))}
-	edges := encoder{buf: make([]byte, 0, 16*len(g.Edges))}
+	// Sized for a node and an edge (a dozen bytes each): never copied as they grow.
+	nodes, edges := encoder{make([]byte, 0, 16*len(g.Nodes))}, encoder{make([]byte, 0, 16*len(g.Edges))}
 	var tabs tables32
 	nodeOff := make([]uint32, 0, len(g.Nodes)+1)
 	nameOf := make([]uint64, len(g.Nodes)) // the string naming each node, for the name table
@@ -907,7 +905,7 @@ func encodeParts(g *Graph, build string) [][]byte {
 	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) }, kind)
 	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] }, func(int) uint32 { return 0 })
 	tabs.hashes(table)
-	lens := encoder{buf: make([]byte, 0, 2*len(table))}
+	lens := encoder{make([]byte, 0, 2*len(table))}
 	text := 0
 	for _, s := range table {
 		lens.uint(uint64(len(s)))
