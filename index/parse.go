@@ -140,14 +140,14 @@ func ftsQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) +
 
 // fts returns the term as an FTS5 expression: the word or phrase, or its
 // sub-token phrase, or (for a short phrase) the phrase spelled as one
-// identifier; stemmed as the index's text is (stemText).
+// identifier.
 func (t queryTerm) fts() string {
-	alts := []string{ftsQuote(stemText(strings.Join(t.words, " ")))}
+	alts := []string{ftsQuote(strings.Join(t.words, " "))}
 	if t.split != nil {
-		alts = append(alts, ftsQuote(stemText(strings.Join(t.split, " "))))
+		alts = append(alts, ftsQuote(strings.Join(t.split, " ")))
 	}
 	if len(t.words) > 1 && len(t.words) <= maxJoinedPhrase {
-		alts = append(alts, ftsQuote(stemText(strings.Join(t.words, ""))))
+		alts = append(alts, ftsQuote(strings.Join(t.words, "")))
 	}
 	if len(alts) == 1 {
 		return alts[0]

@@ -13,22 +13,22 @@ func TestParseQuery(t *testing.T) {
 	tests := []struct {
 		in    string
 		terms []string // words of each term, joined by spaces
-		and   string   // the FTS5 expression of every term, its words stemmed
+		and   string   // the FTS5 expression of every term
 		names []string
 	}{
 		{in: "validateSession", terms: []string{"validatesession"},
-			and: `("validatesess" OR "valid session")`, names: []string{"validatesession"}},
+			and: `("validatesession" OR "validate session")`, names: []string{"validatesession"}},
 		{in: "validate session", terms: []string{"validate", "session"},
-			and: `"valid" AND "session"`, names: []string{"validate", "session", "validatesession"}},
+			and: `"validate" AND "session"`, names: []string{"validate", "session", "validatesession"}},
 		{in: `"validate session" cart`, terms: []string{"validate session", "cart"},
-			and: `("valid session" OR "validatesess") AND "cart"`, names: []string{"validatesession", "cart", "validatesessioncart"}},
+			and: `("validate session" OR "validatesession") AND "cart"`, names: []string{"validatesession", "cart", "validatesessioncart"}},
 		{in: "validate_session", terms: []string{"validate_session"},
-			and: `("valid_session" OR "valid session")`, names: []string{"validate_session", "validatesession"}},
+			and: `("validate_session" OR "validate session")`, names: []string{"validate_session", "validatesession"}},
 		{in: "Where is the HTTPServer defined?", terms: []string{"httpserver"},
 			and: `("httpserver" OR "http server")`, names: []string{"httpserver"}},
 		{in: "where is it", terms: []string{"where", "is", "it"}, and: `"where" AND "is" AND "it"`,
 			names: []string{"where", "is", "it", "whereisit"}},
-		{in: `say "hi`, terms: []string{"say", "hi"}, and: `"sai" AND "hi"`, names: []string{"say", "hi", "sayhi"}},
+		{in: `say "hi`, terms: []string{"say", "hi"}, and: `"say" AND "hi"`, names: []string{"say", "hi", "sayhi"}},
 		{in: `x"y""z`, terms: []string{"x", "y", "z"}, and: `"x" AND "y" AND "z"`, names: []string{"x", "y", "z", "xyz"}},
 		{in: "x x X", terms: []string{"x"}, and: `"x"`, names: []string{"x"}},
 		{in: "?!", terms: nil, and: "", names: nil},

@@ -787,7 +787,7 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 		c := chunkData{span: sp, text: string(li.text(sp.Start, sp.End))}
 		c.hash = chunkHash(c.text)
 		if !kept[c.hash] {
-			c.match, c.text = ftsText(c.text), ""
+			c.match, c.text = matchText(c.text), ""
 		}
 		fd.chunks = append(fd.chunks, c)
 	}

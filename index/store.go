@@ -26,7 +26,7 @@ import (
 // and reads. A database with a higher version was written by a newer
 // release and is refused, never modified; one with a lower version is
 // rebuilt (an index holds nothing that cannot be read again from the tree).
-const SchemaVersion = 8
+const SchemaVersion = 7
 
 // schema creates the tables of an index database.
 //
@@ -51,10 +51,9 @@ const SchemaVersion = 8
 //     aligned to; hash identifies the chunk's text (see chunkHash), so that
 //     a file indexed again keeps the full-text rows of its unchanged chunks.
 //     The text itself is not stored: excerpts are read from disk.
-//   - chunks_fts: the full-text index (FTS5, contentless, unicode61), one
-//     row per chunk with the chunk's rowid, matching the chunk's text plus
-//     the identifier sub-tokens it spells, its words Porter-stemmed before
-//     (ftsText; a query's words are stemmed alike).
+//   - chunks_fts: the full-text index (FTS5, contentless, Porter stemming
+//     over unicode61), one row per chunk with the chunk's rowid, matching the
+//     chunk's text plus the identifier sub-tokens it spells.
 //   - meta: the identity the database belongs to ("identity", "key"), a
 //     count of the writes it has seen ("generation"), the walk's directory
 //     listings ("listings"), and the generation and walk digest at which a
@@ -152,7 +151,7 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 	body,
 	content = '',
 	contentless_delete = 1,
-	tokenize = 'unicode61 remove_diacritics 2'
+	tokenize = 'porter unicode61 remove_diacritics 2'
 );
 `
 
@@ -425,7 +424,7 @@ func memorySchema(ctx context.Context) ([]schemaRow, error) {
 // package creates, as memorySchema reads it back; TestSchemaDigest keeps
 // it current. Comparing with it spares each process making the schema in
 // memory (a millisecond) to check a database that matches.
-const schemaDigest = "758a7a0707da619498f10549bd0188aef49d53fc4394af1980cc00024c747042"
+const schemaDigest = "de6c6d45d0b5eb626f03356414827e4bb43e545613a51e3b51745f7945cc85f8"
 
 // digestSchema returns a digest of schema rows: their fields, each
 // preceded by its length, in order.

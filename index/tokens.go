@@ -123,10 +123,6 @@ const (
 // Most identifiers of code are one word (if, err, return, Session): an
 // ASCII one that only its first letter capitalises, without a digit or an
 // underscore, is passed over without being looked up or split.
-// ftsText is what the full-text index is given for a chunk: its
-// matchText, stemmed (stemText).
-func ftsText(chunk string) string { return stemText(matchText(chunk)) }
-
 func matchText(chunk string) string {
 	var b strings.Builder
 	b.Grow(len(chunk) + len(chunk)/4)

@@ -409,7 +409,7 @@ func (w *writer) writeChunks(fileID int64, fd *fileData, old oldRows, symIDs []i
 		}
 		match := c.match
 		if match == "" {
-			match = ftsText(c.text)
+			match = matchText(c.text)
 		}
 		res, err := w.exec(sqlInsertChk, fileID, c.Start, c.End, content, kind, ChunkerVersion, symArg, c.hash)
 		if err != nil {
