@@ -332,7 +332,11 @@ func (ix *Index) verify(ctx context.Context) ([]string, error) {
 	}
 	// The secondary indexes a cold writer was stopped before making
 	// again: the next writer would make them, but an index whose files
-	// are all written may have no next writer for a long time.
+	// are all written may have no next writer for a long time. The
+	// writer lock is waited for only when there are some to make.
+	if missing, err := indexesMissing(ctx, st.db); err != nil || !missing {
+		return diags, err
+	}
 	if ok, err := ix.lock(ctx, time.Time{}); !ok || err != nil {
 		return diags, err
 	}

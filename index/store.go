@@ -496,7 +496,7 @@ type secondaryIndex struct{ name, create string }
 // them again once its rows are written (writer.indexes): sorting
 // each index once costs less than inserting into it at random, row by
 // row, hundreds of thousands of times.
-func secondaryIndexes() []secondaryIndex {
+var secondaryIndexes = sync.OnceValue(func() []secondaryIndex {
 	var out []secondaryIndex
 	for line := range strings.Lines(schema) {
 		rest, ok := strings.CutPrefix(line, "CREATE INDEX ")
@@ -507,6 +507,21 @@ func secondaryIndexes() []secondaryIndex {
 		out = append(out, secondaryIndex{name: name, create: "CREATE INDEX IF NOT EXISTS " + strings.TrimSpace(rest)})
 	}
 	return out
+})
+
+// indexesMissing reports whether the database q reads lacks any of the
+// secondary indexes: one look at its schema.
+func indexesMissing(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (bool, error) {
+	var names []string
+	for _, ix := range secondaryIndexes() {
+		names = append(names, ix.name)
+	}
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name IN (SELECT value FROM json_each(?))`,
+		jsonList(names)).Scan(&n)
+	return n < len(names), err
 }
 
 // makeIndexes makes the secondary indexes that are missing, in one

@@ -29,7 +29,7 @@ type writer struct {
 	// (bulkColdMany), for release to turn on again.
 	unmerged bool
 	// indexesSeen: the writer's first transaction dropped the secondary
-	// indexes (bulkColdMany), or made sure they are there.
+	// indexes (bulkColdMany), or found or made them.
 	indexesSeen bool
 	// deferred: the writer dropped the secondary indexes, for release to
 	// make again.
@@ -184,11 +184,17 @@ func (w *writer) begin() error {
 	w.written = map[string]fileRow{}
 	w.gen, err = bump(w.ctx, tx)
 	if err == nil && !w.indexesSeen {
-		// A writer that finds the secondary indexes missing (its cold
-		// predecessor stopped before it made them again) makes them
-		// before it needs them.
+		// A cold writer of many files drops the secondary indexes; any
+		// other that finds them missing (a cold predecessor stopped
+		// before it made them again) makes them before it needs them.
 		cold := w.bulk == bulkColdMany
-		err = w.indexes(cold)
+		missing := false
+		if !cold {
+			missing, err = indexesMissing(w.ctx, tx)
+		}
+		if err == nil && (cold || missing) {
+			err = w.indexes(cold)
+		}
 		w.indexesSeen, w.deferred = err == nil, err == nil && cold
 	}
 	if err == nil && w.bulk == bulkColdMany && !w.unmerged {
