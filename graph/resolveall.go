@@ -52,8 +52,8 @@ func (b *builder) resolveAll(owned bool) {
 // resolved is what resolving a block of files adds to the graph.
 type resolved struct {
 	edges edgeLog
-	// foreign are the edges (by their place in edges) that start from a
-	// node of another file than the one they are written in.
+	// foreign are the starts of the edges that start from a node of
+	// another file than the one they are written in.
 	foreign    []int
 	unresolved int
 	known      map[string][]int32
@@ -83,9 +83,11 @@ func (b *builder) resolver() *builder {
 // it on the next block.
 func (w *builder) take() resolved {
 	r := resolved{edges: w.added, unresolved: w.g.stats.Unresolved, known: w.g.known, ms: w.ms}
-	for i := range r.edges.n {
-		if e := r.edges.at(i); w.g.Nodes[e.From].Path != e.Path {
-			r.foreign = append(r.foreign, i)
+	for _, bl := range r.edges.blocks {
+		for k := range bl {
+			if e := &bl[k]; w.g.Nodes[e.From].Path != e.Path {
+				r.foreign = append(r.foreign, e.From)
+			}
 		}
 	}
 	w.added = edgeLog{size: resolvedEdges}
@@ -104,11 +106,11 @@ func (b *builder) join(parts []resolved) {
 	var shared map[int]bool
 	for i := range parts {
 		total += parts[i].edges.n
-		for _, k := range parts[i].foreign {
+		for _, from := range parts[i].foreign {
 			if shared == nil {
 				shared = map[int]bool{}
 			}
-			shared[parts[i].edges.at(k).From] = true
+			shared[from] = true
 		}
 	}
 	// Room besides for the edges the steps after resolution add (a few
