@@ -347,3 +347,18 @@ func TestColdWriteStoppedBeforeItsIndexes(t *testing.T) {
 	}
 	whole("a refresh that wrote a file")
 }
+
+// TestNewDatabasePageSize: a new database has pages of pageSize.
+func TestNewDatabasePageSize(t *testing.T) {
+	ctx := context.Background()
+	ix := openTest(t, writeTree(t, map[string]string{"a.go": "package a\n\nfunc F() {}\n"}), nil)
+	if _, err := ix.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var got int
+	if err := ix.stores[ix.active].db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&got); err != nil || got != pageSize {
+		t.Errorf("page size %d, %v; want %d", got, err, pageSize)
+	}
+}
