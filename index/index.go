@@ -153,6 +153,12 @@ type Index struct {
 	memo focusMemo // what the scans of a focused refresh found (see focus)
 
 	waiting atomic.Int32 // queries waiting for mu, which an Update gives way to
+
+	// finishing is closed when the finishing work of an Update ends (see
+	// [Index.UpdateWhile]), which holds the writer lock without mu; nil
+	// when none runs. It is set under mu and cleared, once the lock is
+	// let go, without it.
+	finishing atomic.Pointer[chan struct{}]
 }
 
 // Open opens the index of the project at opts.Dir, creating its storage
@@ -282,12 +288,30 @@ func (fr fileReads) read(ix *Index, p string) ([]byte, bool) {
 }
 
 // lock takes the writer lock, waiting until deadline (the zero time: as
-// long as ctx allows). ok is false when the deadline passed first.
+// long as ctx allows). ok is false when the deadline passed first. ix.mu
+// is held: an Update finishing in this process, which holds the lock
+// (and which flock, whose locks belong to the open file, would grant to
+// this process again), is waited for first.
 // Where the system has no flock it succeeds at once: writers are then kept apart by SQLite's own write lock (every
 // write transaction is BEGIN IMMEDIATE with a busy timeout), which keeps
 // the database sound but lets two processes index the same changed file
 // one after the other.
 func (ix *Index) lock(ctx context.Context, deadline time.Time) (ok bool, err error) {
+	if ch := ix.finishing.Load(); ch != nil {
+		var timeout <-chan time.Time
+		if !deadline.IsZero() {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-*ch:
+		case <-timeout:
+			return false, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
 	wait := time.Millisecond
 	for {
 		ok, err := flock.TryLock(ix.lockF)
@@ -307,6 +331,16 @@ func (ix *Index) lock(ctx context.Context, deadline time.Time) (ok bool, err err
 }
 
 func (ix *Index) unlock() { _ = flock.Unlock(ix.lockF) }
+
+// tryLock takes the writer lock if it is free now, and never while an
+// Update of this process finishes (see lock). ix.mu is held.
+func (ix *Index) tryLock() bool {
+	if ix.finishing.Load() != nil {
+		return false
+	}
+	ok, err := flock.TryLock(ix.lockF)
+	return ok && err == nil
+}
 
 // dbPath returns the database file of an identity key, named under the
 // user's key (see sealing). ix.mu is held.
@@ -659,7 +693,7 @@ func (ix *Index) stored() []storedDB {
 // temporary files left by a crash. It does nothing while another process
 // holds the writer lock.
 func (ix *Index) prune(active string) {
-	if ok, err := flock.TryLock(ix.lockF); !ok || err != nil {
+	if !ix.tryLock() {
 		return
 	}
 	defer ix.unlock()

@@ -232,6 +232,20 @@ func (ix *Index) Refresh(ctx context.Context) (Freshness, error) {
 // the index is fresh, or after a pass that could write no file: the files
 // still pending then change faster than they are read.
 func (ix *Index) Update(ctx context.Context) (Freshness, error) {
+	return ix.UpdateWhile(ctx, nil)
+}
+
+// UpdateWhile is Update, calling meanwhile once every file is written.
+// What is left then changes no answer but makes later queries faster: the
+// secondary indexes a cold update makes last, and the merge of the
+// full-text index's segments after a large one. That work runs while
+// meanwhile does (a cold `cortex index` builds the project graph then),
+// and UpdateWhile returns when both are done. The queries meanwhile makes
+// are answered from the rows written, only more slowly where they would
+// use those indexes; one that finds a file changed again waits for the
+// work to end before it writes. meanwhile is not called when the update
+// fails.
+func (ix *Index) UpdateWhile(ctx context.Context, meanwhile func()) (Freshness, error) {
 	start := time.Now()
 	diags, err := ix.verify(ctx)
 	if err != nil {
@@ -248,10 +262,11 @@ func (ix *Index) Update(ctx context.Context) (Freshness, error) {
 		out = fr
 		out.Indexed, out.Removed = indexed, removed
 		if err != nil || fr.State == Fresh || ctx.Err() != nil || (up.done == before && fr.Removed == 0) {
-			if err == nil && up.done >= optimizeAfter {
-				err = ix.optimize(ctx)
+			end := time.Now()
+			if err == nil {
+				end, err = ix.finish(ctx, up.done >= optimizeAfter, meanwhile)
 			}
-			out.Elapsed = time.Since(start)
+			out.Elapsed = end.Sub(start)
 			out.Diagnostics = append(diags, out.Diagnostics...)
 			return out, err
 		}
@@ -292,24 +307,85 @@ func (ix *Index) progress(ctx context.Context, done, total int) {
 	ix.opts.Progress(done, total)
 }
 
-// optimize merges the full-text index's segments, which a large update
-// leaves many of, so that every later query is cheaper.
-func (ix *Index) optimize(ctx context.Context) error {
+// finish ends an Update whose files are all written: it makes the
+// secondary indexes that are missing and, with merge, merges the
+// full-text index's segments (which a large update leaves many of), on a
+// goroutine of its own while meanwhile runs (see UpdateWhile). It
+// returns when both are done, and when the work ended.
+func (ix *Index) finish(ctx context.Context, merge bool, meanwhile func()) (time.Time, error) {
+	done, err := ix.startFinishing(ctx, merge)
+	end := time.Now()
+	if err != nil {
+		return end, err
+	}
+	if meanwhile != nil {
+		meanwhile()
+	}
+	if done == nil {
+		return end, nil
+	}
+	f := <-done
+	return f.end, f.err
+}
+
+// finished is how the finishing work of an Update ended, and when.
+type finished struct {
+	end time.Time
+	err error
+}
+
+// testHookFinishing, when set, runs first in the finishing work.
+var testHookFinishing func()
+
+// startFinishing starts the finishing work of an Update, if there is
+// any, under the writer lock, and returns the channel of its outcome. It
+// holds ix.life and a reference to the store until the work ends, but not
+// ix.mu: the queries of the same process go on meanwhile, and those that
+// would write wait for ix.finishing (see lock).
+func (ix *Index) startFinishing(ctx context.Context, merge bool) (<-chan finished, error) {
 	ix.life.RLock()
-	defer ix.life.RUnlock()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	st, _, _, err := ix.activate(ctx)
-	if err != nil {
-		return err
+	missing := false
+	if err == nil {
+		missing, err = indexesMissing(ctx, st.db)
 	}
-	if ok, err := ix.lock(ctx, time.Time{}); !ok || err != nil {
-		return err
+	ok := false
+	if err == nil && (missing || merge) {
+		ok, err = ix.lock(ctx, time.Time{})
 	}
-	defer ix.unlock()
-	_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
-	return err
+	if !ok {
+		ix.life.RUnlock()
+		return nil, err
+	}
+	st.refs++
+	ch := make(chan struct{})
+	ix.finishing.Store(&ch)
+	done := make(chan finished, 1)
+	go func() {
+		defer ix.life.RUnlock()
+		if testHookFinishing != nil {
+			testHookFinishing()
+		}
+		err := st.makeIndexes(ctx)
+		if err == nil && merge {
+			_, err = st.db.ExecContext(ctx, sqlMerge)
+		}
+		end := time.Now()
+		// Let go of the lock before saying so: a goroutine that sees no
+		// Update finishing may take it at once.
+		ix.unlock()
+		ix.finishing.Store(nil)
+		close(ch)
+		ix.release(st)
+		done <- finished{end, err}
+	}()
+	return done, nil
 }
+
+// sqlMerge merges the full-text index's segments into one.
+const sqlMerge = "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"
 
 // verify runs the full check on the active identity's database and
 // rebuilds it when damaged.
@@ -328,20 +404,8 @@ func (ix *Index) verify(ctx context.Context) ([]string, error) {
 	}
 	if len(problems) > 0 {
 		_, err = ix.rebuild(ctx, st, id, fmt.Errorf("quick_check: %s", strings.Join(problems, "; ")), &diags)
-		return diags, err
 	}
-	// The secondary indexes a cold writer was stopped before making
-	// again: the next writer would make them, but an index whose files
-	// are all written may have no next writer for a long time. The
-	// writer lock is waited for only when there are some to make.
-	if missing, err := indexesMissing(ctx, st.db); err != nil || !missing {
-		return diags, err
-	}
-	if ok, err := ix.lock(ctx, time.Time{}); !ok || err != nil {
-		return diags, err
-	}
-	defer ix.unlock()
-	return diags, st.makeIndexes(ctx)
+	return diags, err
 }
 
 // A Definition is a definition the index holds.

@@ -17,8 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/symbols"
-
-	"github.com/codecortex/codecortex/internal/flock"
 )
 
 // FreshnessState says whether an answer reflects every file on disk.
@@ -209,7 +207,7 @@ func (ix *Index) refresh(ctx context.Context, st *store, deadline time.Time, pre
 			return fr, nil, err
 		}
 	} else if record := settledRecord(rowsGen, sum); ix.walker.changed || settled != record {
-		if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
+		if ix.tryLock() {
 			ix.saveState(ctx, st, record, rowsGen)
 			ix.unlock()
 		}
@@ -236,7 +234,7 @@ func (ix *Index) stillSettled(ctx context.Context, st *store, seq, gen int64, se
 	}
 	st.settledSeq, st.settledGen = seq, gen
 	if ix.walker.changed {
-		if ok, err := flock.TryLock(ix.lockF); ok && err == nil {
+		if ix.tryLock() {
 			ix.saveState(ctx, st, "", 0)
 			ix.unlock()
 		}
@@ -245,8 +243,9 @@ func (ix *Index) stillSettled(ctx context.Context, st *store, seq, gen int64, se
 }
 
 // diagLockBusy is the diagnostic of a refresh that could not take the
-// writer lock in time.
-const diagLockBusy = "another process held the index's writer lock; changed files were not indexed"
+// writer lock in time: another process held it, or an Update of this
+// one finishing.
+const diagLockBusy = "another update held the index's writer lock; changed files were not indexed"
 
 // applyPlan applies the plan under the writer lock, waiting for it until
 // deadline, and saves the state, settled if the rows as written now match
@@ -409,7 +408,7 @@ func (ix *Index) apply(ctx context.Context, st *store, w walkResult, p *plan, de
 		// A large update leaves the full-text index in many small segments;
 		// merging them makes every later query cheaper. An Update merges
 		// them once, when it is done.
-		_, err = st.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+		_, err = st.db.ExecContext(ctx, sqlMerge)
 	}
 	if fr.Focus != nil {
 		for _, f := range p.changed[:fr.Focus.Matched] {

@@ -54,7 +54,8 @@ const (
 	// which the pass's end optimizes (merges into one segment): the
 	// full-text index does not merge its segments while it is written
 	// (automerge 0, until release), and the secondary indexes are made
-	// once its rows are written, at release (see secondaryIndexes).
+	// once its rows are written: at release, or as the Update it is a
+	// pass of finishes (see secondaryIndexes, Index.UpdateWhile).
 	bulkColdMany
 )
 
@@ -116,10 +117,12 @@ func (w *writer) release() {
 		cancel()
 		w.unmerged = false
 	}
-	if w.deferred && w.ctx.Err() == nil {
+	if _, inUpdate := w.ctx.Value(updateKey{}).(*updateProgress); w.deferred && w.ctx.Err() == nil && !inUpdate {
 		// Made again whatever became of the writer's transactions, but
-		// not past a cancelled update, which should end soon: the next
-		// writer (begin) or Update (verify) makes them then.
+		// not past a cancelled update, which should end soon, nor in a
+		// pass of an Update, which makes them as it finishes (see
+		// UpdateWhile): otherwise the next writer (begin) or Update
+		// (verify) makes them then.
 		if err := w.s.makeIndexes(context.WithoutCancel(w.ctx)); err == nil {
 			w.deferred = false
 		}
@@ -199,7 +202,7 @@ func (w *writer) begin() error {
 	}
 	if err == nil && w.bulk == bulkColdMany && !w.unmerged {
 		// The segments each commit adds are merged once, by the
-		// optimize that ends an Update, not a few at a time as they come.
+		// merge that ends an Update, not a few at a time as they come.
 		_, err = tx.ExecContext(w.ctx, sqlAutomerge(0))
 		w.unmerged = err == nil
 	}

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/codecortex/codecortex/internal/flock"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
@@ -346,6 +348,118 @@ func TestColdWriteStoppedBeforeItsIndexes(t *testing.T) {
 		t.Fatalf("refresh: %+v, %v", fr, err)
 	}
 	whole("a refresh that wrote a file")
+}
+
+// TestUpdateWhileAnswersMeanwhile: an Update of many files finishes (its
+// secondary indexes, the merge of the full-text index) while meanwhile
+// queries the rows written, under the writer lock that another process
+// cannot take. A query meanwhile that finds a file changed waits for the
+// finishing before it writes, rather than take the lock flock would grant
+// this process again; the Update's Elapsed leaves meanwhile out.
+func TestUpdateWhileAnswersMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{}
+	for i := range optimizeAfter {
+		files[fmt.Sprintf("p%d/a.go", i)] = fmt.Sprintf("package p%d\n\nfunc F%d() {}\n", i, i)
+	}
+	dir := writeTree(t, files)
+	ix := openTest(t, dir, nil)
+	other, err := os.OpenFile(filepath.Join(dir, StorageDir, "lock"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	held := func() bool { // by this process, as another process sees it
+		ok, err := flock.TryLock(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			flock.Unlock(other)
+		}
+		return !ok
+	}
+	inStore := func(f func(*store) error) error {
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		return f(ix.stores[ix.active])
+	}
+	release := make(chan struct{})
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) } // the finishing go on
+	testHookFinishing = func() { <-release }
+	defer func() { testHookFinishing = nil }()
+	calls := 0
+	var edited chan error
+	const after = 200 * time.Millisecond
+	start := time.Now()
+	fr, err := ix.UpdateWhile(ctx, func() {
+		calls++
+		defer let()
+		if ix.finishing.Load() == nil {
+			t.Error("meanwhile runs with no Update finishing")
+			return
+		}
+		res, err := ix.Lookup(ctx, "F7")
+		if err != nil || len(res.Definitions) != 1 {
+			t.Errorf("lookup meanwhile: %+v, %v", res.Definitions, err)
+		}
+		var missing bool
+		if err := inStore(func(st *store) error { missing, err = indexesMissing(ctx, st.db); return err }); err != nil || !missing {
+			t.Errorf("secondary indexes missing meanwhile: %v, %v; want them made after", missing, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "p7/a.go"), []byte("package p7\n\nfunc F7() {}\n\nfunc Later() {}\n"), 0o644); err != nil {
+			t.Error(err)
+			return
+		}
+		edited = make(chan error, 1)
+		go func() {
+			res, err := ix.Lookup(ctx, "Later")
+			if err == nil && (len(res.Definitions) != 1 || len(res.Freshness.Diagnostics) > 0) {
+				err = fmt.Errorf("definitions %+v, diagnostics %q", res.Definitions, res.Freshness.Diagnostics)
+			}
+			edited <- err
+		}()
+		select {
+		case err := <-edited:
+			t.Errorf("a query that writes answered while the Update finished: %v", err)
+			edited <- err
+		case <-time.After(50 * time.Millisecond):
+		}
+		if !held() {
+			t.Error("the writer lock was free while the Update finished")
+		}
+		let()
+		for ix.finishing.Load() != nil {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(after)
+	})
+	took := time.Since(start)
+	if err != nil || fr.Indexed != len(files) || calls != 1 {
+		t.Fatalf("update: %+v, %v; meanwhile called %d times", fr, err, calls)
+	}
+	if fr.Elapsed > took-after {
+		t.Errorf("Elapsed %v of an update that took %v with meanwhile's last %v", fr.Elapsed, took, after)
+	}
+	if edited == nil {
+		t.Fatal("meanwhile stopped early")
+	}
+	if err := <-edited; err != nil {
+		t.Errorf("the query that wrote after the finishing: %v", err)
+	}
+	if err := inStore(func(st *store) error {
+		rows, err := readSchema(ctx, st.db)
+		if err == nil && digestSchema(rows) != schemaDigest {
+			err = fmt.Errorf("%v; want the whole schema", rows)
+		}
+		return err
+	}); err != nil {
+		t.Errorf("the schema after the update: %v", err)
+	}
+	if held() {
+		t.Error("the writer lock is still held after the update")
+	}
 }
 
 // TestNewDatabasePageSize: a new database has pages of pageSize.

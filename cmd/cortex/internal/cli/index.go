@@ -87,17 +87,21 @@ func keepGraph(ctx context.Context, p *project) error {
 	return err
 }
 
-// updateIndex brings the index up to date with no time bound, calls stop
-// (which clears the progress line), builds the project graph (keepGraph),
-// and notes what each did.
+// updateIndex brings the index up to date with no time bound, builds the
+// project graph (keepGraph) while the index finishes, calls stop (which
+// clears the progress line), and notes what each did.
 func (c *cmd) updateIndex(ctx context.Context, p *project, ix *index.Index, stop func()) error {
-	fr, err := ix.Update(ctx)
+	var gerr error
+	var took time.Duration
+	fr, err := ix.UpdateWhile(ctx, func() {
+		start := time.Now()
+		gerr = keepGraph(ctx, p)
+		took = time.Since(start)
+	})
 	stop()
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	gerr := keepGraph(ctx, p)
 	if c.json == jsonOff {
 		c.note("cortex: %d files indexed, %d removed, in %s", fr.Indexed, fr.Removed, fr.Elapsed.Round(time.Millisecond))
 		for _, d := range fr.Diagnostics {
@@ -106,7 +110,7 @@ func (c *cmd) updateIndex(ctx context.Context, p *project, ix *index.Index, stop
 		if gerr != nil {
 			c.note("cortex: the project graph was not built: %s", safe(gerr.Error()))
 		} else {
-			c.note("cortex: project graph ready in %s", time.Since(start).Round(time.Millisecond))
+			c.note("cortex: project graph ready in %s", took.Round(time.Millisecond))
 		}
 	}
 	return nil
