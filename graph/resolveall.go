@@ -116,25 +116,14 @@ func (b *builder) join(parts []resolved) {
 	// Room besides for the edges the steps after resolution add (a few
 	// in a hundred), so that they do not copy the graph's edges again.
 	b.g.Edges = slices.Grow(b.g.Edges[:0], total+total/16)
-	across := map[edgeKey]int32{}
+	if shared == nil {
+		b.g.Edges = b.g.Edges[:total]
+		copyEdges(b.g.Edges, parts)
+	} else {
+		b.g.Edges = joinShared(b.g.Edges, parts, shared)
+	}
 	for i := range parts {
 		p := &parts[i]
-		for _, bl := range p.edges.blocks {
-			for k := range bl {
-				e := &bl[k]
-				if shared[e.From] {
-					key := keyOf(e)
-					if j, ok := across[key]; ok {
-						if old := &b.g.Edges[j]; e.Tier() > old.Tier() {
-							*old = *e
-						}
-						continue
-					}
-					across[key] = int32(len(b.g.Edges))
-				}
-				b.g.Edges = append(b.g.Edges, *e)
-			}
-		}
 		b.g.stats.Unresolved += p.unresolved
 		for key, ids := range p.known {
 			if b.g.known == nil {
@@ -165,4 +154,53 @@ func (b *builder) join(parts []resolved) {
 			b.seen[keyOf(e)] = int32(i)
 		}
 	}
+}
+
+// copyEdges copies the parts' edges, in order, into dst, which holds
+// exactly as many, on every CPU: each part has its place in dst.
+func copyEdges(dst []Edge, parts []resolved) {
+	at := make([]int, len(parts))
+	for i, off := 0, 0; i < len(parts); i++ {
+		at[i], off = off, off+parts[i].edges.n
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(parts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(parts); i = int(next.Add(1) - 1) {
+				d := dst[at[i]:]
+				for _, bl := range parts[i].edges.blocks {
+					d = d[copy(d, bl):]
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// joinShared appends the parts' edges to dst in order, keeping once, with
+// the better tier, an edge of a start in shared that two parts hold.
+func joinShared(dst []Edge, parts []resolved, shared map[int]bool) []Edge {
+	across := map[edgeKey]int32{}
+	for i := range parts {
+		for _, bl := range parts[i].edges.blocks {
+			for k := range bl {
+				e := &bl[k]
+				if shared[e.From] {
+					key := keyOf(e)
+					if j, ok := across[key]; ok {
+						if old := &dst[j]; e.Tier() > old.Tier() {
+							*old = *e
+						}
+						continue
+					}
+					across[key] = int32(len(dst))
+				}
+				dst = append(dst, *e)
+			}
+		}
+	}
+	return dst
 }
