@@ -844,6 +844,21 @@ func encodeSnapshot(g *Graph, build string) []byte {
 
 // encodeParts returns the body of g's snapshot for build in parts, to be
 // written one after the other (no copy of the whole body is made).
+// lastInterned is the last string interned for one field, and its id.
+type lastInterned struct {
+	s     string
+	n     uint64
+	valid bool
+}
+
+// id returns the id of s, interning it only when it is not the last.
+func (l *lastInterned) id(s string, intern func(string) uint64) uint64 {
+	if !l.valid || s != l.s {
+		l.s, l.n, l.valid = s, intern(s), true
+	}
+	return l.n
+}
+
 func encodeParts(g *Graph, build string) [][]byte {
 	var e encoder
 	e.str(build)
@@ -882,18 +897,21 @@ func encodeParts(g *Graph, build string) [][]byte {
 	}
 	nodeOff = append(nodeOff, uint32(len(nodes.buf)))
 	edgeOff := make([]uint32, 0, len(g.Edges)+1)
+	// An edge's strings are most often its predecessor's: each is looked
+	// up only when it changes.
+	var kindOf, method, path, of lastInterned
 	for i := range g.Edges {
 		ed := &g.Edges[i]
 		edgeOff = append(edgeOff, uint32(len(edges.buf)))
 		edges.uint(uint64(ed.From))
 		edges.uint(uint64(ed.To))
-		edges.uint(intern(string(ed.Kind)))
-		edges.uint(intern(string(ed.Method)))
-		edges.uint(intern(ed.Path))
+		edges.uint(kindOf.id(string(ed.Kind), intern))
+		edges.uint(method.id(string(ed.Method), intern))
+		edges.uint(path.id(ed.Path, intern))
 		edges.uint(uint64(max(ed.Line, 0)))
 		edges.uint(uint64(max(ed.Column, 0)))
 		edges.uint(uint64(max(ed.Span, 0)))
-		edges.uint(intern(ed.Of))
+		edges.uint(of.id(ed.Of, intern))
 		edges.uint(flag(ed.Stale, 1))
 	}
 	edgeOff = append(edgeOff, uint32(len(edges.buf)))
