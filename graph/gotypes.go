@@ -154,7 +154,8 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (string
 	pkg, name, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		name = pkg
-		if b.goTypeNamed(name, b.samePackage(fi)) {
+		b.enterPackage(fi)
+		if b.goTypeNamed(name, b.pkgFiles) {
 			return name, goProject
 		}
 		if goPredeclared[name] {

@@ -618,16 +618,16 @@ func (b *builder) reexports(files []int32, name string) []int32 {
 	if c, ok := b.reexport[k]; ok && len(files) == 1 {
 		return c
 	}
-	seen := map[int32]bool{}
+	var seen []int32 // at most maxReexportFiles: looked through rather than hashed
 	queue := slices.Clone(files)
 	var out []int32
 	for depth := 0; depth < maxReexportDepth && len(queue) > 0 && len(out) == 0; depth++ {
 		var next []int32
 		for _, fn := range queue {
-			if seen[fn] || len(seen) >= maxReexportFiles {
+			if len(seen) >= maxReexportFiles || slices.Contains(seen, fn) {
 				continue
 			}
-			seen[fn] = true
+			seen = append(seen, fn)
 			f := &b.facts[b.nodeFile[fn]]
 			for _, im := range f.Imports {
 				all := im.Name == "*" && im.Alias == ""
@@ -740,20 +740,27 @@ func (b *builder) namedInPackage(name string, fi int, keep defFilter) []int32 {
 	if len(all) == 0 {
 		return nil
 	}
-	if b.pkgOf != fi+1 {
-		if len(b.pkgMark) != len(b.facts) {
-			b.pkgMark = make([]bool, len(b.facts))
-		}
-		for _, f := range b.pkgFiles {
-			b.pkgMark[b.nodeFile[f]] = false
-		}
-		b.pkgFiles = b.samePackage(fi)
-		for _, f := range b.pkgFiles {
-			b.pkgMark[b.nodeFile[f]] = true
-		}
-		b.pkgOf = fi + 1
-	}
+	b.enterPackage(fi)
 	return b.namedMarked(all, b.pkgMark, keep)
+}
+
+// enterPackage makes pkgFiles samePackage(fi), and pkgMark mark them,
+// once for every use of file fi.
+func (b *builder) enterPackage(fi int) {
+	if b.pkgOf == fi+1 {
+		return
+	}
+	if len(b.pkgMark) != len(b.facts) {
+		b.pkgMark = make([]bool, len(b.facts))
+	}
+	for _, f := range b.pkgFiles {
+		b.pkgMark[b.nodeFile[f]] = false
+	}
+	b.pkgFiles = b.samePackage(fi)
+	for _, f := range b.pkgFiles {
+		b.pkgMark[b.nodeFile[f]] = true
+	}
+	b.pkgOf = fi + 1
 }
 
 // members returns the members (methods, fields) called name, those of a
