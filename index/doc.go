@@ -66,7 +66,9 @@
 // name may go; the others stay pending, and the answer's
 // [Freshness] says which files were read and how many are not indexed
 // yet. [Index.Update] indexes everything, giving way to the queries of
-// other goroutines on the same Index while it works. A directory's entries are
+// other goroutines on the same Index while it works; [Index.UpdateWhile]
+// lets its caller query the rows written while the update finishes (its
+// secondary indexes, the merge of its full-text index). A directory's entries are
 // read again only when its mtime changed (the listings are kept in the
 // database for the next process), and on Linux an open Index learns of
 // changes from inotify, walking the whole tree when it cannot tell and at
