@@ -844,21 +844,6 @@ func encodeSnapshot(g *Graph, build string) []byte {
 
 // encodeParts returns the body of g's snapshot for build in parts, to be
 // written one after the other (no copy of the whole body is made).
-// lastInterned is the last string interned for one field, and its id.
-type lastInterned struct {
-	s     string
-	n     uint64
-	valid bool
-}
-
-// id returns the id of s, interning it only when it is not the last.
-func (l *lastInterned) id(s string, intern func(string) uint64) uint64 {
-	if !l.valid || s != l.s {
-		l.s, l.n, l.valid = s, intern(s), true
-	}
-	return l.n
-}
-
 func encodeParts(g *Graph, build string) [][]byte {
 	var e encoder
 	e.str(build)
@@ -874,8 +859,8 @@ func encodeParts(g *Graph, build string) [][]byte {
 		}
 		return id
 	}
-	// Sized for a node and an edge (a dozen bytes each): never copied as they grow.
-	nodes, edges := encoder{make([]byte, 0, 16*len(g.Nodes))}, encoder{make([]byte, 0, 16*len(g.Edges))}
+	// Sized for a node (a dozen bytes): never copied as it grows.
+	nodes := encoder{make([]byte, 0, 16*len(g.Nodes))}
 	var tabs tables32
 	nodeOff := make([]uint32, 0, len(g.Nodes)+1)
 	nameOf := make([]uint64, len(g.Nodes)) // the string naming each node, for the name table
@@ -896,25 +881,7 @@ func encodeParts(g *Graph, build string) [][]byte {
 		nodes.uint(uint64(max(nd.NameColumn, 0)))
 	}
 	nodeOff = append(nodeOff, uint32(len(nodes.buf)))
-	edgeOff := make([]uint32, 0, len(g.Edges)+1)
-	// An edge's strings are most often its predecessor's: each is looked
-	// up only when it changes.
-	var kindOf, method, path, of lastInterned
-	for i := range g.Edges {
-		ed := &g.Edges[i]
-		edgeOff = append(edgeOff, uint32(len(edges.buf)))
-		edges.uint(uint64(ed.From))
-		edges.uint(uint64(ed.To))
-		edges.uint(kindOf.id(string(ed.Kind), intern))
-		edges.uint(method.id(string(ed.Method), intern))
-		edges.uint(path.id(ed.Path, intern))
-		edges.uint(uint64(max(ed.Line, 0)))
-		edges.uint(uint64(max(ed.Column, 0)))
-		edges.uint(uint64(max(ed.Span, 0)))
-		edges.uint(of.id(ed.Of, intern))
-		edges.uint(flag(ed.Stale, 1))
-	}
-	edgeOff = append(edgeOff, uint32(len(edges.buf)))
+	edges, edgeOff := encodeEdges(g.Edges, intern)
 	tabs.buf = make([]byte, 0, 4*snapHeader{strings: len(table), nodes: len(g.Nodes), edges: len(g.Edges), named: len(g.Nodes)}.tableWords())
 	tabs.put(nodeOff)
 	tabs.put(edgeOff)
@@ -940,6 +907,48 @@ func encodeParts(g *Graph, build string) [][]byte {
 		e.buf = append(e.buf, s...)
 	}
 	return [][]byte{e.buf, nodes.buf, edges.buf, tabs.buf, files, known}
+}
+
+// encodeEdges encodes the edges section of a snapshot, with intern
+// giving each string its number, and returns it with the offset of each
+// edge in it and its end.
+func encodeEdges(all []Edge, intern func(string) uint64) (encoder, []uint32) {
+	// Sized for an edge (a dozen bytes): never copied as it grows.
+	edges := encoder{make([]byte, 0, 16*len(all))}
+	off := make([]uint32, 0, len(all)+1)
+	// An edge's strings are most often its predecessor's: each is looked
+	// up only when it changes.
+	var kind, method, path, of lastInterned
+	for i := range all {
+		ed := &all[i]
+		off = append(off, uint32(len(edges.buf)))
+		edges.uint(uint64(ed.From))
+		edges.uint(uint64(ed.To))
+		edges.uint(kind.id(string(ed.Kind), intern))
+		edges.uint(method.id(string(ed.Method), intern))
+		edges.uint(path.id(ed.Path, intern))
+		edges.uint(uint64(max(ed.Line, 0)))
+		edges.uint(uint64(max(ed.Column, 0)))
+		edges.uint(uint64(max(ed.Span, 0)))
+		edges.uint(of.id(ed.Of, intern))
+		edges.uint(flag(ed.Stale, 1))
+	}
+	return edges, append(off, uint32(len(edges.buf)))
+}
+
+// lastInterned is the last string interned for one field, and its id.
+type lastInterned struct {
+	s     string
+	n     uint64
+	valid bool
+}
+
+// id returns the id of s, interning it only when it is not the last.
+func (l *lastInterned) id(s string, intern func(string) uint64) uint64 {
+	if !l.valid || s != l.s {
+		l.s, l.n, l.valid = s, intern(s), true
+	}
+	return l.n
 }
 
 // encodeKnown encodes a snapshot's known section: for each standard
