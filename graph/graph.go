@@ -526,7 +526,8 @@ const edgeBlock = 1 << 14
 type edgeLog struct {
 	blocks [][]Edge
 	n      int
-	size   int // the edges a block holds; edgeBlock when 0
+	size   int        // the edges a block holds; edgeBlock when 0
+	from   *committer // where its blocks come from, if not new
 }
 
 func (l *edgeLog) block() int {
@@ -538,7 +539,11 @@ func (l *edgeLog) block() int {
 
 func (l *edgeLog) add(e Edge) {
 	if k := len(l.blocks); k == 0 || len(l.blocks[k-1]) == cap(l.blocks[k-1]) {
-		l.blocks = append(l.blocks, make([]Edge, 0, l.block()))
+		if l.from != nil {
+			l.blocks = append(l.blocks, l.from.block(l.block()))
+		} else {
+			l.blocks = append(l.blocks, make([]Edge, 0, l.block()))
+		}
 	}
 	last := &l.blocks[len(l.blocks)-1]
 	*last = append(*last, e)

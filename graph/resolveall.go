@@ -17,23 +17,26 @@ const resolveBlock = 64
 //
 // Workers take the files in blocks, each worker a copy of the builder
 // with caches and marks of its own, and keep each block's edges and
-// notes apart; the blocks are then joined in order. An edge is kept once
-// by its identity (keyOf), and almost every edge starts from a node of
-// the file it is written in, so that two blocks' edges cannot be the same
-// edge: the few that start elsewhere (a Rust impl of a type defined in
-// another file) are matched across blocks as the join goes. The refs of
-// each file are dropped once resolved when owned.
+// notes apart. Each block's edges go into the graph as soon as the blocks
+// before it have (see committer), and the block's notes are joined in
+// order at the end. An edge is kept once by its identity (keyOf), and
+// almost every edge starts from a node of the file it is written in, so
+// that two blocks' edges cannot be the same edge: the few that start
+// elsewhere (a Rust impl of a type defined in another file) are matched
+// across blocks by the join. The refs of each file are dropped once
+// resolved when owned.
 func (b *builder) resolveAll(owned bool) {
 	n := len(b.facts)
 	blocks := (n + resolveBlock - 1) / resolveBlock
 	parts := make([]resolved, blocks)
+	c := newCommitter(b, parts)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), blocks) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := b.resolver()
+			w := b.resolver(c)
 			for i := int(next.Add(1) - 1); i < blocks; i = int(next.Add(1) - 1) {
 				for fi := i * resolveBlock; fi < min(n, (i+1)*resolveBlock); fi++ {
 					w.resolveFile(fi)
@@ -42,11 +45,65 @@ func (b *builder) resolveAll(owned bool) {
 					}
 				}
 				parts[i] = w.take()
+				c.done(i)
 			}
 		}()
 	}
 	wg.Wait()
+	b.g.Edges = c.edges
 	b.join(parts)
+}
+
+// A committer appends the blocks' edges to the graph's in the blocks'
+// order as the workers finish them, and gives their memory back to the
+// workers: the edges are held once, not once in blocks and again joined.
+type committer struct {
+	mu    sync.Mutex
+	parts []resolved
+	ready []bool
+	next  int      // the first block whose edges are not in yet
+	edges []Edge   // the graph's edges so far
+	free  [][]Edge // emptied blocks of edges, for the workers to fill again
+}
+
+// newCommitter returns the committer of parts, its edges sized for as
+// many as the files' imports and refs (most refs resolve to one edge or
+// none) and a few in a hundred more for the steps after resolution.
+func newCommitter(b *builder, parts []resolved) *committer {
+	n := 0
+	for i := range b.facts {
+		n += len(b.facts[i].Imports) + len(b.facts[i].Refs)
+	}
+	return &committer{parts: parts, ready: make([]bool, len(parts)), edges: slices.Grow(b.g.Edges[:0], n+n/16)}
+}
+
+// done takes block i's edges, and those of the blocks after it that were
+// waiting for it.
+func (c *committer) done(i int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ready[i] = true
+	for ; c.next < len(c.parts) && c.ready[c.next]; c.next++ {
+		p := &c.parts[c.next]
+		for _, bl := range p.edges.blocks {
+			c.edges = append(c.edges, bl...)
+			c.free = append(c.free, bl[:0])
+		}
+		p.edges = edgeLog{}
+	}
+}
+
+// block returns an empty block of edges of capacity size: one given back,
+// or a new one.
+func (c *committer) block(size int) []Edge {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := len(c.free); k > 0 && cap(c.free[k-1]) == size {
+		bl := c.free[k-1]
+		c.free = c.free[:k-1]
+		return bl
+	}
+	return make([]Edge, 0, size)
 }
 
 // resolved is what resolving a block of files adds to the graph.
@@ -61,19 +118,19 @@ type resolved struct {
 }
 
 // resolvedEdges is the size of the blocks of a worker's edge log: a block
-// of files adds thousands of edges, which the join copies from blocks of
-// this size with little room left over.
+// of files adds thousands of edges, which the committer takes from
+// blocks of this size with little room left over.
 const resolvedEdges = 1 << 10
 
 // resolver returns a builder for one worker of resolveAll: it shares
 // what resolution reads and holds what it writes apart (a graph of its
 // own over the same nodes, the edges by identity, the caches and marks).
-func (b *builder) resolver() *builder {
+func (b *builder) resolver(c *committer) *builder {
 	g := *b.g
 	g.Edges, g.known, g.stats = nil, nil, Stats{}
 	w := *b
 	w.g = &g
-	w.seen, w.added, w.ms = map[edgeKey]int32{}, edgeLog{size: resolvedEdges}, nil
+	w.seen, w.added, w.ms = map[edgeKey]int32{}, edgeLog{size: resolvedEdges, from: c}, nil
 	w.mark, w.pkgMark, w.pkgFiles, w.pkgOf = nil, nil, nil, 0
 	w.memberOf, w.reexport = nil, map[reexportKey][]int32{}
 	return &w
@@ -90,22 +147,21 @@ func (w *builder) take() resolved {
 			}
 		}
 	}
-	w.added = edgeLog{size: resolvedEdges}
+	w.added = edgeLog{size: resolvedEdges, from: r.edges.from}
 	clear(w.seen)
 	w.g.stats.Unresolved, w.g.known, w.ms = 0, nil, nil
 	return r
 }
 
-// join adds the blocks' edges and notes to the graph, in order, and keeps
-// by identity (in seen) the edges of the kinds that the steps after
-// resolution add (Implements, Tests), which they must not add twice.
+// join adds the blocks' notes to the graph, in order, keeps once the
+// edges that two blocks hold (see resolveAll), and keeps by identity (in
+// seen) the edges of the kinds that the steps after resolution add
+// (Implements, Tests), which they must not add twice.
 func (b *builder) join(parts []resolved) {
-	total := 0
 	// The starts of the edges that start outside their file: two blocks
 	// may hold the same edge only from one of them.
 	var shared map[int]bool
 	for i := range parts {
-		total += parts[i].edges.n
 		for _, from := range parts[i].foreign {
 			if shared == nil {
 				shared = map[int]bool{}
@@ -113,14 +169,8 @@ func (b *builder) join(parts []resolved) {
 			shared[from] = true
 		}
 	}
-	// Room besides for the edges the steps after resolution add (a few
-	// in a hundred), so that they do not copy the graph's edges again.
-	b.g.Edges = slices.Grow(b.g.Edges[:0], total+total/16)
-	if shared == nil {
-		b.g.Edges = b.g.Edges[:total]
-		copyEdges(b.g.Edges, parts)
-	} else {
-		b.g.Edges = joinShared(b.g.Edges, parts, shared)
+	if shared != nil {
+		b.g.Edges = keepOnce(b.g.Edges, shared)
 	}
 	for i := range parts {
 		p := &parts[i]
@@ -156,51 +206,27 @@ func (b *builder) join(parts []resolved) {
 	}
 }
 
-// copyEdges copies the parts' edges, in order, into dst, which holds
-// exactly as many, on every CPU: each part has its place in dst.
-func copyEdges(dst []Edge, parts []resolved) {
-	at := make([]int, len(parts))
-	for i, off := 0, 0; i < len(parts); i++ {
-		at[i], off = off, off+parts[i].edges.n
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(parts)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(parts); i = int(next.Add(1) - 1) {
-				d := dst[at[i]:]
-				for _, bl := range parts[i].edges.blocks {
-					d = d[copy(d, bl):]
+// keepOnce keeps, in place, the first of the edges of a start in shared
+// that are the same edge, with the best tier among them, and every other
+// edge, in order.
+func keepOnce(edges []Edge, shared map[int]bool) []Edge {
+	first := map[edgeKey]int32{}
+	kept := 0
+	for i := range edges {
+		e := edges[i]
+		if shared[e.From] {
+			key := keyOf(&e)
+			if j, ok := first[key]; ok {
+				if old := &edges[j]; e.Tier() > old.Tier() {
+					*old = e
 				}
+				continue
 			}
-		}()
-	}
-	wg.Wait()
-}
-
-// joinShared appends the parts' edges to dst in order, keeping once, with
-// the better tier, an edge of a start in shared that two parts hold.
-func joinShared(dst []Edge, parts []resolved, shared map[int]bool) []Edge {
-	across := map[edgeKey]int32{}
-	for i := range parts {
-		for _, bl := range parts[i].edges.blocks {
-			for k := range bl {
-				e := &bl[k]
-				if shared[e.From] {
-					key := keyOf(e)
-					if j, ok := across[key]; ok {
-						if old := &dst[j]; e.Tier() > old.Tier() {
-							*old = *e
-						}
-						continue
-					}
-					across[key] = int32(len(dst))
-				}
-				dst = append(dst, *e)
-			}
+			first[key] = int32(kept)
 		}
+		edges[kept] = e
+		kept++
 	}
-	return dst
+	clear(edges[kept:]) // what they held is not the graph's
+	return edges[:kept]
 }
