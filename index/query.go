@@ -368,7 +368,10 @@ func (ix *Index) startFinishing(ctx context.Context, merge bool) (<-chan finishe
 		if testHookFinishing != nil {
 			testHookFinishing()
 		}
-		err := st.makeIndexes(ctx)
+		var err error
+		if missing {
+			err = st.makeIndexes(ctx)
+		}
 		if err == nil && merge {
 			_, err = st.db.ExecContext(ctx, sqlMerge)
 		}

@@ -542,26 +542,25 @@ func (s *store) makeIndexes(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	for _, q := range indexStatements(false) {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return err
-		}
+	if err := execIndexes(ctx, tx, false); err != nil {
+		return err
 	}
 	return tx.Commit()
 }
 
-// indexStatements returns the statements that drop the secondary indexes
-// (drop), or make those missing.
-func indexStatements(drop bool) []string {
-	var out []string
+// execIndexes drops the secondary indexes (drop), or makes those missing,
+// in tx.
+func execIndexes(ctx context.Context, tx *sql.Tx, drop bool) error {
 	for _, ix := range secondaryIndexes() {
+		q := ix.create
 		if drop {
-			out = append(out, "DROP INDEX IF EXISTS "+ix.name)
-		} else {
-			out = append(out, ix.create)
+			q = "DROP INDEX IF EXISTS " + ix.name
+		}
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return err
 		}
 	}
-	return out
+	return nil
 }
 
 // schemaDifference says, in a few words, how got differs from want.

@@ -121,8 +121,8 @@ func (w *writer) release() {
 		// Made again whatever became of the writer's transactions, but
 		// not past a cancelled update, which should end soon, nor in a
 		// pass of an Update, which makes them as it finishes (see
-		// UpdateWhile): otherwise the next writer (begin) or Update
-		// (verify) makes them then.
+		// UpdateWhile): otherwise the next writer (begin) or the end of
+		// the next Update makes them then.
 		if err := w.s.makeIndexes(context.WithoutCancel(w.ctx)); err == nil {
 			w.deferred = false
 		}
@@ -211,14 +211,7 @@ func (w *writer) begin() error {
 
 // indexes drops the secondary indexes, or makes those missing, in the
 // open transaction.
-func (w *writer) indexes(drop bool) error {
-	for _, q := range indexStatements(drop) {
-		if _, err := w.tx.ExecContext(w.ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (w *writer) indexes(drop bool) error { return execIndexes(w.ctx, w.tx, drop) }
 
 // stmt returns one of the writer's statements, prepared once a
 // transaction.
