@@ -32,11 +32,11 @@ func Extract(path string, src []byte) (*File, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, quotePath(path))
 	}
-	t, err := syntax.Parse(lang, src)
-	if err != nil {
+	var f *File
+	if err := syntax.ParseFunc(lang, src, func(t *syntax.Tree) { f = ExtractTree(path, t) }); err != nil {
 		return nil, fmt.Errorf("symbols: %s: %w", quotePath(path), err)
 	}
-	return ExtractTree(path, t), nil
+	return f, nil
 }
 
 // ExtractTree returns what the file at path defines and imports, read
@@ -131,15 +131,19 @@ var attributeKinds = map[syntax.Language]map[string]bool{
 	syntax.C:          {"attribute_declaration": true},
 }
 
+// triviaKinds are the kinds of comments and attributes.
+var triviaKinds = &kindSet{has: func(l syntax.Language, kind string) bool {
+	return strings.Contains(kind, "comment") || attributeKinds[l][kind]
+}}
+
 func newExtractor(path string, t *syntax.Tree) *extractor {
 	x := &extractor{t: t, src: t.Source(), lines: t.Lines(), lang: t.Language(),
 		f: &File{Path: path, Language: string(t.Language()), Symbols: []Symbol{}, Imports: []Import{}, Errors: t.HasError()}}
 	x.doc = make([]bool, x.lines.Count()+2)
-	attrs := attributeKinds[x.lang]
+	trivia := triviaKinds.of(t.Grammar())
 	for i := range t.Len() {
 		n := syntax.NodeID(i)
-		k := t.Kind(n)
-		if !strings.Contains(k, "comment") && !attrs[k] {
+		if !trivia.has(t.KindID(n)) {
 			continue
 		}
 		s, e := t.StartByte(n), t.EndByte(n)

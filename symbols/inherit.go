@@ -26,6 +26,22 @@ var baseClauses = map[string]bool{
 	"base_class_clause": true, // C++
 }
 
+// baseSites are the kinds bases reads a definition's bases from: the
+// cases of its switch, which no other kind reaches.
+var baseSites = &kindSet{has: func(l syntax.Language, k string) bool {
+	switch {
+	case baseClauses[k], k == "impl_item":
+		return true
+	case l == syntax.Python:
+		return k == "class_definition"
+	case l == syntax.Go:
+		return k == "field_declaration" || k == "type_elem" // see goBases
+	case l == syntax.Ruby:
+		return k == "call"
+	}
+	return false
+}}
+
 // baseLists are the lists inside a clause whose children are bases.
 var baseLists = map[string]bool{"type_list": true, "interface_type_list": true, "delegation_specifiers": true}
 
@@ -49,8 +65,12 @@ func (x *extractor) bases(parent []syntax.NodeID) map[int]base {
 			out[t.StartByte(h)] = base{of: of, qual: x.baseQualifier(parent, h)}
 		}
 	}
+	sites := baseSites.of(t.Grammar())
 	for i := 1; i < t.Len(); i++ {
 		n := syntax.NodeID(i)
+		if !sites.has(t.KindID(n)) {
+			continue
+		}
 		k := t.Kind(n)
 		switch {
 		case baseClauses[k]:

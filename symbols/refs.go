@@ -69,6 +69,9 @@ var nameKinds = map[string]bool{
 	"name": true, "shorthand_property_identifier": true,
 }
 
+// nameKindIDs is nameKinds by kind id.
+var nameKindIDs = kindsIn(nameKinds)
+
 // qualifierKinds are the leaf kinds a qualifier may be.
 var qualifierKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "package_identifier": true,
@@ -141,9 +144,10 @@ func (x *extractor) refs() {
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
 	var in enclosing
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
+	isName := nameKindIDs.of(t.Grammar())
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
-		if t.ChildCount(id) != 0 || !nameKinds[t.Kind(id)] {
+		if t.ChildCount(id) != 0 || !isName.has(t.KindID(id)) {
 			continue
 		}
 		start := t.StartByte(id)
@@ -187,9 +191,9 @@ func (x *extractor) refs() {
 			!(kind == Call && (x.lang == syntax.Java || x.lang == syntax.CSharp)) {
 			continue // a local variable or parameter of the definition (Java and C# never call one)
 		}
-		r := x.lines.Range(start, t.EndByte(id))
+		line, col := x.lines.Position(start)
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
-			Line: r.StartLine, Column: r.StartColumn, Byte: start})
+			Line: line, Column: col, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
 		}
