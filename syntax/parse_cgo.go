@@ -1142,19 +1142,51 @@ var pools = func() map[Language]*sync.Pool {
 // Parse parses src as l with a pooled parser; it is safe for concurrent
 // use. The tree shares src.
 func Parse(l Language, src []byte) (*Tree, error) {
+	p, put, err := pooled(l)
+	if err != nil {
+		return nil, err
+	}
+	defer put()
+	return p.Parse(src)
+}
+
+// ParseFunc parses src as l, as [Parse] does, and calls fn with the tree,
+// which is valid only until fn returns: its nodes are the pooled parser's
+// scratch, which its next parse writes over, and the tree has none once
+// fn returns. A caller that reads each tree once and keeps nothing of it
+// (extraction keeps the strings and positions it reads) allocates no node
+// memory per parse. It is safe for concurrent use.
+func ParseFunc(l Language, src []byte, fn func(*Tree)) error {
+	p, put, err := pooled(l)
+	if err != nil {
+		return err
+	}
+	defer put()
+	if err := p.flatten(src, nil, &p.buf); err != nil {
+		return err
+	}
+	t := &Tree{g: p.g, src: src, nodes: p.buf, broken: brokenNodes(p.buf)}
+	defer func() { t.nodes = nil }()
+	fn(t)
+	return nil
+}
+
+// pooled returns an idle parser for l, from its pool or new, and the
+// function that puts it back.
+func pooled(l Language) (*Parser, func(), error) {
 	pool := pools[l]
 	if pool == nil {
-		return nil, fmt.Errorf("%w %q", ErrUnknownLanguage, string(l))
+		return nil, nil, fmt.Errorf("%w %q", ErrUnknownLanguage, string(l))
 	}
 	p, _ := pool.Get().(*Parser)
 	if p == nil {
 		var err error
 		if p, err = NewParser(l); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	t, err := p.Parse(src)
-	p.idle()
-	pool.Put(p)
-	return t, err
+	return p, func() {
+		p.idle()
+		pool.Put(p)
+	}, nil
 }

@@ -52,4 +52,11 @@ func Parse(l Language, _ []byte) (*Tree, error) {
 	return nil, err
 }
 
+// ParseFunc returns an error matching [ErrUnavailable] (or
+// [ErrUnknownLanguage]) in this build, without calling fn.
+func ParseFunc(l Language, _ []byte, _ func(*Tree)) error {
+	_, err := NewParser(l)
+	return err
+}
+
 var _ unsafe.Pointer // Grammar.ptr keeps the same type in both builds

@@ -284,6 +284,51 @@ func TestParseSpansInto(t *testing.T) {
 	}
 }
 
+// TestParseFunc: the tree fn is given is the one Parse gives, for sources
+// that grow past the pooled parser's scratch and shrink again, with a
+// syntax error between; it has no nodes once fn returns, and a tree from
+// Parse is left as it was. An unknown language is an error, fn uncalled.
+func TestParseFunc(t *testing.T) {
+	small := []byte("package a\n\nfunc A() { f(1) }\n")
+	big := []byte("package b\n\n" + strings.Repeat("func B(x int) int {\n\treturn g(x, []int{1, 2})\n}\n", 400))
+	broken := []byte("package c\nfunc ( {{ = := ;\n")
+	kept, err := Parse(Go, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keptShape := shapeIn(kept, nil)
+	for _, src := range [][]byte{small, big, broken, small} {
+		want, err := Parse(Go, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var given *Tree
+		err = ParseFunc(Go, src, func(tr *Tree) {
+			given = tr
+			checkTree(t, tr)
+			if diff := cmp.Diff(shapeIn(want, nil), shapeIn(tr, nil)); diff != "" {
+				t.Errorf("%d bytes (-Parse +ParseFunc):\n%s", len(src), diff)
+			}
+			if tr.HasError() != want.HasError() || &tr.Source()[0] != &src[0] {
+				t.Errorf("%d bytes: broken %v, want %v; or not the source given", len(src), tr.HasError(), want.HasError())
+			}
+		})
+		if err != nil || given == nil {
+			t.Fatalf("%d bytes: %v, tree given %v", len(src), err, given != nil)
+		}
+		if given.Len() != 0 {
+			t.Errorf("%d bytes: %d nodes left once fn returned", len(src), given.Len())
+		}
+	}
+	if diff := cmp.Diff(keptShape, shapeIn(kept, nil)); diff != "" {
+		t.Errorf("a tree from Parse changed (-before +after):\n%s", diff)
+	}
+	called := false
+	if err := ParseFunc("cobol", small, func(*Tree) { called = true }); !errors.Is(err, ErrUnknownLanguage) || called {
+		t.Errorf("unknown language: %v, fn called %v", err, called)
+	}
+}
+
 // shapeIn lists the nodes below the root inside one of spans (all of
 // them when spans is nil) by range, kind, flags, field and children.
 func shapeIn(tr *Tree, spans []Span) []string {
