@@ -822,56 +822,68 @@ func cleanSymbols(in []symbols.Symbol, src []byte) []symbols.Symbol {
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		lines++
 	}
-	var out []symbols.Symbol
-	for _, s := range in {
+	return cleanAll(in, maxSymbolsPerFile, func(s symbols.Symbol) (symbols.Symbol, bool) {
 		r, n := s.Range, s.NameRange
 		if s.Name == "" || r.StartLine < 1 || r.EndLine < r.StartLine || r.EndLine > lines ||
 			n.StartLine < 1 || n.EndLine < n.StartLine || n.EndLine > lines || r.StartColumn < 1 || n.StartColumn < 1 {
-			continue
+			return s, false
 		}
 		s.Name = bounded(s.Name, maxNameBytes)
 		s.Container = bounded(s.Container, maxNameBytes)
 		s.Package = bounded(s.Package, maxNameBytes)
 		s.Signature = bounded(s.Signature, maxSignatureBytes)
-		out = append(out, s)
-		if len(out) == maxSymbolsPerFile {
-			break
-		}
-	}
-	return out
+		return s, true
+	})
 }
 
 // cleanRefs keeps the refs with a name, a known kind and a position
 // inside the file, at most symbols.MaxRefs.
 func cleanRefs(in []symbols.Ref, size int) []symbols.Ref {
-	var out []symbols.Ref
-	for _, r := range in {
+	return cleanAll(in, symbols.MaxRefs, func(r symbols.Ref) (symbols.Ref, bool) {
 		if r.Name == "" || !r.Kind.Valid() || r.Line < 1 || r.Column < 1 || r.Byte < 0 || r.Byte >= size {
-			continue
+			return r, false
 		}
 		r.Name = bounded(r.Name, maxNameBytes)
 		r.Qualifier = bounded(r.Qualifier, maxNameBytes)
 		r.Of = bounded(r.Of, maxNameBytes)
-		out = append(out, r)
-		if len(out) == symbols.MaxRefs {
-			break
-		}
-	}
-	return out
+		return r, true
+	})
 }
 
 func cleanImports(in []symbols.Import) []symbols.Import {
-	var out []symbols.Import
-	for _, im := range in {
+	return cleanAll(in, maxSymbolsPerFile, func(im symbols.Import) (symbols.Import, bool) {
 		if im.Path == "" {
-			continue
+			return im, false
 		}
 		im.Path = bounded(im.Path, 1024)
 		im.Alias = bounded(im.Alias, maxNameBytes)
 		im.Name = bounded(im.Name, maxNameBytes)
-		out = append(out, im)
-		if len(out) == maxSymbolsPerFile {
+		return im, true
+	})
+}
+
+// cleanAll returns the items of in that clean keeps, as clean returns
+// them, at most limit. When clean keeps every item up to the limit as it
+// is, as it does for most files, the result is in itself, cut to the
+// limit: nothing is copied.
+func cleanAll[T comparable](in []T, limit int, clean func(T) (T, bool)) []T {
+	i := 0
+	for ; i < len(in) && i < limit; i++ {
+		if v, keep := clean(in[i]); !keep || v != in[i] {
 			break
+		}
+	}
+	if i == len(in) || i == limit {
+		return in[:i:i]
+	}
+	out := make([]T, i, min(len(in), limit))
+	copy(out, in)
+	for _, v := range in[i:] {
+		if v, keep := clean(v); keep {
+			out = append(out, v)
+			if len(out) == limit {
+				break
+			}
 		}
 	}
 	return out
