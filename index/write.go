@@ -157,17 +157,19 @@ const (
 	sqlOldNames   = `DELETE FROM ref_names WHERE file_id = ?`
 	sqlOldFacts   = `DELETE FROM facts WHERE file_id = ?`
 	sqlInsertFact = `INSERT INTO facts(file_id, symbols) VALUES(?, ?)`
-	sqlInsertName = `INSERT OR IGNORE INTO ref_names(name, file_id) VALUES(?, ?)`
-	sqlInsertRefs = `INSERT INTO refs(file_id, data) VALUES(?, ?)`
-	sqlMoveChunk  = `UPDATE chunks SET start_line = ?, end_line = ?, content = ?, chunker = ?, symbol_id = ? WHERE id = ?`
-	sqlDropChunk  = `DELETE FROM chunks WHERE id = ?`
-	sqlDropFTS    = `DELETE FROM chunks_fts WHERE rowid = ?`
-	sqlInsertSym  = `INSERT INTO symbols(file_id, name, lname, kind, container, package, signature, exported, name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte, start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlInsertImp  = `INSERT INTO imports(file_id, path, name, alias, start_line, start_col, end_line, end_col) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlInsertChk  = `INSERT INTO chunks(file_id, start_line, end_line, content, chunker, chunker_version, symbol_id, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlInsertFTS  = `INSERT INTO chunks_fts(rowid, body) VALUES(?, ?)`
-	chunkerSymbol = "symbol"
-	chunkerLines  = "lines"
+	// sqlInsertNames inserts a file's names, given as a JSON list: one
+	// statement a file costs less than one a name.
+	sqlInsertNames = `INSERT OR IGNORE INTO ref_names(name, file_id) SELECT value, ?2 FROM json_each(?1)`
+	sqlInsertRefs  = `INSERT INTO refs(file_id, data) VALUES(?, ?)`
+	sqlMoveChunk   = `UPDATE chunks SET start_line = ?, end_line = ?, content = ?, chunker = ?, symbol_id = ? WHERE id = ?`
+	sqlDropChunk   = `DELETE FROM chunks WHERE id = ?`
+	sqlDropFTS     = `DELETE FROM chunks_fts WHERE rowid = ?`
+	sqlInsertSym   = `INSERT INTO symbols(file_id, name, lname, kind, container, package, signature, exported, name_line, name_col, name_eline, name_ecol, name_byte, name_ebyte, start_line, start_col, end_line, end_col, start_byte, end_byte, doc_line, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertImp   = `INSERT INTO imports(file_id, path, name, alias, start_line, start_col, end_line, end_col) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertChk   = `INSERT INTO chunks(file_id, start_line, end_line, content, chunker, chunker_version, symbol_id, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertFTS   = `INSERT INTO chunks_fts(rowid, body) VALUES(?, ?)`
+	chunkerSymbol  = "symbol"
+	chunkerLines   = "lines"
 )
 
 // begin starts a transaction if none is open.
@@ -289,10 +291,8 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 		if _, err := w.exec(sqlInsertRefs, fileID, encodeRefs(fd.refs)); err != nil {
 			return err
 		}
-		for _, n := range refNames(fd.refs) {
-			if _, err := w.exec(sqlInsertName, n, fileID); err != nil {
-				return err
-			}
+		if _, err := w.exec(sqlInsertNames, jsonList(refNames(fd.refs)), fileID); err != nil {
+			return err
 		}
 	}
 	if err := w.writeChunks(fileID, fd, old, symIDs); err != nil {
