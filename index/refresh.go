@@ -497,8 +497,13 @@ type fileData struct {
 	syms      []symbols.Symbol
 	symFacts  []byte // syms as the facts table holds them (encodeSymbols)
 	imports   []symbols.Import
-	refs      []symbols.Ref
-	chunks    []chunkData
+	// refData is the file's refs as the refs table holds them
+	// (encodeRefs), and refNames the names they use, as a JSON list; the
+	// worker that reads the file makes both, so that the writer has less
+	// to do, and a file waiting for it holds far less than its refs.
+	refData  []byte
+	refNames string
+	chunks   []chunkData
 }
 
 type chunkData struct {
@@ -774,7 +779,9 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 				fd.symFacts = encodeSymbols(fd.syms, fd.pkg)
 			}
 			fd.imports = cleanImports(sf.Imports)
-			fd.refs = cleanRefs(sf.Refs, len(src))
+			if refs := cleanRefs(sf.Refs, len(src)); len(refs) > 0 {
+				fd.refData, fd.refNames = encodeRefs(refs), jsonList(refNames(refs))
+			}
 		}
 	}
 	var kept map[int64]bool // hashes of the chunks indexed for this file, which the writer keeps

@@ -287,11 +287,11 @@ func (w *writer) write(fd *fileData, rows map[string]fileRow) error {
 			return err
 		}
 	}
-	if len(fd.refs) > 0 {
-		if _, err := w.exec(sqlInsertRefs, fileID, encodeRefs(fd.refs)); err != nil {
+	if len(fd.refData) > 0 {
+		if _, err := w.exec(sqlInsertRefs, fileID, fd.refData); err != nil {
 			return err
 		}
-		if _, err := w.exec(sqlInsertNames, jsonList(refNames(fd.refs)), fileID); err != nil {
+		if _, err := w.exec(sqlInsertNames, fd.refNames, fileID); err != nil {
 			return err
 		}
 	}
