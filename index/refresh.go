@@ -650,7 +650,9 @@ func (ix *Index) over(ctx context.Context, deadline time.Time) func() bool {
 // A readAhead bounds the files read but not yet written, by their size,
 // so that memory stays flat when writing is the slower side; it is deep
 // enough that a large file parsing on one worker leaves the others and the
-// writer the files after it to go on with. It has aheadPerWorker slots a
+// writer the files after it to go on with, and that the workers go on
+// through the writer's slow stretches (a file of many chunks, a commit)
+// rather than leave a core idle. It has aheadPerWorker slots a
 // worker; a file takes one, and one more for each aheadUnit bytes it
 // holds.
 type readAhead struct {
@@ -659,7 +661,7 @@ type readAhead struct {
 }
 
 const (
-	aheadPerWorker = 32
+	aheadPerWorker = 128
 	aheadUnit      = 64 << 10
 )
 
