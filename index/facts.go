@@ -141,9 +141,10 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The refs and the symbols are read first, and decoded while the
-	// imports are read.
-	var blobs []refBlob
+	// The refs and the symbols are read first, each decoded as it is read
+	// and while the imports are read.
+	dec := newDecoders(files)
+	defer dec.wait()
 	for _, q := range [...]struct {
 		sql     string
 		symbols bool
@@ -155,7 +156,7 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 				return err
 			}
 			if i, ok := byID[fid]; ok {
-				blobs = append(blobs, refBlob{i, data, q.symbols})
+				dec.send(refBlob{i, data, q.symbols})
 			}
 			return nil
 		})
@@ -163,7 +164,6 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 			return nil, err
 		}
 	}
-	defer decodeAll(files, blobs)()
 	err = eachRow(ctx, tx, `SELECT file_id, path, name, alias, start_line, start_col, end_line, end_col FROM imports ORDER BY file_id, id`, func(rs *sql.Rows) error {
 		var fid int64
 		var im symbols.Import
@@ -182,27 +182,54 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 	return files, nil
 }
 
-// decodeAll decodes each file's refs, on every CPU, into files[i].Refs
-// (touching no other field), and returns a function that waits until
-// they are. Each decoder keeps one copy of each name it reads.
-func decodeAll(files []FileFacts, blobs []refBlob) (wait func()) {
-	var wg sync.WaitGroup
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(blobs)/64))
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in := interner{}
-			for j := w; j < len(blobs); j += workers {
-				if f := &files[blobs[j].file]; blobs[j].symbols {
-					f.Symbols = decodeSymbols(blobs[j].data, in)
-				} else {
-					f.Refs = decodeRefsWhere(blobs[j].data, nil, in)
-				}
-			}
-		}()
+// decoders decode the files' refs and symbols sent to them, on every CPU,
+// into files[i].Refs or files[i].Symbols (touching no other field): a
+// decoder more for each decodersEvery blobs sent, up to GOMAXPROCS. Each
+// decoder keeps one copy of each name it reads.
+type decoders struct {
+	files   []FileFacts
+	blobs   chan refBlob
+	wg      sync.WaitGroup
+	sent    int
+	started int
+}
+
+// decodersEvery is how many blobs each decoder started is sent, at least:
+// a small project's are decoded on one goroutine.
+const decodersEvery = 64
+
+func newDecoders(files []FileFacts) *decoders {
+	return &decoders{files: files, blobs: make(chan refBlob, decodersEvery)}
+}
+
+// send has b decoded.
+func (d *decoders) send(b refBlob) {
+	if d.sent >= decodersEvery*d.started && d.started < runtime.GOMAXPROCS(0) {
+		d.started++
+		d.wg.Add(1)
+		go d.decode()
 	}
-	return wg.Wait
+	d.sent++
+	d.blobs <- b
+}
+
+func (d *decoders) decode() {
+	defer d.wg.Done()
+	in := interner{}
+	for b := range d.blobs {
+		if f := &d.files[b.file]; b.symbols {
+			f.Symbols = decodeSymbols(b.data, in)
+		} else {
+			f.Refs = decodeRefsWhere(b.data, nil, in)
+		}
+	}
+}
+
+// wait returns once every blob sent is decoded; nothing may be sent
+// after it.
+func (d *decoders) wait() {
+	close(d.blobs)
+	d.wg.Wait()
 }
 
 // A refBlob is a file's encoded refs or symbols, by the file's index in the
