@@ -38,6 +38,10 @@ type writer struct {
 	stmts    map[string]*sql.Stmt
 	gen      int64              // the generation the open transaction makes
 	written  map[string]fileRow // the rows the open transaction writes
+	// symArgs and hashBuf are writeSymbols's, kept from one symbol to
+	// the next.
+	symArgs []any
+	hashBuf []byte
 }
 
 // A bulkMode says how a writer sets up its connection.
@@ -365,16 +369,20 @@ func (w *writer) writeSymbols(fileID int64, fd *fileData, old oldRows) ([]int64,
 			pkg = fd.pkg
 		}
 		n, r := s.NameRange, s.Range
-		args := []any{s.Name, strings.ToLower(s.Name), string(s.Kind),
+		// The statement's arguments: the file, the symbol's row, its hash.
+		args := append(w.symArgs[:0], fileID, s.Name, strings.ToLower(s.Name), string(s.Kind),
 			s.Container, pkg, s.Signature, s.Exported,
 			n.StartLine, n.StartColumn, n.EndLine, n.EndColumn, n.StartByte, n.EndByte,
-			r.StartLine, r.StartColumn, r.EndLine, r.EndColumn, r.StartByte, r.EndByte, s.DocLine}
-		h := rowHash(args)
+			r.StartLine, r.StartColumn, r.EndLine, r.EndColumn, r.StartByte, r.EndByte, s.DocLine, nil)
+		w.symArgs = args
+		var h int64
+		h, w.hashBuf = rowHash(args[1:len(args)-1], w.hashBuf)
 		if id, ok := old.symbols.take(h); ok {
 			symIDs[i] = id
 			continue
 		}
-		res, err := w.exec(sqlInsertSym, append(append([]any{fileID}, args...), h)...)
+		args[len(args)-1] = h
+		res, err := w.exec(sqlInsertSym, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -517,10 +525,10 @@ func (w *writer) each(q string, arg any, fn func(*sql.Rows) error) error {
 }
 
 // rowHash identifies the values a row holds: the first 64 bits of the
-// SHA-256 of their encoding.
-func rowHash(vals []any) int64 {
-	h := sha256.New()
-	var buf []byte
+// SHA-256 of their encoding, which it writes into buf and returns for
+// the next call.
+func rowHash(vals []any, buf []byte) (int64, []byte) {
+	buf = buf[:0]
 	for _, v := range vals {
 		switch v := v.(type) {
 		case string:
@@ -538,8 +546,8 @@ func rowHash(vals []any) int64 {
 			buf = fmt.Appendf(buf, "%T %v\x00", v, v)
 		}
 	}
-	h.Write(buf)
-	return int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
+	sum := sha256.Sum256(buf)
+	return int64(binary.BigEndian.Uint64(sum[:8])), buf
 }
 
 // commit commits the open transaction, if any.
