@@ -792,8 +792,8 @@ func (ix *Index) prepareFile(st *store, f diskFile, rows map[string]fileRow) fil
 	}
 	li := newLineIndex(src)
 	for _, sp := range chunkLines(li, fd.syms) {
-		c := chunkData{span: sp, text: string(li.text(sp.Start, sp.End))}
-		c.hash = chunkHash(c.text)
+		text := li.text(sp.Start, sp.End)
+		c := chunkData{span: sp, text: string(text), hash: chunkHash(text)}
 		if !kept[c.hash] {
 			c.match, c.text = matchText(c.text), ""
 		}

@@ -672,8 +672,8 @@ func (s *store) chunkHashes(fileID int64) map[int64]bool {
 // chunkHash identifies a chunk's text: the first 64 bits of its SHA-256.
 // The text the full-text index matches is a function of it (and of the
 // ChunkerVersion), so two chunks with the same hash match the same words.
-func chunkHash(text string) int64 {
-	sum := sha256.Sum256([]byte(text))
+func chunkHash(text []byte) int64 {
+	sum := sha256.Sum256(text)
 	return int64(binary.BigEndian.Uint64(sum[:8]))
 }
 
