@@ -859,6 +859,17 @@ func encodeParts(g *Graph, build string) [][]byte {
 		}
 		return id
 	}
+	// The adjacency tables (each node's edges in and out) depend on the
+	// edges alone: they are made meanwhile.
+	adjacent := make(chan []byte, 1)
+	go func() {
+		var adj tables32
+		adj.buf = make([]byte, 0, 8*(len(g.Nodes)+1+len(g.Edges)))
+		kind := func(i int) uint32 { return kindCode(g.Edges[i].Kind) << edgeIndexBits }
+		adj.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].To) }, kind)
+		adj.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) }, kind)
+		adjacent <- adj.buf
+	}()
 	// Sized for a node (a dozen bytes): never copied as it grows.
 	nodes := encoder{make([]byte, 0, 16*len(g.Nodes))}
 	var tabs tables32
@@ -885,9 +896,7 @@ func encodeParts(g *Graph, build string) [][]byte {
 	tabs.buf = make([]byte, 0, 4*snapHeader{strings: len(table), nodes: len(g.Nodes), edges: len(g.Edges), named: len(g.Nodes)}.tableWords())
 	tabs.put(nodeOff)
 	tabs.put(edgeOff)
-	kind := func(i int) uint32 { return kindCode(g.Edges[i].Kind) << edgeIndexBits }
-	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].To) }, kind)
-	tabs.lists(len(g.Nodes), len(g.Edges), func(i int) uint64 { return uint64(g.Edges[i].From) }, kind)
+	tabs.buf = append(tabs.buf, <-adjacent...)
 	tabs.lists(len(table), len(g.Nodes), func(i int) uint64 { return nameOf[i] }, func(int) uint32 { return 0 })
 	tabs.hashes(table)
 	lens := encoder{make([]byte, 0, 2*len(table))}
