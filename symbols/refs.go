@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/codecortex/codecortex/syntax"
@@ -145,6 +146,13 @@ func (x *extractor) refs() {
 	var in enclosing
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	isName := nameKindIDs.of(t.Grammar())
+	leaves := 0 // the names, of which the refs are some: room for them all
+	for i := 1; i < n; i++ {
+		if id := syntax.NodeID(i); t.ChildCount(id) == 0 && isName.has(t.KindID(id)) {
+			leaves++
+		}
+	}
+	x.f.Refs = slices.Grow(x.f.Refs, min(leaves, MaxRefs))
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
 		if t.ChildCount(id) != 0 || !isName.has(t.KindID(id)) {
