@@ -26,7 +26,9 @@
 // them (two megabytes at a time, in one transparent huge page where Linux
 // gives them), and a parse that fills the arena goes on in ordinary memory.
 // [Parser.ParseSpansInto] parses into a tree the caller hands back, reusing
-// its node memory, for callers done with each tree before the next.
+// its node memory, for callers done with each tree before the next;
+// [ParseFunc] lends a pooled parser's tree to a function, for callers that
+// read each tree once (symbol extraction).
 //
 // Once a grammar's parses have read a quarter of its parse table's dense
 // size in source, the table is copied into dense form (one row per state)
