@@ -146,16 +146,17 @@ func (x *extractor) refs() {
 	var in enclosing
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	isName := nameKindIDs.of(t.Grammar())
+	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
 	leaves := 0 // the names, of which the refs are some: room for them all
 	for i := 1; i < n; i++ {
-		if id := syntax.NodeID(i); t.ChildCount(id) == 0 && isName.has(t.KindID(id)) {
+		if nameLeaf(syntax.NodeID(i)) {
 			leaves++
 		}
 	}
 	x.f.Refs = slices.Grow(x.f.Refs, min(leaves, MaxRefs))
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
-		if t.ChildCount(id) != 0 || !isName.has(t.KindID(id)) {
+		if !nameLeaf(id) {
 			continue
 		}
 		start := t.StartByte(id)
