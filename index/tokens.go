@@ -2,6 +2,7 @@ package index
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -58,6 +59,13 @@ func classOf(r rune) class {
 
 // appendSubTokens appends the words of ident to dst.
 func appendSubTokens(dst []string, ident string) []string {
+	eachWord(ident, func(start, end int) { dst = append(dst, strings.ToLower(ident[start:end])) })
+	return dst
+}
+
+// eachWord calls word with where each word of ident starts and ends, in
+// order: the words SubTokens returns, before they are lower-cased.
+func eachWord(ident string, word func(start, end int)) {
 	start := -1 // byte offset where the current word starts
 	var prev class = sep
 	var prevStart int // byte offset of the previous rune
@@ -70,7 +78,7 @@ func appendSubTokens(dst []string, ident string) []string {
 		switch {
 		case c == sep:
 			if start >= 0 {
-				dst = append(dst, strings.ToLower(ident[start:i]))
+				word(start, i)
 				start = -1
 			}
 		case start < 0:
@@ -86,7 +94,7 @@ func appendSubTokens(dst []string, ident string) []string {
 			cut = prevStart
 		}
 		if cut >= 0 {
-			dst = append(dst, strings.ToLower(ident[start:cut]))
+			word(start, cut)
 			start = cut
 		}
 		if c != mark {
@@ -95,7 +103,23 @@ func appendSubTokens(dst []string, ident string) []string {
 		}
 	}
 	if start >= 0 {
-		dst = append(dst, strings.ToLower(ident[start:]))
+		word(start, len(ident))
+	}
+}
+
+// appendLower appends w lower-cased to dst, as strings.ToLower would.
+func appendLower(dst []byte, w string) []byte {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(w)...)
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
 	}
 	return dst
 }
@@ -128,18 +152,27 @@ func matchText(chunk string) string {
 	b.Grow(len(chunk) + len(chunk)/4)
 	b.WriteString(chunk)
 	b.WriteString("\n")
-	var seen, added map[string]bool // identifiers looked at; word sequences appended
-	var words []string
-	var phrase []byte
+	sc := matchScratches.Get().(*matchScratch)
+	seen, added := sc.seen, sc.added // identifiers looked at; word sequences appended
+	phrase := sc.phrase[:0]
+	defer func() {
+		sc.phrase = phrase
+		sc.put()
+	}()
 	for i := 0; i < len(chunk); {
+		if c := chunk[i]; c < utf8.RuneSelf && asciiKind[c] == 0 {
+			i++ // an ASCII character no word has
+			continue
+		}
 		j, plain := i, true
 		for j < len(chunk) {
 			c := chunk[j]
 			if c < utf8.RuneSelf {
-				if !asciiWord(c) {
+				k := asciiKind[c]
+				if k == 0 {
 					break
 				}
-				plain = plain && (c >= 'a' && c <= 'z' || j == i && c >= 'A' && c <= 'Z')
+				plain = plain && (k == asciiLower || j == i && k == asciiUpper)
 				j++
 				continue
 			}
@@ -150,7 +183,7 @@ func matchText(chunk string) string {
 			plain = false
 			j += n
 		}
-		if j == i { // no word here: one character, or one invalid byte
+		if j == i { // no word here: one character past ASCII, or one invalid byte
 			_, n := utf8.DecodeRuneInString(chunk[i:])
 			i += n
 			continue
@@ -160,20 +193,18 @@ func matchText(chunk string) string {
 		if plain || len(ident) < 3 || seen[ident] {
 			continue
 		}
-		if seen == nil {
-			seen, added = map[string]bool{}, map[string]bool{}
-		}
 		seen[ident] = true
-		words = appendSubTokens(words[:0], ident)
-		if len(words) < 2 {
-			continue
-		}
+		words := 0
 		phrase = phrase[:0]
-		for k, w := range words {
-			if k > 0 {
+		eachWord(ident, func(start, end int) {
+			if words > 0 {
 				phrase = append(phrase, ' ')
 			}
-			phrase = append(phrase, w...)
+			phrase = appendLower(phrase, ident[start:end])
+			words++
+		})
+		if words < 2 {
+			continue
 		}
 		if added[string(phrase)] {
 			continue
@@ -188,8 +219,52 @@ func matchText(chunk string) string {
 	return b.String()
 }
 
-// asciiWord reports whether ASCII byte c can be part of an identifier
-// (see isWordRune).
-func asciiWord(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+// A matchScratch is what matchText uses and gives back for its next call,
+// empty.
+type matchScratch struct {
+	seen, added map[string]bool
+	phrase      []byte
 }
+
+var matchScratches = sync.Pool{New: func() any {
+	return &matchScratch{seen: map[string]bool{}, added: map[string]bool{}}
+}}
+
+// put empties sc and gives it back, unless its maps grew past what most
+// chunks need: emptying a map takes as long as it is large.
+func (sc *matchScratch) put() {
+	if len(sc.seen) > maxScratchIdents {
+		return
+	}
+	clear(sc.seen)
+	clear(sc.added)
+	matchScratches.Put(sc)
+}
+
+// maxScratchIdents is how many identifiers a matchScratch given back may
+// have held.
+const maxScratchIdents = 1024
+
+// asciiKind tells, for each ASCII byte, whether it can be part of an
+// identifier (see isWordRune: not 0) and whether it is a lower-case or an
+// upper-case letter.
+var asciiKind = func() (t [utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = asciiLower
+		case c >= 'A' && c <= 'Z':
+			t[c] = asciiUpper
+		case c >= '0' && c <= '9', c == '_':
+			t[c] = asciiOther
+		}
+	}
+	return t
+}()
+
+// The kinds of ASCII byte of asciiKind's table.
+const (
+	asciiLower = 1 + iota
+	asciiUpper
+	asciiOther // a digit or the underscore
+)
