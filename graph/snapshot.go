@@ -875,16 +875,23 @@ func encodeParts(g *Graph, build string) [][]byte {
 	var tabs tables32
 	nodeOff := make([]uint32, 0, len(g.Nodes)+1)
 	nameOf := make([]uint64, len(g.Nodes)) // the string naming each node, for the name table
+	// A node's path, kind and package are most often those of the nodes
+	// just before it: each is looked up only when it is not.
+	var path, kind, pkg lastInterned
 	for i := range g.Nodes {
 		nd := &g.Nodes[i]
 		nodeOff = append(nodeOff, uint32(len(nodes.buf)))
-		for k, s := range [...]string{nd.Path, nd.Name, nd.Container, nd.Kind, nd.Package} {
-			id := intern(s)
-			if k == 0 && nd.Kind == NodeKindFile || k == 1 && nd.Kind != NodeKindFile {
-				nameOf[i] = id
-			}
-			nodes.uint(id)
+		p, name := path.id(nd.Path, intern), intern(nd.Name)
+		if nd.Kind == NodeKindFile {
+			nameOf[i] = p
+		} else {
+			nameOf[i] = name
 		}
+		nodes.uint(p)
+		nodes.uint(name)
+		nodes.uint(intern(nd.Container))
+		nodes.uint(kind.id(nd.Kind, intern))
+		nodes.uint(pkg.id(nd.Package, intern))
 		nodes.uint(flag(nd.Exported, 1) | flag(nd.Test, 2) | flag(nd.Stale, 4))
 		nodes.uint(uint64(max(nd.Line, 0)))
 		nodes.uint(uint64(max(nd.EndLine-max(nd.Line, 0), 0)))
@@ -925,8 +932,8 @@ func encodeEdges(all []Edge, intern func(string) uint64) (encoder, []uint32) {
 	// Sized for an edge (a dozen bytes): never copied as it grows.
 	edges := encoder{make([]byte, 0, 16*len(all))}
 	off := make([]uint32, 0, len(all)+1)
-	// An edge's strings are most often its predecessor's: each is looked
-	// up only when it changes.
+	// An edge's strings are most often those of the edges just before it:
+	// each is looked up only when it is not (lastInterned).
 	var kind, method, path, of lastInterned
 	for i := range all {
 		ed := &all[i]
@@ -945,19 +952,29 @@ func encodeEdges(all []Edge, intern func(string) uint64) (encoder, []uint32) {
 	return edges, append(off, uint32(len(edges.buf)))
 }
 
-// lastInterned is the last string interned for one field, and its id.
+// lastInterned are the last few strings interned for one field, with
+// their ids: a field that goes back and forth between a few values (an
+// edge's kind between calls and references) is looked up only when it
+// takes another.
 type lastInterned struct {
-	s     string
-	n     uint64
-	valid bool
+	s    [4]string
+	n    [4]uint64
+	used int // slots filled
+	next int // the slot the next string goes into
 }
 
-// id returns the id of s, interning it only when it is not the last.
+// id returns the id of s, interning it only when it is not among the last.
 func (l *lastInterned) id(s string, intern func(string) uint64) uint64 {
-	if !l.valid || s != l.s {
-		l.s, l.n, l.valid = s, intern(s), true
+	for i := range l.used {
+		if l.s[i] == s {
+			return l.n[i]
+		}
 	}
-	return l.n
+	k := l.next
+	l.s[k], l.n[k] = s, intern(s)
+	l.next = (k + 1) % len(l.s)
+	l.used = min(l.used+1, len(l.s))
+	return l.n[k]
 }
 
 // encodeKnown encodes a snapshot's known section: for each standard
