@@ -103,7 +103,9 @@
 // seal), and a new process whose index has not changed since reads it
 // instead of reading every file's facts and resolving them; a snapshot
 // that does not check or of another build is ignored and the graph built
-// again, as is one of another state of the index (but see below). Asked
+// again, as is one of another state of the index (but see below).
+// [Provider.Keep] makes that snapshot current without holding the graph,
+// as a batch command that indexes for later questions wants. Asked
 // who uses a definition, the provider answers one record per site of each
 // direct caller (the calling definition as Symbol, the use as location,
 // [Hit.Sites]), recursive calls included, marked "test" when the caller is

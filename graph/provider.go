@@ -157,16 +157,8 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 		return b.g, nil
 	}
 	if b == nil {
-		partial := facts.Freshness.State == index.Partial
-		// The facts are read for this build alone: it drops each file's
-		// refs once resolved, and the snapshot is encoded without them.
-		b = buildBase(facts, p.goModules(ix, facts), true)
+		b, _ = p.build(ix, facts) // a snapshot not written is said in p.snapshot
 		facts = index.Facts{}
-		if !partial {
-			if err := p.snapshots(ix).write(b.g); err != nil {
-				p.snapshot += "; not written: " + err.Error() // the next process builds again
-			}
-		}
 	}
 	b.finish(p.exactOptions(ctx))
 	if ctx.Err() != nil {
@@ -174,6 +166,62 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	}
 	p.graph = b.g
 	return b.g, nil
+}
+
+// Keep makes the snapshot that a process's first graph is read from (see
+// Graph) current with the index, without holding the graph: a snapshot of
+// the index as it is now is left as it is, unread; otherwise the graph is
+// built and its snapshot written. A batch command (cortex index) keeps
+// the graph so for the questions that follow. The error says why the
+// snapshot was not written; with an index that is not complete (Partial)
+// there is nothing to keep.
+func (p *Provider) Keep(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ix, err := p.index()
+	if err != nil {
+		return err
+	}
+	if snap, err := p.snapshots(ix).read(); err != nil {
+		p.snapshot = err.Error()
+	} else {
+		same, fr, err := ix.Current(ctx, snap.version)
+		snap.close()
+		if err != nil {
+			return err
+		}
+		p.fresh = fr
+		if same {
+			p.snapshot = "current"
+			return nil
+		}
+		p.snapshot = "the index changed since the snapshot"
+	}
+	facts, err := ix.Facts(ctx, "")
+	if err != nil {
+		return err
+	}
+	p.fresh = facts.Freshness
+	_, err = p.build(ix, facts)
+	return err
+}
+
+// build builds the graph of facts, read for this build alone (it drops
+// each file's refs once resolved, and the snapshot is encoded without
+// them), and writes its snapshot unless the index is partial. It
+// returns the builder, unfinished, and why the snapshot was not written,
+// which it also adds to p.snapshot: the next process builds again.
+func (p *Provider) build(ix *index.Index, facts index.Facts) (*builder, error) {
+	partial := facts.Freshness.State == index.Partial
+	b := buildBase(facts, p.goModules(ix, facts), true)
+	if partial {
+		return b, nil
+	}
+	err := p.snapshots(ix).write(b.g)
+	if err != nil {
+		p.snapshot += "; not written: " + err.Error()
+	}
+	return b, err
 }
 
 // goModules reads the Go modules among the facts' files.

@@ -220,6 +220,54 @@ func TestSnapshotStaleRebuilt(t *testing.T) {
 	}
 }
 
+// Keep writes the snapshot of an index that has none, or whose snapshot
+// is of an earlier state, and leaves a current one as it is, unread; the
+// graph a process then asks for is the snapshot's.
+func TestKeep(t *testing.T) {
+	needSyntax(t)
+	dir := t.TempDir()
+	writeAged(t, dir, snapFixture)
+	key := testKey(t, 1)
+	file := filepath.Join(dir, snapshotDir, filepath.FromSlash(snapshotName))
+	keep := func(wantHow string) os.FileInfo {
+		t.Helper()
+		p := New(Options{Dir: dir, IndexOptions: index.Options{Seal: key}})
+		defer p.Close()
+		if err := p.Keep(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if p.snapshot != wantHow {
+			t.Errorf("Keep: %q, want %q", p.snapshot, wantHow)
+		}
+		if p.graph != nil {
+			t.Error("Keep holds the graph")
+		}
+		fi, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	first := keep(errSnapshotMissing.Error())
+	if _, how := snapGraph(t, dir, key); how != "loaded" {
+		t.Errorf("the graph after Keep: %s, want loaded", how)
+	}
+	if again := keep("current"); !os.SameFile(first, again) {
+		t.Error("Keep wrote a current snapshot again")
+	}
+	writeAged(t, dir, map[string]string{"b/c.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc More() int { return a.ReadFull(nil) }\n"})
+	if changed := keep("the index changed since the snapshot"); os.SameFile(first, changed) {
+		t.Error("Keep left the snapshot of an earlier state")
+	}
+	g, how := snapGraph(t, dir, key)
+	if how != "loaded" {
+		t.Errorf("the graph after the second Keep: %s, want loaded", how)
+	}
+	if got := answers(g)["a/a.go#ReadFull"]; !slices.Contains(got, "b/c.go#More") {
+		t.Errorf("callers of ReadFull = %q, want the new b/c.go#More among them", got)
+	}
+}
+
 // A snapshot past the size limit is not written, and says why.
 func TestSnapshotTooLarge(t *testing.T) {
 	dir := t.TempDir()

@@ -71,9 +71,9 @@ func progressRate(w interface{ Write([]byte) (int, error) }) (func(done, total i
 	return report, clear
 }
 
-// keepGraph builds the engine's project graph of the index just brought
-// up to date, which keeps its snapshot for the questions that follow; a
-// graph already kept for this state of the index is only read.
+// keepGraph keeps the snapshot of the engine's project graph of the index
+// just brought up to date, for the questions that follow: the graph is
+// built unless a snapshot of this state of the index is kept already.
 func keepGraph(ctx context.Context, p *project) error {
 	eng, err := p.engine(codecortex.Options{}) // the engine the index came from
 	if err != nil {
@@ -83,8 +83,7 @@ func keepGraph(ctx context.Context, p *project) error {
 	if err != nil {
 		return err
 	}
-	_, err = gp.Graph(ctx)
-	return err
+	return gp.Keep(ctx)
 }
 
 // updateIndex brings the index up to date with no time bound, builds the
