@@ -170,8 +170,8 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 
 // Keep makes the snapshot that a process's first graph is read from (see
 // Graph) current with the index, without holding the graph: a snapshot of
-// the index as it is now is left as it is, unread; otherwise the graph is
-// built and its snapshot written. A batch command (cortex index) keeps
+// the index as it is now is left as it is, once checked in full;
+// otherwise the graph is built and its snapshot written. A batch command (cortex index) keeps
 // the graph so for the questions that follow. The error says why the
 // snapshot was not written; with an index that is not complete (Partial)
 // there is nothing to keep.
@@ -185,17 +185,11 @@ func (p *Provider) Keep(ctx context.Context) error {
 	if snap, err := p.snapshots(ix).read(); err != nil {
 		p.snapshot = err.Error()
 	} else {
-		same, fr, err := ix.Current(ctx, snap.version)
+		current, err := p.current(ctx, ix, snap)
 		snap.close()
-		if err != nil {
+		if err != nil || current {
 			return err
 		}
-		p.fresh = fr
-		if same {
-			p.snapshot = "current"
-			return nil
-		}
-		p.snapshot = "the index changed since the snapshot"
 	}
 	facts, err := ix.Facts(ctx, "")
 	if err != nil {
@@ -204,6 +198,27 @@ func (p *Provider) Keep(ctx context.Context) error {
 	p.fresh = facts.Freshness
 	_, err = p.build(ix, facts)
 	return err
+}
+
+// current reports whether snap is of the index as it is now and checks
+// in full (every chunk against its digest), and says in p.snapshot why
+// not.
+func (p *Provider) current(ctx context.Context, ix *index.Index, snap *sealedSnapshot) (bool, error) {
+	same, fr, err := ix.Current(ctx, snap.version)
+	if err != nil {
+		return false, err
+	}
+	p.fresh = fr
+	if !same {
+		p.snapshot = "the index changed since the snapshot"
+		return false, nil
+	}
+	if err := snap.verify(); err != nil {
+		p.snapshot = err.Error()
+		return false, nil
+	}
+	p.snapshot = "current"
+	return true, nil
 }
 
 // build builds the graph of facts, read for this build alone (it drops

@@ -650,11 +650,8 @@ func (ss *sealedSnapshot) readChunks(first, end int) error {
 	if _, err := ss.f.ReadAt(b, ss.off+int64(lo)); err != nil {
 		return fmt.Errorf("graph: snapshot: %w", err)
 	}
-	for c := first; c < end; c++ {
-		chunk := b[(c-first)*snapChunk : min((c-first+1)*snapChunk, len(b))]
-		if sum := sha256.Sum256(chunk); !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
-			return errSnapshotForeign // changed since it was sealed
-		}
+	if err := ss.check(b, first); err != nil {
+		return err
 	}
 	for c := first; c < end; c++ {
 		ss.chunks[c] = b[(c-first)*snapChunk : min((c-first+1)*snapChunk, len(b)) : min((c-first+1)*snapChunk, len(b))]
@@ -672,13 +669,45 @@ func (ss *sealedSnapshot) whole() ([]byte, error) {
 	if _, err := ss.f.ReadAt(body, ss.off); err != nil {
 		return nil, fmt.Errorf("graph: snapshot: %w", err)
 	}
-	for c := 0; c*snapChunk < ss.size; c++ {
-		sum := sha256.Sum256(body[c*snapChunk : min((c+1)*snapChunk, ss.size)])
-		if !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
-			return nil, errSnapshotForeign
-		}
+	if err := ss.check(body, 0); err != nil {
+		return nil, err
 	}
 	return body[ss.start:], nil
+}
+
+// verify reads the whole body and checks every chunk against its digest,
+// holding no more than verifyChunks of them at a time.
+func (ss *sealedSnapshot) verify() error {
+	if ss.body != nil || ss.f == nil {
+		return nil
+	}
+	buf := make([]byte, min(ss.size, verifyChunks*snapChunk))
+	for lo := 0; lo < ss.size; lo += len(buf) {
+		b := buf[:min(len(buf), ss.size-lo)]
+		if _, err := ss.f.ReadAt(b, ss.off+int64(lo)); err != nil {
+			return fmt.Errorf("graph: snapshot: %w", err)
+		}
+		if err := ss.check(b, lo/snapChunk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyChunks is how many chunks verify reads at a time.
+const verifyChunks = 256
+
+// check checks b, the body's chunks from first on (the last may be
+// short), against their digests.
+func (ss *sealedSnapshot) check(b []byte, first int) error {
+	for k := 0; k*snapChunk < len(b); k++ {
+		c := first + k
+		sum := sha256.Sum256(b[k*snapChunk : min((k+1)*snapChunk, len(b))])
+		if !bytes.Equal(sum[:], ss.sums[sha256.Size*c:sha256.Size*(c+1)]) {
+			return errSnapshotForeign // changed since it was sealed
+		}
+	}
+	return nil
 }
 
 // graph decodes the snapshot's graph: nodes, edges and the tables made

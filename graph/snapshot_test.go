@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -221,12 +223,18 @@ func TestSnapshotStaleRebuilt(t *testing.T) {
 }
 
 // Keep writes the snapshot of an index that has none, or whose snapshot
-// is of an earlier state, and leaves a current one as it is, unread; the
-// graph a process then asks for is the snapshot's.
+// is of an earlier state or does not check, and leaves a current one as
+// it is; the graph a process then asks for is the snapshot's.
 func TestKeep(t *testing.T) {
 	needSyntax(t)
 	dir := t.TempDir()
-	writeAged(t, dir, snapFixture)
+	// Enough files for a body of several chunks, whose last one opening
+	// the snapshot does not read.
+	files := maps.Clone(snapFixture)
+	for i := range 64 {
+		files[fmt.Sprintf("c/f%d.go", i)] = fmt.Sprintf("package c\n\nfunc F%d() int { return G%d() }\n\nfunc G%d() int { return %d }\n", i, i, i, i)
+	}
+	writeAged(t, dir, files)
 	key := testKey(t, 1)
 	file := filepath.Join(dir, snapshotDir, filepath.FromSlash(snapshotName))
 	keep := func(wantHow string) os.FileInfo {
@@ -252,9 +260,25 @@ func TestKeep(t *testing.T) {
 	if _, how := snapGraph(t, dir, key); how != "loaded" {
 		t.Errorf("the graph after Keep: %s, want loaded", how)
 	}
-	if again := keep("current"); !os.SameFile(first, again) {
+	again := keep("current")
+	if !os.SameFile(first, again) {
 		t.Error("Keep wrote a current snapshot again")
 	}
+	data, err := os.ReadFile(file) // a byte of the body changed: built again
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2*snapChunk {
+		t.Fatalf("a snapshot of %d bytes: the test wants more than one chunk", len(data))
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if mended := keep(errSnapshotForeign.Error()); os.SameFile(again, mended) {
+		t.Error("Keep left a snapshot whose body changed")
+	}
+	first = keep("current")
 	writeAged(t, dir, map[string]string{"b/c.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc More() int { return a.ReadFull(nil) }\n"})
 	if changed := keep("the index changed since the snapshot"); os.SameFile(first, changed) {
 		t.Error("Keep left the snapshot of an earlier state")
