@@ -171,10 +171,10 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 // Keep makes the snapshot that a process's first graph is read from (see
 // Graph) current with the index, without holding the graph: a snapshot of
 // the index as it is now is left as it is, once checked in full;
-// otherwise the graph is built and its snapshot written. A batch command (cortex index) keeps
-// the graph so for the questions that follow. The error says why the
-// snapshot was not written; with an index that is not complete (Partial)
-// there is nothing to keep.
+// otherwise the graph is built and its snapshot written. A batch command
+// (cortex index) keeps the graph so for the questions that follow. The
+// error says why the snapshot was not written; with an index that is not
+// complete (Partial) there is nothing to keep.
 func (p *Provider) Keep(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
