@@ -73,10 +73,10 @@
 // interface is indexed under its rarest method name, so that each type is
 // checked only against the interfaces asking for a method it has.
 //
-// [Graph.Subtypes] answers what extends or implements a type: of a class,
-// its direct subtypes; of an interface, every type that implements it,
-// through the interfaces that extend it and the classes implementing
-// those. The [Provider] answers a question for implementations alone with
+// [Graph.Subtypes] answers what extends or implements a type, the direct
+// subtypes first: of a class, its subclasses and theirs; of an interface,
+// every type that implements it, through the interfaces that extend it and
+// the classes implementing those. The [Provider] answers a question for implementations alone with
 // one record per subtype, at the subtype's name (a Rust impl at the impl),
 // or, for a type nothing extends, per type it extends or implements.
 //

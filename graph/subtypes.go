@@ -46,13 +46,14 @@ var relationKinds = map[EdgeKind]bool{Inherits: true, Implements: true}
 // nodes; others are ignored), each once, at its shortest depth, by its
 // strongest edge, at most maxNodes; a root is never its own subtype.
 //
-// Of a class (or any root that is not an interface): its direct
-// subclasses, each of which has its own. Of an interface (a trait, a
-// protocol): every type that implements it, breadth first to at most
-// MaxSubtypeDepth steps, through the interfaces that extend it and the
-// classes that implement those (what a type checker accepts where the
-// interface is expected): the direct subtypes of any kind, then the
-// indirect ones that are not interfaces.
+// It walks breadth first, to at most MaxSubtypeDepth steps: the direct
+// subtypes of any kind, then the indirect ones that are not interfaces.
+// Of a class, every class a value of it may be: its subclasses, theirs,
+// and so on. Of an interface (a trait, a protocol), every type that
+// implements it, through the interfaces that extend it and the classes
+// that implement those (what a type checker accepts where the interface
+// is expected). Each says its depth and the supertype of its last step,
+// so that an indirect subclass reads as one.
 func (g *Graph) Subtypes(roots []int, maxNodes int) []Related {
 	seen := map[int]bool{}
 	type step struct {
@@ -60,18 +61,14 @@ func (g *Graph) Subtypes(roots []int, maxNodes int) []Related {
 		tier trust.Tier
 	}
 	var frontier []step
-	depth := 1
 	for _, r := range roots {
 		if r >= 0 && r < len(g.Nodes) && isType(&g.Nodes[r]) && !seen[r] {
 			seen[r] = true
 			frontier = append(frontier, step{r, trust.Exact})
-			if g.Nodes[r].Kind == "interface" {
-				depth = MaxSubtypeDepth
-			}
 		}
 	}
 	var out []Related
-	for d := 1; d <= depth && len(frontier) > 0 && len(out) < maxNodes; d++ {
+	for d := 1; d <= MaxSubtypeDepth && len(frontier) > 0 && len(out) < maxNodes; d++ {
 		var next []step
 		best := map[int]int{} // a node reached at this depth: its index in out
 		for _, s := range frontier {

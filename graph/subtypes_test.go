@@ -211,7 +211,7 @@ class Proxy(Base, Generic[RequestException]):
     pass
 `,
 			"pkg/__init__.py": "",
-		}, "RequestException", []string{"HTTPError pkg/exceptions.py:5", "Proxy pkg/more.py:9", "SSLError pkg/more.py:5", "Timeout pkg/exceptions.py:9"}},
+		}, "RequestException", []string{"ConnectTimeout pkg/exceptions.py:16 d2", "HTTPError pkg/exceptions.py:5", "Proxy pkg/more.py:9", "SSLError pkg/more.py:5", "Timeout pkg/exceptions.py:9"}},
 		{"ruby", map[string]string{
 			"lib/thor/error.rb": `class Thor
   class Error < StandardError
@@ -312,7 +312,7 @@ public interface Sink {
     void accept(Token t);
 }
 `,
-		}, "Token", []string{"Token.Doctype src/main/java/org/example/Token.java:4", "Token.Tag src/main/java/org/example/Token.java:7"}},
+		}, "Token", []string{"Token.Doctype src/main/java/org/example/Token.java:4", "Token.StartTag src/main/java/org/example/Token.java:10 d2", "Token.Tag src/main/java/org/example/Token.java:7"}},
 		{"java interface", map[string]string{
 			"src/main/java/org/example/Sink.java": `package org.example;
 
