@@ -30,12 +30,20 @@ const (
 // selected from, when the head of its enclosing function declares it: a
 // parameter or receiver named by the ref's qualifier, or, for a member
 // selected once more (p.f.M), the declared type of field f of that
-// parameter's project struct. binds are the file's imports; fields caches
-// the imports of the files declaring fields.
+// parameter's project struct; else, for a local variable, what its
+// declaration shows (see goLocalType). binds are the file's imports;
+// fields caches the imports of the files declaring fields and functions.
 func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
-	if r.Qualifier == "" || r.Kind == symbols.Inherit {
+	if r.Kind == symbols.Inherit {
+		return "", goUnknown
+	}
+	if r.Selected && r.Type != "" {
+		// Selected from a call or a literal: what the extractor read of it.
+		return b.goLocalType(fi, r.Type, binds, fields)
+	}
+	if r.Qualifier == "" {
 		return "", goUnknown
 	}
 	j := b.enclosingSym(fi, r.Byte)
@@ -48,7 +56,10 @@ func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map
 	}
 	declared := goParamType(s.Signature, r.Qualifier)
 	if declared == "" {
-		return "", goUnknown
+		if r.Selected || r.Type == "" {
+			return "", goUnknown
+		}
+		return b.goLocalType(fi, r.Type, binds, fields)
 	}
 	t, op := b.goTypeIn(fi, declared, binds)
 	if !r.Selected {
@@ -63,6 +74,149 @@ func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map
 		return "", goUnknown
 	}
 	return b.goFieldType(t, prev.Name, fields)
+}
+
+// A goLocal is a local variable's type as goLocalType found it.
+type goLocal struct {
+	typ string
+	op  goOperand
+}
+
+// goLocalType returns the type of a local variable of Go file fi whose
+// declaration shows typ (a symbols.Ref's Type): a type as written, read
+// as a parameter's (goTypeIn); or the first result of a call of F or
+// pkg.F, the one function of the file's package, or of the imported
+// package, of that name, as its head declares it in its own file. The
+// answers are kept for the file's other uses.
+func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
+	if b.localOf != fi+1 {
+		b.localTypes, b.localOf = map[string]goLocal{}, fi+1
+	}
+	if l, ok := b.localTypes[typ]; ok {
+		return l.typ, l.op
+	}
+	t, op := b.goLocalTypeOf(fi, typ, binds, fields)
+	b.localTypes[typ] = goLocal{t, op}
+	return t, op
+}
+
+func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
+	called, isCall := strings.CutSuffix(typ, "()")
+	if !isCall {
+		return b.goTypeIn(fi, typ, binds)
+	}
+	if strings.HasPrefix(called, "(") {
+		// (X).M(): method M of X's type.
+		inner, rest, ok := cutGroup(called)
+		m, ok2 := strings.CutPrefix(rest, ".")
+		if !ok || !ok2 {
+			return "", goUnknown
+		}
+		recv, op := b.goLocalType(fi, inner, binds, fields)
+		if op != goProject {
+			return "", goUnknown
+		}
+		return b.goResultOf(b.goMethods(recv, m), fields)
+	}
+	var fns []int32
+	if pkg, name, qualified := strings.Cut(called, "."); qualified {
+		bd, ok := binds[pkg]
+		if !ok || len(bd.files) == 0 || strings.Contains(name, ".") {
+			return "", goUnknown
+		}
+		fns = b.named(name, bd.files, goFunc)
+	} else {
+		fns = b.namedInPackage(called, fi, goFunc)
+	}
+	return b.goResultOf(fns, fields)
+}
+
+// goResultOf returns the type of the first result of fns, when it is one
+// function or method, as its head declares it in its own file.
+func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding) (string, goOperand) {
+	if len(fns) != 1 {
+		return "", goUnknown
+	}
+	dfi := int(b.nodeFile[fns[0]])
+	sym := b.symbolOf(dfi, fns[0])
+	if sym == nil {
+		return "", goUnknown
+	}
+	res := goResultType(sym.Signature)
+	if res == "" {
+		return "", goUnknown
+	}
+	return b.goTypeIn(dfi, res, b.goBindsIn(dfi, fields))
+}
+
+// goMethods returns the methods called m of the project's types called
+// recv.
+func (b *builder) goMethods(recv, m string) []int32 {
+	var out []int32
+	for _, s := range b.g.byName[m] {
+		if n := &b.g.Nodes[s]; n.Kind == string(symbols.Method) && normContainer(n.Container) == recv {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// goFunc keeps the functions that are no method.
+func goFunc(n *Node) bool { return n.Kind == string(symbols.Function) && n.Container == "" }
+
+// goResultType returns the type of the first result a Go function head
+// ("func F(…) *T", "func (r *R) M(…) (t T, err error)") declares, or ""
+// for none, or for one of the function's type parameters.
+func goResultType(sig string) string {
+	rest, ok := strings.CutPrefix(sig, "func")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, "(") { // the receiver
+		if _, rest, ok = cutGroup(rest); !ok {
+			return ""
+		}
+	}
+	i := strings.IndexAny(rest, "([")
+	if i < 0 {
+		return ""
+	}
+	rest = rest[i:]
+	var typeParams string
+	if rest[0] == '[' {
+		if typeParams, rest, ok = cutGroup(rest); !ok {
+			return ""
+		}
+	}
+	if !strings.HasPrefix(rest, "(") {
+		return ""
+	}
+	if _, rest, ok = cutGroup(rest); !ok { // the parameters
+		return ""
+	}
+	res := strings.TrimSpace(rest)
+	if strings.HasPrefix(res, "(") {
+		list, _, ok := cutGroup(res)
+		if !ok {
+			return ""
+		}
+		first, _, _ := strings.Cut(list, ",")
+		first = strings.TrimSpace(first)
+		if _, t, named := strings.Cut(first, " "); named {
+			first = strings.TrimSpace(t) // a named result: "t *T"
+		}
+		res = first
+	}
+	if res == "" || strings.ContainsAny(res, " ({") {
+		return ""
+	}
+	for _, tp := range strings.Split(typeParams, ",") {
+		if name, _, _ := strings.Cut(strings.TrimSpace(tp), " "); name != "" && goBareType(res) == name {
+			return "" // a type parameter: what it is depends on the call
+		}
+	}
+	return res
 }
 
 // goFieldType returns the declared type of the field called name of the
@@ -85,12 +239,7 @@ func (b *builder) goFieldType(t, name string, fields map[int]map[string]binding)
 		if declared == "" {
 			return "", goUnknown
 		}
-		bd, ok := fields[fi]
-		if !ok {
-			bd = b.goBinds(fi)
-			fields[fi] = bd
-		}
-		ft, fop := b.goTypeIn(fi, declared, bd)
+		ft, fop := b.goTypeIn(fi, declared, b.goBindsIn(fi, fields))
 		if found && (ft != typ || fop != op) {
 			return "", goUnknown
 		}
@@ -108,6 +257,16 @@ func (b *builder) symbolOf(fi int, s int32) *symbols.Symbol {
 		}
 	}
 	return nil
+}
+
+// goBindsIn returns goBinds(fi), kept in cache for the next call.
+func (b *builder) goBindsIn(fi int, cache map[int]map[string]binding) map[string]binding {
+	bd, ok := cache[fi]
+	if !ok {
+		bd = b.goBinds(fi)
+		cache[fi] = bd
+	}
+	return bd
 }
 
 // goBinds returns the local names the imports of Go file fi bind.
@@ -332,7 +491,13 @@ func paramIn(list, name string) string {
 func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []string {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
-	if r.Qualifier == "" || r.Kind == symbols.Inherit {
+	if r.Kind == symbols.Inherit {
+		return nil
+	}
+	if r.Selected && r.Type != "" {
+		return b.goLocalNeeds(fi, ri, fields)
+	}
+	if r.Qualifier == "" {
 		return nil
 	}
 	j := b.enclosingSym(fi, r.Byte)
@@ -341,7 +506,7 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 	}
 	declared := goBareType(goParamType(f.Symbols[j].Signature, r.Qualifier))
 	if declared == "" {
-		return nil
+		return b.goLocalNeeds(fi, ri, fields)
 	}
 	out := []string{declared}
 	if r.Selected && ri > 0 {
@@ -363,6 +528,46 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 	}
 	if t, op := b.goOperandType(fi, ri, b.goBinds(fi), fields); op == goProject {
 		out = append(out, b.baseChain(t)...)
+	}
+	return out
+}
+
+// goLocalNeeds is goTypeNeeds for a ref qualified by a local variable:
+// the type its declaration shows, or the function whose result it holds
+// (and, once that is read, the type the function declares), and the
+// bases of the type.
+func (b *builder) goLocalNeeds(fi, ri int, fields map[int]map[string]binding) []string {
+	r := &b.facts[fi].Refs[ri]
+	if r.Type == "" {
+		return nil
+	}
+	binds := b.goBinds(fi)
+	out := b.goTypeNames(fi, r.Type, binds, fields, nil)
+	if t, op := b.goOperandType(fi, ri, binds, fields); op == goProject {
+		out = append(out, b.baseChain(t)...)
+	}
+	return out
+}
+
+// goTypeNames appends to out the names goLocalType reads for typ: the
+// types, functions and methods it names, and the type of each step it
+// can resolve so far (the next round reads that type's definition).
+func (b *builder) goTypeNames(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding, out []string) []string {
+	called, isCall := strings.CutSuffix(typ, "()")
+	if !isCall {
+		if t := goBareType(typ); t != "" {
+			out = append(out, t)
+		}
+		return out
+	}
+	if inner, rest, ok := cutGroup(called); ok && strings.HasPrefix(called, "(") {
+		out = b.goTypeNames(fi, inner, binds, fields, out)
+		out = append(out, strings.TrimPrefix(rest, "."))
+	} else {
+		out = append(out, called[strings.LastIndexByte(called, '.')+1:])
+	}
+	if t, op := b.goLocalType(fi, typ, binds, fields); op == goProject {
+		out = append(out, t)
 	}
 	return out
 }

@@ -71,32 +71,14 @@ func TestGoOperandTypes(t *testing.T) {
 	needSyntax(t)
 	p := New(Options{Dir: testtool.WriteTree(t, goOperandFixture)})
 	defer p.Close()
-	tests := []struct {
-		symbol string
-		want   []string
-	}{
+	tests := []sitesOf{
 		// A type of a module the graph does not resolve says nothing: e.Lock()
 		// is linked by name, as without the rule.
 		{"Locker.Lock", []string{"p/t.go:18 p/t.go#T.Run inferred_high", "p/t.go:20 p/t.go#T.Run inferred_high", "p/u.go:5 p/u.go#Ext inferred"}},
 		{"Store.Get", []string{"p/t.go:26 p/t.go#Use inferred_high"}},
 		{"Cache.Get", []string{"p/t.go:22 p/t.go#T.Run inferred_high", "p/t.go:26 p/t.go#Use inferred_high"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.symbol, func(t *testing.T) {
-			resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
-				Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, r := range resp.Records {
-				got = append(got, fmt.Sprintf("%s:%d %s %s", r.Path, r.StartLine, r.Symbol, r.Trust))
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
-			}
-		})
-	}
+	checkCallSites(t, p, tests)
 	// The graph of the files that concern a name answers as the whole.
 	dir := testtool.WriteTree(t, goOperandFixture)
 	if compared, _ := compareNamed(t, dir, func(string) bool { return true }); compared == 0 {
@@ -124,5 +106,116 @@ func TestGoParamType(t *testing.T) {
 		if got := goParamType(tt.sig, tt.name); got != tt.want {
 			t.Errorf("goParamType(%q, %q) = %q, want %q", tt.sig, tt.name, got, tt.want)
 		}
+	}
+}
+
+// goLocalFixture calls Host, defined by both Router and Route, through
+// local variables whose declarations show their types: a constructor of
+// the package or of an imported one, a composite literal, new, a var of a
+// type; through one declared again with another type, which says nothing
+// from there on; and on calls and literals, chained (NewRouter().Host()
+// is a Route, whose Host is called next).
+var goLocalFixture = map[string]string{
+	"go.mod": "module m\n",
+	"mux/mux.go": `package mux
+
+type Router struct{}
+
+func NewRouter() *Router { return &Router{} }
+
+func (r *Router) Host(h string) *Route { return &Route{} }
+
+type Route struct{}
+
+func NewRoute() (route *Route, err error) { return &Route{}, nil }
+
+func (r *Route) Host(h string) *Route { return r }
+`,
+	"mux/use.go": `package mux
+
+func Use() {
+	r := NewRouter()
+	r.Host("a")
+	rt, err := NewRoute()
+	_ = err
+	rt.Host("b")
+	lit := &Route{}
+	lit.Host("c")
+	n := new(Router)
+	n.Host("d")
+	var v Route
+	v.Host("e")
+	x := Router{}
+	x.Host("f")
+	x := Route{}
+	x.Host("g")
+	new(Route).Host("i")
+	NewRouter().Host("j")
+	NewRouter().Host("k").Host("l")
+}
+`,
+	"app/main.go": `package app
+
+import "m/mux"
+
+func Main() {
+	r := mux.NewRouter()
+	r.Host("h")
+}
+`,
+}
+
+// TestGoLocalTypes checks that a method called through a local variable
+// is a member of the type its declaration shows (inferred_high), and is
+// linked by name (inferred) once the function has declared the variable
+// again with another type.
+func TestGoLocalTypes(t *testing.T) {
+	needSyntax(t)
+	p := New(Options{Dir: testtool.WriteTree(t, goLocalFixture)})
+	defer p.Close()
+	tests := []sitesOf{
+		{"Router.Host", []string{"app/main.go:7 app/main.go#Main inferred_high", "mux/use.go:5 mux/use.go#Use inferred_high",
+			"mux/use.go:12 mux/use.go#Use inferred_high", "mux/use.go:16 mux/use.go#Use inferred_high", "mux/use.go:18 mux/use.go#Use inferred",
+			"mux/use.go:20 mux/use.go#Use inferred_high", "mux/use.go:21 mux/use.go#Use inferred_high"}},
+		{"Route.Host", []string{"mux/use.go:8 mux/use.go#Use inferred_high", "mux/use.go:10 mux/use.go#Use inferred_high",
+			"mux/use.go:14 mux/use.go#Use inferred_high", "mux/use.go:18 mux/use.go#Use inferred",
+			"mux/use.go:19 mux/use.go#Use inferred_high", "mux/use.go:21 mux/use.go#Use inferred_high"}},
+	}
+	checkCallSites(t, p, tests)
+	dir := testtool.WriteTree(t, goLocalFixture)
+	if compared, _ := compareNamed(t, dir, func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
+// sitesOf are the sites ("path:line symbol tier", in the provider's
+// order) the graph answers for the references and calls of symbol.
+type sitesOf struct {
+	symbol string
+	want   []string
+}
+
+// checkCallSites asks p for each test's references and calls, checks
+// that every record is valid and compares the answer with its want.
+func checkCallSites(t *testing.T, p *Provider, tests []sitesOf) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.symbol, func(t *testing.T) {
+			resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
+				Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range resp.Records {
+				if err := r.Validate(); err != nil {
+					t.Errorf("invalid record: %v", err)
+				}
+				got = append(got, fmt.Sprintf("%s:%d %s %s", r.Path, r.StartLine, r.Symbol, r.Trust))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
+			}
+		})
 	}
 }

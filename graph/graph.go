@@ -258,6 +258,9 @@ type builder struct {
 	pkgFiles      []int32               // the files pkgMark marks: samePackage(pkgOf-1)
 	pkgOf         int                   // 1 + the file whose package pkgMark marks; 0 for none
 	memberOf      map[memberKey][]int32 // what members found (see there)
+	// localTypes are the types goLocalType found for file localOf-1.
+	localTypes map[string]goLocal
+	localOf    int
 	// part reports that g is a part of the snapshot read for one
 	// question (see Provider.graphFor), not to be kept.
 	part bool

@@ -92,7 +92,7 @@ func (b *builder) resolveUses(fi int, names []string) {
 			continue
 		}
 		src, recv := b.caller(fi, r)
-		if recv == "" && f.Language == "go" && r.Qualifier != "" {
+		if recv == "" && f.Language == "go" && (r.Qualifier != "" || r.Type != "") {
 			if fields == nil {
 				fields = map[int]map[string]binding{}
 			}

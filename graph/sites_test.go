@@ -99,10 +99,7 @@ end
 	})
 	p := New(Options{Dir: dir})
 	defer p.Close()
-	tests := []struct {
-		symbol string
-		want   []string // "path:line symbol tier", in the provider's order
-	}{
+	tests := []sitesOf{
 		{"T.helper", []string{"p/t.go:8 p/t.go#T.Run inferred_high", "p/t.go:10 p/t.go#T.Run inferred_high"}},
 		{"T.Run", []string{"p/t.go:7 p/t.go#T.Run inferred_high"}},
 		{"U.helper", []string{"p/t.go:16 p/t.go#U.Run inferred_high"}},
@@ -116,25 +113,7 @@ end
 		{"Sender.close", []string{"ws.js:9 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred"}},
 		{"WebSocket.close", []string{"ws.js:8 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.symbol, func(t *testing.T) {
-			resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
-				Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, r := range resp.Records {
-				if err := r.Validate(); err != nil {
-					t.Errorf("invalid record: %v", err)
-				}
-				got = append(got, fmt.Sprintf("%s:%d %s %s", r.Path, r.StartLine, r.Symbol, r.Trust))
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
-			}
-		})
-	}
+	checkCallSites(t, p, tests)
 }
 
 // TestTestCallers checks that a caller in a test file or in a Rust test

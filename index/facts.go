@@ -278,14 +278,18 @@ var refKinds = []symbols.RefKind{symbols.Use, symbols.Call, symbols.Inherit}
 
 const inheritOf = 3
 
-// refSelected is the bit of a ref's kind byte that says it is Selected.
-const refSelected = 0x80
+// refSelected is the bit of a ref's kind byte that says it is Selected;
+// refTyped, that a Type follows its qualifier (and Of).
+const (
+	refSelected = 0x80
+	refTyped    = 0x40
+)
 
 // encodeRefs writes refs compactly: for each, its kind's byte (with
-// refSelected set for a selected name), then the name and qualifier (a
-// length and the bytes), the Of of an Inherit ref that has one (its kind's
-// byte is then inheritOf), then line, column and byte offset, as unsigned
-// varints.
+// refSelected set for a selected name, refTyped for one with a Type),
+// then the name and qualifier (a length and the bytes), the Of of an
+// Inherit ref that has one (its kind's byte is then inheritOf), the Type,
+// then line, column and byte offset, as unsigned varints.
 func encodeRefs(refs []symbols.Ref) []byte {
 	buf := make([]byte, 0, len(refs)*16)
 	for _, r := range refs {
@@ -301,14 +305,21 @@ func encodeRefs(refs []symbols.Ref) []byte {
 		if r.Selected {
 			k |= refSelected
 		}
+		if r.Type != "" {
+			k |= refTyped
+		}
 		buf = append(buf, k)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Name)))
 		buf = append(buf, r.Name...)
 		buf = binary.AppendUvarint(buf, uint64(len(r.Qualifier)))
 		buf = append(buf, r.Qualifier...)
-		if k&^refSelected == inheritOf {
+		if k&^(refSelected|refTyped) == inheritOf {
 			buf = binary.AppendUvarint(buf, uint64(len(r.Of)))
 			buf = append(buf, r.Of...)
+		}
+		if r.Type != "" {
+			buf = binary.AppendUvarint(buf, uint64(len(r.Type)))
+			buf = append(buf, r.Type...)
 		}
 		buf = binary.AppendUvarint(buf, uint64(r.Line))
 		buf = binary.AppendUvarint(buf, uint64(r.Column))
@@ -334,8 +345,11 @@ func countRefs(b []byte) int {
 	}
 	for len(b) > 0 {
 		strs := 2 // name, qualifier
-		if b[0]&^refSelected == inheritOf {
-			strs = 3 // and of
+		if b[0]&^(refSelected|refTyped) == inheritOf {
+			strs++ // of
+		}
+		if b[0]&refTyped != 0 {
+			strs++ // type
 		}
 		b = b[1:]
 		if !skip(strs) {
@@ -359,7 +373,9 @@ func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil, nil) }
 
 // decodeRefsWhere is decodeRefs keeping only the refs keep passes (all
 // when keep is nil), given the kind and the name's bytes; with in, the
-// strings are in's copies.
+// strings are in's copies. It is long because it reads each field of the
+// format in turn, each read checked, in the one loop the graph's load of
+// every file's refs runs through.
 func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, in interner) []symbols.Ref {
 	var out []symbols.Ref
 	if keep == nil {
@@ -392,8 +408,8 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 	var prev symbols.Ref
 	var prevName []byte
 	for len(b) > 0 {
-		k := int(b[0] &^ refSelected)
-		selected := b[0]&refSelected != 0
+		k := int(b[0] &^ (refSelected | refTyped))
+		selected, typed := b[0]&refSelected != 0, b[0]&refTyped != 0
 		b = b[1:]
 		if k > inheritOf {
 			return out
@@ -415,6 +431,11 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 		}
 		if k == inheritOf {
 			if r.Of, ok = str(); !ok {
+				return out
+			}
+		}
+		if typed {
+			if r.Type, ok = str(); !ok {
 				return out
 			}
 		}

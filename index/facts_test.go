@@ -17,6 +17,9 @@ func TestRefsRoundTrip(t *testing.T) {
 		{Name: "Error", Qualifier: "error", Kind: symbols.Inherit, Of: "ParseError", Line: 2, Column: 6, Byte: 20},
 		{Name: "Thing", Kind: symbols.Use, Line: 900000, Column: 7, Byte: 1 << 20},
 		{Name: "Find", Kind: symbols.Call, Selected: true, Line: 4, Column: 9, Byte: 70},
+		{Name: "Host", Qualifier: "r", Kind: symbols.Call, Type: "mux.NewRouter()", Line: 5, Column: 2, Byte: 90},
+		{Name: "Info", Qualifier: "e", Kind: symbols.Use, Selected: true, Type: "*Entry", Line: 6, Column: 2, Byte: 99},
+		{Name: "Error", Kind: symbols.Inherit, Of: "E", Type: "T", Line: 7, Column: 1, Byte: 110},
 	}
 	if diff := cmp.Diff(in, decodeRefs(encodeRefs(in))); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
@@ -37,6 +40,7 @@ func TestRefsRoundTrip(t *testing.T) {
 func FuzzDecodeRefs(f *testing.F) {
 	f.Add(encodeRefs([]symbols.Ref{{Name: "a", Kind: symbols.Call, Line: 1, Column: 1}}))
 	f.Add([]byte{2, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Add(encodeRefs([]symbols.Ref{{Name: "Host", Qualifier: "r", Kind: symbols.Call, Type: "F()", Line: 1, Column: 1}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		refs := decodeRefs(b)
 		for _, r := range refs {

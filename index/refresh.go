@@ -855,6 +855,7 @@ func cleanRefs(in []symbols.Ref, size int) []symbols.Ref {
 		r.Name = bounded(r.Name, maxNameBytes)
 		r.Qualifier = bounded(r.Qualifier, maxNameBytes)
 		r.Of = bounded(r.Of, maxNameBytes)
+		r.Type = bounded(r.Type, maxNameBytes)
 		return r, true
 	})
 }

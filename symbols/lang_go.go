@@ -1,6 +1,11 @@
 package symbols
 
-import "github.com/codecortex/codecortex/syntax"
+import (
+	"slices"
+	"strings"
+
+	"github.com/codecortex/codecortex/syntax"
+)
 
 // goFile reads a Go file: the package clause, imports, and the top-level
 // functions, methods (Container: the receiver's type), types (struct,
@@ -189,4 +194,220 @@ func (x *extractor) goField(f syntax.NodeID, container string) {
 		x.add(def{kind: Field, name: x.text(id), nameNode: id, node: f, container: container,
 			exported: upperFirst(x.text(id)), headStart: hs, headEnd: he})
 	}
+}
+
+// goLocals follows, through one pass over a Go file's names, what the
+// declarations of each function's locals show of their types.
+type goLocals struct {
+	types map[localName]string
+}
+
+// declare notes the declaration at leaf id of local ln (again: ln was
+// declared before, as a parameter or a local): its type, unless an
+// earlier declaration showed another, after which a use of ln is not
+// read as either. A nil g notes nothing.
+func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeID, ln localName, again bool) {
+	if g == nil {
+		return
+	}
+	typ, seen := g.types[ln]
+	if now := x.goLocalType(parent, id, g, ln.within); !again || seen && typ == now {
+		g.types[ln] = now
+	} else {
+		g.types[ln] = ""
+	}
+}
+
+// typeOf returns the Type of the use at leaf id, qualified by qual, within
+// definition within: the type qual's declarations showed, if qual is a
+// local; for a member selected from a call or a literal (new(T).M(),
+// r.NewRoute().M()), what that expression shows.
+func (g *goLocals) typeOf(x *extractor, parent []syntax.NodeID, id syntax.NodeID, within int, qual string, selected bool, kind RefKind) string {
+	if g == nil || kind == Inherit || within < 0 {
+		return ""
+	}
+	if !selected {
+		if qual == "" {
+			return ""
+		}
+		return g.types[localName{within, qual}]
+	}
+	p := parent[id]
+	if x.t.Kind(p) != "selector_expression" || x.t.Field(id) != "field" {
+		return ""
+	}
+	if from, ok := x.t.ChildByField(p, "operand"); ok && x.t.Kind(from) != "identifier" {
+		return x.goExprType(from, g, within)
+	}
+	return ""
+}
+
+// goLocalType returns what the declaration of the Go local variable at
+// leaf id shows of its type (see [Ref.Type]), or "": in r := &T{}, x, y
+// := F(), G() or var r = pkg.New(), the expression at the name's place
+// (a lone call on the right gives its first result to the first name);
+// in var r T, the type.
+func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goLocals, within int) string {
+	t := x.t
+	p := parent[id]
+	var names []syntax.NodeID // the names declared together, in order
+	var values syntax.NodeID  // the expressions assigned to them, if any
+	hasValues := false
+	switch pk := t.Kind(p); {
+	case pk == "expression_list" && t.Field(p) == "left" && t.Kind(parent[p]) == "short_var_declaration":
+		names = x.namedKids(p)
+		values, hasValues = t.ChildByField(parent[p], "right")
+	case pk == "var_spec" && t.Field(id) == "name":
+		if typ, ok := t.ChildByField(p, "type"); ok {
+			return goTypeText(t, typ)
+		}
+		for c, ok := t.FirstChild(p); ok; c, ok = t.NextSibling(c) {
+			if t.Field(c) == "name" {
+				names = append(names, c)
+			}
+		}
+		values, hasValues = t.ChildByField(p, "value")
+	default:
+		return ""
+	}
+	if !hasValues {
+		return ""
+	}
+	at := slices.Index(names, id)
+	exprs := x.namedKids(values)
+	switch {
+	case at < 0:
+		return ""
+	case len(exprs) == len(names):
+		return x.goExprType(exprs[at], g, within)
+	case len(exprs) == 1 && at == 0 && t.Kind(exprs[0]) == "call_expression":
+		return x.goExprType(exprs[0], g, within) // r, err := F(): r holds F's first result
+	}
+	return ""
+}
+
+// goExprType returns what Go expression e, in definition within, shows
+// of its value's type (see [Ref.Type]): T of T{…}, &T{…} and new(T); F()
+// or pkg.F() of a call of a function named plainly (no builtin) or
+// through what may be a package (the graph knows which names the file's
+// imports bind: a package's name need not be its path's last element);
+// (X).M() of a call of method M on X, an expression whose type shows (a
+// local g knows, a call, a literal); "" otherwise.
+func (x *extractor) goExprType(e syntax.NodeID, g *goLocals, within int) string {
+	t := x.t
+	switch t.Kind(e) {
+	case "composite_literal":
+		if typ, ok := t.ChildByField(e, "type"); ok {
+			return goTypeText(t, typ)
+		}
+	case "parenthesized_expression":
+		if in := x.namedKids(e); len(in) == 1 {
+			return x.goExprType(in[0], g, within)
+		}
+	case "unary_expression":
+		if op, ok := t.ChildByField(e, "operator"); ok && t.Text(op) == "&" {
+			if v, ok := t.ChildByField(e, "operand"); ok && t.Kind(v) == "composite_literal" {
+				if typ := x.goExprType(v, g, within); typ != "" {
+					return "*" + typ
+				}
+			}
+		}
+	case "call_expression":
+		fn, ok := t.ChildByField(e, "function")
+		if !ok {
+			return ""
+		}
+		switch t.Kind(fn) {
+		case "identifier":
+			if name := t.Text(fn); name != "new" {
+				if goBuiltins[name] {
+					return ""
+				}
+				return name + "()"
+			}
+			if args, ok := t.ChildByField(e, "arguments"); ok {
+				if a := x.namedKids(args); len(a) == 1 {
+					if typ := goTypeText(t, a[0]); typ != "" {
+						return "*" + typ
+					}
+				}
+			}
+		case "selector_expression":
+			from, ok1 := t.ChildByField(fn, "operand")
+			name, ok2 := t.ChildByField(fn, "field")
+			if !ok1 || !ok2 {
+				return ""
+			}
+			if t.Kind(from) == "identifier" {
+				typ, local := g.types[localName{within, t.Text(from)}]
+				if !local {
+					return t.Text(from) + "." + t.Text(name) + "()" // a package's function, or nothing
+				}
+				if typ == "" {
+					return ""
+				}
+				return goMethodOf(typ, t.Text(name))
+			}
+			if typ := x.goExprType(from, g, within); typ != "" {
+				return goMethodOf(typ, t.Text(name))
+			}
+		}
+	}
+	return ""
+}
+
+// goMethodOf is the Type of a call of method m on a value of Type typ,
+// or "" past maxGoType.
+func goMethodOf(typ, m string) string {
+	if len(typ)+len(m) > maxGoType {
+		return ""
+	}
+	return "(" + typ + ")." + m + "()"
+}
+
+// maxGoType bounds a Ref's Type: a chain of calls longer than this says
+// nothing.
+const maxGoType = 200
+
+// goBuiltins are Go's predeclared functions other than new.
+var goBuiltins = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
+	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+}
+
+// goTypeText returns the text of a Go type node that names a type (T,
+// pkg.T, T[K] as T), or "".
+func goTypeText(t *syntax.Tree, typ syntax.NodeID) string {
+	switch t.Kind(typ) {
+	case "generic_type":
+		if base, ok := t.ChildByField(typ, "type"); ok {
+			return goTypeText(t, base)
+		}
+	case "type_identifier", "qualified_type", "identifier":
+		return strings.Join(strings.Fields(t.Text(typ)), "")
+	case "pointer_type":
+		if c, ok := t.FirstChild(typ); ok {
+			for ; ok; c, ok = t.NextSibling(c) {
+				if t.Named(c) {
+					if s := goTypeText(t, c); s != "" {
+						return "*" + s
+					}
+					return ""
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// namedKids returns n's named children.
+func (x *extractor) namedKids(n syntax.NodeID) []syntax.NodeID {
+	var out []syntax.NodeID
+	for c, ok := x.t.FirstChild(n); ok; c, ok = x.t.NextSibling(c) {
+		if x.t.Named(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -52,6 +52,13 @@ type Ref struct {
 	// its path or type arguments; empty otherwise, when the type is the
 	// definition enclosing the ref.
 	Of string `json:"of,omitempty"`
+	// Type is, for a Go use qualified by a local variable (r in r.Host()),
+	// what the statement declaring the variable shows of its type: a type
+	// as written (T, *T, pkg.T: var r T, r := &T{}, r := new(T)), or a
+	// call whose first result it holds (F(), pkg.F(): r := NewRouter()),
+	// whose declared result the graph reads. Empty when the declaration
+	// does not show it, or the function declares the name more than once.
+	Type string `json:"type,omitempty"`
 	// Line and Column are the use's one-based line and code-point column;
 	// Byte its byte offset, by which the definition holding it is found.
 	Line   int `json:"line"`
@@ -128,7 +135,10 @@ var selfNames = map[string]bool{"self": true, "this": true, "cls": true, "super"
 var selfQualifiers = map[string]bool{"self": true, "this": true, "cls": true, "super": true}
 
 // refs reads the names the file uses, after its definitions and imports
-// are known (and sorted by finish).
+// are known (and sorted by finish). It is long because it is one pass over
+// the file's name leaves, each classified in turn (in an import, declaring
+// a local, a use, a base) with what the pass keeps as it goes (the
+// enclosing definition, the locals and, in Go, their types).
 func (x *extractor) refs() {
 	t := x.t
 	n := t.Len()
@@ -145,6 +155,10 @@ func (x *extractor) refs() {
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
 	var in enclosing
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
+	var goVars *goLocals           // Go: what each local's declaration shows of its type (see Ref.Type)
+	if x.lang == syntax.Go {
+		goVars = &goLocals{types: map[localName]string{}}
+	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
 	leaves := 0 // the names, of which the refs are some: room for them all
@@ -167,14 +181,22 @@ func (x *extractor) refs() {
 			continue // inside an import
 		}
 		name := t.Text(id)
-		if len(name) < 2 || len(name) > maxRefName || selfNames[name] {
+		// A name too short to look up is no ref, but a Go local of one
+		// letter still qualifies uses (r in r.Host()).
+		noRef := len(name) < 2 || len(name) > maxRefName || selfNames[name]
+		if noRef && (goVars == nil || len(name) != 1) {
 			continue
 		}
 		within := in.at(x.f.Symbols, start)
 		if x.declaresLocal(parent, id) {
 			if within >= 0 && !defNames[start] {
-				locals[localName{within, name}] = true
+				ln := localName{within, name}
+				goVars.declare(x, parent, id, ln, locals[ln])
+				locals[ln] = true
 			}
+			continue
+		}
+		if noRef {
 			continue
 		}
 		kind, qual, selected, ok := x.useOf(parent, importNames, id, name)
@@ -202,7 +224,7 @@ func (x *extractor) refs() {
 		}
 		line, col := x.lines.Position(start)
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
-			Line: line, Column: col, Byte: start})
+			Type: goVars.typeOf(x, parent, id, within, qual, selected, kind), Line: line, Column: col, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
 		}

@@ -153,3 +153,108 @@ func (s *S) Run() {
 		t.Errorf("refs = %q, want %q", got, want)
 	}
 }
+
+// TestRefsGoLocalType checks what a Go use qualified by a local variable
+// carries of the variable's type: what its declaration shows, nothing
+// for a parameter, a declaration that shows none, or a name declared
+// twice with different types.
+func TestRefsGoLocalType(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	src := `package a
+
+import (
+	"github.com/gorilla/mux"
+	"github.com/sirupsen/logrus"
+	"example.com/pkg"
+)
+
+func Run(p *Param) {
+	a := NewRouter()
+	b := mux.NewRouter()
+	c := &Route{}
+	d := pkg.Matcher{}
+	e, err := New()
+	var f Entry
+	var g = logrus.New()
+	h := new(Logger)
+	i, j := T1{}, F2()
+	k := a.NewRoute()
+	l := make([]int, 1)
+	m := List[int]{}
+	a.Host()
+	b.Host()
+	c.Host()
+	d.Match()
+	e.Info()
+	err.Error()
+	f.Info()
+	g.WithFields()
+	h.Info()
+	i.One()
+	j.Two()
+	k.Host()
+	l.Len()
+	m.Len()
+	p.Run()
+	n := T1{}
+	n.One()
+	n := T2{}
+	n.Two()
+}
+
+func Other() {
+	a.Host()
+}
+`
+	f, err := Extract("a.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.Refs {
+		if r.Qualifier != "" && r.Kind == Call {
+			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
+		}
+	}
+	want := []string{
+		"mux.NewRouter ", "logrus.New ", "a.NewRoute NewRouter()",
+		"a.Host NewRouter()", "b.Host mux.NewRouter()", "c.Host *Route", "d.Match pkg.Matcher", "e.Info New()",
+		"err.Error ", "f.Info Entry", "g.WithFields logrus.New()", "h.Info *Logger", "i.One T1", "j.Two F2()",
+		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ", "a.Host ",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("qualified calls and their types:\n got %q\nwant %q", got, want)
+	}
+
+	// A member selected from a call or a literal: what the chain shows.
+	chains := `package a
+
+func Chain(p *Param) {
+	new(Route).Schemes("https").Host("a")
+	NewRouter().Host("b")
+	logrus.WithFields(f).Info("c")
+	(&Route{}).Path("d")
+	r := NewRouter()
+	r.NewRoute().Host("e")
+	p.Route().Host("f")
+	p.f.Host("g")
+}
+`
+	f, err = Extract("b.go", []byte(chains))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, r := range f.Refs {
+		if r.Selected && r.Kind == Call {
+			got = append(got, fmt.Sprintf("%s %s", r.Name, r.Type))
+		}
+	}
+	want = []string{"Schemes *Route", "Host (*Route).Schemes()", "Host NewRouter()", "Info logrus.WithFields()",
+		"Path *Route", "Host (NewRouter()).NewRoute()", "Host ", "Host "}
+	if !slices.Equal(got, want) {
+		t.Errorf("selected calls and their types:\n got %q\nwant %q", got, want)
+	}
+}
