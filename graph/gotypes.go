@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"path"
 	"strings"
 
 	"github.com/codecortex/codecortex/symbols"
@@ -313,8 +314,7 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (string
 	pkg, name, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		name = pkg
-		b.enterPackage(fi)
-		if b.goTypeNamed(name, b.pkgFiles) {
+		if b.goTypeInPackage(name, fi) {
 			return name, goProject
 		}
 		if goPredeclared[name] {
@@ -336,6 +336,28 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (string
 	}
 	return "", goUnknown
 }
+
+// goTypeInPackage reports whether the package of Go file fi declares a
+// top-level type called name: goTypeNamed over samePackage(fi), without
+// marking the package's files (the type of a function's result is read in
+// the function's package, between uses of another).
+func (b *builder) goTypeInPackage(name string, fi int) bool {
+	f := &b.facts[fi]
+	dir := path.Dir(f.Path)
+	for _, s := range b.g.byName[name] {
+		n := &b.g.Nodes[s]
+		if n.Container != "" || !goTypeKinds[symbols.Kind(n.Kind)] {
+			continue
+		}
+		if d := &b.facts[b.nodeFile[s]]; d.Package == f.Package && strings.HasSuffix(d.Path, ".go") && path.Dir(d.Path) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// goTypeKinds are the kinds of Go's type declarations.
+var goTypeKinds = map[symbols.Kind]bool{symbols.Struct: true, symbols.Interface: true, symbols.Type: true}
 
 // goStdImport reports whether Go file fi imports the package it names
 // local from the standard library (an import path without a dot in its
@@ -359,14 +381,7 @@ func (b *builder) goStdImport(fi int, local string) bool {
 // in files (file nodes).
 func (b *builder) goTypeNamed(name string, files []int32) bool {
 	return len(b.named(name, files, func(n *Node) bool {
-		if n.Container != "" {
-			return false
-		}
-		switch symbols.Kind(n.Kind) {
-		case symbols.Struct, symbols.Interface, symbols.Type:
-			return true
-		}
-		return false
+		return n.Container == "" && goTypeKinds[symbols.Kind(n.Kind)]
 	})) > 0
 }
 

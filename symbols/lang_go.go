@@ -196,26 +196,58 @@ func (x *extractor) goField(f syntax.NodeID, container string) {
 	}
 }
 
-// goLocals follows, through one pass over a Go file's names, what the
-// declarations of each function's locals show of their types.
+// goLocals follows, through one pass over a Go file's names, the locals
+// each function declares, and reads what a local's declaration shows of
+// its type when a use asks for it (most locals qualify no use).
 type goLocals struct {
-	types map[localName]string
+	vars map[localName]*goVar
 }
 
+// A goVar is a local: the leaf of its declaration and, once read, what
+// the declaration shows of its type.
+type goVar struct {
+	decl  syntax.NodeID
+	typ   string
+	state uint8 // varPending, varReading or varRead
+}
+
+const (
+	varPending = iota
+	varReading
+	varRead
+)
+
 // declare notes the declaration at leaf id of local ln (again: ln was
-// declared before, as a parameter or a local): its type, unless an
-// earlier declaration showed another, after which a use of ln is not
-// read as either. A nil g notes nothing.
+// declared before, as a parameter or a local). A local declared again
+// with a type other than its earlier declaration's is read as neither. A
+// nil g notes nothing.
 func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeID, ln localName, again bool) {
 	if g == nil {
 		return
 	}
-	typ, seen := g.types[ln]
-	if now := x.goLocalType(parent, id, g, ln.within); !again || seen && typ == now {
-		g.types[ln] = now
-	} else {
-		g.types[ln] = ""
+	v := g.vars[ln]
+	if !again || v == nil {
+		g.vars[ln] = &goVar{decl: id}
+		return
 	}
+	if before := g.read(x, parent, v, ln.within); before != "" && before != x.goLocalType(parent, id, g, ln.within) {
+		v.typ = ""
+	}
+}
+
+// read returns what v's declaration shows of its type, read once; ""
+// for a declaration that reads itself (a := b.F() after b := a.G()).
+func (g *goLocals) read(x *extractor, parent []syntax.NodeID, v *goVar, within int) string {
+	switch v.state {
+	case varRead:
+		return v.typ
+	case varReading:
+		return ""
+	}
+	v.state = varReading
+	v.typ = x.goLocalType(parent, v.decl, g, within)
+	v.state = varRead
+	return v.typ
 }
 
 // typeOf returns the Type of the use at leaf id, qualified by qual, within
@@ -230,14 +262,17 @@ func (g *goLocals) typeOf(x *extractor, parent []syntax.NodeID, id syntax.NodeID
 		if qual == "" {
 			return ""
 		}
-		return g.types[localName{within, qual}]
+		if v := g.vars[localName{within, qual}]; v != nil {
+			return g.read(x, parent, v, within)
+		}
+		return ""
 	}
 	p := parent[id]
 	if x.t.Kind(p) != "selector_expression" || x.t.Field(id) != "field" {
 		return ""
 	}
 	if from, ok := x.t.ChildByField(p, "operand"); ok && x.t.Kind(from) != "identifier" {
-		return x.goExprType(from, g, within)
+		return x.goExprType(parent, from, g, within)
 	}
 	return ""
 }
@@ -279,9 +314,9 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 	case at < 0:
 		return ""
 	case len(exprs) == len(names):
-		return x.goExprType(exprs[at], g, within)
+		return x.goExprType(parent, exprs[at], g, within)
 	case len(exprs) == 1 && at == 0 && t.Kind(exprs[0]) == "call_expression":
-		return x.goExprType(exprs[0], g, within) // r, err := F(): r holds F's first result
+		return x.goExprType(parent, exprs[0], g, within) // r, err := F(): r holds F's first result
 	}
 	return ""
 }
@@ -293,7 +328,7 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 // imports bind: a package's name need not be its path's last element);
 // (X).M() of a call of method M on X, an expression whose type shows (a
 // local g knows, a call, a literal); "" otherwise.
-func (x *extractor) goExprType(e syntax.NodeID, g *goLocals, within int) string {
+func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLocals, within int) string {
 	t := x.t
 	switch t.Kind(e) {
 	case "composite_literal":
@@ -302,12 +337,12 @@ func (x *extractor) goExprType(e syntax.NodeID, g *goLocals, within int) string 
 		}
 	case "parenthesized_expression":
 		if in := x.namedKids(e); len(in) == 1 {
-			return x.goExprType(in[0], g, within)
+			return x.goExprType(parent, in[0], g, within)
 		}
 	case "unary_expression":
 		if op, ok := t.ChildByField(e, "operator"); ok && t.Text(op) == "&" {
 			if v, ok := t.ChildByField(e, "operand"); ok && t.Kind(v) == "composite_literal" {
-				if typ := x.goExprType(v, g, within); typ != "" {
+				if typ := x.goExprType(parent, v, g, within); typ != "" {
 					return "*" + typ
 				}
 			}
@@ -339,16 +374,16 @@ func (x *extractor) goExprType(e syntax.NodeID, g *goLocals, within int) string 
 				return ""
 			}
 			if t.Kind(from) == "identifier" {
-				typ, local := g.types[localName{within, t.Text(from)}]
-				if !local {
+				v := g.vars[localName{within, t.Text(from)}]
+				if v == nil {
 					return t.Text(from) + "." + t.Text(name) + "()" // a package's function, or nothing
 				}
-				if typ == "" {
-					return ""
+				if typ := g.read(x, parent, v, within); typ != "" {
+					return goMethodOf(typ, t.Text(name))
 				}
-				return goMethodOf(typ, t.Text(name))
+				return ""
 			}
-			if typ := x.goExprType(from, g, within); typ != "" {
+			if typ := x.goExprType(parent, from, g, within); typ != "" {
 				return goMethodOf(typ, t.Text(name))
 			}
 		}

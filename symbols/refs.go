@@ -157,7 +157,7 @@ func (x *extractor) refs() {
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	var goVars *goLocals           // Go: what each local's declaration shows of its type (see Ref.Type)
 	if x.lang == syntax.Go {
-		goVars = &goLocals{types: map[localName]string{}}
+		goVars = &goLocals{vars: map[localName]*goVar{}}
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
