@@ -39,6 +39,12 @@
 // string); a selected name (c.Find, c.Root().Find) names a member by its
 // name, and one selected without a call does not name a method (flag.Usage
 // is a field of another module's type more often than a method value).
+// Where the code shows the type of what a name is selected from, the
+// member is that type's, or none of the project's for a type from
+// elsewhere: a parameter, a receiver or a struct field by its declared
+// type; a local variable or a call by what the extractor read
+// ([symbols.Ref.Type]), a named type or a function's or method's first
+// result as its head declares it (r := NewRouter(), NewRouter().Host()).
 // TestGoplsOracle checks the callers so found against gopls references.
 //
 // # Type relations
