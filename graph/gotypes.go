@@ -83,12 +83,13 @@ type goLocal struct {
 	op  goOperand
 }
 
-// goLocalType returns the type of a local variable of Go file fi whose
-// declaration shows typ (a symbols.Ref's Type): a type as written, read
-// as a parameter's (goTypeIn); or the first result of a call of F or
-// pkg.F, the one function of the file's package, or of the imported
-// package, of that name, as its head declares it in its own file. The
-// answers are kept for the file's other uses.
+// goLocalType returns the type of what a use of Go file fi is selected
+// from, when the code shows typ (a symbols.Ref's Type): a type as written,
+// read as a parameter's (goTypeIn); the first result of a call of F or
+// pkg.F, the one function of that name in the file's package or the
+// imported one; or of (X).M(), the one method M of X's type; a result as
+// the function's head declares it, in its own file. The answers are kept
+// for the file's other uses.
 func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
 	if b.localOf != fi+1 {
 		b.localTypes, b.localOf = map[string]goLocal{}, fi+1
@@ -101,6 +102,7 @@ func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fiel
 	return t, op
 }
 
+// goLocalTypeOf is goLocalType, not kept.
 func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
 	called, isCall := strings.CutSuffix(typ, "()")
 	if !isCall {

@@ -53,11 +53,14 @@ type Ref struct {
 	// definition enclosing the ref.
 	Of string `json:"of,omitempty"`
 	// Type is, for a Go use qualified by a local variable (r in r.Host()),
-	// what the statement declaring the variable shows of its type: a type
-	// as written (T, *T, pkg.T: var r T, r := &T{}, r := new(T)), or a
-	// call whose first result it holds (F(), pkg.F(): r := NewRouter()),
-	// whose declared result the graph reads. Empty when the declaration
-	// does not show it, or the function declares the name more than once.
+	// what the statement declaring the variable shows of its type, and for
+	// a Go member selected from a call or a literal (Host in
+	// NewRouter().Host()), what that expression shows: a type as written
+	// (T, *T, pkg.T: var r T, r := &T{}, new(T)), a call of a function whose
+	// first result it is (F(), pkg.F(): r := NewRouter()), or of a method on
+	// a value of such a Type ((NewRouter()).NewRoute()), whose declared
+	// results the graph reads. Empty when the code does not show it, or
+	// once the function has declared the variable again with another type.
 	Type string `json:"type,omitempty"`
 	// Line and Column are the use's one-based line and code-point column;
 	// Byte its byte offset, by which the definition holding it is found.
