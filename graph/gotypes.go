@@ -104,6 +104,9 @@ func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fiel
 
 // goLocalTypeOf is goLocalType, not kept.
 func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
+	if name, ok := strings.CutPrefix(typ, "var "); ok {
+		return b.goPackageVarType(fi, name, fields)
+	}
 	called, isCall := strings.CutSuffix(typ, "()")
 	if !isCall {
 		return b.goTypeIn(fi, typ, binds)
@@ -132,6 +135,70 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 		fns = b.namedInPackage(called, fi, goFunc)
 	}
 	return b.goResultOf(fns, fields)
+}
+
+// goPackageVarType returns the type of the variable called name of Go
+// file fi's package, when there is one and its declaration shows the
+// type (see goVarType), read in the declaration's file.
+func (b *builder) goPackageVarType(fi int, name string, fields map[int]map[string]binding) (string, goOperand) {
+	dfi, typ := b.goPackageVar(fi, name)
+	if typ == "" {
+		return "", goUnknown
+	}
+	return b.goLocalTypeOf(dfi, typ, b.goBindsIn(dfi, fields), fields)
+}
+
+// goPackageVar returns the file declaring the one variable called name
+// of Go file fi's package, and what its declaration shows of its type
+// (goVarType), or "".
+func (b *builder) goPackageVar(fi int, name string) (int, string) {
+	vars := b.namedInPackage(name, fi, func(n *Node) bool { return n.Kind == string(symbols.Variable) && n.Container == "" })
+	if len(vars) != 1 {
+		return 0, ""
+	}
+	dfi := int(b.nodeFile[vars[0]])
+	sym := b.symbolOf(dfi, vars[0])
+	if sym == nil {
+		return 0, ""
+	}
+	return dfi, goVarType(sym.Signature, name)
+}
+
+// goVarType returns what the head of a Go variable's declaration ("var v
+// T", "var v = New()", "var v = &T{…}") shows of v's type, as a Ref's Type
+// would say it: the type written, a function's call (F(), pkg.F()) or a
+// literal's type (T, *T of &T{…} and new(T)); "" for another expression
+// or a declaration of several names.
+func goVarType(sig, name string) string {
+	rest, ok := strings.CutPrefix(sig, "var "+name+" ")
+	if !ok {
+		return ""
+	}
+	if expr, ok := strings.CutPrefix(rest, "= "); ok {
+		ptr := ""
+		if e, ok := strings.CutPrefix(expr, "&"); ok {
+			ptr, expr = "*", e
+		} else if e, ok := strings.CutPrefix(expr, "new("); ok {
+			t, _, _ := strings.Cut(e, ")")
+			if !goIdentPath(t) {
+				return ""
+			}
+			return "*" + t
+		}
+		i := strings.IndexAny(expr, "({")
+		if i <= 0 || !goIdentPath(expr[:i]) || strings.Count(expr[:i], ".") > 1 {
+			return ""
+		}
+		switch {
+		case expr[i] == '{':
+			return ptr + expr[:i]
+		case ptr == "":
+			return expr[:i] + "()"
+		}
+		return ""
+	}
+	typ, _, _ := strings.Cut(rest, " =")
+	return typ
 }
 
 // goResultOf returns the type of the first result of fns, when it is one
@@ -570,6 +637,13 @@ func (b *builder) goLocalNeeds(fi, ri int, fields map[int]map[string]binding) []
 // types, functions and methods it names, and the type of each step it
 // can resolve so far (the next round reads that type's definition).
 func (b *builder) goTypeNames(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding, out []string) []string {
+	if name, ok := strings.CutPrefix(typ, "var "); ok {
+		out = append(out, name)
+		if dfi, vt := b.goPackageVar(fi, name); vt != "" {
+			out = b.goTypeNames(dfi, vt, b.goBindsIn(dfi, fields), fields, out)
+		}
+		return out
+	}
 	called, isCall := strings.CutSuffix(typ, "()")
 	if !isCall {
 		if t := goBareType(typ); t != "" {

@@ -113,8 +113,9 @@ func TestGoParamType(t *testing.T) {
 // local variables whose declarations show their types: a constructor of
 // the package or of an imported one, a composite literal, new, a var of a
 // type; through one declared again with another type, which says nothing
-// from there on; and on calls and literals, chained (NewRouter().Host()
-// is a Route, whose Host is called next).
+// from there on; on calls and literals, chained (NewRouter().Host() is a
+// Route, whose Host is called next); and through variables of the
+// package, by their declarations.
 var goLocalFixture = map[string]string{
 	"go.mod": "module m\n",
 	"mux/mux.go": `package mux
@@ -154,6 +155,17 @@ func Use() {
 	NewRouter().Host("k").Host("l")
 }
 `,
+	"mux/pkg.go": `package mux
+
+var std = NewRouter()
+
+var def Route
+
+func Pkg() {
+	std.Host("m")
+	def.Host("n")
+}
+`,
 	"app/main.go": `package app
 
 import "m/mux"
@@ -174,12 +186,14 @@ func TestGoLocalTypes(t *testing.T) {
 	p := New(Options{Dir: testtool.WriteTree(t, goLocalFixture)})
 	defer p.Close()
 	tests := []sitesOf{
-		{"Router.Host", []string{"app/main.go:7 app/main.go#Main inferred_high", "mux/use.go:5 mux/use.go#Use inferred_high",
-			"mux/use.go:12 mux/use.go#Use inferred_high", "mux/use.go:16 mux/use.go#Use inferred_high", "mux/use.go:18 mux/use.go#Use inferred",
+		{"Router.Host", []string{"app/main.go:7 app/main.go#Main inferred_high", "mux/pkg.go:8 mux/pkg.go#Pkg inferred_high",
+			"mux/use.go:5 mux/use.go#Use inferred_high", "mux/use.go:12 mux/use.go#Use inferred_high",
+			"mux/use.go:16 mux/use.go#Use inferred_high", "mux/use.go:18 mux/use.go#Use inferred",
 			"mux/use.go:20 mux/use.go#Use inferred_high", "mux/use.go:21 mux/use.go#Use inferred_high"}},
-		{"Route.Host", []string{"mux/use.go:8 mux/use.go#Use inferred_high", "mux/use.go:10 mux/use.go#Use inferred_high",
-			"mux/use.go:14 mux/use.go#Use inferred_high", "mux/use.go:18 mux/use.go#Use inferred",
-			"mux/use.go:19 mux/use.go#Use inferred_high", "mux/use.go:21 mux/use.go#Use inferred_high"}},
+		{"Route.Host", []string{"mux/pkg.go:9 mux/pkg.go#Pkg inferred_high", "mux/use.go:8 mux/use.go#Use inferred_high",
+			"mux/use.go:10 mux/use.go#Use inferred_high", "mux/use.go:14 mux/use.go#Use inferred_high",
+			"mux/use.go:18 mux/use.go#Use inferred", "mux/use.go:19 mux/use.go#Use inferred_high",
+			"mux/use.go:21 mux/use.go#Use inferred_high"}},
 	}
 	checkCallSites(t, p, tests)
 	dir := testtool.WriteTree(t, goLocalFixture)
@@ -217,5 +231,27 @@ func checkCallSites(t *testing.T, p *Provider, tests []sitesOf) {
 				t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
 			}
 		})
+	}
+}
+
+// TestGoVarType reads a package variable's declaration as a Ref's Type.
+func TestGoVarType(t *testing.T) {
+	for sig, want := range map[string]string{
+		"var std = New()":           "New()",
+		"var std = logrus.New()":    "logrus.New()",
+		"var std = &Logger{}":       "*Logger",
+		"var std = pkg.Logger{a}":   "pkg.Logger",
+		"var std = new(Logger)":     "*Logger",
+		"var std Logger":            "Logger",
+		"var std *pkg.Logger = x":   "*pkg.Logger",
+		"var std = 1":               "",
+		"var std = a.b.c()":         "",
+		"var std = &New()":          "",
+		"var std, other = New(), 1": "",
+		"var stdx = New()":          "",
+	} {
+		if got := goVarType(sig, "std"); got != want {
+			t.Errorf("goVarType(%q) = %q, want %q", sig, got, want)
+		}
 	}
 }

@@ -130,9 +130,10 @@ func TestPropRank(t *testing.T) {
 }
 
 // TestRankDoubtsForeignNames: a method found by its name alone from files
-// that cannot see its package (mu.Lock() on a sync.Mutex linked to the
-// project's only Lock) passes on little rank, though its uses are still
-// counted; what those files import and use ranks above it.
+// that cannot see its package (mu.Lock() on a value another module's
+// function returns, linked to the project's only Lock) passes on little
+// rank, though its uses are still counted; what those files import and use
+// ranks above it.
 func TestRankDoubtsForeignNames(t *testing.T) {
 	needSyntax(t)
 	files := map[string]string{
@@ -146,7 +147,7 @@ func TestRankDoubtsForeignNames(t *testing.T) {
 		"web/ui/package.json": "{}\n",
 	}
 	for i := range 6 {
-		files[fmt.Sprintf("p%d/p%d.go", i, i)] = fmt.Sprintf("package p%d\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n"+
+		files[fmt.Sprintf("p%d/p%d.go", i, i)] = fmt.Sprintf("package p%d\n\nimport \"example.org/ext\"\n\nvar mu = ext.Mutex()\n\n"+
 			"func F%d() { mu.Lock() }\n", i, i)
 	}
 	p := New(Options{Dir: testtool.WriteTree(t, files), IndexOptions: index.Options{Budget: -1}})

@@ -200,7 +200,8 @@ func (x *extractor) goField(f syntax.NodeID, container string) {
 // each function declares, and reads what a local's declaration shows of
 // its type when a use asks for it (most locals qualify no use).
 type goLocals struct {
-	vars map[localName]*goVar
+	vars    map[localName]*goVar
+	imports map[string]bool // the names the file's imports bind, as far as their paths tell
 }
 
 // A goVar is a local: the leaf of its declaration and, once read, what
@@ -252,8 +253,10 @@ func (g *goLocals) read(x *extractor, parent []syntax.NodeID, v *goVar, within i
 
 // typeOf returns the Type of the use at leaf id, qualified by qual, within
 // definition within: the type qual's declarations showed, if qual is a
-// local; for a member selected from a call or a literal (new(T).M(),
-// r.NewRoute().M()), what that expression shows.
+// local; "var qual" if qual is neither a local nor an import, and may be
+// a variable of the package (whose declaration the graph reads); for a
+// member selected from a call or a literal (new(T).M(), r.NewRoute().M()),
+// what that expression shows.
 func (g *goLocals) typeOf(x *extractor, parent []syntax.NodeID, id syntax.NodeID, within int, qual string, selected bool, kind RefKind) string {
 	if g == nil || kind == Inherit || within < 0 {
 		return ""
@@ -265,7 +268,10 @@ func (g *goLocals) typeOf(x *extractor, parent []syntax.NodeID, id syntax.NodeID
 		if v := g.vars[localName{within, qual}]; v != nil {
 			return g.read(x, parent, v, within)
 		}
-		return ""
+		if g.imports[qual] {
+			return ""
+		}
+		return "var " + qual
 	}
 	p := parent[id]
 	if x.t.Kind(p) != "selector_expression" || x.t.Field(id) != "field" {

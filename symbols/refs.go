@@ -59,7 +59,9 @@ type Ref struct {
 	// (T, *T, pkg.T: var r T, r := &T{}, new(T)), a call of a function whose
 	// first result it is (F(), pkg.F(): r := NewRouter()), or of a method on
 	// a value of such a Type ((NewRouter()).NewRoute()), whose declared
-	// results the graph reads. Empty when the code does not show it, or
+	// results the graph reads; or "var q" for a qualifier q that is neither
+	// a local nor an import, and may be a variable of the package, whose
+	// declaration the graph reads. Empty when the code does not show it, or
 	// once the function has declared the variable again with another type.
 	Type string `json:"type,omitempty"`
 	// Line and Column are the use's one-based line and code-point column;
@@ -160,7 +162,7 @@ func (x *extractor) refs() {
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	var goVars *goLocals           // Go: what each local's declaration shows of its type (see Ref.Type)
 	if x.lang == syntax.Go {
-		goVars = &goLocals{vars: map[localName]*goVar{}}
+		goVars = &goLocals{vars: map[localName]*goVar{}, imports: importNames}
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }

@@ -222,7 +222,7 @@ func Other() {
 		"mux.NewRouter ", "logrus.New ", "a.NewRoute NewRouter()",
 		"a.Host NewRouter()", "b.Host mux.NewRouter()", "c.Host *Route", "d.Match pkg.Matcher", "e.Info New()",
 		"err.Error ", "f.Info Entry", "g.WithFields logrus.New()", "h.Info *Logger", "i.One T1", "j.Two F2()",
-		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ", "a.Host ",
+		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ", "a.Host var a",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("qualified calls and their types:\n got %q\nwant %q", got, want)
