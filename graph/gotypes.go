@@ -610,22 +610,21 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 			}
 		}
 	}
-	if t, op := b.goOperandType(fi, ri, b.goBinds(fi), fields); op == goProject {
+	if t, op := b.goOperandType(fi, ri, b.goBindsIn(fi, fields), fields); op == goProject {
 		out = append(out, b.baseChain(t)...)
 	}
 	return out
 }
 
-// goLocalNeeds is goTypeNeeds for a ref qualified by a local variable:
-// the type its declaration shows, or the function whose result it holds
-// (and, once that is read, the type the function declares), and the
-// bases of the type.
+// goLocalNeeds is goTypeNeeds for a ref whose Type the extractor read (a
+// local, a package variable, a call or a literal selected from): the
+// names its Type reads (see goTypeNames), and the bases of the type.
 func (b *builder) goLocalNeeds(fi, ri int, fields map[int]map[string]binding) []string {
 	r := &b.facts[fi].Refs[ri]
 	if r.Type == "" {
 		return nil
 	}
-	binds := b.goBinds(fi)
+	binds := b.goBindsIn(fi, fields)
 	out := b.goTypeNames(fi, r.Type, binds, fields, nil)
 	if t, op := b.goOperandType(fi, ri, binds, fields); op == goProject {
 		out = append(out, b.baseChain(t)...)

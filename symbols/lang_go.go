@@ -218,16 +218,15 @@ const (
 	varRead
 )
 
-// declare notes the declaration at leaf id of local ln (again: ln was
-// declared before, as a parameter or a local). A local declared again
-// with a type other than its earlier declaration's is read as neither. A
-// nil g notes nothing.
-func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeID, ln localName, again bool) {
+// declare notes the declaration at leaf id of local ln. A local declared
+// again (as a parameter or a local before) with a type other than its
+// earlier declaration's is read as neither. A nil g notes nothing.
+func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeID, ln localName) {
 	if g == nil {
 		return
 	}
 	v := g.vars[ln]
-	if !again || v == nil {
+	if v == nil {
 		g.vars[ln] = &goVar{decl: id}
 		return
 	}

@@ -196,7 +196,7 @@ func (x *extractor) refs() {
 		if x.declaresLocal(parent, id) {
 			if within >= 0 && !defNames[start] {
 				ln := localName{within, name}
-				goVars.declare(x, parent, id, ln, locals[ln])
+				goVars.declare(x, parent, id, ln)
 				locals[ln] = true
 			}
 			continue
