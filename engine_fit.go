@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/syntax"
@@ -35,6 +36,9 @@ type fit struct {
 	// subtypes: a record names a subtype or implementation of the name
 	// (not what the name itself extends).
 	subtypes bool
+	// others: the graph resolved uses of the name to members of other
+	// types, by what the syntax shows (see graph.OtherDefinitionAttribute).
+	others bool
 	// lines reads a project file as lines (nil when it cannot).
 	lines func(string) []string
 	// exact holds the file extensions of the uses or relations a
@@ -56,6 +60,8 @@ const (
 	leftNotCall     = "a use of the name that does not call it"
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
 	leftNotSelected = "a text match of the member's name that neither selects it from a value nor calls it"
+	leftOther       = "uses of the name the graph resolved to another definition"
+	leftUntyped     = "text matches of a member's name other types define too, through a value whose type the syntax does not show"
 )
 
 // newFit reads what recs hold for the question plan understood, about
@@ -76,6 +82,8 @@ func newFit(plan route.Plan, symbol string, recs []evidence.Record) *fit {
 	for i := range recs {
 		r := &recs[i]
 		switch {
+		case otherDefinition(r):
+			f.others = f.others || memberKey(r.TargetSymbol)
 		case r.Kind == evidence.Definition && f.nameMatches(r):
 			f.definitions = true
 			f.qualified = f.qualified || f.name.Qualifier != "" && f.qualifierMatches(r)
@@ -102,6 +110,9 @@ func newFit(plan route.Plan, symbol string, recs []evidence.Record) *fit {
 func (f *fit) leave(r *evidence.Record) string {
 	if r.Kind == evidence.Memory {
 		return "" // what the team wrote about a place the answer cites
+	}
+	if otherDefinition(r) {
+		return leftOther
 	}
 	switch f.intent {
 	case route.IntentDefinition:
@@ -141,6 +152,12 @@ func (f *fit) leave(r *evidence.Record) string {
 		}
 		if lexical(r) && f.member && selectsMembers(r.Path) && !memberShaped(r.Metadata.Excerpt, f.name.Base) {
 			return leftNotSelected
+		}
+		if lexical(r) && f.name.Qualifier != "" && f.others {
+			// The graph typed uses of the name to other types' members
+			// and none to the one asked about: a text match it left
+			// unresolved is a use of one of several types' members.
+			return leftUntyped
 		}
 		if f.intent == route.IntentTests && !inTest(r) {
 			return leftNotTest
@@ -409,6 +426,19 @@ func (f *fit) unconfirmed(r *evidence.Record) bool {
 // about what the name asked for implements (the precision layer's and the
 // graph's), as against what implements it.
 const relSupertype = precision.RelationImplementedBy
+
+// otherDefinition reports whether r is a use of the name the graph
+// resolved to another definition than the one asked about.
+func otherDefinition(r *evidence.Record) bool {
+	return r.Metadata.Attributes[graph.OtherDefinitionAttribute] == "true"
+}
+
+// memberKey reports whether a graph node's key names a member of a type
+// ("path#Type.name"), not a package-level definition ("path#name").
+func memberKey(key string) bool {
+	_, q, ok := strings.Cut(key, "#")
+	return ok && strings.Contains(q, ".")
+}
 
 func lexical(r *evidence.Record) bool { return r.Provenance == trust.Lexical || r.Trust <= trust.Weak }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/graph"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 	"github.com/codecortex/codecortex/trust"
@@ -188,6 +189,47 @@ func TestFitCallers(t *testing.T) {
 	}
 	if !slices.Equal(got, []int{2, 7}) {
 		t.Errorf("lines %v, want the two calls text shows (2, 7)", got)
+	}
+}
+
+// TestFitOtherDefinitions: the uses the graph typed to another type's
+// member leave, and so do, asked about a member, the text matches it
+// left untyped; asked about the name alone, those stay.
+func TestFitOtherDefinitions(t *testing.T) {
+	other := func(line int, target string) evidence.Record {
+		r := call("m.go", line, 5, "p.main", trust.InferredHigh)
+		r.Provenance, r.TargetSymbol = trust.GraphRelation, target
+		r.Metadata.Attributes = map[string]string{graph.OtherDefinitionAttribute: "true"}
+		return r
+	}
+	atOther := text("m.go", 2, "ok := route.Match(req)")
+	atOther.StartColumn, atOther.EndColumn = 5, 9 // where the graph's record is: they fuse
+	untyped := text("m.go", 7, "ok = v.matcher.Match(req)")
+	tests := []struct {
+		name, question string
+		in             []evidence.Record
+		lines          []int
+		omitted        map[string]int
+	}{
+		{"asked about a member", "callers of methodMatcher.Match",
+			[]evidence.Record{other(2, "m.go#Route.Match"), atOther, untyped}, nil,
+			map[string]int{leftOther: 1, leftUntyped: 1}},
+		{"the other definition is no member", "callers of mux.Match",
+			[]evidence.Record{other(2, "m.go#Match"), untyped}, []int{7}, map[string]int{leftOther: 1}},
+		{"asked about the name alone", "callers of Match",
+			[]evidence.Record{other(2, "m.go#Route.Match"), untyped}, []int{7}, map[string]int{leftOther: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans := answerOf(tt.question, evidence.Fuse(tt.in), nil)
+			var lines []int
+			for _, r := range ans.Records {
+				lines = append(lines, r.StartLine)
+			}
+			if !slices.Equal(lines, tt.lines) || !mapsEqual(ans.Omitted, tt.omitted) {
+				t.Errorf("lines %v, omitted %v; want %v, %v", lines, ans.Omitted, tt.lines, tt.omitted)
+			}
+		})
 	}
 }
 

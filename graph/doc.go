@@ -98,6 +98,10 @@
 // early. It reports the affected symbols, their callers with the edge each
 // was reached by, the tests to run, a risk score and the mix of exact and
 // inferred edges behind the answer (exact edges weigh more in the risk).
+// It also lists the uses of a target's name it resolved, by what the
+// syntax shows or a precision index, to another definition of that name
+// ([Impact.Elsewhere]): a text match there is a use of something else,
+// which lets a caller of the graph leave such matches out of an answer.
 // [Graph.Cycles] reports strongly connected components, found by an
 // iterative Tarjan walk.
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -141,6 +142,19 @@ type Impact struct {
 	// (see Graph.StaleFiles).
 	StaleFiles []string `json:"stale_files,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
+	// Elsewhere are uses of a target's name that the graph resolved to
+	// another definition of that name, by what the syntax shows (an
+	// import, the scope, a receiver's type) or by a precision index: the
+	// places where a text match of the name is a use of something else
+	// (see [Graph.Impact]).
+	Elsewhere []Other `json:"elsewhere,omitempty"`
+}
+
+// An Other is a use of a name resolved to a definition other than the
+// ones asked about.
+type Other struct {
+	From string `json:"from"` // the key of the definition (or file) that holds the use
+	Via         // the use, the definition it names in To
 }
 
 // MaxSites bounds the [Hit.Sites] of one hit.
@@ -168,6 +182,7 @@ func (g *Graph) Impact(q Query) *Impact {
 	im := &Impact{Targets: q.Targets, Affected: []Hit{}, Callers: []Hit{}, Tests: []TestHit{}, Depth: depth, MaxNodes: maxNodes}
 	w := impactWalk{g: g, im: im, dist: map[int]int{}, tier: map[int]trust.Tier{}, maxNodes: maxNodes}
 	frontier := w.seed(q.Targets)
+	im.Elsewhere = g.elsewhere(w.named, bareNames(q.Targets))
 	// Breadth first: each node once, at its shortest distance, reached by
 	// its strongest edge among those from the previous level.
 	for d := 1; d <= depth && len(frontier) > 0 && !im.Truncated; d++ {
@@ -179,6 +194,75 @@ func (g *Graph) Impact(q Query) *Impact {
 	return im
 }
 
+// elsewhereKinds are the edges whose uses a text match of a name may be.
+var elsewhereKinds = map[EdgeKind]bool{Calls: true, References: true}
+
+// elsewhere returns the uses of the targets' names the graph resolved to
+// other definitions of those names, at inferred_high or exact (an edge
+// found by the name alone says nothing of which definition a use names):
+// the first MaxSites in the order of the definitions and then of their
+// edges, in source order. A name asked about bare (see bareNames) asks
+// about all its definitions: none is another.
+func (g *Graph) elsewhere(targets []int, bare []string) []Other {
+	asked := make(map[int32]bool, len(targets))
+	for _, t := range targets {
+		asked[int32(t)] = true
+	}
+	var es []int32
+	for _, name := range targetNames(g, targets, bare) {
+		for _, n := range g.byName[name] {
+			if asked[n] {
+				continue
+			}
+			for _, ei := range g.in[n] {
+				if len(es) == MaxSites {
+					break
+				}
+				if e := &g.Edges[ei]; isElsewhere(e) {
+					es = append(es, ei)
+				}
+			}
+		}
+	}
+	g.sortSites(es)
+	out := make([]Other, 0, len(es))
+	for _, ei := range es {
+		e := &g.Edges[ei]
+		out = append(out, Other{From: g.Nodes[e.From].Key(), Via: g.via(e)})
+	}
+	return out
+}
+
+// isElsewhere reports whether e may be one of [Graph.elsewhere]'s uses.
+func isElsewhere(e *Edge) bool {
+	return elsewhereKinds[e.Kind] && e.Line > 0 && e.Method.Tier() >= trust.InferredHigh
+}
+
+// targetNames returns the names of the definitions among targets, each
+// once, in their order, but those in bare.
+func targetNames(g *Graph, targets []int, bare []string) []string {
+	var names []string
+	for _, t := range targets {
+		if n := &g.Nodes[t]; n.Kind != NodeKindFile && !slices.Contains(names, n.Name) && !slices.Contains(bare, n.Name) {
+			names = append(names, n.Name)
+		}
+	}
+	return names
+}
+
+// bareNames returns the names the targets ask about without a qualifier
+// ("Run", not "Cmd.Run" or "path#Run"): those name every definition so
+// called, even where the lookup prefers some (code over tests).
+func bareNames(targets []Target) []string {
+	var out []string
+	for _, t := range targets {
+		if s := strings.TrimSuffix(strings.TrimSpace(t.Symbol), "()"); s != "" && symbolName(s) == s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // An impactWalk is the state of one [Graph.Impact]: the nodes reached,
 // at their distance and with the tier of the path that reached them.
 type impactWalk struct {
@@ -187,6 +271,9 @@ type impactWalk struct {
 	dist     map[int]int
 	tier     map[int]trust.Tier
 	maxNodes int
+	// named are the nodes the targets name, those past maxNodes included
+	// (a node twice when two targets name it).
+	named []int
 }
 
 // A reach is how a walk reaches a node: by an edge, along a path of a
@@ -210,6 +297,7 @@ func (w *impactWalk) seed(targets []Target) []int {
 			w.im.Unresolved = append(w.im.Unresolved, t.String())
 			continue
 		}
+		w.named = append(w.named, nodes...)
 		for _, n := range nodes {
 			if _, ok := w.dist[n]; ok {
 				continue

@@ -93,7 +93,9 @@ func TestParamTypes(t *testing.T) {
 		}
 		var got []string
 		for _, r := range resp.Records {
-			got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
+			}
 		}
 		if diff := cmp.Diff(tt.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 			t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
@@ -124,6 +126,53 @@ func TestParamType(t *testing.T) {
 	for _, tt := range tests {
 		if got, _ := paramType(tt.lang, tt.sig, tt.name); got != tt.want {
 			t.Errorf("paramType(%s, %q, %q) = %q, want %q", tt.lang, tt.sig, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestElsewhere: asked about one type's member, the graph adds the uses
+// of the name it typed to another type's member, marked, and never those
+// it found by the name alone.
+func TestElsewhere(t *testing.T) {
+	needSyntax(t)
+	p := New(Options{Dir: testtool.WriteTree(t, paramFixture)})
+	defer p.Close()
+	for symbol, want := range map[string][]string{
+		"Box.open":       {"t/m.ts:9 t/m.ts#Door.open"},
+		"Door.open":      {"t/m.ts:8 t/m.ts#Box.open"},
+		"Context.invoke": {"p/ctx.py:13 p/ctx.py#Command.invoke"},
+		"Command.invoke": {"p/ctx.py:12 p/ctx.py#Context.invoke", "p/ctx.py:17 p/ctx.py#Context.invoke"},
+		"invoke":         nil, // every definition of the name is asked about
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			if r.Metadata.Attributes[OtherDefinitionAttribute] == "true" {
+				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.TargetSymbol))
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("uses of %s's name resolved elsewhere (-want +got):\n%s", symbol, diff)
+		}
+	}
+
+	// A bare name asks about every definition so called, the tests' too,
+	// though the lookup prefers code's.
+	p = New(Options{Dir: testtool.WriteTree(t, map[string]string{
+		"src/main/A.java":     "class A {\n  void setup() {}\n}\n",
+		"src/test/ATest.java": "class ATest {\n  void setup() {}\n  void t() {\n    setup();\n  }\n}\n",
+	})})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "setup", Kinds: []evidence.Kind{evidence.Call}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resp.Records {
+		if r.Metadata.Attributes[OtherDefinitionAttribute] == "true" {
+			t.Errorf("asked about setup, a use of another definition of it: %s:%d %s", r.Path, r.StartLine, r.TargetSymbol)
 		}
 	}
 }

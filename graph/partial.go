@@ -601,11 +601,67 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 	if err := v.addRootFiles(roots); err != nil {
 		return nil, err
 	}
+	if err := v.addElsewhere(roots, bareNames(q.Targets)); err != nil {
+		return nil, err
+	}
 	if err := v.addCycles(q); err != nil {
 		return nil, err
 	}
 	g, _ := v.graph()
 	return g, nil
+}
+
+// addElsewhere puts in the part the edges Graph.elsewhere takes for the
+// roots: the first MaxSites uses of their names resolved to other
+// definitions, read in the same order.
+func (v *snapView) addElsewhere(roots []int32, bare []string) error {
+	var names []string
+	for _, r := range roots {
+		nd, err := v.node(r)
+		if err != nil {
+			return err
+		}
+		if nd.Kind != NodeKindFile && !slices.Contains(names, nd.Name) && !slices.Contains(bare, nd.Name) {
+			names = append(names, nd.Name)
+		}
+	}
+	taken := 0
+	for _, name := range names {
+		ns, err := v.named(name)
+		if err != nil {
+			return err
+		}
+		for _, n := range ns {
+			nd, err := v.node(n)
+			if err != nil {
+				return err
+			}
+			if nd.Kind == NodeKindFile || nd.Name != name || slices.Contains(roots, n) {
+				continue
+			}
+			es, err := v.in(n, elsewhereKinds)
+			if err != nil {
+				return err
+			}
+			for _, ei := range es {
+				if taken == MaxSites {
+					return nil
+				}
+				e, err := v.edge(ei)
+				if err != nil {
+					return err
+				}
+				if !isElsewhere(&e) {
+					continue
+				}
+				if _, err := v.addEdge(ei); err != nil {
+					return err
+				}
+				taken++
+			}
+		}
+	}
+	return nil
 }
 
 // addCycles runs the walk of q on the part read so far, which reaches the

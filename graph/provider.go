@@ -360,7 +360,10 @@ func partialNote(im *Impact, fr index.Freshness) {
 // for a name); the attribute "test" is "true" when the caller is a test.
 // A base a definition extends or implements is a type relation or an
 // implementation, or a reference when the query asks for references and
-// not for those.
+// not for those. Asked for references or calls by kind, it adds a record
+// for each use of the name it resolved to another definition (see
+// [Impact.Elsewhere]), marked with [OtherDefinitionAttribute]: where a
+// text match of the name is no use of what was asked about.
 func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return evidence.Response{}, err
@@ -418,11 +421,16 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		resp.Report.Reason = fmt.Sprintf("the walk stopped at %d nodes", im.MaxNodes)
 	case len(im.Affected) == 0:
 		resp.Report.Reason = fmt.Sprintf("%s names nothing in the project graph", t)
+	case len(im.Callers) == 0 && len(resp.Records) == 0 && len(im.Elsewhere) > 0:
+		resp.Report.Reason = fmt.Sprintf("no use the project graph resolved names what %s names; "+
+			"it resolved %d uses of the name to other definitions, and a use through a value whose type the syntax does not show stays unresolved",
+			t, len(im.Elsewhere))
 	case len(im.Callers) == 0 && len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("nothing in the project graph uses what %s names", t)
 	case len(resp.Records) == 0:
 		resp.Report.Reason = fmt.Sprintf("what uses %s is not of the kinds asked for", t)
 	}
+	resp.Records = append(resp.Records, elsewhereRecords(im, &q)...)
 	if len(im.StaleFiles) > 0 {
 		resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(im.StaleFiles))
 	}
@@ -485,6 +493,31 @@ func impactRecords(im *Impact, q *evidence.Query) []evidence.Record {
 		case h.Via != nil:
 			add(h, *h.Via, h.Depth)
 		}
+	}
+	return out
+}
+
+// OtherDefinitionAttribute is set to "true" on the records of uses of a
+// name asked about that the graph resolved to another definition of the
+// name (see [Impact.Elsewhere]): the symbol such a record targets is not
+// the one asked about, and a text match at its place is not a use of it.
+const OtherDefinitionAttribute = "other_definition"
+
+// elsewhereRecords returns the records of the impact's uses resolved
+// elsewhere, of the kinds q asks for.
+func elsewhereRecords(im *Impact, q *evidence.Query) []evidence.Record {
+	if len(q.Kinds) == 0 {
+		return nil
+	}
+	var out []evidence.Record
+	for _, o := range im.Elsewhere {
+		rec, ok := callerRecord(Hit{Symbol: o.From}, o.Via, 1)
+		if !ok || !q.Wants(rec.Kind) {
+			continue
+		}
+		rec.Metadata.Excerpt = fmt.Sprintf("%s %s %s, not what was asked about (%s)", o.From, o.Kind, o.To, o.Method)
+		rec.Metadata.Attributes[OtherDefinitionAttribute] = "true"
+		out = append(out, rec)
 	}
 	return out
 }
