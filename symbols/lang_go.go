@@ -200,8 +200,18 @@ func (x *extractor) goField(f syntax.NodeID, container string) {
 // each function declares, and reads what a local's declaration shows of
 // its type when a use asks for it (most locals qualify no use).
 type goLocals struct {
-	vars    map[localName]*goVar
+	vars map[localName]*goVar
+	// scoped are the locals declared in a func literal (its parameters,
+	// its body's names): seen only inside it, they leave a local of the
+	// same name outside it as it was.
+	scoped  map[localName][]goScoped
 	imports map[string]bool // the names the file's imports bind, as far as their paths tell
+}
+
+// A goScoped is a local of a func literal, and the literal's bytes.
+type goScoped struct {
+	start, end int
+	v          *goVar
 }
 
 // A goVar is a local: the leaf of its declaration and, once read, what
@@ -226,6 +236,19 @@ func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeI
 		return
 	}
 	v := g.vars[ln]
+	if lit, ok := goLiteral(x.t, parent, id); ok {
+		start := x.t.StartByte(lit)
+		v = nil
+		for _, s := range g.scoped[ln] {
+			if s.start == start {
+				v = s.v
+			}
+		}
+		if v == nil {
+			g.scoped[ln] = append(g.scoped[ln], goScoped{start, x.t.EndByte(lit), &goVar{decl: id}})
+			return
+		}
+	}
 	if v == nil {
 		g.vars[ln] = &goVar{decl: id}
 		return
@@ -233,6 +256,37 @@ func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeI
 	if before := g.read(x, parent, v, ln.within); before != "" && before != x.goLocalType(parent, id, g, ln.within) {
 		v.typ = ""
 	}
+}
+
+// at returns the local ln a use at byte b sees: the one of the innermost
+// func literal holding b that declares it, else the definition's; nil
+// for none.
+func (g *goLocals) at(ln localName, b int) *goVar {
+	best := -1
+	var v *goVar
+	for _, s := range g.scoped[ln] {
+		if s.start <= b && b < s.end && s.start > best {
+			best, v = s.start, s.v
+		}
+	}
+	if v != nil {
+		return v
+	}
+	return g.vars[ln]
+}
+
+// goLiteral returns the innermost func literal holding the declaration at
+// leaf id within its definition, if any.
+func goLiteral(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) (syntax.NodeID, bool) {
+	for p := parent[id]; p != 0; p = parent[p] {
+		switch t.Kind(p) {
+		case "func_literal":
+			return p, true
+		case "function_declaration", "method_declaration", "source_file":
+			return 0, false
+		}
+	}
+	return 0, false
 }
 
 // read returns what v's declaration shows of its type, read once; ""
@@ -264,7 +318,7 @@ func (g *goLocals) typeOf(x *extractor, parent []syntax.NodeID, id syntax.NodeID
 		if qual == "" {
 			return ""
 		}
-		if v := g.vars[localName{within, qual}]; v != nil {
+		if v := g.at(localName{within, qual}, x.t.StartByte(id)); v != nil {
 			return g.read(x, parent, v, within)
 		}
 		if g.imports[qual] {
@@ -294,6 +348,13 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 	var values syntax.NodeID  // the expressions assigned to them, if any
 	hasValues := false
 	switch pk := t.Kind(p); {
+	case pk == "parameter_declaration" && t.Kind(parent[parent[p]]) == "func_literal":
+		// A func literal's parameter (the graph reads a definition's own
+		// from its head).
+		if typ, ok := t.ChildByField(p, "type"); ok {
+			return goTypeText(t, typ)
+		}
+		return ""
 	case pk == "expression_list" && t.Field(p) == "left" && t.Kind(parent[p]) == "short_var_declaration":
 		names = x.namedKids(p)
 		values, hasValues = t.ChildByField(parent[p], "right")
@@ -379,7 +440,7 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 				return ""
 			}
 			if t.Kind(from) == "identifier" {
-				v := g.vars[localName{within, t.Text(from)}]
+				v := g.at(localName{within, t.Text(from)}, t.StartByte(from))
 				if v == nil {
 					return t.Text(from) + "." + t.Text(name) + "()" // a package's function, or nothing
 				}

@@ -162,7 +162,7 @@ func (x *extractor) refs() {
 	locals := map[localName]bool{} // names declared in a definition's body, bounded by the file's leaves
 	var goVars *goLocals           // Go: what each local's declaration shows of its type (see Ref.Type)
 	if x.lang == syntax.Go {
-		goVars = &goLocals{vars: map[localName]*goVar{}, imports: importNames}
+		goVars = &goLocals{vars: map[localName]*goVar{}, scoped: map[localName][]goScoped{}, imports: importNames}
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
@@ -393,6 +393,13 @@ var localDeclarations = map[string]bool{
 	"local_variable_declaration": true, "declaration": true,
 }
 
+// destructures are the patterns that bind several names at once.
+var destructures = map[string]bool{
+	"left_assignment_list": true, "destructured_left_assignment": true, // Ruby
+	"pattern_list": true, "tuple_pattern": true, // Python, Rust
+	"array_pattern": true, // JavaScript, TypeScript
+}
+
 // declaresLocal reports whether the name at leaf id declares a parameter
 // or a local variable: a parameter's name, the name a declaration or an
 // assignment binds (Go's := and range included).
@@ -406,6 +413,14 @@ func (x *extractor) declaresLocal(parent []syntax.NodeID, id syntax.NodeID) bool
 		return f != "type" && f != "value" && f != "default_value"
 	case localDeclarations[pk]:
 		return localFields[f]
+	case destructures[pk]:
+		// A name in a pattern a declaration or an assignment binds whole
+		// (a, b = f() in Python and Ruby, let (a, b) = …, const [a, b] = …).
+		q := p
+		for destructures[t.Kind(parent[q])] {
+			q = parent[q]
+		}
+		return localDeclarations[t.Kind(parent[q])] && localFields[t.Field(q)]
 	case pk == "function_declarator" && f == "declarator":
 		return true // a C or C++ prototype declares the name, uses nothing
 	case pk == "expression_list" && (t.Field(p) == "left"):

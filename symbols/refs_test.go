@@ -90,6 +90,25 @@ module.exports = { CloseEvent };
         super().__init__()
         fold(key=value)
 `, []string{"call super.__init__", "call .fold", "use .value", "use ~.key"}, []string{"use .key"}},
+		// Names a pattern binds whole are locals, not uses.
+		{"d.rb", `class Base
+  def forward
+    status, headers, body = app.call(env)
+    headers.merge!(extra)
+  end
+end
+`, []string{"use .app", "use .env", "use .extra"}, []string{"use .status", "use .headers", "use .body", "call .headers"}},
+		{"d.py", `def run():
+    a, b = pair()
+    (c, d) = pair()
+    for k, v in items():
+        use(a, b, c, d, k, v)
+`, []string{"call .pair", "call .items", "call .use"}, []string{"use .a", "use .b", "use .c", "use .d", "use .k", "use .v"}},
+		{"d.ts", `function f() {
+  const [head, tail] = split(rest);
+  return head + tail;
+}
+`, []string{"call .split", "use .rest"}, []string{"use .head", "use .tail"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -256,5 +275,48 @@ func Chain(p *Param) {
 		"Path *Route", "Host (NewRouter()).NewRoute()", "Host ", "Host "}
 	if !slices.Equal(got, want) {
 		t.Errorf("selected calls and their types:\n got %q\nwant %q", got, want)
+	}
+
+	// A func literal's parameters and locals are seen only inside it;
+	// inside, one declared again with another type says nothing, as in a
+	// definition.
+	closures := `package a
+
+func Serve() {
+	r := NewRouter()
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
+		r.Context()
+		w := Wrap(w)
+		w.Flush()
+		r.Route("/in", func(r Router) {
+			r.Get()
+		})
+		r.Cookie()
+	})
+	r.Delete("/")
+	w.Flush()
+	go func() {
+		r := &Route{}
+		r.Host()
+		r := T{}
+		r.Host()
+	}()
+	r.Put("/")
+}
+`
+	f, err = Extract("c.go", []byte(closures))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, r := range f.Refs {
+		if r.Qualifier != "" && r.Kind == Call {
+			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
+		}
+	}
+	want = []string{"r.Get NewRouter()", "r.Context *http.Request", "w.Flush ", "r.Route *http.Request", "r.Get Router",
+		"r.Cookie *http.Request", "r.Delete NewRouter()", "w.Flush var w", "r.Host *Route", "r.Host ", "r.Put NewRouter()"}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls through the locals of func literals:\n got %q\nwant %q", got, want)
 	}
 }
