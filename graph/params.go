@@ -50,8 +50,8 @@ func paramType(lang, sig, name string) (t string, ok bool) {
 			if strings.HasPrefix(n, "*") || strings.HasPrefix(n, "...") {
 				n, t = strings.TrimLeft(n, "*."), "" // *args, **kw, ...rest: a tuple, dict or array
 			}
-			if d, _, ok := strings.Cut(t, "="); ok {
-				t = d // a default value
+			if i := defaultAt(t); i >= 0 {
+				t = t[:i] // a default value
 			}
 		}
 		if n == name {
@@ -61,15 +61,28 @@ func paramType(lang, sig, name string) (t string, ok bool) {
 	return "", false
 }
 
+// defaultAt returns the index of the = that starts a parameter's default
+// value in what follows its name's colon, or -1: not the = of an arrow
+// (a function type's =>).
+func defaultAt(t string) int {
+	for i := 0; i < len(t); i++ {
+		if t[i] == '=' && (i+1 == len(t) || t[i+1] != '>') {
+			return i
+		}
+	}
+	return -1
+}
+
 // typeName returns the last name of a declared type: without its type
-// arguments, an Optional or a union with null, undefined or None, or
-// quotes; "" when it is not a named type.
+// arguments, an Optional or a union with null, undefined, None, void or
+// function types, or quotes; "" when it is not a named type.
 func typeName(t string) string {
 	t = strings.Trim(t, `"'`)
 	if parts := strings.Split(t, "|"); len(parts) > 1 {
 		var kept []string
 		for _, p := range parts {
-			if p = strings.TrimSpace(p); p != "null" && p != "undefined" && p != "None" {
+			// Nothing, or a function type: no member is selected from it.
+			if p = strings.TrimSpace(p); p != "null" && p != "undefined" && p != "None" && p != "void" && !strings.Contains(p, "=>") {
 				kept = append(kept, p)
 			}
 		}

@@ -121,6 +121,9 @@ func TestParamType(t *testing.T) {
 		{"python", "def f(n=1, ctx: Context = None)", "ctx", "Context"},
 		{"python", "def f(*args, **kw: Context)", "kw", ""},
 		{"typescript", "function f(...rest: Box[])", "rest", ""},
+		{"typescript", "function execFinalizer(finalizer: Unsubscribable | (() => void))", "finalizer", "Unsubscribable"},
+		{"typescript", "function f(r: Unsubscribable | void, s: Box | Door)", "r", "Unsubscribable"},
+		{"typescript", "function f(r: Unsubscribable | void, s: Box | Door)", "s", ""},
 		{"python", "def f(x: t.List[Context])", "x", "List"},
 	}
 	for _, tt := range tests {
@@ -173,6 +176,53 @@ func TestElsewhere(t *testing.T) {
 	for _, r := range resp.Records {
 		if r.Metadata.Attributes[OtherDefinitionAttribute] == "true" {
 			t.Errorf("asked about setup, a use of another definition of it: %s:%d %s", r.Path, r.StartLine, r.TargetSymbol)
+		}
+	}
+}
+
+// TestRubyBareNames: a bare name in a class reaches its own methods, its
+// bases' and its modules', never another class's; in a module, the
+// methods of the classes that may include it.
+func TestRubyBareNames(t *testing.T) {
+	needSyntax(t)
+	p := New(Options{Dir: testtool.WriteTree(t, map[string]string{"lib/base.rb": `module Helpers
+  def headers(h = nil)
+  end
+  def error
+    halt
+  end
+end
+class Response
+  def finish
+    headers.delete('x')
+  end
+end
+class Base
+  include Helpers
+  def halt
+  end
+  def invoke
+    headers(1)
+  end
+end
+`})})
+	defer p.Close()
+	for symbol, want := range map[string][]string{
+		"Helpers.headers": {"lib/base.rb:18 lib/base.rb#Base.invoke"},
+		"Base.halt":       {"lib/base.rb:5 lib/base.rb#Helpers.error"},
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call, evidence.Reference}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Symbol))
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
 		}
 	}
 }

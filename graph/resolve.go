@@ -144,6 +144,15 @@ func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, fr
 		// the object itself, is its own (an attribute set at run time)
 		// or an outside base's: never another class's by name.
 		c, method = b.resolveRef(fi, r, binds, from, test)
+		if b.facts[fi].Language == "ruby" && recv != "" && r.Qualifier == "" && b.isClass(recv) {
+			// A bare name in a class reaches the methods of the class, its
+			// bases and the modules it includes (ofType), never another
+			// class's. (In a module it may: the classes that include it.)
+			c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool {
+				n := &b.g.Nodes[s]
+				return (n.Kind == string(symbols.Method) || n.Kind == string(symbols.Field)) && lastName(normContainer(n.Container)) != recv
+			})
+		}
 	}
 	return b.byUse(c, r.Kind, b.facts[fi].Language), method
 }
