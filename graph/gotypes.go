@@ -27,6 +27,10 @@ const (
 	goOutside                  // a type declared outside the project
 )
 
+// A goType is a type of the project: its name, and the directory of the
+// package declaring it (two packages may declare types of one name).
+type goType struct{ name, dir string }
+
 // goOperandType returns the type of the operand ref ri of Go file fi is
 // selected from, when the head of its enclosing function declares it: a
 // parameter or receiver named by the ref's qualifier, or, for a member
@@ -34,31 +38,31 @@ const (
 // parameter's project struct; else, for a local variable, what its
 // declaration shows (see goLocalType). binds are the file's imports;
 // fields caches the imports of the files declaring fields and functions.
-func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
+func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
 	if r.Kind == symbols.Inherit {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	if r.Selected && r.Type != "" {
 		// Selected from a call or a literal: what the extractor read of it.
 		return b.goLocalType(fi, r.Type, binds, fields)
 	}
 	if r.Qualifier == "" {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	j := b.enclosingSym(fi, r.Byte)
 	if j < 0 {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	s := &f.Symbols[j]
 	if s.Kind != symbols.Function && s.Kind != symbols.Method {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	declared := goParamType(s.Signature, r.Qualifier)
 	if declared == "" {
 		if r.Selected || r.Type == "" {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		return b.goLocalType(fi, r.Type, binds, fields)
 	}
@@ -68,18 +72,18 @@ func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map
 	}
 	// p.f.M: the ref before is f, selected from p, written just before.
 	if ri == 0 || op != goProject {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	prev := &f.Refs[ri-1]
 	if prev.Selected || prev.Qualifier != r.Qualifier || prev.Byte+len(prev.Name)+1 != r.Byte {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	return b.goFieldType(t, prev.Name, fields)
 }
 
 // A goLocal is a local variable's type as goLocalType found it.
 type goLocal struct {
-	typ string
+	typ goType
 	op  goOperand
 }
 
@@ -90,7 +94,7 @@ type goLocal struct {
 // imported one; or of (X).M(), the one method M of X's type; a result as
 // the function's head declares it, in its own file. The answers are kept
 // for the file's other uses.
-func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
+func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
 	if b.localOf != fi+1 {
 		b.localTypes, b.localOf = map[string]goLocal{}, fi+1
 	}
@@ -103,7 +107,7 @@ func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fiel
 }
 
 // goLocalTypeOf is goLocalType, not kept.
-func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (string, goOperand) {
+func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
 	if name, ok := strings.CutPrefix(typ, "var "); ok {
 		return b.goPackageVarType(fi, name, fields)
 	}
@@ -116,11 +120,11 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 		inner, rest, ok := cutGroup(called)
 		m, ok2 := strings.CutPrefix(rest, ".")
 		if !ok || !ok2 {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		recv, op := b.goLocalType(fi, inner, binds, fields)
 		if op != goProject {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		return b.goResultOf(b.goMethods(recv, m), fields)
 	}
@@ -128,11 +132,11 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 	if pkg, name, qualified := strings.Cut(called, "."); qualified {
 		bd, ok := binds[pkg]
 		if !ok || len(bd.files) == 0 || strings.Contains(name, ".") {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		fns = b.named(name, bd.files, goFunc)
-	} else {
-		fns = b.namedInPackage(called, fi, goFunc)
+	} else if fns = b.namedInPackage(called, fi, goFunc); len(fns) == 0 {
+		fns = b.dotImported(called, binds, goFunc)
 	}
 	return b.goResultOf(fns, fields)
 }
@@ -140,10 +144,10 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 // goPackageVarType returns the type of the variable called name of Go
 // file fi's package, when there is one and its declaration shows the
 // type (see goVarType), read in the declaration's file.
-func (b *builder) goPackageVarType(fi int, name string, fields map[int]map[string]binding) (string, goOperand) {
+func (b *builder) goPackageVarType(fi int, name string, fields map[int]map[string]binding) (goType, goOperand) {
 	dfi, typ := b.goPackageVar(fi, name)
 	if typ == "" {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	return b.goLocalTypeOf(dfi, typ, b.goBindsIn(dfi, fields), fields)
 }
@@ -203,33 +207,35 @@ func goVarType(sig, name string) string {
 
 // goResultOf returns the type of the first result of fns, when it is one
 // function or method, as its head declares it in its own file.
-func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding) (string, goOperand) {
+func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding) (goType, goOperand) {
 	if len(fns) != 1 {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	dfi := int(b.nodeFile[fns[0]])
 	sym := b.symbolOf(dfi, fns[0])
 	if sym == nil {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	res := goResultType(sym.Signature)
 	if res == "" {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	return b.goTypeIn(dfi, res, b.goBindsIn(dfi, fields))
 }
 
-// goMethods returns the methods called m of the project's types called
-// recv.
-func (b *builder) goMethods(recv, m string) []int32 {
+// goMethods returns the methods called m of the project's type recv.
+func (b *builder) goMethods(recv goType, m string) []int32 {
 	var out []int32
 	for _, s := range b.g.byName[m] {
-		if n := &b.g.Nodes[s]; n.Kind == string(symbols.Method) && normContainer(n.Container) == recv {
+		if n := &b.g.Nodes[s]; n.Kind == string(symbols.Method) && normContainer(n.Container) == recv.name && path.Dir(n.Path) == recv.dir {
 			out = append(out, s)
 		}
 	}
 	return out
 }
+
+// goTopType keeps the types declared at a package's top level.
+func goTopType(n *Node) bool { return n.Container == "" && goTypeKinds[symbols.Kind(n.Kind)] }
 
 // goFunc keeps the functions that are no method.
 func goFunc(n *Node) bool { return n.Kind == string(symbols.Function) && n.Container == "" }
@@ -292,26 +298,26 @@ func goResultType(sig string) string {
 // goFieldType returns the declared type of the field called name of the
 // project's struct t, when every such field declares the same kind of
 // type (see goTypeIn).
-func (b *builder) goFieldType(t, name string, fields map[int]map[string]binding) (string, goOperand) {
-	typ, op := "", goUnknown
+func (b *builder) goFieldType(t goType, name string, fields map[int]map[string]binding) (goType, goOperand) {
+	typ, op := goType{}, goUnknown
 	found := false
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != t {
+		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != t.name || path.Dir(n.Path) != t.dir {
 			continue
 		}
 		fi := int(b.nodeFile[s])
 		sym := b.symbolOf(fi, s)
 		if sym == nil {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		declared := goParamType("("+stripTag(sym.Signature)+")", name)
 		if declared == "" {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		ft, fop := b.goTypeIn(fi, declared, b.goBindsIn(fi, fields))
 		if found && (ft != typ || fop != op) {
-			return "", goUnknown
+			return goType{}, goUnknown
 		}
 		typ, op, found = ft, fop, true
 	}
@@ -372,42 +378,46 @@ var goPredeclared = map[string]bool{
 // type T; pkg.T of a package outside it, or a predeclared type, is
 // outside. Anything else (a slice, map, func or channel type, a type
 // parameter, an import the graph does not know) is unknown.
-func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (string, goOperand) {
+func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (goType, goOperand) {
 	typ = strings.TrimLeft(typ, "*")
 	if i := strings.IndexByte(typ, '['); i > 0 {
 		typ = typ[:i] // T[K, V]
 	}
 	if typ == "" || !goIdentPath(typ) {
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	pkg, name, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		name = pkg
 		if b.goTypeInPackage(name, fi) {
-			return name, goProject
+			return goType{name, path.Dir(b.facts[fi].Path)}, goProject
+		}
+		if ts := b.dotImported(name, binds, goTopType); len(ts) > 0 {
+			return goType{name, path.Dir(b.g.Nodes[ts[0]].Path)}, goProject
 		}
 		if goPredeclared[name] {
-			return "", goOutside
+			return goType{}, goOutside
 		}
-		return "", goUnknown
+		return goType{}, goUnknown
 	}
 	bd, ok := binds[pkg]
 	switch {
 	case !ok || strings.Contains(name, "."):
-		return "", goUnknown
+		return goType{}, goUnknown
 	case len(bd.files) == 0:
 		if b.goStdImport(fi, pkg) {
-			return "", goOutside
+			return goType{}, goOutside
 		}
-		return "", goUnknown // a module the graph may not know (at first contact, its go.mod unread)
-	case b.goTypeNamed(name, bd.files):
-		return name, goProject
+		return goType{}, goUnknown // a module the graph may not know (at first contact, its go.mod unread)
 	}
-	return "", goUnknown
+	if dir := b.goTypeDir(name, bd.files); dir != "" {
+		return goType{name, dir}, goProject
+	}
+	return goType{}, goUnknown
 }
 
 // goTypeInPackage reports whether the package of Go file fi declares a
-// top-level type called name: goTypeNamed over samePackage(fi), without
+// top-level type called name: goTypeDir over samePackage(fi), without
 // marking the package's files (the type of a function's result is read in
 // the function's package, between uses of another).
 func (b *builder) goTypeInPackage(name string, fi int) bool {
@@ -446,12 +456,14 @@ func (b *builder) goStdImport(fi int, local string) bool {
 	return false
 }
 
-// goTypeNamed reports whether a top-level type called name is declared
-// in files (file nodes).
-func (b *builder) goTypeNamed(name string, files []int32) bool {
-	return len(b.named(name, files, func(n *Node) bool {
-		return n.Container == "" && goTypeKinds[symbols.Kind(n.Kind)]
-	})) > 0
+// goTypeDir returns the directory of the package declaring a top-level
+// type called name in files (file nodes), or "" when none does.
+func (b *builder) goTypeDir(name string, files []int32) string {
+	ts := b.named(name, files, goTopType)
+	if len(ts) == 0 {
+		return ""
+	}
+	return path.Dir(b.g.Nodes[ts[0]].Path)
 }
 
 // goIdentPath reports whether s is an identifier or two joined by a dot.
@@ -611,7 +623,7 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 		}
 	}
 	if t, op := b.goOperandType(fi, ri, b.goBindsIn(fi, fields), fields); op == goProject {
-		out = append(out, b.baseChain(t)...)
+		out = append(out, b.baseChain(t.name)...)
 	}
 	return out
 }
@@ -627,7 +639,7 @@ func (b *builder) goLocalNeeds(fi, ri int, fields map[int]map[string]binding) []
 	binds := b.goBindsIn(fi, fields)
 	out := b.goTypeNames(fi, r.Type, binds, fields, nil)
 	if t, op := b.goOperandType(fi, ri, binds, fields); op == goProject {
-		out = append(out, b.baseChain(t)...)
+		out = append(out, b.baseChain(t.name)...)
 	}
 	return out
 }
@@ -657,7 +669,7 @@ func (b *builder) goTypeNames(fi int, typ string, binds map[string]binding, fiel
 		out = append(out, called[strings.LastIndexByte(called, '.')+1:])
 	}
 	if t, op := b.goLocalType(fi, typ, binds, fields); op == goProject {
-		out = append(out, t)
+		out = append(out, t.name)
 	}
 	return out
 }

@@ -257,3 +257,50 @@ func TestGoVarType(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTypePackages: a receiver's type is the one its package declares,
+// among types of one name in several packages (five Readers: more than a
+// name alone may stand for), or a package the file imports with a dot.
+func TestGoTypePackages(t *testing.T) {
+	needSyntax(t)
+	tree := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for _, pkg := range []string{"a", "b", "c", "d", "e"} {
+		tree[pkg+"/r.go"] = "package " + pkg + "\n\ntype Reader struct{}\n\nfunc (r *Reader) Read(p []byte) int { return 0 }\n"
+	}
+	tree["a/use.go"] = `package a
+
+import "example.com/m/b"
+
+func Use(r *Reader, s *b.Reader) {
+	r.Read(nil)
+	s.Read(nil)
+	x := &Reader{}
+	x.Read(nil)
+}
+`
+	// An external test package that imports its package with a dot.
+	tree["a/new.go"] = "package a\n\nfunc New() *Reader { return nil }\n"
+	tree["a/x_test.go"] = `package a_test
+
+import . "example.com/m/a"
+
+func TestX() {
+	r := &Reader{}
+	r.Read(nil)
+	u := New()
+	u.Read(nil)
+}
+`
+	p := New(Options{Dir: testtool.WriteTree(t, tree)})
+	defer p.Close()
+	checkCallSites(t, p, []sitesOf{
+		{"a/r.go#Reader.Read", []string{"a/use.go:6 a/use.go#Use inferred_high", "a/use.go:9 a/use.go#Use inferred_high",
+			"a/x_test.go:7 a/x_test.go#TestX inferred_high", "a/x_test.go:9 a/x_test.go#TestX inferred_high"}},
+		{"b/r.go#Reader.Read", []string{"a/use.go:7 a/use.go#Use inferred_high"}},
+		{"c/r.go#Reader.Read", nil},
+		{"New", []string{"a/x_test.go:8 a/x_test.go#TestX inferred_high"}},
+	})
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, tree), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}

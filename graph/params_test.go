@@ -226,3 +226,58 @@ end
 		}
 	}
 }
+
+// TestLocalTypes: a method called through a local whose declaration shows
+// its type (const self = this, new T(), T x, x = T()) is that type's, its
+// bases' when it has none.
+func TestLocalTypes(t *testing.T) {
+	needSyntax(t)
+	tree := map[string]string{
+		"t/s.ts": `export class Subject {
+  next(v: number) {}
+}
+export class Anonymous extends Subject {
+  next(v: number) {}
+}
+export class Socket extends Anonymous {
+  multiplex() {
+    const self = this;
+    self.next(1);
+  }
+}
+export function run() {
+  const s = new Subject();
+  s.next(2);
+}
+`,
+		"j/A.java": "class A {\n  void go() {}\n}\nclass B {\n  void go() {}\n  void m() {\n    A a = make();\n    a.go();\n  }\n}\n",
+		"p/m.py":   "class C:\n    def go(self):\n        pass\n\n\nclass D:\n    def go(self):\n        pass\n\n\ndef run():\n    c = C()\n    c.go()\n",
+	}
+	p := New(Options{Dir: testtool.WriteTree(t, tree)})
+	defer p.Close()
+	for symbol, want := range map[string][]string{
+		"Anonymous.next": {"t/s.ts:10 inferred_high"},
+		"Subject.next":   {"t/s.ts:15 inferred_high"},
+		"A.go":           {"j/A.java:8 inferred_high"},
+		"B.go":           nil,
+		"C.go":           {"p/m.py:13 inferred_high"},
+		"D.go":           nil,
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
+			}
+		}
+		if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, tree), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}

@@ -92,6 +92,7 @@ func (b *builder) resolveUses(fi int, names []string) {
 			continue
 		}
 		src, recv := b.caller(fi, r)
+		recvDir := "" // the directory of recv's package, when known (Go)
 		if recv == "" && f.Language == "go" && (r.Qualifier != "" || r.Type != "") {
 			if fields == nil {
 				fields = map[int]map[string]binding{}
@@ -102,7 +103,7 @@ func (b *builder) resolveUses(fi int, names []string) {
 				b.g.stats.Unresolved++
 				continue
 			}
-			recv = t
+			recv, recvDir = t.name, t.dir
 		}
 		// A use in a test file, or in a test module of another file.
 		test := fileTest || b.g.Nodes[src].Test
@@ -110,7 +111,7 @@ func (b *builder) resolveUses(fi int, names []string) {
 			b.addBase(fi, r, binds, from, test)
 			continue
 		}
-		c, method := b.candidates(fi, r, binds, from, recv, test)
+		c, method := b.candidates(fi, r, binds, from, recv, recvDir, test)
 		if f.Language == "ruby" && r.Kind == symbols.Use && recv != "" && len(c) > 0 && b.g.Nodes[c[0]].Kind == string(symbols.Method) {
 			r.Kind = symbols.Call // Ruby calls a method named bare
 		}
@@ -130,14 +131,14 @@ func (b *builder) resolveUses(fi int, names []string) {
 // they were found: a member of recv (the type r is selected from, when
 // the syntax shows it) first, then what resolveRef finds, keeping those
 // the use fits (see byUse).
-func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, from int, recv string, test bool) ([]int32, Method) {
+func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, from int, recv, recvDir string, test bool) ([]int32, Method) {
 	var c []int32
 	method := ScopeResolved
 	switch {
 	case recv != "" && r.Qualifier == "super":
-		c = b.ofType(r, b.bases[recv], test)
+		c = b.ofType(r, b.bases[recv], "", test)
 	case recv != "":
-		c = b.ofType(r, []string{recv}, test)
+		c = b.ofType(r, []string{recv}, recvDir, test)
 	}
 	if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
 		// A member a class of the project does not define, used through
@@ -181,11 +182,12 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 		if s := &f.Symbols[j]; s.Kind != symbols.Method || goReceiver(s.Signature) != q {
 			return src, ""
 		}
-	case q != "" && typedParams[f.Language]:
+	case q != "" && typedParams[f.Language] || q != "" && r.Type != "":
 		// A parameter the head declares with a type (see paramType), of
 		// the innermost function holding the use that has one of that
-		// name (a nested function sees its outer functions' parameters).
-		for k := j; k >= 0 && k > j-maxOuterScan; k-- {
+		// name (a nested function sees its outer functions' parameters);
+		// else a local whose declaration shows its type (Ref.Type).
+		for k := j; typedParams[f.Language] && k >= 0 && k > j-maxOuterScan; k-- {
 			s := &f.Symbols[k]
 			if s.Range.StartByte > r.Byte || r.Byte >= s.Range.EndByte || s.Kind != symbols.Function && s.Kind != symbols.Method {
 				continue
@@ -194,7 +196,10 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 				return src, t
 			}
 		}
-		return src, ""
+		if r.Type != "this" {
+			return src, b.localType(r.Type)
+		}
+		// An alias of the current object: its class, as for this.
 	default:
 		return src, ""
 	}
@@ -218,6 +223,19 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 		}
 	}
 	return src, ""
+}
+
+// localType returns the type a local's Ref.Type names, outside Go: the
+// type written (its last name, see typeName), or for Python's T() the
+// class T of the project it constructs; "" otherwise.
+func (b *builder) localType(typ string) string {
+	if called, ok := strings.CutSuffix(typ, "()"); ok {
+		if b.isClass(called) {
+			return called
+		}
+		return ""
+	}
+	return typeName(typ)
 }
 
 // maxOuterScan bounds the definitions caller looks through for the class
@@ -320,10 +338,11 @@ const (
 )
 
 // ofType returns the members called r.Name of the types named (the
-// graph's definitions whose container is one of them), or when they have
-// none, of the nearest of their bases (by name, breadth first, within
-// bounds) that have some; those in test files only for a use from one.
-func (b *builder) ofType(r symbols.Ref, types []string, test bool) []int32 {
+// graph's definitions whose container is one of them, in directory dir
+// when it is set: a Go type's package), or when they have none, of the
+// nearest of their bases (by name, breadth first, within bounds) that
+// have some; those in test files only for a use from one.
+func (b *builder) ofType(r symbols.Ref, types []string, dir string, test bool) []int32 {
 	seen := map[string]bool{}
 	for _, t := range types {
 		seen[t] = true
@@ -332,7 +351,8 @@ func (b *builder) ofType(r symbols.Ref, types []string, test bool) []int32 {
 		var out []int32
 		for _, s := range b.g.byName[r.Name] {
 			n := &b.g.Nodes[s]
-			if n.Container == "" || n.Test && !test || !slices.Contains(types, lastName(normContainer(n.Container))) {
+			if n.Container == "" || n.Test && !test || !slices.Contains(types, lastName(normContainer(n.Container))) ||
+				depth == 0 && dir != "" && path.Dir(n.Path) != dir {
 				continue
 			}
 			out = append(out, s)
@@ -519,11 +539,39 @@ func (b *builder) resolveUnqualified(fi int, r symbols.Ref, binds map[string]bin
 		return byName(b.global(r.Name, test, sameFile))
 	}
 	// A Go name without a qualifier is the package's: its directory's
-	// files of the same package.
+	// files of the same package; else a package's the file imports with
+	// a dot.
 	if c := b.namedInPackage(r.Name, fi, topLevel); len(c) > 0 {
 		return c, ScopeResolved
 	}
+	if c := b.dotImported(r.Name, binds, topLevel); len(c) > 0 {
+		return c, ImportResolved
+	}
 	return nil, ""
+}
+
+// dotImport is the prefix of the binding of a Go package imported with a
+// dot (import . "p"), before its path: its names are the file's own.
+const dotImport = "."
+
+// dotImported returns the definitions called name that keep keeps of the
+// packages a Go file imports with a dot (binds are its imports), when
+// one package declares them.
+func (b *builder) dotImported(name string, binds map[string]binding, keep defFilter) []int32 {
+	var out []int32
+	found := 0
+	for k, bd := range binds {
+		if !strings.HasPrefix(k, dotImport) {
+			continue
+		}
+		if c := b.named(name, bd.files, keep); len(c) > 0 {
+			out, found = c, found+1
+		}
+	}
+	if found != 1 {
+		return nil // none, or two packages of the name: the compiler refuses it
+	}
+	return out
 }
 
 // modulePaths are the languages whose qualifiers name modules by path
@@ -900,8 +948,11 @@ func (b *builder) resolveImport(f *index.FileFacts, im symbols.Import) (string, 
 func (b *builder) goImport(im symbols.Import) (string, binding) {
 	local := im.Alias
 	last := im.Path[strings.LastIndexByte(im.Path, '/')+1:]
-	if local == "_" || local == "." {
+	if local == "_" {
 		return "", binding{}
+	}
+	if local == "." {
+		local = dotImport + im.Path // never a qualifier: see dotImported
 	}
 	var bd binding
 	for _, m := range b.goMods {

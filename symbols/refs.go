@@ -61,8 +61,14 @@ type Ref struct {
 	// a value of such a Type ((NewRouter()).NewRoute()), whose declared
 	// results the graph reads; or "var q" for a qualifier q that is neither
 	// a local nor an import, and may be a variable of the package, whose
-	// declaration the graph reads. Empty when the code does not show it, or
-	// once the function has declared the variable again with another type.
+	// declaration the graph reads. In TypeScript, JavaScript, Python and
+	// Java, for a use qualified by a local variable, the type its
+	// declaration writes (const x: T, T x, x: T = …), the class it
+	// constructs (new T(…), T x = new T(…)), "T()" for a Python local
+	// assigned a call of T (a class's constructor, if T is one), or "this"
+	// for an alias of the current object (const self = this). Empty when
+	// the code does not show it, or once the function has declared the
+	// variable again with another type.
 	Type string `json:"type,omitempty"`
 	// Line and Column are the use's one-based line and code-point column;
 	// Byte its byte offset, by which the definition holding it is found.
@@ -164,6 +170,10 @@ func (x *extractor) refs() {
 	if x.lang == syntax.Go {
 		goVars = &goLocals{vars: map[localName]*goVar{}, scoped: map[localName][]goScoped{}, imports: importNames}
 	}
+	var declared map[localName]string // other languages: what each local's declaration writes of its type
+	if localTyped[x.lang] {
+		declared = map[localName]string{}
+	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
 	leaves := 0 // the names, of which the refs are some: room for them all
@@ -186,10 +196,12 @@ func (x *extractor) refs() {
 			continue // inside an import
 		}
 		name := t.Text(id)
-		// A name too short to look up is no ref, but a Go local of one
-		// letter still qualifies uses (r in r.Host()).
+		// A name too short to look up is no ref, but a local of one letter
+		// still qualifies uses (r in r.Host()), as does JavaScript's self
+		// (const self = this).
 		noRef := len(name) < 2 || len(name) > maxRefName || selfNames[name]
-		if noRef && (goVars == nil || len(name) != 1) {
+		typedLocal := (goVars != nil || declared != nil) && len(name) == 1 || declared != nil && name == "self" && x.lang != syntax.Python
+		if noRef && !typedLocal {
 			continue
 		}
 		within := in.at(x.f.Symbols, start)
@@ -197,6 +209,13 @@ func (x *extractor) refs() {
 			if within >= 0 && !defNames[start] {
 				ln := localName{within, name}
 				goVars.declare(x, parent, id, ln)
+				if declared != nil {
+					if t, again := declared[ln]; !again {
+						declared[ln] = x.localType(parent, id)
+					} else if t != x.localType(parent, id) {
+						declared[ln] = "" // declared again with another type
+					}
+				}
 				locals[ln] = true
 			}
 			continue
@@ -228,12 +247,75 @@ func (x *extractor) refs() {
 			continue // a local variable or parameter of the definition (Java and C# never call one)
 		}
 		line, col := x.lines.Position(start)
+		typ := goVars.typeOf(x, parent, id, within, qual, selected, kind)
+		if declared != nil && qual != "" && !selected && kind != Inherit {
+			typ = declared[localName{within, qual}]
+		}
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
-			Type: goVars.typeOf(x, parent, id, within, qual, selected, kind), Line: line, Column: col, Byte: start})
+			Type: typ, Line: line, Column: col, Byte: start})
 		if len(x.f.Refs) == MaxRefs {
 			return
 		}
 	}
+}
+
+// localTyped are the languages, besides Go, whose locals' declarations
+// give their uses a Type (see Ref.Type and localType).
+var localTyped = map[syntax.Language]bool{
+	syntax.TypeScript: true, syntax.TSX: true, syntax.JavaScript: true, syntax.Python: true, syntax.Java: true,
+}
+
+// localType returns what the declaration of the local at leaf id writes
+// of its type (see Ref.Type), or "": the annotation of const x: T = …,
+// x: T = … and T x = …; the class of new T(…); T() of a Python x = T(…);
+// "this" for const self = this.
+func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
+	t := x.t
+	d := parent[id]
+	switch dk, f := t.Kind(d), t.Field(id); {
+	case dk == "variable_declarator" && t.Kind(parent[d]) == "local_variable_declaration":
+		// Java: T x = …, var x = new T(…).
+		if typ, ok := t.ChildByField(parent[d], "type"); ok && t.Text(typ) != "var" {
+			return typeText(t, typ)
+		}
+	case dk == "variable_declarator" && f == "name", dk == "assignment" && f == "left":
+		if typ, ok := t.ChildByField(d, "type"); ok {
+			return typeText(t, typ) // TypeScript's const x: T, Python's x: T = …
+		}
+	default:
+		return ""
+	}
+	v, ok := t.ChildByField(d, "value")
+	if !ok {
+		if v, ok = t.ChildByField(d, "right"); !ok {
+			return ""
+		}
+	}
+	switch t.Kind(v) {
+	case "this":
+		return "this"
+	case "new_expression", "object_creation_expression":
+		for _, f := range []string{"constructor", "type"} {
+			if c, ok := t.ChildByField(v, f); ok {
+				return typeText(t, c)
+			}
+		}
+	case "call":
+		if fn, ok := t.ChildByField(v, "function"); ok && t.Kind(fn) == "identifier" {
+			return t.Text(fn) + "()"
+		}
+	}
+	return ""
+}
+
+// typeText returns a type node's text without an annotation's colon and
+// with its spaces folded, or "" when it is longer than a name may be.
+func typeText(t *syntax.Tree, typ syntax.NodeID) string {
+	s := strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(t.Text(typ)), ":")), " ")
+	if len(s) > maxRefName {
+		return ""
+	}
+	return s
 }
 
 // parents returns the parent of every node of t, by id.

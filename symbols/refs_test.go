@@ -173,6 +173,77 @@ func (s *S) Run() {
 	}
 }
 
+// TestRefsLocalType checks what a use qualified by a local variable says
+// of its type in TypeScript, JavaScript, Python and Java (Ref.Type).
+func TestRefsLocalType(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	for path, tt := range map[string]struct {
+		src  string
+		want []string
+	}{
+		"a.ts": {`class A extends B {
+  run(p: Box) {
+    const self = this;
+    const s: Subscriber<T> = make();
+    const d = new Door(1);
+    let q = other();
+    self.next(1);
+    s.next(2);
+    d.open();
+    q.go();
+    for (const x of xs) { x.go(); }
+    const d = new Window();
+    d.open();
+  }
+}
+`, []string{`self.next "this"`, `s.next "Subscriber<T>"`, `d.open "Door"`, `q.go ""`, `x.go ""`, `d.open ""`}},
+		"a.js": {`function f() {
+  var self = this;
+  const w = new ws.WebSocket(url);
+  self.emit("x");
+  w.send(1);
+}
+`, []string{`ws.WebSocket ""`, `self.emit "this"`, `w.send "ws.WebSocket"`}},
+		"a.py": {`def run(ctx: Context):
+    a = Foo(1)
+    b: Bar = make()
+    for c in items():
+        c.go()
+    a.go()
+    b.go()
+    ctx.go()
+    a = 3
+    a.go()
+`, []string{`c.go ""`, `a.go "Foo()"`, `b.go "Bar"`, `ctx.go ""`, `a.go ""`}},
+		"X.java": {`class X {
+  void m(Dom d) {
+    Foo f = make();
+    var g = new Bar();
+    f.go();
+    g.go();
+    d.go();
+  }
+}
+`, []string{`f.go "Foo"`, `g.go "Bar"`, `d.go ""`}},
+	} {
+		f, err := Extract(path, []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range f.Refs {
+			if r.Qualifier != "" && r.Kind == Call {
+				got = append(got, fmt.Sprintf("%s.%s %q", r.Qualifier, r.Name, r.Type))
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: qualified calls and their types:\n got %q\nwant %q", path, got, tt.want)
+		}
+	}
+}
+
 // TestRefsGoLocalType checks what a Go use qualified by a local variable
 // carries of the variable's type: what its declaration shows, nothing
 // for a parameter, a declaration that shows none, or a name declared
