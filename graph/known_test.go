@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/codecortex/codecortex/syntax"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -136,5 +137,31 @@ func TestExternalBases(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("what subclasses %s (-want +got):\n%s", q, diff)
 		}
+	}
+}
+
+// TestImplementationsOfGoInterfaceName: a Go name of an interface and of
+// structs asks what implements the interface, those structs among them.
+func TestImplementationsOfGoInterfaceName(t *testing.T) {
+	needSyntax(t)
+	p := New(Options{Dir: testtool.WriteTree(t, map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n",
+		"hook.go":      "package m\n\ntype Hook interface {\n\tFire(e *Entry) error\n}\n\ntype Entry struct{}\n",
+		"hooks/t/t.go": "package t\n\nimport \"example.com/m\"\n\ntype Hook struct{}\n\nfunc (h *Hook) Fire(e *m.Entry) error { return nil }\n",
+		"hooks/w/w.go": "package w\n\ntype Hook struct{}\n\nfunc (h Hook) Fire(e *Entry) error { return nil }\n\ntype Entry struct{}\n",
+		"other/o/o.go": "package o\n\ntype Other struct{}\n",
+	})})
+	defer p.Close()
+	resp, ok, err := p.implementations(context.Background(), evidence.Query{Symbol: "Hook", Kinds: []evidence.Kind{evidence.Implementation}})
+	if err != nil || !ok {
+		t.Fatalf("implementations of Hook: %v, %v", ok, err)
+	}
+	var got []string
+	for _, r := range resp.Records {
+		got = append(got, r.Path)
+	}
+	slices.Sort(got)
+	if want := []string{"hooks/t/t.go", "hooks/w/w.go"}; !slices.Equal(got, want) {
+		t.Errorf("implementations of Hook: %q, want %q (%s)", got, want, resp.Report.Reason)
 	}
 }

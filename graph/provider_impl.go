@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
 
@@ -51,6 +53,16 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 	}
 	roots, _ := g.resolve(t)
 	roots = slices.DeleteFunc(roots, func(n int) bool { return !isType(&g.Nodes[n]) })
+	if slices.ContainsFunc(roots, func(n int) bool { return goInterfaceNode(&g.Nodes[n]) }) {
+		// A Go name of an interface and of other types (logrus's Hook
+		// and its hooks' Hook structs): what implements the interface is
+		// asked; a Go struct has no implementations, and those structs
+		// may be some.
+		roots = slices.DeleteFunc(roots, func(n int) bool {
+			nd := &g.Nodes[n]
+			return strings.HasSuffix(nd.Path, ".go") && !goInterfaceNode(nd)
+		})
+	}
 	if len(roots) == 0 {
 		if iface, ok := knownKey(q.Symbol, g.known); ok && q.Symbol != "" {
 			resp := g.knownImplementations(iface)
@@ -82,6 +94,11 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 		resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(sf))
 	}
 	return resp, true, nil
+}
+
+// goInterfaceNode reports whether n is a Go interface.
+func goInterfaceNode(n *Node) bool {
+	return n.Kind == string(symbols.Interface) && strings.HasSuffix(n.Path, ".go")
 }
 
 // relatedRecord is the implementation record of r.
