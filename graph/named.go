@@ -184,7 +184,10 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 			if r.Qualifier != "" && modulePaths[f.Language] {
 				ask(r.Qualifier)
 			}
-			if _, recv := b.caller(fi, r); recv != "" {
+			if field := selfField(f, ri); field != "" {
+				ask(field) // this.f.m: the field's declaration says its type
+			}
+			if _, recv := b.caller(fi, ri); recv != "" {
 				for _, t := range b.baseChain(recv) {
 					ask(t)
 				}

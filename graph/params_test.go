@@ -281,3 +281,52 @@ export function run() {
 		t.Error("no name compared")
 	}
 }
+
+// TestSelfFieldTypes: a method called on a field of the object (this.f.m(),
+// self.f.m()) is a member of the type the class declares the field with.
+func TestSelfFieldTypes(t *testing.T) {
+	needSyntax(t)
+	tree := map[string]string{
+		"t/c.ts": `export class QueryCache {
+  clear() {}
+}
+export class MutationCache {
+  clear() {}
+}
+export class Client {
+  #queryCache: QueryCache
+  mutations = new MutationCache()
+  clear() {
+    this.#queryCache.clear()
+    this.mutations.clear()
+  }
+}
+`,
+		"j/A.java": "class Cache {\n  void clear() {}\n}\nclass Other {\n  void clear() {}\n}\nclass A {\n  private final Cache cache = make();\n  void m() {\n    this.cache.clear();\n  }\n}\n",
+	}
+	p := New(Options{Dir: testtool.WriteTree(t, tree)})
+	defer p.Close()
+	for symbol, want := range map[string][]string{
+		"QueryCache.clear":    {"t/c.ts:11 inferred_high"},
+		"MutationCache.clear": {"t/c.ts:12 inferred_high"},
+		"Cache.clear":         {"j/A.java:10 inferred_high"},
+		"Other.clear":         nil,
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, tree), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}

@@ -91,7 +91,7 @@ func (b *builder) resolveUses(fi int, names []string) {
 		if names != nil && !slices.Contains(names, r.Name) {
 			continue
 		}
-		src, recv := b.caller(fi, r)
+		src, recv := b.caller(fi, ri)
 		recvDir := "" // the directory of recv's package, when known (Go)
 		if recv == "" && f.Language == "go" && (r.Qualifier != "" || r.Type != "") {
 			if fields == nil {
@@ -158,14 +158,16 @@ func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, fr
 	return b.byUse(c, r.Kind, b.facts[fi].Language), method
 }
 
-// caller returns the node of the definition holding ref r of file fi (the
-// file's node outside any), and the type of what r is selected from when
-// the syntax shows it ("" when not): the enclosing class for a self,
-// this, cls or Self qualifier, a Go method's receiver type for its
+// caller returns the node of the definition holding ref ri of file fi
+// (the file's node outside any), and the type of what the ref is selected
+// from when the syntax shows it ("" when not): the enclosing class for a
+// self, this, cls or Self qualifier, a Go method's receiver type for its
 // receiver, and in a language where a method's bare names reach its class
-// (Ruby, Java, C#, Kotlin, C++), that class for an unqualified call.
-func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
+// (Ruby, Java, C#, Kotlin, C++), that class for an unqualified call; the
+// declared type of the class's field f for a member of this.f.
+func (b *builder) caller(fi, ri int) (int, string) {
 	f := &b.facts[fi]
+	r := &f.Refs[ri]
 	j := b.enclosingSym(fi, r.Byte)
 	if j < 0 {
 		return int(b.g.fileNode[f.Path]), ""
@@ -174,7 +176,12 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 	q := r.Qualifier
 	switch {
 	case r.Selected:
-		return src, "" // a member of a member: its type is not shown
+		// A member of a member: its type is not shown, but for this.f.m()
+		// where the class declares f's type.
+		if field := selfField(f, ri); field != "" {
+			return src, b.fieldType(f.Language, enclosingClass(f, j, r.Byte), field)
+		}
+		return src, ""
 	case selfQualifier(f.Language, q):
 	case q == "" && implicitThis[f.Language] && (r.Kind == symbols.Call || f.Language == "ruby" && r.Kind == symbols.Use):
 		// Ruby calls a method without arguments by its bare name.
@@ -203,27 +210,98 @@ func (b *builder) caller(fi int, r symbols.Ref) (int, string) {
 	default:
 		return src, ""
 	}
-	// The innermost method, field or class holding the use names the type;
-	// a top-level function names none. The definitions before j are looked
-	// through a bounded number of steps.
+	return src, enclosingClass(f, j, r.Byte)
+}
+
+// enclosingClass returns the class holding the use at byte at of file f,
+// whose innermost definition is j: the innermost method, field or class
+// holding it names the class; a top-level function names none. The
+// definitions before j are looked through a bounded number of steps.
+func enclosingClass(f *index.FileFacts, j, at int) string {
 	for k := j; k >= 0 && k > j-maxOuterScan; k-- {
 		s := &f.Symbols[k]
-		if s.Range.StartByte > r.Byte || r.Byte >= s.Range.EndByte {
+		if s.Range.StartByte > at || at >= s.Range.EndByte {
 			continue
 		}
 		switch s.Kind {
 		case symbols.Method, symbols.Field:
-			return src, lastName(normContainer(s.Container))
+			return lastName(normContainer(s.Container))
 		case symbols.Class, symbols.Struct, symbols.Interface, symbols.Enum:
-			return src, s.Name
+			return s.Name
 		case symbols.Function:
 			if s.Container == "" {
-				return src, ""
+				return ""
 			}
 		}
 	}
-	return src, ""
+	return ""
 }
+
+// selfField returns, for ref ri of file f selected from this.f or self.f
+// (written this.f.m), the name f; "" otherwise. Go's p.f.M is read by
+// goOperandType.
+func selfField(f *index.FileFacts, ri int) string {
+	r := &f.Refs[ri]
+	if ri == 0 || f.Language == "go" || !selfQualifier(f.Language, r.Qualifier) || r.Qualifier == "super" {
+		return ""
+	}
+	prev := &f.Refs[ri-1]
+	if prev.Selected || prev.Qualifier != r.Qualifier || prev.Byte+len(prev.Name)+1 != r.Byte {
+		return ""
+	}
+	return prev.Name
+}
+
+// fieldType returns the type class declares its field called name with
+// (in lang: "name: T", "T name", "name = new T()"), when every such field
+// of a class of that name declares the same; "".
+func (b *builder) fieldType(lang, class, name string) string {
+	if class == "" {
+		return ""
+	}
+	typ, found := "", false
+	for _, s := range b.g.byName[name] {
+		n := &b.g.Nodes[s]
+		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != class {
+			continue
+		}
+		sym := b.symbolOf(int(b.nodeFile[s]), s)
+		if sym == nil {
+			return ""
+		}
+		t := declaredFieldType(lang, sym.Signature, name)
+		if found && t != typ {
+			return ""
+		}
+		typ, found = t, true
+	}
+	return typ
+}
+
+// declaredFieldType reads a field's head: the type it declares
+// ("private cache: Cache<T>", "private final Cache cache"), or the class
+// it is set to ("other = new Other()"), by its last name; or "".
+func declaredFieldType(lang, sig, name string) string {
+	if _, v, ok := strings.Cut(sig, "= new "); ok {
+		if i := strings.IndexAny(v, "(<"); i > 0 {
+			return typeName(strings.TrimSpace(v[:i]))
+		}
+		return ""
+	}
+	if lang == "java" || lang == "csharp" {
+		f := strings.Fields(sig)
+		for len(f) > 0 && javaModifiers[f[0]] {
+			f = f[1:]
+		}
+		sig = strings.Join(f, " ")
+	}
+	t, _ := paramType(lang, "("+sig+")", name)
+	return t
+}
+
+// javaModifiers are the words before a Java or C# field's type.
+var javaModifiers = map[string]bool{"private": true, "public": true, "protected": true, "static": true, "final": true,
+	"transient": true, "volatile": true, "readonly": true, "internal": true}
 
 // localType returns the type a local's Ref.Type names, outside Go: the
 // type written (its last name, see typeName), or for Python's T() the

@@ -85,7 +85,7 @@ const MaxRefs = 20000
 var nameKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "field_identifier": true,
 	"property_identifier": true, "simple_identifier": true, "constant": true,
-	"name": true, "shorthand_property_identifier": true,
+	"name": true, "shorthand_property_identifier": true, "private_property_identifier": true, // #f in JavaScript
 }
 
 // nameKindIDs is nameKinds by kind id.

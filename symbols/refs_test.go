@@ -90,6 +90,12 @@ module.exports = { CloseEvent };
         super().__init__()
         fold(key=value)
 `, []string{"call super.__init__", "call .fold", "use .value", "use ~.key"}, []string{"use .key"}},
+		{"e.ts", `class C {
+  #cache: Cache;
+  #notify() {}
+  clear() { this.#cache.clear(); this.#notify(); }
+}
+`, []string{"use this.#cache", "call ~this.clear", "call this.#notify"}, nil},
 		// Names a pattern binds whole are locals, not uses.
 		{"d.rb", `class Base
   def forward
