@@ -330,3 +330,31 @@ export class Client {
 		t.Error("no name compared")
 	}
 }
+
+// TestPythonClassBody: a bare name in a Python class's body is the class's
+// own; in a function, a bare call of a name only a class defines is none.
+func TestPythonClassBody(t *testing.T) {
+	needSyntax(t)
+	p := New(Options{Dir: testtool.WriteTree(t, map[string]string{"p/c.py": `class Cycler:
+    def next(self):
+        return 1
+
+    __next__ = next
+
+
+def first(it):
+    return next(it)
+`})})
+	defer p.Close()
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "next", Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range resp.Records {
+		got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
+	}
+	if want := []string{"p/c.py:5 inferred_high"}; !cmp.Equal(got, want) {
+		t.Errorf("uses of next: %q, want %q", got, want)
+	}
+}

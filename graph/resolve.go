@@ -163,8 +163,9 @@ func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, fr
 // from when the syntax shows it ("" when not): the enclosing class for a
 // self, this, cls or Self qualifier, a Go method's receiver type for its
 // receiver, and in a language where a method's bare names reach its class
-// (Ruby, Java, C#, Kotlin, C++), that class for an unqualified call; the
-// declared type of the class's field f for a member of this.f.
+// (Ruby, Java, C#, Kotlin, C++), that class for an unqualified call, as
+// for a bare name in a Python class's body; the declared type of the
+// class's field f for a member of this.f.
 func (b *builder) caller(fi, ri int) (int, string) {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
@@ -185,6 +186,10 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	case selfQualifier(f.Language, q):
 	case q == "" && implicitThis[f.Language] && (r.Kind == symbols.Call || f.Language == "ruby" && r.Kind == symbols.Use):
 		// Ruby calls a method without arguments by its bare name.
+	case q == "" && f.Language == "python" && (f.Symbols[j].Kind == symbols.Class || f.Symbols[j].Kind == symbols.Field):
+		// A bare name in a Python class's body (not in a method: in the
+		// class or the value of one of its attributes) is first the
+		// class's own: __next__ = next.
 	case q != "" && f.Language == "go":
 		if s := &f.Symbols[j]; s.Kind != symbols.Method || goReceiver(s.Signature) != q {
 			return src, ""
