@@ -251,12 +251,21 @@ export function run() {
 }
 `,
 		"j/A.java": "class A {\n  void go() {}\n}\nclass B {\n  void go() {}\n  void m() {\n    A a = make();\n    a.go();\n  }\n}\n",
+		// A test's callbacks are no definitions: their locals are typed too.
+		"t/s.test.ts": `import { Subject, Anonymous } from './s'
+describe('s', () => {
+  it('nexts', () => {
+    const s = new Anonymous()
+    s.next(3)
+  })
+})
+`,
 		"p/m.py":   "class C:\n    def go(self):\n        pass\n\n\nclass D:\n    def go(self):\n        pass\n\n\ndef run():\n    c = C()\n    c.go()\n",
 	}
 	p := New(Options{Dir: testtool.WriteTree(t, tree)})
 	defer p.Close()
 	for symbol, want := range map[string][]string{
-		"Anonymous.next": {"t/s.ts:10 inferred_high"},
+		"Anonymous.next": {"t/s.test.ts:5 inferred_high", "t/s.ts:10 inferred_high"},
 		"Subject.next":   {"t/s.ts:15 inferred_high"},
 		"A.go":           {"j/A.java:8 inferred_high"},
 		"B.go":           nil,

@@ -171,6 +171,10 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	r := &f.Refs[ri]
 	j := b.enclosingSym(fi, r.Byte)
 	if j < 0 {
+		if r.Qualifier != "" && !r.Selected && r.Type != "" && r.Type != "this" && f.Language != "go" {
+			// A local of no definition (in a test's callback).
+			return int(b.g.fileNode[f.Path]), b.localType(r.Type)
+		}
 		return int(b.g.fileNode[f.Path]), ""
 	}
 	src := int(b.g.fileSyms[f.Path][j])

@@ -66,9 +66,10 @@ type Ref struct {
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "T()" for a Python local
 	// assigned a call of T (a class's constructor, if T is one), or "this"
-	// for an alias of the current object (const self = this). Empty when
-	// the code does not show it, or once the function has declared the
-	// variable again with another type.
+	// for an alias of the current object (const self = this); a local of a
+	// function expression (a test's callback) is seen only inside it. Empty
+	// when the code does not show it, or once the function has declared
+	// the variable again with another type.
 	Type string `json:"type,omitempty"`
 	// Line and Column are the use's one-based line and code-point column;
 	// Byte its byte offset, by which the definition holding it is found.
@@ -170,9 +171,9 @@ func (x *extractor) refs() {
 	if x.lang == syntax.Go {
 		goVars = &goLocals{vars: map[localName]*goVar{}, scoped: map[localName][]goScoped{}, imports: importNames}
 	}
-	var declared map[localName]string // other languages: what each local's declaration writes of its type
+	var declared map[scopedName]string // other languages: what each local's declaration writes of its type
 	if localTyped[x.lang] {
-		declared = map[localName]string{}
+		declared = map[scopedName]string{}
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
@@ -206,16 +207,19 @@ func (x *extractor) refs() {
 		}
 		within := in.at(x.f.Symbols, start)
 		if x.declaresLocal(parent, id) {
+			if declared != nil && !defNames[start] {
+				// Outside a definition too: a test's callback (it("…",
+				// () => { const o = new Observer(…) })) is none.
+				sn := scopedName{within, fnScope(t, parent, id), name}
+				if was, again := declared[sn]; !again {
+					declared[sn] = x.localType(parent, id)
+				} else if was != x.localType(parent, id) {
+					declared[sn] = "" // declared again with another type
+				}
+			}
 			if within >= 0 && !defNames[start] {
 				ln := localName{within, name}
 				goVars.declare(x, parent, id, ln)
-				if declared != nil {
-					if t, again := declared[ln]; !again {
-						declared[ln] = x.localType(parent, id)
-					} else if t != x.localType(parent, id) {
-						declared[ln] = "" // declared again with another type
-					}
-				}
 				locals[ln] = true
 			}
 			continue
@@ -249,7 +253,7 @@ func (x *extractor) refs() {
 		line, col := x.lines.Position(start)
 		typ := goVars.typeOf(x, parent, id, within, qual, selected, kind)
 		if declared != nil && qual != "" && !selected && kind != Inherit {
-			typ = declared[localName{within, qual}]
+			typ = declaredType(t, declared, parent, id, within, qual)
 		}
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
 			Type: typ, Line: line, Column: col, Byte: start})
@@ -257,6 +261,46 @@ func (x *extractor) refs() {
 			return
 		}
 	}
+}
+
+// A scopedName is a local of a language of localTyped: declared in the
+// definition at index within (-1 for none) and, inside it, in the
+// innermost function expression scope (0 for none, see fnScope).
+type scopedName struct {
+	within int
+	scope  syntax.NodeID
+	name   string
+}
+
+// fnScopes are the function expressions whose parameters and locals are
+// seen only inside them.
+var fnScopes = map[string]bool{
+	"arrow_function": true, "function_expression": true, "function": true, "generator_function": true,
+	"lambda": true, "lambda_expression": true,
+}
+
+// fnScope returns the innermost function expression holding leaf id, or 0.
+func fnScope(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) syntax.NodeID {
+	for p := parent[id]; p != 0; p = parent[p] {
+		if fnScopes[t.Kind(p)] {
+			return p
+		}
+	}
+	return 0
+}
+
+// declaredType returns what the declaration a use at leaf id of name q
+// sees writes of its type: the one in the innermost function expression
+// holding the use that declares q, else the definition's.
+func declaredType(t *syntax.Tree, declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) string {
+	for p := parent[id]; p != 0; p = parent[p] {
+		if fnScopes[t.Kind(p)] {
+			if typ, ok := declared[scopedName{within, p, q}]; ok {
+				return typ
+			}
+		}
+	}
+	return declared[scopedName{within, 0, q}]
 }
 
 // localTyped are the languages, besides Go, whose locals' declarations
@@ -282,6 +326,11 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 		if typ, ok := t.ChildByField(d, "type"); ok {
 			return typeText(t, typ) // TypeScript's const x: T, Python's x: T = …
 		}
+	case (dk == "required_parameter" || dk == "optional_parameter") && f == "pattern":
+		if typ, ok := t.ChildByField(d, "type"); ok {
+			return typeText(t, typ) // a function expression's (o: T) => …
+		}
+		return ""
 	default:
 		return ""
 	}

@@ -205,6 +205,21 @@ func TestRefsLocalType(t *testing.T) {
   }
 }
 `, []string{`self.next "this"`, `s.next "Subscriber<T>"`, `d.open "Door"`, `q.go ""`, `x.go ""`, `d.open ""`}},
+		"b.test.ts": {`describe('x', () => {
+  let client: Client
+  it('one', () => {
+    const o = new QueryObserver(client)
+    o.subscribe()
+    client.clear()
+  })
+  it('two', async () => {
+    const o = new MutationObserver(client)
+    o.subscribe()
+    items.forEach((o: Box) => o.open())
+  })
+})
+`, []string{`o.subscribe "QueryObserver"`, `client.clear "Client"`, `o.subscribe "MutationObserver"`,
+			`items.forEach ""`, `o.open "Box"`}},
 		"a.js": {`function f() {
   var self = this;
   const w = new ws.WebSocket(url);
