@@ -260,7 +260,7 @@ describe('s', () => {
   })
 })
 `,
-		"p/m.py":   "class C:\n    def go(self):\n        pass\n\n\nclass D:\n    def go(self):\n        pass\n\n\ndef run():\n    c = C()\n    c.go()\n",
+		"p/m.py": "class C:\n    def go(self):\n        pass\n\n\nclass D:\n    def go(self):\n        pass\n\n\ndef run():\n    c = C()\n    c.go()\n",
 	}
 	p := New(Options{Dir: testtool.WriteTree(t, tree)})
 	defer p.Close()
