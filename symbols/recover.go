@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/codecortex/codecortex/syntax"
 )
@@ -14,7 +15,10 @@ import (
 // a declaration at column 0 (with the comments and attributes just above
 // it); each segment from the first error on is parsed alone, and the
 // definitions, imports and uses read from it that f lacks are added, at
-// their places in the whole file. Each byte is parsed at most twice.
+// their places in the whole file. A segment that parses alone without an
+// error gives its uses instead of the whole file's there: what the broken
+// tree took for a call (a C function's head after a macro it could not
+// read) is a definition's name. Each byte is parsed at most twice.
 func recoverBroken(f *File, t *syntax.Tree) {
 	if !t.HasError() {
 		return
@@ -37,11 +41,13 @@ func recoverBroken(f *File, t *syntax.Tree) {
 	for _, r := range f.Refs {
 		refs[r.Byte] = true
 	}
+	var clean []syntax.Span // the segments whose own parse has no error
+	var cleanRefs []Ref
 	imports := map[int]bool{}
 	for _, im := range f.Imports {
 		imports[im.Range.StartByte] = true
 	}
-	for _, seg := range segments(src) {
+	for _, seg := range segments(src, headsSplit[t.Language()]) {
 		if seg.End <= first {
 			continue
 		}
@@ -51,6 +57,9 @@ func recoverBroken(f *File, t *syntax.Tree) {
 		}
 		part := extractTree(f.Path, st)
 		line := bytes.Count(src[:seg.Start], []byte{'\n'})
+		if !st.HasError() {
+			clean = append(clean, seg)
+		}
 		for _, s := range part.Symbols {
 			shift(&s.NameRange, line, seg.Start)
 			shift(&s.Range, line, seg.Start)
@@ -70,12 +79,42 @@ func recoverBroken(f *File, t *syntax.Tree) {
 		for _, r := range part.Refs {
 			r.Line += line
 			r.Byte += seg.Start
-			if !refs[r.Byte] && len(f.Refs) < MaxRefs {
+			switch {
+			case !st.HasError():
+				cleanRefs = append(cleanRefs, r)
+			case !refs[r.Byte] && len(f.Refs) < MaxRefs:
 				refs[r.Byte] = true
 				f.Refs = append(f.Refs, r)
 			}
 		}
 	}
+	if len(clean) > 0 {
+		f.Refs = replaceRefs(f.Refs, clean, cleanRefs)
+	}
+}
+
+// replaceRefs returns refs without those in the spans, with add (the
+// uses read in those spans) instead, in source order, at most MaxRefs.
+func replaceRefs(refs []Ref, spans []syntax.Span, add []Ref) []Ref {
+	out := refs[:0]
+	for _, r := range refs {
+		in := false
+		for _, sp := range spans {
+			if sp.Start <= r.Byte && r.Byte < sp.End {
+				in = true
+				break
+			}
+		}
+		if !in {
+			out = append(out, r)
+		}
+	}
+	out = append(out, add...)
+	slices.SortStableFunc(out, func(a, b Ref) int { return a.Byte - b.Byte })
+	if len(out) > MaxRefs {
+		out = out[:MaxRefs]
+	}
+	return out
 }
 
 // shift moves a range read from a segment to its place in the file: the
@@ -89,10 +128,13 @@ func shift(r *Range, lines, bytes int) {
 
 // segments cuts src at the lines that may open a top-level declaration: a
 // line starting at column 0 with a letter, _, $ or @, moved up over the
-// comment and attribute lines directly above it.
-func segments(src []byte) []syntax.Span {
+// comment and attribute lines directly above it. With split (C, C++), such
+// a line continues the head of the line above unless that one ends a
+// declaration (static int, then the function's name on its own line).
+func segments(src []byte, split bool) []syntax.Span {
 	var starts []int
-	var lead = -1 // start of the comment lines run just above, or -1
+	var lead = -1       // start of the comment lines run just above, or -1
+	var last byte = ';' // the last byte of the last line of code above
 	for off := 0; off < len(src); {
 		end := bytes.IndexByte(src[off:], '\n')
 		next := len(src)
@@ -100,8 +142,15 @@ func segments(src []byte) []syntax.Span {
 			next = off + end + 1
 		}
 		line := src[off:next]
+		continues := split && last != ';' && last != '}' && last != '{'
+		if code := bytes.TrimRight(line, " \t\r\n"); len(code) > 0 && !commentLine(line) {
+			last = code[len(code)-1]
+			if code[0] == '#' {
+				last = ';' // a preprocessor line ends where it ends
+			}
+		}
 		switch {
-		case opensDeclaration(line):
+		case opensDeclaration(line) && !continues:
 			start := off
 			if lead >= 0 {
 				start = lead
@@ -129,6 +178,11 @@ func segments(src []byte) []syntax.Span {
 	}
 	return append(out, syntax.Span{Start: prev, End: len(src)})
 }
+
+// headsSplit are the languages whose declarations may write their head
+// over several lines at column 0 (a C function's return type, then its
+// name).
+var headsSplit = map[syntax.Language]bool{syntax.C: true, syntax.Cpp: true}
 
 func opensDeclaration(line []byte) bool {
 	if len(line) == 0 {

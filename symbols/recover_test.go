@@ -1,8 +1,11 @@
 package symbols
 
 import (
+	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/codecortex/codecortex/syntax"
 )
 
 // TestRecoverBroken: a construct the parser cannot read (here a generic
@@ -59,5 +62,69 @@ export class Holder {
 	}
 	if err := f.Validate(len(src)); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRecoverCHeads: in C, after a macro the parser cannot read, a
+// function's return type on its own line and its name on the next are
+// one declaration: neither the prototype nor the definition's name is a
+// use, and the calls stay.
+func TestRecoverCHeads(t *testing.T) {
+	src := `#include "yaml_private.h"
+
+#define READ_LINE(parser,string)                                  \\
+    (((CHECK_AT(parser->buffer,'\\r',0)                            \\
+       && CHECK_AT(parser->buffer,'\\n',1)) ?  /* CR LF -> LF */    \\
+     (parser->unread -= 2) : 0)
+
+YAML_DECLARE(int)
+yaml_parser_scan(yaml_parser_t *parser, yaml_token_t *token)
+{
+    return yaml_parser_fetch_more_tokens(parser);
+}
+
+static int
+yaml_parser_fetch_more_tokens(yaml_parser_t *parser);
+
+static int
+yaml_parser_fetch_more_tokens(yaml_parser_t *parser)
+{
+    return yaml_parser_fetch_next_token(parser);
+}
+`
+	f, err := Extract("scanner.c", []byte(src))
+	if err != nil {
+		t.Skip(err) // a build without cgo
+	}
+	if !f.Errors {
+		t.Fatal("the fixture no longer breaks the parser: the test checks nothing")
+	}
+	var got []string
+	for _, r := range f.Refs {
+		if r.Name == "yaml_parser_fetch_more_tokens" || r.Name == "yaml_parser_fetch_next_token" {
+			got = append(got, fmt.Sprintf("%s %d %s", r.Kind, r.Line, r.Name))
+		}
+	}
+	want := []string{"call 11 yaml_parser_fetch_more_tokens", "call 20 yaml_parser_fetch_next_token"}
+	if !slices.Equal(got, want) {
+		t.Errorf("refs %q, want %q", got, want)
+	}
+	if err := f.Validate(len(src)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestReplaceRefs: in a segment that parses alone cleanly, its own uses
+// stand for the broken tree's, in source order.
+func TestReplaceRefs(t *testing.T) {
+	whole := []Ref{{Name: "a", Byte: 5}, {Name: "proto", Byte: 20}, {Name: "head", Byte: 40}, {Name: "b", Byte: 90}}
+	clean := []syntax.Span{{Start: 10, End: 30}, {Start: 35, End: 60}}
+	seg := []Ref{{Name: "call", Byte: 50}}
+	var got []string
+	for _, r := range replaceRefs(whole, clean, seg) {
+		got = append(got, fmt.Sprintf("%s@%d", r.Name, r.Byte))
+	}
+	if want := []string{"a@5", "call@50", "b@90"}; !slices.Equal(got, want) {
+		t.Errorf("refs %q, want %q", got, want)
 	}
 }

@@ -524,6 +524,9 @@ var localDeclarations = map[string]bool{
 	"local_variable_declaration": true, "declaration": true,
 }
 
+// cDeclarators are the C and C++ declarators that wrap a declared name.
+var cDeclarators = map[string]bool{"pointer_declarator": true, "array_declarator": true, "reference_declarator": true}
+
 // destructures are the patterns that bind several names at once.
 var destructures = map[string]bool{
 	"left_assignment_list": true, "destructured_left_assignment": true, // Ruby
@@ -554,6 +557,15 @@ func (x *extractor) declaresLocal(parent []syntax.NodeID, id syntax.NodeID) bool
 		return localDeclarations[t.Kind(parent[q])] && localFields[t.Field(q)]
 	case pk == "function_declarator" && f == "declarator":
 		return true // a C or C++ prototype declares the name, uses nothing
+	case cDeclarators[pk] && f == "declarator":
+		// C's *p, p[] and &p wrap the name a parameter or a declaration
+		// binds.
+		q := p
+		for cDeclarators[t.Kind(q)] {
+			q = parent[q]
+		}
+		qk := t.Kind(q)
+		return strings.Contains(qk, "parameter") || qk == "declaration" || qk == "init_declarator"
 	case pk == "expression_list" && (t.Field(p) == "left"):
 		gk := t.Kind(parent[p])
 		return gk == "short_var_declaration" || gk == "range_clause"
