@@ -47,7 +47,7 @@ function use(observableMap, seen) {
 }
 `,
 	})
-	p := New(Options{Dir: dir})
+	p := wholeIndexed(t, dir)
 	defer p.Close()
 	tests := []struct {
 		symbol string

@@ -69,7 +69,7 @@ func (c Cache) Get() int { return 1 }
 // the project defines one method of that name.
 func TestGoOperandTypes(t *testing.T) {
 	needSyntax(t)
-	p := New(Options{Dir: testtool.WriteTree(t, goOperandFixture)})
+	p := wholeIndexed(t, testtool.WriteTree(t, goOperandFixture))
 	defer p.Close()
 	tests := []sitesOf{
 		// A type of a module the graph does not resolve says nothing: e.Lock()
@@ -183,7 +183,7 @@ func Main() {
 // again with another type.
 func TestGoLocalTypes(t *testing.T) {
 	needSyntax(t)
-	p := New(Options{Dir: testtool.WriteTree(t, goLocalFixture)})
+	p := wholeIndexed(t, testtool.WriteTree(t, goLocalFixture))
 	defer p.Close()
 	tests := []sitesOf{
 		{"Router.Host", []string{"app/main.go:7 app/main.go#Main inferred_high", "mux/pkg.go:8 mux/pkg.go#Pkg inferred_high",
@@ -291,7 +291,7 @@ func TestX() {
 	u.Read(nil)
 }
 `
-	p := New(Options{Dir: testtool.WriteTree(t, tree)})
+	p := wholeIndexed(t, testtool.WriteTree(t, tree))
 	defer p.Close()
 	checkCallSites(t, p, []sitesOf{
 		{"a/r.go#Reader.Read", []string{"a/use.go:6 a/use.go#Use inferred_high", "a/use.go:9 a/use.go#Use inferred_high",

@@ -144,13 +144,13 @@ func TestExternalBases(t *testing.T) {
 // structs asks what implements the interface, those structs among them.
 func TestImplementationsOfGoInterfaceName(t *testing.T) {
 	needSyntax(t)
-	p := New(Options{Dir: testtool.WriteTree(t, map[string]string{
+	p := wholeIndexed(t, testtool.WriteTree(t, map[string]string{
 		"go.mod":       "module example.com/m\n\ngo 1.22\n",
 		"hook.go":      "package m\n\ntype Hook interface {\n\tFire(e *Entry) error\n}\n\ntype Entry struct{}\n",
 		"hooks/t/t.go": "package t\n\nimport \"example.com/m\"\n\ntype Hook struct{}\n\nfunc (h *Hook) Fire(e *m.Entry) error { return nil }\n",
 		"hooks/w/w.go": "package w\n\ntype Hook struct{}\n\nfunc (h Hook) Fire(e *Entry) error { return nil }\n\ntype Entry struct{}\n",
 		"other/o/o.go": "package o\n\ntype Other struct{}\n",
-	})})
+	}))
 	defer p.Close()
 	resp, ok, err := p.implementations(context.Background(), evidence.Query{Symbol: "Hook", Kinds: []evidence.Kind{evidence.Implementation}})
 	if err != nil || !ok {

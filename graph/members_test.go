@@ -47,7 +47,7 @@ public class DomTest {
 }
 `,
 	})
-	p := New(Options{Dir: dir})
+	p := wholeIndexed(t, dir)
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "Dom.aware", Kinds: []evidence.Kind{evidence.Call}})
 	if err != nil {

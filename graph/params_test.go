@@ -70,7 +70,7 @@ def run(ctx: t.Optional[Context], cmd: Command, other):
 func TestParamTypes(t *testing.T) {
 	needSyntax(t)
 	dir := testtool.WriteTree(t, paramFixture)
-	p := New(Options{Dir: dir})
+	p := wholeIndexed(t, dir)
 	defer p.Close()
 	tests := []struct {
 		symbol string
@@ -138,7 +138,7 @@ func TestParamType(t *testing.T) {
 // it found by the name alone.
 func TestElsewhere(t *testing.T) {
 	needSyntax(t)
-	p := New(Options{Dir: testtool.WriteTree(t, paramFixture)})
+	p := wholeIndexed(t, testtool.WriteTree(t, paramFixture))
 	defer p.Close()
 	for symbol, want := range map[string][]string{
 		"Box.open":       {"t/m.ts:9 t/m.ts#Door.open"},
@@ -164,10 +164,10 @@ func TestElsewhere(t *testing.T) {
 
 	// A bare name asks about every definition so called, the tests' too,
 	// though the lookup prefers code's.
-	p = New(Options{Dir: testtool.WriteTree(t, map[string]string{
+	p = wholeIndexed(t, testtool.WriteTree(t, map[string]string{
 		"src/main/A.java":     "class A {\n  void setup() {}\n}\n",
 		"src/test/ATest.java": "class ATest {\n  void setup() {}\n  void t() {\n    setup();\n  }\n}\n",
-	})})
+	}))
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "setup", Kinds: []evidence.Kind{evidence.Call}})
 	if err != nil {
@@ -185,7 +185,7 @@ func TestElsewhere(t *testing.T) {
 // methods of the classes that may include it.
 func TestRubyBareNames(t *testing.T) {
 	needSyntax(t)
-	p := New(Options{Dir: testtool.WriteTree(t, map[string]string{"lib/base.rb": `module Helpers
+	p := wholeIndexed(t, testtool.WriteTree(t, map[string]string{"lib/base.rb": `module Helpers
   def headers(h = nil)
   end
   def error
@@ -205,7 +205,7 @@ class Base
     headers(1)
   end
 end
-`})})
+`}))
 	defer p.Close()
 	for symbol, want := range map[string][]string{
 		"Helpers.headers": {"lib/base.rb:18 lib/base.rb#Base.invoke"},
@@ -262,7 +262,7 @@ describe('s', () => {
 `,
 		"p/m.py": "class C:\n    def go(self):\n        pass\n\n\nclass D:\n    def go(self):\n        pass\n\n\ndef run():\n    c = C()\n    c.go()\n",
 	}
-	p := New(Options{Dir: testtool.WriteTree(t, tree)})
+	p := wholeIndexed(t, testtool.WriteTree(t, tree))
 	defer p.Close()
 	for symbol, want := range map[string][]string{
 		"Anonymous.next": {"t/s.test.ts:5 inferred_high", "t/s.ts:10 inferred_high"},
@@ -313,7 +313,7 @@ export class Client {
 `,
 		"j/A.java": "class Cache {\n  void clear() {}\n}\nclass Other {\n  void clear() {}\n}\nclass A {\n  private final Cache cache = make();\n  void m() {\n    this.cache.clear();\n  }\n}\n",
 	}
-	p := New(Options{Dir: testtool.WriteTree(t, tree)})
+	p := wholeIndexed(t, testtool.WriteTree(t, tree))
 	defer p.Close()
 	for symbol, want := range map[string][]string{
 		"QueryCache.clear":    {"t/c.ts:11 inferred_high"},
@@ -344,7 +344,7 @@ export class Client {
 // own; in a function, a bare call of a name only a class defines is none.
 func TestPythonClassBody(t *testing.T) {
 	needSyntax(t)
-	p := New(Options{Dir: testtool.WriteTree(t, map[string]string{"p/c.py": `class Cycler:
+	p := wholeIndexed(t, testtool.WriteTree(t, map[string]string{"p/c.py": `class Cycler:
     def next(self):
         return 1
 
@@ -353,7 +353,7 @@ func TestPythonClassBody(t *testing.T) {
 
 def first(it):
     return next(it)
-`})})
+`}))
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "next", Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
 	if err != nil {

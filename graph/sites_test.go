@@ -97,7 +97,7 @@ function stop(websocket, sender, other) {
 end
 `,
 	})
-	p := New(Options{Dir: dir})
+	p := wholeIndexed(t, dir)
 	defer p.Close()
 	tests := []sitesOf{
 		{"T.helper", []string{"p/t.go:8 p/t.go#T.Run inferred_high", "p/t.go:10 p/t.go#T.Run inferred_high"}},
@@ -149,7 +149,7 @@ fn folds_too() {
 }
 `,
 	})
-	p := New(Options{Dir: dir})
+	p := wholeIndexed(t, dir)
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "fold", Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
 	if err != nil {

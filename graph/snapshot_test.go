@@ -454,3 +454,10 @@ func TestKindCodes(t *testing.T) {
 		t.Errorf("kindCode of a kind not listed = %d, want 0", got)
 	}
 }
+
+// wholeIndexed returns a provider of dir whose index is refreshed whole
+// before it answers (no budget: a loaded machine answers alike).
+func wholeIndexed(t *testing.T, dir string) *Provider {
+	t.Helper()
+	return New(Options{Dir: dir, IndexOptions: index.Options{Budget: -1}})
+}

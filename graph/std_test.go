@@ -29,7 +29,7 @@ import "io"
 func Fill(b []byte) int { return io.ReadFull(b) }
 `,
 	})
-	p := New(Options{Dir: dir})
+	p := wholeIndexed(t, dir)
 	defer p.Close()
 	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "ReadFull",
 		Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
