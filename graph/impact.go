@@ -209,6 +209,7 @@ func (g *Graph) elsewhere(targets []int, bare []string) []Other {
 		asked[int32(t)] = true
 	}
 	var es []int32
+names:
 	for _, name := range targetNames(g, targets, bare) {
 		for _, n := range g.byName[name] {
 			if asked[n] {
@@ -216,7 +217,7 @@ func (g *Graph) elsewhere(targets []int, bare []string) []Other {
 			}
 			for _, ei := range g.in[n] {
 				if len(es) == MaxSites {
-					break
+					break names
 				}
 				if e := &g.Edges[ei]; isElsewhere(e) {
 					es = append(es, ei)

@@ -9,6 +9,12 @@ import "strings"
 // (a Symbol's Signature); caller then names it as the type the use is
 // selected from, and the type's members come first (see candidates).
 
+// javaModifiers are the words before a Java or C# parameter's or field's
+// type.
+var javaModifiers = map[string]bool{"final": true, "ref": true, "out": true, "in": true, "params": true, "this": true,
+	"private": true, "public": true, "protected": true, "static": true, "transient": true, "volatile": true,
+	"readonly": true, "internal": true}
+
 // typedParams are the languages whose parameters may declare a type, and
 // how: the type before the name (java, csharp), or after it and a colon.
 var typedParams = map[string]bool{"java": true, "csharp": true, "typescript": true, "tsx": true, "python": true}
@@ -32,7 +38,7 @@ func paramType(lang, sig, name string) (t string, ok bool) {
 		t = ""
 		if lang == "java" || lang == "csharp" {
 			f := strings.Fields(it)
-			for len(f) > 0 && (strings.HasPrefix(f[0], "@") || f[0] == "final" || f[0] == "ref" || f[0] == "out" || f[0] == "in" || f[0] == "params" || f[0] == "this") {
+			for len(f) > 0 && (strings.HasPrefix(f[0], "@") || javaModifiers[f[0]]) {
 				f = f[1:]
 			}
 			if len(f) < 2 {

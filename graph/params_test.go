@@ -87,16 +87,7 @@ func TestParamTypes(t *testing.T) {
 		{"Command.invoke", []string{"p/ctx.py:13 inferred_high", "p/ctx.py:14 inferred", "p/ctx.py:20 inferred"}},
 	}
 	for _, tt := range tests {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol, Kinds: []evidence.Kind{evidence.Call}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
-			}
-		}
+		got := asked(t, p, tt.symbol, []evidence.Kind{evidence.Call}, false, atTier)
 		if diff := cmp.Diff(tt.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 			t.Errorf("callers of %s (-want +got):\n%s", tt.symbol, diff)
 		}
@@ -147,16 +138,7 @@ func TestElsewhere(t *testing.T) {
 		"Command.invoke": {"p/ctx.py:12 p/ctx.py#Context.invoke", "p/ctx.py:17 p/ctx.py#Context.invoke"},
 		"invoke":         nil, // every definition of the name is asked about
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] == "true" {
-				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.TargetSymbol))
-			}
-		}
+		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, true, atTarget)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("uses of %s's name resolved elsewhere (-want +got):\n%s", symbol, diff)
 		}
@@ -169,14 +151,8 @@ func TestElsewhere(t *testing.T) {
 		"src/test/ATest.java": "class ATest {\n  void setup() {}\n  void t() {\n    setup();\n  }\n}\n",
 	}))
 	defer p.Close()
-	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "setup", Kinds: []evidence.Kind{evidence.Call}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range resp.Records {
-		if r.Metadata.Attributes[OtherDefinitionAttribute] == "true" {
-			t.Errorf("asked about setup, a use of another definition of it: %s:%d %s", r.Path, r.StartLine, r.TargetSymbol)
-		}
+	if got := asked(t, p, "setup", []evidence.Kind{evidence.Call}, true, atTarget); len(got) > 0 {
+		t.Errorf("asked about setup, uses of another definition of it: %q", got)
 	}
 }
 
@@ -211,16 +187,7 @@ end
 		"Helpers.headers": {"lib/base.rb:18 lib/base.rb#Base.invoke"},
 		"Base.halt":       {"lib/base.rb:5 lib/base.rb#Helpers.error"},
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call, evidence.Reference}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Symbol))
-			}
-		}
+		got := asked(t, p, symbol, []evidence.Kind{evidence.Call, evidence.Reference}, false, atCaller)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
 		}
@@ -272,16 +239,7 @@ describe('s', () => {
 		"C.go":           {"p/m.py:13 inferred_high"},
 		"D.go":           nil,
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
-			}
-		}
+		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, false, atTier)
 		if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
 		}
@@ -321,16 +279,7 @@ export class Client {
 		"Cache.clear":         {"j/A.java:10 inferred_high"},
 		"Other.clear":         nil,
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: []evidence.Kind{evidence.Call}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust))
-			}
-		}
+		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, false, atTier)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
 		}
@@ -366,4 +315,32 @@ def first(it):
 	if want := []string{"p/c.py:5 inferred_high"}; !cmp.Equal(got, want) {
 		t.Errorf("uses of next: %q, want %q", got, want)
 	}
+}
+
+// asked returns p's records of kinds for the uses of symbol: those the
+// graph resolved to it, or with elsewhere those it resolved to another
+// definition of its name (OtherDefinitionAttribute), each as line says it.
+func asked(t *testing.T, p *Provider, symbol string, kinds []evidence.Kind, elsewhere bool, line func(*evidence.Record) string) []string {
+	t.Helper()
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range resp.Records {
+		if r := &resp.Records[i]; (r.Metadata.Attributes[OtherDefinitionAttribute] == "true") == elsewhere {
+			got = append(got, line(r))
+		}
+	}
+	return got
+}
+
+// atTier, atCaller and atTarget write a record as its site and its tier,
+// the definition holding it, or the definition it names.
+func atTier(r *evidence.Record) string { return fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Trust) }
+func atCaller(r *evidence.Record) string {
+	return fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Symbol)
+}
+func atTarget(r *evidence.Record) string {
+	return fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.TargetSymbol)
 }

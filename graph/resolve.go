@@ -297,20 +297,9 @@ func declaredFieldType(lang, sig, name string) string {
 		}
 		return ""
 	}
-	if lang == "java" || lang == "csharp" {
-		f := strings.Fields(sig)
-		for len(f) > 0 && javaModifiers[f[0]] {
-			f = f[1:]
-		}
-		sig = strings.Join(f, " ")
-	}
-	t, _ := paramType(lang, "("+sig+")", name)
+	t, _ := paramType(lang, "("+sig+")", name) // a field's head reads as a parameter's
 	return t
 }
-
-// javaModifiers are the words before a Java or C# field's type.
-var javaModifiers = map[string]bool{"private": true, "public": true, "protected": true, "static": true, "final": true,
-	"transient": true, "volatile": true, "readonly": true, "internal": true}
 
 // localType returns the type a local's Ref.Type names, outside Go: the
 // type written (its last name, see typeName), or for Python's T() the
