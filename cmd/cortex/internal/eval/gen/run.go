@@ -52,9 +52,10 @@ func (r *Runner) log(format string, args ...any) {
 	}
 }
 
-// Copy makes a fresh copy of the corpus at dir under r.Work, with every
-// source file an hour older than now (so that an index made or copied
-// later is newer than its sources).
+// Copy makes a fresh copy of the corpus at dir under r.Work, without any
+// .codecortex a command run in the corpus left there (every mode starts
+// from none), with every source file an hour older than now (so that an
+// index made or copied later is newer than its sources).
 func (r *Runner) Copy(dir string) (string, error) {
 	if err := os.MkdirAll(r.Work, 0o755); err != nil {
 		return "", err
@@ -64,6 +65,10 @@ func (r *Runner) Copy(dir string) (string, error) {
 		return "", err
 	}
 	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
+		os.RemoveAll(dst)
+		return "", err
+	}
+	if err := os.RemoveAll(filepath.Join(dst, ".codecortex")); err != nil {
 		os.RemoveAll(dst)
 		return "", err
 	}
