@@ -152,21 +152,34 @@ func (b *builder) goPackageVarType(fi int, name string, fields map[int]map[strin
 	return b.goLocalTypeOf(dfi, typ, b.goBindsIn(dfi, fields), fields)
 }
 
-// goPackageVar returns the file declaring the one variable called name
-// of Go file fi's package, and what its declaration shows of its type
-// (goVarType), or "".
+// goPackageVar returns a file declaring the variable called name of Go
+// file fi's package, and what its declaration shows of its type
+// (goVarType), or "": one declaration, or several that show the same
+// (files for other build tags: binding.go and binding_nomsgpack.go).
 func (b *builder) goPackageVar(fi int, name string) (int, string) {
 	vars := b.namedInPackage(name, fi, func(n *Node) bool { return n.Kind == string(symbols.Variable) && n.Container == "" })
-	if len(vars) != 1 {
+	if len(vars) == 0 || len(vars) > maxVarDecls {
 		return 0, ""
 	}
-	dfi := int(b.nodeFile[vars[0]])
-	sym := b.symbolOf(dfi, vars[0])
-	if sym == nil {
-		return 0, ""
+	typ := ""
+	for i, v := range vars {
+		dfi := int(b.nodeFile[v])
+		sym := b.symbolOf(dfi, v)
+		if sym == nil {
+			return 0, ""
+		}
+		t := goVarType(sym.Signature, name)
+		if i > 0 && t != typ {
+			return 0, ""
+		}
+		typ = t
 	}
-	return dfi, goVarType(sym.Signature, name)
+	return int(b.nodeFile[vars[0]]), typ
 }
+
+// maxVarDecls bounds the declarations of a package variable goPackageVar
+// compares: one a file for each system its package builds for.
+const maxVarDecls = 16
 
 // goVarType returns what the head of a Go variable's declaration ("var v
 // T", "var v = New()", "var v = &T{…}") shows of v's type, as a Ref's Type

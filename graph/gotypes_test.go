@@ -260,7 +260,9 @@ func TestGoVarType(t *testing.T) {
 
 // TestGoTypePackages: a receiver's type is the one its package declares,
 // among types of one name in several packages (five Readers: more than a
-// name alone may stand for), or a package the file imports with a dot.
+// name alone may stand for), or a package the file imports with a dot;
+// a package variable's, when the files for each build tag declare it
+// alike.
 func TestGoTypePackages(t *testing.T) {
 	needSyntax(t)
 	tree := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
@@ -291,12 +293,16 @@ func TestX() {
 	u.Read(nil)
 }
 `
+	// A package variable declared alike in a file for each build tag.
+	tree["b/std.go"] = "//go:build !tiny\n\npackage b\n\nvar Std = Reader{}\n"
+	tree["b/std_tiny.go"] = "//go:build tiny\n\npackage b\n\nvar Std = Reader{}\n"
+	tree["b/std_test.go"] = "package b\n\nfunc TestStd() {\n\tStd.Read(nil)\n}\n"
 	p := wholeIndexed(t, testtool.WriteTree(t, tree))
 	defer p.Close()
 	checkCallSites(t, p, []sitesOf{
 		{"a/r.go#Reader.Read", []string{"a/use.go:6 a/use.go#Use inferred_high", "a/use.go:9 a/use.go#Use inferred_high",
 			"a/x_test.go:7 a/x_test.go#TestX inferred_high", "a/x_test.go:9 a/x_test.go#TestX inferred_high"}},
-		{"b/r.go#Reader.Read", []string{"a/use.go:7 a/use.go#Use inferred_high"}},
+		{"b/r.go#Reader.Read", []string{"a/use.go:7 a/use.go#Use inferred_high", "b/std_test.go:4 b/std_test.go#TestStd inferred_high"}},
 		{"c/r.go#Reader.Read", nil},
 		{"New", []string{"a/x_test.go:8 a/x_test.go#TestX inferred_high"}},
 	})

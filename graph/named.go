@@ -187,6 +187,9 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 			if field := selfField(f, ri); field != "" {
 				ask(field) // this.f.m: the field's declaration says its type
 			}
+			if f.Language == "python" {
+				ask(b.constructed(fi, ri)) // x = T(), self.f = T(): is T a class?
+			}
 			if _, recv := b.caller(fi, ri); recv != "" {
 				for _, t := range b.baseChain(recv) {
 					ask(t)
@@ -206,6 +209,30 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 		}
 	}
 	return more
+}
+
+// constructed returns, for ref ri of Python file fi, the name T of the
+// call T() its receiver's type is written as (a local's, or its class's
+// field's for self.f.m and x = self.f), which is a type only if a class
+// is called T; "" otherwise.
+func (b *builder) constructed(fi, ri int) string {
+	f := &b.facts[fi]
+	r := &f.Refs[ri]
+	typ := r.Type
+	field := selfField(f, ri)
+	if field == "" {
+		field, _ = strings.CutPrefix(typ, "self.")
+	}
+	if field != "" {
+		if j := b.enclosingSym(fi, r.Byte); j >= 0 {
+			typ = b.selfAssigned(fi)[classField{enclosingClass(f, j, r.Byte), field}]
+		}
+	}
+	called, _ := strings.CutSuffix(typ, "()")
+	if called == typ {
+		return ""
+	}
+	return called
 }
 
 // baseChain returns t and the bases ofType may look through from it.

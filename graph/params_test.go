@@ -270,6 +270,24 @@ export class Client {
 }
 `,
 		"j/A.java": "class Cache {\n  void clear() {}\n}\nclass Other {\n  void clear() {}\n}\nclass A {\n  private final Cache cache = make();\n  void m() {\n    this.cache.clear();\n  }\n}\n",
+		// Python makes a field by assigning it in a method: a constructed
+		// class, an annotation, a typed parameter; x = self.f is typed too.
+		"p/sym.py": "class Symbols:\n    def copy(self):\n        pass\n\n\nclass Scope:\n    def copy(self):\n        pass\n",
+		"p/frame.py": `from .sym import Symbols, Scope
+
+
+class Frame:
+    def __init__(self, parent: "Scope", other):
+        self.symbols = Symbols()
+        self.scope = parent
+        self.other = other
+
+    def copy(self):
+        self.symbols.copy()
+        kept = self.scope
+        kept.copy()
+        self.other.copy()
+`,
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, tree))
 	defer p.Close()
@@ -278,6 +296,9 @@ export class Client {
 		"MutationCache.clear": {"t/c.ts:12 inferred_high"},
 		"Cache.clear":         {"j/A.java:10 inferred_high"},
 		"Other.clear":         nil,
+		"Symbols.copy":        {"p/frame.py:11 inferred_high"},
+		"Scope.copy":          {"p/frame.py:13 inferred_high"},
+		"Frame.copy":          nil, // self.other: of no type shown, so no one's
 	} {
 		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, false, atTier)
 		if diff := cmp.Diff(want, got); diff != "" {

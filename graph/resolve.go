@@ -171,7 +171,7 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	r := &f.Refs[ri]
 	j := b.enclosingSym(fi, r.Byte)
 	if j < 0 {
-		if r.Qualifier != "" && !r.Selected && r.Type != "" && r.Type != "this" && f.Language != "go" {
+		if r.Qualifier != "" && !r.Selected && r.Type != "" && r.Type != "this" && f.Language != "go" && !selfQualifier(f.Language, r.Qualifier) {
 			// A local of no definition (in a test's callback).
 			return int(b.g.fileNode[f.Path]), b.localType(r.Type)
 		}
@@ -184,7 +184,7 @@ func (b *builder) caller(fi, ri int) (int, string) {
 		// A member of a member: its type is not shown, but for this.f.m()
 		// where the class declares f's type.
 		if field := selfField(f, ri); field != "" {
-			return src, b.fieldType(f.Language, enclosingClass(f, j, r.Byte), field)
+			return src, b.selfFieldType(fi, j, r.Byte, field)
 		}
 		return src, ""
 	case selfQualifier(f.Language, q):
@@ -211,6 +211,9 @@ func (b *builder) caller(fi, ri int) (int, string) {
 			if t, ok := paramType(f.Language, s.Signature, q); ok {
 				return src, t
 			}
+		}
+		if field, ok := strings.CutPrefix(r.Type, "self."); ok && f.Language == "python" {
+			return src, b.selfFieldType(fi, j, r.Byte, field) // x = self.f
 		}
 		if r.Type != "this" {
 			return src, b.localType(r.Type)
@@ -259,6 +262,54 @@ func selfField(f *index.FileFacts, ri int) string {
 		return ""
 	}
 	return prev.Name
+}
+
+// selfFieldType returns the type of the field called name of the class
+// holding the use at byte at of file fi, whose innermost definition is j:
+// the type the class declares the field with (fieldType), or in Python,
+// where a field is made by assigning it, the type the class's methods in
+// that file assign self.name with, when they all agree (see selfAssigned).
+func (b *builder) selfFieldType(fi, j, at int, name string) string {
+	f := &b.facts[fi]
+	class := enclosingClass(f, j, at)
+	if t := b.fieldType(f.Language, class, name); t != "" || f.Language != "python" || class == "" {
+		return t
+	}
+	return b.localType(b.selfAssigned(fi)[classField{class, name}])
+}
+
+// A classField names a field of a class by their names.
+type classField struct{ class, field string }
+
+// selfAssigned returns what the Python methods of file fi assign to the
+// fields of their classes (self.f = T(…), self.f: T = …, self.f = p; the
+// Type of the ref f): the type written, or "" when two assignments of a
+// field disagree. It is read once a file, and the file's refs are read
+// until it is resolved.
+func (b *builder) selfAssigned(fi int) map[classField]string {
+	if b.selfOf == fi+1 {
+		return b.selfTypes
+	}
+	f := &b.facts[fi]
+	types := map[classField]string{}
+	for ri := range f.Refs {
+		r := &f.Refs[ri]
+		if r.Qualifier != "self" || r.Selected || r.Type == "" || r.Kind != symbols.Use {
+			continue
+		}
+		j := b.enclosingSym(fi, r.Byte)
+		if j < 0 {
+			continue
+		}
+		k := classField{enclosingClass(f, j, r.Byte), r.Name}
+		if was, again := types[k]; again && was != r.Type {
+			types[k] = ""
+		} else {
+			types[k] = r.Type
+		}
+	}
+	b.selfTypes, b.selfOf = types, fi+1
+	return types
 }
 
 // fieldType returns the type class declares its field called name with

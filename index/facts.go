@@ -372,11 +372,12 @@ func countRefs(b []byte) int {
 func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil, nil) }
 
 // decodeRefsWhere is decodeRefs keeping only the refs keep passes (all
-// when keep is nil), given the kind and the name's bytes; with in, the
+// when keep is nil), given the ref read but its Name, and the name's
+// bytes; with in, the
 // strings are in's copies. It is long because it reads each field of the
 // format in turn, each read checked, in the one loop the graph's load of
 // every file's refs runs through.
-func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, in interner) []symbols.Ref {
+func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in interner) []symbols.Ref {
 	var out []symbols.Ref
 	if keep == nil {
 		out = make([]symbols.Ref, 0, countRefs(b))
@@ -422,10 +423,6 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 		if !ok || len(name) == 0 {
 			return out
 		}
-		skip := keep != nil && !keep(r.Kind, name)
-		if !skip {
-			r.Name = in.str(name)
-		}
 		if r.Qualifier, ok = str(); !ok {
 			return out
 		}
@@ -448,7 +445,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 		if r.Byte, ok = uv(); !ok {
 			return out
 		}
-		if skip {
+		if skip := keep != nil && !keep(&r, name); skip {
 			prev, prevName = r, name
 			continue
 		}
@@ -457,6 +454,7 @@ func decodeRefsWhere(b []byte, keep func(k symbols.RefKind, name []byte) bool, i
 			out = append(out, prev)
 		}
 		prevName = nil
+		r.Name = in.str(name)
 		out = append(out, r)
 	}
 	return out

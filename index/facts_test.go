@@ -111,7 +111,7 @@ func TestDecodeRefsWhere(t *testing.T) {
 		{Name: "mu", Qualifier: "t", Kind: symbols.Use, Line: 5, Column: 3, Byte: 40},
 		{Name: "b", Qualifier: "t", Kind: symbols.Call, Selected: true, Line: 5, Column: 6, Byte: 43},
 	}
-	keep := func(k symbols.RefKind, name []byte) bool { return k == symbols.Inherit || string(name) == "b" }
+	keep := func(r *symbols.Ref, name []byte) bool { return r.Kind == symbols.Inherit || string(name) == "b" }
 	enc := encodeRefs(in)
 	for n := range len(enc) + 1 {
 		var want []symbols.Ref
@@ -119,7 +119,7 @@ func TestDecodeRefsWhere(t *testing.T) {
 		for i, r := range all {
 			from := i+1 < len(all) && all[i+1].Name == "b" && all[i+1].Selected && all[i+1].Qualifier == r.Qualifier &&
 				r.Byte+len(r.Name)+1 == all[i+1].Byte
-			if keep(r.Kind, []byte(r.Name)) || from {
+			if keep(&r, []byte(r.Name)) || from {
 				want = append(want, r)
 			}
 		}

@@ -37,8 +37,10 @@ const maxNamedRounds = 8
 // the first. The refs a file carries are only its uses of name (or of a
 // local name an import of name binds), the member each such use is
 // selected from when it is written just before it (f in p.f.name), and
-// its inheritance refs (bases, whatever they name); a file without its facts read has only Path,
-// Language, Package and Stale.
+// its inheritance refs (bases, whatever they name), and in Python the
+// assignments of the object's fields whose value shows a type (self.f =
+// T(…), see [symbols.Ref.Type]); a file without its facts read has only
+// Path, Language, Package and Stale.
 func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
 	var res Facts
 	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
@@ -342,8 +344,10 @@ func (nr *namedReader) read(i int) error {
 			local = append(local, im.Alias)
 		}
 	}
-	f.Refs = decodeRefsWhere(data, func(k symbols.RefKind, n []byte) bool {
-		return k == symbols.Inherit || slices.Contains(local, string(n))
+	python := f.Language == "python"
+	f.Refs = decodeRefsWhere(data, func(r *symbols.Ref, n []byte) bool {
+		return r.Kind == symbols.Inherit || slices.Contains(local, string(n)) ||
+			python && r.Qualifier == "self" && r.Type != "" && !r.Selected
 	}, nil)
 	return nil
 }

@@ -388,7 +388,8 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 }
 
 // goExprType returns what Go expression e, in definition within, shows
-// of its value's type (see [Ref.Type]): T of T{…}, &T{…} and new(T); F()
+// of its value's type (see [Ref.Type]): a local's type, or "var a" for
+// a name a that may be a package variable; T of T{…}, &T{…} and new(T); F()
 // or pkg.F() of a call of a function named plainly (no builtin) or
 // through what may be a package (the graph knows which names the file's
 // imports bind: a package's name need not be its path's last element);
@@ -397,6 +398,16 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLocals, within int) string {
 	t := x.t
 	switch t.Kind(e) {
+	case "identifier":
+		// b := a: a local's type, else a package variable's, if a is one.
+		name := t.Text(e)
+		if v := g.at(localName{within, name}, t.StartByte(e)); v != nil {
+			return g.read(x, parent, v, within)
+		}
+		if g.imports[name] || name == "nil" || name == "true" || name == "false" || name == "iota" {
+			return ""
+		}
+		return "var " + name
 	case "composite_literal":
 		if typ, ok := t.ChildByField(e, "type"); ok {
 			return goTypeText(t, typ)

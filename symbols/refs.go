@@ -65,11 +65,15 @@ type Ref struct {
 	// Java, for a use qualified by a local variable, the type its
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "T()" for a Python local
-	// assigned a call of T (a class's constructor, if T is one), or "this"
-	// for an alias of the current object (const self = this); a local of a
-	// function expression (a test's callback) is seen only inside it. Empty
-	// when the code does not show it, or once the function has declared
-	// the variable again with another type.
+	// assigned a call of T (a class's constructor, if T is one), "this"
+	// for an alias of the current object (const self = this), or "self.f"
+	// for a Python local assigned the object's field f; a local of a
+	// function expression (a test's callback) is seen only inside it. For
+	// Python's self.f assigned a value (self.f = T(…), self.f: T = …,
+	// self.f = p), the type the statement shows, written alike: the graph
+	// reads a field's type from them. Empty when the code does not show
+	// it, or once the function has declared the variable again with
+	// another type.
 	Type string `json:"type,omitempty"`
 	// Line and Column are the use's one-based line and code-point column;
 	// Byte its byte offset, by which the definition holding it is found.
@@ -254,6 +258,9 @@ func (x *extractor) refs() {
 		typ := goVars.typeOf(x, parent, id, within, qual, selected, kind)
 		if declared != nil && qual != "" && !selected && kind != Inherit {
 			typ = declaredType(t, declared, parent, id, within, qual)
+			if x.lang == syntax.Python && qual == "self" {
+				typ = x.selfAssigned(parent, id, declared, within)
+			}
 		}
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
 			Type: typ, Line: line, Column: col, Byte: start})
@@ -331,6 +338,11 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 			return typeText(t, typ) // a function expression's (o: T) => …
 		}
 		return ""
+	case dk == "typed_parameter", dk == "typed_default_parameter" && f == "name":
+		if typ, ok := t.ChildByField(d, "type"); ok {
+			return typeText(t, typ) // Python's def f(self, o: T)
+		}
+		return ""
 	default:
 		return ""
 	}
@@ -352,6 +364,45 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 	case "call":
 		if fn, ok := t.ChildByField(v, "function"); ok && t.Kind(fn) == "identifier" {
 			return t.Text(fn) + "()"
+		}
+	case "attribute":
+		// Python's x = self.f: the type of the object's field f.
+		if obj, ok := t.ChildByField(v, "object"); ok && t.Text(obj) == "self" {
+			if f, ok := t.ChildByField(v, "attribute"); ok {
+				return "self." + t.Text(f)
+			}
+		}
+	}
+	return ""
+}
+
+// selfAssigned returns, for the name at leaf id of Python's self.f,
+// what a statement assigning self.f shows of the value's type (see
+// Ref.Type): the annotation of self.f: T = …, T() for self.f = T(…), or
+// the declared type of the parameter or local of self.f = p; "" for any
+// other use of self.f.
+func (x *extractor) selfAssigned(parent []syntax.NodeID, id syntax.NodeID, declared map[scopedName]string, within int) string {
+	t := x.t
+	attr := parent[id]
+	as := parent[attr]
+	if t.Kind(attr) != "attribute" || t.Field(id) != "attribute" || t.Kind(as) != "assignment" || t.Field(attr) != "left" {
+		return ""
+	}
+	if typ, ok := t.ChildByField(as, "type"); ok {
+		return typeText(t, typ)
+	}
+	v, ok := t.ChildByField(as, "right")
+	if !ok {
+		return ""
+	}
+	switch t.Kind(v) {
+	case "call":
+		if fn, ok := t.ChildByField(v, "function"); ok && t.Kind(fn) == "identifier" {
+			return t.Text(fn) + "()"
+		}
+	case "identifier":
+		if typ := declaredType(t, declared, parent, v, within, t.Text(v)); !strings.HasPrefix(typ, "self.") {
+			return typ
 		}
 	}
 	return ""

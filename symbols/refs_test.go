@@ -237,7 +237,21 @@ func TestRefsLocalType(t *testing.T) {
     ctx.go()
     a = 3
     a.go()
-`, []string{`c.go ""`, `a.go "Foo()"`, `b.go "Bar"`, `ctx.go ""`, `a.go ""`}},
+`, []string{`c.go ""`, `a.go "Foo()"`, `b.go "Bar"`, `ctx.go "Context"`, `a.go ""`}},
+		// A field is made by assigning it: the assignment shows its type.
+		"b.py": {`class Frame:
+    def __init__(self, parent: "Frame", n=1):
+        self.symbols = Symbols(n)
+        self.parent = parent
+        self.third: Scope = make()
+        self.n = n
+        self.symbols.load(n)
+
+    def copy(self):
+        kept = self.symbols
+        kept.copy()
+`, []string{`self.symbols "Symbols()"`, `self.parent "\"Frame\""`, `self.third "Scope"`, `self.load ""`,
+			`kept.copy "self.symbols"`}},
 		"X.java": {`class X {
   void m(Dom d) {
     Foo f = make();
@@ -255,7 +269,7 @@ func TestRefsLocalType(t *testing.T) {
 		}
 		var got []string
 		for _, r := range f.Refs {
-			if r.Qualifier != "" && r.Kind == Call {
+			if r.Qualifier != "" && (r.Kind == Call || r.Type != "") {
 				got = append(got, fmt.Sprintf("%s.%s %q", r.Qualifier, r.Name, r.Type))
 			}
 		}
@@ -313,6 +327,10 @@ func Run(p *Param) {
 	n.One()
 	n := T2{}
 	n.Two()
+	o := Std
+	q := o
+	o.Info()
+	q.Info()
 }
 
 func Other() {
@@ -333,7 +351,8 @@ func Other() {
 		"mux.NewRouter ", "logrus.New ", "a.NewRoute NewRouter()",
 		"a.Host NewRouter()", "b.Host mux.NewRouter()", "c.Host *Route", "d.Match pkg.Matcher", "e.Info New()",
 		"err.Error ", "f.Info Entry", "g.WithFields logrus.New()", "h.Info *Logger", "i.One T1", "j.Two F2()",
-		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ", "a.Host var a",
+		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ",
+		"o.Info var Std", "q.Info var Std", "a.Host var a",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("qualified calls and their types:\n got %q\nwant %q", got, want)
