@@ -187,8 +187,8 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 			if field := selfField(f, ri); field != "" {
 				ask(field) // this.f.m: the field's declaration says its type
 			}
-			if f.Language == "python" {
-				ask(b.constructed(fi, ri)) // x = T(), self.f = T(): is T a class?
+			if f.Language != "go" {
+				ask(b.constructed(fi, ri)) // x = f(), self.f = T(): is f a class, or what does it return?
 			}
 			if _, recv := b.caller(fi, ri); recv != "" {
 				for _, t := range b.baseChain(recv) {
@@ -211,10 +211,10 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 	return more
 }
 
-// constructed returns, for ref ri of Python file fi, the name T of the
-// call T() its receiver's type is written as (a local's, or its class's
-// field's for self.f.m and x = self.f), which is a type only if a class
-// is called T; "" otherwise.
+// constructed returns, for ref ri of file fi (not Go), the name f of
+// the call f() its receiver's type is written as (a local's, or in
+// Python its class's field's for self.f.m and x = self.f): the class f,
+// or the result the function f declares (see localType); "" otherwise.
 func (b *builder) constructed(fi, ri int) string {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]

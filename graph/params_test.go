@@ -195,8 +195,9 @@ end
 }
 
 // TestLocalTypes: a method called through a local whose declaration shows
-// its type (const self = this, new T(), T x, x = T()) is that type's, its
-// bases' when it has none.
+// its type (const self = this, new T(), T x, x = T(), x = f() of a
+// function declaring its result) is that type's, its bases' when it has
+// none.
 func TestLocalTypes(t *testing.T) {
 	needSyntax(t)
 	tree := map[string]string{
@@ -228,16 +229,21 @@ describe('s', () => {
 })
 `,
 		"p/m.py": "class C:\n    def go(self):\n        pass\n\n\nclass D:\n    def go(self):\n        pass\n\n\ndef run():\n    c = C()\n    c.go()\n",
+		// A local assigned a call of a function: the result its head
+		// declares, in another file too.
+		"p/make.py":     "from .m import D\n\n\ndef make() -> \"D\":\n    return D()\n\n\ndef use():\n    d = make()\n    d.go()\n",
+		"t/make.ts":     "import { Subject } from './s'\nexport function createSubject(): Subject {\n  return new Subject()\n}\n",
+		"t/use.test.ts": "import { createSubject } from './make'\nit('x', () => {\n  const s = createSubject()\n  s.next(1)\n})\n",
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, tree))
 	defer p.Close()
 	for symbol, want := range map[string][]string{
 		"Anonymous.next": {"t/s.test.ts:5 inferred_high", "t/s.ts:10 inferred_high"},
-		"Subject.next":   {"t/s.ts:15 inferred_high"},
+		"Subject.next":   {"t/s.ts:15 inferred_high", "t/use.test.ts:4 inferred_high"},
 		"A.go":           {"j/A.java:8 inferred_high"},
 		"B.go":           nil,
 		"C.go":           {"p/m.py:13 inferred_high"},
-		"D.go":           nil,
+		"D.go":           {"p/make.py:10 inferred_high"},
 	} {
 		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, false, atTier)
 		if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
@@ -364,4 +370,23 @@ func atCaller(r *evidence.Record) string {
 }
 func atTarget(r *evidence.Record) string {
 	return fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.TargetSymbol)
+}
+
+// TestResultType reads the result type a function's head declares.
+func TestResultType(t *testing.T) {
+	for sig, want := range map[string]string{
+		"export function createClient(config?: Config): QueryClient": "QueryClient",
+		"export const mk = (a: number): Box<T> =>":                   "Box",
+		"export async function later(): Promise<Thing>":              "Promise",
+		"function f(cb: () => void): Client | undefined":             "Client",
+		"function f(a)":                       "",
+		`def make(a: int) -> "Thing":`:        "Thing",
+		"def other(a, b) -> Optional[Thing]:": "Thing",
+		"def plain(a):":                       "",
+		"def pair() -> Tuple[A, B]:":          "Tuple",
+	} {
+		if got := resultType(sig); got != want {
+			t.Errorf("resultType(%q) = %q, want %q", sig, got, want)
+		}
+	}
 }

@@ -353,16 +353,60 @@ func declaredFieldType(lang, sig, name string) string {
 }
 
 // localType returns the type a local's Ref.Type names, outside Go: the
-// type written (its last name, see typeName), or for Python's T() the
-// class T of the project it constructs; "" otherwise.
+// type written (its last name, see typeName); for f(), the class f of the
+// project it constructs (Python's T()), or else the result the project's
+// functions called f declare, when they agree (see resultType); ""
+// otherwise.
 func (b *builder) localType(typ string) string {
-	if called, ok := strings.CutSuffix(typ, "()"); ok {
-		if b.isClass(called) {
-			return called
-		}
+	called, ok := strings.CutSuffix(typ, "()")
+	if !ok {
+		return typeName(typ)
+	}
+	if b.isClass(called) {
+		return called
+	}
+	fns := b.g.byName[called]
+	if len(fns) > maxVarDecls {
 		return ""
 	}
-	return typeName(typ)
+	t := ""
+	for _, s := range fns {
+		n := &b.g.Nodes[s]
+		if n.Kind != string(symbols.Function) || n.Container != "" {
+			continue
+		}
+		sym := b.symbolOf(int(b.nodeFile[s]), s)
+		if sym == nil {
+			return ""
+		}
+		r := resultType(sym.Signature)
+		if t != "" && r != t || r == "" {
+			return ""
+		}
+		t = r
+	}
+	return t
+}
+
+// resultType returns the last name of the result type a function's head
+// declares (TypeScript's "(…): T", Python's "(…) -> T:"; see typeName),
+// or "".
+func resultType(sig string) string {
+	i := strings.IndexByte(sig, '(')
+	if i < 0 {
+		return ""
+	}
+	_, after, ok := cutParams(sig[i:])
+	if !ok {
+		return ""
+	}
+	after = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "=>")) // const f = (…): T =>
+	if t, ok := strings.CutPrefix(after, "->"); ok {
+		after = strings.TrimSuffix(strings.TrimSpace(t), ":")
+	} else if after, ok = strings.CutPrefix(after, ":"); !ok {
+		return ""
+	}
+	return typeName(strings.TrimSpace(after))
 }
 
 // maxOuterScan bounds the definitions caller looks through for the class

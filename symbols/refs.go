@@ -64,8 +64,9 @@ type Ref struct {
 	// declaration the graph reads. In TypeScript, JavaScript, Python and
 	// Java, for a use qualified by a local variable, the type its
 	// declaration writes (const x: T, T x, x: T = …), the class it
-	// constructs (new T(…), T x = new T(…)), "T()" for a Python local
-	// assigned a call of T (a class's constructor, if T is one), "this"
+	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
+	// a call of f (a Python class's constructor, if f is one; else the
+	// result the function's head declares), "this"
 	// for an alias of the current object (const self = this), or "self.f"
 	// for a Python local assigned the object's field f; a local of a
 	// function expression (a test's callback) is seen only inside it. For
@@ -318,8 +319,8 @@ var localTyped = map[syntax.Language]bool{
 
 // localType returns what the declaration of the local at leaf id writes
 // of its type (see Ref.Type), or "": the annotation of const x: T = …,
-// x: T = … and T x = …; the class of new T(…); T() of a Python x = T(…);
-// "this" for const self = this.
+// x: T = … and T x = …; the class of new T(…); f() of x = f(…); "this"
+// for const self = this; self.f for Python's x = self.f.
 func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 	t := x.t
 	d := parent[id]
@@ -361,7 +362,8 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 				return typeText(t, c)
 			}
 		}
-	case "call":
+	case "call", "call_expression":
+		// x = f(…): T() for a Python class T, or the result f declares.
 		if fn, ok := t.ChildByField(v, "function"); ok && t.Kind(fn) == "identifier" {
 			return t.Text(fn) + "()"
 		}

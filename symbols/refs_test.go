@@ -204,7 +204,7 @@ func TestRefsLocalType(t *testing.T) {
     d.open();
   }
 }
-`, []string{`self.next "this"`, `s.next "Subscriber<T>"`, `d.open "Door"`, `q.go ""`, `x.go ""`, `d.open ""`}},
+`, []string{`self.next "this"`, `s.next "Subscriber<T>"`, `d.open "Door"`, `q.go "other()"`, `x.go ""`, `d.open ""`}},
 		"b.test.ts": {`describe('x', () => {
   let client: Client
   it('one', () => {
