@@ -246,6 +246,7 @@ type builder struct {
 	goMods   []goModule
 	symFile  []int32                 // file index of each symbol node (-1 for a file node)
 	nodeFile []int32                 // the index in facts of each node's file
+	owner    []string                // the type holding each node (see ownerOf)
 	seen     map[edgeKey]int32       // edges by identity, as edge numbers them
 	added    edgeLog                 // the edges added since the last flushEdges
 	ms       *methodSets             // Go embeddings of other modules, for matchMethodSets
@@ -342,7 +343,7 @@ func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
 // and its adjacency made without them held; finish makes the edges by
 // identity again when it has exact edges to fuse.
 func (b *builder) release() {
-	b.facts, b.seen, b.symFile, b.nodeFile = nil, nil, nil, nil
+	b.facts, b.seen, b.symFile, b.nodeFile, b.owner = nil, nil, nil, nil, nil
 	b.ms, b.relOut, b.reexport, b.bases, b.stems, b.memberOf = nil, nil, nil, nil, nil, nil
 	b.mark, b.pkgMark, b.pkgFiles, b.pkgOf = nil, nil, nil, 0
 }
@@ -367,7 +368,7 @@ func newBuilder(facts index.Facts, modules []GoModule) *builder {
 		nodes += len(facts.Files[fi].Symbols)
 	}
 	g.Nodes = make([]Node, 0, nodes)
-	b.nodeFile, b.symFile = make([]int32, 0, nodes), make([]int32, 0, nodes)
+	b.nodeFile, b.symFile, b.owner = make([]int32, 0, nodes), make([]int32, 0, nodes), make([]string, 0, nodes)
 	// Longest module path first, so that a nested module wins.
 	sort.Slice(b.goMods, func(i, j int) bool { return len(b.goMods[i].Path) > len(b.goMods[j].Path) })
 	for fi := range facts.Files {
@@ -377,6 +378,7 @@ func newBuilder(facts index.Facts, modules []GoModule) *builder {
 		g.Nodes = append(g.Nodes, Node{Path: f.Path, Name: path.Base(f.Path), Kind: NodeKindFile, Package: f.Package, Test: test, Stale: f.Stale})
 		b.nodeFile = append(b.nodeFile, int32(fi))
 		b.symFile = append(b.symFile, -1)
+		b.owner = append(b.owner, "")
 		g.fileNode[f.Path] = id
 		g.digests[f.Path] = f.Hash
 		if st := moduleStem(f.Path); st != "" {
@@ -392,6 +394,7 @@ func newBuilder(facts index.Facts, modules []GoModule) *builder {
 				Test: test || testModule(f.Language, s), Stale: f.Stale})
 			b.symFile = append(b.symFile, int32(fi))
 			b.nodeFile = append(b.nodeFile, int32(fi))
+			b.owner = append(b.owner, lastName(normContainer(s.Container)))
 			g.fileSyms[f.Path] = append(g.fileSyms[f.Path], sid)
 			g.byName[s.Name] = append(g.byName[s.Name], sid)
 		}

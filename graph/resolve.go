@@ -151,7 +151,7 @@ func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, fr
 			// class's. (In a module it may: the classes that include it.)
 			c = slices.DeleteFunc(slices.Clone(c), func(s int32) bool {
 				n := &b.g.Nodes[s]
-				return (n.Kind == string(symbols.Method) || n.Kind == string(symbols.Field)) && lastName(normContainer(n.Container)) != recv
+				return (n.Kind == string(symbols.Method) || n.Kind == string(symbols.Field)) && b.ownerOf(s) != recv
 			})
 		}
 	}
@@ -322,7 +322,7 @@ func (b *builder) fieldType(lang, class, name string) string {
 	typ, found := "", false
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != class {
+		if n.Kind != string(symbols.Field) || b.ownerOf(s) != class {
 			continue
 		}
 		sym := b.symbolOf(int(b.nodeFile[s]), s)
@@ -451,6 +451,15 @@ func goReceiver(sig string) string {
 	return name
 }
 
+// ownerOf returns the last name of node s's container (see
+// normContainer): the type a member belongs to; "" for none.
+func (b *builder) ownerOf(s int32) string {
+	if int(s) < len(b.owner) {
+		return b.owner[s]
+	}
+	return lastName(normContainer(b.g.Nodes[s].Container)) // a builder over a snapshot's graph
+}
+
 // lastName returns the last element of a dotted container ("Outer.Inner"
 // gives "Inner").
 func lastName(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
@@ -522,7 +531,7 @@ func (b *builder) ofType(r symbols.Ref, types []string, dir string, test bool) [
 		var out []int32
 		for _, s := range b.g.byName[r.Name] {
 			n := &b.g.Nodes[s]
-			if n.Container == "" || n.Test && !test || !slices.Contains(types, lastName(normContainer(n.Container))) ||
+			if n.Container == "" || n.Test && !test || !slices.Contains(types, b.ownerOf(s)) ||
 				depth == 0 && dir != "" && path.Dir(n.Path) != dir {
 				continue
 			}
