@@ -188,7 +188,9 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 				ask(field) // this.f.m: the field's declaration says its type
 			}
 			if f.Language != "go" {
-				ask(b.constructed(fi, ri)) // x = f(), self.f = T(): is f a class, or what does it return?
+				// x = f(), self.f = T(): is f a class, or what does it
+				// return? for x in self.f: how is f declared?
+				ask(b.constructed(fi, ri))
 			}
 			if _, recv := b.caller(fi, ri); recv != "" {
 				for _, t := range b.baseChain(recv) {
@@ -214,11 +216,18 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 // constructed returns, for ref ri of file fi (not Go), the name f of
 // the call f() its receiver's type is written as (a local's, or in
 // Python its class's field's for self.f.m and x = self.f): the class f,
-// or the result the function f declares (see localType); "" otherwise.
+// or the result the function f declares (see localType); for a loop's
+// variable over the object's field f (see elemType), f; "" otherwise.
 func (b *builder) constructed(fi, ri int) string {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
 	typ := r.Type
+	if of, ok := strings.CutPrefix(typ, "elem "); ok {
+		if _, field, ok := strings.Cut(of, "."); ok && (strings.HasPrefix(of, "self.") || strings.HasPrefix(of, "this.")) {
+			return field
+		}
+		typ = of
+	}
 	field := selfField(f, ri)
 	if field == "" {
 		field, _ = strings.CutPrefix(typ, "self.")

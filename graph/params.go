@@ -25,6 +25,14 @@ var typedParams = map[string]bool{"java": true, "csharp": true, "typescript": tr
 // declares none, or one that is not a plain named type; ok reports that
 // the head has a parameter of that name.
 func paramType(lang, sig, name string) (t string, ok bool) {
+	t, ok = paramDecl(lang, sig, name)
+	return typeName(t), ok
+}
+
+// paramDecl returns the type the head sig of lang declares for its
+// parameter called name, as written ("" for none); ok reports that the
+// head has a parameter of that name.
+func paramDecl(lang, sig, name string) (t string, ok bool) {
 	i := strings.IndexByte(sig, '(')
 	if i < 0 {
 		return "", false
@@ -61,10 +69,45 @@ func paramType(lang, sig, name string) (t string, ok bool) {
 			}
 		}
 		if n == name {
-			return typeName(strings.TrimSpace(t)), true
+			return strings.TrimSpace(t), true
 		}
 	}
 	return "", false
+}
+
+// elementType returns the last name of the type of an element of a
+// collection declared with type raw (List[T], t.Sequence["T"],
+// Iterable[T], set[T], T[], Array<T>, ReadonlyArray<T>, Set<T>, and
+// those made Optional), or "" for another type: a mapping's elements
+// are its keys, not named by its type's first argument alone.
+func elementType(raw string) string {
+	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(raw), `"'`))
+	for _, opt := range []string{"Optional[", "t.Optional[", "typing.Optional["} {
+		if rest, ok := strings.CutPrefix(t, opt); ok && strings.HasSuffix(rest, "]") {
+			t = strings.TrimSpace(strings.TrimSuffix(rest, "]"))
+		}
+	}
+	t = strings.TrimPrefix(t, "readonly ")
+	if e, ok := strings.CutSuffix(t, "[]"); ok {
+		return typeName(e)
+	}
+	i := strings.IndexAny(t, "[<")
+	if i <= 0 || !strings.HasSuffix(t, "]") && !strings.HasSuffix(t, ">") || !collectionTypes[lastName(t[:i])] {
+		return ""
+	}
+	args := splitParams(t[i+1 : len(t)-1])
+	if len(args) != 1 {
+		return ""
+	}
+	return typeName(args[0])
+}
+
+// collectionTypes are the generic types whose one type argument is the
+// type of their elements, in Python's typing and TypeScript.
+var collectionTypes = map[string]bool{
+	"List": true, "list": true, "Sequence": true, "MutableSequence": true, "Iterable": true, "Iterator": true,
+	"Collection": true, "Set": true, "set": true, "FrozenSet": true, "frozenset": true, "AbstractSet": true,
+	"MutableSet": true, "Deque": true, "deque": true, "Array": true, "ReadonlyArray": true, "ReadonlySet": true,
 }
 
 // defaultAt returns the index of the = that starts a parameter's default

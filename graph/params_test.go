@@ -372,7 +372,8 @@ func atTarget(r *evidence.Record) string {
 	return fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.TargetSymbol)
 }
 
-// TestResultType reads the result type a function's head declares.
+// TestResultType reads the result type a function's head declares, by
+// its last name.
 func TestResultType(t *testing.T) {
 	for sig, want := range map[string]string{
 		"export function createClient(config?: Config): QueryClient": "QueryClient",
@@ -385,8 +386,101 @@ func TestResultType(t *testing.T) {
 		"def plain(a):":                       "",
 		"def pair() -> Tuple[A, B]:":          "Tuple",
 	} {
-		if got := resultType(sig); got != want {
-			t.Errorf("resultType(%q) = %q, want %q", sig, got, want)
+		if got := typeName(resultDecl(sig)); got != want {
+			t.Errorf("typeName(resultDecl(%q)) = %q, want %q", sig, got, want)
+		}
+	}
+}
+
+// TestElementTypes: a method called on a loop's variable over a collection
+// (for x in self.items, a comprehension, for (const x of xs), Java's for
+// (T x : xs)) is a member of the type of the collection's elements.
+func TestElementTypes(t *testing.T) {
+	needSyntax(t)
+	tree := map[string]string{
+		"p/nodes.py": `import typing as t
+
+
+class Pair:
+    def const(self):
+        pass
+
+
+class Keyword:
+    def const(self):
+        pass
+
+
+class Dict:
+    items: t.List["Pair"]
+
+    def const(self):
+        return dict(x.const() for x in self.items)
+
+
+def walk(nodes: t.Iterable[Keyword]):
+    for node in nodes:
+        node.const()
+`,
+		"t/box.ts": `export class Item {
+  go() {}
+}
+export class Other {
+  go() {}
+}
+export class Box {
+  private items: Item[] = []
+  run(xs: ReadonlyArray<Other>) {
+    for (const x of this.items) {
+      x.go()
+    }
+    for (const y of xs) {
+      y.go()
+    }
+  }
+}
+`,
+	}
+	p := wholeIndexed(t, testtool.WriteTree(t, tree))
+	defer p.Close()
+	for symbol, want := range map[string][]string{
+		"Pair.const":    {"p/nodes.py:18 inferred_high"},
+		"Keyword.const": {"p/nodes.py:23 inferred_high"},
+		"Dict.const":    nil,
+		"Item.go":       {"t/box.ts:11 inferred_high"},
+		"Other.go":      {"t/box.ts:14 inferred_high"},
+	} {
+		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, false, atTier)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, tree), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
+// TestElementType reads the type of a collection's elements.
+func TestElementType(t *testing.T) {
+	for raw, want := range map[string]string{
+		`t.List["Pair"]`:             "Pair",
+		"List[Pair]":                 "Pair",
+		"Optional[Sequence[a.Node]]": "Node",
+		"t.Iterable[nodes.Node]":     "Node",
+		"set[Item]":                  "Item",
+		"Item[]":                     "Item",
+		"readonly Item[]":            "Item",
+		"Array<Item>":                "Item",
+		"ReadonlyArray<Item>":        "Item",
+		"Dict[str, Item]":            "",
+		"Map<string, Item>":          "",
+		"Tuple[Item, Other]":         "",
+		"Item":                       "",
+		"Promise<Item>":              "",
+		"":                           "",
+	} {
+		if got := elementType(raw); got != want {
+			t.Errorf("elementType(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }

@@ -173,6 +173,9 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	if j < 0 {
 		if r.Qualifier != "" && !r.Selected && r.Type != "" && r.Type != "this" && f.Language != "go" && !selfQualifier(f.Language, r.Qualifier) {
 			// A local of no definition (in a test's callback).
+			if of, ok := strings.CutPrefix(r.Type, "elem "); ok {
+				return int(b.g.fileNode[f.Path]), b.elemType(fi, j, r.Byte, of)
+			}
 			return int(b.g.fileNode[f.Path]), b.localType(r.Type)
 		}
 		return int(b.g.fileNode[f.Path]), ""
@@ -214,6 +217,9 @@ func (b *builder) caller(fi, ri int) (int, string) {
 		}
 		if field, ok := strings.CutPrefix(r.Type, "self."); ok && f.Language == "python" {
 			return src, b.selfFieldType(fi, j, r.Byte, field) // x = self.f
+		}
+		if of, ok := strings.CutPrefix(r.Type, "elem "); ok {
+			return src, b.elemType(fi, j, r.Byte, of) // for x in xs
 		}
 		if r.Type != "this" {
 			return src, b.localType(r.Type)
@@ -278,6 +284,31 @@ func (b *builder) selfFieldType(fi, j, at int, name string) string {
 	return b.localType(b.selfAssigned(fi)[classField{class, name}])
 }
 
+// elemType returns the type of an element of the collection a loop's
+// variable at byte at of file fi (whose innermost definition is j, -1
+// for none) goes through, whose type Ref.Type wrote as of (see
+// symbols' iterated): declared (a local's or parameter's type as
+// written), self.f or this.f (the type the class gives its field f), or
+// f() (the result the function f declares); "" when it is not a
+// collection of a named type.
+func (b *builder) elemType(fi, j, at int, of string) string {
+	f := &b.facts[fi]
+	raw := of
+	switch {
+	case strings.HasPrefix(of, "self.") || strings.HasPrefix(of, "this."):
+		raw = ""
+		if _, field, _ := strings.Cut(of, "."); j >= 0 {
+			class := enclosingClass(f, j, at)
+			if raw = b.fieldDecl(f.Language, class, field); raw == "" && f.Language == "python" && class != "" {
+				raw = b.selfAssigned(fi)[classField{class, field}]
+			}
+		}
+	case strings.HasSuffix(of, "()"):
+		raw = b.declaredResult(strings.TrimSuffix(of, "()"))
+	}
+	return elementType(raw)
+}
+
 // A classField names a field of a class by their names.
 type classField struct{ class, field string }
 
@@ -312,10 +343,21 @@ func (b *builder) selfAssigned(fi int) map[classField]string {
 	return types
 }
 
-// fieldType returns the type class declares its field called name with
-// (in lang: "name: T", "T name", "name = new T()"), when every such field
-// of a class of that name declares the same; "".
+// fieldType returns the last name of the type class declares its field
+// called name with (in lang: "name: T", "T name", "name = new T()"; see
+// fieldDecl); "".
 func (b *builder) fieldType(lang, class, name string) string {
+	if class == "" {
+		return ""
+	}
+	return typeName(b.fieldDecl(lang, class, name))
+}
+
+// fieldDecl returns the type class declares its field called name with,
+// as its head writes it ("Cache<T>", "t.List[Expr]"; Other for "other =
+// new Other()"), when every such field of a class of that name declares
+// the same; "".
+func (b *builder) fieldDecl(lang, class, name string) string {
 	if class == "" {
 		return ""
 	}
@@ -329,7 +371,7 @@ func (b *builder) fieldType(lang, class, name string) string {
 		if sym == nil {
 			return ""
 		}
-		t := declaredFieldType(lang, sym.Signature, name)
+		t := declaredFieldDecl(lang, sym.Signature, name)
 		if found && t != typ {
 			return ""
 		}
@@ -338,17 +380,17 @@ func (b *builder) fieldType(lang, class, name string) string {
 	return typ
 }
 
-// declaredFieldType reads a field's head: the type it declares
-// ("private cache: Cache<T>", "private final Cache cache"), or the class
-// it is set to ("other = new Other()"), by its last name; or "".
-func declaredFieldType(lang, sig, name string) string {
+// declaredFieldDecl reads a field's head: the type it declares, as
+// written ("private cache: Cache<T>", "private final Cache cache"), or
+// the class it is set to ("other = new Other()"); or "".
+func declaredFieldDecl(lang, sig, name string) string {
 	if _, v, ok := strings.Cut(sig, "= new "); ok {
 		if i := strings.IndexAny(v, "(<"); i > 0 {
-			return typeName(strings.TrimSpace(v[:i]))
+			return strings.TrimSpace(v[:i])
 		}
 		return ""
 	}
-	t, _ := paramType(lang, "("+sig+")", name) // a field's head reads as a parameter's
+	t, _ := paramDecl(lang, "("+sig+")", name) // a field's head reads as a parameter's
 	return t
 }
 
@@ -365,7 +407,13 @@ func (b *builder) localType(typ string) string {
 	if b.isClass(called) {
 		return called
 	}
-	fns := b.g.byName[called]
+	return typeName(b.declaredResult(called))
+}
+
+// declaredResult returns the result type the project's functions called
+// name declare, as written (see resultDecl), when they agree; "".
+func (b *builder) declaredResult(name string) string {
+	fns := b.g.byName[name]
 	if len(fns) > maxVarDecls {
 		return ""
 	}
@@ -379,7 +427,7 @@ func (b *builder) localType(typ string) string {
 		if sym == nil {
 			return ""
 		}
-		r := resultType(sym.Signature)
+		r := resultDecl(sym.Signature)
 		if t != "" && r != t || r == "" {
 			return ""
 		}
@@ -388,10 +436,9 @@ func (b *builder) localType(typ string) string {
 	return t
 }
 
-// resultType returns the last name of the result type a function's head
-// declares (TypeScript's "(…): T", Python's "(…) -> T:"; see typeName),
-// or "".
-func resultType(sig string) string {
+// resultDecl returns the result type a function's head declares, as
+// written (TypeScript's "(…): T", Python's "(…) -> T:"), or "".
+func resultDecl(sig string) string {
 	i := strings.IndexByte(sig, '(')
 	if i < 0 {
 		return ""
@@ -406,7 +453,7 @@ func resultType(sig string) string {
 	} else if after, ok = strings.CutPrefix(after, ":"); !ok {
 		return ""
 	}
-	return typeName(strings.TrimSpace(after))
+	return strings.TrimSpace(after)
 }
 
 // maxOuterScan bounds the definitions caller looks through for the class

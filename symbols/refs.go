@@ -66,7 +66,8 @@ type Ref struct {
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
 	// a call of f (a Python class's constructor, if f is one; else the
-	// result the function's head declares), "this"
+	// result the function's head declares), "elem X" for the variable of a
+	// loop over a collection X shows the type of (see iterated), "this"
 	// for an alias of the current object (const self = this), or "self.f"
 	// for a Python local assigned the object's field f; a local of a
 	// function expression (a test's callback) is seen only inside it. For
@@ -216,9 +217,13 @@ func (x *extractor) refs() {
 				// Outside a definition too: a test's callback (it("…",
 				// () => { const o = new Observer(…) })) is none.
 				sn := scopedName{within, fnScope(t, parent, id), name}
+				typ := x.localType(parent, id)
+				if typ == "" {
+					typ = x.iterated(parent, id, declared, within)
+				}
 				if was, again := declared[sn]; !again {
-					declared[sn] = x.localType(parent, id)
-				} else if was != x.localType(parent, id) {
+					declared[sn] = typ
+				} else if was != typ {
 					declared[sn] = "" // declared again with another type
 				}
 			}
@@ -261,6 +266,8 @@ func (x *extractor) refs() {
 			typ = declaredType(t, declared, parent, id, within, qual)
 			if x.lang == syntax.Python && qual == "self" {
 				typ = x.selfAssigned(parent, id, declared, within)
+			} else if typ == "" && x.lang == syntax.Python {
+				typ = x.comprehended(parent, id, qual, declared, within)
 			}
 		}
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
@@ -339,6 +346,11 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 			return typeText(t, typ) // a function expression's (o: T) => …
 		}
 		return ""
+	case dk == "enhanced_for_statement" && f == "name":
+		if typ, ok := t.ChildByField(d, "type"); ok && t.Text(typ) != "var" {
+			return typeText(t, typ) // Java's for (T x : xs)
+		}
+		return ""
 	case dk == "typed_parameter", dk == "typed_default_parameter" && f == "name":
 		if typ, ok := t.ChildByField(d, "type"); ok {
 			return typeText(t, typ) // Python's def f(self, o: T)
@@ -372,6 +384,80 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 		if obj, ok := t.ChildByField(v, "object"); ok && t.Text(obj) == "self" {
 			if f, ok := t.ChildByField(v, "attribute"); ok {
 				return "self." + t.Text(f)
+			}
+		}
+	}
+	return ""
+}
+
+// iterated returns, for the variable at leaf id of a loop over a
+// collection (Python's for x in xs and [… for x in xs], TypeScript's and
+// JavaScript's for (const x of xs)), "elem " and what the code shows of
+// the collection's type, whose elements the graph reads (see Ref.Type):
+// the declared type of a local or parameter xs, self.f or this.f for a
+// field of the object, f() for a call; "" otherwise.
+func (x *extractor) iterated(parent []syntax.NodeID, id syntax.NodeID, declared map[scopedName]string, within int) string {
+	t := x.t
+	d := parent[id]
+	switch dk := t.Kind(d); {
+	case t.Field(id) != "left":
+		return ""
+	case dk == "for_in_statement":
+		if op, ok := t.ChildByField(d, "operator"); !ok || t.Text(op) != "of" {
+			return "" // for (k in o): the keys
+		}
+	case dk != "for_statement" && dk != "for_in_clause":
+		return ""
+	}
+	v, ok := t.ChildByField(d, "right")
+	if !ok {
+		return ""
+	}
+	var of string
+	switch t.Kind(v) {
+	case "identifier":
+		of = declaredType(t, declared, parent, v, within, t.Text(v))
+	case "attribute", "member_expression":
+		obj, ok1 := t.ChildByField(v, "object")
+		f, ok2 := t.ChildByField(v, "attribute")
+		if !ok2 {
+			f, ok2 = t.ChildByField(v, "property")
+		}
+		if ok1 && ok2 && (t.Text(obj) == "self" || t.Text(obj) == "this") {
+			of = t.Text(obj) + "." + t.Text(f)
+		}
+	case "call", "call_expression":
+		if fn, ok := t.ChildByField(v, "function"); ok && t.Kind(fn) == "identifier" {
+			of = t.Text(fn) + "()"
+		}
+	}
+	if of == "" || strings.HasPrefix(of, "elem ") || len(of) > maxRefName {
+		return ""
+	}
+	return "elem " + of
+}
+
+// comprehensions are Python's expressions whose for clauses, written
+// after the expression, declare its variables.
+var comprehensions = map[string]bool{
+	"generator_expression": true, "list_comprehension": true, "set_comprehension": true, "dictionary_comprehension": true,
+}
+
+// comprehended returns, for a use at leaf id qualified by the variable q
+// of a comprehension holding it ([x.f() for x in xs]), what iterated says
+// of q's type; "" otherwise. The use comes before the clause declaring q.
+func (x *extractor) comprehended(parent []syntax.NodeID, id syntax.NodeID, q string, declared map[scopedName]string, within int) string {
+	t := x.t
+	for p := parent[id]; p != 0; p = parent[p] {
+		if !comprehensions[t.Kind(p)] {
+			continue
+		}
+		for c, ok := t.FirstChild(p); ok; c, ok = t.NextSibling(c) {
+			if t.Kind(c) != "for_in_clause" {
+				continue
+			}
+			if left, ok := t.ChildByField(c, "left"); ok && t.Kind(left) == "identifier" && t.Text(left) == q {
+				return x.iterated(parent, left, declared, within)
 			}
 		}
 	}

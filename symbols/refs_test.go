@@ -237,7 +237,7 @@ func TestRefsLocalType(t *testing.T) {
     ctx.go()
     a = 3
     a.go()
-`, []string{`c.go ""`, `a.go "Foo()"`, `b.go "Bar"`, `ctx.go "Context"`, `a.go ""`}},
+`, []string{`c.go "elem items()"`, `a.go "Foo()"`, `b.go "Bar"`, `ctx.go "Context"`, `a.go ""`}},
 		// A field is made by assigning it: the assignment shows its type.
 		"b.py": {`class Frame:
     def __init__(self, parent: "Frame", n=1):
@@ -252,6 +252,27 @@ func TestRefsLocalType(t *testing.T) {
         kept.copy()
 `, []string{`self.symbols "Symbols()"`, `self.parent "\"Frame\""`, `self.third "Scope"`, `self.load ""`,
 			`kept.copy "self.symbols"`}},
+		// A loop's variable: an element of what the collection's type shows.
+		"c.py": {`def visit(self, nodes: t.Iterable["Node"]):
+    for node in nodes:
+        node.visit()
+    for item in self.items:
+        item.go()
+    for k in make_all():
+        k.go()
+    return [x.const() for x in self.items]
+`, []string{`node.visit "elem t.Iterable[\"Node\"]"`, `item.go "elem self.items"`, `k.go "elem make_all()"`,
+			`x.const "elem self.items"`}},
+		"c.ts": {`class Box {
+  run(xs: Item[]) {
+    for (const x of xs) { x.go() }
+    for (const y of this.items) { y.go() }
+    for (const k in xs) { k.go() }
+  }
+}
+`, []string{`x.go "elem Item[]"`, `y.go "elem this.items"`, `k.go ""`}},
+		"Y.java": {"class Y {\n  void m(List<Item> xs) {\n    for (Item x : xs) {\n      x.go();\n    }\n  }\n}\n",
+			[]string{`x.go "Item"`}},
 		"X.java": {`class X {
   void m(Dom d) {
     Foo f = make();
