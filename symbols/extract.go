@@ -113,6 +113,9 @@ type extractor struct {
 	javaDepth int
 	// cHeader says the C or C++ file is a header.
 	cHeader bool
+	// outer is, for each definition, the one enclosing it (see
+	// outerDefinitions), where locals' types are read.
+	outer []int
 }
 
 // attributeKinds are the node kinds that annotate the definition below

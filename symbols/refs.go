@@ -180,6 +180,7 @@ func (x *extractor) refs() {
 	var declared map[scopedName]string // other languages: what each local's declaration writes of its type
 	if localTyped[x.lang] {
 		declared = map[scopedName]string{}
+		x.outer = outerDefinitions(x.f.Symbols)
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
@@ -263,7 +264,7 @@ func (x *extractor) refs() {
 		line, col := x.lines.Position(start)
 		typ := goVars.typeOf(x, parent, id, within, qual, selected, kind)
 		if declared != nil && qual != "" && !selected && kind != Inherit {
-			typ = declaredType(t, declared, parent, id, within, qual)
+			typ = x.declaredType(declared, parent, id, within, qual)
 			if x.lang == syntax.Python && qual == "self" {
 				typ = x.selfAssigned(parent, id, declared, within)
 			} else if typ == "" && x.lang == syntax.Python {
@@ -304,18 +305,44 @@ func fnScope(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) syntax.No
 	return 0
 }
 
-// declaredType returns what the declaration a use at leaf id of name q
-// sees writes of its type: the one in the innermost function expression
-// holding the use that declares q, else the definition's.
-func declaredType(t *syntax.Tree, declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) string {
-	for p := parent[id]; p != 0; p = parent[p] {
-		if fnScopes[t.Kind(p)] {
-			if typ, ok := declared[scopedName{within, p, q}]; ok {
-				return typ
+// declaredType returns what the declaration a use at leaf id of name q,
+// in definition within, sees writes of its type: the one in the
+// innermost function expression holding the use that declares q, else
+// the definition's; else, the same in the definitions enclosing it (a
+// nested function sees its outer functions' locals), then outside any.
+func (x *extractor) declaredType(declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) string {
+	t := x.t
+	for w := within; ; w = x.outer[w] {
+		for p := parent[id]; p != 0; p = parent[p] {
+			if fnScopes[t.Kind(p)] {
+				if typ, ok := declared[scopedName{w, p, q}]; ok {
+					return typ
+				}
 			}
 		}
+		if typ, ok := declared[scopedName{w, 0, q}]; ok || w < 0 {
+			return typ
+		}
 	}
-	return declared[scopedName{within, 0, q}]
+}
+
+// outerDefinitions returns, for each of syms (sorted by start, outer
+// before inner), the index of the innermost other that encloses it, or
+// -1.
+func outerDefinitions(syms []Symbol) []int {
+	outer := make([]int, len(syms))
+	var stack []int
+	for k := range syms {
+		for len(stack) > 0 && syms[stack[len(stack)-1]].Range.EndByte <= syms[k].Range.StartByte {
+			stack = stack[:len(stack)-1]
+		}
+		outer[k] = -1
+		if len(stack) > 0 {
+			outer[k] = stack[len(stack)-1]
+		}
+		stack = append(stack, k)
+	}
+	return outer
 }
 
 // localTyped are the languages, besides Go, whose locals' declarations
@@ -416,7 +443,7 @@ func (x *extractor) iterated(parent []syntax.NodeID, id syntax.NodeID, declared 
 	var of string
 	switch t.Kind(v) {
 	case "identifier":
-		of = declaredType(t, declared, parent, v, within, t.Text(v))
+		of = x.declaredType(declared, parent, v, within, t.Text(v))
 	case "attribute", "member_expression":
 		obj, ok1 := t.ChildByField(v, "object")
 		f, ok2 := t.ChildByField(v, "attribute")
@@ -489,7 +516,7 @@ func (x *extractor) selfAssigned(parent []syntax.NodeID, id syntax.NodeID, decla
 			return t.Text(fn) + "()"
 		}
 	case "identifier":
-		if typ := declaredType(t, declared, parent, v, within, t.Text(v)); !strings.HasPrefix(typ, "self.") {
+		if typ := x.declaredType(declared, parent, v, within, t.Text(v)); !strings.HasPrefix(typ, "self.") {
 			return typ
 		}
 	}

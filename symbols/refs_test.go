@@ -271,6 +271,21 @@ func TestRefsLocalType(t *testing.T) {
   }
 }
 `, []string{`x.go "elem Item[]"`, `y.go "elem this.items"`, `k.go ""`}},
+		// A function nested in another (a definition of its own) sees the
+		// outer function's locals.
+		"d.ts": {`export function audit(source: Source) {
+  let inner: Subscriber<any> | null = null
+  const end = () => {
+    inner?.unsubscribe()
+  }
+}
+`, []string{`inner.unsubscribe "Subscriber<any> | null"`}},
+		"d.py": {`def outer():
+    box = Box()
+
+    def inner():
+        box.open()
+`, []string{`box.open "Box()"`}},
 		"Y.java": {"class Y {\n  void m(List<Item> xs) {\n    for (Item x : xs) {\n      x.go();\n    }\n  }\n}\n",
 			[]string{`x.go "Item"`}},
 		"X.java": {`class X {
