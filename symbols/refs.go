@@ -66,7 +66,8 @@ type Ref struct {
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
 	// a call of f (a Python class's constructor, if f is one; else the
-	// result the function's head declares), "elem X" for the variable of a
+	// result the function's head declares; the T of a parameter or local
+	// f declared (…) => T), "elem X" for the variable of a
 	// loop over a collection X shows the type of (see iterated), "this"
 	// for an alias of the current object (const self = this), or "self.f"
 	// for a Python local assigned the object's field f; a local of a
@@ -219,6 +220,12 @@ func (x *extractor) refs() {
 				// () => { const o = new Observer(…) })) is none.
 				sn := scopedName{within, fnScope(t, parent, id), name}
 				typ := x.localType(parent, id)
+				if called, ok := strings.CutSuffix(typ, "()"); ok {
+					// x = f() of a parameter or local f: (…) => T: the T f returns.
+					if r := arrowResult(x.declaredType(declared, parent, id, within, called)); r != "" {
+						typ = r
+					}
+				}
 				if typ == "" {
 					typ = x.iterated(parent, id, declared, within)
 				}
@@ -412,6 +419,35 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 			if f, ok := t.ChildByField(v, "attribute"); ok {
 				return "self." + t.Text(f)
 			}
+		}
+	}
+	return ""
+}
+
+// arrowResult returns the result type of a function type written
+// "(…) => T": T; "" for another type.
+func arrowResult(ft string) string {
+	if !strings.HasPrefix(ft, "(") {
+		return ""
+	}
+	depth := 0
+	for i := 0; i < len(ft); i++ {
+		switch ft[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '>':
+			if ft[i-1] != '=' {
+				depth--
+			}
+		}
+		if depth == 0 {
+			r, ok := strings.CutPrefix(strings.TrimSpace(ft[i+1:]), "=>")
+			if !ok {
+				return ""
+			}
+			return strings.TrimSpace(r)
 		}
 	}
 	return ""

@@ -280,6 +280,15 @@ func TestRefsLocalType(t *testing.T) {
   }
 }
 `, []string{`inner.unsubscribe "Subscriber<any> | null"`}},
+		"e.ts": {`export function using(factory: () => Unsubscribable | void, make: (n: number) => Box<T>, other: Other) {
+  const resource = factory()
+  const box = make(1)
+  const o = other()
+  resource.unsubscribe()
+  box.open()
+  o.go()
+}
+`, []string{`resource.unsubscribe "Unsubscribable | void"`, `box.open "Box<T>"`, `o.go "other()"`}},
 		"d.py": {`def outer():
     box = Box()
 
