@@ -66,12 +66,13 @@ type Ref struct {
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
 	// a call of f (a Python class's constructor, if f is one; else the
-	// result the function's head declares; the T of a parameter or local
-	// f declared (…) => T), "elem X" for the variable of a
-	// loop over a collection X shows the type of (see iterated), "this"
-	// for an alias of the current object (const self = this), or "self.f"
-	// for a Python local assigned the object's field f; a local of a
-	// function expression (a test's callback) is seen only inside it. For
+	// result the function's head declares), T for one assigned a call of
+	// a parameter or local declared (…) => T, "elem X" for the variable
+	// of a loop over a collection whose type X shows (see iterated),
+	// "this" for an alias of the current object (const self = this), or
+	// "self.f" for a Python local assigned the object's field f. A local
+	// of a function expression (a test's callback) is seen only inside
+	// it; a nested function sees its outer functions' locals. For
 	// Python's self.f assigned a value (self.f = T(…), self.f: T = …,
 	// self.f = p), the type the statement shows, written alike: the graph
 	// reads a field's type from them. Empty when the code does not show
