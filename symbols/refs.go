@@ -171,6 +171,7 @@ func (x *extractor) refs() {
 		defNames[s.NameRange.StartByte] = true
 	}
 	importNames := x.importNames()
+	modules := x.moduleNames()
 	bases := x.bases(parent)
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
 	var in enclosing
@@ -246,7 +247,7 @@ func (x *extractor) refs() {
 		if noRef {
 			continue
 		}
-		kind, qual, selected, ok := x.useOf(parent, importNames, id, name)
+		kind, qual, selected, ok := x.useOf(parent, modules, id, name)
 		bs, isBase := bases[start]
 		switch {
 		case !ok:
@@ -590,8 +591,7 @@ func parents(t *syntax.Tree) []syntax.NodeID {
 	return parent
 }
 
-// importNames returns the local names the file's imports bind, so that a
-// Go package alias before a selector is not read as a use.
+// importNames returns the local names the file's imports bind.
 func (x *extractor) importNames() map[string]bool {
 	names := map[string]bool{}
 	for _, im := range x.f.Imports {
@@ -611,12 +611,35 @@ func (x *extractor) importNames() map[string]bool {
 	return names
 }
 
+// moduleNames returns the local names the file's imports bind to a whole
+// module or package (Go's packages, Python's import m, JavaScript's
+// import * as m), so that such a name before a selector is not read as a
+// use; a name bound to a member of a module (from m import C, import { C
+// } from "m") is a use of that member there too (C.create()).
+func (x *extractor) moduleNames() map[string]bool {
+	names := map[string]bool{}
+	for _, im := range x.f.Imports {
+		switch {
+		case im.Name != "" && im.Name != "*":
+		case im.Alias != "":
+			names[im.Alias] = true
+		default:
+			p := im.Path
+			if i := strings.LastIndexAny(p, "/."); i >= 0 {
+				p = p[i+1:]
+			}
+			names[p] = true
+		}
+	}
+	return names
+}
+
 // useOf returns how the name at leaf id is used (a call, an inheritance
 // or a plain use), what qualifies it, and whether it is selected from an
 // expression that is not a plain name (then the qualifier is the name the
 // expression starts from, see [Ref.Selected]); ok is false for a name
 // that is no use, such as a package alias selected from.
-func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, selected, ok bool) {
+func (x *extractor) useOf(parent []syntax.NodeID, modules map[string]bool, id syntax.NodeID, name string) (kind RefKind, qual string, selected, ok bool) {
 	t := x.t
 	member, from := false, syntax.NodeID(0) // a member, and what it is selected from
 	p := parent[id]
@@ -637,8 +660,8 @@ func (x *extractor) useOf(parent []syntax.NodeID, importNames map[string]bool, i
 			first, ok = t.NextSibling(first)
 		}
 		if ok && first == e {
-			// The thing selected from: a package alias or a variable.
-			if importNames[name] {
+			// The thing selected from: a module, a class or a variable.
+			if modules[name] {
 				return "", "", false, false
 			}
 		} else {

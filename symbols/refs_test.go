@@ -3,6 +3,7 @@ package symbols
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/codecortex/codecortex/syntax"
@@ -474,5 +475,40 @@ func Serve() {
 		"r.Cookie *http.Request", "r.Delete NewRouter()", "w.Flush var w", "r.Host *Route", "r.Host ", "r.Put NewRouter()"}
 	if !slices.Equal(got, want) {
 		t.Errorf("calls through the locals of func literals:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRefsImportQualifier: a name an import binds to a module or package,
+// selected from, is no use; one bound to a member of a module (a class,
+// a function) is a use of it there too.
+func TestRefsImportQualifier(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	for path, tt := range map[string]struct {
+		src  string
+		want []string
+	}{
+		"a.ts": {"import { Notification } from './Notification'\nimport * as fs from 'fs'\nimport Box from './Box'\n" +
+			"export function f() {\n  Notification.createNext(1)\n  fs.readFile('x')\n  Box.of(2)\n}\n",
+			[]string{"Notification", "Notification.createNext", "fs.readFile", "Box", "Box.of"}},
+		"a.py": {"import os\nfrom .models import User\n\n\ndef f():\n    os.getcwd()\n    User.query()\n",
+			[]string{"os.getcwd", "User", "User.query"}},
+		"a.go": {"package a\n\nimport (\n\t\"fmt\"\n\tx \"example.com/y\"\n)\n\nfunc F() {\n\tfmt.Println(x.Val)\n}\n",
+			[]string{"fmt.Println", "x.Val"}},
+	} {
+		f, err := Extract(path, []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range f.Refs {
+			if !slices.ContainsFunc(f.Imports, func(im Import) bool { return im.Range.StartLine <= r.Line && r.Line <= im.Range.EndLine }) {
+				got = append(got, strings.TrimPrefix(r.Qualifier+"."+r.Name, "."))
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: refs outside the imports\n got %q\nwant %q", path, got, tt.want)
+		}
 	}
 }
