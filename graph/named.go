@@ -191,6 +191,14 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 				// x = f(), self.f = T(): is f a class, or what does it
 				// return? for x in self.f: how is f declared?
 				ask(b.constructed(fi, ri))
+				if v, ok := strings.CutPrefix(r.Type, "var "); ok {
+					ask(v) // q.m of a variable of the module, or one an import binds
+					for _, im := range f.Imports {
+						if im.Alias == v && im.Name != "" && im.Name != "*" {
+							ask(im.Name)
+						}
+					}
+				}
 			}
 			if _, recv := b.caller(fi, ri); recv != "" {
 				for _, t := range b.baseChain(recv) {
@@ -222,6 +230,9 @@ func (b *builder) constructed(fi, ri int) string {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
 	typ := r.Type
+	if v, ok := strings.CutPrefix(typ, "var "); ok {
+		typ = b.moduleVarDecl(fi, v) // a variable of the module: its declaration, read once loaded
+	}
 	if of, ok := strings.CutPrefix(typ, "elem "); ok {
 		if _, field, ok := strings.Cut(of, "."); ok && (strings.HasPrefix(of, "self.") || strings.HasPrefix(of, "this.")) {
 			return field

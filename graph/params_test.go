@@ -484,3 +484,61 @@ func TestElementType(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleVarTypes: a method called on a variable of the module, or on
+// one an import binds (from .globals import request, import { client }
+// from './client'), is a member of the type its declaration shows; a
+// local of the same name hides it.
+func TestModuleVarTypes(t *testing.T) {
+	needSyntax(t)
+	tree := map[string]string{
+		"p/wrappers.py": "class Request:\n    def blueprints(self):\n        pass\n\n\nclass Response:\n    def blueprints(self):\n        pass\n",
+		"p/globals.py":  "from .wrappers import Request\n\nrequest: \"Request\" = LocalProxy(_cv)\nresponse = Response()\n",
+		"p/app.py": `from .globals import request, response
+
+
+def handle():
+    request.blueprints()
+    response.blueprints()
+
+
+def other(request):
+    request.blueprints()
+`,
+		"t/client.ts": "export class Client {\n  clear() {}\n}\nexport class Cache {\n  clear() {}\n}\nexport const client = new Client()\nexport const cache: Cache = make()\n",
+		"t/use.ts":    "import { client, cache } from './client'\nexport function run() {\n  client.clear()\n  cache.clear()\n}\n",
+	}
+	p := wholeIndexed(t, testtool.WriteTree(t, tree))
+	defer p.Close()
+	for symbol, want := range map[string][]string{
+		"Request.blueprints":  {"p/app.py:5 inferred_high"},
+		"Response.blueprints": {"p/app.py:6 inferred_high"},
+		"Client.clear":        {"t/use.ts:3 inferred_high"},
+		"Cache.clear":         {"t/use.ts:4 inferred_high"},
+	} {
+		got := asked(t, p, symbol, []evidence.Kind{evidence.Call}, false, atTier)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("callers of %s (-want +got):\n%s", symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, tree), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
+// TestVarDecl reads a module variable's head as a Ref's Type.
+func TestVarDecl(t *testing.T) {
+	for _, tt := range []struct{ sig, name, want string }{
+		{`request: "Request" = LocalProxy(_cv)`, "request", `"Request"`},
+		{"app = Flask(__name__)", "app", "Flask()"},
+		{"export const client = new QueryClient()", "client", "QueryClient"},
+		{"export const other: Cache<T> = make()", "other", "Cache<T>"},
+		{"let x = 1", "x", ""},
+		{"const y = a.b()", "y", ""},
+		{"requests = 1", "request", ""},
+	} {
+		if got := varDecl(tt.sig, tt.name); got != tt.want {
+			t.Errorf("varDecl(%q, %q) = %q, want %q", tt.sig, tt.name, got, tt.want)
+		}
+	}
+}

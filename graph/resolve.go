@@ -176,6 +176,9 @@ func (b *builder) caller(fi, ri int) (int, string) {
 			if of, ok := strings.CutPrefix(r.Type, "elem "); ok {
 				return int(b.g.fileNode[f.Path]), b.elemType(fi, j, r.Byte, of)
 			}
+			if v, ok := strings.CutPrefix(r.Type, "var "); ok {
+				return int(b.g.fileNode[f.Path]), b.localType(b.moduleVarDecl(fi, v))
+			}
 			return int(b.g.fileNode[f.Path]), b.localType(r.Type)
 		}
 		return int(b.g.fileNode[f.Path]), ""
@@ -220,6 +223,9 @@ func (b *builder) caller(fi, ri int) (int, string) {
 		}
 		if of, ok := strings.CutPrefix(r.Type, "elem "); ok {
 			return src, b.elemType(fi, j, r.Byte, of) // for x in xs
+		}
+		if v, ok := strings.CutPrefix(r.Type, "var "); ok {
+			return src, b.localType(b.moduleVarDecl(fi, v)) // a variable of the module
 		}
 		if r.Type != "this" {
 			return src, b.localType(r.Type)
@@ -307,6 +313,73 @@ func (b *builder) elemType(fi, j, at int, of string) string {
 		raw = b.declaredResult(strings.TrimSuffix(of, "()"))
 	}
 	return elementType(raw)
+}
+
+// moduleVarDecl returns what the declaration of the variable q of file
+// fi's module, or of the one an import of the file binds to q, shows of
+// its type, as a Ref's Type would say it (see varDecl); "" when there is
+// no one such variable.
+func (b *builder) moduleVarDecl(fi int, q string) string {
+	f := &b.facts[fi]
+	name, files := q, []int32{int32(b.g.fileNode[f.Path])}
+	for _, im := range f.Imports {
+		if im.Name == "" || im.Name == "*" || im.Alias != q && (im.Alias != "" || im.Name != q) {
+			continue
+		}
+		_, bd := b.resolveImport(f, im)
+		if bd.member == "" {
+			return ""
+		}
+		name, files = bd.member, bd.files
+		break
+	}
+	vars := b.named(name, files, func(n *Node) bool {
+		return (n.Kind == string(symbols.Variable) || n.Kind == string(symbols.Constant)) && n.Container == ""
+	})
+	if len(vars) != 1 {
+		return ""
+	}
+	sym := b.symbolOf(int(b.nodeFile[vars[0]]), vars[0])
+	if sym == nil {
+		return ""
+	}
+	return varDecl(sym.Signature, name)
+}
+
+// varDecl reads the head of a variable's declaration outside any
+// definition: the type it writes (name: T = …, const name: T = …), the
+// class of new T(…), or f() for a call of f; "" otherwise.
+func varDecl(sig, name string) string {
+	s := sig
+	for _, kw := range []string{"export ", "declare ", "const ", "let ", "var "} {
+		s = strings.TrimPrefix(s, kw)
+	}
+	rest, ok := strings.CutPrefix(s, name)
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	if t, ok := strings.CutPrefix(rest, ":"); ok {
+		if i := defaultAt(t); i >= 0 {
+			t = t[:i]
+		}
+		return strings.TrimSpace(t)
+	}
+	v, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return ""
+	}
+	v = strings.TrimSpace(v)
+	if n, ok := strings.CutPrefix(v, "new "); ok {
+		if i := strings.IndexAny(n, "(<"); i > 0 {
+			return strings.TrimSpace(n[:i])
+		}
+		return ""
+	}
+	if i := strings.IndexByte(v, '('); i > 0 && goIdentPath(v[:i]) && !strings.Contains(v[:i], ".") {
+		return v[:i] + "()"
+	}
+	return ""
 }
 
 // A classField names a field of a class by their names.

@@ -69,10 +69,12 @@ type Ref struct {
 	// result the function's head declares), T for one assigned a call of
 	// a parameter or local declared (…) => T, "elem X" for the variable
 	// of a loop over a collection whose type X shows (see iterated),
-	// "this" for an alias of the current object (const self = this), or
-	// "self.f" for a Python local assigned the object's field f. A local
-	// of a function expression (a test's callback) is seen only inside
-	// it; a nested function sees its outer functions' locals. For
+	// "this" for an alias of the current object (const self = this),
+	// "self.f" for a Python local assigned the object's field f, or "var
+	// q" for a qualifier q that is no local but a variable of the module
+	// or a member an import binds, whose declaration the graph reads. A
+	// local of a function expression (a test's callback) is seen only
+	// inside it; a nested function sees its outer functions' locals. For
 	// Python's self.f assigned a value (self.f = T(…), self.f: T = …,
 	// self.f = p), the type the statement shows, written alike: the graph
 	// reads a field's type from them. Empty when the code does not show
@@ -181,9 +183,11 @@ func (x *extractor) refs() {
 		goVars = &goLocals{vars: map[localName]*goVar{}, scoped: map[localName][]goScoped{}, imports: importNames}
 	}
 	var declared map[scopedName]string // other languages: what each local's declaration writes of its type
+	var moduleVars map[string]bool // other languages: the module's variables, and the members imports bind
 	if localTyped[x.lang] {
 		declared = map[scopedName]string{}
 		x.outer = outerDefinitions(x.f.Symbols)
+		moduleVars = x.moduleVars()
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
@@ -273,11 +277,15 @@ func (x *extractor) refs() {
 		line, col := x.lines.Position(start)
 		typ := goVars.typeOf(x, parent, id, within, qual, selected, kind)
 		if declared != nil && qual != "" && !selected && kind != Inherit {
-			typ = x.declaredType(declared, parent, id, within, qual)
+			var local bool
+			typ, local = x.declaredTypeOf(declared, parent, id, within, qual)
 			if x.lang == syntax.Python && qual == "self" {
 				typ = x.selfAssigned(parent, id, declared, within)
 			} else if typ == "" && x.lang == syntax.Python {
 				typ = x.comprehended(parent, id, qual, declared, within)
+			}
+			if typ == "" && !local && moduleVars[qual] {
+				typ = "var " + qual // a variable of the module, or one an import binds
 			}
 		}
 		x.f.Refs = append(x.f.Refs, Ref{Name: name, Qualifier: qual, Selected: selected, Kind: kind, Of: bs.of,
@@ -320,19 +328,48 @@ func fnScope(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) syntax.No
 // the definition's; else, the same in the definitions enclosing it (a
 // nested function sees its outer functions' locals), then outside any.
 func (x *extractor) declaredType(declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) string {
+	typ, _ := x.declaredTypeOf(declared, parent, id, within, q)
+	return typ
+}
+
+// declaredTypeOf is declaredType, and whether q is a local at all.
+func (x *extractor) declaredTypeOf(declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) (string, bool) {
 	t := x.t
 	for w := within; ; w = x.outer[w] {
 		for p := parent[id]; p != 0; p = parent[p] {
 			if fnScopes[t.Kind(p)] {
 				if typ, ok := declared[scopedName{w, p, q}]; ok {
-					return typ
+					return typ, true
 				}
 			}
 		}
 		if typ, ok := declared[scopedName{w, 0, q}]; ok || w < 0 {
-			return typ
+			return typ, ok
 		}
 	}
+}
+
+// moduleVars returns the names of the file's variables and constants
+// outside any definition, and the names its imports bind to members of
+// modules (from m import v, import { v } from "m"), some of which are
+// variables: a use qualified by one, and by no local, has Type "var q".
+func (x *extractor) moduleVars() map[string]bool {
+	names := map[string]bool{}
+	for _, s := range x.f.Symbols {
+		if (s.Kind == Variable || s.Kind == Constant) && s.Container == "" {
+			names[s.Name] = true
+		}
+	}
+	for _, im := range x.f.Imports {
+		switch {
+		case im.Name == "" || im.Name == "*":
+		case im.Alias != "":
+			names[im.Alias] = true
+		case im.Name != "default":
+			names[im.Name] = true
+		}
+	}
+	return names
 }
 
 // outerDefinitions returns, for each of syms (sorted by start, outer
