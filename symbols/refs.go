@@ -183,7 +183,7 @@ func (x *extractor) refs() {
 		goVars = &goLocals{vars: map[localName]*goVar{}, scoped: map[localName][]goScoped{}, imports: importNames}
 	}
 	var declared map[scopedName]string // other languages: what each local's declaration writes of its type
-	var moduleVars map[string]bool // other languages: the module's variables, and the members imports bind
+	var moduleVars map[string]bool     // other languages: the module's variables, and the members imports bind
 	if localTyped[x.lang] {
 		declared = map[scopedName]string{}
 		x.outer = outerDefinitions(x.f.Symbols)
