@@ -188,17 +188,7 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 				ask(field) // this.f.m: the field's declaration says its type
 			}
 			if f.Language != "go" {
-				// x = f(), self.f = T(): is f a class, or what does it
-				// return? for x in self.f: how is f declared?
-				ask(b.constructed(fi, ri))
-				if v, ok := strings.CutPrefix(r.Type, "var "); ok {
-					ask(v) // q.m of a variable of the module, or one an import binds
-					for _, im := range f.Imports {
-						if im.Alias == v && im.Name != "" && im.Name != "*" {
-							ask(im.Name)
-						}
-					}
-				}
+				b.receiverNeeds(fi, ri, ask)
 			}
 			if _, recv := b.caller(fi, ri); recv != "" {
 				for _, t := range b.baseChain(recv) {
@@ -219,6 +209,23 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 		}
 	}
 	return more
+}
+
+// receiverNeeds asks, for ref ri of file fi (not Go), the names of what
+// its receiver's Type reads: for x = f() and self.f = T(), whether f is a
+// class or what it returns; for x in self.f, how f is declared; for a
+// variable of the module, or one an import binds, its declaration.
+func (b *builder) receiverNeeds(fi, ri int, ask func(string)) {
+	f := &b.facts[fi]
+	ask(b.constructed(fi, ri))
+	if v, ok := strings.CutPrefix(f.Refs[ri].Type, "var "); ok {
+		ask(v)
+		for _, im := range f.Imports {
+			if im.Alias == v && im.Name != "" && im.Name != "*" {
+				ask(im.Name)
+			}
+		}
+	}
 }
 
 // constructed returns, for ref ri of file fi (not Go), the name f of
