@@ -262,9 +262,8 @@ type builder struct {
 	// localTypes are the types goLocalType found for file localOf-1.
 	localTypes map[string]goLocal
 	localOf    int
-	// selfTypes are the types selfAssigned found for file selfOf-1.
-	selfTypes map[classField]string
-	selfOf    int
+	// fileTypes are what is read of one file's types (see typesOf).
+	fileTypes *fileTypes
 	// part reports that g is a part of the snapshot read for one
 	// question (see Provider.graphFor), not to be kept.
 	part bool

@@ -173,13 +173,7 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	if j < 0 {
 		if r.Qualifier != "" && !r.Selected && r.Type != "" && r.Type != "this" && f.Language != "go" && !selfQualifier(f.Language, r.Qualifier) {
 			// A local of no definition (in a test's callback).
-			if of, ok := strings.CutPrefix(r.Type, "elem "); ok {
-				return int(b.g.fileNode[f.Path]), b.elemType(fi, j, r.Byte, of)
-			}
-			if v, ok := strings.CutPrefix(r.Type, "var "); ok {
-				return int(b.g.fileNode[f.Path]), b.localType(b.moduleVarDecl(fi, v))
-			}
-			return int(b.g.fileNode[f.Path]), b.localType(r.Type)
+			return int(b.g.fileNode[f.Path]), b.typedLocal(fi, j, r.Byte, r.Type)
 		}
 		return int(b.g.fileNode[f.Path]), ""
 	}
@@ -218,23 +212,31 @@ func (b *builder) caller(fi, ri int) (int, string) {
 				return src, t
 			}
 		}
-		if field, ok := strings.CutPrefix(r.Type, "self."); ok && f.Language == "python" {
-			return src, b.selfFieldType(fi, j, r.Byte, field) // x = self.f
-		}
-		if of, ok := strings.CutPrefix(r.Type, "elem "); ok {
-			return src, b.elemType(fi, j, r.Byte, of) // for x in xs
-		}
-		if v, ok := strings.CutPrefix(r.Type, "var "); ok {
-			return src, b.localType(b.moduleVarDecl(fi, v)) // a variable of the module
-		}
 		if r.Type != "this" {
-			return src, b.localType(r.Type)
+			return src, b.typedLocal(fi, j, r.Byte, r.Type)
 		}
 		// An alias of the current object: its class, as for this.
 	default:
 		return src, ""
 	}
 	return src, enclosingClass(f, j, r.Byte)
+}
+
+// typedLocal returns the type a use's Ref.Type typ names, outside Go, for
+// the use at byte at of file fi whose innermost definition is j (-1 for
+// none): x = self.f (Python), the elements of a loop's collection, a
+// variable of the module, or what localType reads.
+func (b *builder) typedLocal(fi, j, at int, typ string) string {
+	if field, ok := strings.CutPrefix(typ, "self."); ok && b.facts[fi].Language == "python" {
+		return b.selfFieldType(fi, j, at, field)
+	}
+	if of, ok := strings.CutPrefix(typ, "elem "); ok {
+		return b.elemType(fi, j, at, of)
+	}
+	if v, ok := strings.CutPrefix(typ, "var "); ok {
+		return b.localType(b.moduleVarDecl(fi, v))
+	}
+	return b.localType(typ)
 }
 
 // enclosingClass returns the class holding the use at byte at of file f,
@@ -318,8 +320,22 @@ func (b *builder) elemType(fi, j, at int, of string) string {
 // moduleVarDecl returns what the declaration of the variable q of file
 // fi's module, or of the one an import of the file binds to q, shows of
 // its type, as a Ref's Type would say it (see varDecl); "" when there is
-// no one such variable.
+// no one such variable. It is read once a file and name (see typesOf).
 func (b *builder) moduleVarDecl(fi int, q string) string {
+	c := b.typesOf(fi)
+	if d, ok := c.vars[q]; ok {
+		return d
+	}
+	if c.vars == nil {
+		c.vars = map[string]string{}
+	}
+	d := b.readModuleVar(fi, q)
+	c.vars[q] = d
+	return d
+}
+
+// readModuleVar is moduleVarDecl, not kept.
+func (b *builder) readModuleVar(fi int, q string) string {
 	f := &b.facts[fi]
 	name, files := q, []int32{int32(b.g.fileNode[f.Path])}
 	for _, im := range f.Imports {
@@ -391,8 +407,9 @@ type classField struct{ class, field string }
 // field disagree. It is read once a file, and the file's refs are read
 // until it is resolved.
 func (b *builder) selfAssigned(fi int) map[classField]string {
-	if b.selfOf == fi+1 {
-		return b.selfTypes
+	c := b.typesOf(fi)
+	if c.self != nil {
+		return c.self
 	}
 	f := &b.facts[fi]
 	types := map[classField]string{}
@@ -412,8 +429,24 @@ func (b *builder) selfAssigned(fi int) map[classField]string {
 			types[k] = r.Type
 		}
 	}
-	b.selfTypes, b.selfOf = types, fi+1
+	c.self = types
 	return types
+}
+
+// fileTypes are what selfAssigned and moduleVarDecl read for file fi-1.
+type fileTypes struct {
+	fi   int
+	self map[classField]string
+	vars map[string]string
+}
+
+// typesOf returns the cache of what is read of file fi's types, emptied
+// when the file changes: the file's refs are read until it is resolved.
+func (b *builder) typesOf(fi int) *fileTypes {
+	if b.fileTypes == nil || b.fileTypes.fi != fi+1 {
+		b.fileTypes = &fileTypes{fi: fi + 1}
+	}
+	return b.fileTypes
 }
 
 // fieldType returns the last name of the type class declares its field

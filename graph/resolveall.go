@@ -133,7 +133,7 @@ func (b *builder) resolver(c *committer) *builder {
 	w.seen, w.added, w.ms = map[edgeKey]int32{}, edgeLog{size: resolvedEdges, from: c}, nil
 	w.mark, w.pkgMark, w.pkgFiles, w.pkgOf = nil, nil, nil, 0
 	w.localTypes, w.localOf = nil, 0
-	w.selfTypes, w.selfOf = nil, 0
+	w.fileTypes = nil
 	w.memberOf, w.reexport = nil, map[reexportKey][]int32{}
 	return &w
 }

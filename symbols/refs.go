@@ -172,8 +172,8 @@ func (x *extractor) refs() {
 	for _, s := range x.f.Symbols {
 		defNames[s.NameRange.StartByte] = true
 	}
-	importNames := x.importNames()
-	modules := x.moduleNames()
+	importNames := x.importNames(false)
+	modules := x.importNames(true)
 	bases := x.bases(parent)
 	imp := 0 // the next import whose range may hold a node (imports are sorted)
 	var in enclosing
@@ -361,12 +361,8 @@ func (x *extractor) moduleVars() map[string]bool {
 		}
 	}
 	for _, im := range x.f.Imports {
-		switch {
-		case im.Name == "" || im.Name == "*":
-		case im.Alias != "":
-			names[im.Alias] = true
-		case im.Name != "default":
-			names[im.Name] = true
+		if name, module := bound(im); !module {
+			names[name] = true
 		}
 	}
 	return names
@@ -628,44 +624,34 @@ func parents(t *syntax.Tree) []syntax.NodeID {
 	return parent
 }
 
-// importNames returns the local names the file's imports bind.
-func (x *extractor) importNames() map[string]bool {
-	names := map[string]bool{}
-	for _, im := range x.f.Imports {
-		switch {
-		case im.Alias != "":
-			names[im.Alias] = true
-		case im.Name != "" && im.Name != "*" && im.Name != "default":
-			names[im.Name] = true
-		default:
-			p := im.Path
-			if i := strings.LastIndexAny(p, "/."); i >= 0 {
-				p = p[i+1:]
-			}
-			names[p] = true
-		}
+// bound returns the local name an import binds, and whether it binds a
+// whole module or package (Go's packages, Python's import m,
+// JavaScript's import * as m) rather than a member of one (from m import
+// C, import { C } from "m").
+func bound(im Import) (name string, module bool) {
+	module = im.Name == "" || im.Name == "*"
+	switch {
+	case im.Alias != "":
+		return im.Alias, module
+	case !module && im.Name != "default":
+		return im.Name, false
 	}
-	return names
+	p := im.Path
+	if i := strings.LastIndexAny(p, "/."); i >= 0 {
+		p = p[i+1:]
+	}
+	return p, module
 }
 
-// moduleNames returns the local names the file's imports bind to a whole
-// module or package (Go's packages, Python's import m, JavaScript's
-// import * as m), so that such a name before a selector is not read as a
-// use; a name bound to a member of a module (from m import C, import { C
-// } from "m") is a use of that member there too (C.create()).
-func (x *extractor) moduleNames() map[string]bool {
+// importNames returns the local names the file's imports bind: all of
+// them, or (modules) those bound to a whole module or package, so that
+// such a name before a selector is not read as a use; a name bound to a
+// member of a module is a use of that member there too (C.create()).
+func (x *extractor) importNames(modules bool) map[string]bool {
 	names := map[string]bool{}
 	for _, im := range x.f.Imports {
-		switch {
-		case im.Name != "" && im.Name != "*":
-		case im.Alias != "":
-			names[im.Alias] = true
-		default:
-			p := im.Path
-			if i := strings.LastIndexAny(p, "/."); i >= 0 {
-				p = p[i+1:]
-			}
-			names[p] = true
+		if name, module := bound(im); module || !modules {
+			names[name] = true
 		}
 	}
 	return names
