@@ -18,6 +18,7 @@
 #	bash scripts/eval-corpora.sh --only cobra,semver
 #	bash scripts/eval-corpora.sh --held-out # the held-out corpora instead (below)
 #	bash scripts/eval-corpora.sh --held-out-2 # the second held-out set (below)
+#	bash scripts/eval-corpora.sh --held-out-3 # the third held-out set (below)
 #
 # Layout under $EVAL_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval):
 #
@@ -45,11 +46,17 @@ case "${1:-}" in
 	HELD_OUT=2
 	shift
 	;;
+--held-out-3)
+	HELD_OUT=3
+	shift
+	;;
 esac
 if [ "$HELD_OUT" = 1 ]; then
 	EVAL_CACHE=${EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval-heldout}
 elif [ "$HELD_OUT" = 2 ]; then
 	EVAL_CACHE=${EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval-heldout2}
+elif [ "$HELD_OUT" = 3 ]; then
+	EVAL_CACHE=${EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval-heldout3}
 else
 	EVAL_CACHE=${EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codecortex-eval}
 fi
@@ -171,9 +178,41 @@ joptsimple	java	5.0.4	debsrc:joptsimple:5.0.4-4:joptsimple_5.0.4.orig.tar.gz	efb
 libyaml	c	0.2.5	debsrc:libyaml:0.2.5-1:libyaml_0.2.5.orig.tar.gz	fa240dbf262be053f3898006d502d514936c818e422afdcf33921c63bed9bf2e	*
 EOF
 )
+# The third held-out set, chosen on 2026-12-06 after the second had been
+# used to improve the answers, and never used to tune them. The pins of
+# Debian's files are those of its archive's indexes (Packages, Sources):
+#
+#   echo           Go; Context, an interface, implemented by one unexported
+#                  struct that every handler calls through the interface.
+#   redux-toolkit  TypeScript; src/ of @reduxjs/toolkit: functions that make
+#                  functions (createSlice, createAsyncThunk), few classes.
+#   axios          JavaScript; lib/ as ES modules: Axios, AxiosError and its
+#                  subclasses, AxiosHeaders, helpers imported by name.
+#   markdown       Python; processors and extensions as class hierarchies
+#                  (BlockProcessor, InlineProcessor, Extension subclasses).
+#   serde-json     Rust; the Formatter and Read traits, impls for many types,
+#                  macros.
+#   faraday        Ruby; middleware and adapters as subclasses, a Connection
+#                  delegating to them.
+#   args4j         Java; OptionHandler and its many subclasses, annotations,
+#                  JUnit tests.
+#   cmark          C; a parser, a node API used across files, renderers.
+HELDOUT3=$(
+	cat <<'EOF'
+echo	go	v4.11.4	gomod:github.com/labstack/echo/v4	25b6dd9a17a87186dbc13c73e466df5ce953cfc71fefbaa8d73c782759909781	.
+redux-toolkit	ts	2.2.1	npm:@reduxjs/toolkit	687ad62cdb9d65d6d630cf0e2ba0e9edd2a36bc0c4137b57613fc8921936b157	package
+axios	js	1.6.7	npm:axios	f85a065d8d65b9d402f5159c544eaee0da612ae0293142e92642cd7350d299ac	package
+markdown	python	3.4.1-2+deb12u1	deb:python3-markdown	7f98e975cf0cc5d6b63d1ea76f1e1f2c88df91d873eac58eef8bc89a25a25d93	usr/lib/python3/dist-packages
+serde-json	rust	1.0.87-1	deb:librust-serde-json-dev	2d053de630af6649c40a39d9ab6268d5469385289016a1205d0dec196e7b77d2	usr/share/cargo/registry/serde_json-1.0.87
+faraday	ruby	1.1.0-7	deb:ruby-faraday	67e17b9012a198443552c9df47a8cbcea4285aba06c48cc2b772792d3c57e4c0	usr/share/rubygems-integration/all/gems/faraday-1.1.0
+args4j	java	2.33	debsrc:args4j:2.33-2:args4j_2.33.orig.tar.xz	62dac627ebe5e7afb105640597c87f86b1458c583a6e477d1710fd198c48231e	*
+cmark	c	0.30.2	debsrc:cmark:0.30.2-6:cmark_0.30.2.orig.tar.gz	6c7d2bcaea1433d977d8fed0b55b71c9d045a7cdf616e3cd2dce9007da753db3	*
+EOF
+)
 case "$HELD_OUT" in
 1) CORPORA=$HELDOUT ;;
 2) CORPORA=$HELDOUT2 ;;
+3) CORPORA=$HELDOUT3 ;;
 esac
 
 if [ "${1:-}" = "--list" ]; then
@@ -280,7 +319,9 @@ fetch() {
 			apt_src_init
 			local tmp
 			tmp=$(mktemp -d)
-			(cd "$tmp" && apt_src source --download-only "$src=$sver" >/dev/null)
+			# The upstream tarball is all that is used: a mirror that lacks
+			# Debian's own part of the package fails the command after it.
+			(cd "$tmp" && apt_src source --download-only "$src=$sver" >/dev/null) || true
 			[ -f "$tmp/$file" ] || die "apt-get source $src=$sver gave no $file"
 			mv "$tmp/$file" "$out"
 			rm -rf "$tmp"
@@ -336,9 +377,9 @@ prune() {
 	local name=$1 dir=$2
 	case $name in
 	immer | mobx) rm -rf "$dir/dist" ;;
-	rxjs | query-core) find "$dir" -mindepth 1 -maxdepth 1 ! -name src -exec rm -rf {} + ;;
-	koa) rm -rf "$dir/dist" ;;
-	requests | click | flask | jinja2)
+	rxjs | query-core | redux-toolkit) find "$dir" -mindepth 1 -maxdepth 1 ! -name src -exec rm -rf {} + ;;
+	koa | axios) rm -rf "$dir/dist" ;;
+	requests | click | flask | jinja2 | markdown)
 		find "$dir" -mindepth 1 -maxdepth 1 ! -name "$name" -exec rm -rf {} +
 		;;
 	esac
