@@ -3,6 +3,7 @@ package graph
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -60,25 +61,41 @@ func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map
 		return goType{}, goUnknown
 	}
 	declared := goParamType(s.Signature, r.Qualifier)
-	if declared == "" {
-		if r.Selected || r.Type == "" {
-			return goType{}, goUnknown
-		}
-		return b.goLocalType(fi, r.Type, binds, fields)
-	}
-	t, op := b.goTypeIn(fi, declared, binds)
 	if !r.Selected {
-		return t, op
+		switch {
+		case declared != "":
+			return b.goTypeIn(fi, declared, binds)
+		case r.Type != "":
+			return b.goLocalType(fi, r.Type, binds, fields)
+		}
+		return goType{}, goUnknown
 	}
-	// p.f.M: the ref before is f, selected from p, written just before.
-	if ri == 0 || op != goProject {
+	// p.f.M: the ref before is f, selected from p, written just before,
+	// and p a parameter or a local whose type that ref carries.
+	if ri == 0 {
 		return goType{}, goUnknown
 	}
 	prev := &f.Refs[ri-1]
 	if prev.Selected || prev.Qualifier != r.Qualifier || prev.Byte+len(prev.Name)+1 != r.Byte {
 		return goType{}, goUnknown
 	}
-	return b.goFieldType(t, prev.Name, fields)
+	var t goType
+	op := goUnknown
+	switch {
+	case declared != "":
+		t, op = b.goTypeIn(fi, declared, binds)
+	case prev.Type != "":
+		t, op = b.goLocalType(fi, prev.Type, binds, fields)
+	}
+	switch op {
+	case goOutside:
+		// A field of a type declared outside the project: its methods are
+		// declared outside too (req.Header.Get of an *http.Request).
+		return goType{}, goOutside
+	case goProject:
+		return b.goFieldType(t, prev.Name, fields)
+	}
+	return goType{}, goUnknown
 }
 
 // A goLocal is a local variable's type as goLocalType found it.
@@ -247,6 +264,11 @@ func (b *builder) goMethods(recv goType, m string) []int32 {
 	return out
 }
 
+// goIdent reports whether s is an identifier.
+func goIdent(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0
+}
+
 // goTopType keeps the types declared at a package's top level.
 func goTopType(n *Node) bool { return n.Container == "" && goTypeKinds[symbols.Kind(n.Kind)] }
 
@@ -254,18 +276,22 @@ func goTopType(n *Node) bool { return n.Container == "" && goTypeKinds[symbols.K
 func goFunc(n *Node) bool { return n.Kind == string(symbols.Function) && n.Container == "" }
 
 // goResultType returns the type of the first result a Go function head
-// ("func F(…) *T", "func (r *R) M(…) (t T, err error)") declares, or ""
-// for none, or for one of the function's type parameters.
+// ("func F(…) *T", "func (r *R) M(…) (t T, err error)") or an interface's
+// method ("M(…) *T") declares, or "" for none, or for one of the
+// function's type parameters.
 func goResultType(sig string) string {
 	rest, ok := strings.CutPrefix(sig, "func")
-	if !ok {
-		return ""
-	}
-	rest = strings.TrimLeft(rest, " ")
-	if strings.HasPrefix(rest, "(") { // the receiver
-		if _, rest, ok = cutGroup(rest); !ok {
-			return ""
+	if ok {
+		rest = strings.TrimLeft(rest, " ")
+		if strings.HasPrefix(rest, "(") { // the receiver
+			if _, rest, ok = cutGroup(rest); !ok {
+				return ""
+			}
 		}
+	} else if i := strings.IndexByte(sig, '('); i > 0 && goIdent(sig[:i]) {
+		rest = sig
+	} else {
+		return ""
 	}
 	i := strings.IndexAny(rest, "([")
 	if i < 0 {
@@ -613,24 +639,37 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 	if j < 0 || f.Symbols[j].Kind != symbols.Function && f.Symbols[j].Kind != symbols.Method {
 		return nil
 	}
-	declared := goBareType(goParamType(f.Symbols[j].Signature, r.Qualifier))
-	if declared == "" {
+	var prev *symbols.Ref // f of p.f.M, when r is M
+	if r.Selected && ri > 0 {
+		if p := &f.Refs[ri-1]; !p.Selected && p.Qualifier == r.Qualifier && p.Byte+len(p.Name)+1 == r.Byte {
+			prev = p
+		}
+	}
+	// The type f is a field of: p's, a parameter's or a local's.
+	owner := goBareType(goParamType(f.Symbols[j].Signature, r.Qualifier))
+	var out []string
+	switch {
+	case owner != "":
+		out = append(out, owner)
+	case prev != nil && prev.Type != "":
+		binds := b.goBindsIn(fi, fields)
+		out = b.goTypeNames(fi, prev.Type, binds, fields, nil)
+		if t, op := b.goLocalType(fi, prev.Type, binds, fields); op == goProject {
+			owner = t.name
+		}
+	default:
 		return b.goLocalNeeds(fi, ri, fields)
 	}
-	out := []string{declared}
-	if r.Selected && ri > 0 {
-		prev := &f.Refs[ri-1]
-		if !prev.Selected && prev.Qualifier == r.Qualifier && prev.Byte+len(prev.Name)+1 == r.Byte {
-			out = append(out, prev.Name)
-			for _, s := range b.g.byName[prev.Name] {
-				n := &b.g.Nodes[s]
-				if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != declared {
-					continue
-				}
-				if sym := b.symbolOf(int(b.nodeFile[s]), s); sym != nil {
-					if t := goBareType(goParamType("("+stripTag(sym.Signature)+")", prev.Name)); t != "" {
-						out = append(out, t)
-					}
+	if prev != nil {
+		out = append(out, prev.Name)
+		for _, s := range b.g.byName[prev.Name] {
+			n := &b.g.Nodes[s]
+			if n.Kind != string(symbols.Field) || owner == "" || lastName(normContainer(n.Container)) != lastName(owner) {
+				continue
+			}
+			if sym := b.symbolOf(int(b.nodeFile[s]), s); sym != nil {
+				if t := goBareType(goParamType("("+stripTag(sym.Signature)+")", prev.Name)); t != "" {
+					out = append(out, t)
 				}
 			}
 		}

@@ -310,3 +310,65 @@ func TestX() {
 		t.Error("no name compared")
 	}
 }
+
+// goChainFixture reaches methods named Get through what a Go local holds:
+// a field of a value an interface's method returns, declared in the
+// standard library (req.Header.Get of an *http.Request), which is none
+// of the project's; and a value asserted to the project's type
+// (x.(*context)), which is that type's.
+var goChainFixture = map[string]string{
+	"go.mod": "module m\n",
+	"e/context.go": `package e
+
+import "net/http"
+
+type Context interface {
+	Request() *http.Request
+	Get(key string) any
+}
+
+type context struct{ request *http.Request }
+
+func (c *context) Request() *http.Request { return c.request }
+
+func (c *context) Get(key string) any { return nil }
+
+type Echo struct{}
+
+func (e *Echo) NewContext() Context { return &context{} }
+`,
+	"e/use.go": `package e
+
+func Handle(c Context) {
+	req := c.Request()
+	_ = req.Header.Get("a")
+	_ = c.Get("b")
+}
+
+func Direct(e *Echo) {
+	c := e.NewContext().(*context)
+	_ = c.Get("c")
+	if d, ok := e.NewContext().(*context); ok {
+		_ = d.Get("d")
+	}
+}
+`,
+}
+
+// TestGoChainTypes: a method selected from a local's field, the local
+// typed by a call, is typed by the field's declaration, and one of a
+// type declared outside the project is none of the project's; a local
+// asserted to a type is of that type.
+func TestGoChainTypes(t *testing.T) {
+	needSyntax(t)
+	dir := testtool.WriteTree(t, goChainFixture)
+	p := wholeIndexed(t, dir)
+	defer p.Close()
+	checkCallSites(t, p, []sitesOf{
+		{"context.Get", []string{"e/use.go:11 e/use.go#Direct inferred_high", "e/use.go:13 e/use.go#Direct inferred_high"}},
+		{"Context.Get", []string{"e/use.go:6 e/use.go#Handle inferred_high"}},
+	})
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, goChainFixture), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}

@@ -220,6 +220,7 @@ type goVar struct {
 	decl  syntax.NodeID
 	typ   string
 	state uint8 // varPending, varReading or varRead
+	mixed bool  // declared again with another type: read as none
 }
 
 const (
@@ -253,9 +254,26 @@ func (g *goLocals) declare(x *extractor, parent []syntax.NodeID, id syntax.NodeI
 		g.vars[ln] = &goVar{decl: id}
 		return
 	}
-	if before := g.read(x, parent, v, ln.within); before != "" && before != x.goLocalType(parent, id, g, ln.within) {
-		v.typ = ""
+	if before := g.valueType(x, parent, v, ln.within); before != "" && before != x.goLocalType(parent, id, g, ln.within) {
+		v.typ, v.mixed = "", true
 	}
+}
+
+// valueType returns what v's declaration shows of its type where an
+// expression uses its value (b := v, v.M()): what read returns, or for a
+// parameter of the definition itself, whose uses leave its type to the
+// graph (which reads the definition's head), the type its declaration
+// writes.
+func (g *goLocals) valueType(x *extractor, parent []syntax.NodeID, v *goVar, within int) string {
+	if typ := g.read(x, parent, v, within); typ != "" || v.mixed {
+		return typ
+	}
+	if p := parent[v.decl]; x.t.Kind(p) == "parameter_declaration" {
+		if typ, ok := x.t.ChildByField(p, "type"); ok {
+			return goTypeText(x.t, typ)
+		}
+	}
+	return ""
 }
 
 // at returns the local ln a use at byte b sees: the one of the innermost
@@ -339,8 +357,8 @@ func (g *goLocals) typeOf(x *extractor, parent []syntax.NodeID, id syntax.NodeID
 // goLocalType returns what the declaration of the Go local variable at
 // leaf id shows of its type (see [Ref.Type]), or "": in r := &T{}, x, y
 // := F(), G() or var r = pkg.New(), the expression at the name's place
-// (a lone call on the right gives its first result to the first name);
-// in var r T, the type.
+// (a lone call on the right gives its first result to the first name, a
+// lone assertion its type); in var r T, the type.
 func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goLocals, within int) string {
 	t := x.t
 	p := parent[id]
@@ -381,18 +399,20 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 		return ""
 	case len(exprs) == len(names):
 		return x.goExprType(parent, exprs[at], g, within)
-	case len(exprs) == 1 && at == 0 && t.Kind(exprs[0]) == "call_expression":
-		return x.goExprType(parent, exprs[0], g, within) // r, err := F(): r holds F's first result
+	case len(exprs) == 1 && at == 0 && (t.Kind(exprs[0]) == "call_expression" || t.Kind(exprs[0]) == "type_assertion_expression"):
+		// r, err := F(): r holds F's first result; v, ok := x.(T): a T.
+		return x.goExprType(parent, exprs[0], g, within)
 	}
 	return ""
 }
 
 // goExprType returns what Go expression e, in definition within, shows
 // of its value's type (see [Ref.Type]): a local's type, or "var a" for
-// a name a that may be a package variable; T of T{…}, &T{…} and new(T); F()
-// or pkg.F() of a call of a function named plainly (no builtin) or
-// through what may be a package (the graph knows which names the file's
-// imports bind: a package's name need not be its path's last element);
+// a name a that may be a package variable; T of T{…}, &T{…}, new(T) and
+// x.(T); F() or pkg.F() of a call of a function named plainly (no
+// builtin) or through what may be a package (the graph knows which names
+// the file's imports bind: a package's name need not be its path's last
+// element);
 // (X).M() of a call of method M on X, an expression whose type shows (a
 // local g knows, a call, a literal); "" otherwise.
 func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLocals, within int) string {
@@ -402,7 +422,7 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 		// b := a: a local's type, else a package variable's, if a is one.
 		name := t.Text(e)
 		if v := g.at(localName{within, name}, t.StartByte(e)); v != nil {
-			return g.read(x, parent, v, within)
+			return g.valueType(x, parent, v, within)
 		}
 		if g.imports[name] || name == "nil" || name == "true" || name == "false" || name == "iota" {
 			return ""
@@ -415,6 +435,10 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 	case "parenthesized_expression":
 		if in := x.namedKids(e); len(in) == 1 {
 			return x.goExprType(parent, in[0], g, within)
+		}
+	case "type_assertion_expression":
+		if typ, ok := t.ChildByField(e, "type"); ok {
+			return goTypeText(t, typ)
 		}
 	case "unary_expression":
 		if op, ok := t.ChildByField(e, "operator"); ok && t.Text(op) == "&" {
@@ -455,7 +479,7 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 				if v == nil {
 					return t.Text(from) + "." + t.Text(name) + "()" // a package's function, or nothing
 				}
-				if typ := g.read(x, parent, v, within); typ != "" {
+				if typ := g.valueType(x, parent, v, within); typ != "" {
 					return goMethodOf(typ, t.Text(name))
 				}
 				return ""

@@ -404,7 +404,8 @@ func Other() {
 		t.Errorf("qualified calls and their types:\n got %q\nwant %q", got, want)
 	}
 
-	// A member selected from a call or a literal: what the chain shows.
+	// A member selected from a call or a literal: what the chain shows,
+	// a parameter's type as its declaration writes it.
 	chains := `package a
 
 func Chain(p *Param) {
@@ -429,7 +430,7 @@ func Chain(p *Param) {
 		}
 	}
 	want = []string{"Schemes *Route", "Host (*Route).Schemes()", "Host NewRouter()", "Info logrus.WithFields()",
-		"Path *Route", "Host (NewRouter()).NewRoute()", "Host ", "Host "}
+		"Path *Route", "Host (NewRouter()).NewRoute()", "Host (*Param).Route()", "Host "}
 	if !slices.Equal(got, want) {
 		t.Errorf("selected calls and their types:\n got %q\nwant %q", got, want)
 	}
