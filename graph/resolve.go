@@ -748,8 +748,14 @@ func (b *builder) resolveImports(f *index.FileFacts, from int) map[string]bindin
 			e.To = int(to)
 			b.addEdge(e)
 		}
-		// An import of a member names its definition too.
-		if m := bd.member; m != "" && m != "*" && m != "default" {
+		// An import of a member names its definition too; a default
+		// one, the definition of the name it binds, as its uses find it
+		// (see resolveUnqualified).
+		m := bd.member
+		if m == "default" {
+			m = local
+		}
+		if m != "" && m != "*" && m != "default" {
 			defs := b.named(m, bd.files, topLevel)
 			if len(defs) == 0 {
 				defs = b.reexports(bd.files, m)
