@@ -3,6 +3,7 @@ package codecortex
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -59,6 +60,7 @@ const (
 	leftForeign     = "uses of another module's symbol of that name, where the project defines one"
 	leftNotCall     = "a use of the name that does not call it"
 	leftSelf        = "the symbol asked about, not one of its uses or subtypes"
+	leftIndirect    = "subtypes of its subtypes, which the direct ones answer for"
 	leftNotSelected = "a text match of the member's name that neither selects it from a value nor calls it"
 	leftOther       = "uses of the name the graph resolved to another definition"
 	leftUntyped     = "text matches of a member's name other types define too, through a value whose type the syntax does not show"
@@ -169,6 +171,9 @@ func (f *fit) leave(r *evidence.Record) string {
 		if f.subtypes && r.Metadata.Attributes["relation"] == relSupertype {
 			return leftSupertype
 		}
+		if d, _ := strconv.Atoi(r.Metadata.Attributes["depth"]); f.subtypes && d > 1 && !transitiveSubtypes(r.Path) {
+			return leftIndirect
+		}
 		if f.unconfirmed(r) {
 			return leftUnconfirmed
 		}
@@ -186,16 +191,19 @@ func (f *fit) leave(r *evidence.Record) string {
 // method or a declaration file only declares it), a type or function
 // rather than a value, and a package-level declaration rather than a
 // member when the question names none. Other questions rank records
-// outside tests first unless they ask for tests, and Go code the go
-// command does not build (under _examples or testdata) after tests: it is
-// neither compiled nor run with the module, so a change reaches the
-// module's code and tests first.
+// outside tests and declaration files first unless they ask for tests,
+// and Go code the go command does not build (under _examples or
+// testdata) after tests: it is neither compiled nor run with the module,
+// so a change reaches the module's code and tests first.
 func (f *fit) class(r *evidence.Record) int {
 	test := 0
 	if inTest(r) && f.intent != route.IntentTests || outsideBuild(r.Path) {
 		test = 1
 	}
 	if f.intent != route.IntentDefinition || !f.named {
+		if declarationFile(r.Path) {
+			return 1 // types for the code, which come first
+		}
 		if outsideBuild(r.Path) {
 			return 2
 		}
@@ -311,12 +319,12 @@ func recordKind(r *evidence.Record) string {
 
 // declarationOnly reports whether r declares without defining: a member
 // of a Go interface (its signature has no func keyword), a method
-// signature in a TypeScript interface or a declaration file (.d.ts), or a
-// signature ending in a semicolon (a Rust trait's or a C prototype). A
-// precision record is judged by the local index's record of the same
-// place that it superseded.
+// signature in a TypeScript interface or a declaration file (see
+// declarationFile), or a signature ending in a semicolon (a Rust trait's
+// or a C prototype). A precision record is judged by the local index's
+// record of the same place that it superseded.
 func declarationOnly(r *evidence.Record) bool {
-	if strings.HasSuffix(r.Path, ".d.ts") {
+	if declarationFile(r.Path) {
 		return true
 	}
 	for i := range r.Metadata.Superseded {
@@ -333,6 +341,13 @@ func declarationOnly(r *evidence.Record) bool {
 		return true
 	}
 	return false
+}
+
+// declarationFile reports whether p is a TypeScript declaration file
+// (.d.ts, and .d.cts, .d.mts beside CommonJS and ES modules): types for
+// the code that is elsewhere.
+func declarationFile(p string) bool {
+	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.cts") || strings.HasSuffix(p, ".d.mts")
 }
 
 // recordName splits the symbol r is about into its container, base name
@@ -535,6 +550,21 @@ func dataFile(p string) bool {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".json", ".yaml", ".yml", ".toml", ".lock", ".sum", ".mod", ".md", ".markdown", ".rst", ".txt",
 		".xml", ".html", ".csv", ".ini", ".cfg", ".conf", ".properties", ".svg":
+		return true
+	}
+	return false
+}
+
+// transitiveSubtypes reports whether the language of a file answers
+// "which classes extend X" with the subtypes of its subtypes too, as its
+// own tools do: TypeScript's and JavaScript's language service lists
+// every implementation of a class or interface. Elsewhere the answer is
+// the direct subtypes, as Python's __subclasses__() and Ruby's
+// Class#subclasses give them, and a Java or C# class, a Rust impl or a
+// Go type declares its own; theirs are left out, said in omitted.
+func transitiveSubtypes(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
 		return true
 	}
 	return false

@@ -488,3 +488,30 @@ func TestFitForeignSymbols(t *testing.T) {
 		t.Errorf("records %v: want the use", symbols(ans.Records))
 	}
 }
+
+// TestDeclarationOnly: what only declares a name ranks after what defines
+// it: declaration files of each module kind, interface methods and
+// prototypes; not a definition with a body.
+func TestDeclarationOnly(t *testing.T) {
+	rec := func(path, lang, kind, sig string) *evidence.Record {
+		return &evidence.Record{Path: path, Metadata: evidence.Metadata{Attributes: map[string]string{
+			"language": lang, "kind": kind, "signature": sig}}}
+	}
+	tests := []struct {
+		r    *evidence.Record
+		want bool
+	}{
+		{rec("index.d.ts", "typescript", "class", "declare class Axios"), true},
+		{rec("index.d.cts", "typescript", "class", "declare class Axios"), true},
+		{rec("index.d.mts", "typescript", "class", "declare class Axios"), true},
+		{rec("lib/core/Axios.js", "javascript", "class", "class Axios"), false},
+		{rec("types.ts", "typescript", "method", "get(key: string): string;"), true},
+		{rec("c.go", "go", "method", "Get(key string) any"), true},
+		{rec("c.go", "go", "method", "func (c *context) Get(key string) any"), false},
+	}
+	for _, tt := range tests {
+		if got := declarationOnly(tt.r); got != tt.want {
+			t.Errorf("declarationOnly(%s %q) = %v, want %v", tt.r.Path, tt.r.Metadata.Attributes["signature"], got, tt.want)
+		}
+	}
+}
