@@ -33,13 +33,23 @@ const (
 type goType struct{ name, dir string }
 
 // goOperandType returns the type of the operand ref ri of Go file fi is
-// selected from, when the head of its enclosing function declares it: a
-// parameter or receiver named by the ref's qualifier, or, for a member
-// selected once more (p.f.M), the declared type of field f of that
-// parameter's project struct; else, for a local variable, what its
-// declaration shows (see goLocalType). binds are the file's imports;
-// fields caches the imports of the files declaring fields and functions.
+// selected from, when the code shows it: a parameter or receiver named by
+// the ref's qualifier, as the head of its enclosing function declares it,
+// or a local variable, as its declaration shows it (see goLocalType); for
+// a member selected once more (p.f.M, p.f.g.M), the declared type of the
+// field it is selected from, of the type that field is a member of. binds
+// are the file's imports; fields caches the imports of the files
+// declaring fields and functions.
 func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
+	return b.goOperandAt(fi, ri, binds, fields, 0)
+}
+
+// maxGoChain is how many fields goOperandType follows back along a chain
+// of selections (p.f.g.h.M).
+const maxGoChain = 8
+
+// goOperandAt is goOperandType for a ref depth fields along a chain.
+func (b *builder) goOperandAt(fi, ri int, binds map[string]binding, fields map[int]map[string]binding, depth int) (goType, goOperand) {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
 	if r.Kind == symbols.Inherit {
@@ -52,42 +62,32 @@ func (b *builder) goOperandType(fi, ri int, binds map[string]binding, fields map
 	if r.Qualifier == "" {
 		return goType{}, goUnknown
 	}
-	j := b.enclosingSym(fi, r.Byte)
-	if j < 0 {
-		return goType{}, goUnknown
-	}
-	s := &f.Symbols[j]
-	if s.Kind != symbols.Function && s.Kind != symbols.Method {
-		return goType{}, goUnknown
-	}
-	declared := goParamType(s.Signature, r.Qualifier)
 	if !r.Selected {
-		switch {
-		case declared != "":
-			return b.goTypeIn(fi, declared, binds)
-		case r.Type != "":
+		j := b.enclosingSym(fi, r.Byte)
+		if j < 0 {
+			return goType{}, goUnknown
+		}
+		if s := &f.Symbols[j]; s.Kind == symbols.Function || s.Kind == symbols.Method {
+			if declared := goParamType(s.Signature, r.Qualifier); declared != "" {
+				return b.goTypeIn(fi, declared, binds)
+			}
+		}
+		// A local, of a function or of a func literal a variable holds.
+		if r.Type != "" {
 			return b.goLocalType(fi, r.Type, binds, fields)
 		}
 		return goType{}, goUnknown
 	}
-	// p.f.M: the ref before is f, selected from p, written just before,
-	// and p a parameter or a local whose type that ref carries.
-	if ri == 0 {
+	// p.f.M: the ref before is f, written just before, and selected from
+	// what the ref before it names.
+	if ri == 0 || depth >= maxGoChain {
 		return goType{}, goUnknown
 	}
 	prev := &f.Refs[ri-1]
-	if prev.Selected || prev.Qualifier != r.Qualifier || prev.Byte+len(prev.Name)+1 != r.Byte {
+	if prev.Qualifier != r.Qualifier || prev.Byte+len(prev.Name)+1 != r.Byte {
 		return goType{}, goUnknown
 	}
-	var t goType
-	op := goUnknown
-	switch {
-	case declared != "":
-		t, op = b.goTypeIn(fi, declared, binds)
-	case prev.Type != "":
-		t, op = b.goLocalType(fi, prev.Type, binds, fields)
-	}
-	switch op {
+	switch t, op := b.goOperandAt(fi, ri-1, binds, fields, depth+1); op {
 	case goOutside:
 		// A field of a type declared outside the project: its methods are
 		// declared outside too (req.Header.Get of an *http.Request).
@@ -622,7 +622,8 @@ func paramIn(list, name string) string {
 // goTypeNeeds returns the names whose definitions goOperandType reads for
 // ref ri of Go file fi, besides the definitions of the ref's own name: the
 // type its operand is declared with and that type's bases, and for p.f.M
-// the field f and the type it is declared with (see namedNeeds).
+// (p.f.g.M) each field of the chain and the type it is declared with (see
+// namedNeeds).
 func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []string {
 	f := &b.facts[fi]
 	r := &f.Refs[ri]
@@ -639,43 +640,47 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 	if j < 0 || f.Symbols[j].Kind != symbols.Function && f.Symbols[j].Kind != symbols.Method {
 		return nil
 	}
-	var prev *symbols.Ref // f of p.f.M, when r is M
-	if r.Selected && ri > 0 {
-		if p := &f.Refs[ri-1]; !p.Selected && p.Qualifier == r.Qualifier && p.Byte+len(p.Name)+1 == r.Byte {
-			prev = p
-		}
-	}
-	// The type f is a field of: p's, a parameter's or a local's.
-	owner := goBareType(goParamType(f.Symbols[j].Signature, r.Qualifier))
+	binds := b.goBindsIn(fi, fields)
 	var out []string
-	switch {
-	case owner != "":
-		out = append(out, owner)
-	case prev != nil && prev.Type != "":
-		binds := b.goBindsIn(fi, fields)
-		out = b.goTypeNames(fi, prev.Type, binds, fields, nil)
-		if t, op := b.goLocalType(fi, prev.Type, binds, fields); op == goProject {
-			owner = t.name
+	// Back along the chain r is selected from, to its first ref (p).
+	head := ri
+	for head > 0 && ri-head < maxGoChain && f.Refs[head].Selected {
+		prev := &f.Refs[head-1]
+		if prev.Qualifier != r.Qualifier || prev.Byte+len(prev.Name)+1 != f.Refs[head].Byte {
+			break
 		}
-	default:
-		return b.goLocalNeeds(fi, ri, fields)
-	}
-	if prev != nil {
+		head--
 		out = append(out, prev.Name)
-		for _, s := range b.g.byName[prev.Name] {
-			n := &b.g.Nodes[s]
-			if n.Kind != string(symbols.Field) || owner == "" || lastName(normContainer(n.Container)) != lastName(owner) {
-				continue
-			}
-			if sym := b.symbolOf(int(b.nodeFile[s]), s); sym != nil {
-				if t := goBareType(goParamType("("+stripTag(sym.Signature)+")", prev.Name)); t != "" {
-					out = append(out, t)
-				}
-			}
+		if t, op := b.goOperandType(fi, head, binds, fields); op == goProject {
+			out = append(out, b.goFieldTypeNames(t, prev.Name)...)
 		}
 	}
-	if t, op := b.goOperandType(fi, ri, b.goBindsIn(fi, fields), fields); op == goProject {
+	h := &f.Refs[head]
+	if declared := goBareType(goParamType(f.Symbols[j].Signature, h.Qualifier)); declared != "" && !h.Selected {
+		out = append(out, declared)
+	} else if h.Type != "" {
+		out = b.goTypeNames(fi, h.Type, binds, fields, out)
+	}
+	if t, op := b.goOperandType(fi, ri, binds, fields); op == goProject {
 		out = append(out, b.baseChain(t.name)...)
+	}
+	return out
+}
+
+// goFieldTypeNames returns the names of the types the fields called name
+// of the project's type t are declared with.
+func (b *builder) goFieldTypeNames(t goType, name string) []string {
+	var out []string
+	for _, s := range b.g.byName[name] {
+		n := &b.g.Nodes[s]
+		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != lastName(t.name) {
+			continue
+		}
+		if sym := b.symbolOf(int(b.nodeFile[s]), s); sym != nil {
+			if ft := goBareType(goParamType("("+stripTag(sym.Signature)+")", name)); ft != "" {
+				out = append(out, ft)
+			}
+		}
 	}
 	return out
 }

@@ -256,6 +256,41 @@ func (in interner) str(b []byte) string {
 	return s
 }
 
+// maxChainBack is how many refs left out decodeRefsWhere keeps, to bring
+// back the chain a selected ref is selected from.
+const maxChainBack = 8
+
+// A leftRef is a ref decodeRefsWhere left out, and its name's bytes.
+type leftRef struct {
+	r    symbols.Ref
+	name []byte
+}
+
+// appendChain appends to out the refs of left, the last read before r,
+// that r is selected from: each written just before the next with the
+// same qualifier, the last selected from none (p of p.f.g).
+func appendChain(out []symbols.Ref, left []leftRef, r *symbols.Ref, in interner) []symbols.Ref {
+	start, next := len(left), r
+	for k := len(left) - 1; k >= 0; k-- {
+		l := &left[k]
+		if l.r.Qualifier != next.Qualifier || l.r.Byte+len(l.name)+1 != next.Byte {
+			break
+		}
+		start, next = k, &l.r
+		if !l.r.Selected {
+			break
+		}
+	}
+	if start < len(left) && next.Selected {
+		return out // the chain's first is not among them
+	}
+	for _, l := range left[start:] {
+		l.r.Name = in.str(l.name)
+		out = append(out, l.r)
+	}
+	return out
+}
+
 // eachRow runs the query in tx and calls row on each row it returns, until
 // row fails.
 func eachRow(ctx context.Context, tx *sql.Tx, query string, row func(*sql.Rows) error) error {
@@ -403,11 +438,10 @@ func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in i
 		s, ok := raw()
 		return in.str(s), ok
 	}
-	// The ref last read when keep left it out, which a kept selected ref
-	// written just after it (f in p.f.M) brings back: the member its
-	// operand is selected from.
-	var prev symbols.Ref
-	var prevName []byte
+	// The refs last read that keep left out, which a kept selected ref
+	// written just after them (f and g in p.f.g.M) brings back: the
+	// members its operand is selected from, back to the chain's first.
+	var left []leftRef
 	for len(b) > 0 {
 		k := int(b[0] &^ (refSelected | refTyped))
 		selected, typed := b[0]&refSelected != 0, b[0]&refTyped != 0
@@ -446,14 +480,16 @@ func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in i
 			return out
 		}
 		if skip := keep != nil && !keep(&r, name); skip {
-			prev, prevName = r, name
+			if len(left) == maxChainBack {
+				left = append(left[:0], left[1:]...)
+			}
+			left = append(left, leftRef{r, name})
 			continue
 		}
-		if r.Selected && prevName != nil && !prev.Selected && prev.Qualifier == r.Qualifier && prev.Byte+len(prevName)+1 == r.Byte {
-			prev.Name = in.str(prevName)
-			out = append(out, prev)
+		if r.Selected {
+			out = appendChain(out, left, &r, in)
 		}
-		prevName = nil
+		left = left[:0]
 		r.Name = in.str(name)
 		out = append(out, r)
 	}

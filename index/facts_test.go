@@ -99,9 +99,10 @@ func TestFacts(t *testing.T) {
 
 // decodeRefsWhere keeps what a filter of the whole decoding keeps, in the
 // same order, for every prefix of an encoding, with or without an
-// interner, and the member a kept
-// selected ref is selected from when it is written just before (mu in
-// t.mu.b), not one written elsewhere (a in x.a then b.b).
+// interner, and the members a kept selected ref is selected from when
+// they are written just before it, back to the chain's first (mu in
+// t.mu.b, request and Header in c.request.Header.b), not one written
+// elsewhere (a in x.a then b.b).
 func TestDecodeRefsWhere(t *testing.T) {
 	in := []symbols.Ref{
 		{Name: "b", Kind: symbols.Call, Line: 1, Column: 1, Byte: 1},
@@ -110,16 +111,29 @@ func TestDecodeRefsWhere(t *testing.T) {
 		{Name: "b", Qualifier: "x", Kind: symbols.Use, Selected: true, Line: 4, Column: 3, Byte: 30},
 		{Name: "mu", Qualifier: "t", Kind: symbols.Use, Line: 5, Column: 3, Byte: 40},
 		{Name: "b", Qualifier: "t", Kind: symbols.Call, Selected: true, Line: 5, Column: 6, Byte: 43},
+		{Name: "request", Qualifier: "c", Kind: symbols.Use, Line: 6, Column: 3, Byte: 50},
+		{Name: "Header", Qualifier: "c", Kind: symbols.Use, Selected: true, Line: 6, Column: 11, Byte: 58},
+		{Name: "b", Qualifier: "c", Kind: symbols.Call, Selected: true, Line: 6, Column: 18, Byte: 65},
 	}
 	keep := func(r *symbols.Ref, name []byte) bool { return r.Kind == symbols.Inherit || string(name) == "b" }
 	enc := encodeRefs(in)
 	for n := range len(enc) + 1 {
 		var want []symbols.Ref
 		all := decodeRefs(enc[:n])
+		from := make([]bool, len(all)) // in the chain a kept selected b is selected from
 		for i, r := range all {
-			from := i+1 < len(all) && all[i+1].Name == "b" && all[i+1].Selected && all[i+1].Qualifier == r.Qualifier &&
-				r.Byte+len(r.Name)+1 == all[i+1].Byte
-			if keep(&r, []byte(r.Name)) || from {
+			if r.Name != "b" || !r.Selected {
+				continue
+			}
+			for j := i - 1; j >= 0 && all[j].Qualifier == all[j+1].Qualifier && all[j].Byte+len(all[j].Name)+1 == all[j+1].Byte; j-- {
+				from[j] = true
+				if !all[j].Selected {
+					break
+				}
+			}
+		}
+		for i, r := range all {
+			if keep(&r, []byte(r.Name)) || from[i] {
 				want = append(want, r)
 			}
 		}
