@@ -637,8 +637,12 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 		return nil
 	}
 	j := b.enclosingSym(fi, r.Byte)
-	if j < 0 || f.Symbols[j].Kind != symbols.Function && f.Symbols[j].Kind != symbols.Method {
+	if j < 0 {
 		return nil
+	}
+	sig := "" // the head that declares the parameters, if j is a function
+	if k := f.Symbols[j].Kind; k == symbols.Function || k == symbols.Method {
+		sig = f.Symbols[j].Signature
 	}
 	binds := b.goBindsIn(fi, fields)
 	var out []string
@@ -656,7 +660,7 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 		}
 	}
 	h := &f.Refs[head]
-	if declared := goBareType(goParamType(f.Symbols[j].Signature, h.Qualifier)); declared != "" && !h.Selected {
+	if declared := goBareType(goParamType(sig, h.Qualifier)); declared != "" && !h.Selected {
 		out = append(out, declared)
 	} else if h.Type != "" {
 		out = b.goTypeNames(fi, h.Type, binds, fields, out)

@@ -335,11 +335,6 @@ func (c *context) Get(key string) any { return nil }
 
 func (c *context) Scheme() string { return c.request.Header.Get("X-Scheme") }
 
-var Handler = func(c Context) error {
-	_ = c.Get("h")
-	return nil
-}
-
 type Echo struct{}
 
 func (e *Echo) NewContext() Context { return &context{} }
@@ -359,6 +354,11 @@ func Direct(e *Echo) {
 		_ = d.Get("d")
 	}
 }
+
+var Handler = func(c Context) error {
+	_ = c.Get("h")
+	return nil
+}
 `,
 }
 
@@ -373,7 +373,7 @@ func TestGoChainTypes(t *testing.T) {
 	defer p.Close()
 	checkCallSites(t, p, []sitesOf{
 		{"context.Get", []string{"e/use.go:11 e/use.go#Direct inferred_high", "e/use.go:13 e/use.go#Direct inferred_high"}},
-		{"Context.Get", []string{"e/context.go:19 e/context.go#Handler inferred_high", "e/use.go:6 e/use.go#Handle inferred_high"}},
+		{"Context.Get", []string{"e/use.go:6 e/use.go#Handle inferred_high", "e/use.go:18 e/use.go#Handler inferred_high"}},
 	})
 	if compared, _ := compareNamed(t, testtool.WriteTree(t, goChainFixture), func(string) bool { return true }); compared == 0 {
 		t.Error("no name compared")
