@@ -143,8 +143,9 @@ func (g *Graph) related(n, super int, ei int32, depth int, t trust.Tier) Related
 	r := Related{Node: n, Name: nd.Qualified(), Super: super, Via: ei, Depth: depth, Tier: t,
 		Path: nd.Path, Line: nd.NameLine, Column: nd.NameColumn, Span: len([]rune(nd.Name))}
 	if e.Of != "" {
-		// Declared apart (a Rust impl): shown where it is declared.
-		r.Line, r.Column, r.Span = e.Line, e.Column, e.Span
+		// Declared apart (a Rust impl, in a file of its own or the
+		// type's): shown where it is declared.
+		r.Path, r.Line, r.Column, r.Span = e.Path, e.Line, e.Column, e.Span
 		if nd.Kind == NodeKindFile {
 			r.Name = e.Of
 		}

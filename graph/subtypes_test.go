@@ -273,8 +273,6 @@ impl Bound for char {
     fn min_value() -> Self { '\x00' }
 }
 
-pub struct ClassRange { start: char }
-
 impl<T: Bound> std::fmt::Debug for Wrapper<T> {}
 
 impl crate::interval::Bound for ClassRange {
@@ -284,7 +282,9 @@ impl crate::interval::Bound for ClassRange {
 			"src/error.rs": `pub struct Error;
 impl std::error::Error for Error {}
 `,
-		}, "Bound", []string{"ClassRange src/interval.rs:17", "char src/interval.rs:9", "u8 src/interval.rs:5"}},
+			// The type declared in a file of its own: its impl is cited.
+			"src/range.rs": "pub struct ClassRange { start: char }\n",
+		}, "Bound", []string{"ClassRange src/interval.rs:15", "char src/interval.rs:9", "u8 src/interval.rs:5"}},
 		{"java", map[string]string{
 			"src/main/java/org/example/Token.java": `package org.example;
 
