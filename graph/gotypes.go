@@ -3,7 +3,6 @@ package graph
 import (
 	"path"
 	"strings"
-	"unicode"
 
 	"github.com/codecortex/codecortex/symbols"
 )
@@ -264,11 +263,6 @@ func (b *builder) goMethods(recv goType, m string) []int32 {
 	return out
 }
 
-// goIdent reports whether s is an identifier.
-func goIdent(s string) bool {
-	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0
-}
-
 // goTopType keeps the types declared at a package's top level.
 func goTopType(n *Node) bool { return n.Container == "" && goTypeKinds[symbols.Kind(n.Kind)] }
 
@@ -288,7 +282,7 @@ func goResultType(sig string) string {
 				return ""
 			}
 		}
-	} else if i := strings.IndexByte(sig, '('); i > 0 && goIdent(sig[:i]) {
+	} else if i := strings.IndexByte(sig, '('); i > 0 && goIdentPath(sig[:i]) && !strings.Contains(sig[:i], ".") {
 		rest = sig
 	} else {
 		return ""
@@ -342,15 +336,10 @@ func (b *builder) goFieldType(t goType, name string, fields map[int]map[string]b
 	found := false
 	for _, s := range b.g.byName[name] {
 		n := &b.g.Nodes[s]
-		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != t.name || path.Dir(n.Path) != t.dir {
+		if n.Kind != string(symbols.Field) || b.ownerOf(s) != t.name || path.Dir(n.Path) != t.dir {
 			continue
 		}
-		fi := int(b.nodeFile[s])
-		sym := b.symbolOf(fi, s)
-		if sym == nil {
-			return goType{}, goUnknown
-		}
-		declared := goParamType("("+stripTag(sym.Signature)+")", name)
+		fi, declared := b.goFieldDecl(s, name)
 		if declared == "" {
 			return goType{}, goUnknown
 		}
@@ -676,17 +665,26 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 func (b *builder) goFieldTypeNames(t goType, name string) []string {
 	var out []string
 	for _, s := range b.g.byName[name] {
-		n := &b.g.Nodes[s]
-		if n.Kind != string(symbols.Field) || lastName(normContainer(n.Container)) != lastName(t.name) {
+		if b.g.Nodes[s].Kind != string(symbols.Field) || b.ownerOf(s) != t.name {
 			continue
 		}
-		if sym := b.symbolOf(int(b.nodeFile[s]), s); sym != nil {
-			if ft := goBareType(goParamType("("+stripTag(sym.Signature)+")", name)); ft != "" {
-				out = append(out, ft)
-			}
+		_, declared := b.goFieldDecl(s, name)
+		if ft := goBareType(declared); ft != "" {
+			out = append(out, ft)
 		}
 	}
 	return out
+}
+
+// goFieldDecl returns the file of field node s, called name, and the
+// type its declaration writes ("" when it cannot be read).
+func (b *builder) goFieldDecl(s int32, name string) (int, string) {
+	fi := int(b.nodeFile[s])
+	sym := b.symbolOf(fi, s)
+	if sym == nil {
+		return fi, ""
+	}
+	return fi, goParamType("("+stripTag(sym.Signature)+")", name)
 }
 
 // goLocalNeeds is goTypeNeeds for a ref whose Type the extractor read (a

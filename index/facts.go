@@ -266,25 +266,24 @@ type leftRef struct {
 	name []byte
 }
 
-// appendChain appends to out the refs of left, the last read before r,
-// that r is selected from: each written just before the next with the
-// same qualifier, the last selected from none (p of p.f.g).
+// continues reports whether r is selected from the last ref of left,
+// written just before it with the same qualifier.
+func continues(left []leftRef, r *symbols.Ref) bool {
+	if len(left) == 0 {
+		return false
+	}
+	l := &left[len(left)-1]
+	return l.r.Qualifier == r.Qualifier && l.r.Byte+len(l.name)+1 == r.Byte
+}
+
+// appendChain appends to out the refs of left, a chain (see
+// decodeRefsWhere), when r is selected from its last and its first is
+// selected from nothing.
 func appendChain(out []symbols.Ref, left []leftRef, r *symbols.Ref, in interner) []symbols.Ref {
-	start, next := len(left), r
-	for k := len(left) - 1; k >= 0; k-- {
-		l := &left[k]
-		if l.r.Qualifier != next.Qualifier || l.r.Byte+len(l.name)+1 != next.Byte {
-			break
-		}
-		start, next = k, &l.r
-		if !l.r.Selected {
-			break
-		}
+	if !continues(left, r) || left[0].r.Selected {
+		return out
 	}
-	if start < len(left) && next.Selected {
-		return out // the chain's first is not among them
-	}
-	for _, l := range left[start:] {
+	for _, l := range left {
 		l.r.Name = in.str(l.name)
 		out = append(out, l.r)
 	}
@@ -438,9 +437,10 @@ func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in i
 		s, ok := raw()
 		return in.str(s), ok
 	}
-	// The refs last read that keep left out, which a kept selected ref
-	// written just after them (f and g in p.f.g.M) brings back: the
-	// members its operand is selected from, back to the chain's first.
+	// The refs last read that keep left out, each selected from the one
+	// before (p, f and g of p.f.g), which a kept selected ref written
+	// just after them (M of p.f.g.M) brings back: the chain its operand
+	// is selected from.
 	var left []leftRef
 	for len(b) > 0 {
 		k := int(b[0] &^ (refSelected | refTyped))
@@ -480,10 +480,12 @@ func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in i
 			return out
 		}
 		if skip := keep != nil && !keep(&r, name); skip {
-			if len(left) == maxChainBack {
-				left = append(left[:0], left[1:]...)
+			if !r.Selected || !continues(left, &r) {
+				left = left[:0] // a chain starts here, or none
 			}
-			left = append(left, leftRef{r, name})
+			if len(left) < maxChainBack {
+				left = append(left, leftRef{r, name})
+			}
 			continue
 		}
 		if r.Selected {
