@@ -126,11 +126,12 @@ func TestReadSCIP(t *testing.T) {
 		return Def{}
 	}
 	got := map[string]string{}
-	for _, d := range []Def{def("Shape", ""), def("Square", ""), def("Area", "Square"), def("Total", ""), def("helper", "")} {
+	for _, d := range []Def{def("Shape", ""), def("Area", "Shape"), def("Square", ""), def("Area", "Square"), def("Total", ""), def("helper", "")} {
 		got[d.Container+"."+d.Name] = d.Kind + " " + d.Path + ":" + itoa(d.Line)
 	}
 	want := map[string]string{
 		".Shape":      "interface shapes.go:4",
+		"Shape.Area":  "method shapes.go:5",
 		".Square":     "struct shapes.go:9",
 		"Square.Area": "method shapes.go:11",
 		".Total":      "function shapes.go:19",
@@ -150,6 +151,20 @@ func TestReadSCIP(t *testing.T) {
 	}
 	if d := cmp.Diff([]Site{{"shapes_test.go", 6}}, x.testSites(def("Total", ""))); d != "" {
 		t.Errorf("tests of Total (-want +got):\n%s", d)
+	}
+	// The call through the interface (line 22) is the interface method's
+	// and, as gopls reports references, each implementation's; a struct
+	// field is no definition.
+	if d := cmp.Diff([]Site{{"shapes.go", 22}}, x.refSites(def("Area", "Shape"), true)); d != "" {
+		t.Errorf("callers of Shape.Area (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]Site{{"shapes.go", 22}}, x.refSites(def("Area", "Circle"), true)); d != "" {
+		t.Errorf("callers of Circle.Area (-want +got):\n%s", d)
+	}
+	for _, d := range tr.Defs {
+		if d.Name == "Side" || d.Name == "R" {
+			t.Errorf("a field is a definition: %+v", d)
+		}
 	}
 	if d := cmp.Diff([]Site{{"shapes.go", 9}, {"shapes.go", 14}}, x.subtypes(def("Shape", ""))); d != "" {
 		t.Errorf("implementations of Shape (-want +got):\n%s", d)
@@ -188,8 +203,8 @@ func TestGenerate(t *testing.T) {
 		kinds[c.Kind] = true
 		switch c.Kind {
 		case KindAmbiguous:
-			if (c.Name != "helper" && c.Name != "Area") || len(c.Sites) != 2 {
-				t.Errorf("ambiguous %q: sites %v, want helper's or Area's two", c.Question, c.Sites)
+			if c.Name == "helper" && len(c.Sites) != 2 || c.Name == "Area" && len(c.Sites) != 3 || c.Name != "helper" && c.Name != "Area" {
+				t.Errorf("ambiguous %q: sites %v, want helper's two or Area's three", c.Question, c.Sites)
 			}
 		case KindSubtypes:
 			if c.Name != "Shape" || len(c.Sites) != 2 {

@@ -30,10 +30,11 @@ func ReadSCIP(r io.Reader, src fs.FS) (*Truth, error) {
 	if err != nil {
 		return nil, err
 	}
-	sr := &scipReader{t: &Truth{}, src: src, lines: map[string][][]byte{}}
+	sr := &scipReader{t: &Truth{}, src: src, lines: map[string][][]byte{}, methods: map[string]bool{}}
 	if ti := idx.GetMetadata().GetToolInfo(); ti != nil {
 		sr.t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
 	}
+	sr.members(idx)
 	for _, d := range idx.GetDocuments() {
 		sr.document(d)
 	}
@@ -66,6 +67,56 @@ type scipReader struct {
 	t     *Truth
 	src   fs.FS
 	lines map[string][][]byte // each source file's lines, read once
+	// methods are the members written as terms that are methods: scip-go
+	// names an interface's methods as it names a struct's fields.
+	methods map[string]bool
+}
+
+// members finds, before any occurrence is read, the interface methods
+// among the members written as terms (their hover shows a method's
+// signature, "func (Reader).Read…", where a field's shows "struct field"),
+// and, for scip-go, which methods implement them: gopls reports the
+// references of a method and of the interface methods it implements as
+// one set, so the truth shares them (Truth.Shared).
+func (sr *scipReader) members(idx *scip.Index) {
+	gopls := strings.HasPrefix(sr.t.Source, "scip-go")
+	for _, d := range idx.GetDocuments() {
+		for _, si := range d.GetSymbols() {
+			if _, _, kind, ok := describe(si.GetSymbol()); ok && kind == "member" && methodDoc(si) {
+				sr.methods[si.GetSymbol()] = true
+			}
+		}
+	}
+	if !gopls {
+		return
+	}
+	for _, d := range idx.GetDocuments() {
+		for _, si := range d.GetSymbols() {
+			for _, rel := range si.GetRelationships() {
+				if rel.GetIsImplementation() && sr.isMethod(si.GetSymbol()) && sr.isMethod(rel.GetSymbol()) {
+					sr.t.Shared = append(sr.t.Shared, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
+				}
+			}
+		}
+	}
+}
+
+// methodDoc reports whether a symbol's hover documentation opens with a
+// Go method's signature.
+func methodDoc(si *scip.SymbolInformation) bool {
+	for _, doc := range si.GetDocumentation() {
+		code, ok := strings.CutPrefix(strings.TrimSpace(doc), "```go")
+		if ok && strings.HasPrefix(strings.TrimSpace(code), "func (") {
+			return true
+		}
+	}
+	return false
+}
+
+// isMethod reports whether sym names a method, an interface's included.
+func (sr *scipReader) isMethod(sym string) bool {
+	_, _, kind, ok := describe(sym)
+	return ok && (kind == "method" || kind == "member" && sr.methods[sym])
 }
 
 // source returns the lines of the file at p, or none when it cannot be
@@ -107,8 +158,11 @@ func (sr *scipReader) document(d *scip.Document) {
 			continue
 		}
 		name, container, kind, ok := describe(sym)
-		if !ok {
+		if !ok || kind == "member" && !sr.methods[sym] {
 			continue
+		}
+		if kind == "member" {
+			kind = "method"
 		}
 		line := int(rng[0])
 		var text []byte
@@ -128,8 +182,9 @@ func (sr *scipReader) document(d *scip.Document) {
 }
 
 // describe reads a global symbol: its name, the type it is a member of,
-// and its kind ("function", "method" or "type"); ok is false for anything
-// else (fields, variables, parameters, packages).
+// and its kind ("function", "method" or "type", or "member" for a term
+// in a type: a field, or an interface's method in scip-go); ok is false
+// for anything else (variables, parameters, packages).
 func describe(sym string) (name, container, kind string, ok bool) {
 	s, err := parseSymbol(sym)
 	if err != nil || len(s.GetDescriptors()) == 0 {
@@ -151,6 +206,10 @@ func describe(sym string) (name, container, kind string, ok bool) {
 			return name, parent.GetName(), "method", true
 		}
 		return name, "", "function", true
+	case scip.Descriptor_Term:
+		if parent != nil && parent.GetSuffix() == scip.Descriptor_Type {
+			return name, parent.GetName(), "member", true
+		}
 	case scip.Descriptor_Type:
 		if parent != nil && parent.GetSuffix() == scip.Descriptor_Type {
 			// A type nested in a type: asked about by its own name.

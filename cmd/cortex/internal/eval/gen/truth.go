@@ -63,6 +63,10 @@ type Truth struct {
 	Defs   []Def
 	Refs   []Ref
 	Impls  []Impl
+	// Shared pairs a method with an interface method it implements when
+	// the oracle's language server reports their references as one set:
+	// gopls answers references of either with the calls through both.
+	Shared []Impl
 }
 
 // The kinds of definition a question may ask about.
@@ -101,10 +105,11 @@ type index struct {
 	byID   map[string]int
 	refs   map[string][]int // To → Refs indexes
 	subs   map[string][]int // super (ID or name) → Impls indexes
+	shared map[string][]string
 }
 
 func newIndex(t *Truth) *index {
-	x := &index{t: t, byName: map[string][]int{}, byID: map[string]int{}, refs: map[string][]int{}, subs: map[string][]int{}}
+	x := &index{t: t, byName: map[string][]int{}, byID: map[string]int{}, refs: map[string][]int{}, subs: map[string][]int{}, shared: map[string][]string{}}
 	for i, d := range t.Defs {
 		x.byName[d.Name] = append(x.byName[d.Name], i)
 		x.byID[d.ID] = i
@@ -115,7 +120,27 @@ func newIndex(t *Truth) *index {
 	for i, im := range t.Impls {
 		x.subs[im.Super] = append(x.subs[im.Super], i)
 	}
+	for _, s := range t.Shared {
+		x.shared[s.Sub] = append(x.shared[s.Sub], s.Super)
+		x.shared[s.Super] = append(x.shared[s.Super], s.Sub)
+	}
 	return x
+}
+
+// refsOf are the indexes of the references d's answer counts: its own and,
+// where the oracle shares them (Truth.Shared), those of the methods it
+// implements or is implemented by.
+func (x *index) refsOf(d Def) []int {
+	k := x.refKey(d)
+	out := x.refs[k]
+	if len(x.shared[k]) == 0 {
+		return out
+	}
+	out = append([]int(nil), out...)
+	for _, o := range x.shared[k] {
+		out = append(out, x.refs[o]...)
+	}
+	return out
 }
 
 // refKey is what a definition's references point at.
@@ -130,7 +155,7 @@ func (x *index) refKey(d Def) string {
 // in path and line order without repeats.
 func (x *index) refSites(d Def, calls bool) []Site {
 	var out []Site
-	for _, i := range x.refs[x.refKey(d)] {
+	for _, i := range x.refsOf(d) {
 		r := x.t.Refs[i]
 		if calls && !r.Call {
 			continue
@@ -143,7 +168,7 @@ func (x *index) refSites(d Def, calls bool) []Site {
 // testSites are d's references in tests.
 func (x *index) testSites(d Def) []Site {
 	var out []Site
-	for _, i := range x.refs[x.refKey(d)] {
+	for _, i := range x.refsOf(d) {
 		if r := x.t.Refs[i]; r.Test {
 			out = append(out, r.Site)
 		}
