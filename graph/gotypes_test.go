@@ -365,16 +365,33 @@ var Handler = func(c Context) error {
 // TestGoChainTypes: a method selected from a local's field, the local
 // typed by a call, is typed by the field's declaration, and one of a
 // type declared outside the project is none of the project's; a local
-// asserted to a type is of that type.
+// asserted to a type is of that type. The uses of context.Get and of the
+// interface method Context.Get it implements are one set (shared.go),
+// each record naming the one its call went through.
 func TestGoChainTypes(t *testing.T) {
 	needSyntax(t)
 	dir := testtool.WriteTree(t, goChainFixture)
 	p := wholeIndexed(t, dir)
 	defer p.Close()
+	direct := []string{"e/use.go:11 e/use.go#Direct inferred_high", "e/use.go:13 e/use.go#Direct inferred_high"}
+	through := []string{"e/use.go:6 e/use.go#Handle inferred_high", "e/use.go:18 e/use.go#Handler inferred_high"}
 	checkCallSites(t, p, []sitesOf{
-		{"context.Get", []string{"e/use.go:11 e/use.go#Direct inferred_high", "e/use.go:13 e/use.go#Direct inferred_high"}},
-		{"Context.Get", []string{"e/use.go:6 e/use.go#Handle inferred_high", "e/use.go:18 e/use.go#Handler inferred_high"}},
+		{"context.Get", append(append([]string(nil), direct...), through...)},
+		{"Context.Get", append(append([]string(nil), through...), direct...)},
 	})
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: "context.Get", Kinds: []evidence.Kind{evidence.Call}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resp.Records {
+		want := "e/context.go#context.Get"
+		if r.Symbol != "e/use.go#Direct" {
+			want = "e/context.go#Context.Get"
+		}
+		if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" && r.TargetSymbol != want {
+			t.Errorf("%s:%d uses %s, want %s", r.Path, r.StartLine, r.TargetSymbol, want)
+		}
+	}
 	if compared, _ := compareNamed(t, testtool.WriteTree(t, goChainFixture), func(string) bool { return true }); compared == 0 {
 		t.Error("no name compared")
 	}

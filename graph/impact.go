@@ -180,7 +180,7 @@ func (q Query) bounds() (depth, maxNodes int) {
 func (g *Graph) Impact(q Query) *Impact {
 	depth, maxNodes := q.bounds()
 	im := &Impact{Targets: q.Targets, Affected: []Hit{}, Callers: []Hit{}, Tests: []TestHit{}, Depth: depth, MaxNodes: maxNodes}
-	w := impactWalk{g: g, im: im, dist: map[int]int{}, tier: map[int]trust.Tier{}, maxNodes: maxNodes}
+	w := impactWalk{g: g, im: im, dist: map[int]int{}, tier: map[int]trust.Tier{}, maxNodes: maxNodes, shared: map[int]bool{}}
 	frontier := w.seed(q.Targets)
 	im.Elsewhere = g.elsewhere(w.named, bareNames(q.Targets))
 	// Breadth first: each node once, at its shortest distance, reached by
@@ -275,6 +275,9 @@ type impactWalk struct {
 	// named are the nodes the targets name, those past maxNodes included
 	// (a node twice when two targets name it).
 	named []int
+	// shared are the seeds only withShared added: their uses are the
+	// targets', but not what implements or extends them.
+	shared map[int]bool
 }
 
 // A reach is how a walk reaches a node: by an edge, along a path of a
@@ -284,13 +287,18 @@ type reach struct {
 	tier trust.Tier
 }
 
-// seed starts the walk at the nodes the targets name, as affected at
-// distance 0, and returns them; a target that names nothing is listed
-// as unresolved.
+// seed starts the walk at the nodes the targets name and the Go methods
+// that share their uses (see shared.go), as affected at distance 0, and
+// returns them; a target that names nothing is listed as unresolved.
 func (w *impactWalk) seed(targets []Target) []int {
 	var frontier []int
+	named := map[int]bool{}
 	for _, t := range targets {
 		nodes, note := w.g.resolve(t)
+		for _, n := range nodes {
+			named[n] = true
+		}
+		nodes = w.g.withShared(nodes)
 		if note != "" {
 			w.im.Notes = append(w.im.Notes, note)
 		}
@@ -315,6 +323,11 @@ func (w *impactWalk) seed(targets []Target) []int {
 	}
 	for i := range w.im.Affected {
 		w.im.Affected[i].Sites = w.targetSites(frontier[i])
+	}
+	for _, n := range frontier {
+		if !named[n] {
+			w.shared[n] = true
+		}
 	}
 	return frontier
 }
@@ -370,7 +383,7 @@ func (w *impactWalk) strongestReaches(frontier []int, all bool) (map[int]reach, 
 	for _, v := range frontier {
 		for _, ei := range g.in[v] {
 			e := &g.Edges[ei]
-			if !walkKinds[e.Kind] {
+			if !walkKinds[e.Kind] || w.shared[v] && (e.Kind == Implements || e.Kind == Inherits) {
 				continue
 			}
 			if _, seen := w.dist[e.From]; seen {

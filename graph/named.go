@@ -20,7 +20,10 @@ import (
 // of N reads the definitions called N, all of which are there, or those
 // of another name asked for; so the uses of N resolve as in the whole
 // graph, in the same order. A Go interface is implemented by method sets
-// the whole graph must match: its questions take the whole graph.
+// the whole graph must match: its questions take the whole graph, and so
+// do those of a name some Go interface declares a method of (a method's
+// uses and those of the interface methods it implements are one set, see
+// shared.go).
 
 // symbolName returns the name a symbol query names (the last element of
 // "path#Q.N", "Q.N", "pkg.N", "Q::N", "N()"), as Graph.lookup reads it.
@@ -60,7 +63,7 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 		if first { // the files that define name
 			first = false
 			mods = p.goModules(ix, index.Facts{Files: files})
-			iface = goInterface(files, loaded, name)
+			iface = goInterface(files, loaded, name) || goInterfaceMethod(files, loaded, name)
 			return index.NamedMore{Stop: iface}
 		}
 		return namedNeeds(files, loaded, mods, name)
@@ -98,6 +101,28 @@ func goInterface(files []index.FileFacts, loaded []bool, name string) bool {
 		for _, s := range files[fi].Symbols {
 			if s.Name == name && s.Kind == symbols.Interface {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// goInterfaceMethod reports whether one of the files read declares a Go
+// interface with a method called name.
+func goInterfaceMethod(files []index.FileFacts, loaded []bool, name string) bool {
+	for fi := range files {
+		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
+			continue
+		}
+		syms := files[fi].Symbols
+		for _, s := range syms {
+			if s.Name != name || s.Container == "" {
+				continue
+			}
+			for _, t := range syms {
+				if t.Name == s.Container && t.Kind == symbols.Interface && t.Container == "" {
+					return true
+				}
 			}
 		}
 	}

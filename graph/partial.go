@@ -560,7 +560,8 @@ func (v *snapView) graph() (*Graph, []int32) {
 }
 
 // impactPart reads the part of the snapshot Graph.Impact walks for q
-// (its Depth and MaxNodes set): the nodes the targets may name; from the
+// (its Depth and MaxNodes set): the nodes the targets may name and what
+// finds the methods that share their uses (see addShared); from the
 // roots, level by level, every edge into each node of a level the walk
 // goes back from (every level before the last, while the levels so far
 // hold at most MaxNodes: past that the walk stops within them); the
@@ -571,6 +572,9 @@ func (v *snapView) impactPart(q Query) (*Graph, error) {
 	depth, maxNodes := q.bounds()
 	roots, err := v.roots(q.Targets)
 	if err != nil {
+		return nil, err
+	}
+	if roots, err = v.addShared(roots); err != nil {
 		return nil, err
 	}
 	seen := map[int32]bool{}

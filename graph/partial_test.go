@@ -138,6 +138,9 @@ func TestPartEqualsWhole(t *testing.T) {
 	for k, v := range snapFixture {
 		tree["s/"+k] = v
 	}
+	for k, v := range goChainFixture { // methods sharing uses with an interface's
+		tree["c/"+k] = v
+	}
 	dir := t.TempDir()
 	writeAged(t, dir, tree)
 	if n := comparePart(t, dir, 1); n < 200 {
