@@ -433,7 +433,7 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (goType
 	case !ok || strings.Contains(name, "."):
 		return goType{}, goUnknown
 	case len(bd.files) == 0:
-		if b.goStdImport(fi, pkg) {
+		if b.goStdImport(fi, pkg) || b.goForeignImport(fi, pkg) {
 			return goType{}, goOutside
 		}
 		return goType{}, goUnknown // a module the graph may not know (at first contact, its go.mod unread)
@@ -480,6 +480,28 @@ func (b *builder) goStdImport(fi int, local string) bool {
 		if l, _ := b.goImport(im); l == local {
 			return stdImport(im.Path)
 		}
+	}
+	return false
+}
+
+// goForeignImport reports whether Go file fi imports the package it names
+// local from a module that is none of the project's: the graph has read
+// the project's go.mod files and the import path is under none of their
+// module paths (a dependency, such as github.com/spf13/pflag for cobra).
+func (b *builder) goForeignImport(fi int, local string) bool {
+	if len(b.goMods) == 0 {
+		return false
+	}
+	for _, im := range b.facts[fi].Imports {
+		if l, _ := b.goImport(im); l != local {
+			continue
+		}
+		for _, m := range b.goMods {
+			if m.Path == "std" || im.Path == m.Path || strings.HasPrefix(im.Path, m.Path+"/") {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

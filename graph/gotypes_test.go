@@ -65,16 +65,18 @@ func (c Cache) Get() int { return 1 }
 // TestGoOperandTypes checks Go's selector rule: a method called through a
 // parameter, receiver or field whose declared type the syntax shows is a
 // member of that type (inferred_high); through one of the standard
-// library or predeclared (sync.Mutex, error), none of the project's methods, although
-// the project defines one method of that name.
+// library, another module or predeclared (sync.Mutex, ext.Locker, error),
+// none of the project's methods, although the project defines one method
+// of that name.
 func TestGoOperandTypes(t *testing.T) {
 	needSyntax(t)
 	p := wholeIndexed(t, testtool.WriteTree(t, goOperandFixture))
 	defer p.Close()
 	tests := []sitesOf{
-		// A type of a module the graph does not resolve says nothing: e.Lock()
-		// is linked by name, as without the rule.
-		{"Locker.Lock", []string{"p/t.go:18 p/t.go#T.Run inferred_high", "p/t.go:20 p/t.go#T.Run inferred_high", "p/u.go:5 p/u.go#Ext inferred"}},
+		// A type of a module that is not the project's (example.com/ext,
+		// outside the module m its go.mod declares) has none of the
+		// project's methods: e.Lock() is no use of Locker.Lock.
+		{"Locker.Lock", []string{"p/t.go:18 p/t.go#T.Run inferred_high", "p/t.go:20 p/t.go#T.Run inferred_high"}},
 		{"Store.Get", []string{"p/t.go:26 p/t.go#Use inferred_high"}},
 		{"Cache.Get", []string{"p/t.go:22 p/t.go#T.Run inferred_high", "p/t.go:26 p/t.go#Use inferred_high"}},
 	}
