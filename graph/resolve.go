@@ -790,9 +790,22 @@ func (b *builder) resolveRef(fi int, r symbols.Ref, binds map[string]binding, fr
 			}
 			return c, ImportResolved
 		}
-		// A named import used as a qualifier: a class imported by name.
-		if c := b.named(r.Name, bd.files, member(bd.member)); len(c) > 0 {
+		// A named import used as a qualifier: a class imported by name; a
+		// default one, the class of the name it binds (see resolveImports).
+		m := bd.member
+		if m == "default" {
+			m = r.Qualifier
+		}
+		if c := b.named(r.Name, bd.files, member(m)); len(c) > 0 {
 			return c, ImportResolved
+		}
+		if bd.member == "default" && len(b.named(r.Qualifier, bd.files, topLevel)) == 0 {
+			// The default export is no definition of that name: an object
+			// of the module's functions (export default {forEach, …}),
+			// whose members are its top-level definitions.
+			if c := b.named(r.Name, bd.files, topLevel); len(c) > 0 {
+				return c, ImportResolved
+			}
 		}
 		return nil, ""
 	}
