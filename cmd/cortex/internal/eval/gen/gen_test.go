@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -9,9 +10,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/codecortex/codecortex/internal/testtool"
 	"github.com/google/go-cmp/cmp"
+	"github.com/scip-code/scip/bindings/go/scip"
+	"google.golang.org/protobuf/proto"
 )
 
 // tiny is a corpus small enough to check by eye: an interface with two
@@ -263,4 +267,52 @@ func findCase(s *Suite, q string) Case {
 		}
 	}
 	return Case{}
+}
+
+// TestReadSCIPShorthand: a property an object literal writes as a
+// function's name ({each}), defined by scip-typescript at the range that
+// refers to the function, is the function to the truth: a call of the
+// property through the object is a call of the function.
+func TestReadSCIPShorthand(t *testing.T) {
+	const (
+		fn   = "scip-typescript npm m 1 lib/`utils.js`/each()."
+		prop = "scip-typescript npm m 1 lib/`utils.js`/each0:"
+		def  = int32(scip.SymbolRole_Definition)
+	)
+	idx := &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-typescript", Version: "1"}},
+		Documents: []*scip.Document{{
+			RelativePath: "lib/utils.js",
+			Occurrences: []*scip.Occurrence{
+				{Range: []int32{0, 9, 13}, Symbol: fn, SymbolRoles: def},
+				{Range: []int32{5, 2, 6}, Symbol: prop, SymbolRoles: def},
+				{Range: []int32{5, 2, 6}, Symbol: fn},
+			},
+		}, {
+			RelativePath: "lib/use.js",
+			Occurrences:  []*scip.Occurrence{{Range: []int32{3, 8, 12}, Symbol: prop}},
+		}},
+	}
+	b, err := proto.Marshal(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fstest.MapFS{
+		"lib/utils.js": {Data: []byte("function each(a) {\n  return a;\n}\n\nexport default {\n  each,\n};\n")},
+		"lib/use.js":   {Data: []byte("import utils from './utils.js';\n\nexport function f(x) {\n  utils.each(x);\n}\n")},
+	}
+	tr, err := ReadSCIP(bytes.NewReader(b), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newIndex(tr)
+	if len(tr.Defs) != 1 || tr.Defs[0].ID != fn {
+		t.Fatalf("definitions %+v, want each() alone", tr.Defs)
+	}
+	if d := cmp.Diff([]Site{{"lib/use.js", 4}}, x.refSites(tr.Defs[0], true)); d != "" {
+		t.Errorf("callers of each (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]Site{{"lib/use.js", 4}, {"lib/utils.js", 6}}, x.refSites(tr.Defs[0], false)); d != "" {
+		t.Errorf("references of each (-want +got):\n%s", d)
+	}
 }

@@ -30,11 +30,12 @@ func ReadSCIP(r io.Reader, src fs.FS) (*Truth, error) {
 	if err != nil {
 		return nil, err
 	}
-	sr := &scipReader{t: &Truth{}, src: src, lines: map[string][][]byte{}, methods: map[string]bool{}}
+	sr := &scipReader{t: &Truth{}, src: src, lines: map[string][][]byte{}, methods: map[string]bool{}, aliases: map[string]string{}}
 	if ti := idx.GetMetadata().GetToolInfo(); ti != nil {
 		sr.t.Source = strings.TrimSpace(ti.GetName() + " " + ti.GetVersion())
 	}
 	sr.members(idx)
+	sr.shorthands(idx)
 	for _, d := range idx.GetDocuments() {
 		sr.document(d)
 	}
@@ -70,6 +71,42 @@ type scipReader struct {
 	// methods are the members written as terms that are methods: scip-go
 	// names an interface's methods as it names a struct's fields.
 	methods map[string]bool
+	// aliases maps a property written as the function it holds ({f} in
+	// JavaScript) to that function (see shorthands).
+	aliases map[string]string
+}
+
+// shorthands finds the properties an object literal writes as a
+// function's name ({findKey}): scip-typescript defines the property at
+// the very range that refers to the function, and a use of the property
+// (utils.findKey(…) with utils that object) calls the function, so the
+// truth counts it as the function's.
+func (sr *scipReader) shorthands(idx *scip.Index) {
+	type span struct{ line, start, end int32 }
+	for _, d := range idx.GetDocuments() {
+		defs, refs := map[span]string{}, map[span]string{}
+		for _, o := range d.GetOccurrences() {
+			rng, sym := o.GetRange(), o.GetSymbol()
+			if len(rng) != 3 || sym == "" || scip.IsLocalSymbol(sym) {
+				continue
+			}
+			at := span{rng[0], rng[1], rng[2]}
+			if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
+				defs[at] = sym
+			} else {
+				refs[at] = sym
+			}
+		}
+		for at, p := range defs {
+			f, ok := refs[at]
+			if !ok || f == p {
+				continue
+			}
+			if _, _, kind, ok := describe(f); ok && (kind == "function" || kind == "method") {
+				sr.aliases[p] = f
+			}
+		}
+	}
 }
 
 // members finds, before any occurrence is read, the interface methods
@@ -157,6 +194,13 @@ func (sr *scipReader) document(d *scip.Document) {
 		if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
 			continue
 		}
+		def := o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0
+		if f, ok := sr.aliases[sym]; ok {
+			if def {
+				continue
+			}
+			sym = f
+		}
 		name, container, kind, ok := describe(sym)
 		if !ok || kind == "member" && !sr.methods[sym] {
 			continue
@@ -170,7 +214,7 @@ func (sr *scipReader) document(d *scip.Document) {
 			text = src[line]
 		}
 		site := Site{Path: p, Line: line + 1}
-		if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
+		if def {
 			if kind == "type" {
 				kind = typeKind(infos[sym], text)
 			}
