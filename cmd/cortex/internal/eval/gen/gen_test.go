@@ -270,9 +270,10 @@ func findCase(s *Suite, q string) Case {
 }
 
 // TestReadSCIPShorthand: a property an object literal writes as a
-// function's name ({each}), defined by scip-typescript at the range that
-// refers to the function, is the function to the truth: a call of the
-// property through the object is a call of the function.
+// function's name ({each}) and a local a destructuring binds by it, each
+// defined by scip-typescript at the range that refers to the function,
+// are the function to the truth: a call of either is a call of the
+// function; another document's local of the same number is not.
 func TestReadSCIPShorthand(t *testing.T) {
 	const (
 		fn   = "scip-typescript npm m 1 lib/`utils.js`/each()."
@@ -291,6 +292,16 @@ func TestReadSCIPShorthand(t *testing.T) {
 		}, {
 			RelativePath: "lib/use.js",
 			Occurrences:  []*scip.Occurrence{{Range: []int32{3, 8, 12}, Symbol: prop}},
+		}, {
+			RelativePath: "lib/lazy.test.js",
+			Occurrences: []*scip.Occurrence{
+				{Range: []int32{1, 10, 14}, Symbol: "local 3", SymbolRoles: def},
+				{Range: []int32{1, 10, 14}, Symbol: fn},
+				{Range: []int32{2, 2, 6}, Symbol: "local 3"},
+			},
+		}, {
+			RelativePath: "lib/other.js",
+			Occurrences:  []*scip.Occurrence{{Range: []int32{0, 0, 4}, Symbol: "local 3"}},
 		}},
 	}
 	b, err := proto.Marshal(idx)
@@ -298,8 +309,10 @@ func TestReadSCIPShorthand(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := fstest.MapFS{
-		"lib/utils.js": {Data: []byte("function each(a) {\n  return a;\n}\n\nexport default {\n  each,\n};\n")},
-		"lib/use.js":   {Data: []byte("import utils from './utils.js';\n\nexport function f(x) {\n  utils.each(x);\n}\n")},
+		"lib/utils.js":     {Data: []byte("function each(a) {\n  return a;\n}\n\nexport default {\n  each,\n};\n")},
+		"lib/use.js":       {Data: []byte("import utils from './utils.js';\n\nexport function f(x) {\n  utils.each(x);\n}\n")},
+		"lib/lazy.test.js": {Data: []byte("test('each', async () => {\n  const { each } = await import('./utils.js');\n  each(1);\n});\n")},
+		"lib/other.js":     {Data: []byte("each(2);\n")},
 	}
 	tr, err := ReadSCIP(bytes.NewReader(b), src)
 	if err != nil {
@@ -309,10 +322,10 @@ func TestReadSCIPShorthand(t *testing.T) {
 	if len(tr.Defs) != 1 || tr.Defs[0].ID != fn {
 		t.Fatalf("definitions %+v, want each() alone", tr.Defs)
 	}
-	if d := cmp.Diff([]Site{{"lib/use.js", 4}}, x.refSites(tr.Defs[0], true)); d != "" {
+	if d := cmp.Diff([]Site{{"lib/lazy.test.js", 3}, {"lib/use.js", 4}}, x.refSites(tr.Defs[0], true)); d != "" {
 		t.Errorf("callers of each (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]Site{{"lib/use.js", 4}, {"lib/utils.js", 6}}, x.refSites(tr.Defs[0], false)); d != "" {
+	if d := cmp.Diff([]Site{{"lib/lazy.test.js", 2}, {"lib/lazy.test.js", 3}, {"lib/use.js", 4}, {"lib/utils.js", 6}}, x.refSites(tr.Defs[0], false)); d != "" {
 		t.Errorf("references of each (-want +got):\n%s", d)
 	}
 }

@@ -71,29 +71,32 @@ type scipReader struct {
 	// methods are the members written as terms that are methods: scip-go
 	// names an interface's methods as it names a struct's fields.
 	methods map[string]bool
-	// aliases maps a property written as the function it holds ({f} in
-	// JavaScript) to that function (see shorthands).
+	// aliases maps a property or local written as the function it holds
+	// ({f} in JavaScript) to that function (see shorthands), by aliasKey.
 	aliases map[string]string
 }
 
-// shorthands finds the properties an object literal writes as a
-// function's name ({findKey}): scip-typescript defines the property at
-// the very range that refers to the function, and a use of the property
-// (utils.findKey(…) with utils that object) calls the function, so the
-// truth counts it as the function's.
+// shorthands finds the names bound to a function where its name is
+// written: a property an object literal writes as the function's name
+// ({findKey}) and a local a destructuring binds by it (const {f} = await
+// import('./m')). scip-typescript defines the property or the local at
+// the very range that refers to the function, and a use of either
+// (utils.findKey(…) with utils that object, f(…)) calls the function, so
+// the truth counts it as the function's.
 func (sr *scipReader) shorthands(idx *scip.Index) {
 	type span struct{ line, start, end int32 }
 	for _, d := range idx.GetDocuments() {
 		defs, refs := map[span]string{}, map[span]string{}
 		for _, o := range d.GetOccurrences() {
 			rng, sym := o.GetRange(), o.GetSymbol()
-			if len(rng) != 3 || sym == "" || scip.IsLocalSymbol(sym) {
+			if len(rng) != 3 || sym == "" {
 				continue
 			}
 			at := span{rng[0], rng[1], rng[2]}
-			if o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0 {
+			switch {
+			case o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0:
 				defs[at] = sym
-			} else {
+			case !scip.IsLocalSymbol(sym):
 				refs[at] = sym
 			}
 		}
@@ -103,10 +106,19 @@ func (sr *scipReader) shorthands(idx *scip.Index) {
 				continue
 			}
 			if _, _, kind, ok := describe(f); ok && (kind == "function" || kind == "method") {
-				sr.aliases[p] = f
+				sr.aliases[aliasKey(d.GetRelativePath(), p)] = f
 			}
 		}
 	}
+}
+
+// aliasKey is the key of symbol sym of document p in scipReader.aliases:
+// a local symbol is the document's own.
+func aliasKey(p, sym string) string {
+	if scip.IsLocalSymbol(sym) {
+		return p + "\x00" + sym
+	}
+	return sym
 }
 
 // members finds, before any occurrence is read, the interface methods
@@ -191,15 +203,18 @@ func (sr *scipReader) document(d *scip.Document) {
 	for _, o := range d.GetOccurrences() {
 		sym := o.GetSymbol()
 		rng := o.GetRange()
-		if sym == "" || scip.IsLocalSymbol(sym) || len(rng) < 3 || rng[0] < 0 {
+		if sym == "" || len(rng) < 3 || rng[0] < 0 {
 			continue
 		}
 		def := o.GetSymbolRoles()&int32(scip.SymbolRole_Definition) != 0
-		if f, ok := sr.aliases[sym]; ok {
+		if f, ok := sr.aliases[aliasKey(p, sym)]; ok {
 			if def {
 				continue
 			}
 			sym = f
+		}
+		if scip.IsLocalSymbol(sym) {
+			continue
 		}
 		name, container, kind, ok := describe(sym)
 		if !ok || kind == "member" && !sr.methods[sym] {
