@@ -147,6 +147,9 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 	var fns []int32
 	if pkg, name, qualified := strings.Cut(called, "."); qualified {
 		bd, ok := binds[pkg]
+		if ok && len(bd.files) == 0 && !strings.Contains(name, ".") && b.goStdResult(fi, pkg) {
+			return goType{}, goOutside // httptest.NewServer(…), http.Get(…)
+		}
 		if !ok || len(bd.files) == 0 || strings.Contains(name, ".") {
 			return goType{}, goUnknown
 		}
@@ -482,6 +485,30 @@ func (b *builder) goStdImport(fi int, local string) bool {
 		}
 	}
 	return false
+}
+
+// goStdResult reports whether what a function of the package Go file fi
+// imports as local returns is of no type of the project: a package of the
+// standard library (the project not being it) whose functions are not
+// generic over their arguments' types, as those of goGenericStd are
+// (slices.Max(ts) is a T of the project).
+func (b *builder) goStdResult(fi int, local string) bool {
+	if !b.goStdImport(fi, local) {
+		return false
+	}
+	for _, im := range b.facts[fi].Imports {
+		if l, _ := b.goImport(im); l == local {
+			return !goGenericStd[im.Path]
+		}
+	}
+	return false
+}
+
+// goGenericStd are the packages of the standard library with generic
+// functions that may return a value of their caller's types.
+var goGenericStd = map[string]bool{
+	"slices": true, "maps": true, "cmp": true, "iter": true, "sync": true, "sync/atomic": true,
+	"unique": true, "errors": true, "math/rand/v2": true, "weak": true, "structs": true,
 }
 
 // goForeignImport reports whether Go file fi imports the package it names

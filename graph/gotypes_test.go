@@ -54,6 +54,24 @@ func (t *T) Run(other *Locker, m *sync.Mutex, err error) {
 func Use(a, b *Store, s *q.Cache) int { return a.Get() + b.Get() + s.Get() }
 `,
 	"p/u.go": "package p\n\nimport \"example.com/ext\"\n\nfunc Ext(e *ext.Locker) { e.Lock() }\n",
+	"p/srv.go": `package p
+
+import (
+	"cmp"
+	"net/http/httptest"
+)
+
+type Conn struct{}
+
+func (c *Conn) Close() {}
+
+func Srv(a, b *Conn) {
+	s := httptest.NewServer(nil)
+	s.Close()
+	c := cmp.Or(a, b)
+	c.Close()
+}
+`,
 	"q/q.go": `package q
 
 type Cache struct{}
@@ -66,8 +84,9 @@ func (c Cache) Get() int { return 1 }
 // parameter, receiver or field whose declared type the syntax shows is a
 // member of that type (inferred_high); through one of the standard
 // library, another module or predeclared (sync.Mutex, ext.Locker, error),
-// none of the project's methods, although the project defines one method
-// of that name.
+// or returned by a function of the standard library, none of the
+// project's methods, although the project defines one method of that
+// name.
 func TestGoOperandTypes(t *testing.T) {
 	needSyntax(t)
 	p := wholeIndexed(t, testtool.WriteTree(t, goOperandFixture))
@@ -78,6 +97,9 @@ func TestGoOperandTypes(t *testing.T) {
 		// project's methods: e.Lock() is no use of Locker.Lock.
 		{"Locker.Lock", []string{"p/t.go:18 p/t.go#T.Run inferred_high", "p/t.go:20 p/t.go#T.Run inferred_high"}},
 		{"Store.Get", []string{"p/t.go:26 p/t.go#Use inferred_high"}},
+		// What a function of the standard library returns is none of the
+		// project's types, unless the function is generic (cmp.Or).
+		{"Conn.Close", []string{"p/srv.go:16 p/srv.go#Srv inferred"}},
 		{"Cache.Get", []string{"p/t.go:22 p/t.go#T.Run inferred_high", "p/t.go:26 p/t.go#Use inferred_high"}},
 	}
 	checkCallSites(t, p, tests)
