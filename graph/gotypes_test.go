@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -418,5 +419,40 @@ func TestGoChainTypes(t *testing.T) {
 	}
 	if compared, _ := compareNamed(t, testtool.WriteTree(t, goChainFixture), func(string) bool { return true }); compared == 0 {
 		t.Error("no name compared")
+	}
+}
+
+// TestSharedWithExact: where a SCIP index relates a method to the
+// interface method it implements (an exact implements edge at the
+// method's name), that relation is no use of either when the walk starts
+// from both because they share their uses.
+func TestSharedWithExact(t *testing.T) {
+	needSyntax(t)
+	dir := t.TempDir()
+	writeAged(t, dir, goChainFixture)
+	exact := recordSource{{Kind: evidence.Implementation, Path: "e/context.go", StartLine: 14, StartColumn: 19,
+		EndLine: 14, EndColumn: 22, TargetSymbol: "scip-go gomod m v1 `m/e`/Context#Get."}}
+	p := New(Options{Dir: dir, IndexOptions: index.Options{Seal: testKey(t, 1)}, Exact: exact})
+	defer p.Close()
+	g, err := p.Graph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Stats().Exact == 0 {
+		t.Fatal("the implements record was not fused")
+	}
+	for _, sym := range []string{"context.Get", "Context.Get"} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: sym, Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range resp.Records {
+			if r.Path == "e/context.go" && r.StartLine == 14 {
+				t.Errorf("%s: the implementation is listed as a use: %+v", sym, r)
+			}
+		}
+		if len(resp.Records) < 4 {
+			t.Errorf("%s: %d records, want the 4 calls of both", sym, len(resp.Records))
+		}
 	}
 }

@@ -280,6 +280,14 @@ type impactWalk struct {
 	shared map[int]bool
 }
 
+// sharedRelation reports whether e relates a method the walk started
+// from only because it shares the targets' uses to what it implements or
+// what implements it: no use of theirs (a SCIP index relates each method
+// to the interface methods it implements).
+func (w *impactWalk) sharedRelation(e *Edge) bool {
+	return (w.shared[e.To] || w.shared[e.From]) && (e.Kind == Implements || e.Kind == Inherits)
+}
+
 // A reach is how a walk reaches a node: by an edge, along a path of a
 // tier.
 type reach struct {
@@ -321,13 +329,13 @@ func (w *impactWalk) seed(targets []Target) []int {
 			w.im.Affected = append(w.im.Affected, w.g.hit(n, 0, nil, trust.Structural))
 		}
 	}
-	for i := range w.im.Affected {
-		w.im.Affected[i].Sites = w.targetSites(frontier[i])
-	}
 	for _, n := range frontier {
 		if !named[n] {
 			w.shared[n] = true
 		}
+	}
+	for i := range w.im.Affected {
+		w.im.Affected[i].Sites = w.targetSites(frontier[i])
 	}
 	return frontier
 }
@@ -383,7 +391,7 @@ func (w *impactWalk) strongestReaches(frontier []int, all bool) (map[int]reach, 
 	for _, v := range frontier {
 		for _, ei := range g.in[v] {
 			e := &g.Edges[ei]
-			if !walkKinds[e.Kind] || w.shared[v] && (e.Kind == Implements || e.Kind == Inherits) {
+			if !walkKinds[e.Kind] || w.sharedRelation(e) {
 				continue
 			}
 			if _, seen := w.dist[e.From]; seen {
@@ -420,7 +428,7 @@ func (w *impactWalk) targetSites(n int) []Via {
 	var es []int32
 	for _, ei := range g.out[n] {
 		e := &g.Edges[ei]
-		if d, ok := w.dist[e.To]; ok && d == 0 && walkKinds[e.Kind] && e.Line > 0 && len(es) < MaxSites {
+		if d, ok := w.dist[e.To]; ok && d == 0 && walkKinds[e.Kind] && !w.sharedRelation(e) && e.Line > 0 && len(es) < MaxSites {
 			es = append(es, ei)
 		}
 	}
