@@ -125,6 +125,14 @@ func (b *builder) goLocalType(fi int, typ string, binds map[string]binding, fiel
 // goLocalTypeOf is goLocalType, not kept.
 func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
 	if name, ok := strings.CutPrefix(typ, "var "); ok {
+		if pkg, _, qualified := strings.Cut(name, "."); qualified {
+			// A variable of another package: of the standard library or
+			// another module, none of the project's types.
+			if bd, ok := binds[pkg]; ok && len(bd.files) == 0 && (b.goStdImport(fi, pkg) || b.goForeignImport(fi, pkg)) {
+				return goType{}, goOutside
+			}
+			return goType{}, goUnknown
+		}
 		return b.goPackageVarType(fi, name, fields)
 	}
 	called, isCall := strings.CutSuffix(typ, "()")
@@ -139,6 +147,9 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 			return goType{}, goUnknown
 		}
 		recv, op := b.goLocalType(fi, inner, binds, fields)
+		if op == goOutside && b.madeOutside(inner, binds) {
+			return goType{}, goOutside
+		}
 		if op != goProject {
 			return goType{}, goUnknown
 		}
@@ -158,6 +169,36 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 		fns = b.dotImported(called, binds, goFunc)
 	}
 	return b.goResultOf(fns, fields)
+}
+
+// madeOutside reports whether a Type of goOutside is a value another
+// package made: its variable (var http.DefaultClient), what its function
+// returns (httptest.NewServer(), of the standard library and not generic,
+// see goStdResult), a value of its type written without type arguments
+// (*http.Client), or what a method of such a value returns. Its type
+// is instantiated with none of the project's types, so its methods
+// return none of them either; a type written with its type arguments
+// (atomic.Pointer[T]), or one a function of the project returns, may be:
+// its methods may return a T.
+func (b *builder) madeOutside(typ string, binds map[string]binding) bool {
+	if name, ok := strings.CutPrefix(typ, "var "); ok {
+		return strings.Contains(name, ".")
+	}
+	called, ok := strings.CutSuffix(typ, "()")
+	if !ok {
+		// A type as written: another package's, with no type arguments
+		// (*http.Client).
+		called = strings.TrimLeft(typ, "*")
+		if strings.ContainsAny(called, "[(") {
+			return false
+		}
+	} else if strings.HasPrefix(called, "(") {
+		inner, _, ok := cutGroup(called)
+		return ok && b.madeOutside(inner, binds)
+	}
+	pkg, _, qualified := strings.Cut(called, ".")
+	bd, ok := binds[pkg]
+	return qualified && ok && len(bd.files) == 0
 }
 
 // goPackageVarType returns the type of the variable called name of Go
@@ -757,6 +798,9 @@ func (b *builder) goLocalNeeds(fi, ri int, fields map[int]map[string]binding) []
 // can resolve so far (the next round reads that type's definition).
 func (b *builder) goTypeNames(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding, out []string) []string {
 	if name, ok := strings.CutPrefix(typ, "var "); ok {
+		if strings.Contains(name, ".") {
+			return out // another package's variable: none of the project's types
+		}
 		out = append(out, name)
 		if dfi, vt := b.goPackageVar(fi, name); vt != "" {
 			out = b.goTypeNames(dfi, vt, b.goBindsIn(dfi, fields), fields, out)

@@ -59,6 +59,7 @@ func Use(a, b *Store, s *q.Cache) int { return a.Get() + b.Get() + s.Get() }
 
 import (
 	"cmp"
+	"net/http"
 	"net/http/httptest"
 )
 
@@ -71,6 +72,11 @@ func Srv(a, b *Conn) {
 	s.Close()
 	c := cmp.Or(a, b)
 	c.Close()
+	resp, _ := http.DefaultClient.Do(nil)
+	resp.Body.Close()
+	hc := &http.Client{}
+	r, _ := hc.Do(nil)
+	r.Body.Close()
 }
 `,
 	"q/q.go": `package q
@@ -85,9 +91,9 @@ func (c Cache) Get() int { return 1 }
 // parameter, receiver or field whose declared type the syntax shows is a
 // member of that type (inferred_high); through one of the standard
 // library, another module or predeclared (sync.Mutex, ext.Locker, error),
-// or returned by a function of the standard library, none of the
-// project's methods, although the project defines one method of that
-// name.
+// or made by the standard library (a function's result, a variable, what
+// a method of those returns), none of the project's methods, although the
+// project defines one method of that name.
 func TestGoOperandTypes(t *testing.T) {
 	needSyntax(t)
 	p := wholeIndexed(t, testtool.WriteTree(t, goOperandFixture))
@@ -100,7 +106,9 @@ func TestGoOperandTypes(t *testing.T) {
 		{"Store.Get", []string{"p/t.go:26 p/t.go#Use inferred_high"}},
 		// What a function of the standard library returns is none of the
 		// project's types, unless the function is generic (cmp.Or).
-		{"Conn.Close", []string{"p/srv.go:16 p/srv.go#Srv inferred"}},
+		// So is what a variable of the standard library, or a method of a
+		// value of its types, gives (resp.Body of http.DefaultClient.Do).
+		{"Conn.Close", []string{"p/srv.go:17 p/srv.go#Srv inferred"}},
 		{"Cache.Get", []string{"p/t.go:22 p/t.go#T.Run inferred_high", "p/t.go:26 p/t.go#Use inferred_high"}},
 	}
 	checkCallSites(t, p, tests)

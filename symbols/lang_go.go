@@ -408,7 +408,8 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 
 // goExprType returns what Go expression e, in definition within, shows
 // of its value's type (see [Ref.Type]): a local's type, or "var a" for
-// a name a that may be a package variable; T of T{…}, &T{…}, new(T) and
+// a name a that may be a package variable ("var pkg.a" for one of an
+// imported package); T of T{…}, &T{…}, new(T) and
 // x.(T); F() or pkg.F() of a call of a function named plainly (no
 // builtin) or through what may be a package (the graph knows which names
 // the file's imports bind: a package's name need not be its path's last
@@ -435,6 +436,14 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 	case "parenthesized_expression":
 		if in := x.namedKids(e); len(in) == 1 {
 			return x.goExprType(parent, in[0], g, within)
+		}
+	case "selector_expression":
+		// pkg.V: a variable of an imported package (http.DefaultClient).
+		from, ok1 := t.ChildByField(e, "operand")
+		name, ok2 := t.ChildByField(e, "field")
+		if ok1 && ok2 && t.Kind(from) == "identifier" && g.imports[t.Text(from)] &&
+			g.at(localName{within, t.Text(from)}, t.StartByte(from)) == nil {
+			return "var " + t.Text(from) + "." + t.Text(name)
 		}
 	case "type_assertion_expression":
 		if typ, ok := t.ChildByField(e, "type"); ok {

@@ -61,7 +61,9 @@ type Ref struct {
 	// a value of such a Type ((NewRouter()).NewRoute()), whose declared
 	// results the graph reads; or "var q" for a qualifier q that is neither
 	// a local nor an import, and may be a variable of the package, whose
-	// declaration the graph reads. In TypeScript, JavaScript, Python and
+	// declaration the graph reads, "var pkg.v" for a variable v of an
+	// imported package (resp := http.DefaultClient.Do(req) gives "(var
+	// http.DefaultClient).Do()"). In TypeScript, JavaScript, Python and
 	// Java, for a use qualified by a local variable, the type its
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned

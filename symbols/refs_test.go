@@ -377,6 +377,10 @@ func Run(p *Param) {
 	q := o
 	o.Info()
 	q.Info()
+	r := logrus.StandardLogger
+	r.Info()
+	s := mux.Default.Route()
+	s.Host()
 }
 
 func Other() {
@@ -398,7 +402,8 @@ func Other() {
 		"a.Host NewRouter()", "b.Host mux.NewRouter()", "c.Host *Route", "d.Match pkg.Matcher", "e.Info New()",
 		"err.Error ", "f.Info Entry", "g.WithFields logrus.New()", "h.Info *Logger", "i.One T1", "j.Two F2()",
 		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ",
-		"o.Info var Std", "q.Info var Std", "a.Host var a",
+		"o.Info var Std", "q.Info var Std", "r.Info var logrus.StandardLogger", "mux.Route var mux.Default",
+		"s.Host (var mux.Default).Route()", "a.Host var a",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("qualified calls and their types:\n got %q\nwant %q", got, want)
