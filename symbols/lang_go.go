@@ -458,44 +458,53 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 			}
 		}
 	case "call_expression":
-		fn, ok := t.ChildByField(e, "function")
-		if !ok {
+		return x.goCallType(parent, e, g, within)
+	}
+	return ""
+}
+
+// goCallType is goExprType of call e: F() or pkg.F() of a function named
+// plainly (no builtin) or through what may be a package, *T of new(T),
+// (X).M() of a method M called on X whose type shows.
+func (x *extractor) goCallType(parent []syntax.NodeID, e syntax.NodeID, g *goLocals, within int) string {
+	t := x.t
+	fn, ok := t.ChildByField(e, "function")
+	if !ok {
+		return ""
+	}
+	switch t.Kind(fn) {
+	case "identifier":
+		if name := t.Text(fn); name != "new" {
+			if goBuiltins[name] {
+				return ""
+			}
+			return name + "()"
+		}
+		if args, ok := t.ChildByField(e, "arguments"); ok {
+			if a := x.namedKids(args); len(a) == 1 {
+				if typ := goTypeText(t, a[0]); typ != "" {
+					return "*" + typ
+				}
+			}
+		}
+	case "selector_expression":
+		from, ok1 := t.ChildByField(fn, "operand")
+		name, ok2 := t.ChildByField(fn, "field")
+		if !ok1 || !ok2 {
 			return ""
 		}
-		switch t.Kind(fn) {
-		case "identifier":
-			if name := t.Text(fn); name != "new" {
-				if goBuiltins[name] {
-					return ""
-				}
-				return name + "()"
+		if t.Kind(from) == "identifier" {
+			v := g.at(localName{within, t.Text(from)}, t.StartByte(from))
+			if v == nil {
+				return t.Text(from) + "." + t.Text(name) + "()" // a package's function, or nothing
 			}
-			if args, ok := t.ChildByField(e, "arguments"); ok {
-				if a := x.namedKids(args); len(a) == 1 {
-					if typ := goTypeText(t, a[0]); typ != "" {
-						return "*" + typ
-					}
-				}
-			}
-		case "selector_expression":
-			from, ok1 := t.ChildByField(fn, "operand")
-			name, ok2 := t.ChildByField(fn, "field")
-			if !ok1 || !ok2 {
-				return ""
-			}
-			if t.Kind(from) == "identifier" {
-				v := g.at(localName{within, t.Text(from)}, t.StartByte(from))
-				if v == nil {
-					return t.Text(from) + "." + t.Text(name) + "()" // a package's function, or nothing
-				}
-				if typ := g.valueType(x, parent, v, within); typ != "" {
-					return goMethodOf(typ, t.Text(name))
-				}
-				return ""
-			}
-			if typ := x.goExprType(parent, from, g, within); typ != "" {
+			if typ := g.valueType(x, parent, v, within); typ != "" {
 				return goMethodOf(typ, t.Text(name))
 			}
+			return ""
+		}
+		if typ := x.goExprType(parent, from, g, within); typ != "" {
+			return goMethodOf(typ, t.Text(name))
 		}
 	}
 	return ""
