@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/trust"
 )
@@ -47,9 +48,18 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 	if q.Symbol == "" {
 		t = Target{Path: q.Path, StartLine: q.Line}
 	}
-	g, err := p.graphFor(ctx, func(v *snapView) (*Graph, error) { return v.implementationsPart(t) })
+	part := func(v *snapView) (*Graph, error) { return v.implementationsPart(t) }
+	g, err := p.graphFor(ctx, part)
 	if err != nil {
 		return evidence.Response{}, false, err
+	}
+	if names := p.unreadMethods(g, t); len(names) > 0 {
+		// At first contact the index holds the files that name the
+		// interface; a type that implements it need not: index those
+		// that name its methods too, and build the graph again.
+		if g, err = p.graphFor(index.WithNames(ctx, names...), part); err != nil {
+			return evidence.Response{}, false, err
+		}
 	}
 	roots, _ := g.resolve(t)
 	roots = slices.DeleteFunc(roots, func(n int) bool { return !isType(&g.Nodes[n]) })
@@ -94,6 +104,33 @@ func (p *Provider) implementations(ctx context.Context, q evidence.Query) (evide
 		resp.Report.Reason = joinReason(resp.Report.Reason, staleNote(sf))
 	}
 	return resp, true, nil
+}
+
+// unreadMethods returns, while the index is partial (a first contact,
+// focused on the names asked), the names of the methods of the Go
+// interfaces t names, which the files of the types implementing them
+// define without naming the interface; none when the index is whole.
+func (p *Provider) unreadMethods(g *Graph, t Target) []string {
+	p.mu.Lock()
+	partial := p.fresh.State == index.Partial
+	p.mu.Unlock()
+	if !partial {
+		return nil
+	}
+	roots, _ := g.resolve(t)
+	var names []string
+	for _, r := range roots {
+		iface := &g.Nodes[r]
+		if !goInterfaceNode(iface) {
+			continue
+		}
+		for _, s := range g.fileSyms[iface.Path] {
+			if n := &g.Nodes[s]; n.Container == iface.Name && n.Kind == string(symbols.Method) && !slices.Contains(names, n.Name) {
+				names = append(names, n.Name)
+			}
+		}
+	}
+	return names
 }
 
 // goInterfaceNode reports whether n is a Go interface.

@@ -62,3 +62,35 @@ func TestImpactPartialIndexNote(t *testing.T) {
 		t.Errorf("no note of the partial index: %q", im.Notes)
 	}
 }
+
+// TestFirstContactImplementations: at first contact the index holds the
+// files that name the interface asked about; the type that implements it
+// without naming it is found through the files that name its methods.
+func TestFirstContactImplementations(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{"go.mod": "module m\n"}
+	for i := range 60 {
+		files[fmt.Sprintf("f/f%02d.go", i)] = fmt.Sprintf("package f\n\nfunc F%02d() int { return %d }\n", i, i)
+	}
+	files["a/iface.go"] = "package a\n\n// Flagger says whether it is a flag.\ntype Flagger interface {\n\tIsFlag() bool\n}\n"
+	files["b/impl.go"] = "package b\n\ntype T struct{}\n\nfunc (T) IsFlag() bool { return true }\n"
+	files["b/other.go"] = "package b\n\ntype U struct{}\n"
+	dir := testtool.WriteTree(t, files)
+	p := New(Options{Dir: dir, IndexOptions: index.Options{Budget: 5 * time.Second, Seal: testKey(t, 1)}})
+	defer p.Close()
+	ctx := index.WithNames(context.Background(), "Flagger")
+	resp, err := p.Gather(ctx, evidence.Query{Symbol: "Flagger", Kinds: []evidence.Kind{evidence.Implementation}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.fresh.State != index.Partial {
+		t.Fatalf("the index is %s, want partial (a first contact)", p.fresh.State)
+	}
+	var got []string
+	for _, r := range resp.Records {
+		got = append(got, fmt.Sprintf("%s:%d %s", r.Path, r.StartLine, r.Symbol))
+	}
+	if want := []string{"b/impl.go:3 T"}; !slices.Equal(got, want) {
+		t.Errorf("implementations of Flagger: %q, want %q (%s)", got, want, resp.Report.Reason)
+	}
+}
