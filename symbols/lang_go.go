@@ -464,8 +464,8 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 }
 
 // goCallType is goExprType of call e: F() or pkg.F() of a function named
-// plainly (no builtin) or through what may be a package, *T of new(T),
-// (X).M() of a method M called on X whose type shows.
+// plainly (no builtin) or through what may be a package, *T of new(T), T
+// of make(T, …), (X).M() of a method M called on X whose type shows.
 func (x *extractor) goCallType(parent []syntax.NodeID, e syntax.NodeID, g *goLocals, within int) string {
 	t := x.t
 	fn, ok := t.ChildByField(e, "function")
@@ -474,16 +474,23 @@ func (x *extractor) goCallType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 	}
 	switch t.Kind(fn) {
 	case "identifier":
-		if name := t.Text(fn); name != "new" {
+		name := t.Text(fn)
+		if name != "new" && name != "make" {
 			if goBuiltins[name] {
 				return ""
 			}
 			return name + "()"
 		}
+		// new(T) is a *T; make(T, n) a T (a slice, map or channel type
+		// the project names).
 		if args, ok := t.ChildByField(e, "arguments"); ok {
-			if a := x.namedKids(args); len(a) == 1 {
-				if typ := goTypeText(t, a[0]); typ != "" {
+			if a := x.namedKids(args); len(a) == 1 || name == "make" && len(a) > 1 {
+				switch typ := goTypeText(t, a[0]); {
+				case typ == "":
+				case name == "new":
 					return "*" + typ
+				default:
+					return typ
 				}
 			}
 		}

@@ -381,6 +381,8 @@ func Run(p *Param) {
 	r.Info()
 	s := mux.Default.Route()
 	s.Host()
+	u := make(Set, 4)
+	u.Add()
 }
 
 func Other() {
@@ -403,7 +405,7 @@ func Other() {
 		"err.Error ", "f.Info Entry", "g.WithFields logrus.New()", "h.Info *Logger", "i.One T1", "j.Two F2()",
 		"k.Host (NewRouter()).NewRoute()", "l.Len ", "m.Len List", "p.Run ", "n.One T1", "n.Two ",
 		"o.Info var Std", "q.Info var Std", "r.Info var logrus.StandardLogger", "mux.Route var mux.Default",
-		"s.Host (var mux.Default).Route()", "a.Host var a",
+		"s.Host (var mux.Default).Route()", "u.Add Set", "a.Host var a",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("qualified calls and their types:\n got %q\nwant %q", got, want)
