@@ -2,6 +2,7 @@ package graph
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/codecortex/codecortex/symbols"
@@ -128,7 +129,7 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 		if pkg, _, qualified := strings.Cut(name, "."); qualified {
 			// A variable of another package: of the standard library or
 			// another module, none of the project's types.
-			if bd, ok := binds[pkg]; ok && len(bd.files) == 0 && (b.goStdImport(fi, pkg) || b.goForeignImport(fi, pkg)) {
+			if bd, ok := binds[pkg]; ok && len(bd.files) == 0 && b.goOutsideImport(fi, pkg) {
 				return goType{}, goOutside
 			}
 			return goType{}, goUnknown
@@ -153,7 +154,7 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 		if op != goProject {
 			return goType{}, goUnknown
 		}
-		return b.goResultOf(b.goMethods(recv, m), fields)
+		return b.goResultOf(b.g.goMethods(recv, m), fields)
 	}
 	var fns []int32
 	if pkg, name, qualified := strings.Cut(called, "."); qualified {
@@ -296,11 +297,12 @@ func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding) (go
 	return b.goTypeIn(dfi, res, b.goBindsIn(dfi, fields))
 }
 
-// goMethods returns the methods called m of the project's type recv.
-func (b *builder) goMethods(recv goType, m string) []int32 {
+// goMethods returns the methods called m of the project's Go type recv,
+// an interface's included.
+func (g *Graph) goMethods(recv goType, m string) []int32 {
 	var out []int32
-	for _, s := range b.g.byName[m] {
-		if n := &b.g.Nodes[s]; n.Kind == string(symbols.Method) && normContainer(n.Container) == recv.name && path.Dir(n.Path) == recv.dir {
+	for _, s := range g.byName[m] {
+		if n := &g.Nodes[s]; n.Kind == string(symbols.Method) && normContainer(n.Container) == recv.name && path.Dir(n.Path) == recv.dir {
 			out = append(out, s)
 		}
 	}
@@ -477,7 +479,7 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (goType
 	case !ok || strings.Contains(name, "."):
 		return goType{}, goUnknown
 	case len(bd.files) == 0:
-		if b.goStdImport(fi, pkg) || b.goForeignImport(fi, pkg) {
+		if b.goOutsideImport(fi, pkg) {
 			return goType{}, goOutside
 		}
 		return goType{}, goUnknown // a module the graph may not know (at first contact, its go.mod unread)
@@ -510,22 +512,35 @@ func (b *builder) goTypeInPackage(name string, fi int) bool {
 // goTypeKinds are the kinds of Go's type declarations.
 var goTypeKinds = map[symbols.Kind]bool{symbols.Struct: true, symbols.Interface: true, symbols.Type: true}
 
+// goImportPath returns the path of the package Go file fi imports as
+// local.
+func (b *builder) goImportPath(fi int, local string) (string, bool) {
+	for _, im := range b.facts[fi].Imports {
+		if l, _ := b.goImport(im); l == local {
+			return im.Path, true
+		}
+	}
+	return "", false
+}
+
+// goStdProject reports whether the project is the standard library.
+func (b *builder) goStdProject() bool {
+	return slices.ContainsFunc(b.goMods, func(m goModule) bool { return m.Path == "std" })
+}
+
 // goStdImport reports whether Go file fi imports the package it names
 // local from the standard library (an import path without a dot in its
 // first element: sync, net/http), while the project is not the standard
 // library itself.
 func (b *builder) goStdImport(fi int, local string) bool {
-	for _, m := range b.goMods {
-		if m.Path == "std" {
-			return false
-		}
-	}
-	for _, im := range b.facts[fi].Imports {
-		if l, _ := b.goImport(im); l == local {
-			return stdImport(im.Path)
-		}
-	}
-	return false
+	p, ok := b.goImportPath(fi, local)
+	return ok && stdImport(p) && !b.goStdProject()
+}
+
+// goOutsideImport reports whether Go file fi imports the package it names
+// local from outside the project: the standard library or another module.
+func (b *builder) goOutsideImport(fi int, local string) bool {
+	return b.goStdImport(fi, local) || b.goForeignImport(fi, local)
 }
 
 // goStdResult reports whether what a function of the package Go file fi
@@ -534,15 +549,8 @@ func (b *builder) goStdImport(fi int, local string) bool {
 // generic over their arguments' types, as those of goGenericStd are
 // (slices.Max(ts) is a T of the project).
 func (b *builder) goStdResult(fi int, local string) bool {
-	if !b.goStdImport(fi, local) {
-		return false
-	}
-	for _, im := range b.facts[fi].Imports {
-		if l, _ := b.goImport(im); l == local {
-			return !goGenericStd[im.Path]
-		}
-	}
-	return false
+	p, ok := b.goImportPath(fi, local)
+	return ok && stdImport(p) && !goGenericStd[p] && !b.goStdProject()
 }
 
 // goGenericStd are the packages of the standard library with generic
@@ -557,21 +565,13 @@ var goGenericStd = map[string]bool{
 // the project's go.mod files and the import path is under none of their
 // module paths (a dependency, such as github.com/spf13/pflag for cobra).
 func (b *builder) goForeignImport(fi int, local string) bool {
-	if len(b.goMods) == 0 {
+	p, ok := b.goImportPath(fi, local)
+	if !ok || len(b.goMods) == 0 {
 		return false
 	}
-	for _, im := range b.facts[fi].Imports {
-		if l, _ := b.goImport(im); l != local {
-			continue
-		}
-		for _, m := range b.goMods {
-			if m.Path == "std" || im.Path == m.Path || strings.HasPrefix(im.Path, m.Path+"/") {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+	return !slices.ContainsFunc(b.goMods, func(m goModule) bool {
+		return m.Path == "std" || p == m.Path || strings.HasPrefix(p, m.Path+"/")
+	})
 }
 
 // goTypeDir returns the directory of the package declaring a top-level

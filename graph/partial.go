@@ -481,7 +481,12 @@ func (v *snapView) addTarget(t Target) error {
 			return err
 		}
 	}
-	ns, err := v.named(symbolName(t.Symbol))
+	return v.addNamed(symbolName(t.Symbol))
+}
+
+// addNamed puts the definitions called name in the part.
+func (v *snapView) addNamed(name string) error {
+	ns, err := v.named(name)
 	if err != nil {
 		return err
 	}

@@ -41,62 +41,48 @@ func (g *Graph) withShared(nodes []int) []int {
 // the interface.
 func (g *Graph) sharedWith(n int) []int {
 	nd := &g.Nodes[n]
-	if nd.Kind == NodeKindFile || nd.Container == "" || !strings.HasSuffix(nd.Path, ".go") {
+	if !goMember(nd) {
 		return nil
 	}
 	var out []int
-	for _, owner := range g.ownerTypes(nd) {
-		if g.Nodes[owner].Kind == string(symbols.Interface) {
+	add := func(t int) {
+		tn := &g.Nodes[t]
+		for _, m := range g.goMethods(goType{tn.Name, path.Dir(tn.Path)}, nd.Name) {
+			out = append(out, int(m))
+		}
+	}
+	for _, owner := range g.byName[normContainer(nd.Container)] {
+		on := &g.Nodes[owner]
+		if !goOwner(nd, on) {
+			continue
+		}
+		if on.Kind == string(symbols.Interface) {
 			for _, ei := range g.in[owner] {
 				if e := &g.Edges[ei]; e.Kind == Implements {
-					out = append(out, g.methodsOf(e.From, nd.Name)...)
+					add(e.From)
 				}
 			}
 			continue
 		}
 		for _, ei := range g.out[owner] {
 			if e := &g.Edges[ei]; e.Kind == Implements && g.Nodes[e.To].Kind == string(symbols.Interface) {
-				out = append(out, g.methodsOf(e.To, nd.Name)...)
+				add(e.To)
 			}
 		}
 	}
 	return out
 }
 
-// ownerTypes returns the type nodes a Go method node is declared on: the
-// package-level definitions named its receiver's type in its directory.
-func (g *Graph) ownerTypes(nd *Node) []int {
-	owner, dir := strings.TrimLeft(nd.Container, "*&"), path.Dir(nd.Path)
-	var out []int
-	for _, t := range g.byName[owner] {
-		if tn := &g.Nodes[t]; tn.Container == "" && path.Dir(tn.Path) == dir && strings.HasSuffix(tn.Path, ".go") && goTypeKind(tn.Kind) {
-			out = append(out, int(t))
-		}
-	}
-	return out
+// goMember reports whether n is a member of a Go type.
+func goMember(n *Node) bool {
+	return n.Kind != NodeKindFile && n.Container != "" && strings.HasSuffix(n.Path, ".go")
 }
 
-// methodsOf returns the methods called name declared on type node t.
-func (g *Graph) methodsOf(t int, name string) []int {
-	tn := &g.Nodes[t]
-	dir := path.Dir(tn.Path)
-	var out []int
-	for _, m := range g.byName[name] {
-		if mn := &g.Nodes[m]; strings.TrimLeft(mn.Container, "*&") == tn.Name && path.Dir(mn.Path) == dir && strings.HasSuffix(mn.Path, ".go") {
-			out = append(out, int(m))
-		}
-	}
-	return out
-}
-
-// goTypeKind reports whether a node of kind k is a Go type a method may be
-// declared on or an interface.
-func goTypeKind(k string) bool {
-	switch symbols.Kind(k) {
-	case symbols.Struct, symbols.Interface, symbols.Type:
-		return true
-	}
-	return false
+// goOwner reports whether t is the Go type member m is declared on: a type
+// of m's package named as m's receiver.
+func goOwner(m, t *Node) bool {
+	return goTopType(t) && t.Name == normContainer(m.Container) && path.Dir(t.Path) == path.Dir(m.Path) &&
+		strings.HasSuffix(t.Path, ".go")
 }
 
 // implementsKind is the edge kind method-set matching adds.
@@ -114,14 +100,14 @@ func (v *snapView) addShared(roots []int32) ([]int32, error) {
 		if err != nil {
 			return nil, err
 		}
-		if nd.Kind == NodeKindFile || nd.Container == "" || !strings.HasSuffix(nd.Path, ".go") {
+		if !goMember(&nd) {
 			continue
 		}
 		any = true
 		if err := v.addNamed(nd.Name); err != nil {
 			return nil, err
 		}
-		owners, err := v.named(strings.TrimLeft(nd.Container, "*&"))
+		owners, err := v.named(normContainer(nd.Container))
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +116,7 @@ func (v *snapView) addShared(roots []int32) ([]int32, error) {
 			if err != nil {
 				return nil, err
 			}
-			if on.Container != "" || path.Dir(on.Path) != path.Dir(nd.Path) || !goTypeKind(on.Kind) {
+			if !goOwner(&nd, &on) {
 				continue
 			}
 			if err := v.addNode(o); err != nil {
@@ -167,18 +153,4 @@ func (v *snapView) addShared(roots []int32) ([]int32, error) {
 		out = append(out, ids[k])
 	}
 	return out, nil
-}
-
-// addNamed puts the definitions called name in the part.
-func (v *snapView) addNamed(name string) error {
-	ns, err := v.named(name)
-	if err != nil {
-		return err
-	}
-	for _, n := range ns {
-		if err := v.addNode(n); err != nil {
-			return err
-		}
-	}
-	return nil
 }
