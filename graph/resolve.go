@@ -1235,7 +1235,42 @@ func (b *builder) findMembers(name, qual string, test, call bool) []int32 {
 	if len(all) > maxAmbiguous {
 		return all[:maxAmbiguous+1] // too many: the caller leaves it
 	}
-	return all
+	return b.echoed(all, qual)
+}
+
+// echoed returns the members c of the types whose names the receiver
+// qual echoes most: code names a value with words of its type's name
+// (forkApi a ForkedTaskAPI, listenerApi a ListenerEffectAPI, socket a
+// WebSocket). A receiver word echoes a word of the type's name it is, or
+// (three letters or more) begins. All of c when no type's name is echoed
+// more than another's.
+func (b *builder) echoed(c []int32, qual string) []int32 {
+	if len(c) < 2 || qual == "" {
+		return c
+	}
+	said := index.SubTokens(qual)
+	scores := make([]int, len(c))
+	for i, s := range c {
+		for _, tw := range index.SubTokens(lastName(normContainer(b.g.Nodes[s].Container))) {
+			for _, w := range said {
+				if tw == w || len(w) >= 3 && strings.HasPrefix(tw, w) {
+					scores[i]++
+					break
+				}
+			}
+		}
+	}
+	best, worst := slices.Max(scores), slices.Min(scores)
+	if best == worst {
+		return c
+	}
+	var out []int32
+	for i, s := range c {
+		if scores[i] == best {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // looseName is a name folded for comparing a variable with a type's name:

@@ -76,10 +76,23 @@ class B:
 class WebSocket {
   close() {}
 }
-function stop(websocket, sender, other) {
+function stop(websocket, sender, other, socket, wsSender) {
   websocket.close();
   sender.close();
   other.close();
+  socket.close();
+  wsSender.close();
+}
+class ForkedTaskAPI {
+  delay() {}
+}
+class ListenerEffectAPI {
+  delay() {}
+}
+function effect(listenerApi, forkApi, api) {
+  listenerApi.delay();
+  forkApi.delay();
+  api.delay();
 }
 `,
 		"c.rb": `class C
@@ -108,10 +121,14 @@ end
 		{"wrap", []string{"umd.js:8 umd.js#run inferred_high", "umd.js:9 umd.js#run inferred_high"}},
 		{"C.route", []string{"c.rb:8 c.rb#C.route inferred_high", "c.rb:3 c.rb#C.call inferred_high"}},
 		{"C.check", []string{"c.rb:4 c.rb#C.call inferred_high"}},
-		// A receiver named after its type (websocket, sender) calls that
-		// type's method; another (other) may call either.
-		{"Sender.close", []string{"ws.js:9 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred"}},
-		{"WebSocket.close", []string{"ws.js:8 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred"}},
+		// A receiver named after its type (websocket, sender), or with
+		// more words of one type's name than of the other's (socket,
+		// wsSender, forkApi), calls that type's method; another (other,
+		// api) may call either.
+		{"Sender.close", []string{"ws.js:9 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred", "ws.js:12 ws.js#stop inferred"}},
+		{"WebSocket.close", []string{"ws.js:8 ws.js#stop inferred", "ws.js:10 ws.js#stop inferred", "ws.js:11 ws.js#stop inferred"}},
+		{"ForkedTaskAPI.delay", []string{"ws.js:22 ws.js#effect inferred", "ws.js:23 ws.js#effect inferred"}},
+		{"ListenerEffectAPI.delay", []string{"ws.js:21 ws.js#effect inferred", "ws.js:23 ws.js#effect inferred"}},
 	}
 	checkCallSites(t, p, tests)
 }
