@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -461,6 +462,54 @@ func TestSharedWithExact(t *testing.T) {
 		}
 		if len(resp.Records) < 4 {
 			t.Errorf("%s: %d records, want the 4 calls of both", sym, len(resp.Records))
+		}
+	}
+}
+
+// TestOverrideIsNoUse: where a SCIP index relates a method to the one it
+// implements or overrides (scip-typescript, scip-python), the method's
+// declaration names itself, not the other: it is no use of it. A class's
+// relation to the interface it implements names the interface, and is.
+func TestOverrideIsNoUse(t *testing.T) {
+	needSyntax(t)
+	dir := t.TempDir()
+	writeAged(t, dir, map[string]string{"src/a.ts": `export interface Unsub {
+  unsubscribe(): void
+}
+export class Sub implements Unsub {
+  unsubscribe() {}
+}
+export function stop(u: Unsub) {
+  u.unsubscribe()
+}
+`})
+	const iface = "scip-typescript npm m 1 src/`a.ts`/Unsub#"
+	exact := recordSource{
+		{Kind: evidence.Implementation, Path: "src/a.ts", StartLine: 4, StartColumn: 29, EndLine: 4, EndColumn: 34, TargetSymbol: iface},
+		{Kind: evidence.Implementation, Path: "src/a.ts", StartLine: 5, StartColumn: 3, EndLine: 5, EndColumn: 14, TargetSymbol: iface + "unsubscribe()."},
+		{Kind: evidence.Reference, Path: "src/a.ts", StartLine: 8, StartColumn: 5, EndLine: 8, EndColumn: 16, TargetSymbol: iface + "unsubscribe()."},
+	}
+	p := New(Options{Dir: dir, IndexOptions: index.Options{Seal: testKey(t, 1)}, Exact: exact})
+	defer p.Close()
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Unsub.unsubscribe", []string{"src/a.ts:8"}},
+		{"Unsub", []string{"src/a.ts:4", "src/a.ts:7"}},
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: c.symbol, Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			got = append(got, fmt.Sprintf("%s:%d", r.Path, r.StartLine))
+		}
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("uses of %s (-want +got):\n%s", c.symbol, diff)
 		}
 	}
 }

@@ -469,9 +469,11 @@ func impactRecords(im *Impact, q *evidence.Query) []evidence.Record {
 		}
 		rec, ok := callerRecord(h, v, depth)
 		if ok && !q.Wants(rec.Kind) && (rec.Kind == evidence.TypeRelation || rec.Kind == evidence.Implementation) &&
-			q.Wants(evidence.Reference) && v.Method != MethodSet {
+			q.Wants(evidence.Reference) && v.Method != MethodSet && !memberHit(h) {
 			// A base named is a use of it too; an interface a Go type
-			// satisfies by its methods is not named there.
+			// satisfies by its methods is not named there, nor is the
+			// method a member implements or overrides (a SCIP index
+			// relates them at the member's own name).
 			rec.Kind = evidence.Reference
 			rec.Metadata.Attributes["edge"] = string(v.Kind)
 		}
@@ -521,6 +523,11 @@ func elsewhereRecords(im *Impact, q *evidence.Query) []evidence.Record {
 	}
 	return out
 }
+
+// memberHit reports whether h is a type's member rather than a type (or,
+// in JavaScript and Python, a top-level function or variable that may be
+// a class).
+func memberHit(h Hit) bool { return h.Container != "" && !typeKinds[h.Kind] }
 
 // recordKinds map edge kinds to evidence kinds.
 var recordKinds = map[EdgeKind]evidence.Kind{
