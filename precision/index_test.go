@@ -465,6 +465,72 @@ func TestDynamicReferences(t *testing.T) {
 	}
 }
 
+// TestAliasedReferences: scip-typescript defines a local or a property
+// at a reference to a function where a module binds it (const { concat }
+// = require('./buffer-util'), module.exports = { concat }) and names the
+// uses by that symbol; they are the function's. A field embedding a type
+// (scip-go) is no alias of the type.
+func TestAliasedReferences(t *testing.T) {
+	const (
+		util  = "scip-typescript npm ws 8.0.0 lib/`buffer-util.js`/"
+		fn    = util + "concat()."
+		prop  = util + "concat0:"
+		pkg   = "scip-go gomod example.com/m v1.0.0 `example.com/m`/"
+		typ   = pkg + "T#"
+		field = pkg + "S#T."
+	)
+	def, read := scip.SymbolRole_Definition, scip.SymbolRole_ReadAccess
+	data := marshal(t, &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-typescript"}},
+		Documents: []*scip.Document{
+			{RelativePath: "lib/buffer-util.js", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 9, 15}, fn, def),
+				occ([]int32{5, 19, 25}, prop, def), // module.exports = { concat }
+				occ([]int32{5, 19, 25}, fn, 0),
+			}},
+			{RelativePath: "lib/receiver.js", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 8, 14}, "local 0", def), // const { concat } = require(…)
+				occ([]int32{0, 8, 14}, fn, 0),
+				occ([]int32{3, 2, 8}, "local 0", 0),
+				occ([]int32{4, 9, 15}, "local 0", 0),
+			}},
+			{RelativePath: "lib/user.js", Occurrences: []*scip.Occurrence{
+				occ([]int32{2, 10, 16}, prop, 0), // util.concat(…)
+			}},
+			{RelativePath: "m.go", Occurrences: []*scip.Occurrence{
+				occ([]int32{0, 5, 6}, typ, def),
+				occ([]int32{1, 16, 17}, field, def), // type S struct{ T }
+				occ([]int32{1, 16, 17}, typ, read),
+				occ([]int32{2, 2, 3}, field, read),
+			}},
+		},
+	})
+	ix, err := Load(context.Background(), bytes.NewReader(data), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		sym  string
+		want []string
+	}{
+		{fn, []string{"lib/receiver.js:4 local 0", "lib/receiver.js:5 local 0", "lib/user.js:3 " + prop}},
+		{typ, nil},
+	} {
+		s, err := ix.Lookup(tt.sym, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range ix.AliasedReferences(s) {
+			got = append(got, fmt.Sprintf("%s:%d %s", l.Path, l.StartLine, l.Symbol))
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("AliasedReferences(%s) (-want +got):\n%s", tt.sym, diff)
+		}
+	}
+}
+
 // lookupIndex is an index holding Go, TypeScript and Python symbols with
 // namespaces of every form LookupName reads.
 func lookupIndex(t testing.TB) *Index {

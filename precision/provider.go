@@ -513,7 +513,8 @@ func (p *Provider) guidance(ix *Index, rel string) string {
 // [DeclarationAttribute] (see [IsDeclaration]; [WithoutDeclarations] drops
 // it). A method's references include calls through the interface methods it
 // implements and calls of the methods implementing it
-// ([Index.DynamicReferences]). An implementation answer goes both ways, as
+// ([Index.DynamicReferences]); a function's, the uses of the names a module
+// binds to it ([Index.AliasedReferences]). An implementation answer goes both ways, as
 // gopls's does: on an interface or abstract method, what implements it; on
 // a concrete type or method, the interfaces or interface methods it
 // implements; each record says which in [RelationAttribute].
@@ -755,9 +756,18 @@ func (ix *Index) answer(s Symbol, q *evidence.Query, declarations bool) []eviden
 				recs = append(recs, r)
 			}
 		}
+		// Uses of a name a module binds to s (const { f } = require(…)).
+		for _, a := range ix.aliases(s) {
+			other := ix.symbol(a)
+			for _, l := range ix.aliasRefs(a) {
+				r := ix.record(evidence.Reference, l, s.Name, "")
+				r.Metadata.Attributes["via"] = "a name bound to it, " + other.Name
+				recs = append(recs, r)
+			}
+		}
 		// One record per location, as gopls answers: the declaration
 		// first, then direct references before those through another
-		// method.
+		// method or name.
 		recs = append(recs[:start], firstPerLocation(recs[start:])...)
 	}
 	if q.Wants(evidence.Implementation) {

@@ -438,6 +438,53 @@ func (ix *Index) DynamicReferences(s Symbol) []Location {
 	return out
 }
 
+// AliasedReferences returns, for a function or method s, the references
+// of the names a module binds to it: a local or a property the indexer
+// defines at one of s's references, whose uses it then names by that
+// symbol (scip-typescript's const { f } = require('./m') and
+// module.exports = { f }). One step: an alias of an alias is not followed.
+func (ix *Index) AliasedReferences(s Symbol) []Location {
+	var out []Location
+	for _, a := range ix.aliases(s) {
+		out = append(out, ix.aliasRefs(a)...)
+	}
+	return out
+}
+
+// aliasRefs returns the references of alias a.
+func (ix *Index) aliasRefs(a uint32) []Location {
+	return ix.locations(ix.refs[ix.refOff[a]:ix.refOff[a+1]])
+}
+
+// aliases returns the symbols AliasedReferences follows, in index order.
+func (ix *Index) aliases(s Symbol) []uint32 {
+	if !strings.HasSuffix(s.Name, ").") || isLocal(s.Name) {
+		return nil // a function or method: a type's same-range field (Go's embedding) is no alias
+	}
+	var out []uint32
+	for _, r := range ix.refs[ix.refOff[s.id]:ix.refOff[s.id+1]] {
+		occs := ix.docs[r.doc].occs
+		o := &occs[r.occ]
+		for _, step := range []int{-1, 1} {
+			for i := int(r.occ) + step; i >= 0 && i < len(occs) && occs[i].sl == o.sl && occs[i].sc == o.sc; i += step {
+				a := &occs[i]
+				if a.sym != s.id && a.roles&int32(scip.SymbolRole_Definition) != 0 && sameRange(a, o) &&
+					aliasSymbol(ix.syms[a.sym].name) && !slices.Contains(out, a.sym) {
+					out = append(out, a.sym)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// aliasSymbol reports whether sym may name a binding of another symbol: a
+// local, or a term or meta descriptor (a property), not a type, namespace
+// or method.
+func aliasSymbol(sym string) bool {
+	return isLocal(sym) || strings.HasSuffix(sym, ":") || strings.HasSuffix(sym, ".") && !strings.HasSuffix(sym, ").")
+}
+
 // dynamicReferences returns the references of c that may reach s.
 func (ix *Index) dynamicReferences(s Symbol, c correspondence) []Location {
 	locs := ix.locations(ix.refs[ix.refOff[c.id]:ix.refOff[c.id+1]])

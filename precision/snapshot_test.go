@@ -123,14 +123,14 @@ func compareIndexes(t *testing.T, want, got *Index) {
 	for id := range want.syms {
 		ws, gs := want.symbol(uint32(id)), got.symbol(uint32(id))
 		type answers struct {
-			Defs, Refs, Dyn []Location
-			Impls, Of       []Symbol
-			Lookup          Symbol
-			Records         []evidence.Record
+			Defs, Refs, Dyn, Alias []Location
+			Impls, Of              []Symbol
+			Lookup                 Symbol
+			Records                []evidence.Record
 		}
 		a := func(ix *Index, s Symbol) answers {
 			l, _ := ix.Lookup(s.Name, s.Document)
-			return answers{ix.Definitions(s), ix.References(s), ix.DynamicReferences(s),
+			return answers{ix.Definitions(s), ix.References(s), ix.DynamicReferences(s), ix.AliasedReferences(s),
 				ix.Implementations(s), ix.Implements(s), l, ix.answer(s, &all, true)}
 		}
 		if diff := cmp.Diff(a(want, ws), a(got, gs), symOpt); diff != "" {
