@@ -836,9 +836,11 @@ func (ix *Index) record(kind evidence.Kind, l Location, sym, target string) evid
 // Edges returns the exact edges the index proves, for the graph and impact
 // layers: one reference record per reference site (Symbol and TargetSymbol
 // both the defining symbol) and one implementation record per implementing
-// definition (Symbol the implementer, TargetSymbol what it implements). They
-// are exact when the index is fresh and marked stale otherwise; the report
-// says which.
+// definition (Symbol the implementer, TargetSymbol what it implements), of
+// the symbols the index defines: a use of another module's symbol (Python's
+// typing.Tuple) is no use of a project definition of its name. They are
+// exact when the index is fresh and marked stale otherwise; the report says
+// which.
 func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], evidence.Report, error) {
 	snap, err := p.acquire(ctx)
 	if err != nil {
@@ -858,6 +860,9 @@ func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], eviden
 			return yield(r)
 		}
 		for id := range ix.syms {
+			if !ix.defines(uint32(id)) {
+				continue // another module's symbol
+			}
 			s := ix.symbol(uint32(id))
 			for _, ref := range ix.refs[ix.refOff[id]:ix.refOff[id+1]] {
 				if ctx.Err() != nil {
@@ -868,6 +873,9 @@ func (p *Provider) Edges(ctx context.Context) (iter.Seq[evidence.Record], eviden
 				}
 			}
 			for _, target := range ix.Implements(s) {
+				if !ix.defines(target.id) {
+					continue
+				}
 				for _, l := range ix.Definitions(s) {
 					r := ix.record(evidence.Implementation, l, s.Name, target.Name)
 					r.Metadata.Attributes[RelationAttribute] = RelationImplements

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/scip-code/scip/bindings/go/scip"
 
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/evidence/evidencetest"
@@ -435,6 +436,52 @@ func TestEdges(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("edges (-want +got):\n%s", diff)
+	}
+}
+
+// TestEdgesOfTheProject: Edges gives no use of a symbol the index does
+// not define (jinja2's t.Tuple is typing's, not its own nodes.Tuple): the
+// graph would place it at a project definition of the same name.
+func TestEdgesOfTheProject(t *testing.T) {
+	const (
+		own   = "scip-python python m 1.0 `m.nodes`/Tuple#"
+		other = "scip-python python python-stdlib 3.11 `typing`/Tuple#"
+	)
+	dir := t.TempDir()
+	src := "class Tuple: pass\nx: t.Tuple = Tuple()\n"
+	if err := os.WriteFile(filepath.Join(dir, "nodes.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix := &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-python", Version: "0.6.6"}, ProjectRoot: "file:///src"},
+		Documents: []*scip.Document{{RelativePath: "nodes.py", Occurrences: []*scip.Occurrence{
+			occ([]int32{0, 6, 11}, own, scip.SymbolRole_Definition),
+			occ([]int32{1, 5, 10}, other, 0),
+			occ([]int32{1, 13, 18}, own, 0),
+		}}},
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.scip"), marshal(t, ix), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"nodes.py", "index.scip"} {
+		if err := os.Chtimes(filepath.Join(dir, f), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	accept(t, Options{Dir: dir, NoSnapshot: true})
+	p := New(Options{Dir: dir})
+	defer p.Close()
+	seq, _, err := p.Edges(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for r := range seq {
+		got = append(got, r.Location()+" → "+r.TargetSymbol)
+	}
+	if want := []string{"nodes.py:2:14-2:19 → " + own}; !slices.Equal(got, want) {
+		t.Errorf("edges = %q, want %q", got, want)
 	}
 }
 

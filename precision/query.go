@@ -234,6 +234,9 @@ func (ix *Index) locations(refs []occRef) []Location {
 	return out
 }
 
+// defines reports whether the index holds a definition of symbol id.
+func (ix *Index) defines(id uint32) bool { return ix.defOff[id] < ix.defOff[id+1] }
+
 // Definitions returns the definition occurrences of s, in index order.
 func (ix *Index) Definitions(s Symbol) []Location {
 	return ix.locations(ix.defs[ix.defOff[s.id]:ix.defOff[s.id+1]])
