@@ -73,6 +73,23 @@ func helper() int { return 2 }
 // Use calls helper.
 func Use() int { return helper() }
 `,
+	"names.go": `package tiny
+
+import "fmt"
+
+// String names a square.
+func (s Square) String() string { return "square" }
+
+// Name names any stringer.
+func Name(v fmt.Stringer) string { return v.String() }
+`,
+	"other/names.go": `package other
+
+import "fmt"
+
+// Describe describes any stringer.
+func Describe(v fmt.Stringer) string { return v.String() }
+`,
 }
 
 var tinyOnce struct {
@@ -164,6 +181,11 @@ func TestReadSCIP(t *testing.T) {
 	}
 	if d := cmp.Diff([]Site{{"shapes.go", 22}}, x.refSites(def("Area", "Circle"), true)); d != "" {
 		t.Errorf("callers of Circle.Area (-want +got):\n%s", d)
+	}
+	// A call through an interface of another module (fmt.Stringer) is
+	// the method's in its own package alone, as gopls counts it.
+	if d := cmp.Diff([]Site{{"names.go", 9}}, x.refSites(def("String", "Square"), true)); d != "" {
+		t.Errorf("callers of Square.String (-want +got):\n%s", d)
 	}
 	for _, d := range tr.Defs {
 		if d.Name == "Side" || d.Name == "R" {

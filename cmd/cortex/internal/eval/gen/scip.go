@@ -126,7 +126,9 @@ func aliasKey(p, sym string) string {
 // signature, "func (Reader).Read…", where a field's shows "struct field"),
 // and, for scip-go, which methods implement them: gopls reports the
 // references of a method and of the interface methods it implements as
-// one set, so the truth shares them (Truth.Shared).
+// one set, so the truth shares them (Truth.Shared), and those of an
+// interface method of another module in the method's package
+// (Truth.SharedHere).
 func (sr *scipReader) members(idx *scip.Index) {
 	gopls := strings.HasPrefix(sr.t.Source, "scip-go")
 	for _, d := range idx.GetDocuments() {
@@ -139,11 +141,29 @@ func (sr *scipReader) members(idx *scip.Index) {
 	if !gopls {
 		return
 	}
+	defined := map[string]bool{}
+	for _, d := range idx.GetDocuments() {
+		for _, si := range d.GetSymbols() {
+			defined[si.GetSymbol()] = true
+		}
+	}
 	for _, d := range idx.GetDocuments() {
 		for _, si := range d.GetSymbols() {
 			for _, rel := range si.GetRelationships() {
-				if rel.GetIsImplementation() && sr.isMethod(si.GetSymbol()) && sr.isMethod(rel.GetSymbol()) {
-					sr.t.Shared = append(sr.t.Shared, Impl{Sub: si.GetSymbol(), Super: rel.GetSymbol()})
+				if !rel.GetIsImplementation() || !sr.isMethod(si.GetSymbol()) {
+					continue
+				}
+				switch super := rel.GetSymbol(); {
+				case sr.isMethod(super):
+					sr.t.Shared = append(sr.t.Shared, Impl{Sub: si.GetSymbol(), Super: super})
+				case !defined[super]:
+					// An interface method of another module (io.Closer's
+					// Close): gopls counts the calls through it in the
+					// method's own package alone.
+					if _, _, kind, ok := describe(super); ok && (kind == "member" || kind == "method") {
+						sr.methods[super] = true
+						sr.t.SharedHere = append(sr.t.SharedHere, Impl{Sub: si.GetSymbol(), Super: super})
+					}
 				}
 			}
 		}

@@ -67,6 +67,11 @@ type Truth struct {
 	// the oracle's language server reports their references as one set:
 	// gopls answers references of either with the calls through both.
 	Shared []Impl
+	// SharedHere pairs a method with an interface method of another
+	// module it implements (the standard library's io.Closer.Close):
+	// gopls answers the method's references with the calls through that
+	// one made in the method's own package (its directory).
+	SharedHere []Impl
 }
 
 // The kinds of definition a question may ask about.
@@ -106,6 +111,7 @@ type index struct {
 	refs   map[string][]int // To → Refs indexes
 	subs   map[string][]int // super (ID or name) → Impls indexes
 	shared map[string][]string
+	here   map[string][]string // Truth.SharedHere, from the method
 }
 
 func newIndex(t *Truth) *index {
@@ -124,21 +130,33 @@ func newIndex(t *Truth) *index {
 		x.shared[s.Sub] = append(x.shared[s.Sub], s.Super)
 		x.shared[s.Super] = append(x.shared[s.Super], s.Sub)
 	}
+	x.here = map[string][]string{}
+	for _, s := range t.SharedHere {
+		x.here[s.Sub] = append(x.here[s.Sub], s.Super)
+	}
 	return x
 }
 
 // refsOf are the indexes of the references d's answer counts: its own and,
 // where the oracle shares them (Truth.Shared), those of the methods it
-// implements or is implemented by.
+// implements or is implemented by, and those in its directory of the
+// interface methods of other modules it implements (Truth.SharedHere).
 func (x *index) refsOf(d Def) []int {
 	k := x.refKey(d)
 	out := x.refs[k]
-	if len(x.shared[k]) == 0 {
+	if len(x.shared[k]) == 0 && len(x.here[k]) == 0 {
 		return out
 	}
 	out = append([]int(nil), out...)
 	for _, o := range x.shared[k] {
 		out = append(out, x.refs[o]...)
+	}
+	for _, o := range x.here[k] {
+		for _, i := range x.refs[o] {
+			if path.Dir(x.t.Refs[i].Path) == path.Dir(d.Path) {
+				out = append(out, i)
+			}
+		}
 	}
 	return out
 }
