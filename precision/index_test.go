@@ -403,6 +403,9 @@ func TestDynamicReferences(t *testing.T) {
 		uM   = pkg + "U#M()."
 		vM   = pkg + "V#M()." // declared in a test file
 		typI = pkg + "I#"
+		// An interface method of the standard library, which the index
+		// does not define.
+		ext = "scip-go gomod github.com/golang/go/src go1.22 `io`/Closer#Close."
 	)
 	def, read := scip.SymbolRole_Definition, scip.SymbolRole_ReadAccess
 	impl := func(of string) []*scip.Relationship {
@@ -420,8 +423,9 @@ func TestDynamicReferences(t *testing.T) {
 				occ([]int32{5, 0, 1}, tM, read), // a call on T
 				occ([]int32{6, 0, 1}, uM, read), // a call on U
 				occ([]int32{7, 0, 1}, typI, read),
+				occ([]int32{8, 0, 1}, ext, read), // a call through io.Closer in T's package
 			}, Symbols: []*scip.SymbolInformation{
-				{Symbol: tM, Relationships: impl(iM)},
+				{Symbol: tM, Relationships: append(impl(iM), impl(ext)...)},
 				{Symbol: uM, Relationships: impl(iM)},
 			}},
 			{RelativePath: "m_test.go", Occurrences: []*scip.Occurrence{
@@ -431,6 +435,7 @@ func TestDynamicReferences(t *testing.T) {
 			}},
 			{RelativePath: "sub/s.go", Occurrences: []*scip.Occurrence{
 				occ([]int32{0, 0, 1}, iM, read), // a call through the interface elsewhere
+				occ([]int32{1, 0, 1}, ext, read), // through io.Closer elsewhere: gopls counts none
 			}},
 		},
 	})
@@ -443,7 +448,7 @@ func TestDynamicReferences(t *testing.T) {
 		want []string
 	}{
 		{iM, []string{"m.go:6 " + tM, "m.go:7 " + uM}},
-		{tM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM}},
+		{tM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM, "m.go:9 " + ext}},
 		{uM, []string{"m.go:5 " + iM, "sub/s.go:1 " + iM}},
 		{vM, []string{"m.go:5 " + iM}},
 		{typI, nil}, // a use of an interface type is not a use of its implementations

@@ -432,7 +432,10 @@ func isMajorVersion(s string) bool {
 //
 // In a Go index, a method declared only in _test.go files is compiled only
 // into its own package's tests, so no call in another directory can reach
-// it: its dynamic references are those in its own directory.
+// it: its dynamic references are those in its own directory. The calls
+// through an interface method of another module (the standard library's
+// io.Closer) count in the directory declaring the method alone, as gopls
+// counts them.
 func (ix *Index) DynamicReferences(s Symbol) []Location {
 	var out []Location
 	for _, c := range ix.correspondingMethods(s) {
@@ -492,10 +495,28 @@ func aliasSymbol(sym string) bool {
 func (ix *Index) dynamicReferences(s Symbol, c correspondence) []Location {
 	locs := ix.locations(ix.refs[ix.refOff[c.id]:ix.refOff[c.id+1]])
 	dirs := ix.testOnlyDirs(s)
+	if dirs == nil && c.abstract && !ix.defines(c.id) && ix.meta.Tool == "scip-go" {
+		// An interface method of another module (io.Closer's Close): gopls
+		// counts the calls through it in the package declaring s alone,
+		// where the package's types relate them; elsewhere a call through
+		// it is one of every type of the program that has the method.
+		dirs = ix.definitionDirs(s)
+	}
 	if dirs == nil {
 		return locs
 	}
 	return slices.DeleteFunc(locs, func(l Location) bool { return !slices.Contains(dirs, path.Dir(l.Path)) })
+}
+
+// definitionDirs returns the directories of s's definitions.
+func (ix *Index) definitionDirs(s Symbol) []string {
+	var dirs []string
+	for _, r := range ix.defs[ix.defOff[s.id]:ix.defOff[s.id+1]] {
+		if d := path.Dir(ix.docs[r.doc].path); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // testOnlyDirs returns the directories of s's definitions when s comes
