@@ -89,6 +89,11 @@ import "fmt"
 
 // Describe describes any stringer.
 func Describe(v fmt.Stringer) string { return v.String() }
+
+// Label is a label.
+type Label struct{}
+
+func (Label) String() string { return "label" }
 `,
 }
 
@@ -187,6 +192,9 @@ func TestReadSCIP(t *testing.T) {
 	if d := cmp.Diff([]Site{{"names.go", 9}}, x.refSites(def("String", "Square"), true)); d != "" {
 		t.Errorf("callers of Square.String (-want +got):\n%s", d)
 	}
+	if d := cmp.Diff([]Site{{"other/names.go", 6}}, x.refSites(def("String", "Label"), true)); d != "" {
+		t.Errorf("callers of other.Label.String (-want +got):\n%s", d)
+	}
 	for _, d := range tr.Defs {
 		if d.Name == "Side" || d.Name == "R" {
 			t.Errorf("a field is a definition: %+v", d)
@@ -229,8 +237,8 @@ func TestGenerate(t *testing.T) {
 		kinds[c.Kind] = true
 		switch c.Kind {
 		case KindAmbiguous:
-			if c.Name == "helper" && len(c.Sites) != 2 || c.Name == "Area" && len(c.Sites) != 3 || c.Name != "helper" && c.Name != "Area" {
-				t.Errorf("ambiguous %q: sites %v, want helper's two or Area's three", c.Question, c.Sites)
+			if want := map[string]int{"helper": 2, "Area": 3, "String": 2}[c.Name]; len(c.Sites) != want {
+				t.Errorf("ambiguous %q: sites %v, want helper's two, Area's three or String's two", c.Question, c.Sites)
 			}
 		case KindSubtypes:
 			if c.Name != "Shape" || len(c.Sites) != 2 {

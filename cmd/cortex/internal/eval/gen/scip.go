@@ -154,7 +154,7 @@ func (sr *scipReader) members(idx *scip.Index) {
 					continue
 				}
 				switch super := rel.GetSymbol(); {
-				case sr.isMethod(super):
+				case defined[super] && sr.isMethod(super):
 					sr.t.Shared = append(sr.t.Shared, Impl{Sub: si.GetSymbol(), Super: super})
 				case !defined[super]:
 					// An interface method of another module (io.Closer's
