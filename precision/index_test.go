@@ -434,7 +434,7 @@ func TestDynamicReferences(t *testing.T) {
 				{Symbol: vM, Relationships: impl(iM)},
 			}},
 			{RelativePath: "sub/s.go", Occurrences: []*scip.Occurrence{
-				occ([]int32{0, 0, 1}, iM, read), // a call through the interface elsewhere
+				occ([]int32{0, 0, 1}, iM, read),  // a call through the interface elsewhere
 				occ([]int32{1, 0, 1}, ext, read), // through io.Closer elsewhere: gopls counts none
 			}},
 		},
