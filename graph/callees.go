@@ -181,12 +181,14 @@ func callSites(f *index.FileFacts, node *Node) []symbols.Ref {
 
 // siteEdges returns the call and reference edges out of node n by their
 // site (line and column), at each site the exact ones alone when there are
-// any.
+// any. A call through an interface of the standard library calls that
+// interface's method, outside the project, whatever methods of the
+// package it may run (see addKnownUses).
 func (g *Graph) siteEdges(n int) map[[2]int][]*Edge {
 	out := map[[2]int][]*Edge{}
 	for _, ei := range g.Outgoing(n) {
 		e := &g.Edges[ei]
-		if !calleeKinds[e.Kind] {
+		if !calleeKinds[e.Kind] || e.Method == MethodSet {
 			continue
 		}
 		k := [2]int{e.Line, e.Column}

@@ -29,7 +29,10 @@ const (
 )
 
 // A goType is a type of the project: its name, and the directory of the
-// package declaring it (two packages may declare types of one name).
+// package declaring it (two packages may declare types of one name). Of a
+// type outside the project (goOutside), it holds the name of a predeclared
+// type or of one of the standard library as goKnownInterfaces keys them
+// (error, http.ResponseWriter), when the code writes one.
 type goType struct{ name, dir string }
 
 // goOperandType returns the type of the operand ref ri of Go file fi is
@@ -470,7 +473,7 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (goType
 			return goType{name, path.Dir(b.g.Nodes[ts[0]].Path)}, goProject
 		}
 		if goPredeclared[name] {
-			return goType{}, goOutside
+			return goType{name: name}, goOutside
 		}
 		return goType{}, goUnknown
 	}
@@ -479,7 +482,10 @@ func (b *builder) goTypeIn(fi int, typ string, binds map[string]binding) (goType
 	case !ok || strings.Contains(name, "."):
 		return goType{}, goUnknown
 	case len(bd.files) == 0:
-		if b.goOutsideImport(fi, pkg) {
+		if b.goStdImport(fi, pkg) {
+			return goType{name: importedPackage(&b.facts[fi], pkg) + "." + name}, goOutside
+		}
+		if b.goForeignImport(fi, pkg) {
 			return goType{}, goOutside
 		}
 		return goType{}, goUnknown // a module the graph may not know (at first contact, its go.mod unread)
@@ -767,14 +773,19 @@ func (b *builder) goFieldTypeNames(t goType, name string) []string {
 }
 
 // goFieldDecl returns the file of field node s, called name, and the
-// type its declaration writes ("" when it cannot be read).
+// type its declaration writes ("" when it cannot be read): an embedded
+// field's is the type it names (http.ResponseWriter, *T).
 func (b *builder) goFieldDecl(s int32, name string) (int, string) {
 	fi := int(b.nodeFile[s])
 	sym := b.symbolOf(fi, s)
 	if sym == nil {
 		return fi, ""
 	}
-	return fi, goParamType("("+stripTag(sym.Signature)+")", name)
+	decl := strings.TrimSpace(stripTag(sym.Signature))
+	if embedded := strings.TrimLeft(decl, "*"); embedded == name || strings.HasSuffix(embedded, "."+name) && goIdentPath(embedded) {
+		return fi, decl
+	}
+	return fi, goParamType("("+decl+")", name)
 }
 
 // goLocalNeeds is goTypeNeeds for a ref whose Type the extractor read (a

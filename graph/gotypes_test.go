@@ -513,3 +513,72 @@ export function stop(u: Unsub) {
 		}
 	}
 }
+
+// TestKnownInterfaceCalls: a call through an interface of the standard
+// library reaches the methods of that name of the types of the caller's
+// package that implement it, as gopls counts them: not those of a type
+// that lacks the interface's other methods, nor from another package.
+func TestKnownInterfaceCalls(t *testing.T) {
+	needSyntax(t)
+	dir := testtool.WriteTree(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"w/writer.go": `package w
+
+import "net/http"
+
+type counting struct {
+	http.ResponseWriter
+	n int
+}
+
+func (c *counting) WriteHeader(code int) { c.n++; c.ResponseWriter.WriteHeader(code) }
+
+type plain struct{}
+
+func (plain) WriteHeader(code int) {}
+
+func Handle(rw http.ResponseWriter) {
+	rw.WriteHeader(200)
+}
+
+type second struct{ http.ResponseWriter }
+
+func (second) WriteHeader(code int) {}
+`,
+		"other/other.go": `package other
+
+import "net/http"
+
+func Use(rw http.ResponseWriter) { rw.WriteHeader(500) }
+`,
+	})
+	p := wholeIndexed(t, dir)
+	defer p.Close()
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"counting.WriteHeader", []string{"w/writer.go:10", "w/writer.go:17"}},
+		{"second.WriteHeader", []string{"w/writer.go:10", "w/writer.go:17"}},
+		{"plain.WriteHeader", nil},
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: c.symbol, Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			site := fmt.Sprintf("%s:%d", r.Path, r.StartLine)
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "" {
+				// A call that may run either type's method is no use
+				// resolved to the other.
+				site += " elsewhere"
+			}
+			got = append(got, site)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("uses of %s (-want +got):\n%s", c.symbol, diff)
+		}
+	}
+}

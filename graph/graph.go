@@ -267,6 +267,9 @@ type builder struct {
 	// part reports that g is a part of the snapshot read for one
 	// question (see Provider.graphFor), not to be kept.
 	part bool
+	// knownUses are the Go uses through interfaces of the standard library
+	// that addKnownUses links, in the order resolution met them.
+	knownUses []knownUse
 }
 
 // edgeKey identifies an edge: its ends, its kind and the line of its site,
@@ -331,6 +334,7 @@ func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
 	b.readBases()
 	b.resolveAll(owned)
 	b.matchMethodSets()
+	b.addKnownUses()
 	b.testNaming()
 	b.flushEdges()
 	b.release()

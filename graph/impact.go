@@ -234,9 +234,11 @@ names:
 	return out
 }
 
-// isElsewhere reports whether e may be one of [Graph.elsewhere]'s uses.
+// isElsewhere reports whether e may be one of [Graph.elsewhere]'s uses: a
+// use resolved to one definition, not a call through an interface of the
+// standard library that may run any of several (see addKnownUses).
 func isElsewhere(e *Edge) bool {
-	return elsewhereKinds[e.Kind] && e.Line > 0 && e.Method.Tier() >= trust.InferredHigh
+	return elsewhereKinds[e.Kind] && e.Line > 0 && e.Method.Tier() >= trust.InferredHigh && e.Method != MethodSet
 }
 
 // targetNames returns the names of the definitions among targets, each

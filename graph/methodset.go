@@ -506,3 +506,41 @@ func closing(s string, open, close byte) int {
 	}
 	return -1
 }
+
+// A knownUse is a Go use of a method through a value of an interface of
+// the standard library (rw.WriteHeader(…) of an http.ResponseWriter rw),
+// as resolution met it: the file, the definition holding it and the
+// file's node, whether the file is a test, the interface and the ref.
+type knownUse struct {
+	fi, src, from int32
+	test          bool
+	iface         string
+	ref           symbols.Ref
+}
+
+// addKnownUses links each use through an interface of the standard
+// library to the methods of that name of the types of its package that
+// implement the interface (matchKnown found them): such a call may run
+// any of them, and gopls counts it among their references. A type of
+// another package is left out, as gopls leaves it: any type of the
+// program may implement a standard interface, and only the package's own
+// types are known to meet the value there.
+func (b *builder) addKnownUses() {
+	var cands []int32
+	for _, u := range b.knownUses {
+		f := &b.facts[u.fi]
+		dir := path.Dir(f.Path)
+		cands = cands[:0]
+		for _, t := range b.g.known[u.iface] {
+			if n := &b.g.Nodes[t]; path.Dir(n.Path) == dir && n.Package == f.Package {
+				cands = append(cands, b.g.goMethods(goType{n.Name, dir}, u.ref.Name)...)
+			}
+		}
+		if len(cands) == 0 {
+			b.g.stats.Unresolved++
+			continue
+		}
+		b.addRefEdges(f, u.ref, int(u.src), int(u.from), u.test, cands, MethodSet)
+	}
+	b.knownUses = nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/symbols"
@@ -23,7 +24,8 @@ import (
 // the whole graph must match: its questions take the whole graph, and so
 // do those of a name some Go interface declares a method of (a method's
 // uses and those of the interface methods it implements are one set, see
-// shared.go).
+// shared.go), or an interface of the standard library does (see
+// addKnownUses).
 
 // symbolName returns the name a symbol query names (the last element of
 // "path#Q.N", "Q.N", "pkg.N", "Q::N", "N()"), as Graph.lookup reads it.
@@ -63,7 +65,7 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 		if first { // the files that define name
 			first = false
 			mods = p.goModules(ix, index.Facts{Files: files})
-			iface = goInterface(files, loaded, name) || goInterfaceMethod(files, loaded, name)
+			iface = goInterface(files, loaded, name) || goInterfaceMethod(files, loaded, name) || goKnownMethod(files, loaded, name)
 			return index.NamedMore{Stop: iface}
 		}
 		return namedNeeds(files, loaded, mods, name)
@@ -128,6 +130,38 @@ func goInterfaceMethod(files []index.FileFacts, loaded []bool, name string) bool
 	}
 	return false
 }
+
+// goKnownMethod reports whether one of the files read declares a Go
+// method called name that an interface of the standard library asks for:
+// the calls through that interface reach it by the method sets of the
+// whole graph (see addKnownUses).
+func goKnownMethod(files []index.FileFacts, loaded []bool, name string) bool {
+	if !knownMethodNames()[name] {
+		return false
+	}
+	for fi := range files {
+		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
+			continue
+		}
+		for _, s := range files[fi].Symbols {
+			if s.Name == name && s.Kind == symbols.Method {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// knownMethodNames are the methods the interfaces of goKnownInterfaces ask for.
+var knownMethodNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, methods := range goKnownInterfaces {
+		for m := range methods {
+			out[m] = true
+		}
+	}
+	return out
+})
 
 // localNames returns the names under which file f may use name: name,
 // and the local names its imports bind name to.

@@ -99,8 +99,14 @@ func (b *builder) resolveUses(fi int, names []string) {
 			}
 			t, op := b.goOperandType(fi, ri, binds, fields)
 			if op == goOutside {
-				// A member of a type declared outside the project.
-				b.g.stats.Unresolved++
+				// A member of a type declared outside the project: through
+				// an interface of the standard library, one of the package's
+				// types that implement it (see addKnownUses).
+				if _, ok := goKnownInterfaces[t.name][r.Name]; ok && r.Kind != symbols.Inherit {
+					b.knownUses = append(b.knownUses, knownUse{fi: int32(fi), src: int32(src), from: int32(from), test: fileTest, iface: t.name, ref: r})
+				} else {
+					b.g.stats.Unresolved++
+				}
 				continue
 			}
 			recv, recvDir = t.name, t.dir

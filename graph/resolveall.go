@@ -115,6 +115,7 @@ type resolved struct {
 	unresolved int
 	known      map[string][]int32
 	ms         *methodSets
+	knownUses  []knownUse
 }
 
 // resolvedEdges is the size of the blocks of a worker's edge log: a block
@@ -133,6 +134,7 @@ func (b *builder) resolver(c *committer) *builder {
 	w.seen, w.added, w.ms = map[edgeKey]int32{}, edgeLog{size: resolvedEdges, from: c}, nil
 	w.mark, w.pkgMark, w.pkgFiles, w.pkgOf = nil, nil, nil, 0
 	w.localTypes, w.localOf = nil, 0
+	w.knownUses = nil
 	w.fileTypes = nil
 	w.memberOf, w.reexport = nil, map[reexportKey][]int32{}
 	return &w
@@ -141,7 +143,7 @@ func (b *builder) resolver(c *committer) *builder {
 // take returns what the worker w resolved since it last took, and starts
 // it on the next block.
 func (w *builder) take() resolved {
-	r := resolved{edges: w.added, unresolved: w.g.stats.Unresolved, known: w.g.known, ms: w.ms}
+	r := resolved{edges: w.added, unresolved: w.g.stats.Unresolved, known: w.g.known, ms: w.ms, knownUses: w.knownUses}
 	for _, bl := range r.edges.blocks {
 		for k := range bl {
 			if e := &bl[k]; w.g.Nodes[e.From].Path != e.Path {
@@ -151,7 +153,7 @@ func (w *builder) take() resolved {
 	}
 	w.added = edgeLog{size: resolvedEdges, from: r.edges.from}
 	clear(w.seen)
-	w.g.stats.Unresolved, w.g.known, w.ms = 0, nil, nil
+	w.g.stats.Unresolved, w.g.known, w.ms, w.knownUses = 0, nil, nil, nil
 	return r
 }
 
@@ -177,6 +179,7 @@ func (b *builder) join(parts []resolved) {
 	for i := range parts {
 		p := &parts[i]
 		b.g.stats.Unresolved += p.unresolved
+		b.knownUses = append(b.knownUses, p.knownUses...)
 		for key, ids := range p.known {
 			if b.g.known == nil {
 				b.g.known = map[string][]int32{}
