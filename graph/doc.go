@@ -138,7 +138,11 @@
 // those it knows, and for any other base (Python's Exception,
 // models.Model, React.Component) it keeps the types that name it, so that
 // "what implements fmt.Stringer?" and "what subclasses Exception?" are
-// answered as for a project type.
+// answered as for a project type. A Go call through a value of one of
+// those interfaces (rw.WriteHeader(…) of an http.ResponseWriter) is a
+// use, at method-set, of the methods of that name of the types of its
+// own package that implement it, as gopls counts it; a question about
+// such a method's name is answered from the whole graph.
 //
 // Asked the other way, what a function or method calls (an outgoing
 // query), the provider reads the edges out of it from the snapshot's part
