@@ -34,7 +34,10 @@
 // name. Its answers follow gopls's: a reference answer includes the
 // declaration, marked ([IsDeclaration]; [WithoutDeclarations] leaves it
 // out), and a method's references include calls through the interface
-// methods it implements and calls of the methods implementing it. An
+// methods it implements (in its own package only, for an interface of
+// another module) and calls of the methods implementing it; a function's
+// include the uses of the names a module binds to it (const { f } =
+// require('./m')). An
 // implementation answer goes both ways: what implements an interface, and
 // what a concrete type implements ([RelationAttribute] says which). A name
 // ("ExecuteC", "Command.Find", "cobra.Command") is looked up by symbol
