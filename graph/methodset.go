@@ -526,15 +526,22 @@ type knownUse struct {
 // program may implement a standard interface, and only the package's own
 // types are known to meet the value there.
 func (b *builder) addKnownUses() {
-	var cands []int32
+	// The candidates of each interface, package and method, found once:
+	// every err.Error() of a package asks the same.
+	type key struct{ iface, dir, pkg, name string }
+	found := map[key][]int32{}
 	for _, u := range b.knownUses {
 		f := &b.facts[u.fi]
 		dir := path.Dir(f.Path)
-		cands = cands[:0]
-		for _, t := range b.g.known[u.iface] {
-			if n := &b.g.Nodes[t]; path.Dir(n.Path) == dir && n.Package == f.Package {
-				cands = append(cands, b.g.goMethods(goType{n.Name, dir}, u.ref.Name)...)
+		k := key{u.iface, dir, f.Package, u.ref.Name}
+		cands, ok := found[k]
+		if !ok {
+			for _, t := range b.g.known[u.iface] {
+				if n := &b.g.Nodes[t]; path.Dir(n.Path) == dir && n.Package == f.Package {
+					cands = append(cands, b.g.goMethods(goType{n.Name, dir}, u.ref.Name)...)
+				}
 			}
+			found[k] = cands
 		}
 		if len(cands) == 0 {
 			b.g.stats.Unresolved++

@@ -96,39 +96,19 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 // goInterface reports whether one of the files read defines a Go
 // interface called name.
 func goInterface(files []index.FileFacts, loaded []bool, name string) bool {
-	for fi := range files {
-		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
-			continue
-		}
-		for _, s := range files[fi].Symbols {
-			if s.Name == name && s.Kind == symbols.Interface {
-				return true
-			}
-		}
-	}
-	return false
+	return goDeclares(files, loaded, func(_ []symbols.Symbol, s *symbols.Symbol) bool {
+		return s.Name == name && s.Kind == symbols.Interface
+	})
 }
 
 // goInterfaceMethod reports whether one of the files read declares a Go
 // interface with a method called name.
 func goInterfaceMethod(files []index.FileFacts, loaded []bool, name string) bool {
-	for fi := range files {
-		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
-			continue
-		}
-		syms := files[fi].Symbols
-		for _, s := range syms {
-			if s.Name != name || s.Container == "" {
-				continue
-			}
-			for _, t := range syms {
-				if t.Name == s.Container && t.Kind == symbols.Interface && t.Container == "" {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return goDeclares(files, loaded, func(syms []symbols.Symbol, s *symbols.Symbol) bool {
+		return s.Name == name && s.Container != "" && slices.ContainsFunc(syms, func(t symbols.Symbol) bool {
+			return t.Name == s.Container && t.Kind == symbols.Interface && t.Container == ""
+		})
+	})
 }
 
 // goKnownMethod reports whether one of the files read declares a Go
@@ -136,15 +116,21 @@ func goInterfaceMethod(files []index.FileFacts, loaded []bool, name string) bool
 // the calls through that interface reach it by the method sets of the
 // whole graph (see addKnownUses).
 func goKnownMethod(files []index.FileFacts, loaded []bool, name string) bool {
-	if !knownMethodNames()[name] {
-		return false
-	}
+	return knownMethodNames()[name] && goDeclares(files, loaded, func(_ []symbols.Symbol, s *symbols.Symbol) bool {
+		return s.Name == name && s.Kind == symbols.Method
+	})
+}
+
+// goDeclares reports whether a symbol of a Go file read passes keep,
+// which sees the file's symbols too.
+func goDeclares(files []index.FileFacts, loaded []bool, keep func(syms []symbols.Symbol, s *symbols.Symbol) bool) bool {
 	for fi := range files {
 		if !loaded[fi] || !strings.HasSuffix(files[fi].Path, ".go") {
 			continue
 		}
-		for _, s := range files[fi].Symbols {
-			if s.Name == name && s.Kind == symbols.Method {
+		syms := files[fi].Symbols
+		for k := range syms {
+			if keep(syms, &syms[k]) {
 				return true
 			}
 		}

@@ -525,15 +525,12 @@ func (ix *Index) testOnlyDirs(s Symbol) []string {
 	if ix.meta.Tool != "scip-go" {
 		return nil
 	}
-	var dirs []string
 	for _, r := range ix.defs[ix.defOff[s.id]:ix.defOff[s.id+1]] {
-		p := ix.docs[r.doc].path
-		if !strings.HasSuffix(p, "_test.go") {
+		if !strings.HasSuffix(ix.docs[r.doc].path, "_test.go") {
 			return nil
 		}
-		dirs = append(dirs, path.Dir(p))
 	}
-	return dirs
+	return ix.definitionDirs(s)
 }
 
 // A correspondence is a method related to another through interface
