@@ -371,13 +371,16 @@ unpack() {
 
 # prune NAME DIR: what a download carries that is not the project's source.
 # TypeScript packages ship their compiled output (dist/) beside src/; the
-# output is not the source a question is about. Python packages share a
+# output is not the source a question is about, but package.json, which
+# names the package its tests import, is. Python packages share a
 # directory with others: only the package's own directory stays.
 prune() {
 	local name=$1 dir=$2
 	case $name in
 	immer | mobx) rm -rf "$dir/dist" ;;
-	rxjs | query-core | redux-toolkit) find "$dir" -mindepth 1 -maxdepth 1 ! -name src -exec rm -rf {} + ;;
+	rxjs | query-core | redux-toolkit)
+		find "$dir" -mindepth 1 -maxdepth 1 ! -name src ! -name package.json -exec rm -rf {} +
+		;;
 	koa | axios) rm -rf "$dir/dist" ;;
 	requests | click | flask | jinja2 | markdown)
 		find "$dir" -mindepth 1 -maxdepth 1 ! -name "$name" -exec rm -rf {} +
@@ -387,10 +390,11 @@ prune() {
 	rm -rf "$dir/debian" "$dir/.pc"
 }
 
-# scip NAME LANG VERSION: the SCIP index, built on a scratch copy of the corpus so
-# that nothing the indexer needs (a tsconfig, module downloads) lands in it.
+# scip NAME LANG VERSION ORIGIN: the SCIP index, built on a scratch copy of the
+# corpus so that nothing the indexer needs (a tsconfig, module downloads) lands
+# in it.
 scip() {
-	local name=$1 lang=$2 ver=$3 out=$EVAL_CACHE/scip/$1.scip
+	local name=$1 lang=$2 ver=$3 origin=$4 out=$EVAL_CACHE/scip/$1.scip
 	case $lang in
 	go | ts | js | python) ;;
 	*) return 0 ;; # the truth of the others comes from ast-grep
@@ -409,10 +413,16 @@ scip() {
 		;;
 	ts)
 		command -v scip-typescript >/dev/null || die "scip-typescript is not on PATH (bash .ci/install-precision.sh)"
-		cat >"$work/tsconfig.json" <<'EOF'
+		# A package's tests import it by its own name (redux-toolkit's
+		# `from '@reduxjs/toolkit/query'`), which its repository resolves
+		# to src/ through its tsconfig's paths; without them every use
+		# there would be untyped, and no reference in the truth.
+		local pkg=${origin#npm:}
+		cat >"$work/tsconfig.json" <<EOF
 {"compilerOptions": {"target": "es2020", "module": "esnext", "moduleResolution": "node",
   "strict": false, "noEmit": true, "skipLibCheck": true, "allowJs": false,
-  "experimentalDecorators": true, "lib": ["es2020", "dom"]},
+  "experimentalDecorators": true, "lib": ["es2020", "dom"], "baseUrl": ".",
+  "paths": {"$pkg": ["src/index.ts"], "$pkg/*": ["src/*/index.ts", "src/*"]}},
  "include": ["src/**/*.ts", "src/**/*.tsx"]}
 EOF
 		(cd "$work" && scip-typescript index --no-progress-bar --output "$out.tmp" >/dev/null)
@@ -458,7 +468,7 @@ while IFS=$'\t' read -r name lang ver origin sha sub; do
 		file=$(fetch "$name" "$ver" "$origin" "$sha")
 		unpack "$name" "$file" "$sub"
 	fi
-	scip "$name" "$lang" "$ver"
+	scip "$name" "$lang" "$ver" "$origin"
 	printf '%s\t%s\t%s\t%s\n' "$name" "$lang" "$ver" "$origin" >>"$manifest"
 done <<<"$CORPORA"
 mv "$manifest" "$EVAL_CACHE/corpora.tsv"
