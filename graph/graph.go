@@ -244,6 +244,7 @@ type builder struct {
 	g        *Graph
 	facts    []index.FileFacts
 	goMods   []goModule
+	pkgs     []Package
 	symFile  []int32                 // file index of each symbol node (-1 for a file node)
 	nodeFile []int32                 // the index in facts of each node's file
 	owner    []string                // the type holding each node (see ownerOf)
@@ -295,6 +296,9 @@ type BuildOptions struct {
 	// Modules are the Go modules of the project (see [ReadGoModules]);
 	// files outside them resolve no Go imports.
 	Modules []GoModule
+	// Packages are its JavaScript and TypeScript packages (see
+	// [ReadPackages]): an import of their names resolves to their files.
+	Packages []Package
 	// Exact, if set, are exact edges to fuse in (see [EdgeSource]), and
 	// ExactReport what their source said of itself.
 	Exact       iter.Seq[evidence.Record]
@@ -303,7 +307,7 @@ type BuildOptions struct {
 
 // Build makes the graph of the facts an index holds.
 func Build(facts index.Facts, opts BuildOptions) *Graph {
-	b := buildBase(facts, opts.Modules, false)
+	b := buildBase(facts, layout{mods: opts.Modules, pkgs: opts.Packages}, false)
 	b.finish(opts)
 	return b.g
 }
@@ -325,12 +329,19 @@ func (b *builder) finish(opts BuildOptions) {
 	b.g.index()
 }
 
+// A layout is what the project's manifests say of its code: its Go
+// modules and its JavaScript and TypeScript packages.
+type layout struct {
+	mods []GoModule
+	pkgs []Package
+}
+
 // buildBase makes the graph of the facts without exact edges and without
 // its adjacency (see finish): what a snapshot keeps. With owned (facts
 // no one else reads), each file's refs are dropped once resolved, so
 // that a large project's are not all held to the end.
-func buildBase(facts index.Facts, modules []GoModule, owned bool) *builder {
-	b := newBuilder(facts, modules)
+func buildBase(facts index.Facts, lay layout, owned bool) *builder {
+	b := newBuilder(facts, lay)
 	b.readBases()
 	b.resolveAll(owned)
 	b.matchMethodSets()
@@ -353,7 +364,7 @@ func (b *builder) release() {
 
 // newBuilder returns a builder holding the nodes of the facts' files and
 // definitions, nothing resolved yet.
-func newBuilder(facts index.Facts, modules []GoModule) *builder {
+func newBuilder(facts index.Facts, lay layout) *builder {
 	g := &Graph{Version: facts.Version, byName: map[string][]int32{}, fileNode: map[string]int32{},
 		fileSyms: map[string][]int32{}, dirFiles: map[string][]int32{}, digests: make(map[string]string, len(facts.Files))}
 	// The edges and the map of their identities grow as uses resolve,
@@ -363,9 +374,10 @@ func newBuilder(facts index.Facts, modules []GoModule) *builder {
 	// of the refs a provider's build drops file by file.
 	b := &builder{g: g, facts: facts.Files, seen: map[edgeKey]int32{}, reexport: map[reexportKey][]int32{},
 		stems: map[string][]int32{}}
-	for _, m := range modules {
+	for _, m := range lay.mods {
 		b.goMods = append(b.goMods, goModule(m))
 	}
+	b.pkgs = lay.pkgs
 	nodes := len(facts.Files)
 	for fi := range facts.Files {
 		nodes += len(facts.Files[fi].Symbols)

@@ -59,21 +59,21 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 	if name == "" {
 		return nil, false, nil
 	}
-	var mods []GoModule
+	var lay layout
 	first, iface := true, false
 	facts, err := ix.FactsNamed(ctx, name, func(files []index.FileFacts, loaded []bool) index.NamedMore {
 		if first { // the files that define name
 			first = false
-			mods = p.goModules(ix, index.Facts{Files: files})
+			lay = p.layout(ix, files)
 			iface = goInterface(files, loaded, name) || goInterfaceMethod(files, loaded, name) || goKnownMethod(files, loaded, name)
 			return index.NamedMore{Stop: iface}
 		}
-		return namedNeeds(files, loaded, mods, name)
+		return namedNeeds(files, loaded, lay, name)
 	})
 	if err != nil || iface {
 		return nil, false, err
 	}
-	b := newBuilder(facts, mods)
+	b := newBuilder(facts, lay)
 	b.readBases()
 	for fi := range facts.Files {
 		if f := &facts.Files[fi]; usesName(f, name) {
@@ -181,7 +181,7 @@ func usesName(f *index.FileFacts, name string) bool {
 
 // namedNeeds returns what resolving the uses of name in the files read
 // so far looks at and is not read yet (see the comment at the top).
-func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name string) index.NamedMore {
+func namedNeeds(files []index.FileFacts, loaded []bool, lay layout, name string) index.NamedMore {
 	// The receivers and bases are those of the files read; the files of
 	// the project are needed only to follow a base's imports.
 	var read []index.FileFacts
@@ -192,7 +192,7 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 			at = append(at, fi)
 		}
 	}
-	b := newBuilder(index.Facts{Files: read}, mods)
+	b := newBuilder(index.Facts{Files: read}, lay)
 	b.readBases()
 	var whole *builder
 	var more index.NamedMore
@@ -242,7 +242,7 @@ func namedNeeds(files []index.FileFacts, loaded []bool, mods []GoModule, name st
 			}
 			if r.Kind == symbols.Inherit && f.Language != "go" {
 				if whole == nil {
-					whole = newBuilder(index.Facts{Files: files}, mods)
+					whole = newBuilder(index.Facts{Files: files}, lay)
 				}
 				for _, p := range whole.reexportFiles(at[fi], r, loaded) {
 					if !paths[p] {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -228,7 +229,7 @@ func (p *Provider) current(ctx context.Context, ix *index.Index, snap *sealedSna
 // which it also adds to p.snapshot: the next process builds again.
 func (p *Provider) build(ix *index.Index, facts index.Facts) (*builder, error) {
 	partial := facts.Freshness.State == index.Partial
-	b := buildBase(facts, p.goModules(ix, facts), true)
+	b := buildBase(facts, p.layout(ix, facts.Files), true)
 	if partial {
 		return b, nil
 	}
@@ -239,22 +240,22 @@ func (p *Provider) build(ix *index.Index, facts index.Facts) (*builder, error) {
 	return b, err
 }
 
-// goModules reads the Go modules among the facts' files.
-func (p *Provider) goModules(ix *index.Index, facts index.Facts) []GoModule {
+// layout reads the Go modules and the packages among the files.
+func (p *Provider) layout(ix *index.Index, files []index.FileFacts) layout {
 	var paths []string
-	for _, f := range facts.Files {
-		if strings.HasSuffix(f.Path, "go.mod") {
+	for _, f := range files {
+		if base := path.Base(f.Path); base == "go.mod" || base == "package.json" {
 			paths = append(paths, f.Path)
 		}
 	}
-	var mods []GoModule
+	var lay layout
 	if len(paths) > 0 {
 		if root, err := os.OpenRoot(ix.Dir()); err == nil {
-			mods = ReadGoModules(root.FS(), paths)
+			lay = layout{mods: ReadGoModules(root.FS(), paths), pkgs: ReadPackages(root.FS(), paths)}
 			root.Close()
 		}
 	}
-	return mods
+	return lay
 }
 
 // exactOptions asks the exact source, if any, for its edges.

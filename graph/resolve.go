@@ -1427,6 +1427,8 @@ func (b *builder) jsImport(f *index.FileFacts, im symbols.Import) (string, bindi
 		if p := b.firstFile(cands...); p >= 0 {
 			bd.files = []int32{p}
 		}
+	} else if p := b.packageImport(f.Path, im.Path); p >= 0 {
+		bd.files = []int32{p}
 	}
 	if bd.member == "default" && local == "" {
 		return "", bd

@@ -64,7 +64,7 @@ func checkResolveAll(t *testing.T, files map[string]string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := newBuilder(facts, nil)
+		b := newBuilder(facts, layout{})
 		b.readBases()
 		resolve(b)
 		b.matchMethodSets()

@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// TestPackageImports: an import of a package of the project by its name
+// (a test of its own package, a workspace's other package) names the file
+// its package.json's entry point is built from, and its uses resolve
+// there; an import of a package the project does not hold names nothing.
+func TestPackageImports(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{
+		"packages/kit/package.json": `{"name": "@acme/kit", "main": "dist/cjs/index.js",
+  "exports": {".": {"types": "./dist/index.d.ts", "default": "./dist/cjs/index.js"},
+    "./query": {"types": "./dist/query/index.d.ts"}, "./package.json": "./package.json"}}`,
+		"packages/kit/src/index.ts":          "export { make } from './make'\n",
+		"packages/kit/src/make.ts":           "export function make() {}\n",
+		"packages/kit/src/query/index.ts":    "export function ask() {}\n",
+		"packages/kit/src/tests/kit.test.ts": "import { make } from '@acme/kit'\nimport { ask } from '@acme/kit/query'\n\ntest('make', () => {\n  make()\n  ask()\n})\n",
+		"packages/app/package.json":          `{"name": "app", "main": "main.ts"}`,
+		"packages/app/main.ts":               "import { make } from '@acme/kit'\n\nexport function main() {\n  make()\n}\n",
+		"packages/app/pad.ts":                "import { make } from 'left-pad'\n\nexport function pad() {\n  make()\n}\n",
+		"packages/other/make.ts":             "export function make() {}\n",
+	}
+	p := wholeIndexed(t, testtool.WriteTree(t, files))
+	defer p.Close()
+	for _, tt := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"packages/kit/src/make.ts#make", []string{
+			"import packages/app/main.ts:1", "call packages/app/main.ts:4",
+			"import packages/kit/src/index.ts:1",
+			"import packages/kit/src/tests/kit.test.ts:1", "call packages/kit/src/tests/kit.test.ts:5"}},
+		{"ask", []string{"import packages/kit/src/tests/kit.test.ts:2", "call packages/kit/src/tests/kit.test.ts:6"}},
+		{"packages/other/make.ts#make", nil},
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
+			Kinds: []evidence.Kind{evidence.Reference, evidence.Call, evidence.Import}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+				got = append(got, fmt.Sprintf("%s %s:%d", r.Kind, r.Path, r.StartLine))
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
+// TestParsePackage: a package.json's entry points, by subpath; a package
+// without a name, a path out of the package and JSON that does not parse
+// give none.
+func TestParsePackage(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want map[string][]string
+	}{
+		{`{"name": "a", "main": "index.js"}`, map[string][]string{".": {"index.js"}}},
+		{`{"name": "a", "exports": "./x.js", "types": "x.d.ts"}`, map[string][]string{".": {"x.js", "x.d.ts"}}},
+		{`{"name": "a", "exports": {"import": "./m.mjs", "require": ["./c.cjs", "../up.js"]}}`,
+			map[string][]string{".": {"m.mjs", "c.cjs"}}},
+		{`{"name": "a", "exports": {".": "./i.js", "./q": {"node": {"types": "./q.d.ts"}}}, "main": "/abs.js"}`,
+			map[string][]string{".": {"i.js"}, "./q": {"q.d.ts"}}},
+		{`{"main": "index.js"}`, nil},
+		{`{"name": "a b"}`, nil},
+		{`{"name": "a",`, nil},
+		{`{"name": "a", "exports": 7, "main": 3}`, map[string][]string{}},
+	} {
+		pkg, ok := parsePackage([]byte(tt.in))
+		if ok != (tt.want != nil) {
+			t.Errorf("%s: ok %v", tt.in, ok)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, pkg.Entries); ok && diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// FuzzParsePackage: any package.json parses without a panic into entry
+// points that stay inside the package.
+func FuzzParsePackage(f *testing.F) {
+	f.Add([]byte(`{"name": "a", "exports": {".": {"types": "./dist/index.d.ts"}, "./q": ["./q.js"]}, "main": "i.js"}`))
+	f.Add([]byte(`{"name": "a", "exports": "../x.js"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pkg, ok := parsePackage(data)
+		if !ok {
+			return
+		}
+		for sub, files := range pkg.Entries {
+			if !isSubpath(sub) || len(files) == 0 {
+				t.Fatalf("entry %q: %q", sub, files)
+			}
+			for _, p := range files {
+				if p == "" || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+					t.Fatalf("entry %q names %q, outside the package", sub, p)
+				}
+			}
+		}
+	})
+}
