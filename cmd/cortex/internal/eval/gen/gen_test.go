@@ -359,3 +359,49 @@ func TestReadSCIPShorthand(t *testing.T) {
 		t.Errorf("references of each (-want +got):\n%s", d)
 	}
 }
+
+// TestReadSCIPConstructor: new C(…), which scip-typescript refers to C's
+// constructor, is a use of the class C to the truth, as TypeScript's own
+// references of C list it; the constructor's declaration is no use.
+func TestReadSCIPConstructor(t *testing.T) {
+	const (
+		class = "scip-typescript npm m 1 src/`utils.ts`/Tuple#"
+		ctor  = class + "`<constructor>`()."
+		def   = int32(scip.SymbolRole_Definition)
+	)
+	idx := &scip.Index{
+		Metadata: &scip.Metadata{ToolInfo: &scip.ToolInfo{Name: "scip-typescript", Version: "1"}},
+		Documents: []*scip.Document{{
+			RelativePath: "src/utils.ts",
+			Occurrences: []*scip.Occurrence{
+				{Range: []int32{0, 13, 18}, Symbol: class, SymbolRoles: def},
+				{Range: []int32{1, 2, 13}, Symbol: ctor, SymbolRoles: def},
+			},
+		}, {
+			RelativePath: "src/tests/tuple.test.ts",
+			Occurrences: []*scip.Occurrence{
+				{Range: []int32{0, 9, 14}, Symbol: class},
+				{Range: []int32{2, 16, 21}, Symbol: ctor},
+			},
+		}},
+	}
+	b, err := proto.Marshal(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fstest.MapFS{
+		"src/utils.ts":            {Data: []byte("export class Tuple {\n  constructor() {}\n}\n")},
+		"src/tests/tuple.test.ts": {Data: []byte("import { Tuple } from '../utils'\n\nconst t = new Tuple()\n")},
+	}
+	tr, err := ReadSCIP(bytes.NewReader(b), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Defs) != 1 || tr.Defs[0].ID != class {
+		t.Fatalf("definitions %+v, want Tuple alone", tr.Defs)
+	}
+	x := newIndex(tr)
+	if d := cmp.Diff([]Site{{"src/tests/tuple.test.ts", 1}, {"src/tests/tuple.test.ts", 3}}, x.refSites(tr.Defs[0], false)); d != "" {
+		t.Errorf("references of Tuple (-want +got):\n%s", d)
+	}
+}

@@ -233,6 +233,12 @@ func (sr *scipReader) document(d *scip.Document) {
 			}
 			sym = f
 		}
+		if c, ok := strings.CutSuffix(sym, constructor); ok && !def && strings.HasSuffix(c, "#") {
+			// new C(…): scip-typescript refers to C's constructor, which
+			// no question asks about; TypeScript's own references of C
+			// list it, as a use of the class.
+			sym = c
+		}
 		if scip.IsLocalSymbol(sym) {
 			continue
 		}
@@ -259,6 +265,10 @@ func (sr *scipReader) document(d *scip.Document) {
 		sr.t.Refs = append(sr.t.Refs, Ref{To: sym, Call: isCall(text, name, int(rng[1])), Test: test, Site: site})
 	}
 }
+
+// constructor ends the symbol of a class's constructor in scip-typescript
+// ("…/Tuple#`<constructor>`().").
+const constructor = "`<constructor>`()."
 
 // describe reads a global symbol: its name, the type it is a member of,
 // and its kind ("function", "method" or "type", or "member" for a term
