@@ -9,7 +9,8 @@
 // definitions, imports and the names each definition uses. Imports are
 // resolved to repository files where the language allows (Go packages of
 // the module, TypeScript and JavaScript relative imports with .js standing
-// for .ts, Python modules and packages); uses are resolved to definitions
+// for .ts and imports of a package.json's name from the project, Python
+// modules and packages); uses are resolved to definitions
 // as calls, references and inheritance; test files that use a definition,
 // and test files named after a source file, give tests edges. Every use
 // is its own edge, at its own line (two calls in one function are two
