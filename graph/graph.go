@@ -268,6 +268,8 @@ type builder struct {
 	// part reports that g is a part of the snapshot read for one
 	// question (see Provider.graphFor), not to be kept.
 	part bool
+	// args are the types argType found, by member and parameter.
+	args map[argKey]string
 	// knownUses are the Go uses through interfaces of the standard library
 	// that addKnownUses links, in the order resolution met them.
 	knownUses []knownUse
@@ -360,6 +362,7 @@ func (b *builder) release() {
 	b.facts, b.seen, b.symFile, b.nodeFile, b.owner = nil, nil, nil, nil, nil
 	b.ms, b.relOut, b.reexport, b.bases, b.stems, b.memberOf = nil, nil, nil, nil, nil, nil
 	b.mark, b.pkgMark, b.pkgFiles, b.pkgOf = nil, nil, nil, 0
+	b.args = nil
 }
 
 // newBuilder returns a builder holding the nodes of the facts' files and

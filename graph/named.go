@@ -236,8 +236,10 @@ func namedNeeds(files []index.FileFacts, loaded []bool, lay layout, name string)
 				b.receiverNeeds(fi, ri, ask)
 			}
 			if _, recv := b.caller(fi, ri); recv != "" {
-				for _, t := range b.baseChain(recv) {
-					ask(t)
+				for _, r := range strings.Split(recv, "|") {
+					for _, t := range b.baseChain(r) {
+						ask(t)
+					}
 				}
 			}
 			if r.Kind == symbols.Inherit && f.Language != "go" {
@@ -259,10 +261,14 @@ func namedNeeds(files []index.FileFacts, loaded []bool, lay layout, name string)
 // receiverNeeds asks, for ref ri of file fi (not Go), the names of what
 // its receiver's Type reads: for x = f() and self.f = T(), whether f is a
 // class or what it returns; for x in self.f, how f is declared; for a
-// variable of the module, or one an import binds, its declaration.
+// variable of the module, or one an import binds, its declaration; for a
+// parameter its context types ("arg m i"), the declarations of m.
 func (b *builder) receiverNeeds(fi, ri int, ask func(string)) {
 	f := &b.facts[fi]
 	ask(b.constructed(fi, ri))
+	if m, _, ok := argForm(f.Refs[ri].Type); ok {
+		ask(m) // the members whose declarations type the parameter
+	}
 	if v, ok := strings.CutPrefix(f.Refs[ri].Type, "var "); ok {
 		ask(v)
 		for _, im := range f.Imports {

@@ -1,6 +1,12 @@
 package graph
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/codecortex/codecortex/symbols"
+)
 
 // In Java, C#, TypeScript and annotated Python, a function's head declares
 // the type of each parameter ("W3CDom w3c", "ctx: Context"); a member used
@@ -188,4 +194,96 @@ func splitParams(list string) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(list[start:]))
+}
+
+// argForm reads a Ref.Type written "arg m i": the type of parameter i of
+// a function written as the value of an object literal's member m.
+func argForm(typ string) (m string, i int, ok bool) {
+	rest, ok := strings.CutPrefix(typ, "arg ")
+	if !ok {
+		return "", 0, false
+	}
+	m, n, ok := strings.Cut(rest, " ")
+	i, err := strconv.Atoi(n)
+	return m, i, ok && err == nil && i >= 0 && m != ""
+}
+
+// argType returns the type the project's TypeScript declarations of
+// members called m (an interface's or a class's method, or a field of a
+// function type: m(a: A, api: Api), m: (a: A, api: Api) => void) give
+// their parameter i: a function written as the value of an object
+// literal's member m has it, the literal being of such a type. When the
+// declarations give different types, all of them, separated by "|": the
+// member a use selects is then the one those types agree on (see
+// ofType); "" when none gives a named type, or when m is too common a
+// name to say.
+func (b *builder) argType(m string, i int) string {
+	k := argKey{m, i}
+	if t, ok := b.args[k]; ok {
+		return t
+	}
+	var out []string
+	defs := b.g.byName[m]
+	if len(defs) > maxVarDecls {
+		defs = nil
+	}
+	for _, s := range defs {
+		n := &b.g.Nodes[s]
+		if n.Container == "" || n.Kind != string(symbols.Method) && n.Kind != string(symbols.Field) {
+			continue
+		}
+		fi := int(b.nodeFile[s])
+		if lang := b.facts[fi].Language; lang != "typescript" && lang != "tsx" {
+			continue
+		}
+		sym := b.symbolOf(fi, s)
+		if sym == nil {
+			continue
+		}
+		sig := sym.Signature
+		if n.Kind == string(symbols.Field) {
+			// m: (a: A, api: Api) => void, or m?: …
+			_, ft, _ := strings.Cut(sig, ":")
+			if sig = strings.TrimSpace(ft); !strings.HasPrefix(sig, "(") {
+				continue
+			}
+		}
+		if t := typeName(paramAt(sig, i)); t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	t := strings.Join(out, "|")
+	if b.args == nil {
+		b.args = map[argKey]string{}
+	}
+	b.args[k] = t
+	return t
+}
+
+// An argKey is a member's name and a parameter's position (see argType).
+type argKey struct {
+	m string
+	i int
+}
+
+// paramAt returns the type a TypeScript head sig declares for its
+// parameter i, as written; "" for none.
+func paramAt(sig string, i int) string {
+	at := strings.IndexByte(sig, '(')
+	if at < 0 {
+		return ""
+	}
+	list, _, closed := cutParams(sig[at:])
+	if !closed {
+		return ""
+	}
+	items := splitParams(list)
+	if i >= len(items) {
+		return ""
+	}
+	_, t, _ := strings.Cut(items[i], ":")
+	if k := defaultAt(t); k >= 0 {
+		t = t[:k]
+	}
+	return strings.TrimSpace(t)
 }

@@ -144,7 +144,7 @@ func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, fr
 	case recv != "" && r.Qualifier == "super":
 		c = b.ofType(r, b.bases[recv], "", test)
 	case recv != "":
-		c = b.ofType(r, []string{recv}, recvDir, test)
+		c = b.ofType(r, strings.Split(recv, "|"), recvDir, test)
 	}
 	if len(c) == 0 && !(recv != "" && r.Qualifier != "" && b.isClass(recv)) {
 		// A member a class of the project does not define, used through
@@ -177,8 +177,9 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	r := &f.Refs[ri]
 	j := b.enclosingSym(fi, r.Byte)
 	if j < 0 {
-		if r.Qualifier != "" && !r.Selected && r.Type != "" && r.Type != "this" && f.Language != "go" && !selfQualifier(f.Language, r.Qualifier) {
-			// A local of no definition (in a test's callback).
+		if (r.Qualifier != "" || r.Selected) && r.Type != "" && r.Type != "this" && f.Language != "go" && !selfQualifier(f.Language, r.Qualifier) {
+			// A local of no definition (in a test's callback), or a
+			// member an object pattern takes from a typed value.
 			return int(b.g.fileNode[f.Path]), b.typedLocal(fi, j, r.Byte, r.Type)
 		}
 		return int(b.g.fileNode[f.Path]), ""
@@ -186,6 +187,13 @@ func (b *builder) caller(fi, ri int) (int, string) {
 	src := int(b.g.fileSyms[f.Path][j])
 	q := r.Qualifier
 	switch {
+	case r.Selected && r.Type != "" && f.Language != "go":
+		// A member an object pattern takes from a value whose type the
+		// code shows ({ getState }: Api, const { a } = this).
+		if r.Type == "this" {
+			return src, enclosingClass(f, j, r.Byte)
+		}
+		return src, b.typedLocal(fi, j, r.Byte, r.Type)
 	case r.Selected:
 		// A member of a member: its type is not shown, but for this.f.m()
 		// where the class declares f's type.
@@ -241,6 +249,9 @@ func (b *builder) typedLocal(fi, j, at int, typ string) string {
 	}
 	if v, ok := strings.CutPrefix(typ, "var "); ok {
 		return b.localType(b.moduleVarDecl(fi, v))
+	}
+	if m, i, ok := argForm(typ); ok {
+		return b.argType(m, i)
 	}
 	return b.localType(typ)
 }

@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/codecortex/codecortex/syntax"
@@ -104,6 +105,11 @@ var nameKinds = map[string]bool{
 // nameKindIDs is nameKinds by kind id.
 var nameKindIDs = kindsIn(nameKinds)
 
+// shorthandPatternIDs are the leaves of an object pattern that bind a
+// local to the member of the same name ({ getState } in JavaScript and
+// TypeScript).
+var shorthandPatternIDs = kindsIn(map[string]bool{"shorthand_property_identifier_pattern": true})
+
 // qualifierKinds are the leaf kinds a qualifier may be.
 var qualifierKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "package_identifier": true,
@@ -193,6 +199,7 @@ func (x *extractor) refs() {
 	}
 	isName := nameKindIDs.of(t.Grammar())
 	nameLeaf := func(id syntax.NodeID) bool { return t.ChildCount(id) == 0 && isName.has(t.KindID(id)) }
+	isShorthand := shorthandPatternIDs.of(t.Grammar())
 	leaves := 0 // the names, of which the refs are some: room for them all
 	for i := 1; i < n; i++ {
 		if nameLeaf(syntax.NodeID(i)) {
@@ -202,6 +209,15 @@ func (x *extractor) refs() {
 	x.f.Refs = slices.Grow(x.f.Refs, min(leaves, MaxRefs))
 	for i := 1; i < n; i++ {
 		id := syntax.NodeID(i)
+		if declared != nil && isShorthand.has(t.KindID(id)) {
+			if r, ok := x.destructured(parent, id, declared, in.at(x.f.Symbols, t.StartByte(id))); ok {
+				x.f.Refs = append(x.f.Refs, r)
+				if len(x.f.Refs) == MaxRefs {
+					return
+				}
+			}
+			continue
+		}
 		if !nameLeaf(id) {
 			continue
 		}
@@ -278,6 +294,12 @@ func (x *extractor) refs() {
 		}
 		line, col := x.lines.Position(start)
 		typ := goVars.typeOf(x, parent, id, within, qual, selected, kind)
+		if declared != nil && qual == "" && !selected && kind != Inherit {
+			// A local an object pattern bound to a member: a use of it.
+			if form, ok := x.boundMember(declared, parent, id, within, name); ok {
+				selected, typ = true, form
+			}
+		}
 		if declared != nil && qual != "" && !selected && kind != Inherit {
 			var local bool
 			typ, local = x.declaredTypeOf(declared, parent, id, within, qual)
@@ -311,7 +333,8 @@ type scopedName struct {
 // seen only inside them.
 var fnScopes = map[string]bool{
 	"arrow_function": true, "function_expression": true, "function": true, "generator_function": true,
-	"lambda": true, "lambda_expression": true,
+	"method_definition": true,
+	"lambda":            true, "lambda_expression": true,
 }
 
 // fnScope returns the innermost function expression holding leaf id, or 0.
@@ -336,6 +359,25 @@ func (x *extractor) declaredType(declared map[scopedName]string, parent []syntax
 
 // declaredTypeOf is declaredType, and whether q is a local at all.
 func (x *extractor) declaredTypeOf(declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) (string, bool) {
+	typ, ok := x.scoped(declared, parent, id, within, q)
+	if strings.HasPrefix(typ, boundMark) {
+		return "", ok // a member's value, whose type the pattern does not show
+	}
+	return typ, ok
+}
+
+// boundMember returns, for a use at leaf id of q, a local an object
+// pattern bound to the member q of a value (see destructured), what the
+// code shows of that value's type.
+func (x *extractor) boundMember(declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) (string, bool) {
+	typ, ok := x.scoped(declared, parent, id, within, q)
+	form, bound := strings.CutPrefix(typ, boundMark)
+	return form, ok && bound
+}
+
+// scoped returns what declared holds of the declaration of q that a use
+// at leaf id sees (see declaredType).
+func (x *extractor) scoped(declared map[scopedName]string, parent []syntax.NodeID, id syntax.NodeID, within int, q string) (string, bool) {
 	t := x.t
 	for w := within; ; w = x.outer[w] {
 		for p := parent[id]; p != 0; p = parent[p] {
@@ -416,7 +458,9 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 		if typ, ok := t.ChildByField(d, "type"); ok {
 			return typeText(t, typ) // a function expression's (o: T) => …
 		}
-		return ""
+		return x.contextual(parent, d)
+	case dk == "formal_parameters":
+		return x.contextual(parent, id) // JavaScript's
 	case dk == "enhanced_for_statement" && f == "name":
 		if typ, ok := t.ChildByField(d, "type"); ok && t.Text(typ) != "var" {
 			return typeText(t, typ) // Java's for (T x : xs)
@@ -459,6 +503,100 @@ func (x *extractor) localType(parent []syntax.NodeID, id syntax.NodeID) string {
 		}
 	}
 	return ""
+}
+
+// boundMark starts what declared holds of a local an object pattern
+// bound to a member ({ getState } = api): the mark, then what the code
+// shows of the value's type (see destructured).
+const boundMark = "\x00member of "
+
+// destructured returns, for leaf id of an object pattern that binds the
+// member of its name ({ getState }), a use of that member, selected from
+// the value the pattern takes apart, whose type the code shows: a
+// parameter's declared type, or the one its context gives (see
+// contextual), or what the declaration of const { getState } = v shows
+// of v's. It records the local bound, so that its uses are the member's
+// too (see boundMember). ok is false when the type is not shown.
+func (x *extractor) destructured(parent []syntax.NodeID, id syntax.NodeID, declared map[scopedName]string, within int) (Ref, bool) {
+	t := x.t
+	name := t.Text(id)
+	pat := parent[id]
+	if len(name) < 2 || len(name) > maxRefName || t.Kind(pat) != "object_pattern" {
+		return Ref{}, false
+	}
+	var form string
+	switch holder := parent[pat]; t.Kind(holder) {
+	case "required_parameter", "optional_parameter":
+		if typ, ok := t.ChildByField(holder, "type"); ok {
+			form = typeText(t, typ)
+		} else {
+			form = x.contextual(parent, holder)
+		}
+	case "formal_parameters":
+		form = x.contextual(parent, pat)
+	case "variable_declarator":
+		// const { f } = require('m') binds what a module exports (see
+		// the imports), no member of a typed value.
+		if form = x.localType(parent, pat); form == "require()" {
+			return Ref{}, false
+		} else if form == "" {
+			if v, ok := t.ChildByField(holder, "value"); ok && t.Kind(v) == "identifier" {
+				form = x.declaredType(declared, parent, v, within, t.Text(v))
+			}
+		}
+	}
+	if form == "" || len(form) > maxRefName {
+		return Ref{}, false
+	}
+	sn := scopedName{within, fnScope(t, parent, id), name}
+	if was, again := declared[sn]; !again {
+		declared[sn] = boundMark + form
+	} else if was != boundMark+form {
+		declared[sn] = ""
+	}
+	start := t.StartByte(id)
+	line, col := x.lines.Position(start)
+	return Ref{Name: name, Selected: true, Kind: Use, Type: form, Line: line, Column: col, Byte: start}, true
+}
+
+// contextual returns, for parameter p (its node in the parameter list)
+// of a function written as the value of an object literal's member m
+// ({ m(a, b) {…} }, { m: (a, b) => … }), which declares no type, "arg m
+// i": the type the project's declarations of members called m give their
+// parameter i, which the compiler gives it too when the literal is of
+// such a type (see Ref.Type); "" otherwise.
+func (x *extractor) contextual(parent []syntax.NodeID, p syntax.NodeID) string {
+	t := x.t
+	params := parent[p]
+	if t.Kind(params) != "formal_parameters" {
+		return ""
+	}
+	i := 0
+	for c, ok := t.FirstChild(params); ok && c != p; c, ok = t.NextSibling(c) {
+		if t.Named(c) && t.Kind(c) != "comment" {
+			i++
+		}
+	}
+	var key syntax.NodeID
+	var ok bool
+	switch fn := parent[params]; t.Kind(fn) {
+	case "method_definition":
+		if t.Kind(parent[fn]) == "object" {
+			key, ok = t.ChildByField(fn, "name")
+		}
+	case "arrow_function", "function_expression", "function":
+		if pair := parent[fn]; t.Kind(pair) == "pair" && t.Field(fn) == "value" {
+			key, ok = t.ChildByField(pair, "key")
+		}
+	}
+	if !ok || t.Kind(key) != "property_identifier" {
+		return ""
+	}
+	m := t.Text(key)
+	if len(m) > maxRefName {
+		return ""
+	}
+	return "arg " + m + " " + strconv.Itoa(i)
 }
 
 // arrowResult returns the result type of a function type written

@@ -520,3 +520,67 @@ func TestRefsImportQualifier(t *testing.T) {
 		}
 	}
 }
+
+// TestRefsObjectPatterns: a name an object pattern takes from a value
+// whose type the code shows ({ getState }: Api, const { a } = api) is a
+// use of that type's member, and so is each use of the local it binds; a
+// parameter of a function written as an object literal's member m, which
+// declares no type, has "arg m i" (the type m's declarations give it). A
+// class's method and a pattern of an untyped value show nothing.
+func TestRefsObjectPatterns(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	for path, tt := range map[string]struct {
+		src  string
+		want []string // "name ~type" for a selected use, "q.name type" for a qualified one
+	}{
+		"a.ts": {`export function typed({ getState }: Api, n) {
+  getState()
+}
+start({
+  onAdded(arg, { dispatch }) {
+    dispatch(1)
+  },
+  effect: (action, api) => {
+    api.go()
+    const { run } = api
+    run()
+  },
+})
+class Box {
+  open(p, { close }) {
+    p.go()
+    close()
+  }
+}
+function plain({ stop }) {
+  stop()
+}
+`, []string{`getState ~Api`, `getState ~Api`, `dispatch ~arg onAdded 1`, `dispatch ~arg onAdded 1`,
+			`api.go arg effect 1`, `run ~arg effect 1`, `run ~arg effect 1`}},
+		"b.js": {`app.use({
+  handle(req, { send }) {
+    send(req)
+  },
+})
+`, []string{`send ~arg handle 1`, `send ~arg handle 1`}},
+	} {
+		f, err := Extract(path, []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range f.Refs {
+			switch {
+			case r.Selected && r.Type != "":
+				got = append(got, fmt.Sprintf("%s ~%s", r.Name, r.Type))
+			case r.Qualifier != "" && r.Type != "":
+				got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: typed uses:\n got %q\nwant %q", path, got, tt.want)
+		}
+	}
+}

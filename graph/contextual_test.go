@@ -1,0 +1,94 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/internal/testtool"
+)
+
+// TestContextualParameters: a TypeScript function written as the value of
+// an object literal's member takes, for its untyped parameters, the types
+// the project's declarations of that member give them, as the compiler
+// does when the literal is of such a type; a name an object pattern takes
+// from a typed value is a use of that type's member, and so is each use
+// of the local it binds. Two declarations of the member that disagree
+// select the member their types share.
+func TestContextualParameters(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{
+		"src/api.ts": `export interface LifecycleApi {
+  getState(): number
+}
+export interface QueryApi extends LifecycleApi {
+  queryFulfilled: Promise<void>
+}
+export interface MutationApi extends LifecycleApi {}
+export interface QueryOptions {
+  onAdded?(arg: string, api: QueryApi): void
+  effect: (action: string, api: LifecycleApi) => void
+}
+export interface MutationOptions {
+  onAdded?(arg: string, api: MutationApi): void
+}
+export class Store {
+  getState(): number {
+    return 0
+  }
+}
+export function start(o: QueryOptions) {}
+`,
+		"src/tests/api.test.ts": `import { start } from '../api'
+
+test('options', () => {
+  start({
+    onAdded(arg, { getState }) {
+      getState()
+    },
+    effect: (action, listenerApi) => {
+      listenerApi.getState()
+    },
+  })
+})
+`,
+		"src/typed.ts": `import { LifecycleApi } from './api'
+
+export function typed({ getState }: LifecycleApi) {
+  return getState()
+}
+`,
+	}
+	p := wholeIndexed(t, testtool.WriteTree(t, files))
+	defer p.Close()
+	for _, tt := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"LifecycleApi.getState", []string{
+			"reference src/tests/api.test.ts:5", "call src/tests/api.test.ts:6", "call src/tests/api.test.ts:9",
+			"reference src/typed.ts:3", "call src/typed.ts:4"}},
+		{"Store.getState", nil},
+	} {
+		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
+			Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Records {
+			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+				got = append(got, fmt.Sprintf("%s %s:%d", r.Kind, r.Path, r.StartLine))
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
