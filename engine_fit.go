@@ -192,20 +192,26 @@ func (f *fit) leave(r *evidence.Record) string {
 // rather than a value, and a package-level declaration rather than a
 // member when the question names none. Other questions rank records
 // outside tests and declaration files first unless they ask for tests,
-// and Go code the go command does not build (under _examples or
-// testdata) after tests: it is neither compiled nor run with the module,
-// so a change reaches the module's code and tests first.
+// but a use found by its name alone (below inferred_high) with the tests:
+// a use a type shows in a test answers better. Go code the go command
+// does not build (under _examples or testdata) comes after tests: it is
+// neither compiled nor run with the module, so a change reaches the
+// module's code and tests first.
 func (f *fit) class(r *evidence.Record) int {
 	test := 0
 	if inTest(r) && f.intent != route.IntentTests || outsideBuild(r.Path) {
 		test = 1
 	}
 	if f.intent != route.IntentDefinition || !f.named {
-		if declarationFile(r.Path) {
+		switch {
+		case declarationFile(r.Path):
 			return 1 // types for the code, which come first
-		}
-		if outsideBuild(r.Path) {
-			return 2
+		case outsideBuild(r.Path):
+			return 3
+		case r.Trust < trust.InferredHigh:
+			// A use found by its name alone answers no better in code
+			// than a use a type shows does in a test: they rank by tier.
+			return 1 + test
 		}
 		return test
 	}

@@ -333,6 +333,21 @@ func TestFitOutsideBuildAfterTests(t *testing.T) {
 	}
 }
 
+// TestFitTypedTestsBeforeNames: a use the graph found by its name alone
+// (inferred) in code ranks with the uses in tests, by tier: a typed use in
+// a test (inferred_high) before it; a typed use in code before both, and a
+// use by name in a test last.
+func TestFitTypedTestsBeforeNames(t *testing.T) {
+	in := []evidence.Record{call("a_test.go", 9, 5, "p.TestByName", trust.Inferred),
+		call("b.go", 2, 5, "p.byName", trust.Inferred), call("a_test.go", 4, 5, "p.TestTyped", trust.InferredHigh),
+		call("a.go", 2, 5, "p.typed", trust.InferredHigh)}
+	ans := answerOf("where is Api.getState used?", in, nil)
+	want := []string{"a.go:p.typed", "a_test.go:p.TestTyped", "b.go:p.byName", "a_test.go:p.TestByName"}
+	if got := symbols(ans.Records); !slices.Equal(got, want) {
+		t.Errorf("records %q, want %q", got, want)
+	}
+}
+
 func TestFitBudgetBoundsTheDocument(t *testing.T) {
 	var in, bare []evidence.Record
 	for i := range 200 {

@@ -75,7 +75,13 @@ type Ref struct {
 	// "this" for an alias of the current object (const self = this),
 	// "self.f" for a Python local assigned the object's field f, or "var
 	// q" for a qualifier q that is no local but a variable of the module
-	// or a member an import binds, whose declaration the graph reads. A
+	// or a member an import binds, whose declaration the graph reads;
+	// "arg m i" for a parameter, declared with no type, of a function
+	// written as the value of an object literal's member m, whose type
+	// the project's declarations of m give (see contextual). In
+	// TypeScript and JavaScript, a name an object pattern takes from a
+	// value ({ getState }: Api) and each use of the local it binds are
+	// Selected, with the Type of the value. A
 	// local of a function expression (a test's callback) is seen only
 	// inside it; a nested function sees its outer functions' locals. For
 	// Python's self.f assigned a value (self.f = T(…), self.f: T = …,
