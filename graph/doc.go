@@ -29,7 +29,11 @@
 // object itself, is not another class's. A member selected from an
 // expression whose type the syntax does not show ([symbols.Ref.Selected])
 // is found by its name; a plain name never names a method or a field in
-// Python, JavaScript, TypeScript, Rust or Go. Named imports are followed
+// Python, JavaScript, TypeScript, Rust or Go. In TypeScript, an untyped
+// parameter of a function written as an object literal's member m has
+// the types the project's declarations of m give it (several select the
+// member they share), and a name an object pattern takes from a typed
+// value ({ getState }: Api) is that type's member. Named imports are followed
 // through the modules that re-export them (export * from, a package's
 // __init__.py); a qualifier that names a module file (Rust's
 // unicode::f) names its top-level definitions. Definitions in Rust's
