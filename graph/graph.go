@@ -245,6 +245,7 @@ type builder struct {
 	facts    []index.FileFacts
 	goMods   []goModule
 	pkgs     []Package
+	pkgNamed map[string][]int        // the indices in pkgs of the packages of each name
 	symFile  []int32                 // file index of each symbol node (-1 for a file node)
 	nodeFile []int32                 // the index in facts of each node's file
 	owner    []string                // the type holding each node (see ownerOf)
@@ -380,7 +381,10 @@ func newBuilder(facts index.Facts, lay layout) *builder {
 	for _, m := range lay.mods {
 		b.goMods = append(b.goMods, goModule(m))
 	}
-	b.pkgs = lay.pkgs
+	b.pkgs, b.pkgNamed = lay.pkgs, map[string][]int{}
+	for i, p := range lay.pkgs {
+		b.pkgNamed[p.Name] = append(b.pkgNamed[p.Name], i)
+	}
 	nodes := len(facts.Files)
 	for fi := range facts.Files {
 		nodes += len(facts.Files[fi].Symbols)

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"path"
@@ -36,10 +38,7 @@ func ReadPackages(fsys fs.FS, paths []string) []Package {
 		if path.Base(p) != "package.json" {
 			continue
 		}
-		if fi, err := fs.Stat(fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxPackageJSON {
-			continue
-		}
-		data, err := fs.ReadFile(fsys, p)
+		data, err := readBounded(fsys, p, maxPackageJSON)
 		if err != nil {
 			continue
 		}
@@ -49,6 +48,23 @@ func ReadPackages(fsys fs.FS, paths []string) []Package {
 		}
 	}
 	return out
+}
+
+// readBounded reads the regular file at p, refusing one past max bytes.
+func readBounded(fsys fs.FS, p string, max int64) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = fmt.Errorf("%s: larger than %d bytes", p, max)
+	}
+	return data, err
 }
 
 // parsePackage reads a package.json's name and entry points.
@@ -116,28 +132,26 @@ func leaves(out []string, v any) []string {
 var outDirs = map[string]bool{"dist": true, "build": true, "lib": true, "out": true, "esm": true, "cjs": true, "types": true}
 
 // packageImport returns the file an import of a package of the project
-// names, if the path is one of theirs ("@reduxjs/toolkit/query"). Among
-// packages of the same name, the one the importing file is in wins,
-// then the first.
+// names, if the path is one of theirs ("@reduxjs/toolkit/query"): the
+// package of the longest name the path starts with, and among packages of
+// that name, the one the importing file is in, else the first.
 func (b *builder) packageImport(from, spec string) int32 {
 	var pkg *Package
-	for i := range b.pkgs {
-		p := &b.pkgs[i]
-		if spec != p.Name && !strings.HasPrefix(spec, p.Name+"/") {
-			continue
+	name := spec
+	for pkg == nil && name != "" {
+		for _, i := range b.pkgNamed[name] {
+			if p := &b.pkgs[i]; pkg == nil || !within(from, pkg.Dir) && within(from, p.Dir) {
+				pkg = p
+			}
 		}
-		if pkg == nil || len(p.Name) > len(pkg.Name) ||
-			p.Name == pkg.Name && !within(from, pkg.Dir) && within(from, p.Dir) {
-			pkg = p
+		if pkg == nil {
+			name = name[:max(strings.LastIndexByte(name, '/'), 0)]
 		}
 	}
 	if pkg == nil {
 		return -1
 	}
-	sub := "." + strings.TrimPrefix(spec, pkg.Name)
-	if sub != "." {
-		sub = "./" + strings.TrimPrefix(sub, "./")
-	}
+	sub := "." + spec[len(name):] // ".", "./query"
 	var cands []string
 	add := func(stem string) {
 		cands = append(cands, stem)

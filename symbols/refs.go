@@ -339,8 +339,7 @@ type scopedName struct {
 // seen only inside them.
 var fnScopes = map[string]bool{
 	"arrow_function": true, "function_expression": true, "function": true, "generator_function": true,
-	"method_definition": true,
-	"lambda":            true, "lambda_expression": true,
+	"method_definition": true, "lambda": true, "lambda_expression": true,
 }
 
 // fnScope returns the innermost function expression holding leaf id, or 0.
