@@ -139,7 +139,18 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 		}
 		return b.goPackageVarType(fi, name, fields)
 	}
+	if of, ok := strings.CutPrefix(typ, "elem "); ok {
+		return b.goElemType(fi, of, binds, fields)
+	}
 	called, isCall := strings.CutSuffix(typ, "()")
+	if !isCall && strings.HasPrefix(typ, "(") {
+		// (X).f: field f of X's type.
+		recv, f, op := b.goFieldOwner(fi, typ, binds, fields)
+		if op != goProject {
+			return goType{}, op
+		}
+		return b.goFieldType(recv, f, fields)
+	}
 	if !isCall {
 		return b.goTypeIn(fi, typ, binds)
 	}
@@ -377,17 +388,123 @@ func goResultType(sig string) string {
 	return res
 }
 
+// goFieldOwner reads a Type written "(X).f": the type of X, when the
+// project declares it, and f. A field of a value another package made is
+// outside (see madeOutside).
+func (b *builder) goFieldOwner(fi int, typ string, binds map[string]binding, fields map[int]map[string]binding) (goType, string, goOperand) {
+	inner, rest, ok := cutGroup(typ)
+	f, ok2 := strings.CutPrefix(rest, ".")
+	if !ok || !ok2 || f == "" {
+		return goType{}, "", goUnknown
+	}
+	recv, op := b.goLocalType(fi, inner, binds, fields)
+	if op == goOutside && b.madeOutside(inner, binds) {
+		return goType{}, "", goOutside
+	}
+	if op != goProject {
+		return goType{}, "", goUnknown
+	}
+	return recv, f, goProject
+}
+
+// goElemType returns the type of the elements of what a loop ranges
+// over, whose Type is of (see symbols' goElemType): the element type its
+// declaration writes ([]T, [n]T, map[K]T) for a field of the project's
+// type ((X).f) or a variable of the package (var v), read in the
+// declaring file; unknown otherwise.
+func (b *builder) goElemType(fi int, of string, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
+	if v, ok := strings.CutPrefix(of, "var "); ok {
+		if strings.Contains(v, ".") {
+			return goType{}, goUnknown
+		}
+		dfi, vt := b.goPackageVar(fi, v)
+		if e := goElemDecl(vt); e != "" {
+			return b.goTypeIn(dfi, e, b.goBindsIn(dfi, fields))
+		}
+		return goType{}, goUnknown
+	}
+	if !strings.HasPrefix(of, "(") || strings.HasSuffix(of, "()") {
+		return goType{}, goUnknown
+	}
+	recv, f, op := b.goFieldOwner(fi, of, binds, fields)
+	if op != goProject {
+		return goType{}, goUnknown
+	}
+	typ, top := goType{}, goUnknown
+	for k, s := range b.goFields(recv, f) {
+		dfi, declared := b.goFieldDecl(s, f)
+		e := goElemDecl(declared)
+		if e == "" {
+			return goType{}, goUnknown
+		}
+		et, eop := b.goTypeIn(dfi, e, b.goBindsIn(dfi, fields))
+		if k > 0 && (et != typ || eop != top) {
+			return goType{}, goUnknown
+		}
+		typ, top = et, eop
+	}
+	return typ, top
+}
+
+// goElemDecl returns the element type a declared slice, array or map type
+// writes ("[]T", "[4]*T", "map[string]T" give T, *T and T), or "".
+func goElemDecl(typ string) string {
+	typ = strings.TrimSpace(typ)
+	switch {
+	case strings.HasPrefix(typ, "map["):
+		_, rest, ok := cutGroup(typ[len("map"):])
+		if !ok {
+			return ""
+		}
+		return strings.TrimSpace(rest)
+	case strings.HasPrefix(typ, "["):
+		_, rest, ok := cutGroup(typ)
+		if !ok {
+			return ""
+		}
+		return strings.TrimSpace(rest)
+	}
+	return ""
+}
+
+// goFields returns the fields called name of the project's struct t, or
+// when it declares none, of the nearest structs of its package it embeds
+// that do (Go promotes their fields), within the bounds ofType keeps.
+func (b *builder) goFields(t goType, name string) []int32 {
+	types := []string{t.name}
+	seen := map[string]bool{t.name: true}
+	for depth := 0; depth < maxBaseDepth && len(types) > 0; depth++ {
+		var out []int32
+		for _, s := range b.g.byName[name] {
+			n := &b.g.Nodes[s]
+			if n.Kind == string(symbols.Field) && path.Dir(n.Path) == t.dir && slices.Contains(types, b.ownerOf(s)) {
+				out = append(out, s)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+		var next []string
+		for _, ty := range types {
+			for _, base := range b.bases[ty] {
+				if !seen[base] && len(seen) < maxBaseTypes {
+					seen[base] = true
+					next = append(next, base)
+				}
+			}
+		}
+		types = next
+	}
+	return nil
+}
+
 // goFieldType returns the declared type of the field called name of the
-// project's struct t, when every such field declares the same kind of
-// type (see goTypeIn).
+// project's struct t (or one it embeds, see goFields), when every such
+// field declares the same kind of type (see goTypeIn).
 func (b *builder) goFieldType(t goType, name string, fields map[int]map[string]binding) (goType, goOperand) {
 	typ, op := goType{}, goUnknown
 	found := false
-	for _, s := range b.g.byName[name] {
-		n := &b.g.Nodes[s]
-		if n.Kind != string(symbols.Field) || b.ownerOf(s) != t.name || path.Dir(n.Path) != t.dir {
-			continue
-		}
+	for _, s := range b.goFields(t, name) {
 		fi, declared := b.goFieldDecl(s, name)
 		if declared == "" {
 			return goType{}, goUnknown
@@ -757,14 +874,19 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 }
 
 // goFieldTypeNames returns the names of the types the fields called name
-// of the project's type t are declared with.
+// of the project's type t are declared with (their elements' for a
+// slice, array or map), and of the types t embeds, whose fields it
+// promotes (see goFields).
 func (b *builder) goFieldTypeNames(t goType, name string) []string {
-	var out []string
+	out := b.baseChain(t.name)[1:]
 	for _, s := range b.g.byName[name] {
-		if b.g.Nodes[s].Kind != string(symbols.Field) || b.ownerOf(s) != t.name {
+		if b.g.Nodes[s].Kind != string(symbols.Field) || !slices.Contains(out, b.ownerOf(s)) && b.ownerOf(s) != t.name {
 			continue
 		}
 		_, declared := b.goFieldDecl(s, name)
+		if e := goElemDecl(declared); e != "" {
+			declared = e
+		}
 		if ft := goBareType(declared); ft != "" {
 			out = append(out, ft)
 		}
@@ -818,7 +940,25 @@ func (b *builder) goTypeNames(fi int, typ string, binds map[string]binding, fiel
 		}
 		return out
 	}
+	if of, ok := strings.CutPrefix(typ, "elem "); ok {
+		out = b.goTypeNames(fi, of, binds, fields, out)
+		if t, op := b.goElemType(fi, of, binds, fields); op == goProject {
+			out = append(out, t.name)
+		}
+		return out
+	}
 	called, isCall := strings.CutSuffix(typ, "()")
+	if !isCall && strings.HasPrefix(typ, "(") {
+		// (X).f: what X reads, f, and the fields' types once X's is known.
+		if inner, rest, ok := cutGroup(typ); ok {
+			out = b.goTypeNames(fi, inner, binds, fields, out)
+			out = append(out, strings.TrimPrefix(rest, "."))
+		}
+		if recv, f, op := b.goFieldOwner(fi, typ, binds, fields); op == goProject {
+			out = append(out, b.goFieldTypeNames(recv, f)...)
+		}
+		return out
+	}
 	if !isCall {
 		if t := goBareType(typ); t != "" {
 			out = append(out, t)

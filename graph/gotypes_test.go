@@ -582,3 +582,79 @@ func Use(rw http.ResponseWriter) { rw.WriteHeader(500) }
 		}
 	}
 }
+
+// goRangeFixture ranges over slices of an interface: a field a struct
+// declares, one it promotes from a struct it embeds, a parameter and a
+// package variable; another type has a method of the same name.
+var goRangeFixture = map[string]string{
+	"go.mod": "module m\n",
+	"r/route.go": `package r
+
+type matcher interface {
+	Match(s string) bool
+}
+
+type methodMatcher []string
+
+func (m methodMatcher) Match(s string) bool { return len(m) > 0 }
+
+type routeConf struct {
+	matchers []matcher
+}
+
+type Route struct {
+	routeConf
+	name string
+}
+
+type Router struct {
+	routes map[string]*Route
+}
+
+func (r *Route) Match(s string) bool {
+	for _, m := range r.matchers {
+		if m.Match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+var defaults []matcher
+
+func all(ms []matcher, rt *Router, s string) {
+	for _, m := range ms {
+		m.Match(s)
+	}
+	for _, d := range defaults {
+		d.Match(s)
+	}
+	for _, route := range rt.routes {
+		route.Match(s)
+	}
+}
+`,
+}
+
+// TestGoRangeTypes: a loop's variable over a slice or map is an element
+// of it, of the type the slice's declaration writes: a field's (promoted
+// from an embedded struct too), a parameter's, a package variable's.
+func TestGoRangeTypes(t *testing.T) {
+	needSyntax(t)
+	p := wholeIndexed(t, testtool.WriteTree(t, goRangeFixture))
+	defer p.Close()
+	// The calls through the interface, which *Route implements too, and
+	// the call of Route.Match: the uses the interface method and the
+	// methods implementing it share (see shared.go).
+	through := []string{"r/route.go:26 r/route.go#Route.Match inferred_high", "r/route.go:37 r/route.go#all inferred_high",
+		"r/route.go:40 r/route.go#all inferred_high"}
+	direct := "r/route.go:43 r/route.go#all inferred_high"
+	checkCallSites(t, p, []sitesOf{
+		{"matcher.Match", append(slices.Clone(through), direct)},
+		{"methodMatcher.Match", through},
+		{"Route.Match", append(slices.Clone(through), direct)},
+	})
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, goRangeFixture), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}

@@ -376,6 +376,13 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 	case pk == "expression_list" && t.Field(p) == "left" && t.Kind(parent[p]) == "short_var_declaration":
 		names = x.namedKids(p)
 		values, hasValues = t.ChildByField(parent[p], "right")
+	case pk == "expression_list" && t.Field(p) == "left" && t.Kind(parent[p]) == "range_clause":
+		if names := x.namedKids(p); len(names) == 2 && names[1] == id {
+			if xs, ok := t.ChildByField(parent[p], "right"); ok {
+				return x.goElemType(parent, xs, g, within)
+			}
+		}
+		return ""
 	case pk == "var_spec" && t.Field(id) == "name":
 		if typ, ok := t.ChildByField(p, "type"); ok {
 			return goTypeText(t, typ)
@@ -402,6 +409,61 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 	case len(exprs) == 1 && at == 0 && (t.Kind(exprs[0]) == "call_expression" || t.Kind(exprs[0]) == "type_assertion_expression"):
 		// r, err := F(): r holds F's first result; v, ok := x.(T): a T.
 		return x.goExprType(parent, exprs[0], g, within)
+	}
+	return ""
+}
+
+// goElemType returns what the Go expression xs a loop ranges over shows
+// of the type of its elements (for _, v := range xs: v's): the element
+// type a local's or parameter's declaration writes ([]T, [n]T, map[K]T),
+// else "elem " and what xs shows of its own type ("elem (X).f" for the
+// field f of a local x of type X, "elem var v" for a package variable),
+// whose declaration the graph reads; "" otherwise.
+func (x *extractor) goElemType(parent []syntax.NodeID, xs syntax.NodeID, g *goLocals, within int) string {
+	t := x.t
+	var of string
+	switch t.Kind(xs) {
+	case "identifier":
+		if v := g.at(localName{within, t.Text(xs)}, t.StartByte(xs)); v != nil {
+			if d := parent[v.decl]; t.Kind(d) == "parameter_declaration" || t.Kind(d) == "var_spec" {
+				if typ, ok := t.ChildByField(d, "type"); ok {
+					return goElemText(t, typ)
+				}
+			}
+		}
+	case "selector_expression":
+		// range x.f over a local x: the field f of x's type.
+		from, ok1 := t.ChildByField(xs, "operand")
+		f, ok2 := t.ChildByField(xs, "field")
+		if ok1 && ok2 && t.Kind(from) == "identifier" {
+			if v := g.at(localName{within, t.Text(from)}, t.StartByte(from)); v != nil {
+				if typ := g.valueType(x, parent, v, within); typ != "" {
+					of = goFieldOf(typ, t.Text(f))
+				}
+			}
+		}
+	}
+	if of == "" {
+		of = x.goExprType(parent, xs, g, within)
+	}
+	if of == "" || strings.HasPrefix(of, "elem ") || strings.HasSuffix(of, "()") || len(of) > maxGoType {
+		return "" // a call's result: the graph reads no element of it
+	}
+	return "elem " + of
+}
+
+// goElemText returns the text of the element type of a slice, array or
+// map type node (its value type), when it names a type; "".
+func goElemText(t *syntax.Tree, typ syntax.NodeID) string {
+	switch t.Kind(typ) {
+	case "slice_type", "array_type", "map_type":
+		field := "element"
+		if t.Kind(typ) == "map_type" {
+			field = "value"
+		}
+		if e, ok := t.ChildByField(typ, field); ok {
+			return goTypeText(t, e)
+		}
 	}
 	return ""
 }
@@ -445,6 +507,7 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 			g.at(localName{within, t.Text(from)}, t.StartByte(from)) == nil {
 			return "var " + t.Text(from) + "." + t.Text(name)
 		}
+
 	case "type_assertion_expression":
 		if typ, ok := t.ChildByField(e, "type"); ok {
 			return goTypeText(t, typ)
@@ -524,6 +587,14 @@ func goMethodOf(typ, m string) string {
 		return ""
 	}
 	return "(" + typ + ")." + m + "()"
+}
+
+// goFieldOf is the Type of field f of a value of Type typ, "(typ).f".
+func goFieldOf(typ, f string) string {
+	if len(typ)+len(f) > maxGoType {
+		return ""
+	}
+	return "(" + typ + ")." + f
 }
 
 // maxGoType bounds a Ref's Type: a chain of calls longer than this says

@@ -484,6 +484,48 @@ func Serve() {
 	if !slices.Equal(got, want) {
 		t.Errorf("calls through the locals of func literals:\n got %q\nwant %q", got, want)
 	}
+
+	// A loop's variable over a slice or map: its element, of the type a
+	// declaration writes, or of a field or a package variable the graph
+	// reads; a key, a string's rune or a call's result shows nothing.
+	ranges := `package a
+
+func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
+	for _, m := range ms {
+		m.Match()
+	}
+	for _, rt := range byName {
+		rt.Host()
+	}
+	for _, sub := range r.routes {
+		sub.Host()
+	}
+	for _, d := range defaults {
+		d.Match()
+	}
+	for k := range byName {
+		k.Len()
+	}
+	for _, c := range r.All() {
+		c.Host()
+	}
+}
+`
+	f, err = Extract("d.go", []byte(ranges))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, r := range f.Refs {
+		if r.Qualifier != "" && r.Kind == Call {
+			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
+		}
+	}
+	want = []string{"m.Match Matcher", "rt.Host *Route", "sub.Host elem (*Router).routes", "d.Match elem var defaults",
+		"k.Len ", "r.All ", "c.Host "}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls through the variables of loops:\n got %q\nwant %q", got, want)
+	}
 }
 
 // TestRefsImportQualifier: a name an import binds to a module or package,
