@@ -49,7 +49,10 @@
 // elsewhere: a parameter, a receiver or a struct field by its declared
 // type; a local variable or a call by what the extractor read
 // ([symbols.Ref.Type]), a named type or a function's or method's first
-// result as its head declares it (r := NewRouter(), NewRouter().Host()).
+// result as its head declares it (r := NewRouter(), NewRouter().Host());
+// a loop's variable as an element of the slice, array or map it ranges
+// over, as the declaration of a parameter, a field (promoted from an
+// embedded struct too) or a package variable writes it.
 // TestGoplsOracle checks the callers so found against gopls references.
 //
 // # Type relations
