@@ -293,9 +293,16 @@ func (g *goLocals) at(ln localName, b int) *goVar {
 	return g.vars[ln]
 }
 
-// goLiteral returns the innermost func literal holding the declaration at
-// leaf id within its definition, if any.
+// goLiteral returns the scope narrower than its definition that the
+// declaration at leaf id is seen in, if any: the loop a range clause's
+// variable belongs to (for _, m := range ms), else the innermost func
+// literal holding it.
 func goLiteral(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) (syntax.NodeID, bool) {
+	if p := parent[id]; t.Kind(p) == "expression_list" && t.Field(p) == "left" && t.Kind(parent[p]) == "range_clause" {
+		if loop := parent[parent[p]]; t.Kind(loop) == "for_statement" {
+			return loop, true
+		}
+	}
 	for p := parent[id]; p != 0; p = parent[p] {
 		switch t.Kind(p) {
 		case "func_literal":

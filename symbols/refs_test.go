@@ -487,7 +487,8 @@ func Serve() {
 
 	// A loop's variable over a slice or map: its element, of the type a
 	// declaration writes, or of a field or a package variable the graph
-	// reads; a key, a string's rune or a call's result shows nothing.
+	// reads; a key or a call's result shows nothing. It is seen in its
+	// loop alone: another loop's of the same name is another variable.
 	ranges := `package a
 
 func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
@@ -497,6 +498,10 @@ func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
 	for _, rt := range byName {
 		rt.Host()
 	}
+	for _, m := range byName {
+		m.Host()
+	}
+	m.Match()
 	for _, sub := range r.routes {
 		sub.Host()
 	}
@@ -521,7 +526,7 @@ func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
 			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
 		}
 	}
-	want = []string{"m.Match Matcher", "rt.Host *Route", "sub.Host elem (*Router).routes", "d.Match elem var defaults",
+	want = []string{"m.Match Matcher", "rt.Host *Route", "m.Host *Route", "m.Match var m", "sub.Host elem (*Router).routes", "d.Match elem var defaults",
 		"k.Len ", "r.All ", "c.Host "}
 	if !slices.Equal(got, want) {
 		t.Errorf("calls through the variables of loops:\n got %q\nwant %q", got, want)
