@@ -878,9 +878,10 @@ func (b *builder) goTypeNeeds(fi, ri int, fields map[int]map[string]binding) []s
 // slice, array or map), and of the types t embeds, whose fields it
 // promotes (see goFields).
 func (b *builder) goFieldTypeNames(t goType, name string) []string {
-	out := b.baseChain(t.name)[1:]
+	owners := b.baseChain(t.name)
+	out := slices.Clone(owners[1:])
 	for _, s := range b.g.byName[name] {
-		if b.g.Nodes[s].Kind != string(symbols.Field) || !slices.Contains(out, b.ownerOf(s)) && b.ownerOf(s) != t.name {
+		if b.g.Nodes[s].Kind != string(symbols.Field) || !slices.Contains(owners, b.ownerOf(s)) {
 			continue
 		}
 		_, declared := b.goFieldDecl(s, name)
