@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"context"
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,17 +71,7 @@ export function typed({ getState }: LifecycleApi) {
 			"reference src/typed.ts:3", "call src/typed.ts:4"}},
 		{"Store.getState", nil},
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
-			Kinds: []evidence.Kind{evidence.Reference, evidence.Call}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s %s:%d", r.Kind, r.Path, r.StartLine))
-			}
-		}
+		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
 		}

@@ -468,32 +468,26 @@ func goElemDecl(typ string) string {
 }
 
 // goFields returns the fields called name of the project's struct t, or
-// when it declares none, of the nearest structs of its package it embeds
-// that do (Go promotes their fields), within the bounds ofType keeps.
+// when it declares none, of the nearest struct of its package it embeds
+// that does (Go promotes their fields), as far as baseChain looks.
 func (b *builder) goFields(t goType, name string) []int32 {
-	types := []string{t.name}
-	seen := map[string]bool{t.name: true}
-	for depth := 0; depth < maxBaseDepth && len(types) > 0; depth++ {
+	owned := func(owner string) []int32 {
 		var out []int32
 		for _, s := range b.g.byName[name] {
 			n := &b.g.Nodes[s]
-			if n.Kind == string(symbols.Field) && path.Dir(n.Path) == t.dir && slices.Contains(types, b.ownerOf(s)) {
+			if n.Kind == string(symbols.Field) && path.Dir(n.Path) == t.dir && b.ownerOf(s) == owner {
 				out = append(out, s)
 			}
 		}
-		if len(out) > 0 {
+		return out
+	}
+	if out := owned(t.name); len(out) > 0 {
+		return out // the struct's own: no chain to walk
+	}
+	for _, base := range b.baseChain(t.name)[1:] {
+		if out := owned(base); len(out) > 0 {
 			return out
 		}
-		var next []string
-		for _, ty := range types {
-			for _, base := range b.bases[ty] {
-				if !seen[base] && len(seen) < maxBaseTypes {
-					seen[base] = true
-					next = append(next, base)
-				}
-			}
-		}
-		types = next
 	}
 	return nil
 }

@@ -11,6 +11,23 @@ import (
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
+// usesOf asks p for the records of kinds about symbol and returns them,
+// those of its other definitions left out, as "kind path:line".
+func usesOf(t *testing.T, p *Provider, symbol string, kinds ...evidence.Kind) []string {
+	t.Helper()
+	resp, err := p.Gather(context.Background(), evidence.Query{Symbol: symbol, Kinds: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range resp.Records {
+		if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
+			got = append(got, fmt.Sprintf("%s %s:%d", r.Kind, r.Path, r.StartLine))
+		}
+	}
+	return got
+}
+
 // TestDefaultImportNamesDefinition: an ES module's default import names
 // the definition it binds on its own line, as a named import does, and
 // its uses below resolve to it: the import is one of the name's uses. A
@@ -39,17 +56,7 @@ func TestDefaultImportNamesDefinition(t *testing.T) {
 		{"lib/h.js#make", nil},
 		{"each", []string{"call lib/more.js:5", "reference lib/utils.js:6"}},
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
-			Kinds: []evidence.Kind{evidence.Reference, evidence.Call, evidence.Import}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s %s:%d", r.Kind, r.Path, r.StartLine))
-			}
-		}
+		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
 		}

@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"context"
-	"fmt"
 	"path"
 	"strings"
 	"testing"
@@ -45,17 +43,7 @@ func TestPackageImports(t *testing.T) {
 		{"ask", []string{"import packages/kit/src/tests/kit.test.ts:2", "call packages/kit/src/tests/kit.test.ts:6"}},
 		{"packages/other/make.ts#make", nil},
 	} {
-		resp, err := p.Gather(context.Background(), evidence.Query{Symbol: tt.symbol,
-			Kinds: []evidence.Kind{evidence.Reference, evidence.Call, evidence.Import}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range resp.Records {
-			if r.Metadata.Attributes[OtherDefinitionAttribute] != "true" {
-				got = append(got, fmt.Sprintf("%s %s:%d", r.Kind, r.Path, r.StartLine))
-			}
-		}
+		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
 		}

@@ -389,16 +389,7 @@ func Other() {
 	a.Host()
 }
 `
-	f, err := Extract("a.go", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range f.Refs {
-		if r.Qualifier != "" && r.Kind == Call {
-			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
-		}
-	}
+	got := qualifiedCalls(t, "a.go", src)
 	want := []string{
 		"mux.NewRouter ", "logrus.New ", "a.NewRoute NewRouter()",
 		"a.Host NewRouter()", "b.Host mux.NewRouter()", "c.Host *Route", "d.Match pkg.Matcher", "e.Info New()",
@@ -426,7 +417,7 @@ func Chain(p *Param) {
 	p.f.Host("g")
 }
 `
-	f, err = Extract("b.go", []byte(chains))
+	f, err := Extract("b.go", []byte(chains))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,16 +460,7 @@ func Serve() {
 	r.Put("/")
 }
 `
-	f, err = Extract("c.go", []byte(closures))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, r := range f.Refs {
-		if r.Qualifier != "" && r.Kind == Call {
-			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
-		}
-	}
+	got = qualifiedCalls(t, "c.go", closures)
 	want = []string{"r.Get NewRouter()", "r.Context *http.Request", "w.Flush ", "r.Route *http.Request", "r.Get Router",
 		"r.Cookie *http.Request", "r.Delete NewRouter()", "w.Flush var w", "r.Host *Route", "r.Host ", "r.Put NewRouter()"}
 	if !slices.Equal(got, want) {
@@ -516,21 +498,29 @@ func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
 	}
 }
 `
-	f, err = Extract("d.go", []byte(ranges))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, r := range f.Refs {
-		if r.Qualifier != "" && r.Kind == Call {
-			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
-		}
-	}
+	got = qualifiedCalls(t, "d.go", ranges)
 	want = []string{"m.Match Matcher", "rt.Host *Route", "m.Host *Route", "m.Match var m", "sub.Host elem (*Router).routes", "d.Match elem var defaults",
 		"k.Len ", "r.All ", "c.Host "}
 	if !slices.Equal(got, want) {
 		t.Errorf("calls through the variables of loops:\n got %q\nwant %q", got, want)
 	}
+}
+
+// qualifiedCalls extracts the file at path from src and returns its
+// qualified calls, each with the Type its ref carries ("q.Name Type").
+func qualifiedCalls(t *testing.T, path, src string) []string {
+	t.Helper()
+	f, err := Extract(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.Refs {
+		if r.Qualifier != "" && r.Kind == Call {
+			got = append(got, fmt.Sprintf("%s.%s %s", r.Qualifier, r.Name, r.Type))
+		}
+	}
+	return got
 }
 
 // TestRefsImportQualifier: a name an import binds to a module or package,
