@@ -119,7 +119,7 @@ func promBase(b *testing.B) (*Graph, snapStore) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := buildBase(facts, layout{}, false).g
+	g := buildBase(facts, index.EncodedRefs{}, layout{}, false).g
 	s := snapStore{root: ix.Dir(), seal: seal.User(), build: snapshotBuild()}
 	if err := s.write(g); err != nil {
 		b.Fatal(err)

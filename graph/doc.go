@@ -123,7 +123,10 @@
 // that does not check or of another build is ignored and the graph built
 // again, as is one of another state of the index (but see below).
 // [Provider.Keep] makes that snapshot current without holding the graph,
-// as a batch command that indexes for later questions wants. Asked
+// as a batch command that indexes for later questions wants. A
+// provider's build reads the uses left encoded ([index.Index.FactsLazy])
+// and decodes each file's as it resolves them, so that it holds the
+// decoded uses of one file per CPU rather than the whole project's. Asked
 // who uses a definition, the provider answers one record per site of each
 // direct caller (the calling definition as Symbol, the use as location,
 // [Hit.Sites]), recursive calls included, marked "test" when the caller is

@@ -243,6 +243,7 @@ func (g *Graph) File(p string) (int, bool) {
 type builder struct {
 	g        *Graph
 	facts    []index.FileFacts
+	refs     index.EncodedRefs // the refs the facts left encoded, by file
 	goMods   []goModule
 	pkgs     []Package
 	pkgNamed map[string][]int        // the indices in pkgs of the packages of each name
@@ -310,7 +311,7 @@ type BuildOptions struct {
 
 // Build makes the graph of the facts an index holds.
 func Build(facts index.Facts, opts BuildOptions) *Graph {
-	b := buildBase(facts, layout{mods: opts.Modules, pkgs: opts.Packages}, false)
+	b := buildBase(facts, index.EncodedRefs{}, layout{mods: opts.Modules, pkgs: opts.Packages}, false)
 	b.finish(opts)
 	return b.g
 }
@@ -342,9 +343,11 @@ type layout struct {
 // buildBase makes the graph of the facts without exact edges and without
 // its adjacency (see finish): what a snapshot keeps. With owned (facts
 // no one else reads), each file's refs are dropped once resolved, so
-// that a large project's are not all held to the end.
-func buildBase(facts index.Facts, lay layout, owned bool) *builder {
+// that a large project's are not all held to the end; refs holds those
+// the facts left encoded, each file's decoded as it is resolved.
+func buildBase(facts index.Facts, refs index.EncodedRefs, lay layout, owned bool) *builder {
 	b := newBuilder(facts, lay)
+	b.refs = refs
 	b.readBases()
 	b.resolveAll(owned)
 	b.matchMethodSets()
@@ -360,7 +363,7 @@ func buildBase(facts index.Facts, lay layout, owned bool) *builder {
 // and its adjacency made without them held; finish makes the edges by
 // identity again when it has exact edges to fuse.
 func (b *builder) release() {
-	b.facts, b.seen, b.symFile, b.nodeFile, b.owner = nil, nil, nil, nil, nil
+	b.facts, b.refs, b.seen, b.symFile, b.nodeFile, b.owner = nil, index.EncodedRefs{}, nil, nil, nil, nil
 	b.ms, b.relOut, b.reexport, b.bases, b.stems, b.memberOf = nil, nil, nil, nil, nil, nil
 	b.mark, b.pkgMark, b.pkgFiles, b.pkgOf = nil, nil, nil, 0
 	b.args = nil

@@ -159,7 +159,7 @@ func (p *Provider) graphFor(ctx context.Context, part func(*snapView) (*Graph, e
 	}
 	if b == nil {
 		b, _ = p.build(ix, facts) // a snapshot not written is said in p.snapshot
-		facts = index.Facts{}
+		facts = lazyFacts{}
 	}
 	b.finish(p.exactOptions(ctx))
 	if ctx.Err() != nil {
@@ -192,7 +192,8 @@ func (p *Provider) Keep(ctx context.Context) error {
 			return err
 		}
 	}
-	facts, err := ix.Facts(ctx, "")
+	var facts lazyFacts
+	facts.Facts, facts.refs, err = ix.FactsLazy(ctx, "")
 	if err != nil {
 		return err
 	}
@@ -227,9 +228,9 @@ func (p *Provider) current(ctx context.Context, ix *index.Index, snap *sealedSna
 // them), and writes its snapshot unless the index is partial. It
 // returns the builder, unfinished, and why the snapshot was not written,
 // which it also adds to p.snapshot: the next process builds again.
-func (p *Provider) build(ix *index.Index, facts index.Facts) (*builder, error) {
+func (p *Provider) build(ix *index.Index, facts lazyFacts) (*builder, error) {
 	partial := facts.Freshness.State == index.Partial
-	b := buildBase(facts, p.layout(ix, facts.Files), true)
+	b := buildBase(facts.Facts, facts.refs, p.layout(ix, facts.Files), true)
 	if partial {
 		return b, nil
 	}

@@ -731,9 +731,14 @@ func (b *builder) ofType(r symbols.Ref, types []string, dir string, test bool) [
 // each type extends, implements or embeds, by their last names.
 func (b *builder) readBases() {
 	b.bases = map[string][]string{}
+	var dec index.RefDecoder
 	for fi := range b.facts {
 		f := &b.facts[fi]
-		for _, r := range f.Refs {
+		refs := f.Refs
+		if refs == nil {
+			refs = dec.RefsOf(b.refs, fi, symbols.Inherit)
+		}
+		for _, r := range refs {
 			if r.Kind != symbols.Inherit {
 				continue
 			}

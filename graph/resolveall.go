@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/codecortex/codecortex/index"
 )
 
 // resolveBlock is how many files a worker of resolveAll takes at a time.
@@ -24,7 +26,8 @@ const resolveBlock = 64
 // that two blocks' edges cannot be the same edge: the few that start
 // elsewhere (a Rust impl of a type defined in another file) are matched
 // across blocks by the join. The refs of each file are dropped once
-// resolved when owned.
+// resolved when owned; those left encoded are decoded as the file is
+// resolved, each worker's into the memory of its file before.
 func (b *builder) resolveAll(owned bool) {
 	n := len(b.facts)
 	blocks := (n + resolveBlock - 1) / resolveBlock
@@ -37,10 +40,16 @@ func (b *builder) resolveAll(owned bool) {
 		go func() {
 			defer wg.Done()
 			w := b.resolver(c)
+			var dec index.RefDecoder
 			for i := int(next.Add(1) - 1); i < blocks; i = int(next.Add(1) - 1) {
 				for fi := i * resolveBlock; fi < min(n, (i+1)*resolveBlock); fi++ {
+					lazy := b.facts[fi].Refs == nil
+					if lazy {
+						// Decoded into the memory of the file before's.
+						b.facts[fi].Refs = dec.Refs(b.refs, fi)
+					}
 					w.resolveFile(fi)
-					if owned {
+					if owned || lazy {
 						b.facts[fi].Refs = nil // no other file's resolution reads them
 					}
 				}
@@ -72,7 +81,7 @@ type committer struct {
 func newCommitter(b *builder, parts []resolved) *committer {
 	n := 0
 	for i := range b.facts {
-		n += len(b.facts[i].Imports) + len(b.facts[i].Refs)
+		n += len(b.facts[i].Imports) + len(b.facts[i].Refs) + b.refs.Len(i)
 	}
 	return &committer{parts: parts, ready: make([]bool, len(parts)), edges: slices.Grow(b.g.Edges[:0], n+n/16)}
 }

@@ -18,9 +18,12 @@ import (
 // types the project does not define. The project spans many blocks and
 // holds what crosses them: Rust impls of a type defined in another file,
 // the same impl written at the same line of two files blocks apart (one
-// edge), Python classes of an outside base, Go types embedding outside
+// edge), Python classes of an outside base, a method called on a class
+// that inherits it and through super(), Go types embedding outside
 // types, tests of code in other files. Without the Rust files no edge
 // starts outside its file, and the blocks' edges are copied on every CPU.
+// The refs left encoded (index.Index.FactsLazy), each file's decoded as
+// the file is resolved, make the same graph again.
 func TestResolveAllIsResolvingInOrder(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	files := map[string]string{
@@ -35,8 +38,8 @@ func TestResolveAllIsResolvingInOrder(t *testing.T) {
 		files[fmt.Sprintf("src/s%d.rs", k)] = fmt.Sprintf("pub struct S%d;\n\nimpl S%d {\n    pub fn area(&self) -> u32 { helper%d() }\n}\n\nfn helper%d() -> u32 { %d }\n", k, k, k, k, k)
 		files[fmt.Sprintf("src/i%d.rs", k)] = fmt.Sprintf("use crate::shape::Shape;\n\nimpl Shape for S%d {}\n\nfn use%d(s: &S%d) -> u32 { s.area() }\n", k, k, k)
 		files[fmt.Sprintf("go/api/t%d.go", k)] = fmt.Sprintf("package api\n\nimport \"io\"\n\ntype T%d struct {\n\tio.Writer\n\tunknown%d\n}\n\nfunc (t *T%d) Read() int { return F%d() }\n\nfunc F%d() int { return %d }\n", k, k, k, k, k, k)
-		files[fmt.Sprintf("py/m%d.py", k)] = fmt.Sprintf("from base import Base\n\nclass C%d(Exception):\n    pass\n\nclass D%d(Base):\n    def run(self):\n        return f%d()\n\ndef f%d():\n    return %d\n", k, k, k, k, k)
-		files[fmt.Sprintf("py/test_m%d.py", k)] = fmt.Sprintf("from m%d import f%d, D%d\n\ndef test_f():\n    assert f%d() == %d\n    D%d().run()\n", k, k, k, k, k, k)
+		files[fmt.Sprintf("py/m%d.py", k)] = fmt.Sprintf("from base import Base\n\nclass C%d(Exception):\n    pass\n\nclass D%d(Base):\n    def run(self):\n        return f%d()\n\nclass E%d(Base):\n    def go(self):\n        return super().run()\n\ndef f%d():\n    return %d\n", k, k, k, k, k, k)
+		files[fmt.Sprintf("py/test_m%d.py", k)] = fmt.Sprintf("from m%d import f%d, D%d, E%d\n\ndef test_f():\n    assert f%d() == %d\n    D%d().run()\n    E%d().run()\n", k, k, k, k, k, k, k, k)
 	}
 	t.Run("edges across files", func(t *testing.T) { checkResolveAll(t, files) })
 	noRust := map[string]string{}
@@ -59,12 +62,17 @@ func checkResolveAll(t *testing.T, files map[string]string) {
 	}
 	defer ix.Close()
 	ctx := context.Background()
-	build := func(resolve func(b *builder)) *builder {
+	build := func(lazy bool, resolve func(b *builder)) *builder {
 		facts, err := ix.Facts(ctx, "")
+		var refs index.EncodedRefs
+		if lazy {
+			facts, refs, err = ix.FactsLazy(ctx, "")
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := newBuilder(facts, layout{})
+		b.refs = refs
 		b.readBases()
 		resolve(b)
 		b.matchMethodSets()
@@ -72,12 +80,28 @@ func checkResolveAll(t *testing.T, files map[string]string) {
 		b.flushEdges()
 		return b
 	}
-	inOrder := build(func(b *builder) {
+	inOrder := build(false, func(b *builder) {
 		for fi := range b.facts {
 			b.resolveFile(fi)
 		}
 	})
-	inBlocks := build(func(b *builder) { b.resolveAll(true) })
+	inBlocks := build(false, func(b *builder) { b.resolveAll(true) })
+	// The refs left encoded and decoded file by file as they are resolved
+	// make the same graph.
+	lazily := build(true, func(b *builder) {
+		for fi := range b.facts {
+			if b.facts[fi].Refs != nil {
+				t.Fatalf("%s: refs decoded before they are resolved", b.facts[fi].Path)
+			}
+		}
+		b.resolveAll(true)
+	})
+	if diff := cmp.Diff(inOrder.g.Edges, lazily.g.Edges); diff != "" {
+		t.Errorf("edges (-in order +decoded as resolved):\n%s", diff)
+	}
+	if diff := cmp.Diff(inOrder.g.known, lazily.g.known); diff != "" {
+		t.Errorf("known supertypes (-in order +decoded as resolved):\n%s", diff)
+	}
 	if len(inOrder.facts) < 3*resolveBlock {
 		t.Fatalf("%d files indexed, want at least %d", len(inOrder.facts), 3*resolveBlock)
 	}

@@ -329,11 +329,18 @@ func writeAtomic(r *os.Root, name string, data ...[]byte) error {
 	return nil
 }
 
+// lazyFacts are facts read for one build, each file's refs left encoded
+// for the build to decode as it resolves the file (index.Index.FactsLazy).
+type lazyFacts struct {
+	index.Facts
+	refs index.EncodedRefs
+}
+
 // fromSnapshot reads the index's facts for a provider's first graph: none
 // when the snapshot is of the index as it is now, and then the builder of
 // the snapshot's graph; all of them otherwise, to build from. It says
 // which in p.snapshot.
-func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(*snapView) (*Graph, error)) (*builder, index.Facts, error) {
+func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(*snapView) (*Graph, error)) (*builder, lazyFacts, error) {
 	snap, err := p.snapshots(ix).read()
 	since := ""
 	if err == nil {
@@ -342,7 +349,7 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 	} else {
 		p.snapshot = err.Error()
 	}
-	var facts index.Facts
+	var facts lazyFacts
 	if snap != nil && part != nil && snap.bodyLen() >= p.staleSize {
 		// Whether the index changed, asked once: a current snapshot reads
 		// no facts, a stale one may answer in part.
@@ -350,15 +357,15 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 		if err != nil {
 			return nil, facts, err
 		}
-		facts = index.Facts{Version: since, Unchanged: same, Freshness: fr}
+		facts.Facts = index.Facts{Version: since, Unchanged: same, Freshness: fr}
 		if !same {
 			if b, err := p.staleSnapshot(ctx, ix, snap, part); b != nil || err != nil {
-				return b, index.Facts{}, err
+				return b, lazyFacts{}, err
 			}
 		}
 	}
 	if !facts.Unchanged {
-		if facts, err = ix.Facts(ctx, since); err != nil {
+		if facts.Facts, facts.refs, err = ix.FactsLazy(ctx, since); err != nil {
 			return nil, facts, err
 		}
 	}
@@ -387,7 +394,7 @@ func (p *Provider) fromSnapshot(ctx context.Context, ix *index.Index, part func(
 		return &builder{g: g}, facts, nil
 	}
 	p.snapshot = err.Error()
-	facts, err = ix.Facts(ctx, "")
+	facts.Facts, facts.refs, err = ix.FactsLazy(ctx, "")
 	p.fresh = facts.Freshness
 	return nil, facts, err
 }

@@ -128,7 +128,9 @@
 // weak lexical evidence.
 //
 // For the project graph, [Index.Facts] gives every file's definitions,
-// imports and uses, and [Index.FactsNamed] those of the files that
+// imports and uses ([Index.FactsLazy] the same with the uses left
+// encoded, for a [RefDecoder] to decode a file at a time), and
+// [Index.FactsNamed] those of the files that
 // define, use or import one name and of the files its caller asks for
 // next: the index keeps, for each file, the names its uses name.
 package index

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/codecortex/codecortex/symbols"
@@ -45,7 +46,14 @@ type Facts struct {
 // still in, nothing is read: the answer is Unchanged, so that a caller
 // that keeps a graph built from an earlier answer can keep using it.
 func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
+	res, _, err := ix.facts(ctx, since, false)
+	return res, err
+}
+
+// facts is Facts, the refs left encoded with lazy (FactsLazy).
+func (ix *Index) facts(ctx context.Context, since string, lazy bool) (Facts, EncodedRefs, error) {
 	var res Facts
+	var enc EncodedRefs
 	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
 		return s.inFactsTx(ctx, func(tx *sql.Tx, version string) error {
 			res = Facts{Version: version}
@@ -53,7 +61,9 @@ func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 				res.Unchanged = true
 				return nil
 			}
-			files, err := readFacts(ctx, tx)
+			var files []FileFacts
+			var err error
+			files, enc.files, err = readFacts(ctx, tx, lazy)
 			if err != nil {
 				return err
 			}
@@ -65,7 +75,30 @@ func (ix *Index) Facts(ctx context.Context, since string) (Facts, error) {
 		})
 	})
 	res.Freshness = fr
-	return res, err
+	return res, enc, err
+}
+
+// FactsLazy is Facts with each file's refs left as the index stores
+// them, a few bytes a ref, for a RefDecoder to decode one file at a
+// time: every Refs is nil. A caller that reads each file's refs in turn,
+// and not all at once, holds a file's decoded refs at a time rather than
+// every file's, which on a large project are most of the facts.
+func (ix *Index) FactsLazy(ctx context.Context, since string) (Facts, EncodedRefs, error) {
+	return ix.facts(ctx, since, true)
+}
+
+// EncodedRefs are the refs of the files FactsLazy read, as the index
+// stores them, by the index of the file in Facts.Files.
+type EncodedRefs struct {
+	files [][]byte
+}
+
+// Len returns how many refs file i has.
+func (e EncodedRefs) Len(i int) int {
+	if i >= len(e.files) {
+		return 0
+	}
+	return countRefs(e.files[i])
 }
 
 // Current brings the index up to date within the query budget, as every
@@ -124,8 +157,9 @@ func (ix *Index) Digests(ctx context.Context) (Digests, error) {
 	return res, err
 }
 
-// readFacts reads every verified file's symbols, imports and refs.
-func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
+// readFacts reads every verified file's symbols, imports and refs; with
+// lazy, the refs are left encoded, by the file's index (FactsLazy).
+func readFacts(ctx context.Context, tx *sql.Tx, lazy bool) ([]FileFacts, [][]byte, error) {
 	var files []FileFacts
 	byID := map[int64]int{}
 	err := eachRow(ctx, tx, `SELECT id, path, language, package, hash FROM files WHERE `+factsFiles+` ORDER BY path`, func(rs *sql.Rows) error {
@@ -139,10 +173,14 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The refs and the symbols are read first, each decoded as it is read
 	// and while the imports are read.
+	var encoded [][]byte
+	if lazy {
+		encoded = make([][]byte, len(files))
+	}
 	dec := newDecoders(files)
 	defer dec.wait()
 	for _, q := range [...]struct {
@@ -155,13 +193,16 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 			if err := rs.Scan(&fid, &data); err != nil {
 				return err
 			}
-			if i, ok := byID[fid]; ok {
+			switch i, ok := byID[fid]; {
+			case ok && lazy && !q.symbols:
+				encoded[i] = data
+			case ok:
 				dec.send(refBlob{i, data, q.symbols})
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	err = eachRow(ctx, tx, `SELECT file_id, path, name, alias, start_line, start_col, end_line, end_col FROM imports ORDER BY file_id, id`, func(rs *sql.Rows) error {
@@ -177,9 +218,9 @@ func readFacts(ctx context.Context, tx *sql.Tx) ([]FileFacts, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return files, nil
+	return files, encoded, nil
 }
 
 // decoders decode the files' refs and symbols sent to them, on every CPU,
@@ -220,7 +261,7 @@ func (d *decoders) decode() {
 		if f := &d.files[b.file]; b.symbols {
 			f.Symbols = decodeSymbols(b.data, in)
 		} else {
-			f.Refs = decodeRefsWhere(b.data, nil, in)
+			f.Refs = decodeRefsWhere(nil, b.data, nil, in)
 		}
 	}
 }
@@ -367,54 +408,112 @@ func encodeRefs(refs []symbols.Ref) []byte {
 // as many when b is what encodeRefs wrote.
 func countRefs(b []byte) int {
 	n := 0
-	skip := func(fields int) bool {
-		for range fields {
-			v, k := binary.Uvarint(b)
-			if k <= 0 || v > uint64(len(b)-k) {
-				return false
-			}
-			b = b[k+int(v):]
-		}
-		return true
-	}
 	for len(b) > 0 {
-		strs := 2 // name, qualifier
-		if b[0]&^(refSelected|refTyped) == inheritOf {
-			strs++ // of
-		}
-		if b[0]&refTyped != 0 {
-			strs++ // type
-		}
-		b = b[1:]
-		if !skip(strs) {
+		k := refLen(b)
+		if k == 0 {
 			break
 		}
-		for range 3 { // line, column, byte
-			_, k := binary.Uvarint(b)
-			if k <= 0 {
-				return n
-			}
-			b = b[k:]
-		}
+		b = b[k:]
 		n++
 	}
 	return n
 }
 
+// refLen returns the length of the ref b starts with, as encodeRefs
+// wrote it, or 0 when b is too short to hold its fields.
+func refLen(b []byte) int {
+	strs := 2 // name, qualifier
+	if b[0]&^(refSelected|refTyped) == inheritOf {
+		strs++ // of
+	}
+	if b[0]&refTyped != 0 {
+		strs++ // type
+	}
+	i := 1
+	for range strs {
+		v, k := binary.Uvarint(b[i:])
+		if k <= 0 || v > uint64(len(b)-i-k) {
+			return 0
+		}
+		i += k + int(v)
+	}
+	for range 3 { // line, column, byte
+		_, k := binary.Uvarint(b[i:])
+		if k <= 0 {
+			return 0
+		}
+		i += k
+	}
+	return i
+}
+
+// refsOfKind decodes the refs of kind k that b holds, as decodeRefsWhere
+// with in does, passing over the others without reading them.
+func refsOfKind(b []byte, k symbols.RefKind, in interner) []symbols.Ref {
+	var out []symbols.Ref
+	for len(b) > 0 {
+		n := refLen(b)
+		if n == 0 {
+			break
+		}
+		kind := symbols.Inherit
+		if c := int(b[0] &^ (refSelected | refTyped)); c < len(refKinds) {
+			kind = refKinds[c]
+		}
+		if kind == k {
+			out = decodeRefsWhere(out, b[:n], nil, in)
+		}
+		b = b[n:]
+	}
+	return out
+}
+
 // decodeRefs reads what encodeRefs wrote; it stops at the first malformed
 // entry.
-func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(b, nil, nil) }
+func decodeRefs(b []byte) []symbols.Ref { return decodeRefsWhere(nil, b, nil, nil) }
 
-// decodeRefsWhere is decodeRefs keeping only the refs keep passes (all
-// when keep is nil), given the ref read but its Name, and the name's
-// bytes; with in, the
+// A RefDecoder decodes the refs FactsLazy left encoded, into memory it
+// reuses from one file to the next, keeping one copy of each string it
+// reads. The zero RefDecoder is ready to use; it is not safe for
+// concurrent use.
+type RefDecoder struct {
+	in  interner
+	buf []symbols.Ref
+}
+
+// Refs returns the refs of file i, decoded into the memory of the refs
+// d last returned, which they replace.
+func (d *RefDecoder) Refs(e EncodedRefs, i int) []symbols.Ref {
+	if i >= len(e.files) {
+		return nil
+	}
+	if d.in == nil {
+		d.in = interner{}
+	}
+	d.buf = decodeRefsWhere(d.buf[:0], e.files[i], nil, d.in)
+	return d.buf
+}
+
+// RefsOf returns the refs of kind k of file i, in memory of their own.
+func (d *RefDecoder) RefsOf(e EncodedRefs, i int, k symbols.RefKind) []symbols.Ref {
+	if i >= len(e.files) {
+		return nil
+	}
+	if d.in == nil {
+		d.in = interner{}
+	}
+	return refsOfKind(e.files[i], k, d.in)
+}
+
+// decodeRefsWhere is decodeRefs appending to out, keeping only the refs
+// keep passes (all when keep is nil), given the ref read but its Name,
+// and the name's bytes; with in, the
 // strings are in's copies. It is long because it reads each field of the
 // format in turn, each read checked, in the one loop the graph's load of
 // every file's refs runs through.
-func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in interner) []symbols.Ref {
-	var out []symbols.Ref
+func decodeRefsWhere(out []symbols.Ref, b []byte, keep func(r *symbols.Ref, name []byte) bool, in interner) []symbols.Ref {
 	if keep == nil {
-		out = make([]symbols.Ref, 0, countRefs(b))
+		out = slices.Grow(out, countRefs(b))
 	}
 	uv := func() (int, bool) {
 		v, n := binary.Uvarint(b)
@@ -442,6 +541,10 @@ func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in i
 	// just after them (M of p.f.g.M) brings back: the chain its operand
 	// is selected from.
 	var left []leftRef
+	// The ref being read, one for the whole loop: keep and the chain take
+	// its address, which would move a ref declared in the loop to the
+	// heap, one allocation a ref.
+	var r symbols.Ref
 	for len(b) > 0 {
 		k := int(b[0] &^ (refSelected | refTyped))
 		selected, typed := b[0]&refSelected != 0, b[0]&refTyped != 0
@@ -449,7 +552,7 @@ func decodeRefsWhere(b []byte, keep func(r *symbols.Ref, name []byte) bool, in i
 		if k > inheritOf {
 			return out
 		}
-		r := symbols.Ref{Kind: symbols.Inherit, Selected: selected}
+		r = symbols.Ref{Kind: symbols.Inherit, Selected: selected}
 		if k < len(refKinds) {
 			r.Kind = refKinds[k]
 		}

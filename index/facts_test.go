@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/codecortex/codecortex/symbols"
 	"github.com/codecortex/codecortex/syntax"
@@ -37,6 +38,53 @@ func TestRefsRoundTrip(t *testing.T) {
 	}
 }
 
+// A RefDecoder gives what decodeRefs gives, for every prefix of an
+// encoding, into the memory of the file decoded before when it fits; RefsOf gives the
+// refs of one kind, and Len counts them all.
+func TestRefDecoder(t *testing.T) {
+	in := []symbols.Ref{
+		{Name: "Base", Kind: symbols.Inherit, Line: 1, Column: 1, Byte: 0},
+		{Name: "Println", Qualifier: "fmt", Kind: symbols.Call, Line: 3, Column: 6, Byte: 40},
+		{Name: "Error", Qualifier: "error", Kind: symbols.Inherit, Of: "ParseError", Line: 4, Column: 6, Byte: 60},
+		{Name: "Info", Qualifier: "e", Kind: symbols.Use, Selected: true, Type: "*Entry", Line: 6, Column: 2, Byte: 99},
+		{Name: "Shape", Kind: symbols.Inherit, Of: "S", Type: "T", Line: 7, Column: 1, Byte: 110},
+	}
+	enc := encodeRefs(in)
+	var files [][]byte
+	for n := len(enc); n >= 0; n-- { // longest first: the rest fit in its memory
+		files = append(files, enc[:n])
+	}
+	e := EncodedRefs{files: files}
+	var d RefDecoder
+	var last []symbols.Ref
+	for i := range files {
+		all := decodeRefs(files[i])
+		got := d.Refs(e, i)
+		if diff := cmp.Diff(all, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("%d bytes (-want +got):\n%s", i, diff)
+		}
+		if len(last) > 0 && len(got) > 0 && &last[0] != &got[0] {
+			t.Errorf("%d bytes: decoded into new memory, not the last file's", i)
+		}
+		last = got
+		var inherits []symbols.Ref
+		for _, r := range all {
+			if r.Kind == symbols.Inherit {
+				inherits = append(inherits, r)
+			}
+		}
+		if diff := cmp.Diff(inherits, d.RefsOf(e, i, symbols.Inherit), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("%d bytes, inherits (-want +got):\n%s", i, diff)
+		}
+		if n := e.Len(i); n != len(all) {
+			t.Errorf("%d bytes: Len = %d, want %d", i, n, len(all))
+		}
+	}
+	if got := d.Refs(e, len(files)); got != nil || e.Len(len(files)) != 0 {
+		t.Errorf("a file past the last: %v, Len %d", got, e.Len(len(files)))
+	}
+}
+
 func FuzzDecodeRefs(f *testing.F) {
 	f.Add(encodeRefs([]symbols.Ref{{Name: "a", Kind: symbols.Call, Line: 1, Column: 1}}))
 	f.Add([]byte{2, 0xff, 0xff, 0xff, 0xff, 0xff})
@@ -50,6 +98,15 @@ func FuzzDecodeRefs(f *testing.F) {
 		}
 		if n := countRefs(b); n < len(refs) {
 			t.Fatalf("countRefs = %d, fewer than the %d refs decoded", n, len(refs))
+		}
+		var inherits []symbols.Ref
+		for _, r := range refs {
+			if r.Kind == symbols.Inherit {
+				inherits = append(inherits, r)
+			}
+		}
+		if got := refsOfKind(b, symbols.Inherit, interner{}); len(got) < len(inherits) {
+			t.Fatalf("refsOfKind gave %d inherits, fewer than the %d decoded", len(got), len(inherits))
 		}
 	})
 }
@@ -137,13 +194,13 @@ func TestDecodeRefsWhere(t *testing.T) {
 				want = append(want, r)
 			}
 		}
-		if diff := cmp.Diff(want, decodeRefsWhere(enc[:n], keep, nil)); diff != "" {
+		if diff := cmp.Diff(want, decodeRefsWhere(nil, enc[:n], keep, nil)); diff != "" {
 			t.Fatalf("%d bytes (-want +got):\n%s", n, diff)
 		}
-		if diff := cmp.Diff(want, decodeRefsWhere(enc[:n], keep, interner{})); diff != "" {
+		if diff := cmp.Diff(want, decodeRefsWhere(nil, enc[:n], keep, interner{})); diff != "" {
 			t.Fatalf("%d bytes, interned (-want +got):\n%s", n, diff)
 		}
-		if diff := cmp.Diff(all, decodeRefsWhere(enc[:n], nil, interner{})); diff != "" {
+		if diff := cmp.Diff(all, decodeRefsWhere(nil, enc[:n], nil, interner{})); diff != "" {
 			t.Fatalf("%d bytes, all interned (-want +got):\n%s", n, diff)
 		}
 	}

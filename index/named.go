@@ -335,7 +335,7 @@ func (nr *namedReader) read(i int) error {
 		return err
 	}
 	if nr.whole {
-		f.Refs = decodeRefsWhere(data, nil, nil)
+		f.Refs = decodeRefsWhere(nil, data, nil, nil)
 		return nil
 	}
 	local := []string{nr.name}
@@ -345,7 +345,7 @@ func (nr *namedReader) read(i int) error {
 		}
 	}
 	python := f.Language == "python"
-	f.Refs = decodeRefsWhere(data, func(r *symbols.Ref, n []byte) bool {
+	f.Refs = decodeRefsWhere(nil, data, func(r *symbols.Ref, n []byte) bool {
 		return r.Kind == symbols.Inherit || slices.Contains(local, string(n)) ||
 			python && r.Qualifier == "self" && r.Type != "" && !r.Selected
 	}, nil)
