@@ -52,7 +52,8 @@
 // result as its head declares it (r := NewRouter(), NewRouter().Host());
 // a loop's variable as an element of the slice, array or map it ranges
 // over, as the declaration of a parameter, a field (promoted from an
-// embedded struct too) or a package variable writes it.
+// embedded struct too) or a package variable writes it, or the head of
+// the function or method whose result it ranges over.
 // TestGoplsOracle checks the callers so found against gopls references.
 //
 // # Type relations

@@ -154,36 +154,49 @@ func (b *builder) goLocalTypeOf(fi int, typ string, binds map[string]binding, fi
 	if !isCall {
 		return b.goTypeIn(fi, typ, binds)
 	}
+	fns, op := b.goCalled(fi, called, binds, fields)
+	if op != goProject {
+		return goType{}, op
+	}
+	return b.goResultOf(fns, fields, false)
+}
+
+// goCalled returns the project's functions or methods a Go call of
+// called may run (F, pkg.F, (X).M; see symbols' goExprType), when it
+// knows them; goOutside when they are another package's whose results
+// hold none of the project's types (see madeOutside, goStdResult).
+func (b *builder) goCalled(fi int, called string, binds map[string]binding, fields map[int]map[string]binding) ([]int32, goOperand) {
 	if strings.HasPrefix(called, "(") {
 		// (X).M(): method M of X's type.
 		inner, rest, ok := cutGroup(called)
 		m, ok2 := strings.CutPrefix(rest, ".")
 		if !ok || !ok2 {
-			return goType{}, goUnknown
+			return nil, goUnknown
 		}
 		recv, op := b.goLocalType(fi, inner, binds, fields)
 		if op == goOutside && b.madeOutside(inner, binds) {
-			return goType{}, goOutside
+			return nil, goOutside
 		}
 		if op != goProject {
-			return goType{}, goUnknown
+			return nil, goUnknown
 		}
-		return b.goResultOf(b.g.goMethods(recv, m), fields)
+		return b.g.goMethods(recv, m), goProject
 	}
-	var fns []int32
 	if pkg, name, qualified := strings.Cut(called, "."); qualified {
 		bd, ok := binds[pkg]
 		if ok && len(bd.files) == 0 && !strings.Contains(name, ".") && b.goStdResult(fi, pkg) {
-			return goType{}, goOutside // httptest.NewServer(…), http.Get(…)
+			return nil, goOutside // httptest.NewServer(…), http.Get(…)
 		}
 		if !ok || len(bd.files) == 0 || strings.Contains(name, ".") {
-			return goType{}, goUnknown
+			return nil, goUnknown
 		}
-		fns = b.named(name, bd.files, goFunc)
-	} else if fns = b.namedInPackage(called, fi, goFunc); len(fns) == 0 {
+		return b.named(name, bd.files, goFunc), goProject
+	}
+	fns := b.namedInPackage(called, fi, goFunc)
+	if len(fns) == 0 {
 		fns = b.dotImported(called, binds, goFunc)
 	}
-	return b.goResultOf(fns, fields)
+	return fns, goProject
 }
 
 // madeOutside reports whether a Type of goOutside is a value another
@@ -294,8 +307,10 @@ func goVarType(sig, name string) string {
 }
 
 // goResultOf returns the type of the first result of fns, when it is one
-// function or method, as its head declares it in its own file.
-func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding) (goType, goOperand) {
+// function or method, as its head declares it in its own file; with
+// elem, the type of that result's elements (a slice's, an array's, a
+// map's values).
+func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding, elem bool) (goType, goOperand) {
 	if len(fns) != 1 {
 		return goType{}, goUnknown
 	}
@@ -305,6 +320,9 @@ func (b *builder) goResultOf(fns []int32, fields map[int]map[string]binding) (go
 		return goType{}, goUnknown
 	}
 	res := goResultType(sym.Signature)
+	if elem {
+		res = goElemDecl(res)
+	}
 	if res == "" {
 		return goType{}, goUnknown
 	}
@@ -410,9 +428,18 @@ func (b *builder) goFieldOwner(fi int, typ string, binds map[string]binding, fie
 // goElemType returns the type of the elements of what a loop ranges
 // over, whose Type is of (see symbols' goElemType): the element type its
 // declaration writes ([]T, [n]T, map[K]T) for a field of the project's
-// type ((X).f) or a variable of the package (var v), read in the
-// declaring file; unknown otherwise.
+// type ((X).f), a variable of the package (var v) or the result of a
+// call (F(), pkg.F(), (X).M()), read in the declaring file; none of the
+// project's for a call of another package's function (goCalled);
+// unknown otherwise.
 func (b *builder) goElemType(fi int, of string, binds map[string]binding, fields map[int]map[string]binding) (goType, goOperand) {
+	if called, ok := strings.CutSuffix(of, "()"); ok {
+		fns, op := b.goCalled(fi, called, binds, fields)
+		if op != goProject {
+			return goType{}, op
+		}
+		return b.goResultOf(fns, fields, true)
+	}
 	if v, ok := strings.CutPrefix(of, "var "); ok {
 		if strings.Contains(v, ".") {
 			return goType{}, goUnknown
@@ -423,7 +450,7 @@ func (b *builder) goElemType(fi int, of string, binds map[string]binding, fields
 		}
 		return goType{}, goUnknown
 	}
-	if !strings.HasPrefix(of, "(") || strings.HasSuffix(of, "()") {
+	if !strings.HasPrefix(of, "(") {
 		return goType{}, goUnknown
 	}
 	recv, f, op := b.goFieldOwner(fi, of, binds, fields)

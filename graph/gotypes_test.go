@@ -585,7 +585,8 @@ func Use(rw http.ResponseWriter) { rw.WriteHeader(500) }
 
 // goRangeFixture ranges over slices of an interface: a field a struct
 // declares, one it promotes from a struct it embeds, a parameter and a
-// package variable; another type has a method of the same name.
+// package variable; and over what a method and a function return;
+// another type has a method of the same name.
 var goRangeFixture = map[string]string{
 	"go.mod": "module m\n",
 	"r/route.go": `package r
@@ -633,12 +634,26 @@ func all(ms []matcher, rt *Router, s string) {
 		route.Match(s)
 	}
 }
+
+func (r *Router) list() []*Route { return nil }
+
+func allMatchers() map[string]matcher { return nil }
+
+func called(rt *Router, s string) {
+	for _, route := range rt.list() {
+		route.Match(s)
+	}
+	for _, m := range allMatchers() {
+		m.Match(s)
+	}
+}
 `,
 }
 
 // TestGoRangeTypes: a loop's variable over a slice or map is an element
 // of it, of the type the slice's declaration writes: a field's (promoted
-// from an embedded struct too), a parameter's, a package variable's.
+// from an embedded struct too), a parameter's, a package variable's, a
+// function's or method's result's.
 func TestGoRangeTypes(t *testing.T) {
 	needSyntax(t)
 	p := wholeIndexed(t, testtool.WriteTree(t, goRangeFixture))
@@ -647,12 +662,13 @@ func TestGoRangeTypes(t *testing.T) {
 	// the call of Route.Match: the uses the interface method and the
 	// methods implementing it share (see shared.go).
 	through := []string{"r/route.go:26 r/route.go#Route.Match inferred_high", "r/route.go:37 r/route.go#all inferred_high",
-		"r/route.go:40 r/route.go#all inferred_high"}
-	direct := "r/route.go:43 r/route.go#all inferred_high"
+		"r/route.go:40 r/route.go#all inferred_high", "r/route.go:56 r/route.go#called inferred_high"}
+	all := []string{through[0], through[1], through[2], "r/route.go:43 r/route.go#all inferred_high",
+		"r/route.go:53 r/route.go#called inferred_high", through[3]}
 	checkCallSites(t, p, []sitesOf{
-		{"matcher.Match", append(slices.Clone(through), direct)},
+		{"matcher.Match", all},
 		{"methodMatcher.Match", through},
-		{"Route.Match", append(slices.Clone(through), direct)},
+		{"Route.Match", all},
 	})
 	if compared, _ := compareNamed(t, testtool.WriteTree(t, goRangeFixture), func(string) bool { return true }); compared == 0 {
 		t.Error("no name compared")

@@ -424,8 +424,9 @@ func (x *extractor) goLocalType(parent []syntax.NodeID, id syntax.NodeID, g *goL
 // of the type of its elements (for _, v := range xs: v's): the element
 // type a local's or parameter's declaration writes ([]T, [n]T, map[K]T),
 // else "elem " and what xs shows of its own type ("elem (X).f" for the
-// field f of a local x of type X, "elem var v" for a package variable),
-// whose declaration the graph reads; "" otherwise.
+// field f of a local x of type X, "elem var v" for a package variable,
+// "elem F()" or "elem (X).M()" for a call's result), whose declaration
+// the graph reads; "" otherwise.
 func (x *extractor) goElemType(parent []syntax.NodeID, xs syntax.NodeID, g *goLocals, within int) string {
 	t := x.t
 	var of string
@@ -453,8 +454,8 @@ func (x *extractor) goElemType(parent []syntax.NodeID, xs syntax.NodeID, g *goLo
 	if of == "" {
 		of = x.goExprType(parent, xs, g, within)
 	}
-	if of == "" || strings.HasPrefix(of, "elem ") || strings.HasSuffix(of, "()") || len(of) > maxGoType {
-		return "" // a call's result: the graph reads no element of it
+	if of == "" || strings.HasPrefix(of, "elem ") || len(of) > maxGoType {
+		return ""
 	}
 	return "elem " + of
 }

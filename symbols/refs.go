@@ -64,7 +64,10 @@ type Ref struct {
 	// a local nor an import, and may be a variable of the package, whose
 	// declaration the graph reads, "var pkg.v" for a variable v of an
 	// imported package (resp := http.DefaultClient.Do(req) gives "(var
-	// http.DefaultClient).Do()"). In TypeScript, JavaScript, Python and
+	// http.DefaultClient).Do()"); for the variable of a Go loop over an
+	// expression whose elements no declaration in sight writes, "elem X"
+	// with X what the expression shows ((X).f, var v, F(), (X).M()). In
+	// TypeScript, JavaScript, Python and
 	// Java, for a use qualified by a local variable, the type its
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
