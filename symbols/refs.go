@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/codecortex/codecortex/syntax"
 )
@@ -30,7 +31,9 @@ func (k RefKind) Valid() bool { return k == Call || k == Use || k == Inherit }
 // A Ref is a name a file uses. The syntax says only what is written, not
 // what the name resolves to: the graph layer resolves it. Every use is its
 // own Ref, at its own position, so that a name used twice in one
-// definition gives two sites.
+// definition gives two sites. A Python annotation written as a string (a
+// forward reference, o: "Environment") uses the names it writes, at their
+// places in the string.
 type Ref struct {
 	Name string `json:"name"`
 	// Qualifier is the plain name written before it in a selector or
@@ -224,6 +227,13 @@ func (x *extractor) refs() {
 				if len(x.f.Refs) == MaxRefs {
 					return
 				}
+			}
+			continue
+		}
+		if x.lang == syntax.Python && t.Kind(id) == "string_content" && pyAnnotation(t, parent, id) {
+			if x.annotationRefs(id); len(x.f.Refs) >= MaxRefs {
+				x.f.Refs = x.f.Refs[:MaxRefs]
+				return
 			}
 			continue
 		}
@@ -751,6 +761,82 @@ func typeText(t *syntax.Tree, typ syntax.NodeID) string {
 	}
 	return s
 }
+
+// pyAnnotation reports whether the text of the Python string at leaf id
+// is a type annotation's, a forward reference the checker reads as
+// code: the whole annotation ("Environment"), or a type argument within
+// one (t.Optional["Environment"]), but not an argument of a call in it
+// (Annotated[int, Field("a description")]).
+func pyAnnotation(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) bool {
+	p := parent[id]
+	for range maxAnnotationDepth {
+		p = parent[p]
+		switch t.Kind(p) {
+		case "type":
+			return true
+		case "subscript", "attribute", "binary_operator", "tuple", "list", "expression_list", "generic_type", "type_parameter":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// maxAnnotationDepth bounds how far pyAnnotation looks up from a string
+// for its annotation.
+const maxAnnotationDepth = 8
+
+// annotationRefs appends the uses the Python annotation string whose
+// text is leaf id writes, as the same text written as code gives them:
+// each name of a dotted path (nodes.Template: nodes, then Template
+// qualified by it, a third name selected), at its place in the string.
+func (x *extractor) annotationRefs(id syntax.NodeID) {
+	text, base := x.t.Text(id), x.t.StartByte(id)
+	for i := 0; i < len(text); {
+		if !pyNameStart(text[i]) {
+			i++
+			continue
+		}
+		// A dotted path: its names in turn.
+		var root string
+		for k := 0; ; k++ {
+			j := i
+			for j < len(text) && (pyNameStart(text[j]) || text[j] >= '0' && text[j] <= '9') {
+				j++
+			}
+			name := text[i:j]
+			if k == 0 {
+				root = name
+			}
+			if len(name) >= 2 && len(name) <= maxRefName && !selfNames[name] && !pyKeywords[name] {
+				r := Ref{Name: name, Kind: Use, Byte: base + i}
+				switch {
+				case k == 1:
+					r.Qualifier = root
+				case k > 1:
+					r.Qualifier, r.Selected = root, true
+				}
+				r.Line, r.Column = x.lines.Position(r.Byte)
+				x.f.Refs = append(x.f.Refs, r)
+			}
+			i = j
+			if i+1 >= len(text) || text[i] != '.' || !pyNameStart(text[i+1]) {
+				break
+			}
+			i++
+		}
+	}
+}
+
+// pyNameStart reports whether c starts a Python name (ASCII, or a byte of
+// a character past it, which names may hold).
+func pyNameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf
+}
+
+// pyKeywords are the words an annotation string may hold that name no
+// definition.
+var pyKeywords = map[string]bool{"None": true, "True": true, "False": true, "not": true, "and": true, "or": true, "in": true, "is": true, "lambda": true}
 
 // parents returns the parent of every node of t, by id.
 func parents(t *syntax.Tree) []syntax.NodeID {

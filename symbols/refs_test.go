@@ -506,6 +506,39 @@ func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
 	}
 }
 
+// TestRefsPythonForwardReferences: a Python annotation written as a
+// string (a forward reference, often to a name imported only while type
+// checking) uses the names it writes, as the same annotation written as
+// code would, at their places in the string; a string elsewhere, or an
+// argument of a call within an annotation, uses nothing.
+func TestRefsPythonForwardReferences(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	src := `import typing as t
+
+def f(env: "Environment", c: t.Optional["BytecodeCache"] = None) -> "nodes.Template.Sub":
+    x: "Foo | None" = make("NotAType")
+    y: t.Annotated[int, Field("Described")] = 1
+`
+	f, err := Extract("a.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.Refs {
+		if r.Kind == Use {
+			got = append(got, fmt.Sprintf("%d:%d %s.%s %v", r.Line, r.Column, r.Qualifier, r.Name, r.Selected))
+		}
+	}
+	want := []string{"3:13 .Environment false", "3:32 t.Optional false", "3:42 .BytecodeCache false",
+		"3:70 .nodes false", "3:76 nodes.Template false", "3:85 nodes.Sub true", "4:9 .Foo false",
+		"5:10 t.Annotated false", "5:20 .int false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("uses:\n got %q\nwant %q", got, want)
+	}
+}
+
 // qualifiedCalls extracts the file at path from src and returns its
 // qualified calls, each with the Type its ref carries ("q.Name Type").
 func qualifiedCalls(t *testing.T, path, src string) []string {
