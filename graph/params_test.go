@@ -277,7 +277,8 @@ export class Client {
 `,
 		"j/A.java": "class Cache {\n  void clear() {}\n}\nclass Other {\n  void clear() {}\n}\nclass A {\n  private final Cache cache = make();\n  void m() {\n    this.cache.clear();\n  }\n}\n",
 		// Python makes a field by assigning it in a method: a constructed
-		// class, an annotation, a typed parameter; x = self.f is typed too.
+		// class, an annotation, a typed parameter; x = self.f is typed too,
+		// and a subclass's self.f that its base assigns.
 		"p/sym.py": "class Symbols:\n    def copy(self):\n        pass\n\n\nclass Scope:\n    def copy(self):\n        pass\n",
 		"p/frame.py": `from .sym import Symbols, Scope
 
@@ -293,6 +294,11 @@ class Frame:
         kept = self.scope
         kept.copy()
         self.other.copy()
+
+
+class Child(Frame):
+    def run(self):
+        self.symbols.copy()
 `,
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, tree))
@@ -302,7 +308,7 @@ class Frame:
 		"MutationCache.clear": {"t/c.ts:12 inferred_high"},
 		"Cache.clear":         {"j/A.java:10 inferred_high"},
 		"Other.clear":         nil,
-		"Symbols.copy":        {"p/frame.py:11 inferred_high"},
+		"Symbols.copy":        {"p/frame.py:11 inferred_high", "p/frame.py:19 inferred_high"},
 		"Scope.copy":          {"p/frame.py:13 inferred_high"},
 		"Frame.copy":          nil, // self.other: of no type shown, so no one's
 	} {

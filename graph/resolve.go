@@ -299,14 +299,22 @@ func selfField(f *index.FileFacts, ri int) string {
 // holding the use at byte at of file fi, whose innermost definition is j:
 // the type the class declares the field with (fieldType), or in Python,
 // where a field is made by assigning it, the type the class's methods in
-// that file assign self.name with, when they all agree (see selfAssigned).
+// that file assign self.name with, when they all agree (see selfAssigned);
+// for a field the class does not assign, the type a base class of the
+// same file assigns it (self.environment, set by the base's __init__).
 func (b *builder) selfFieldType(fi, j, at int, name string) string {
 	f := &b.facts[fi]
 	class := enclosingClass(f, j, at)
 	if t := b.fieldType(f.Language, class, name); t != "" || f.Language != "python" || class == "" {
 		return t
 	}
-	return b.localType(b.selfAssigned(fi)[classField{class, name}])
+	assigned := b.selfAssigned(fi)
+	for _, c := range b.baseChain(class) {
+		if t, ok := assigned[classField{c, name}]; ok {
+			return b.localType(t)
+		}
+	}
+	return ""
 }
 
 // elemType returns the type of an element of the collection a loop's
