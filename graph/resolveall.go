@@ -45,7 +45,7 @@ func (b *builder) resolveAll(owned bool) {
 				for fi := i * resolveBlock; fi < min(n, (i+1)*resolveBlock); fi++ {
 					lazy := b.facts[fi].Refs == nil
 					if lazy {
-						// Decoded into the memory of the file before's.
+						// Into the memory the worker's last file was decoded into.
 						b.facts[fi].Refs = dec.Refs(b.refs, fi)
 					}
 					w.resolveFile(fi)

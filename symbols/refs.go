@@ -70,8 +70,8 @@ type Ref struct {
 	// http.DefaultClient).Do()"); for the variable of a Go loop over an
 	// expression whose elements no declaration in sight writes, "elem X"
 	// with X what the expression shows ((X).f, var v, F(), (X).M()). In
-	// TypeScript, JavaScript, Python and
-	// Java, for a use qualified by a local variable, the type its
+	// TypeScript, JavaScript, Python and Java, for a use qualified by a
+	// local variable, the type its
 	// declaration writes (const x: T, T x, x: T = …), the class it
 	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
 	// a call of f (a Python class's constructor, if f is one; else the
