@@ -71,11 +71,11 @@ type Ref struct {
 	// expression whose elements no declaration in sight writes, "elem X"
 	// with X what the expression shows ((X).f, var v, F(), (X).M()). In
 	// TypeScript, JavaScript, Python and Java, for a use qualified by a
-	// local variable, the type its
-	// declaration writes (const x: T, T x, x: T = …), the class it
-	// constructs (new T(…), T x = new T(…)), "f()" for a local assigned
-	// a call of f (a Python class's constructor, if f is one; else the
-	// result the function's head declares), T for one assigned a call of
+	// local variable, the type its declaration writes (const x: T, T x,
+	// x: T = …), the class it constructs (new T(…), T x = new T(…)),
+	// "f()" for a local assigned a call of f (a Python class's
+	// constructor, if f is one; else the result the function's head
+	// declares), T for one assigned a call of
 	// a parameter or local declared (…) => T, "elem X" for the variable
 	// of a loop over a collection whose type X shows (see iterated),
 	// "this" for an alias of the current object (const self = this),
