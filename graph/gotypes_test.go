@@ -585,8 +585,8 @@ func Use(rw http.ResponseWriter) { rw.WriteHeader(500) }
 
 // goRangeFixture ranges over slices of an interface: a field a struct
 // declares, one it promotes from a struct it embeds, a parameter and a
-// package variable; and over what a method and a function return;
-// another type has a method of the same name.
+// package variable; and over what a method and a function return.
+// methodMatcher implements the interface, and *Route too.
 var goRangeFixture = map[string]string{
 	"go.mod": "module m\n",
 	"r/route.go": `package r

@@ -26,8 +26,8 @@ type Package struct {
 	Entries map[string][]string
 }
 
-// maxPackageJSON bounds how much of a package.json is read.
-const maxPackageJSON = 1 << 20
+// maxManifest bounds how much of a package.json or a go.mod is read.
+const maxManifest = 1 << 20
 
 // ReadPackages reads the package of each package.json among paths (files
 // relative to the root of fsys, slash-separated). One it cannot read, or
@@ -38,7 +38,7 @@ func ReadPackages(fsys fs.FS, paths []string) []Package {
 		if path.Base(p) != "package.json" {
 			continue
 		}
-		data, err := readBounded(fsys, p, maxPackageJSON)
+		data, err := readBounded(fsys, p, maxManifest)
 		if err != nil {
 			continue
 		}

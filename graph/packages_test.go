@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -56,6 +57,25 @@ func TestPackageImports(t *testing.T) {
 // TestParsePackage: a package.json's entry points, by subpath; a package
 // without a name, a path out of the package and JSON that does not parse
 // give none.
+// TestManifestsBounded: a go.mod or package.json past maxManifest bytes
+// is left out, not read whole; one within it is read.
+func TestManifestsBounded(t *testing.T) {
+	big := strings.Repeat(" ", maxManifest)
+	fsys := fstest.MapFS{
+		"a/go.mod":       {Data: []byte("module a\n")},
+		"b/go.mod":       {Data: []byte("module b\n" + big)},
+		"a/package.json": {Data: []byte(`{"name": "a", "main": "i.js"}`)},
+		"b/package.json": {Data: []byte(`{"name": "b", "main": "i.js"}` + big)},
+	}
+	paths := []string{"a/go.mod", "b/go.mod", "a/package.json", "b/package.json"}
+	if got := ReadGoModules(fsys, paths); len(got) != 1 || got[0].Path != "a" {
+		t.Errorf("modules: %+v, want a's alone", got)
+	}
+	if got := ReadPackages(fsys, paths); len(got) != 1 || got[0].Name != "a" {
+		t.Errorf("packages: %+v, want a's alone", got)
+	}
+}
+
 func TestParsePackage(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

@@ -24,15 +24,15 @@ type GoModule struct {
 type goModule GoModule
 
 // ReadGoModules reads the module path of each go.mod among paths (files
-// relative to the root of fsys, slash-separated). A go.mod it cannot read
-// is left out.
+// relative to the root of fsys, slash-separated). A go.mod it cannot read,
+// or one past maxManifest bytes, is left out.
 func ReadGoModules(fsys fs.FS, paths []string) []GoModule {
 	var out []GoModule
 	for _, p := range paths {
 		if path.Base(p) != "go.mod" {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, p)
+		data, err := readBounded(fsys, p, maxManifest)
 		if err != nil {
 			continue
 		}

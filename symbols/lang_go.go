@@ -515,7 +515,6 @@ func (x *extractor) goExprType(parent []syntax.NodeID, e syntax.NodeID, g *goLoc
 			g.at(localName{within, t.Text(from)}, t.StartByte(from)) == nil {
 			return "var " + t.Text(from) + "." + t.Text(name)
 		}
-
 	case "type_assertion_expression":
 		if typ, ok := t.ChildByField(e, "type"); ok {
 			return goTypeText(t, typ)

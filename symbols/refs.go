@@ -75,8 +75,8 @@ type Ref struct {
 	// x: T = …), the class it constructs (new T(…), T x = new T(…)),
 	// "f()" for a local assigned a call of f (a Python class's
 	// constructor, if f is one; else the result the function's head
-	// declares), T for one assigned a call of
-	// a parameter or local declared (…) => T, "elem X" for the variable
+	// declares), T for one assigned a call of a parameter or local
+	// declared (…) => T, "elem X" for the variable
 	// of a loop over a collection whose type X shows (see iterated),
 	// "this" for an alias of the current object (const self = this),
 	// "self.f" for a Python local assigned the object's field f, or "var
@@ -765,22 +765,38 @@ func typeText(t *syntax.Tree, typ syntax.NodeID) string {
 // pyAnnotation reports whether the text of the Python string at leaf id
 // is a type annotation's, a forward reference the checker reads as
 // code: the whole annotation ("Environment"), or a type argument within
-// one (t.Optional["Environment"]), but not an argument of a call in it
-// (Annotated[int, Field("a description")]).
+// one (t.Optional["Environment"]); but not an argument of a call in it
+// (Field("a description")), nor a value Literal["read"] or
+// Annotated[T, "metadata"] takes.
 func pyAnnotation(t *syntax.Tree, parent []syntax.NodeID, id syntax.NodeID) bool {
+	annotation := false
 	p := parent[id]
 	for range maxAnnotationDepth {
 		p = parent[p]
+		var form syntax.NodeID // what a subscript or generic type applies
 		switch t.Kind(p) {
 		case "type":
-			return true
-		case "subscript", "attribute", "binary_operator", "tuple", "list", "expression_list", "generic_type", "type_parameter":
+			annotation = true
+		case "subscript":
+			form, _ = t.ChildByField(p, "value")
+		case "generic_type":
+			form, _ = t.FirstChild(p)
+		case "attribute", "binary_operator", "tuple", "list", "expression_list", "type_parameter":
 		default:
-			return false
+			return annotation
+		}
+		if form != 0 {
+			if name := t.Text(form); pyValueForms[name[strings.LastIndexByte(name, '.')+1:]] {
+				return false
+			}
 		}
 	}
-	return false
+	return annotation
 }
+
+// pyValueForms are the typing forms whose arguments are values, not
+// types: their strings name nothing.
+var pyValueForms = map[string]bool{"Literal": true, "Annotated": true}
 
 // maxAnnotationDepth bounds how far pyAnnotation looks up from a string
 // for its annotation.

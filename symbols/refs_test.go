@@ -509,8 +509,9 @@ func (r *Router) Walk(ms []Matcher, byName map[string]*Route) {
 // TestRefsPythonForwardReferences: a Python annotation written as a
 // string (a forward reference, often to a name imported only while type
 // checking) uses the names it writes, as the same annotation written as
-// code would, at their places in the string; a string elsewhere, or an
-// argument of a call within an annotation, uses nothing.
+// code would, at their places in the string; a string elsewhere, an
+// argument of a call within an annotation, or a value Literal or
+// Annotated takes uses nothing.
 func TestRefsPythonForwardReferences(t *testing.T) {
 	if !syntax.Available {
 		t.Skip("no tree-sitter in this build (cgo disabled)")
@@ -520,6 +521,8 @@ func TestRefsPythonForwardReferences(t *testing.T) {
 def f(env: "Environment", c: t.Optional["BytecodeCache"] = None) -> "nodes.Template.Sub":
     x: "Foo | None" = make("NotAType")
     y: t.Annotated[int, Field("Described")] = 1
+    z: t.Literal["read", "Write"] = "read"
+    w: Annotated["Meta", "Doc"] = 0
 `
 	f, err := Extract("a.py", []byte(src))
 	if err != nil {
@@ -533,7 +536,7 @@ def f(env: "Environment", c: t.Optional["BytecodeCache"] = None) -> "nodes.Templ
 	}
 	want := []string{"3:13 .Environment false", "3:32 t.Optional false", "3:42 .BytecodeCache false",
 		"3:70 .nodes false", "3:76 nodes.Template false", "3:85 nodes.Sub true", "4:9 .Foo false",
-		"5:10 t.Annotated false", "5:20 .int false"}
+		"5:10 t.Annotated false", "5:20 .int false", "6:10 t.Literal false", "7:8 .Annotated false"}
 	if !slices.Equal(got, want) {
 		t.Errorf("uses:\n got %q\nwant %q", got, want)
 	}

@@ -9,7 +9,7 @@ import (
 // Version names the extraction rules. It changes whenever a change to
 // them would give another answer for some file, so that an index built by
 // an older version reads its files again.
-const Version = "symbols-23"
+const Version = "symbols-24"
 
 // Kind is what a definition defines.
 type Kind string
