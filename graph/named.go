@@ -75,11 +75,12 @@ func (p *Provider) namedImpact(ctx context.Context, q Query) (im *Impact, ok boo
 	}
 	b := newBuilder(facts, lay)
 	b.readBases()
+	names := boundNames(facts.Files, name)
 	for fi := range facts.Files {
-		if f := &facts.Files[fi]; usesName(f, name) {
-			// Only a use of name, or of a local name for it, may resolve
+		if f := &facts.Files[fi]; usesName(f, names) {
+			// Only a use of name, or of another name for it, may resolve
 			// to a definition called name.
-			b.resolveUses(fi, localNames(f, name))
+			b.resolveUses(fi, localNames(f, names))
 		}
 	}
 	b.testNaming()
@@ -149,12 +150,12 @@ var knownMethodNames = sync.OnceValue(func() map[string]bool {
 	return out
 })
 
-// localNames returns the names under which file f may use name: name,
-// and the local names its imports bind name to.
-func localNames(f *index.FileFacts, name string) []string {
-	out := []string{name}
+// localNames returns the names under which file f may use one of names:
+// those, and the local names its imports bind them to.
+func localNames(f *index.FileFacts, names []string) []string {
+	out := slices.Clone(names)
 	for _, im := range f.Imports {
-		if im.Name == name && im.Alias != "" && im.Alias != name {
+		if im.Alias != "" && slices.Contains(names, im.Name) && !slices.Contains(out, im.Alias) {
 			out = append(out, im.Alias)
 		}
 	}
@@ -162,21 +163,42 @@ func localNames(f *index.FileFacts, name string) []string {
 }
 
 // usesName reports whether the file may hold an edge into a definition
-// called name: a use of it (or of a local name for it), an inheritance
-// declared for it, an import of it.
-func usesName(f *index.FileFacts, name string) bool {
+// called one of names: a use of it (or of a local name for it), an
+// inheritance declared for it, an import of it.
+func usesName(f *index.FileFacts, names []string) bool {
 	for _, im := range f.Imports {
-		if im.Name == name || im.Alias == name {
+		if slices.Contains(names, im.Name) || slices.Contains(names, im.Alias) {
 			return true
 		}
 	}
-	local := localNames(f, name)
+	local := localNames(f, names)
 	for i := range f.Refs {
-		if slices.Contains(local, f.Refs[i].Name) || f.Refs[i].Of == name {
+		if slices.Contains(local, f.Refs[i].Name) || slices.Contains(names, f.Refs[i].Of) {
 			return true
 		}
 	}
 	return false
+}
+
+// maxBoundNames bounds the names boundNames returns.
+const maxBoundNames = 16
+
+// boundNames returns name and the names the imports of files bind it to
+// (import { name as alias }, export { name as alias } from …), and theirs
+// in turn: a use of one may be a use of name through a module that
+// exports it under that name.
+func boundNames(files []index.FileFacts, name string) []string {
+	out := []string{name}
+	for i := 0; i < len(out); i++ {
+		for fi := range files {
+			for _, im := range files[fi].Imports {
+				if im.Name == out[i] && im.Alias != "" && !slices.Contains(out, im.Alias) && len(out) < maxBoundNames {
+					out = append(out, im.Alias)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // namedNeeds returns what resolving the uses of name in the files read
@@ -205,19 +227,21 @@ func namedNeeds(files []index.FileFacts, loaded []bool, lay layout, name string)
 	}
 	paths := map[string]bool{}
 	fields := map[int]map[string]binding{}
+	bound := boundNames(read, name)
+	more.Aliases = bound[1:] // the uses of each, read as those of name are
 	for fi := range read {
 		f := &read[fi]
 		for _, im := range f.Imports {
 			switch {
-			case im.Name == name && im.Alias != "":
+			case im.Alias != "" && slices.Contains(bound, im.Name):
 				ask(im.Alias) // a use of the alias looked up as a member first
 			case im.Alias == name && im.Name != "*":
 				ask(im.Name) // the definition an import renames
 			}
 		}
-		local := localNames(f, name)
+		local := localNames(f, bound)
 		for ri, r := range f.Refs {
-			if !slices.Contains(local, r.Name) && r.Of != name {
+			if !slices.Contains(local, r.Name) && !slices.Contains(bound, r.Of) {
 				continue
 			}
 			ask(r.Of)

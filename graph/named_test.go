@@ -15,8 +15,9 @@ import (
 
 // namedFixture uses names across files in the ways resolution looks
 // beyond the files that write a name: Go packages, receivers and
-// embedding, renamed and re-exported imports, inheritance and methods of
-// bases, modules written as qualifiers.
+// embedding, renamed and re-exported imports (a use under the alias
+// an alias is exported as, alone or beside a use of the name),
+// inheritance and methods of bases, modules written as qualifiers.
 var namedFixture = map[string]string{
 	"go.mod":              "module m\n",
 	"a/a.go":              "package a\n\ntype Base struct{}\n\nfunc (b *Base) Run() { b.Stop() }\n\nfunc (b *Base) Stop() {}\n\ntype Top struct {\n\tBase\n}\n\nfunc (t *Top) Go() { t.Run(); Helper() }\n",
@@ -30,6 +31,9 @@ var namedFixture = map[string]string{
 	"js/base.ts":          "export class Shape { area() { return 0 } }\nexport function make() { return new Shape() }\n",
 	"js/index.ts":         "export * from './base'\nexport { make as build } from './base'\n",
 	"js/use.ts":           "import { Shape, build } from './index'\nimport { make as mk } from './base'\nclass Square extends Shape { area() { return super.area() + 1 } }\nexport function f() { mk(); build(); return new Square().area() }\n",
+	"js/app/index.ts":     "export { build as create } from '../index'\n",
+	"js/only.ts":          "import { create } from './app'\nexport function g() { return create() }\n",
+	"js/both.ts":          "import { make } from './base'\nimport { create } from './app'\nexport function h() {\n  make()\n  return create()\n}\n",
 	"py/pkg/__init__.py":  "from .core import *\n",
 	"py/pkg/core.py":      "class Model:\n    def save(self):\n        return self.check()\n    def check(self):\n        return True\n\ndef load():\n    return Model()\n",
 	"py/app.py":           "from pkg import Model, load as fetch\n\nclass User(Model):\n    def go(self):\n        self.save()\n        return fetch()\n",

@@ -125,3 +125,44 @@ func FuzzParsePackage(f *testing.F) {
 		}
 	})
 }
+
+// TestReexportedUnderAnotherName: a definition a module exports under
+// another name (export { isFSA as isFluxStandardAction } from …), and a
+// module that exports that name again under a third, are used through
+// each name: its uses resolve to the definition, asked by its name from
+// the whole graph and from the files that concern it. A module that
+// exports a name only as another (export { make as other }) does not
+// export it as itself.
+func TestReexportedUnderAnotherName(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{
+		"package.json":               `{"name": "@acme/kit", "main": "dist/index.js"}`,
+		"src/index.ts":               "export { isFSA as isFluxStandardAction } from './action'\nexport { make as other } from './make'\n",
+		"src/action.ts":              "export function isFSA(a: unknown) { return true }\n",
+		"src/make.ts":                "export function make() {}\n",
+		"src/compat/index.ts":        "export { isFluxStandardAction as isAction } from '../index'\n",
+		"src/tests/action.test-d.ts": "import { isFluxStandardAction } from '@acme/kit'\n\ntest('fsa', () => {\n  isFluxStandardAction(1)\n})\n",
+		"src/tests/compat.test.ts":   "import { isAction } from '../compat'\n\ntest('compat', () => {\n  isAction(2)\n})\n",
+		"src/tests/make.test.ts":     "import { make } from '../index'\n\ntest('make', () => {\n  make()\n})\n",
+	}
+	p := wholeIndexed(t, testtool.WriteTree(t, files))
+	defer p.Close()
+	for _, tt := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"isFSA", []string{
+			"import src/compat/index.ts:1", "import src/index.ts:1",
+			"import src/tests/action.test-d.ts:1", "call src/tests/action.test-d.ts:4",
+			"import src/tests/compat.test.ts:1", "call src/tests/compat.test.ts:4"}},
+		{"make", []string{"import src/index.ts:2"}},
+	} {
+		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
+		}
+	}
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}

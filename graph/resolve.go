@@ -1044,11 +1044,14 @@ const (
 	maxReexportFiles = 64
 )
 
-// reexports returns the top-level definitions called name that files
-// (file nodes, such as a JavaScript index or barrel module or a Python
-// package's __init__.py) re-export: through their imports that bring in
-// everything of a module (export * from, from m import *) or that name,
-// followed breadth first within bounds.
+// reexports returns the top-level definitions that files (file nodes,
+// such as a JavaScript index or barrel module or a Python package's
+// __init__.py) export under name: through their imports that bring in
+// everything of a module (export * from, from m import *), that name (a
+// name exported as another is not exported as itself), or another
+// name exported as this one (export { a as name } from), followed
+// breadth first within bounds, each module looked in for the name it
+// exports the definition under.
 func (b *builder) reexports(files []int32, name string) []int32 {
 	if len(files) == 0 {
 		return nil
@@ -1057,24 +1060,27 @@ func (b *builder) reexports(files []int32, name string) []int32 {
 	if c, ok := b.reexport[k]; ok && len(files) == 1 {
 		return c
 	}
-	var seen []int32 // at most maxReexportFiles: looked through rather than hashed
-	queue := slices.Clone(files)
+	var seen []reexportKey // at most maxReexportFiles: looked through rather than hashed
+	queue := make([]reexportKey, len(files))
+	for i, fn := range files {
+		queue[i] = reexportKey{fn, name}
+	}
 	var out []int32
 	for depth := 0; depth < maxReexportDepth && len(queue) > 0 && len(out) == 0; depth++ {
-		var next []int32
-		for _, fn := range queue {
-			if len(seen) >= maxReexportFiles || slices.Contains(seen, fn) {
+		var next []reexportKey
+		for _, at := range queue {
+			if len(seen) >= maxReexportFiles || slices.Contains(seen, at) {
 				continue
 			}
-			seen = append(seen, fn)
-			f := &b.facts[b.nodeFile[fn]]
+			seen = append(seen, at)
+			f := &b.facts[b.nodeFile[at.file]]
 			for _, im := range f.Imports {
 				all := im.Name == "*" && im.Alias == ""
-				if !all && im.Name != name && im.Alias != name {
+				if !all && im.Alias != at.name && (im.Alias != "" || im.Name != at.name) {
 					continue
 				}
 				_, bd := b.resolveImport(f, im)
-				want := name
+				want := at.name
 				if !all && im.Name != "" {
 					want = im.Name
 				}
@@ -1082,7 +1088,9 @@ func (b *builder) reexports(files []int32, name string) []int32 {
 					out = append(out, c...)
 					continue
 				}
-				next = append(next, bd.files...)
+				for _, fn := range bd.files {
+					next = append(next, reexportKey{fn, want})
+				}
 			}
 		}
 		queue = next

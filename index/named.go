@@ -12,11 +12,16 @@ import (
 )
 
 // NamedMore is what the caller of [Index.FactsNamed] asks to read next:
-// the facts of the files that define one of Names, and of the files at
-// Paths.
+// the facts of the files that define one of Names, of the files at
+// Paths, and of the files that use or import one of Aliases.
 type NamedMore struct {
 	Names []string
 	Paths []string
+	// Aliases are other names for the name asked about, which some module
+	// binds it to and exports (export { name as alias } from …): a use of
+	// one may be a use of name through that module, so the files that use
+	// or import it are read as those of name are, with their uses of it.
+	Aliases []string
 	// Stop ends the read: the caller has what it needs, or will not use
 	// the facts.
 	Stop bool
@@ -34,8 +39,8 @@ const maxNamedRounds = 8
 // of them carry their facts (loaded, by index in files): first with only
 // the files that define name, then after each read; it is called until
 // it asks for nothing new or to stop, at most maxNamedRounds times after
-// the first. The refs a file carries are only its uses of name (or of a
-// local name an import of name binds), the member each such use is
+// the first. The refs a file carries are only its uses of name or of an
+// alias asked for (or of a local name an import of one binds), the member each such use is
 // selected from when it is written just before it (f in p.f.name), and
 // its inheritance refs (bases, whatever they name), and in Python the
 // assignments of the object's fields whose value shows a type (self.f =
@@ -52,15 +57,15 @@ func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []
 				return err
 			}
 			// The definitions first: more may stop there.
-			if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
+			if _, err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name, false); err != nil {
 				return err
 			}
 			if more != nil && more(nr.out, nr.loaded).Stop {
 				res.Files = nr.out
 				return nil
 			}
-			err := nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
-				UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1 OR name = '*'`, name)
+			_, err := nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
+				UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1 OR name = '*'`, name, false)
 			for round := 0; err == nil && round < maxNamedRounds && more != nil; round++ {
 				m := more(nr.out, nr.loaded)
 				if m.Stop {
@@ -155,8 +160,9 @@ type namedReader struct {
 	ids     []int64
 	byID    map[int64]int
 	byPath  map[string]int
-	name    string // asked about
-	whole   bool   // every ref of a file read, not only its uses of name
+	name    string   // asked about
+	aliases []string // other names of it asked for (NamedMore.Aliases)
+	whole   bool     // every ref of a file read, not only its uses of name
 	// The statements read runs, prepared once.
 	syms, imps, refs *sql.Stmt
 }
@@ -206,43 +212,72 @@ func (nr *namedReader) more(m NamedMore) (int, error) {
 	}
 	for _, name := range m.Names {
 		before := nr.count()
-		if err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name); err != nil {
+		if _, err := nr.load(`SELECT file_id FROM symbols WHERE name = ?1`, name, false); err != nil {
 			return n, err
 		}
 		n += nr.count() - before
 	}
+	for _, a := range m.Aliases {
+		if a == nr.name || slices.Contains(nr.aliases, a) || len(nr.aliases) >= maxNamedAliases {
+			continue
+		}
+		nr.aliases = append(nr.aliases, a)
+		before := nr.count()
+		// A file read before kept only its uses of the names asked until
+		// now: it is read again, with its uses of this one.
+		again, err := nr.load(`SELECT file_id FROM ref_names WHERE name = ?1
+			UNION SELECT file_id FROM imports WHERE name = ?1 OR alias = ?1`, a, true)
+		if err != nil {
+			return n, err
+		}
+		n += nr.count() - before + again
+	}
 	return n, nil
 }
 
+// maxNamedAliases bounds the aliases FactsNamed reads the uses of.
+const maxNamedAliases = 16
+
 func (nr *namedReader) count() int { return nr.nloaded }
 
-// load reads the facts of the files query (one argument, arg) selects.
-func (nr *namedReader) load(query string, arg string) error {
+// load reads the facts of the files query (one argument, arg) selects;
+// with again, also those of the files it selects that were read before,
+// and it returns how many of those it read again.
+func (nr *namedReader) load(query string, arg string, again bool) (int, error) {
 	rs, err := nr.tx.QueryContext(nr.ctx, query, arg)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var todo []int
+	reread := 0
 	for rs.Next() {
 		var id int64
 		if err := rs.Scan(&id); err != nil {
 			rs.Close()
-			return err
+			return 0, err
 		}
-		if i, ok := nr.byID[id]; ok && !nr.loaded[i] {
+		i, ok := nr.byID[id]
+		if ok && nr.loaded[i] && again {
+			f := &nr.out[i]
+			f.Symbols, f.Imports, f.Refs = nil, nil, nil
+			nr.loaded[i] = false
+			nr.nloaded--
+			reread++
+		}
+		if ok && !nr.loaded[i] {
 			todo = append(todo, i)
 		}
 	}
 	rs.Close()
 	if err := rs.Err(); err != nil {
-		return err
+		return 0, err
 	}
 	for _, i := range todo {
 		if err := nr.read(i); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return reread, nil
 }
 
 // prepare prepares the statements read runs, once.
@@ -338,9 +373,9 @@ func (nr *namedReader) read(i int) error {
 		f.Refs = decodeRefsWhere(nil, data, nil, nil)
 		return nil
 	}
-	local := []string{nr.name}
+	local := append([]string{nr.name}, nr.aliases...)
 	for _, im := range f.Imports {
-		if im.Name == nr.name && im.Alias != "" {
+		if im.Alias != "" && (im.Name == nr.name || slices.Contains(nr.aliases, im.Name)) {
 			local = append(local, im.Alias)
 		}
 	}
