@@ -995,6 +995,14 @@ func (b *builder) goTypeNames(fi int, typ string, binds map[string]binding, fiel
 	}
 	if t, op := b.goLocalType(fi, typ, binds, fields); op == goProject {
 		out = append(out, t.name)
+	} else if fns, op := b.goCalled(fi, called, binds, fields); op == goProject && len(fns) == 1 {
+		// The type the function declares it returns, not read yet: once
+		// it is, the value's type is known.
+		if sym := b.symbolOf(int(b.nodeFile[fns[0]]), fns[0]); sym != nil {
+			if t := goBareType(goResultType(sym.Signature)); t != "" {
+				out = append(out, t)
+			}
+		}
 	}
 	return out
 }

@@ -15,9 +15,10 @@ import (
 
 // namedFixture uses names across files in the ways resolution looks
 // beyond the files that write a name: Go packages, receivers and
-// embedding, renamed and re-exported imports (a use under the alias
-// an alias is exported as, alone or beside a use of the name),
-// inheritance and methods of bases, modules written as qualifiers.
+// embedding, a value a function of the file returns, renamed and
+// re-exported imports (a use under the alias an alias is exported as,
+// alone or beside a use of the name), inheritance and methods of bases,
+// modules written as qualifiers.
 var namedFixture = map[string]string{
 	"go.mod":              "module m\n",
 	"a/a.go":              "package a\n\ntype Base struct{}\n\nfunc (b *Base) Run() { b.Stop() }\n\nfunc (b *Base) Stop() {}\n\ntype Top struct {\n\tBase\n}\n\nfunc (t *Top) Go() { t.Run(); Helper() }\n",
@@ -27,6 +28,8 @@ var namedFixture = map[string]string{
 	"e/x.go":              "package e\n\ntype X struct{ Mid }\n\nfunc (x *X) F() { x.Deep() }\n",
 	"e/m.go":              "package e\n\ntype Mid struct{ Low }\n",
 	"e/l.go":              "package e\n\ntype Low struct{}\n\nfunc (l Low) Deep() {}\n\nfunc (l Low) Other() { l.Deep() }\n",
+	"e/y.go":              "package e\n\nfunc (x *X) Grow() {}\n",
+	"e/x_test.go":         "package e\n\nimport \"testing\"\n\nfunc newX() *X { return &X{} }\n\nfunc TestGrow(t *testing.T) {\n\tx := newX()\n\tx.Grow()\n}\n",
 	"d/d.go":              "package d\n\ntype Top struct{}\n\nfunc (t Top) Run() {}\n",
 	"js/base.ts":          "export class Shape { area() { return 0 } }\nexport function make() { return new Shape() }\n",
 	"js/index.ts":         "export * from './base'\nexport { make as build } from './base'\n",
