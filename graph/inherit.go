@@ -36,6 +36,7 @@ func baseDef(lang string) defFilter {
 func (b *builder) addBase(fi int, r symbols.Ref, binds map[string]binding, from int, test bool) {
 	f := &b.facts[fi]
 	cands, method := b.resolveBase(fi, r, binds, test)
+	cands = b.sameFamily(cands, f.Language)
 	if len(cands) == 0 {
 		b.g.stats.Unresolved++
 		if f.Language == "go" {

@@ -161,7 +161,34 @@ func (b *builder) candidates(fi int, r symbols.Ref, binds map[string]binding, fr
 			})
 		}
 	}
-	return b.byUse(c, r.Kind, b.facts[fi].Language), method
+	return b.byUse(b.sameFamily(c, b.facts[fi].Language), r.Kind, b.facts[fi].Language), method
+}
+
+// langFamily names the languages whose code may use each other's
+// definitions by name: JavaScript and TypeScript, C and C++, Java and
+// Kotlin; every other language is a family of its own.
+func langFamily(lang string) string {
+	switch lang {
+	case "typescript", "tsx":
+		return "javascript"
+	case "cpp":
+		return "c"
+	case "kotlin":
+		return "java"
+	}
+	return lang
+}
+
+// sameFamily keeps the definitions of c in files of lang's family (see
+// langFamily): a use names no other language's definition, though one
+// of the same name (a Ruby script's x.size and a C struct's field).
+func (b *builder) sameFamily(c []int32, lang string) []int32 {
+	fam := langFamily(lang)
+	other := func(s int32) bool { return langFamily(b.facts[b.nodeFile[s]].Language) != fam }
+	if !slices.ContainsFunc(c, other) {
+		return c
+	}
+	return slices.DeleteFunc(slices.Clone(c), other)
 }
 
 // caller returns the node of the definition holding ref ri of file fi
