@@ -731,8 +731,11 @@ func queryFor(q Question, plan route.Plan) evidence.Query {
 	switch plan.Intent {
 	case route.IntentDefinition:
 		query.Kinds = []evidence.Kind{evidence.Definition}
-	case route.IntentCallers, route.IntentTests:
+	case route.IntentCallers:
 		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call}
+	case route.IntentTests:
+		// A test file's import of the name says it tests it too.
+		query.Kinds = []evidence.Kind{evidence.Reference, evidence.Call, evidence.Import}
 	case route.IntentCallees:
 		query.Kinds = []evidence.Kind{evidence.Call}
 		query.Outgoing = true

@@ -193,7 +193,8 @@ func (f *fit) leave(r *evidence.Record) string {
 // member when the question names none. Other questions rank records
 // outside tests and declaration files first unless they ask for tests,
 // but a use found by its name alone (below inferred_high) with the tests:
-// a use a type shows in a test answers better. Go code the go command
+// a use a type shows in a test answers better; a tests question ranks a
+// test file's import of the name after the uses. Go code the go command
 // does not build (under _examples or testdata) comes after tests: it is
 // neither compiled nor run with the module, so a change reaches the
 // module's code and tests first.
@@ -208,6 +209,8 @@ func (f *fit) class(r *evidence.Record) int {
 			return 1 // types for the code, which come first
 		case outsideBuild(r.Path):
 			return 3
+		case f.intent == route.IntentTests && r.Kind == evidence.Import:
+			return 1 // a test file's import of the name, which its uses show at work
 		case r.Trust < trust.InferredHigh:
 			// A use found by its name alone answers no better in code
 			// than a use a type shows does in a test: they rank by tier.

@@ -249,6 +249,27 @@ func TestFitTests(t *testing.T) {
 	}
 }
 
+// TestFitTestsImportsAfterUses: a tests question is asked for the test
+// files' imports of the name too, and they rank after the uses, which show
+// what the test exercises: within a budget the uses come first.
+func TestFitTestsImportsAfterUses(t *testing.T) {
+	plan := route.Route(route.Request{Text: "tests of isFSA"})
+	if q := queryFor(Question{Text: "tests of isFSA"}, plan); !q.Wants(evidence.Import) || !q.Wants(evidence.Call) {
+		t.Errorf("kinds %v: want imports and calls", q.Kinds)
+	}
+	imp := call("a.test.ts", 1, 10, "a.test.ts", trust.InferredHigh)
+	imp.Kind = evidence.Import
+	in := []evidence.Record{imp, call("a.test.ts", 9, 5, "a.test.ts", trust.InferredHigh), call("b.test.ts", 4, 5, "b.test.ts", trust.InferredHigh)}
+	ans := answerOf("tests of isFSA", in, nil)
+	var got []int
+	for _, r := range ans.Records {
+		got = append(got, r.StartLine)
+	}
+	if want := []int{9, 4, 1}; !slices.Equal(got, want) {
+		t.Errorf("lines %v, want %v (omitted %v)", got, want, ans.Omitted)
+	}
+}
+
 func TestFitNameAskedOnly(t *testing.T) {
 	// "latest" is a guess the route makes from a plain word: the fit reads
 	// the question as about it only when the layers were asked about it.
