@@ -375,6 +375,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		// precision layer still answers by position first.
 		query.Symbol = e.identifierAt(query.Path, query.Line, query.Column)
 	}
+	if byName[plan.Intent] && query.Symbol != "" && query.Path == "" {
+		e.followAlias(ctx, &plan, &query)
+	}
 	providers := e.providersFor(plan, query)
 	recs, reports := evidence.Collect(ctx, query, providers, evidence.CollectOptions{Check: e.recordCheck})
 	if plan.Intent == route.IntentImplementations {
@@ -405,6 +408,48 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	ans.fill(evidence.Fuse(recs), budget, e.sourceLines())
 	ans.Elapsed = time.Since(start)
 	return ans, nil
+}
+
+// byName are the intents whose answer is about the definitions a name
+// names.
+var byName = map[route.Intent]bool{route.IntentDefinition: true, route.IntentReferences: true,
+	route.IntentCallers: true, route.IntentCallees: true, route.IntentImplementations: true, route.IntentTests: true}
+
+// followAlias turns a question about a name the project defines nowhere
+// but binds to a definition of another name (export { isFSA as
+// isFluxStandardAction } from './createAction') into one about that
+// name, whose uses through the alias are its uses: the plan's name and the
+// query's symbol become it, and a note says where the alias is bound. A
+// name bound to several names, or to one the project does not define (an
+// outside package's), is left as asked.
+func (e *Engine) followAlias(ctx context.Context, plan *route.Plan, query *evidence.Query) {
+	if _, ok := e.providers[route.LocalIndex]; !ok {
+		return
+	}
+	ix, err := e.Index()
+	if err != nil {
+		return
+	}
+	if res, err := ix.Lookup(ctx, query.Symbol); err != nil || len(res.Definitions) > 0 {
+		return
+	}
+	aliases, _, err := ix.Aliases(ctx, query.Symbol)
+	if err != nil || len(aliases) == 0 || slices.ContainsFunc(aliases, func(a index.Alias) bool { return a.Name != aliases[0].Name }) {
+		return
+	}
+	to := aliases[0].Name
+	if res, err := ix.Lookup(ctx, to); err != nil || len(res.Definitions) == 0 {
+		return
+	}
+	a := aliases[0]
+	plan.Notes = append(plan.Notes, fmt.Sprintf("The project defines no %s: %s:%d binds %s of %s to that name, so the answer is about %s.",
+		query.Symbol, a.Path, a.Line, to, a.Module, to))
+	for i := range plan.Names {
+		if plan.Names[i].Text == query.Symbol {
+			plan.Names[i].Text, plan.Names[i].Base = to, to
+		}
+	}
+	query.Symbol = to
 }
 
 // definitionInstead answers an implementations question that found no

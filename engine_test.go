@@ -3,6 +3,7 @@ package codecortex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -117,6 +118,42 @@ func TestAskDefinitionByName(t *testing.T) {
 	}
 	if len(ans.Records) == 0 || ans.Records[0].Location() != "cart/cart.go:7:16-7:19" || ans.Freshness.Precision != "unavailable" {
 		t.Errorf("no index: records %v, freshness %+v", ans.Records, ans.Freshness)
+	}
+}
+
+// TestAskFollowsAlias: a name the project defines nowhere but exports as
+// another name's alias is asked about as that name, whose uses through the
+// alias are its uses, and the plan says so; an alias of an outside
+// package's name stays as asked.
+func TestAskFollowsAlias(t *testing.T) {
+	dir := testtool.WriteTree(t, map[string]string{
+		"package.json":          `{"name": "@acme/kit", "main": "dist/index.js"}`,
+		"src/index.ts":          "export { isFSA as isFluxStandardAction } from './action'\n",
+		"src/action.ts":         "export function isFSA(a: unknown) {\n  return true\n}\n",
+		"src/hooks.ts":          "import { useState as useLocal } from 'react'\n\nexport function f() {\n  return useLocal(1)\n}\n",
+		"src/tests/fsa.test.ts": "import { isFluxStandardAction } from '@acme/kit'\n\ntest('fsa', () => {\n  isFluxStandardAction(1)\n})\n",
+	})
+	e := openEngine(t, dir, Options{})
+	for _, tt := range []struct {
+		text, symbol string
+		at           []string // path:line of every record
+	}{
+		{"where is isFluxStandardAction defined?", "isFSA", []string{"src/action.ts:1"}},
+		{"who calls isFluxStandardAction?", "isFSA", []string{"src/tests/fsa.test.ts:4"}},
+		{"who calls useLocal?", "useLocal", []string{"src/hooks.ts:4"}},
+	} {
+		ans, err := e.Ask(context.Background(), Question{Text: tt.text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var at []string
+		for _, r := range ans.Records {
+			at = append(at, fmt.Sprintf("%s:%d", r.Path, r.StartLine))
+		}
+		noted := slices.ContainsFunc(ans.Plan.Notes, func(n string) bool { return strings.Contains(n, "src/index.ts:1 binds isFSA") })
+		if ans.Query.Symbol != tt.symbol || !slices.Equal(at, tt.at) || noted != (tt.symbol == "isFSA") {
+			t.Errorf("%q: looked up %q, records at %v, notes %q; want %q at %v", tt.text, ans.Query.Symbol, at, ans.Plan.Notes, tt.symbol, tt.at)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,5 +93,43 @@ func TestFactsOf(t *testing.T) {
 	}
 	if n := len(got.Files[0].Refs); n < 3 {
 		t.Errorf("FactsOf p/use.go has %d refs, want every one (Target, Println, Use)", n)
+	}
+}
+
+// Aliases finds where files bind a name to another's definition, by the
+// alias, and passes over the imports that bind a module or a default
+// export (which name no definition of another name), and a name bound to
+// itself.
+func TestAliases(t *testing.T) {
+	if !syntax.Available {
+		t.Skip("no tree-sitter in this build (cgo disabled)")
+	}
+	dir := writeTree(t, map[string]string{
+		"src/index.ts": "export { isFSA as isFluxStandardAction } from './action'\nexport * as ns from './x'\nexport { same as same } from './s'\n",
+		"src/use.ts":   "import { isFSA as isFluxStandardAction } from './action'\nimport fetch from './f'\n",
+		"app.py":       "from pkg import load as fetch\nimport numpy as np\n",
+	})
+	ix := openTest(t, dir, func(o *Options) { o.Extract, o.ExtractorVersion = nil, "" })
+	for _, tt := range []struct {
+		alias string
+		want  []Alias
+	}{
+		{"isFluxStandardAction", []Alias{{Path: "src/index.ts", Line: 1, Column: 10, Module: "./action", Name: "isFSA"},
+			{Path: "src/use.ts", Line: 1, Column: 10, Module: "./action", Name: "isFSA"}}},
+		{"fetch", []Alias{{Path: "app.py", Line: 1, Column: 17, Module: "pkg", Name: "load"}}},
+		{"np", []Alias{}},
+		{"ns", []Alias{}},
+		{"same", []Alias{}},
+	} {
+		got, _, err := ix.Aliases(context.Background(), tt.alias)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("aliases %s (-want +got):\n%s", tt.alias, diff)
+		}
+	}
+	if _, _, err := ix.Aliases(context.Background(), "a.b"); !errors.Is(err, ErrEmptyQuery) {
+		t.Errorf("a qualified name: %v, want ErrEmptyQuery", err)
 	}
 }

@@ -471,6 +471,56 @@ func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) 
 	return res, err
 }
 
+// An Alias is a place where a file binds a name to a definition of
+// another name: import { name as alias } or export { name as alias } from
+// a module, from module import name as alias, use module::name as alias.
+type Alias struct {
+	// Path is the file that binds the alias; Line and Column where the
+	// binding is written (one-based).
+	Path         string `json:"path"`
+	Line, Column int
+	// Module is the module the binding names, as written; Name the name
+	// it binds to the alias there.
+	Module string `json:"module"`
+	Name   string `json:"name"`
+}
+
+// maxAliases bounds the bindings Aliases returns.
+const maxAliases = 64
+
+// Aliases returns where the project's files bind alias to another name
+// of a module (at most maxAliases, in path order), with the freshness of
+// what it read. A plain import of a module as alias (import x as np,
+// import * as ns) binds no name and is not one. The index is refreshed
+// first.
+func (ix *Index) Aliases(ctx context.Context, alias string) ([]Alias, Freshness, error) {
+	out := []Alias{}
+	nq, ok := parseName(alias)
+	if !ok || len(nq.quals) > 0 {
+		return out, Freshness{}, fmt.Errorf("%w: %q is not a plain name", ErrEmptyQuery, alias)
+	}
+	fr, err := ix.read(ctx, ix.opts.budget(), []string{alias}, false, func(s snapshot) error {
+		out = out[:0]
+		rs, err := s.query(ctx, `SELECT f.path, i.start_line, i.start_col, i.path, i.name
+			FROM imports i JOIN files f ON f.id = i.file_id
+			WHERE i.alias = ?1 AND i.name NOT IN ('', '*', 'default', ?1) AND f.verified = 1
+			ORDER BY f.path, i.id LIMIT ?2`, nq.name, maxAliases)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var a Alias
+			if err := rs.Scan(&a.Path, &a.Line, &a.Column, &a.Module, &a.Name); err != nil {
+				return err
+			}
+			out = append(out, a)
+		}
+		return rs.Err()
+	})
+	return out, fr, err
+}
+
 const symbolColumns = `s.name, s.kind, s.container, s.package, s.signature, s.exported,
 	s.name_line, s.name_col, s.name_eline, s.name_ecol, s.name_byte, s.name_ebyte,
 	s.start_line, s.start_col, s.end_line, s.end_col, s.start_byte, s.end_byte, s.doc_line,

@@ -115,11 +115,11 @@ func runAsk(ctx context.Context, c *cmd, args []string) int {
 	return code
 }
 
-// printAsk prints an answer for people: the route, then the records
-// grouped by trust tier, strongest first, each with its location, provider
-// and provenance and why it ranked there; then what the budget left out and
-// the reports that matter (reportMatters); with -v, also the layers the
-// route skipped and how long the answer took.
+// printAsk prints an answer for people: the route and the plan's notes,
+// then the records grouped by trust tier, strongest first, each with its
+// location, provider and provenance and why it ranked there; then what the
+// budget left out and the reports that matter (reportMatters); with -v,
+// also the layers the route skipped and how long the answer took.
 func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 	plan := ans.Plan
 	var layers []string
@@ -129,6 +129,9 @@ func printAsk(c *cmd, ans *codecortex.Answer, trace bool) {
 	c.printf("%s (%s) → %s\n", plan.Intent, safe(plan.Cue), strings.Join(layers, ", "))
 	if ans.Query.Symbol != "" {
 		c.printf("looked up %s\n", safe(ans.Query.Symbol))
+	}
+	for _, n := range plan.Notes {
+		c.printf("%s\n", safe(n))
 	}
 	why := map[string]evidence.TraceEntry{}
 	for _, t := range ans.Context.Trace {
