@@ -40,12 +40,12 @@ const maxNamedRounds = 8
 // the files that define name, then after each read; it is called until
 // it asks for nothing new or to stop, at most maxNamedRounds times after
 // the first. The refs a file carries are only its uses of name or of an
-// alias asked for (or of a local name an import of one binds), the member each such use is
-// selected from when it is written just before it (f in p.f.name), and
-// its inheritance refs (bases, whatever they name), and in Python the
-// assignments of the object's fields whose value shows a type (self.f =
-// T(…), see [symbols.Ref.Type]); a file without its facts read has only
-// Path, Language, Package and Stale.
+// alias asked for (or of a local name an import of one binds), the member
+// each such use is selected from when it is written just before it (f in
+// p.f.name), and its inheritance refs (bases, whatever they name), and in
+// Python the assignments of the object's fields whose value shows a type
+// (self.f = T(…), see [symbols.Ref.Type]); a file without its facts read
+// has only Path, Language, Package and Stale.
 func (ix *Index) FactsNamed(ctx context.Context, name string, more func(files []FileFacts, loaded []bool) NamedMore) (Facts, error) {
 	var res Facts
 	fr, err := ix.read(ctx, ix.opts.budget(), nil, false, func(s snapshot) error {
@@ -199,7 +199,8 @@ func (nr *namedReader) files(pending map[string]bool) error {
 	return nil
 }
 
-// more reads what m asks for and returns how many files it read.
+// more reads what m asks for and returns how many files it read (a file
+// read again for an alias's uses counts).
 func (nr *namedReader) more(m NamedMore) (int, error) {
 	n := 0
 	for _, p := range m.Paths {
