@@ -359,11 +359,9 @@ func (g *gatherer) mentions(hits []Hit, q evidence.Query, skip map[string]bool) 
 		seen = map[string]bool{}
 	}
 	// A line that writes the name, other than the one defining it (in
-	// skip), uses it, even inside the chunk of its own definition. Asked
-	// for a definition the index does not hold, the lines that write the
-	// name are what the text knows of it.
+	// skip), uses it, even inside the chunk of its own definition.
 	kind := evidence.Reference
-	if !q.Wants(kind) && !q.Wants(evidence.Definition) {
+	if !q.Wants(kind) {
 		return nil
 	}
 	for _, h := range hits {
