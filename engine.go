@@ -383,6 +383,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	if plan.Intent == route.IntentImplementations {
 		recs, reports = e.definitionInstead(ctx, &plan, &query, recs, reports)
 	}
+	if plan.Intent == route.IntentDefinition && len(recs) == 0 {
+		recs = e.textInstead(ctx, &plan, query)
+	}
 	if p, ok := e.providers[route.LocalIndex]; ok && searchWords && strings.TrimSpace(q.Text) != "" {
 		// No name is certain and none is defined: the question's words,
 		// ranked, join.
@@ -450,6 +453,22 @@ func (e *Engine) followAlias(ctx context.Context, plan *route.Plan, query *evide
 		}
 	}
 	query.Symbol = to
+}
+
+// textInstead answers a definition question no layer found a definition
+// for with the lines that write the name, what the project's text knows
+// of it, and a note in the plan that says so; none when nothing writes it.
+func (e *Engine) textInstead(ctx context.Context, plan *route.Plan, query evidence.Query) []evidence.Record {
+	p, ok := e.providers[route.LocalIndex]
+	if !ok || query.Symbol == "" {
+		return nil
+	}
+	query.Kinds = []evidence.Kind{evidence.Reference}
+	recs, _ := evidence.Collect(ctx, query, []evidence.Provider{p}, evidence.CollectOptions{Check: e.recordCheck})
+	if len(recs) > 0 {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("No layer found a definition of %s: the lines that write it follow.", query.Symbol))
+	}
+	return recs
 }
 
 // definitionInstead answers an implementations question that found no

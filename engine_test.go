@@ -157,6 +157,33 @@ func TestAskFollowsAlias(t *testing.T) {
 	}
 }
 
+// TestAskDefinitionFallsBackToText: a definition question about a name
+// no layer defines but the text writes answers with the lines that write
+// it, and says so; a name written nowhere has no evidence.
+func TestAskDefinitionFallsBackToText(t *testing.T) {
+	dir := testtool.WriteTree(t, map[string]string{
+		"src/batch.ts": "export const SHOULD_AUTOBATCH = 'RTK_autoBatch'\n",
+	})
+	e := openEngine(t, dir, Options{})
+	for _, tt := range []struct {
+		name string
+		at   []string
+	}{{"RTK_autoBatch", []string{"src/batch.ts:1"}}, {"NoSuchNameAnywhere", nil}} {
+		ans, err := e.Ask(context.Background(), Question{Text: "where is " + tt.name + " defined?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var at []string
+		for _, r := range ans.Records {
+			at = append(at, fmt.Sprintf("%s:%d", r.Path, r.StartLine))
+		}
+		noted := slices.ContainsFunc(ans.Plan.Notes, func(n string) bool { return strings.HasPrefix(n, "No layer found a definition") })
+		if !slices.Equal(at, tt.at) || noted != (tt.at != nil) {
+			t.Errorf("%s: records at %v, notes %q; want %v", tt.name, at, ans.Plan.Notes, tt.at)
+		}
+	}
+}
+
 func TestAskReferencesAndVersions(t *testing.T) {
 	dir := shopProject(t)
 	e := openEngine(t, dir, Options{})

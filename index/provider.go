@@ -134,12 +134,19 @@ func (p *Provider) Gather(ctx context.Context, q evidence.Query) (evidence.Respo
 		if len(resp.Records) > 0 {
 			break
 		}
-		if len(res.Definitions) > 0 {
+		switch {
+		case !q.Wants(evidence.Reference):
+			// Asked for definitions alone: the text's lines are uses.
+			notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index", q.Symbol))
+		case len(res.Definitions) > 0:
 			// Asked for other kinds than definitions (references): the
 			// index knows names, not uses, so its answer is text.
 			notes = append(notes, fmt.Sprintf("the symbol index holds definitions only; uses of %q are text matches", q.Symbol))
-		} else {
+		default:
 			notes = append(notes, fmt.Sprintf("no definition of %q in the symbol index; text matches instead", q.Symbol))
+		}
+		if !q.Wants(evidence.Reference) {
+			break
 		}
 		sres, err := ix.Search(ctx, q.Symbol, SearchOptions{Deadline: deadline, Limit: maxNameChunks, files: g.files})
 		if err != nil {

@@ -137,6 +137,16 @@ func TestProviderFallsBackToText(t *testing.T) {
 	if !strings.Contains(resp.Report.Reason, `no definition of "validateSession" in the symbol index; text matches instead`) {
 		t.Errorf("report %+v", resp.Report)
 	}
+	// Asked for definitions alone, the text's lines are no answer, and
+	// the report does not promise them.
+	resp, err = p.Gather(context.Background(), evidence.Query{Symbol: "validateSession", Kinds: []evidence.Kind{evidence.Definition}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Records) != 0 || strings.Contains(resp.Report.Reason, "text matches") ||
+		!strings.Contains(resp.Report.Reason, `no definition of "validateSession" in the symbol index`) {
+		t.Errorf("asked for definitions: records %+v, report %+v", resp.Records, resp.Report)
+	}
 }
 
 func TestProviderPartial(t *testing.T) {
