@@ -419,40 +419,49 @@ var byName = map[route.Intent]bool{route.IntentDefinition: true, route.IntentRef
 	route.IntentCallers: true, route.IntentCallees: true, route.IntentImplementations: true, route.IntentTests: true}
 
 // followAlias turns a question about a name the project defines nowhere
-// but binds to a definition of another name (export { isFSA as
-// isFluxStandardAction } from './createAction') into one about that
-// name, whose uses through the alias are its uses: the plan's name and the
-// query's symbol become it, and a note says where the alias is bound. A
-// name bound to several names, or to one the project does not define (an
-// outside package's), is left as asked.
+// but binds to a definition of another name (see aliasOf) into one about
+// that name, whose uses through the alias are its uses: the plan's name
+// and the query's symbol become it, and a note says where the alias is
+// bound.
 func (e *Engine) followAlias(ctx context.Context, plan *route.Plan, query *evidence.Query) {
-	if _, ok := e.providers[route.LocalIndex]; !ok {
+	a, ok := e.aliasOf(ctx, query.Symbol)
+	if !ok {
 		return
+	}
+	plan.Notes = append(plan.Notes, fmt.Sprintf("The project defines no %s: %s:%d binds %s of %s to that name, so the answer is about %s.",
+		a.As, a.Path, a.Line, a.Name, a.Module, a.Name))
+	for i := range plan.Names {
+		if plan.Names[i].Text == query.Symbol {
+			plan.Names[i].Text, plan.Names[i].Base = a.Name, a.Name
+		}
+	}
+	query.Symbol = a.Name
+}
+
+// aliasOf returns where the project binds name to a definition of another
+// name (export { isFSA as isFluxStandardAction } from './createAction')
+// when it defines nothing called name; ok is false when it does, when the
+// bindings name several names, or one the project does not define (an
+// outside package's), or when the engine has no local index.
+func (e *Engine) aliasOf(ctx context.Context, name string) (index.Alias, bool) {
+	if _, ok := e.providers[route.LocalIndex]; !ok {
+		return index.Alias{}, false
 	}
 	ix, err := e.Index()
 	if err != nil {
-		return
+		return index.Alias{}, false
 	}
-	if res, err := ix.Lookup(ctx, query.Symbol); err != nil || len(res.Definitions) > 0 {
-		return
+	if res, err := ix.Lookup(ctx, name); err != nil || len(res.Definitions) > 0 {
+		return index.Alias{}, false
 	}
-	aliases, _, err := ix.Aliases(ctx, query.Symbol)
+	aliases, _, err := ix.Aliases(ctx, name)
 	if err != nil || len(aliases) == 0 || slices.ContainsFunc(aliases, func(a index.Alias) bool { return a.Name != aliases[0].Name }) {
-		return
+		return index.Alias{}, false
 	}
-	to := aliases[0].Name
-	if res, err := ix.Lookup(ctx, to); err != nil || len(res.Definitions) == 0 {
-		return
+	if res, err := ix.Lookup(ctx, aliases[0].Name); err != nil || len(res.Definitions) == 0 {
+		return index.Alias{}, false
 	}
-	a := aliases[0]
-	plan.Notes = append(plan.Notes, fmt.Sprintf("The project defines no %s: %s:%d binds %s of %s to that name, so the answer is about %s.",
-		query.Symbol, a.Path, a.Line, to, a.Module, to))
-	for i := range plan.Names {
-		if plan.Names[i].Text == query.Symbol {
-			plan.Names[i].Text, plan.Names[i].Base = to, to
-		}
-	}
-	query.Symbol = to
+	return aliases[0], true
 }
 
 // textInstead answers a definition question no layer found a definition

@@ -12,6 +12,7 @@ import (
 	"github.com/codecortex/codecortex/depdocs"
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/graph"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/precision"
 	"github.com/codecortex/codecortex/route"
 )
@@ -135,6 +136,12 @@ type Located struct {
 	// are the candidates of the name written there, looked up by name:
 	// they are not a resolution of that occurrence.
 	ByName string `json:"by_name,omitempty"`
+	// Alias is set when the name looked up by name is defined nowhere in
+	// the project but bound to another name's definition there (export {
+	// isFSA as isFluxStandardAction } from …): the records are about the
+	// name it binds (Alias.Name), whose uses through the alias are its
+	// uses.
+	Alias *index.Alias `json:"alias,omitempty"`
 }
 
 // Locate finds the definitions, references, implementations or callers of
@@ -176,11 +183,15 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 			byName.Path, byName.Line, byName.Column = "", 0, 0
 			byName.Symbol = e.identifierAt(t.Path, t.Line, t.Column)
 		}
+		written := byName.Symbol
+		if a, ok := e.aliasOf(ctx, written); ok && written != "" {
+			out.Alias, byName.Symbol = &a, a.Name
+		}
 		if byName.Symbol != "" {
 			if p, ok := e.providers[fallback]; ok {
 				lrecs, lreps := evidence.Collect(ctx, byName, []evidence.Provider{p}, check)
 				if t.Symbol == "" && len(lrecs) > 0 && len(recs) == 0 {
-					out.ByName = byName.Symbol
+					out.ByName = written
 				}
 				recs, reps = append(recs, lrecs...), append(reps, lreps...)
 			}

@@ -155,6 +155,23 @@ func TestAskFollowsAlias(t *testing.T) {
 			t.Errorf("%q: looked up %q, records at %v, notes %q; want %q at %v", tt.text, ans.Query.Symbol, at, ans.Plan.Notes, tt.symbol, tt.at)
 		}
 	}
+	// Locate (cortex def and callers, the MCP navigate tool) agrees, by
+	// name and at a position where the alias is written.
+	for _, q := range []LocateQuery{{Relation: Callers, Target: Target{Symbol: "isFluxStandardAction"}},
+		{Relation: Definitions, Target: Target{Path: "src/tests/fsa.test.ts", Line: 4, Column: 3}}} {
+		loc, err := e.Locate(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var at []string
+		for _, r := range loc.Records {
+			at = append(at, fmt.Sprintf("%s:%d", r.Path, r.StartLine))
+		}
+		want := map[Relation][]string{Callers: {"src/tests/fsa.test.ts:4"}, Definitions: {"src/action.ts:1"}}[q.Relation]
+		if a := loc.Alias; a == nil || a.Name != "isFSA" || a.As != "isFluxStandardAction" || a.Path != "src/index.ts" || !slices.Equal(at, want) {
+			t.Errorf("locate %+v: alias %+v, records at %v; want isFSA's at %v", q, loc.Alias, at, want)
+		}
+	}
 }
 
 // TestAskDefinitionFallsBackToText: a definition question about a name

@@ -114,9 +114,9 @@ func TestAliases(t *testing.T) {
 		alias string
 		want  []Alias
 	}{
-		{"isFluxStandardAction", []Alias{{Path: "src/index.ts", Line: 1, Column: 10, Module: "./action", Name: "isFSA"},
-			{Path: "src/use.ts", Line: 1, Column: 10, Module: "./action", Name: "isFSA"}}},
-		{"fetch", []Alias{{Path: "app.py", Line: 1, Column: 17, Module: "pkg", Name: "load"}}},
+		{"isFluxStandardAction", []Alias{{Path: "src/index.ts", Line: 1, Column: 10, Module: "./action", Name: "isFSA", As: "isFluxStandardAction"},
+			{Path: "src/use.ts", Line: 1, Column: 10, Module: "./action", Name: "isFSA", As: "isFluxStandardAction"}}},
+		{"fetch", []Alias{{Path: "app.py", Line: 1, Column: 17, Module: "pkg", Name: "load", As: "fetch"}}},
 		{"np", []Alias{}},
 		{"ns", []Alias{}},
 		{"same", []Alias{}},

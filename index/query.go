@@ -477,12 +477,14 @@ func (ix *Index) Lookup(ctx context.Context, name string) (LookupResult, error) 
 type Alias struct {
 	// Path is the file that binds the alias; Line and Column where the
 	// binding is written (one-based).
-	Path         string `json:"path"`
-	Line, Column int
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
 	// Module is the module the binding names, as written; Name the name
-	// it binds to the alias there.
+	// it binds to the alias there; As the alias.
 	Module string `json:"module"`
 	Name   string `json:"name"`
+	As     string `json:"as"`
 }
 
 // maxAliases bounds the bindings Aliases returns.
@@ -510,7 +512,7 @@ func (ix *Index) Aliases(ctx context.Context, alias string) ([]Alias, Freshness,
 		}
 		defer rs.Close()
 		for rs.Next() {
-			var a Alias
+			a := Alias{As: nq.name}
 			if err := rs.Scan(&a.Path, &a.Line, &a.Column, &a.Module, &a.Name); err != nil {
 				return err
 			}

@@ -154,6 +154,10 @@ func positionCommand(rel codecortex.Relation) func(ctx context.Context, c *cmd, 
 			if ans.ByName != "" {
 				c.note("cortex: no index resolved %s:%d:%d, so %q, the name written there, was looked up by name", q.Path, q.Line, q.Column, ans.ByName)
 			}
+			if a := ans.Alias; a != nil {
+				c.note("cortex: the project defines no %s: %s:%d binds %s of %s to that name, so these are %s's",
+					safe(a.As), safe(a.Path), a.Line, safe(a.Name), safe(a.Module), safe(a.Name))
+			}
 			c.printRecords(ans.Records, ans.Reports)
 		}
 		if len(ans.Records) == 0 {

@@ -196,6 +196,10 @@ func askPosition(ctx context.Context, s *Server, w where, intent route.Intent, b
 		out.Notes = append(out.Notes, fmt.Sprintf("no index resolved %s:%d:%d, so %q, the name written there, was looked up by name: "+
 			"these are candidates of that name, not a resolution of that occurrence", w.path, w.line, w.column, ans.ByName))
 	}
+	if a := ans.Alias; a != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("the project defines no %s: %s:%d binds %s of %s to that name, so these are %s's",
+			a.As, a.Path, a.Line, a.Name, a.Module, a.Name))
+	}
 	if len(recs) == 0 {
 		if err := unanswered(strings.Join(kindNames(kinds), " or "), reps); err != nil {
 			return positionResult{}, err
