@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"context"
+	"fmt"
 	"path"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codecortex/codecortex/evidence"
+	"github.com/codecortex/codecortex/index"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
 
@@ -164,5 +167,34 @@ func TestReexportedUnderAnotherName(t *testing.T) {
 	}
 	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
 		t.Error("no name compared")
+	}
+}
+
+// TestReexportsLookThroughNothingForFree: looking for a name through
+// modules that export nothing under it (every Go package's files, for
+// each pkg.X the package does not define) allocates nothing; it is asked
+// for many uses of a large tree.
+func TestReexportsLookThroughNothingForFree(t *testing.T) {
+	needSyntax(t)
+	files := map[string]string{"go.mod": "module m\n"}
+	for i := range 8 {
+		files[fmt.Sprintf("p/f%d.go", i)] = fmt.Sprintf("package p\n\nimport (\n\t\"io\"\n\tstr \"strings\"\n)\n\nfunc F%d(r io.Reader) { str.ToLower(\"\") }\n", i)
+	}
+	ix, err := index.Open(index.Options{Dir: testtool.WriteTree(t, files), Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	facts, err := ix.Facts(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBuilder(facts, layout{})
+	pkg := b.g.dirFiles["p"]
+	if len(pkg) != 8 {
+		t.Fatalf("files of p: %v", pkg)
+	}
+	if n := testing.AllocsPerRun(100, func() { b.reexports(pkg, "Missing") }); n != 0 {
+		t.Errorf("%v allocations a look through a package that exports nothing", n)
 	}
 }

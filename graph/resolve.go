@@ -1087,28 +1087,42 @@ func (b *builder) reexports(files []int32, name string) []int32 {
 	if c, ok := b.reexport[k]; ok && len(files) == 1 {
 		return c
 	}
-	var seen []reexportKey // at most maxReexportFiles: looked through rather than hashed
-	queue := make([]reexportKey, len(files))
-	for i, fn := range files {
-		queue[i] = reexportKey{fn, name}
-	}
+	// The modules looked through that export something under the name
+	// they are asked for, at most maxReexportFiles, looked through rather
+	// than hashed; a module that does not (most, and every Go package's
+	// file) costs a scan of its imports and nothing else.
+	var seen []reexportKey
+	var queue []reexportKey // past the first level, the modules to look in and the name
 	var out []int32
-	for depth := 0; depth < maxReexportDepth && len(queue) > 0 && len(out) == 0; depth++ {
+	for depth := 0; depth < maxReexportDepth && len(out) == 0; depth++ {
+		n := len(queue)
+		if depth == 0 {
+			n = len(files)
+		}
+		if n == 0 {
+			break
+		}
 		var next []reexportKey
-		for _, at := range queue {
-			if len(seen) >= maxReexportFiles || slices.Contains(seen, at) {
+		for i := range n {
+			at := reexportKey{name: name}
+			if depth == 0 {
+				at.file = files[i]
+			} else {
+				at = queue[i]
+			}
+			f := &b.facts[b.nodeFile[at.file]]
+			if !slices.ContainsFunc(f.Imports, func(im symbols.Import) bool { return exportsAs(&im, at.name) }) ||
+				len(seen) >= maxReexportFiles || slices.Contains(seen, at) {
 				continue
 			}
 			seen = append(seen, at)
-			f := &b.facts[b.nodeFile[at.file]]
 			for _, im := range f.Imports {
-				all := im.Name == "*" && im.Alias == ""
-				if !all && im.Alias != at.name && (im.Alias != "" || im.Name != at.name) {
+				if !exportsAs(&im, at.name) {
 					continue
 				}
 				_, bd := b.resolveImport(f, im)
 				want := at.name
-				if !all && im.Name != "" {
+				if im.Name != "*" && im.Name != "" {
 					want = im.Name
 				}
 				if c := b.named(want, bd.files, topLevel); len(c) > 0 {
@@ -1129,6 +1143,17 @@ func (b *builder) reexports(files []int32, name string) []int32 {
 		b.reexport[k] = out
 	}
 	return out
+}
+
+// exportsAs reports whether import im may export a definition under name
+// (see reexports): it brings in everything of a module (export * from,
+// from m import *), that name, or another name as this one; a module's
+// namespace under a name (export * as ns from) is no definition.
+func exportsAs(im *symbols.Import, name string) bool {
+	if im.Name == "*" {
+		return im.Alias == ""
+	}
+	return im.Alias == name || im.Alias == "" && im.Name == name
 }
 
 // Filters on the definitions a use may name.
