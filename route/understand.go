@@ -69,7 +69,7 @@ func (a *analysis) members() {
 		}
 		// X method of T
 		if x, ok := word(i-1, false); ok && memberKinds[k] && i+2 < len(toks) && ofWords[toks[i+1].word] {
-			if t, ok := owner(skipDeterminers(toks, i+2)); ok && typeShaped(t) {
+			if t, ok := owner(skipDeterminers(toks, i+2)); ok && ownerShaped(t, x, skipDeterminers(toks, i+2) == len(toks)-1) {
 				a.member(t, x, k, toks[i-1].pos, toks[skipDeterminers(toks, i+2)].pos)
 				continue
 			}
@@ -81,7 +81,7 @@ func (a *analysis) members() {
 			x, ok = toks[i+1].raw, true
 		}
 		if ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
-			if t, ok := owner(skipDeterminers(toks, i+3)); ok && typeShaped(t) {
+			if t, ok := owner(skipDeterminers(toks, i+3)); ok && ownerShaped(t, x, skipDeterminers(toks, i+3) == len(toks)-1) {
 				a.member(t, x, k, toks[i+1].pos, toks[skipDeterminers(toks, i+3)].pos)
 				continue
 			}
@@ -149,6 +149,14 @@ func (a *analysis) isName(pos int) bool {
 		}
 	}
 	return false
+}
+
+// ownerShaped reports whether a word t may name the type that owns member
+// x in a member phrase: one shaped as a type (see typeShaped), or, as the
+// phrase's last word, a plain word after a member written as code ("the
+// Match method of matcher": Go's unexported types are plain words).
+func ownerShaped(t, x string, last bool) bool {
+	return typeShaped(t) || last && (isCodeCase(x) || x != strings.ToLower(x))
 }
 
 // typeShaped reports whether a word may name the type or module that owns
