@@ -184,8 +184,10 @@ func (e *Engine) locate(ctx context.Context, t Target, kinds []evidence.Kind, fa
 			byName.Symbol = e.identifierAt(t.Path, t.Line, t.Column)
 		}
 		written := byName.Symbol
-		if a, ok := e.aliasOf(ctx, written); ok && written != "" {
-			out.Alias, byName.Symbol = &a, a.Name
+		if written != "" {
+			if a, ok := e.aliasOf(ctx, written); ok {
+				out.Alias, byName.Symbol = &a, a.Name
+			}
 		}
 		if byName.Symbol != "" {
 			if p, ok := e.providers[fallback]; ok {

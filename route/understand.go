@@ -27,35 +27,7 @@ var ofWords = set("of", "on", "in", "from")
 // gives that name its kind. One pass over the tokens.
 func (a *analysis) members() {
 	toks := a.toks
-	// word returns the identifier at i; strict refuses a word that names
-	// nothing in prose ("which function handles"), as a kind word beside
-	// it does not make it a name. In a member phrase the structure says
-	// it is one ("method call on Config"), short of a pronoun.
-	word := func(i int, strict bool) (string, bool) {
-		if i < 0 || i >= len(toks) {
-			return "", false
-		}
-		t := toks[i]
-		raw := t.raw
-		if t.code >= 0 {
-			raw = a.spans[t.code].text
-		}
-		if !isIdent(raw) || t.code < 0 && (determiners[t.word] || kindWords[t.word] != "" || questionWords[t.word] ||
-			pronouns[t.word] || strict && vague[t.word] && !isCodeCase(raw) && raw == t.word) {
-			return "", false
-		}
-		return raw, true
-	}
-	// owner returns the type at i that a member phrase names: a kind
-	// word written with capitals there is a type's name ("the html
-	// method of Attribute", "method read on Type"), not a kind.
-	owner := func(i int) (string, bool) {
-		if i >= 0 && i < len(toks) && toks[i].code < 0 && kindWords[toks[i].word] != "" &&
-			toks[i].raw != toks[i].word && isIdent(toks[i].raw) {
-			return toks[i].raw, true
-		}
-		return word(i, false)
-	}
+	word, owner := a.wordAt, a.ownerAt
 	kindAt := func(i int) string {
 		if i < 0 || i >= len(toks) || toks[i].code >= 0 {
 			return ""
@@ -69,8 +41,9 @@ func (a *analysis) members() {
 		}
 		// X method of T
 		if x, ok := word(i-1, false); ok && memberKinds[k] && i+2 < len(toks) && ofWords[toks[i+1].word] {
-			if t, ok := owner(skipDeterminers(toks, i+2)); ok && ownerShaped(t, x, skipDeterminers(toks, i+2) == len(toks)-1) {
-				a.member(t, x, k, toks[i-1].pos, toks[skipDeterminers(toks, i+2)].pos)
+			j := skipDeterminers(toks, i+2)
+			if t, ok := owner(j); ok && ownerShaped(t, x, j == len(toks)-1) {
+				a.member(t, x, k, toks[i-1].pos, toks[j].pos)
 				continue
 			}
 		}
@@ -81,8 +54,9 @@ func (a *analysis) members() {
 			x, ok = toks[i+1].raw, true
 		}
 		if ok && memberKinds[k] && i+3 < len(toks) && ofWords[toks[i+2].word] {
-			if t, ok := owner(skipDeterminers(toks, i+3)); ok && ownerShaped(t, x, skipDeterminers(toks, i+3) == len(toks)-1) {
-				a.member(t, x, k, toks[i+1].pos, toks[skipDeterminers(toks, i+3)].pos)
+			j := skipDeterminers(toks, i+3)
+			if t, ok := owner(j); ok && ownerShaped(t, x, j == len(toks)-1) {
+				a.member(t, x, k, toks[i+1].pos, toks[j].pos)
 				continue
 			}
 		}
@@ -104,6 +78,37 @@ func (a *analysis) members() {
 			}
 		}
 	}
+}
+
+// wordAt returns the identifier at token i; strict refuses a word that
+// names nothing in prose ("which function handles"), as a kind word beside
+// it does not make it a name. In a member phrase the structure says it is
+// one ("method call on Config"), short of a pronoun.
+func (a *analysis) wordAt(i int, strict bool) (string, bool) {
+	if i < 0 || i >= len(a.toks) {
+		return "", false
+	}
+	t := a.toks[i]
+	raw := t.raw
+	if t.code >= 0 {
+		raw = a.spans[t.code].text
+	}
+	if !isIdent(raw) || t.code < 0 && (determiners[t.word] || kindWords[t.word] != "" || questionWords[t.word] ||
+		pronouns[t.word] || strict && vague[t.word] && !isCodeCase(raw) && raw == t.word) {
+		return "", false
+	}
+	return raw, true
+}
+
+// ownerAt returns the type at token i that a member phrase names: a kind
+// word written with capitals there is a type's name ("the html method of
+// Attribute", "method read on Type"), not a kind.
+func (a *analysis) ownerAt(i int) (string, bool) {
+	if i >= 0 && i < len(a.toks) && a.toks[i].code < 0 && kindWords[a.toks[i].word] != "" &&
+		a.toks[i].raw != a.toks[i].word && isIdent(a.toks[i].raw) {
+		return a.toks[i].raw, true
+	}
+	return a.wordAt(i, false)
 }
 
 // questionWords never name a symbol, even capitalised at a sentence's start.
