@@ -375,7 +375,7 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 		// precision layer still answers by position first.
 		query.Symbol = e.identifierAt(query.Path, query.Line, query.Column)
 	}
-	if byName[plan.Intent] && query.Symbol != "" && query.Path == "" {
+	if aboutName[plan.Intent] && query.Symbol != "" && query.Path == "" {
 		e.followAlias(ctx, &plan, &query)
 	}
 	providers := e.providersFor(plan, query)
@@ -413,9 +413,9 @@ func (e *Engine) Ask(ctx context.Context, q Question) (*Answer, error) {
 	return ans, nil
 }
 
-// byName are the intents whose answer is about the definitions a name
+// aboutName are the intents whose answer is about the definitions a name
 // names.
-var byName = map[route.Intent]bool{route.IntentDefinition: true, route.IntentReferences: true,
+var aboutName = map[route.Intent]bool{route.IntentDefinition: true, route.IntentReferences: true,
 	route.IntentCallers: true, route.IntentCallees: true, route.IntentImplementations: true, route.IntentTests: true}
 
 // followAlias turns a question about a name the project defines nowhere
@@ -451,11 +451,12 @@ func (e *Engine) aliasOf(ctx context.Context, name string) (index.Alias, bool) {
 	if err != nil {
 		return index.Alias{}, false
 	}
-	if res, err := ix.Lookup(ctx, name); err != nil || len(res.Definitions) > 0 {
-		return index.Alias{}, false
-	}
+	// The bindings first: most names have none, and then no lookup.
 	aliases, _, err := ix.Aliases(ctx, name)
 	if err != nil || len(aliases) == 0 || slices.ContainsFunc(aliases, func(a index.Alias) bool { return a.Name != aliases[0].Name }) {
+		return index.Alias{}, false
+	}
+	if res, err := ix.Lookup(ctx, name); err != nil || len(res.Definitions) > 0 {
 		return index.Alias{}, false
 	}
 	if res, err := ix.Lookup(ctx, aliases[0].Name); err != nil || len(res.Definitions) == 0 {

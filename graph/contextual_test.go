@@ -3,8 +3,6 @@ package graph
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
@@ -62,21 +60,11 @@ export function typed({ getState }: LifecycleApi) {
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, files))
 	defer p.Close()
-	for _, tt := range []struct {
-		symbol string
-		want   []string
-	}{
+	wantUses(t, p, []useCase{
 		{"LifecycleApi.getState", []string{
 			"reference src/tests/api.test.ts:5", "call src/tests/api.test.ts:6", "call src/tests/api.test.ts:9",
 			"reference src/typed.ts:3", "call src/typed.ts:4"}},
 		{"Store.getState", nil},
-	} {
-		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
-		}
-	}
-	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
-		t.Error("no name compared")
-	}
+	}, evidence.Reference, evidence.Call)
+	wantNamedEqualsWhole(t, files)
 }

@@ -3,8 +3,6 @@ package graph
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/codecortex/codecortex/evidence"
 	"github.com/codecortex/codecortex/internal/testtool"
 )
@@ -32,20 +30,12 @@ func TestUsesStayInTheirLanguage(t *testing.T) {
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, files))
 	defer p.Close()
-	for _, tt := range []struct {
-		symbol string
-		want   []string
-	}{
+	wantUses(t, p, []useCase{
 		{"js/base.ts#Shape.area", []string{"call js/square.ts:4"}},
 		{"rb/shape.rb#Shape.area", nil},
 		{"js/base.ts#Shape", []string{"import js/square.ts:1", "reference js/square.ts:2"}},
 		{"capacity", []string{"reference c/buf.c:2"}},
 		{"measure", []string{"call kt/Use.kt:2"}},
 		{"Vessel", nil},
-	} {
-		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
-		}
-	}
+	}, evidence.Reference, evidence.Call, evidence.Import)
 }

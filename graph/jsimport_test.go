@@ -28,6 +28,33 @@ func usesOf(t *testing.T, p *Provider, symbol string, kinds ...evidence.Kind) []
 	return got
 }
 
+// A useCase is a symbol and the uses it should have, as usesOf writes
+// them.
+type useCase struct {
+	symbol string
+	want   []string
+}
+
+// wantUses checks p's records of kinds about each case's symbol.
+func wantUses(t *testing.T, p *Provider, cases []useCase, kinds ...evidence.Kind) {
+	t.Helper()
+	for _, c := range cases {
+		if diff := cmp.Diff(c.want, usesOf(t, p, c.symbol, kinds...)); diff != "" {
+			t.Errorf("uses of %s (-want +got):\n%s", c.symbol, diff)
+		}
+	}
+}
+
+// wantNamedEqualsWhole checks, on a tree of files, that the per-name
+// answer of every name is the whole graph's, and that some name was
+// answered per name.
+func wantNamedEqualsWhole(t *testing.T, files map[string]string) {
+	t.Helper()
+	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
+		t.Error("no name compared")
+	}
+}
+
 // TestDefaultImportNamesDefinition: an ES module's default import names
 // the definition it binds on its own line, as a named import does, and
 // its uses below resolve to it: the import is one of the name's uses. A
@@ -46,22 +73,12 @@ func TestDefaultImportNamesDefinition(t *testing.T) {
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, files))
 	defer p.Close()
-	for _, tt := range []struct {
-		symbol string
-		want   []string
-	}{
+	wantUses(t, p, []useCase{
 		{"buildFullPath", []string{"import lib/use.js:1", "call lib/use.js:6"}},
 		{"other", []string{"import lib/use.js:2", "call lib/use.js:5"}},
 		{"H.make", []string{"call lib/more.js:6"}},
 		{"lib/h.js#make", nil},
 		{"each", []string{"call lib/more.js:5", "reference lib/utils.js:6"}},
-	} {
-		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
-		}
-	}
-	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
-		t.Error("no name compared")
-	}
+	}, evidence.Reference, evidence.Call, evidence.Import)
+	wantNamedEqualsWhole(t, files)
 }

@@ -36,25 +36,15 @@ func TestPackageImports(t *testing.T) {
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, files))
 	defer p.Close()
-	for _, tt := range []struct {
-		symbol string
-		want   []string
-	}{
+	wantUses(t, p, []useCase{
 		{"packages/kit/src/make.ts#make", []string{
 			"import packages/app/main.ts:1", "call packages/app/main.ts:4",
 			"import packages/kit/src/index.ts:1",
 			"import packages/kit/src/tests/kit.test.ts:1", "call packages/kit/src/tests/kit.test.ts:5"}},
 		{"ask", []string{"import packages/kit/src/tests/kit.test.ts:2", "call packages/kit/src/tests/kit.test.ts:6"}},
 		{"packages/other/make.ts#make", nil},
-	} {
-		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
-		}
-	}
-	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
-		t.Error("no name compared")
-	}
+	}, evidence.Reference, evidence.Call, evidence.Import)
+	wantNamedEqualsWhole(t, files)
 }
 
 // TestParsePackage: a package.json's entry points, by subpath; a package
@@ -150,24 +140,14 @@ func TestReexportedUnderAnotherName(t *testing.T) {
 	}
 	p := wholeIndexed(t, testtool.WriteTree(t, files))
 	defer p.Close()
-	for _, tt := range []struct {
-		symbol string
-		want   []string
-	}{
+	wantUses(t, p, []useCase{
 		{"isFSA", []string{
 			"import src/compat/index.ts:1", "import src/index.ts:1",
 			"import src/tests/action.test-d.ts:1", "call src/tests/action.test-d.ts:4",
 			"import src/tests/compat.test.ts:1", "call src/tests/compat.test.ts:4"}},
 		{"make", []string{"import src/index.ts:2"}},
-	} {
-		got := usesOf(t, p, tt.symbol, evidence.Reference, evidence.Call, evidence.Import)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("uses of %s (-want +got):\n%s", tt.symbol, diff)
-		}
-	}
-	if compared, _ := compareNamed(t, testtool.WriteTree(t, files), func(string) bool { return true }); compared == 0 {
-		t.Error("no name compared")
-	}
+	}, evidence.Reference, evidence.Call, evidence.Import)
+	wantNamedEqualsWhole(t, files)
 }
 
 // TestReexportsLookThroughNothingForFree: looking for a name through

@@ -501,7 +501,7 @@ func (ix *Index) Aliases(ctx context.Context, alias string) ([]Alias, Freshness,
 	if !ok || len(nq.quals) > 0 {
 		return out, Freshness{}, fmt.Errorf("%w: %q is not a plain name", ErrEmptyQuery, alias)
 	}
-	fr, err := ix.read(ctx, ix.opts.budget(), []string{alias}, false, func(s snapshot) error {
+	fr, err := ix.read(ctx, ix.opts.budget(), []string{alias}, true, func(s snapshot) error {
 		out = out[:0]
 		rs, err := s.query(ctx, `SELECT f.path, i.start_line, i.start_col, i.path, i.name
 			FROM imports i JOIN files f ON f.id = i.file_id
